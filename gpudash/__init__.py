@@ -1,0 +1,1 @@
+"""gpudash: GPU metering and billing as code for OpenShift + Red Hat ACM."""

@@ -1,0 +1,5 @@
+import sys
+
+from gpudash.cli import main
+
+sys.exit(main())

@@ -1,0 +1,21 @@
+"""Errors gpudash reports to users: one readable line, mapped to an exit code by the CLI."""
+from __future__ import annotations
+
+
+class GpudashError(Exception):
+    """Base class: ``str(err)`` is the one line printed to stderr."""
+
+    exit_code = 2
+
+
+class InputError(GpudashError):
+    """Bad user input: names the file, the line where known, the field path and the reason (exit 2)."""
+
+    def __init__(self, file: str, path: str, reason: str, line: int | None = None):
+        self.file, self.path, self.reason, self.line = file, path, reason, line
+        where = f"{file}:{line}" if line else file
+        super().__init__(f"{where}: {path}: {reason}" if path else f"{where}: {reason}")
+
+
+class GenerationError(GpudashError):
+    """The model is valid but an artifact could not be generated safely (e.g. a tenant isolation violation)."""

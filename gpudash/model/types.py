@@ -1,0 +1,128 @@
+"""The typed, immutable model every generator reads.
+
+The loader (``gpudash.model.load``) is the only code that builds these objects; generators receive a
+validated :class:`Model` and never see raw YAML. Durations are whole seconds, money is ``float`` in the
+model's currency, and every tuple is sorted so that output derived from it is deterministic.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+Vendor = str  # "nvidia" | "amd"
+
+
+@dataclass(frozen=True)
+class Billing:
+    period: str  # "monthly": calendar month, UTC
+    resolution: int  # seconds: spoke sampling step of the allocation integral
+    mco_interval: int  # seconds: ACM metrics-collector push interval
+    burn_rate_window: int  # seconds: window of the "recent" burn rate used by projections and alerts
+
+
+@dataclass(frozen=True)
+class Sources:
+    """Label and job names that differ between installations."""
+
+    tenant_label: str  # namespace label on GPU exporter series: "namespace" or "exported_namespace"
+    kube_state_metrics_job: str
+    dcgm_job: str
+    amd_job: str
+    amd_metric_prefix: str  # "" or e.g. "amd_"
+    nvidia_product_label: str  # kube_node_labels label holding the GFD product, e.g. label_nvidia_com_gpu_product
+    amd_product_label: str  # kube_node_labels label holding the AMD product name
+
+    @property
+    def pod_label(self) -> str:
+        """Pod label on exporter series: ``exported_pod`` when the tenant label is ``exported_namespace``."""
+        return self.tenant_label.removesuffix("namespace") + "pod"
+
+    @property
+    def container_label(self) -> str:
+        return self.tenant_label.removesuffix("namespace") + "container"
+
+
+@dataclass(frozen=True)
+class MigProfile:
+    """One MIG profile of a GPU model, priced for one class."""
+
+    name: str  # e.g. "1g.10gb"
+    compute_slices: int
+    memory_slices: int
+    price_per_hour: float
+    price_source: str  # "model" (set in gpudash.yaml) or "default" (the max-share rule)
+
+    @property
+    def resource(self) -> str:
+        return f"nvidia.com/mig-{self.name}"
+
+
+@dataclass(frozen=True)
+class GpuClass:
+    name: str
+    vendor: Vendor
+    products: tuple[str, ...]  # as written in the model (NVML/marketing names, spaces allowed)
+    price_per_hour: float
+    mig_model: str | None  # key of gpudash.model.mig.PROFILES, None when the GPU has no MIG
+    mig: tuple[MigProfile, ...]  # every profile of mig_model, priced (explicitly or by the default rule)
+    shared_price_per_hour: float  # price of one time-sliced replica (nvidia.com/gpu.shared)
+
+    @property
+    def whole_resource(self) -> str:
+        return "amd.com/gpu" if self.vendor == "amd" else "nvidia.com/gpu"
+
+
+@dataclass(frozen=True)
+class Tenant:
+    name: str
+    namespace: str
+    budget: float  # per billing period, in the model's currency
+    alert_at: tuple[float, ...]  # fractions of the budget, ascending, e.g. (0.5, 0.9, 1.0)
+    quota: tuple[tuple[str, int], ...]  # (Kubernetes resource name, max requested), sorted; empty = no quota
+    receiver: str  # Alertmanager receiver for this tenant's alerts
+
+
+@dataclass(frozen=True)
+class IdleAlerts:
+    window: int  # seconds with zero peak activity before a GPU counts as idle
+    namespace_regex: str  # RE2, anchored by Prometheus; ".*" = all
+    model_regex: str  # RE2 on the exporter's model name; ".*" = all
+    power_veto_watts: float  # 0 = off; otherwise a GPU drawing at least this much is never idle
+
+
+@dataclass(frozen=True)
+class Alerts:
+    runbook_url: str  # pattern; "{alertname}" is replaced by the alert name
+    dashboard_url: str  # Grafana base URL used for dashboard links in annotations
+    provider_receiver: str
+    burn_jump_factor: float  # burn-rate jump alert: current rate >= factor x the window's average
+    idle: IdleAlerts
+
+
+@dataclass(frozen=True)
+class TenantDatasource:
+    mode: str  # "thanos-querier" | "rbac-query-proxy"
+    url: str
+    token_env: str  # environment variable holding the tenant's bearer token in Grafana provisioning
+
+
+@dataclass(frozen=True)
+class Grafana:
+    provider_datasource_url: str
+    tenant_datasource: TenantDatasource
+    provider_folder: str
+
+
+@dataclass(frozen=True)
+class Model:
+    currency: str
+    billing: Billing
+    sources: Sources
+    gpu_classes: tuple[GpuClass, ...]  # sorted by name
+    tenants: tuple[Tenant, ...]  # sorted by name
+    clusters: tuple[str, ...]  # sorted
+    alerts: Alerts
+    grafana: Grafana
+    source: str = field(default="<bundled example>", compare=False)  # file the model came from
+
+    def tenant_for_namespace(self, namespace: str) -> Tenant | None:
+        return next((t for t in self.tenants if t.namespace == namespace), None)

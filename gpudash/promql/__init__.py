@@ -1,0 +1,1 @@
+"""PromQL: expression building with escaping (build) and parsing/linting (lint)."""

@@ -1,0 +1,66 @@
+"""Public names of every series gpudash records: the contract between rules, alerts, dashboards and reports.
+
+Names follow ``level:metric:operations``; the level lists the labels kept (``cluster`` is added on the hub
+by the ACM metrics-collector, or comes from the Prometheus external labels on a single cluster).
+
+Spoke series are evaluated on each managed cluster (as MCO allowlist ``recording_rules`` at every push, or as
+a plain rule group every ``billing.resolution`` without ACM). Hub series are Thanos Ruler rules over what
+the spokes pushed. Label conventions:
+
+* ``resource`` on spoke series is kube-state-metrics' sanitised resource (``nvidia_com_gpu``,
+  ``nvidia_com_mig_1g_10gb``, ``nvidia_com_gpu_shared``, ``amd_com_gpu``); on hub series it is the
+  Kubernetes resource name that is billed (``nvidia.com/gpu``, ``nvidia.com/mig-1g.10gb``,
+  ``nvidia.com/gpu.shared``, ``amd.com/gpu``). On single-strategy MIG nodes a slice is requested as
+  ``nvidia.com/gpu``; gpudash bills it as the slice (``nvidia.com/mig-<profile>``), taken from the node's product.
+* ``product`` is the node's GPU product label as GPU Feature Discovery writes it (spaces replaced by ``-``,
+  e.g. ``NVIDIA-A100-SXM4-80GB``, ``NVIDIA-A100-SXM4-80GB-MIG-1g.10gb``); empty when the node has none.
+* ``gpu_class`` is the model's class name; ``tenant`` the model's tenant name.
+"""
+
+# --- spoke: evaluated on every managed cluster, pushed to the hub -------------------------------------------------
+# GPUs (units of `resource`) allocated right now to each Running, node-bound pod; labels namespace, pod, node,
+# product, resource, workload, workload_type. Burn rate per pod/workload and live allocation views.
+POD_ALLOCATED = "namespace_pod:gpudash_gpus_allocated:running"
+# GPU-hours allocated in the previous complete clock hour (UTC), integrated at full spoke resolution; labels
+# namespace, product, resource. Every push during hour h+1 carries hour h's total, so lost pushes lose nothing.
+HOURLY_GPU_HOURS = "namespace_product_resource:gpudash_gpu_hours:previous_hour"
+# Most GPUs allocated at any spoke step of the previous clock hour, per node (CCSP); labels node.
+NODE_ACTIVE_GPUS_MAX = "node:gpudash_gpus_active:max_previous_hour"
+# GPU activity ratio (0-1) per pod: peak and mean over the push window; labels namespace, pod, node, gpu_model.
+POD_ACTIVITY_MAX = "namespace_pod:gpudash_gpu_activity:max"
+POD_ACTIVITY_AVG = "namespace_pod:gpudash_gpu_activity:avg"
+
+# --- hub: model constants (one tiny rule per row, joined by label) -------------------------------------------------
+# Price per hour of one unit of `resource` on `product`; labels product, ksm_resource, gpu_class, resource.
+SKU_PRICE = "product_resource:gpudash_price_per_hour:model"
+# 1 per tenant; labels namespace, tenant.
+TENANT_INFO = "namespace:gpudash_tenant:info"
+# Budget per billing period; labels namespace, tenant.
+TENANT_BUDGET = "namespace:gpudash_budget:model"
+# One series per alert threshold (fraction of budget); labels namespace, tenant, threshold.
+TENANT_THRESHOLD = "namespace:gpudash_budget_threshold:model"
+
+# --- hub: billing -------------------------------------------------------------------------------------------------
+# GPU-hours and cost of the last complete clock hour; labels cluster, namespace, gpu_class, resource.
+HOUR_GPU_HOURS = "cluster_namespace_class_resource:gpudash_gpu_hours:last_hour"
+HOUR_COST = "cluster_namespace_class_resource:gpudash_cost:last_hour"
+# Pushed GPU-hours whose (product, resource) has no price: visible, never silently free; labels cluster,
+# namespace, product, resource.
+UNPRICED_GPU_HOURS = "cluster_namespace_product_resource:gpudash_unpriced_gpu_hours:last_hour"
+# Cost per hour right now (burn rate); per tenant, per workload, per pod.
+NAMESPACE_COST_RATE = "cluster_namespace:gpudash_cost_per_hour:current"
+WORKLOAD_COST_RATE = "cluster_namespace_workload:gpudash_cost_per_hour:current"
+POD_COST_RATE = "cluster_namespace_pod:gpudash_cost_per_hour:current"
+# GPUs allocated right now by class; labels cluster, namespace, gpu_class, resource.
+CLASS_ALLOCATED = "cluster_namespace_class_resource:gpudash_gpus_allocated:current"
+# Period-to-date cost and its projection to the period end (labels namespace, tenant; all clusters summed).
+TENANT_COST_PTD = "namespace:gpudash_cost:period_to_date"
+TENANT_COST_PROJECTED = "namespace:gpudash_cost:period_projection"
+# Average cost per hour over billing.burn_rate_window (labels namespace).
+TENANT_COST_RATE_AVG = "namespace:gpudash_cost_per_hour:avg_window"
+
+# --- hub: CCSP ----------------------------------------------------------------------------------------------------
+# Per node, last complete hour: max GPUs active (labels cluster, node); active nodes and fleet GPUs (labels cluster).
+CCSP_NODE_GPUS = "cluster_node:gpudash_gpus_active:max_last_hour"
+CCSP_ACTIVE_NODES = "cluster:gpudash_nodes_active:last_hour"
+CCSP_ACTIVE_GPUS = "cluster:gpudash_gpus_active:sum_last_hour"
