@@ -65,6 +65,7 @@ class GpuClass:
     mig_model: str | None  # key of gpudash.model.mig.PROFILES, None when the GPU has no MIG
     mig: tuple[MigProfile, ...]  # every profile of mig_model, priced (explicitly or by the default rule)
     shared_price_per_hour: float  # price of one time-sliced replica (nvidia.com/gpu.shared)
+    time_slicing_replicas: int = 1  # replicas per physical GPU (1 = no time-slicing configured)
 
     @property
     def whole_resource(self) -> str:

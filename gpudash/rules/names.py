@@ -51,6 +51,10 @@ UNPRICED_GPU_HOURS = "cluster_namespace_product_resource:gpudash_unpriced_gpu_ho
 NAMESPACE_COST_RATE = "cluster_namespace:gpudash_cost_per_hour:current"
 WORKLOAD_COST_RATE = "cluster_namespace_workload:gpudash_cost_per_hour:current"
 POD_COST_RATE = "cluster_namespace_pod:gpudash_cost_per_hour:current"
+# Cost of the last complete clock hour per namespace, all clusters (input of period-to-date).
+TENANT_HOUR_COST = "namespace:gpudash_cost:last_hour"
+# Cost per hour right now per namespace, all clusters.
+TENANT_COST_RATE = "namespace:gpudash_cost_per_hour:current"
 # GPUs allocated right now by class; labels cluster, namespace, gpu_class, resource.
 CLASS_ALLOCATED = "cluster_namespace_class_resource:gpudash_gpus_allocated:current"
 # Period-to-date cost and its projection to the period end (labels namespace, tenant; all clusters summed).

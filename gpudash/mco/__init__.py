@@ -1,0 +1,47 @@
+"""ACM Multi-Cluster Observability objects: the metrics allowlist and the Thanos Ruler rules ConfigMap."""
+from __future__ import annotations
+
+import json
+
+from gpudash import alerts, kube
+from gpudash.model.types import Model
+from gpudash.rules import hub, spoke
+from gpudash.rules.format import rule_file
+from gpudash.yamlfmt import dump_yaml
+
+NAMESPACE = "open-cluster-management-observability"
+ALLOWLIST = "observability-metrics-custom-allowlist"
+RULER = "thanos-ruler-custom-rules"
+
+
+def collector_expr(expr: str) -> str:
+    """An allowlist ``expr`` as the metrics-collector needs it.
+
+    The MCO operator pastes each rule into the JSON flag ``--recordingrule={"name":"..","query":"<expr>"}``
+    without escaping, so quotes, backslashes and newlines must already be JSON-escaped in the ConfigMap.
+    """
+    return json.dumps(expr)[1:-1]
+
+
+def allowlist(model: Model) -> dict:
+    """``names`` the hub needs as raw series plus the spoke rules as collector ``recording_rules``."""
+    body = {}
+    names = sorted(set(alerts.allowlist_names(model)))
+    if names:
+        body["names"] = names
+    body["recording_rules"] = [{"record": r.record, "expr": collector_expr(r.expr)} for r in spoke.rules(model)]
+    text = dump_yaml(body, header="Spoke rules run by ACM's metrics-collector as instant queries at every push.")
+    return kube.configmap(ALLOWLIST, NAMESPACE, {"metrics_list.yaml": text})
+
+
+def ruler_rules(model: Model) -> dict:
+    groups = (*hub.groups(model), *alerts.hub_groups(model))
+    text = dump_yaml(rule_file(groups), header="Hub rules evaluated by the ACM Thanos Ruler.")
+    return kube.configmap(RULER, NAMESPACE, {"custom_rules.yaml": text})
+
+
+def artifacts(model: Model) -> dict[str, dict]:
+    return {
+        f"mco/{ALLOWLIST}.yaml": allowlist(model),
+        f"mco/{RULER}.yaml": ruler_rules(model),
+    }

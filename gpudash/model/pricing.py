@@ -1,0 +1,53 @@
+"""Price resolution: what a GPU request on a node is billed as (its SKU) and at which price.
+
+A SKU is keyed by the node's product label (as GPU Feature Discovery writes it) and kube-state-metrics'
+resource name. See docs/billing-contract.md section 4 for the rules; anything without a SKU is unpriced.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from gpudash.model import mig
+from gpudash.model.types import GpuClass, Model
+
+
+@dataclass(frozen=True)
+class Sku:
+    product: str  # node product label value, GFD-sanitised
+    ksm_resource: str  # kube-state-metrics resource, e.g. nvidia_com_mig_1g_10gb
+    gpu_class: str
+    resource: str  # billed Kubernetes resource, e.g. nvidia.com/mig-1g.10gb
+    price_per_hour: float
+    weight: float  # physical GPUs one unit counts as for CCSP (compute share, 1/replicas or 1)
+
+
+def gfd_product(product: str) -> str:
+    """The product as GPU Feature Discovery labels nodes: other characters dropped, spaces -> ``-``."""
+    return re.sub(r"[^A-Za-z0-9\-_. ]", "", product).replace(" ", "-")
+
+
+def ksm_resource(resource: str) -> str:
+    return re.sub(r"[^a-zA-Z0-9_]", "_", resource)
+
+
+def _class_skus(c: GpuClass) -> list[Sku]:
+    out = []
+    for product in sorted({gfd_product(p) for p in c.products}):
+        out.append(Sku(product, ksm_resource(c.whole_resource), c.name, c.whole_resource, c.price_per_hour, 1.0))
+        if c.vendor != "nvidia":
+            continue
+        shared = 1.0 / c.time_slicing_replicas
+        for prod, res in ((product, "nvidia_com_gpu_shared"), (f"{product}-SHARED", "nvidia_com_gpu")):
+            out.append(Sku(prod, res, c.name, "nvidia.com/gpu.shared", c.shared_price_per_hour, shared))
+        for profile in c.mig:
+            share = mig.compute_share(c.mig_model, profile.name)
+            for prod, res in ((product, ksm_resource(profile.resource)), (f"{product}-MIG-{profile.name}", "nvidia_com_gpu")):
+                out.append(Sku(prod, res, c.name, profile.resource, profile.price_per_hour, share))
+    return out
+
+
+def skus(model: Model) -> tuple[Sku, ...]:
+    """Every SKU of the model, sorted by (product, ksm_resource)."""
+    rows = [s for c in model.gpu_classes for s in _class_skus(c)]
+    return tuple(sorted(rows, key=lambda s: (s.product, s.ksm_resource)))

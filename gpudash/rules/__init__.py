@@ -1,0 +1,32 @@
+"""Recording rules: spoke (allocation, measured per cluster) and hub (billing, CCSP), as rule files and
+``PrometheusRule`` objects for a single cluster without ACM."""
+from __future__ import annotations
+
+from gpudash import kube
+from gpudash.model.types import Model
+from gpudash.rules import hub, spoke
+from gpudash.rules.format import rule_file
+
+SPOKE_FILE = "rules/gpudash-spoke.rules.yaml"
+HUB_FILE = "rules/gpudash-hub.rules.yaml"
+# Platform Prometheus on OpenShift loads PrometheusRules only from namespaces with this label; user workload
+# monitoring forbids the cross-namespace rules billing needs.
+SINGLE_CLUSTER_NAMESPACE = "gpudash-monitoring"
+
+
+def prometheus_rule(name: str, groups) -> dict:
+    """A ``monitoring.coreos.com/v1`` PrometheusRule for OpenShift cluster monitoring."""
+    return kube.obj("monitoring.coreos.com/v1", "PrometheusRule", name, SINGLE_CLUSTER_NAMESPACE,
+                    labels={"role": "alert-rules"}, spec=rule_file(groups))
+
+
+def artifacts(model: Model) -> dict[str, dict]:
+    groups = (spoke.group(model), *hub.groups(model))
+    namespace = kube.obj("v1", "Namespace", SINGLE_CLUSTER_NAMESPACE,
+                         labels={"openshift.io/cluster-monitoring": "true"})
+    return {
+        SPOKE_FILE: rule_file([spoke.group(model)]),
+        HUB_FILE: rule_file(hub.groups(model)),
+        "rules/kubernetes/namespace.yaml": namespace,
+        "rules/kubernetes/gpudash-rules.prometheusrule.yaml": prometheus_rule("gpudash-rules", groups),
+    }

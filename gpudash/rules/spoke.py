@@ -1,0 +1,180 @@
+"""Spoke rules: GPU allocation measured on each managed cluster at full local resolution.
+
+Each rule is self-contained (it reads only raw exporter series), because ACM's metrics-collector runs the
+allowlist's ``recording_rules`` as instant queries at every push and the spoke has no other gpudash rules.
+The same rules form the plain ``gpudash-spoke`` group for a single cluster without ACM.
+See docs/billing-contract.md for the definitions.
+"""
+from __future__ import annotations
+
+from gpudash.model.pricing import skus
+from gpudash.model.types import Model
+from gpudash.promql import build as q
+from gpudash.rules import names
+from gpudash.rules.format import Group, Rule
+from gpudash.sources import gpu_exporters as gx
+from gpudash.sources import kube_state_metrics as ksm
+
+POD = ("cluster", "namespace", "pod", "uid")
+PRODUCT_KEY = ("product", "resource")
+
+
+def _running(model: Model) -> str:
+    """1 per (pod, uid) whose phase is Running; duplicates from an HA kube-state-metrics pair collapse."""
+    phase = q.selector(ksm.POD_PHASE, ksm.job(model.sources), ("phase", "=", "Running"))
+    return q.agg("max", POD, f"{phase} == 1")
+
+
+def _effective_request(model: Model) -> str:
+    """max(max over init containers, sum over app containers) per pod and GPU resource, node-bound only."""
+    per_container = (*POD, "node", "resource")
+    app = q.agg("sum", per_container, q.agg("max", (*POD, "container", "node", "resource"),
+                                          ksm.gpu_requests(ksm.CONTAINER_REQUESTS, model.sources)))
+    init = q.agg("max", per_container, ksm.gpu_requests(ksm.INIT_CONTAINER_REQUESTS, model.sources))
+    both = f"{q.label_replace(app, 'gpudash_part', 'app', '', '')} or {q.label_replace(init, 'gpudash_part', 'init', '', '')}"
+    return q.agg("max", per_container, both)
+
+
+def _node_product(model: Model) -> str:
+    """The GPU product label of each node (NVIDIA from GPU Feature Discovery, else AMD), as ``product``."""
+    src = model.sources
+    nvidia = q.label_replace(q.selector(ksm.NODE_LABELS, ksm.job(src), (src.nvidia_product_label, "!=", "")),
+                             "product", "$1", src.nvidia_product_label, "(.+)")
+    amd = q.label_replace(q.selector(ksm.NODE_LABELS, ksm.job(src), (src.amd_product_label, "!=", "")),
+                          "product", "$1", src.amd_product_label, "(.+)")
+    return q.agg("max", ("cluster", "node", "product"), f"{nvidia} or on (cluster, node) {amd}")
+
+
+def allocation(model: Model) -> str:
+    """GPUs allocated per (pod, uid, node, resource) to Running, node-bound pods, with the node's ``product``.
+
+    Pods on a node without a known product label keep ``product=""``: they stay visible and unpriced.
+    """
+    pods = f"{_effective_request(model)} * on {q.labels(POD)} group_left () {_running(model)}"
+    with_product = f"{pods} * on (cluster, node) group_left (product) {_node_product(model)}"
+    return f"(({with_product}) or on (cluster, namespace, pod, uid, resource) ({pods}))"
+
+
+def _workloads(model: Model) -> str:
+    """One (workload, workload_type) per pod: KServe InferenceService or Kubeflow Notebook labels first,
+    then the owner chain (ReplicaSet -> Deployment), then any other owner, then the bare pod."""
+    src = model.sources
+    job = ksm.job(src)
+    keep = ("cluster", "namespace", "pod", "workload", "workload_type")
+
+    def named(expr: str, from_label: str, kind: str | None) -> str:
+        out = q.label_replace(expr, "workload", "$1", from_label, "(.+)")
+        kind_src = ("owner_kind", "(.+)") if kind is None else ("", "")
+        return q.agg("max", keep, q.label_replace(out, "workload_type", kind or "$1", *kind_src))
+
+    isvc = named(q.selector(ksm.POD_LABELS, job, (ksm.INFERENCESERVICE_LABEL, "!=", "")),
+                 ksm.INFERENCESERVICE_LABEL, "InferenceService")
+    notebook = named(q.selector(ksm.POD_LABELS, job, (ksm.NOTEBOOK_LABEL, "!=", "")), ksm.NOTEBOOK_LABEL, "Notebook")
+    pod_rs = q.agg("max", ("cluster", "namespace", "pod", "replicaset"),
+                   q.label_replace(q.selector(ksm.POD_OWNER, job, ("owner_kind", "=", "ReplicaSet")),
+                                   "replicaset", "$1", "owner_name", "(.+)"))
+    rs_deploy = q.agg("max", ("cluster", "namespace", "replicaset", "owner_name"),
+                      q.selector(ksm.REPLICASET_OWNER, job, ("owner_kind", "=", "Deployment")))
+    deployment = named(f"{pod_rs} * on (cluster, namespace, replicaset) group_left (owner_name) {rs_deploy}",
+                       "owner_name", "Deployment")
+    replicaset = named(pod_rs, "replicaset", "ReplicaSet")
+    other = named(q.selector(ksm.POD_OWNER, job, ("owner_kind", "!~", "ReplicaSet|<none>|")), "owner_name", None)
+    bare = named(q.selector(ksm.POD_OWNER, job, ("owner_kind", "=~", "<none>|")), "pod", "Pod")
+    chain = [isvc, notebook, deployment, replicaset, other, bare]
+    return " or on (cluster, namespace, pod) ".join(f"({c})" for c in chain)
+
+
+def _per_step(expr: str, model: Model, since: int = 0) -> str:
+    """``expr`` at every spoke step of the clock hour ending at the evaluation time (minus ``since`` s):
+    steps ``[t - 1h, t)`` — the 1 ms offset keeps the step at ``t`` out under Prometheus 2 and 3 alike."""
+    return f"({expr})[1h:{q.duration(model.billing.resolution)}] offset {q.duration(since + 0.001)}"
+
+
+# A range 1 ms shorter than an hour holds exactly one hour-aligned step under Prometheus 2 (closed ranges)
+# and 3 (left-open ranges) alike; a full hour would hold two under Prometheus 2 at an exact boundary.
+_JUST_UNDER_1H = q.duration(3600 - 0.001)
+
+
+def _previous_hour(per_hour, group: tuple[str, ...]) -> str:
+    """``per_hour(since)`` (an aggregate over the steps of one hour) at the last clock hour boundary, plus an
+    explicit 0 for every series of the hour before, so a series that stops never lingers on the hub with its
+    old value. The outer ``[1h:1h]`` subquery evaluates exactly once, at that boundary."""
+    last = f"last_over_time(({per_hour(0)})[{_JUST_UNDER_1H}:1h])"
+    before = f"last_over_time(({per_hour(3600)})[{_JUST_UNDER_1H}:1h])"
+    return f"{last} or on {q.labels(group)} ({before} * 0)"
+
+
+def _ccsp_weights(model: Model) -> str:
+    """Constant table: physical GPUs one unit of (product, resource) counts as, where that is not 1."""
+    rows = [q.const_series(repr(s.weight), product=s.product, resource=s.ksm_resource)
+            for s in skus(model) if s.weight != 1.0]
+    return " or ".join(rows) if rows else "vector(1) * 0 < 0"
+
+
+def rules(model: Model) -> tuple[Rule, ...]:
+    alloc = allocation(model)
+    r = model.billing.resolution
+    by_product = ("cluster", "namespace", "product", "resource")
+    per_product = q.agg("sum", by_product, alloc)
+
+    def hour_gpu_hours(since: int) -> str:
+        return f"sum_over_time({_per_step(per_product, model, since)}) * {r} / 3600"
+
+    node_res = q.agg("sum", ("cluster", "node", "product", "resource"), alloc)
+    weighted = f"({node_res} * on (product, resource) group_left () ({_ccsp_weights(model)})) " \
+               f"or on (cluster, node, product, resource) {node_res}"
+    node_active = f"ceil({q.agg('sum', ('cluster', 'node'), weighted)} - 1e-06)"
+
+    def node_max(since: int) -> str:
+        return f"max_over_time({_per_step(node_active, model, since)})"
+
+    workloads = _workloads(model)
+    pod_keep = ("cluster", "namespace", "pod", "node", "product", "resource", "workload", "workload_type")
+    pod_alloc = q.agg("sum", pod_keep,
+                      f"({alloc} * on (cluster, namespace, pod) group_left (workload, workload_type) ({workloads}))"
+                      f" or on (cluster, namespace, pod, uid, resource) {alloc}")
+    return (
+        Rule(names.POD_ALLOCATED, pod_alloc,
+             "GPUs allocated now to each Running, node-bound pod, with its workload: the live burn rate per pod"
+             "\nand workload on the hub. Not an integral: billing uses the hourly series below."),
+        Rule(names.HOURLY_GPU_HOURS, _previous_hour(hour_gpu_hours, by_product),
+             "GPU-hours allocated in the previous complete UTC clock hour, integrated at every spoke step"
+             "\n(billing.resolution). Every push during an hour carries the same total for the hour before,"
+             "\nso the hub reads each hour exactly once and a lost push loses nothing."),
+        Rule(names.NODE_ACTIVE_GPUS_MAX, _previous_hour(node_max, ("cluster", "node")),
+             "CCSP: most GPUs allocated to Running pods on each node at any step of the previous clock hour"
+             "\n(MIG slices by compute share, time-sliced replicas by 1/replicas, rounded up per step)."),
+        *_activity_rules(model),
+    )
+
+
+def _activity(model: Model, fn: str, op: str) -> str:
+    """Per pod GPU activity ratio (0-1) over the push window: DCGM graphics-engine activity (works for MIG),
+    falling back to DCGM GPU utilisation, and AMD graphics activity."""
+    src = model.sources
+    window = q.duration(model.billing.mco_interval)
+    keep = ("cluster", "namespace", "pod", "gpu_model")
+
+    def per_pod(metric: str, job: str, model_label: str, scale: str) -> str:
+        series = gx.to_pod_labels(f"{fn}({gx.attributed(metric, job, src)}[{window}]){scale}", src)
+        return q.agg(op, keep, q.label_replace(series, "gpu_model", "$1", model_label, "(.*)"))
+
+    dcgm_prof = per_pod(gx.DCGM_GR_ENGINE_ACTIVE, src.dcgm_job, gx.DCGM_MODEL_LABEL, "")
+    dcgm_util = per_pod(gx.DCGM_GPU_UTIL, src.dcgm_job, gx.DCGM_MODEL_LABEL, " / 100")
+    amd = per_pod(gx.amd_metric(src, gx.AMD_GFX_ACTIVITY), src.amd_job, gx.AMD_MODEL_LABEL, " / 100")
+    return f"{dcgm_prof} or on (cluster, namespace, pod) {dcgm_util} or on (cluster, namespace, pod) {amd}"
+
+
+def _activity_rules(model: Model) -> tuple[Rule, ...]:
+    return (
+        Rule(names.POD_ACTIVITY_MAX, _activity(model, "max_over_time", "max"),
+             "Peak GPU activity (0-1) of each pod over the push window: zero for long enough = an idle GPU"
+             "\nthat is still billed (idle alerts and the idle report)."),
+        Rule(names.POD_ACTIVITY_AVG, _activity(model, "avg_over_time", "avg"),
+             "Mean GPU activity (0-1) of each pod over the push window: allocated-vs-used efficiency panels."),
+    )
+
+
+def group(model: Model) -> Group:
+    return Group("gpudash-spoke", model.billing.resolution,
+                 "Spoke: GPU allocation per pod, per hour and per node, measured on each cluster.", rules(model))

@@ -1,0 +1,44 @@
+"""kube-state-metrics vocabulary: the series allocation is billed from.
+
+Extended resources are sanitised by kube-state-metrics (``nvidia.com/mig-1g.10gb`` -> ``nvidia_com_mig_1g_10gb``).
+Requests exist while a pod is Pending (``node=""`` until scheduled) and after it Succeeded/Failed until it is
+deleted, so billing always joins them with the Running phase.
+"""
+from __future__ import annotations
+
+import re
+
+from gpudash.model.types import Sources
+from gpudash.promql import build as q
+
+CONTAINER_REQUESTS = "kube_pod_container_resource_requests"
+INIT_CONTAINER_REQUESTS = "kube_pod_init_container_resource_requests"
+POD_PHASE = "kube_pod_status_phase"
+POD_OWNER = "kube_pod_owner"
+POD_LABELS = "kube_pod_labels"
+REPLICASET_OWNER = "kube_replicaset_owner"
+NODE_LABELS = "kube_node_labels"
+NODE_ALLOCATABLE = "kube_node_status_allocatable"
+NODE_CAPACITY = "kube_node_status_capacity"
+
+# Every GPU resource gpudash bills, in kube-state-metrics' sanitised form.
+GPU_RESOURCE_REGEX = "nvidia_com_gpu|nvidia_com_gpu_shared|nvidia_com_mig_.+|amd_com_gpu"
+
+# Pod labels that name the workload better than the owner chain (KServe, Kubeflow notebooks).
+INFERENCESERVICE_LABEL = "label_serving_kserve_io_inferenceservice"
+NOTEBOOK_LABEL = "label_notebook_name"
+
+
+def sanitise_resource(resource: str) -> str:
+    """kube-state-metrics' form of a Kubernetes resource name: ``nvidia.com/gpu`` -> ``nvidia_com_gpu``."""
+    return re.sub(r"[^a-zA-Z0-9_]", "_", resource)
+
+
+def job(sources: Sources) -> tuple[str, str, str]:
+    """The matcher pinning kube-state-metrics' job (other exporters of KSM-named series would double-count)."""
+    return ("job", "=", sources.kube_state_metrics_job)
+
+
+def gpu_requests(metric: str, sources: Sources) -> str:
+    """Requests of GPU resources by containers bound to a node."""
+    return q.selector(metric, job(sources), ("resource", "=~", GPU_RESOURCE_REGEX), ("node", "!=", ""))

@@ -1,0 +1,101 @@
+"""Deterministic YAML and JSON text for plain data, with comments.
+
+One fixed style: block mappings in the generators' key order, lists indented under their key, multi-line
+strings as literal blocks, scalars quoted only where YAML needs it. A mapping may carry the key
+:data:`COMMENT`; its text is written as ``#`` lines above the mapping and is not part of the data.
+Every document is parsed back and compared with its data before it is returned.
+"""
+from __future__ import annotations
+
+import json
+
+import yaml
+
+COMMENT = "__comment__"
+
+
+def strip_comments(data):
+    """``data`` without :data:`COMMENT` keys (what a YAML parser reads back)."""
+    if isinstance(data, dict):
+        return {k: strip_comments(v) for k, v in data.items() if k != COMMENT}
+    if isinstance(data, list):
+        return [strip_comments(v) for v in data]
+    return data
+
+
+def _scalar(value) -> str:
+    text = yaml.safe_dump(value, width=2**31, default_flow_style=True, allow_unicode=True)
+    return text.removesuffix("\n").removesuffix("\n...").removesuffix("...").rstrip("\n")
+
+
+def _comment_lines(data, pad: str) -> list[str]:
+    if not isinstance(data, dict) or COMMENT not in data:
+        return []
+    return [f"{pad}# {line}".rstrip() for line in str(data[COMMENT]).splitlines()]
+
+
+def _block(value: str, pad: str) -> str:
+    chomp = "" if value.endswith("\n") else "-"
+    body = "\n".join(f"{pad}  {line}" if line else "" for line in value.rstrip("\n").split("\n"))
+    return f"|{chomp}\n{body}"
+
+
+def _value(value, pad: str) -> tuple[str, list[str]]:
+    """(text after ``key:``, following lines) for a mapping value or list item at indentation ``pad``."""
+    if isinstance(value, dict) and strip_comments(value):
+        return "", _mapping(value, pad + "  ")
+    if isinstance(value, list) and value:
+        return "", _sequence(value, pad + "  ")
+    if isinstance(value, (dict, list)):
+        return " {}" if isinstance(value, dict) else " []", []
+    if isinstance(value, str) and "\n" in value:
+        return " " + _block(value, pad), []
+    return " " + _scalar(value), []
+
+
+def _mapping(data: dict, pad: str) -> list[str]:
+    lines = []
+    for key, value in data.items():
+        if key == COMMENT:
+            continue
+        lines += _comment_lines(value, pad)
+        head, rest = _value(value, pad)
+        lines.append(f"{pad}{_scalar(key)}:{head}")
+        lines += rest
+    return lines
+
+
+def _sequence(items: list, pad: str) -> list[str]:
+    lines = []
+    for item in items:
+        lines += _comment_lines(item, pad)
+        if isinstance(item, dict) and strip_comments(item):
+            inner = _mapping(item, pad + "  ")
+            lines.append(f"{pad}- {inner[0].lstrip()}")
+            lines += inner[1:]
+        else:
+            head, rest = _value(item, pad)
+            lines.append(f"{pad}-{head}")
+            lines += rest
+    return lines
+
+
+def dump_yaml(data, header: str = "") -> str:
+    """YAML text of ``data`` (optionally after ``#`` header lines); verified to parse back to the data."""
+    lines = [f"# {h}".rstrip() for h in header.splitlines()] if header else []
+    lines += _comment_lines(data, "")
+    if isinstance(data, dict):
+        lines += _mapping(data, "")
+    elif isinstance(data, list):
+        lines += _sequence(data, "")
+    else:
+        lines.append(_scalar(data))
+    text = "\n".join(lines) + "\n"
+    if yaml.safe_load(text) != strip_comments(data):
+        raise ValueError("YAML emitter round-trip mismatch")  # a bug in this module, never user input
+    return text
+
+
+def dump_json(data) -> str:
+    """JSON text: keys sorted, 2-space indent, trailing newline."""
+    return json.dumps(strip_comments(data), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
