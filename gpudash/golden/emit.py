@@ -1,0 +1,192 @@
+"""Emit the golden promtool tests: every scenario the model can run, expectations from the reference model.
+
+Per scenario up to two files (plain data; the writer serialises them):
+
+* ``tests/golden-<name>.test.yaml`` -- the spoke path: synthetic raw series of one cluster in (1m samples),
+  spoke and hub rule files evaluated together (spoke group first) every ``billing.mco_interval``, as the
+  metrics-collector runs the spoke rules at each push; the spoke rules sample allocation at
+  ``billing.resolution`` inside their subqueries, so their results do not depend on that interval. Spoke
+  series have no ``cluster`` label here (MCO adds it on push), so neither do the hub series computed from them.
+* ``tests/golden-<name>-hub.test.yaml`` -- the push path: what every cluster's metrics-collector pushes
+  (the reference model's spoke figures at each jittered or lost push time, with ``cluster``) in, hub rules only.
+  Month-scale scenarios (``hub_only``) evaluate hourly with one input sample per push interval.
+
+``tests/golden-scenarios.yaml`` indexes the scenarios: what each protects, its files, or why it was skipped.
+
+Comparisons: promtool 2.42 compares sample values exactly (``reflect.DeepEqual`` on float64; one ULP off fails,
+checked by experiment; ``fuzzy_compare`` only exists from 3.5). Rules and the reference add the same terms in
+different orders, so every non-integer figure is checked as ``round(x, 1/1048576)``: a power-of-two quantum
+scales exactly, so both sides round to the same float unless a value sits within float noise of a half
+quantum, which :func:`_quantum` avoids by picking another power of two. promtool also ignores rule group
+``interval``: every group is evaluated at every ``evaluation_interval`` step.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+
+from gpudash.golden import scenario as sc
+from gpudash.golden.reference import Reference, period_start
+from gpudash.golden.series import pushed, push_times, synthesise
+from gpudash.model.types import Model
+from gpudash.rules import names
+
+SPOKE_RULES = "../rules/gpudash-spoke.rules.yaml"
+HUB_RULES = "../rules/gpudash-hub.rules.yaml"
+GROUP_ORDER = ["gpudash-spoke", "gpudash-hub-model", "gpudash-hub-billing", "gpudash-hub-ccsp"]
+STABLE = 10  # minutes without allocation change before burn-rate based figures are checked
+
+
+def emit_tests(model: Model, directory=sc.SCENARIO_DIR) -> dict[str, dict]:
+    """{output path: promtool test file data} for every scenario ``model`` can run, plus the index."""
+    scenarios, skipped = sc.load(model, directory)
+    out: dict[str, dict] = {}
+    index = {name: {"skipped": why} for name, why in skipped.items()}
+    for s in scenarios:
+        ref = Reference(s, model)
+        files = []
+        if not s.hub_only:
+            files.append((f"tests/golden-{s.name}.test.yaml", _spoke_file(s, model)))
+        if s.hub_only or len(s.clusters) > 1 or s.faults_of("mco_jitter") or s.faults_of("mco_missed"):
+            files.append((f"tests/golden-{s.name}-hub.test.yaml", _hub_file(s, model, ref)))
+        out.update(files)
+        index[s.name] = {"protects": s.protects, "files": [path.removeprefix("tests/") for path, _ in files]}
+    out["tests/golden-scenarios.yaml"] = {"scenarios": dict(sorted(index.items()))}
+    return out
+
+
+# --- expectations ------------------------------------------------------------------------------------------------
+def _labels(name: str | None, pairs) -> str:
+    body = ",".join(f'{k}="{v}"' for k, v in sorted(pairs) if v != "" or k == "product")
+    return f"{name or ''}{{{body}}}"
+
+
+def _quantum(values) -> float:
+    """A power-of-two rounding quantum no value is within float noise of a rounding boundary of."""
+    for exp in (20, 19, 21, 18, 22):
+        q = 2.0 ** -exp
+        if all(abs((v / q) % 1 - 0.5) > 1e-11 * max(1.0, abs(v / q)) for v in values):
+            return q
+    raise ValueError(f"no rounding quantum fits {values}")
+
+
+def _check(expr: str, minute: int, rows: dict[tuple, float], keys: tuple[str, ...], metric: bool = True) -> dict:
+    """A promql_expr_test of ``expr`` at ``minute``: ``rows`` {label values: value}; zero series are not checked
+    (rules may or may not write explicit zeros). Non-integers are compared rounded (see the module doc).
+    ``metric``: ``expr`` is a series name, kept in the result labels."""
+    rows = {k: v for k, v in rows.items() if v}
+    exact = all(float(v).is_integer() for v in rows.values())
+    q = None if exact else _quantum(rows.values())
+    samples = []
+    for k, v in sorted(rows.items()):
+        value = v if exact else math.floor(v * (1 / q) + 0.5) / (1 / q)
+        samples.append({"labels": _labels(expr if exact and metric else None, zip(keys, k)), "value": value})
+    test = f"{expr} != 0" if exact else f"round({expr}, 1/{int(1 / q)}) != 0"
+    return {"expr": test, "eval_time": f"{minute}m", "exp_samples": samples}
+
+
+def _stable(ref: Reference, minute: int) -> bool:
+    now = ref.pod_allocation(minute)
+    return all(ref.pod_allocation(m) == now for m in range(max(0, minute - STABLE), minute))
+
+
+def hub_hour(minute: int, pushes: list[int]) -> int | None:
+    """The clock hour whose figures the hub's last-hour series show at ``minute`` (contract section 6): the
+    latest push in ``(minute - 1h - 1ms, minute - 1ms]`` carries the hour before its own; None if none."""
+    t = max((p for p in pushes if minute - 60 <= p < minute), default=None)
+    return None if t is None or t < 60 else t // 60 - 1
+
+
+def _hub_checks(ref: Reference, minute: int, hour: int | None, cluster_label: bool, strict: bool = False) -> list[dict]:
+    """Hub billing and CCSP checks at ``minute``, which shows the figures of ``hour`` (None: nothing).
+    The per-node series is compared by (cluster, node) unless ``strict`` (its exact label set)."""
+    cl = (lambda c: (c,)) if cluster_label else (lambda c: ())
+    keys = ("cluster",) if cluster_label else ()
+    billing = ref.billing(hour) if hour is not None else {}
+    unpriced = ref.unpriced(hour) if hour is not None else {}
+    nodes = ref.node_max(hour) if hour is not None else {}
+    fleet = ref.fleet(hour) if hour is not None else {}
+    return [
+        _check(names.HOUR_GPU_HOURS, minute, {(*cl(c), *rest): v[0] for (c, *rest), v in billing.items()},
+               (*keys, "namespace", "gpu_class", "resource")),
+        _check(names.HOUR_COST, minute, {(*cl(c), *rest): v[1] for (c, *rest), v in billing.items()},
+               (*keys, "namespace", "gpu_class", "resource")),
+        _check(names.UNPRICED_GPU_HOURS, minute, {(*cl(c), *rest): v for (c, *rest), v in unpriced.items()},
+               (*keys, "namespace", "product", "resource")),
+        _check(names.CCSP_NODE_GPUS if strict else f"max by (cluster, node) ({names.CCSP_NODE_GPUS})", minute,
+               {(*cl(c), n): v for (c, n), v in nodes.items()}, (*keys, "node"), metric=strict),
+        _check(names.CCSP_ACTIVE_NODES, minute, {cl(c): v[0] for c, v in fleet.items()}, keys),
+        _check(names.CCSP_ACTIVE_GPUS, minute, {cl(c): v[1] for c, v in fleet.items()}, keys),
+    ]
+
+
+def _ptd_checks(ref: Reference, model: Model, minute: int, seen=None) -> list[dict]:
+    """Period-to-date per tenant and the budget thresholds it has crossed, at ``minute``."""
+    ptd = ref.period_to_date(minute, hours_seen=seen)
+    tenants = {t.namespace: t for t in model.tenants}
+    crossed = {(ns, t.name, f"{f:g}"): 1 for ns, t in tenants.items() for f in t.alert_at if ptd[ns] >= f * t.budget}
+    over = (f"{names.TENANT_THRESHOLD} * on (namespace, tenant) group_left () {names.TENANT_BUDGET}"
+            f" <= on (namespace, tenant) group_left () {names.TENANT_COST_PTD}")
+    return [
+        _check(names.TENANT_COST_PTD, minute, {(ns, t.name): ptd[ns] for ns, t in tenants.items()},
+               ("namespace", "tenant")),
+        _check(f"count by (namespace, tenant, threshold) ({over})", minute, crossed,
+               ("namespace", "tenant", "threshold"), metric=False),
+    ]
+
+
+# --- files -------------------------------------------------------------------------------------------------------
+def _spoke_file(s: sc.Scenario, model: Model) -> dict:
+    step = model.billing.mco_interval // 60
+    evaluations = list(range(0, s.duration + 1, step))
+    groups = []
+    for cluster in s.clusters:
+        local = dataclasses.replace(s, nodes=tuple(n for n in s.nodes if n.cluster == cluster),
+                                    pods=tuple(p for p in s.pods if p.cluster == cluster))
+        ref = Reference(local, model)
+        tests = []
+        for m in evaluations:
+            alloc = {k[1:]: v for k, v in ref.pod_allocation(m).items()}
+            tests.append(_check(names.POD_ALLOCATED, m, alloc,
+                                ("namespace", "pod", "node", "product", "resource", "workload", "workload_type")))
+        for h in range(s.duration // 60):
+            for m in sorted({(h + 1) * 60, (h + 1) * 60 + 30, (h + 2) * 60 - step} & set(evaluations)):
+                tests.append(_check(names.HOURLY_GPU_HOURS, m, {k[1:]: v for k, v in ref.gpu_hours(h).items()},
+                                    ("namespace", "product", "resource")))
+                tests.append(_check(names.NODE_ACTIVE_GPUS_MAX, m, {k[1:]: v for k, v in ref.node_max(h).items()},
+                                    ("node",)))
+        last = 0 if "hour-boundary" in s.checks else 60 - step  # minute of the hour the hub figures are checked
+        for m in [m for m in evaluations if m >= 120 and m % 60 == last]:
+            tests += _hub_checks(ref, m, hub_hour(m, evaluations), cluster_label=False)
+        tests += [t for m in evaluations if m >= 120 and m % 60 == 0 and _stable(ref, m)
+                  for t in _ptd_checks(ref, model, m)]
+        groups.append({"name": f"{s.name} [{cluster}]: {s.protects}", "interval": "1m",
+                       "input_series": synthesise(local, model, cluster), "promql_expr_test": tests})
+    return {"rule_files": [SPOKE_RULES, HUB_RULES], "evaluation_interval": f"{step}m", "group_eval_order": GROUP_ORDER,
+            "tests": groups}
+
+
+def _hub_file(s: sc.Scenario, model: Model, ref: Reference) -> dict:
+    pushes = push_times(s, model)
+    step = 60 if s.hub_only else 1
+
+    def seen(cluster: str, hour: int) -> bool:
+        return any((hour + 1) * 60 <= t < (hour + 2) * 60 for t in pushes)
+
+    checks = range(120 - step, s.duration + 1, 60)
+    if s.hub_only:  # a month: the first hours, the hours around each month boundary, the last hours
+        starts = _month_starts(s.duration)
+        checks = [m for m in checks if m < 300 or m > s.duration - 120 or any(abs(m - b) <= 180 for b in starts)]
+    strict = "labels" in s.checks
+    tests = [t for m in checks for t in _hub_checks(ref, m, hub_hour(m, pushes), cluster_label=True, strict=strict)]
+    recent = model.billing.mco_interval // 60
+    tests += [t for m in checks if _stable(ref, m) and any(m - recent <= p <= m for p in pushes)
+              for t in _ptd_checks(ref, model, m, seen=seen)]
+    group = {"name": f"{s.name} [push path]: {s.protects}", "interval": "1m",
+             "input_series": pushed(s, model, ref), "promql_expr_test": tests}
+    return {"rule_files": [HUB_RULES], "evaluation_interval": f"{step}m", "group_eval_order": GROUP_ORDER[1:],
+            "tests": [group]}
+
+
+def _month_starts(duration: int) -> list[int]:
+    return sorted({period_start(m) for m in range(0, duration + 1, 24 * 60)} - {0})

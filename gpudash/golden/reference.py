@@ -1,0 +1,234 @@
+"""The independent reference model: docs/billing-contract.md in plain arithmetic over a scenario's timeline.
+
+No PromQL and nothing from gpudash.rules or gpudash.alerts: only the model types and the MIG tables. Times are
+whole minutes from 0 (1970-01-01T00:00Z); hour ``h`` is ``[60h, 60h + 60)``. Faults are seen the way a
+Prometheus sees them: a missed scrape is bridged by the 5-minute lookback, a down target's series are stale
+(no allocation) until it is back, and an HA duplicate counts once.
+"""
+from __future__ import annotations
+
+import math
+import re
+from datetime import datetime, timezone
+from functools import cached_property
+
+from gpudash.model import mig
+from gpudash.model.types import GpuClass, Model
+from gpudash.golden.scenario import Node, Pod, Scenario
+
+LOOKBACK = 5  # minutes: a sample answers instant queries while younger than this
+
+
+def gfd(product: str) -> str:
+    """GPU Feature Discovery's product label: characters outside ``[A-Za-z0-9-_. ]`` dropped, spaces -> ``-``."""
+    return re.sub(r"[^A-Za-z0-9\-_. ]", "", product).replace(" ", "-")
+
+
+def ksm(resource: str) -> str:
+    """kube-state-metrics' resource name: ``nvidia.com/mig-1g.10gb`` -> ``nvidia_com_mig_1g_10gb``."""
+    return re.sub(r"[^a-zA-Z0-9_]", "_", resource)
+
+
+def node_product(node: Node) -> str:
+    """The node's product label value."""
+    p = gfd(node.product)
+    if node.mig_strategy == "single":
+        return f"{p}-MIG-{node.mig_layout[0][0]}"
+    if node.replicas > 1 and not node.rename_shared:
+        return f"{p}-SHARED"
+    return p
+
+
+def workload(pod: Pod) -> tuple[str, str]:
+    """(workload, workload_type): the controlling owner (a ReplicaSet resolved to its Deployment), else the pod."""
+    if pod.owner_kind == "bare":
+        return pod.name, "Pod"
+    return pod.owner_name, pod.owner_kind
+
+
+def period_start(minute: int) -> int:
+    """Start (minutes) of the calendar month (UTC) containing ``minute``."""
+    t = datetime.fromtimestamp(minute * 60, timezone.utc)
+    return int(datetime(t.year, t.month, 1, tzinfo=timezone.utc).timestamp()) // 60
+
+
+class Reference:
+    """Expected billing figures of one scenario under one model."""
+
+    def __init__(self, scenario: Scenario, model: Model):
+        self.s, self.model = scenario, model
+        self.step = model.billing.resolution // 60  # minutes per allocation step
+        self.products = {(n.cluster, n.name): node_product(n) for n in scenario.nodes}
+        self._alloc: dict[int, dict[tuple, int]] = {}
+
+    # --- SKUs (contract section 4) --------------------------------------------------------------------------
+    def sku(self, product: str, resource: str) -> tuple[GpuClass, str, float] | None:
+        """(class, billed resource, price per hour) of a kube-state-metrics ``resource`` on ``product``."""
+        for c in self.model.gpu_classes:
+            for q in sorted({gfd(p) for p in c.products}):
+                if product == q and resource == ksm(c.whole_resource):
+                    return c, c.whole_resource, c.price_per_hour
+                if c.vendor != "nvidia":
+                    continue
+                if (product, resource) in ((q, "nvidia_com_gpu_shared"), (f"{q}-SHARED", "nvidia_com_gpu")):
+                    return c, "nvidia.com/gpu.shared", c.shared_price_per_hour
+                for p in c.mig:
+                    if (product, resource) in ((q, ksm(p.resource)), (f"{q}-MIG-{p.name}", "nvidia_com_gpu")):
+                        return c, p.resource, p.price_per_hour
+        return None
+
+    def weight(self, product: str, resource: str) -> float:
+        """Physical GPUs one unit counts as for CCSP (contract section 5)."""
+        found = self.sku(product, resource)
+        if found and found[1].startswith("nvidia.com/mig-"):
+            return mig.compute_share(found[0].mig_model, found[1].removeprefix("nvidia.com/mig-"))
+        if found and found[1] == "nvidia.com/gpu.shared":
+            return 1 / found[0].time_slicing_replicas
+        return 1.0
+
+    # --- allocation (contract section 2) --------------------------------------------------------------------
+    @cached_property
+    def _ksm_scrapes(self) -> list[str]:
+        """Per minute: "ok", "missed" (no sample) or "down" (target down: series stale)."""
+        out = ["ok"] * (self.s.duration + 1)
+        for f in self.s.faults:
+            if f.kind in ("missed_scrapes", "ksm_restart") and f.job == "ksm":
+                for m in range(f.at, min(f.at + f.minutes, len(out))):
+                    out[m] = "missed" if f.kind == "missed_scrapes" else "down"
+        return out
+
+    def observed(self, pod: Pod, minute: int) -> tuple[str, str] | None:
+        """(phase, node) an instant query at ``minute`` sees for ``pod``, or None (no fresh, non-stale sample)."""
+        scrapes = self._ksm_scrapes
+        for k in range(minute, max(minute - LOOKBACK, -1), -1):
+            if k >= len(scrapes) or scrapes[k] == "missed":
+                continue
+            if scrapes[k] == "down":
+                return None
+            exists, phase, node = pod.state(k)
+            return (phase, node) if exists else None
+        return None
+
+    @staticmethod
+    def effective(pod: Pod) -> dict[str, int]:
+        """max(max over init containers, sum over app containers) per resource."""
+        out: dict[str, int] = {}
+        for c in pod.containers:
+            for r, q in c.requests:
+                out[r] = out.get(r, 0) + q
+        for c in pod.init_containers:
+            for r, q in c.requests:
+                out[r] = max(out.get(r, 0), q)
+        return out
+
+    def allocation(self, pod: Pod, minute: int) -> dict[str, int]:
+        """A(pod, minute): {Kubernetes resource: units} billed at this step; empty when not Running and bound."""
+        seen = self.observed(pod, minute)
+        if not seen or seen[0] != "Running" or not seen[1]:
+            return {}
+        return {r: q for r, q in self.effective(pod).items() if q}
+
+    def pod_allocation(self, minute: int) -> dict[tuple, int]:
+        """POD_ALLOCATED: {(cluster, namespace, pod, node, product, ksm resource, workload, workload_type): units}."""
+        if minute in self._alloc:
+            return self._alloc[minute]
+        out = self._alloc[minute] = {}
+        for pod in self.s.pods:
+            node = self.observed(pod, minute)
+            for r, q in self.allocation(pod, minute).items():
+                key = (pod.cluster, pod.namespace, pod.name, node[1], self.products[(pod.cluster, node[1])], ksm(r),
+                       *workload(pod))
+                out[key] = out.get(key, 0) + q
+        return out
+
+    # --- hourly billing (contract section 3) ----------------------------------------------------------------
+    def steps(self, hour: int) -> range:
+        return range(hour * 60, hour * 60 + 60, self.step)
+
+    @cached_property
+    def _unit_steps(self) -> dict[int, dict[tuple, int]]:
+        """{hour: {(cluster, namespace, product, ksm resource): sum over steps of units}} (exact integers)."""
+        out: dict[int, dict[tuple, int]] = {}
+        for hour in range(math.ceil(self.s.duration / 60)):
+            acc = out.setdefault(hour, {})
+            for m in self.steps(hour):
+                for (cluster, ns, _, _, product, res, _, _), q in self.pod_allocation(m).items():
+                    key = (cluster, ns, product, res)
+                    acc[key] = acc.get(key, 0) + q
+        return out
+
+    def gpu_hours(self, hour: int) -> dict[tuple, float]:
+        """HOURLY_GPU_HOURS of ``hour``: {(cluster, namespace, product, ksm resource): GPU-hours}."""
+        return {k: v * self.step / 60 for k, v in self._unit_steps.get(hour, {}).items() if v}
+
+    def billing(self, hour: int) -> dict[tuple, tuple[float, float]]:
+        """{(cluster, namespace, gpu_class, billed resource): (GPU-hours, cost)} of ``hour``."""
+        units: dict[tuple, int] = {}
+        prices: dict[tuple, float] = {}
+        for (cluster, ns, product, res), v in self._unit_steps.get(hour, {}).items():
+            found = self.sku(product, res)
+            if found and v:
+                key = (cluster, ns, found[0].name, found[1])
+                units[key] = units.get(key, 0) + v
+                prices[key] = found[2]
+        return {k: (v * self.step / 60, v * self.step / 60 * prices[k]) for k, v in units.items()}
+
+    def unpriced(self, hour: int) -> dict[tuple, float]:
+        """{(cluster, namespace, product, ksm resource): GPU-hours} of ``hour`` without a price."""
+        return {k: v for k, v in self.gpu_hours(hour).items() if not self.sku(k[2], k[3])}
+
+    # --- CCSP (contract section 5) --------------------------------------------------------------------------
+    def active_gpus(self, minute: int) -> dict[tuple, int]:
+        """{(cluster, node): g(s)} for nodes with allocated GPUs."""
+        load: dict[tuple, float] = {}
+        for (cluster, _, _, node, product, res, _, _), q in self.pod_allocation(minute).items():
+            load[(cluster, node)] = load.get((cluster, node), 0.0) + q * self.weight(product, res)
+        return {k: math.ceil(v - 1e-9) for k, v in load.items() if math.ceil(v - 1e-9) > 0}
+
+    def node_max(self, hour: int) -> dict[tuple, int]:
+        """NODE_ACTIVE_GPUS_MAX of ``hour``: {(cluster, node): max active GPUs} (nodes with at least one)."""
+        out: dict[tuple, int] = {}
+        for m in self.steps(hour):
+            for k, g in self.active_gpus(m).items():
+                out[k] = max(out.get(k, 0), g)
+        return out
+
+    def fleet(self, hour: int) -> dict[str, tuple[int, int]]:
+        """{cluster: (active nodes, fleet GPUs)} of ``hour``."""
+        out: dict[str, tuple[int, int]] = {}
+        for (cluster, _), g in self.node_max(hour).items():
+            nodes, gpus = out.get(cluster, (0, 0))
+            out[cluster] = (nodes + 1, gpus + g)
+        return out
+
+    # --- period to date (contract section 7) ----------------------------------------------------------------
+    def cost_rate(self, minute: int) -> dict[tuple, float]:
+        """{(cluster, namespace): cost per hour} of the allocation at ``minute``."""
+        out: dict[tuple, float] = {}
+        for (cluster, ns, _, _, product, res, _, _), q in self.pod_allocation(minute).items():
+            found = self.sku(product, res)
+            if found:
+                out[(cluster, ns)] = out.get((cluster, ns), 0.0) + q * found[2]
+        return out
+
+    def period_to_date(self, minute: int, rate_minute: int | None = None, hours_seen=None) -> dict[str, float]:
+        """{tenant namespace: cost} at ``minute``: the complete hours up to the hour before last, plus the cost
+        rate at ``rate_minute`` (default ``minute``) x the time since then, within the period. ``hours_seen``
+        (cluster, hour) -> bool says which hours reached the hub (default: all)."""
+        start, now_hour = period_start(minute), minute // 60
+        tenants = {t.namespace for t in self.model.tenants}
+        out = {ns: 0.0 for ns in tenants}
+        for hour in range(max(start // 60, 0), now_hour - 1):
+            for (cluster, ns, _, _), (_, cost) in self.billing(hour).items():
+                if ns in tenants and (hours_seen is None or hours_seen(cluster, hour)):
+                    out[ns] += cost
+        since = min(minute - (now_hour - 1) * 60, minute - start)
+        for (_, ns), rate in self.cost_rate(minute if rate_minute is None else rate_minute).items():
+            if ns in tenants:
+                out[ns] += rate * since / 60
+        return out
+
+    def thresholds_crossed(self, minute: int) -> dict[str, tuple[float, ...]]:
+        """{tenant name: budget fractions its period-to-date cost has reached} at ``minute``."""
+        ptd = self.period_to_date(minute)
+        return {t.name: tuple(f for f in t.alert_at if ptd[t.namespace] >= f * t.budget) for t in self.model.tenants}
