@@ -84,10 +84,12 @@ def dump_yaml(data, header: str = "") -> str:
     """YAML text of ``data`` (optionally after ``#`` header lines); verified to parse back to the data."""
     lines = [f"# {h}".rstrip() for h in header.splitlines()] if header else []
     lines += _comment_lines(data, "")
-    if isinstance(data, dict):
+    if isinstance(data, dict) and strip_comments(data):
         lines += _mapping(data, "")
-    elif isinstance(data, list):
+    elif isinstance(data, list) and data:
         lines += _sequence(data, "")
+    elif isinstance(data, (dict, list)):
+        lines.append("{}" if isinstance(data, dict) else "[]")
     else:
         lines.append(_scalar(data))
     text = "\n".join(lines) + "\n"

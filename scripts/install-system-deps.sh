@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the real tools the test suite runs: promtool/prometheus (Debian "prometheus"), amtool
+# (Debian "prometheus-alertmanager") and chromium (HTML statements). Root on Debian installs them with
+# apt-get; elsewhere it says what is missing and exits non-zero.
+set -euo pipefail
+
+need=()
+command -v promtool >/dev/null 2>&1 && command -v prometheus >/dev/null 2>&1 || need+=(prometheus)
+command -v amtool >/dev/null 2>&1 || need+=(prometheus-alertmanager)
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+[ ${#need[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "installing Debian packages: ${need[*]}" >&2
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  # Debian enables the services it installs; on a real systemd host stop them (tests start their own).
+  if [ -d /run/systemd/system ]; then
+    systemctl disable --now prometheus.service prometheus-alertmanager.service >/dev/null 2>&1 || true
+  fi
+  exit 0
+fi
+echo "gpudash tests need these Debian packages (or the same tools on PATH): ${need[*]}" >&2
+echo "install them, e.g. 'sudo apt-get install --no-install-recommends ${need[*]}', then run again" >&2
+exit 1

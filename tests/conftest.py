@@ -1,0 +1,39 @@
+"""Shared fixtures: the bundled example model and a rendered copy of it."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def gpudash(*args: str, cwd=None, env=None) -> subprocess.CompletedProcess:
+    """Run the CLI as users do (``python -m gpudash``) and capture its output."""
+    return subprocess.run([sys.executable, "-m", "gpudash", *args], cwd=cwd or ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture(scope="session")
+def example_model():
+    from gpudash.model import load_bundled_example
+
+    return load_bundled_example()
+
+
+@pytest.fixture(scope="session")
+def rendered(tmp_path_factory, example_model) -> Path:
+    """The bundled example rendered once for the session (read-only for tests)."""
+    from gpudash import artifacts, writer
+
+    out = tmp_path_factory.mktemp("rendered")
+    writer.apply(writer.plan(out, artifacts.generate(example_model)))
+    return out
+
+
+def require(tool: str):
+    if shutil.which(tool) is None:
+        pytest.skip(f"{tool} is not installed (scripts/install-system-deps.sh installs it)")

@@ -1,0 +1,132 @@
+"""Generated rules: valid for promtool, parseable, escaped, and shaped as ACM and OpenShift expect."""
+from __future__ import annotations
+
+import json
+import subprocess
+from dataclasses import replace
+
+import yaml
+
+from gpudash import mco
+from gpudash.model.pricing import gfd_product, skus
+from gpudash.promql import build as q
+from gpudash.promql.lint import parse, vector_selectors
+from gpudash.rules import hub, names, spoke
+from tests.conftest import require
+
+
+def load(path):
+    return yaml.safe_load(path.read_text())
+
+
+def test_promtool_accepts_every_rule_file(rendered):
+    require("promtool")
+    files = sorted(str(p) for p in rendered.glob("rules/*.rules.yaml"))
+    result = subprocess.run(["promtool", "check", "rules", "--lint=duplicate-rules", "--lint-fatal", *files],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_every_recording_rule_is_named_and_commented(rendered):
+    text = (rendered / "rules/gpudash-hub.rules.yaml").read_text()
+    for group in load(rendered / "rules/gpudash-hub.rules.yaml")["groups"]:
+        for rule in group["rules"]:
+            level, metric, ops = rule["record"].split(":")
+            assert level and metric.startswith("gpudash_") and ops
+    # each rule is preceded by a comment line saying what it means for billing
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.strip().startswith("- record:"):
+            assert lines[i - 1].strip().startswith("#"), line
+
+
+def test_allowlist_rules_survive_the_collectors_json_flag(rendered, example_model):
+    """The metrics-collector builds ``--recordingrule={"name":"..","query":"<expr>"}`` without escaping."""
+    cm = load(rendered / "mco/observability-metrics-custom-allowlist.yaml")
+    assert cm["metadata"] == {"name": "observability-metrics-custom-allowlist",
+                              "namespace": "open-cluster-management-observability",
+                              "labels": cm["metadata"]["labels"]}
+    body = yaml.safe_load(cm["data"]["metrics_list.yaml"])
+    expected = {r.record: r.expr for r in spoke.rules(example_model)}
+    decoded = {}
+    for rule in body["recording_rules"]:
+        flag = '{"name":"%s","query":"%s"}' % (rule["record"], rule["expr"])
+        parsed = json.loads(flag)
+        decoded[parsed["name"]] = parsed["query"]
+    assert decoded == expected
+    assert "rules" not in body  # the deprecated key would be ignored next to recording_rules
+
+
+def test_thanos_ruler_configmap_holds_the_hub_groups(rendered):
+    cm = load(rendered / "mco/thanos-ruler-custom-rules.yaml")
+    assert cm["metadata"]["name"] == "thanos-ruler-custom-rules"
+    groups = yaml.safe_load(cm["data"]["custom_rules.yaml"])["groups"]
+    plain = load(rendered / "rules/gpudash-hub.rules.yaml")["groups"]
+    assert groups[: len(plain)] == plain
+
+
+def test_prometheusrule_for_cluster_monitoring(rendered):
+    obj = load(rendered / "rules/kubernetes/gpudash-rules.prometheusrule.yaml")
+    ns = load(rendered / "rules/kubernetes/namespace.yaml")
+    assert obj["apiVersion"] == "monitoring.coreos.com/v1" and obj["kind"] == "PrometheusRule"
+    assert obj["metadata"]["namespace"] == ns["metadata"]["name"]
+    assert ns["metadata"]["labels"]["openshift.io/cluster-monitoring"] == "true"
+    assert [g["name"] for g in obj["spec"]["groups"]][:2] == ["gpudash-spoke", "gpudash-hub-model"]
+
+
+def test_kustomization_lists_every_kubernetes_object(rendered):
+    kust = load(rendered / "kustomization.yaml")
+    objects = []
+    for path in sorted(rendered.rglob("*.yaml")):
+        data = yaml.safe_load(path.read_text())
+        if isinstance(data, dict) and "apiVersion" in data and "kind" in data and data["kind"] != "Kustomization":
+            objects.append(str(path.relative_to(rendered)))
+    assert sorted(kust["resources"]) == objects
+
+
+def test_every_expression_parses(example_model):
+    rules = [*spoke.rules(example_model)] + [r for g in hub.groups(example_model) for r in g.rules]
+    for rule in rules:
+        parse(rule.expr, rule.record)
+
+
+def test_label_values_are_escaped_into_promql(example_model):
+    nasty = 'Evil"} or vector(1) # \\ GPU'
+    cls = replace(example_model.gpu_classes[0], products=(nasty,))
+    model = replace(example_model, gpu_classes=(cls, *example_model.gpu_classes[1:]))
+    product = gfd_product(nasty)
+    price_rules = [r for r in hub.groups(model)[0].rules if dict(r.labels).get("product") == product]
+    assert price_rules
+    weights = spoke.rules(model)[2].expr
+    for sel in vector_selectors(parse(weights, "ccsp")):
+        for m in sel.matchers.matchers:
+            assert m.name != "product" or m.value == product
+    assert q.quote('a"b\\c\nd') == '"a\\"b\\\\c\\nd"'
+    assert parse(q.selector("m", ("l", "=", 'a"b\\c')), "t")
+
+
+def test_sku_table_covers_whole_mig_single_and_shared(example_model):
+    rows = {(s.product, s.ksm_resource): s for s in skus(example_model)}
+    a100 = "NVIDIA-A100-SXM4-80GB"
+    assert rows[(a100, "nvidia_com_gpu")].price_per_hour == 3.2
+    assert rows[(a100, "nvidia_com_mig_1g_10gb")].resource == "nvidia.com/mig-1g.10gb"
+    assert rows[(a100, "nvidia_com_mig_1g_10gb")].price_per_hour == 0.55
+    single = rows[(f"{a100}-MIG-1g.10gb", "nvidia_com_gpu")]
+    assert single.resource == "nvidia.com/mig-1g.10gb" and single.price_per_hour == 0.55
+    assert abs(single.weight - 1 / 7) < 1e-12
+    l40s = rows[("NVIDIA-L40S", "nvidia_com_gpu_shared")]
+    assert l40s.price_per_hour == 1.1 / 4 and l40s.weight == 0.25
+    assert rows[("NVIDIA-L40S-SHARED", "nvidia_com_gpu")].resource == "nvidia.com/gpu.shared"
+    assert rows[("AMD-Instinct-MI300X", "amd_com_gpu")].resource == "amd.com/gpu"
+
+
+def test_public_series_names_follow_the_convention():
+    for value in vars(names).values():
+        if isinstance(value, str) and value.count(":") == 2:
+            level, metric, ops = value.split(":")
+            assert level and ops and metric.startswith("gpudash_"), value
+
+
+def test_collector_expr_is_json_string_body():
+    expr = 'sum(x{a="b\\\\.c"})\n'
+    assert json.loads('"%s"' % mco.collector_expr(expr)) == expr

@@ -1,0 +1,107 @@
+"""The writer: manifest ownership, stale-file removal, atomic failure, --check, determinism."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from gpudash import writer
+from gpudash.errors import InputError
+from tests.conftest import gpudash
+
+
+def tree(root):
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_render_writes_manifest_of_every_file(tmp_path):
+    assert gpudash("render", "-o", str(tmp_path)).returncode == 0
+    manifest = json.loads((tmp_path / writer.MANIFEST).read_text())
+    written = set(tree(tmp_path)) - {writer.MANIFEST}
+    assert set(manifest["files"]) == written
+    assert {"mco/observability-metrics-custom-allowlist.yaml", "rules/gpudash-spoke.rules.yaml",
+            "rules/gpudash-hub.rules.yaml", "kustomization.yaml"} <= written
+
+
+def test_rerender_is_byte_identical_across_hash_seeds(tmp_path):
+    outs = []
+    for seed in ("0", "1", "4242"):
+        out = tmp_path / seed
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        assert gpudash("render", "-o", str(out), env=env).returncode == 0
+        outs.append(tree(out))
+    assert outs[0] == outs[1] == outs[2]
+
+
+def test_bad_model_leaves_output_untouched(tmp_path):
+    out = tmp_path / "out"
+    assert gpudash("render", "-o", str(out)).returncode == 0
+    (out / "my-notes.txt").write_text("not gpudash's")
+    before = tree(out)
+    bad = tmp_path / "gpudash.yaml"
+    bad.write_text("currency: USD\ngpu_classes: []\ntenants: []\nclusters: []\n")
+    result = gpudash("render", "-c", str(bad), "-o", str(out))
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr and result.stderr.count("\n") == 1
+    assert tree(out) == before
+
+
+def test_refuses_to_overwrite_a_file_it_does_not_own(tmp_path):
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "gpudash-hub.rules.yaml").write_text("mine\n")
+    result = gpudash("render", "-o", str(tmp_path))
+    assert result.returncode == 2 and "not written by gpudash" in result.stderr
+    assert (tmp_path / "rules" / "gpudash-hub.rules.yaml").read_text() == "mine\n"
+    assert not (tmp_path / writer.MANIFEST).exists()
+
+
+def test_stale_owned_files_are_removed_and_others_kept(tmp_path):
+    files = {"a/one.yaml": {"x": 1}, "a/two.yaml": {"y": 2}, "b/three.json": {"z": 3}}
+    writer.apply(writer.plan(tmp_path, files))
+    (tmp_path / "a" / "user.txt").write_text("keep me")
+    writer.apply(writer.plan(tmp_path, {"a/one.yaml": {"x": 1}}))
+    assert (tmp_path / "a" / "one.yaml").exists()
+    assert not (tmp_path / "a" / "two.yaml").exists()
+    assert not (tmp_path / "b").exists()  # emptied folder of gpudash's removed
+    assert (tmp_path / "a" / "user.txt").read_text() == "keep me"
+
+
+def test_stale_file_edited_by_hand_is_kept(tmp_path):
+    writer.apply(writer.plan(tmp_path, {"one.yaml": {"x": 1}, "two.yaml": {"y": 2}}))
+    (tmp_path / "two.yaml").write_text("edited\n")
+    kept = writer.apply(writer.plan(tmp_path, {"one.yaml": {"x": 1}}))
+    assert kept == ["two.yaml"] and (tmp_path / "two.yaml").read_text() == "edited\n"
+
+
+def test_check_mode_both_ways(tmp_path):
+    assert gpudash("render", "-o", str(tmp_path)).returncode == 0
+    clean = gpudash("render", "--check", "-o", str(tmp_path))
+    assert clean.returncode == 0, clean.stderr
+    target = tmp_path / "rules" / "gpudash-hub.rules.yaml"
+    target.write_text(target.read_text().replace("vector(3.2)", "vector(9.9)"))
+    before = tree(tmp_path)
+    drift = gpudash("render", "--check", "-o", str(tmp_path))
+    assert drift.returncode == 1
+    assert "-        expr: vector(9.9)" in drift.stdout and "+        expr: vector(3.2)" in drift.stdout
+    assert "rules/gpudash-hub.rules.yaml" in drift.stderr
+    assert tree(tmp_path) == before  # --check never writes
+
+
+def test_check_reports_stale_files(tmp_path):
+    writer.apply(writer.plan(tmp_path, {"old.yaml": {"x": 1}}))
+    p = writer.plan(tmp_path, {"new.yaml": {"x": 1}})
+    assert p.stale() == ["old.yaml"] and p.changed() == ["new.yaml"]
+
+
+def test_corrupt_manifest_is_a_clear_error(tmp_path):
+    (tmp_path / writer.MANIFEST).write_text("{not json")
+    with pytest.raises(InputError, match="not a gpudash manifest"):
+        writer.plan(tmp_path, {"a.yaml": {}})
+
+
+def test_output_path_that_is_a_file(tmp_path):
+    f = tmp_path / "file"
+    f.write_text("x")
+    result = gpudash("render", "-o", str(f))
+    assert result.returncode == 2 and "not a directory" in result.stderr
