@@ -104,11 +104,21 @@ def _previous_hour(per_hour, group: tuple[str, ...]) -> str:
     return f"{last} or on {q.labels(group)} ({before} * 0)"
 
 
-def _ccsp_weights(model: Model) -> str:
-    """Constant table: physical GPUs one unit of (product, resource) counts as, where that is not 1."""
-    rows = [q.const_series(repr(s.weight), product=s.product, resource=s.ksm_resource)
-            for s in skus(model) if s.weight != 1.0]
-    return " or ".join(rows) if rows else "vector(1) * 0 < 0"
+def _gpu_equivalents(node_res: str, model: Model) -> str:
+    """``node_res`` (units per node, product and resource) in physical GPUs: every series gets a weight label
+    (1 by default; the compute share of a MIG slice; 1/replicas for a time-sliced replica) from its
+    ``product/resource`` key, then is multiplied by a small table keyed by that label."""
+    by_weight: dict[float, list[str]] = {}
+    for s in skus(model):
+        if s.weight != 1.0:
+            by_weight.setdefault(s.weight, []).append(f"{s.product}/{s.ksm_resource}")
+    expr = q.label_replace(q.call("label_join", node_res, q.quote("gpudash_sku"), q.quote("/"), q.quote("product"),
+                                  q.quote("resource")), "gpudash_weight", "1", "", "")
+    table = [q.const_series(1, gpudash_weight="1")]
+    for weight, keys in sorted(by_weight.items()):
+        expr = q.label_replace(expr, "gpudash_weight", repr(weight), "gpudash_sku", q.regex_alternation(keys))
+        table.append(q.const_series(repr(weight), gpudash_weight=repr(weight)))
+    return f"{expr} * on (gpudash_weight) group_left () ({' or '.join(table)})"
 
 
 def rules(model: Model) -> tuple[Rule, ...]:
@@ -121,9 +131,7 @@ def rules(model: Model) -> tuple[Rule, ...]:
         return f"sum_over_time({_per_step(per_product, model, since)}) * {r} / 3600"
 
     node_res = q.agg("sum", ("cluster", "node", "product", "resource"), alloc)
-    weighted = f"({node_res} * on (product, resource) group_left () ({_ccsp_weights(model)})) " \
-               f"or on (cluster, node, product, resource) {node_res}"
-    node_active = f"ceil({q.agg('sum', ('cluster', 'node'), weighted)} - 1e-06)"
+    node_active = f"ceil({q.agg('sum', ('cluster', 'node'), _gpu_equivalents(node_res, model))} - 1e-06)"
 
     def node_max(since: int) -> str:
         return f"max_over_time({_per_step(node_active, model, since)})"
