@@ -70,8 +70,15 @@ def _period_to_date(model: Model) -> str:
     return q.agg("sum", ("namespace",), f"{complete} or {estimate}")
 
 
+def _this_hours_push(series: str) -> str:
+    """The latest push of ``series`` within the hour, kept only for clusters whose latest push was made in the
+    current clock hour (it then describes the hour before)."""
+    fresh = f"last_over_time({names.BILLED_HOUR}[1h]) == scalar(floor(vector(time()) / 3600)) * 3600 - 3600"
+    return f"(last_over_time({series}[1h]) and on (cluster) ({fresh}))"
+
+
 def _billing_rules(model: Model) -> tuple[Rule, ...]:
-    hourly = f"last_over_time({names.HOURLY_GPU_HOURS}[1h])"
+    hourly = _this_hours_push(names.HOURLY_GPU_HOURS)
     current = f"last_over_time({names.POD_ALLOCATED}[{q.duration(model.billing.mco_interval * 3 // 2)}])"
     pod_keep = ("cluster", "namespace", "pod", "workload", "workload_type")
     window, interval = model.billing.burn_rate_window, model.billing.mco_interval
@@ -121,7 +128,7 @@ def _billing_rules(model: Model) -> tuple[Rule, ...]:
 
 def _ccsp_rules() -> tuple[Rule, ...]:
     return (
-        Rule(names.CCSP_NODE_GPUS, f"last_over_time({names.NODE_ACTIVE_GPUS_MAX}[1h])",
+        Rule(names.CCSP_NODE_GPUS, _this_hours_push(names.NODE_ACTIVE_GPUS_MAX),
              "CCSP: most GPUs active at once on each node during the last complete clock hour."),
         Rule(names.CCSP_ACTIVE_NODES, f"count by (cluster) ({names.CCSP_NODE_GPUS} >= 1)",
              "CCSP: worker nodes with at least one active GPU during the last complete clock hour."),

@@ -24,6 +24,10 @@ POD_ALLOCATED = "namespace_pod:gpudash_gpus_allocated:running"
 # GPU-hours allocated in the previous complete clock hour (UTC), integrated at full spoke resolution; labels
 # namespace, product, resource. Every push during hour h+1 carries hour h's total, so lost pushes lose nothing.
 HOURLY_GPU_HOURS = "namespace_product_resource:gpudash_gpu_hours:previous_hour"
+# Start (Unix seconds) of the clock hour the hourly series of the same push describe; label cluster (on the hub).
+# The hub accepts a cluster's hourly figures only while this says "the hour before this one": a cluster whose
+# pushes all went missing for an hour shows a gap, never the hour before counted twice.
+BILLED_HOUR = "cluster:gpudash_billed_hour:start_timestamp"
 # Most GPUs allocated at any spoke step of the previous clock hour, per node (CCSP); labels node.
 NODE_ACTIVE_GPUS_MAX = "node:gpudash_gpus_active:max_previous_hour"
 # GPU activity ratio (0-1) per pod: peak and mean over the push window; labels namespace, pod, node, gpu_model.

@@ -149,6 +149,9 @@ def rules(model: Model) -> tuple[Rule, ...]:
              "GPU-hours allocated in the previous complete UTC clock hour, integrated at every spoke step"
              "\n(billing.resolution). Every push during an hour carries the same total for the hour before,"
              "\nso the hub reads each hour exactly once and a lost push loses nothing."),
+        Rule(names.BILLED_HOUR, "floor(vector(time()) / 3600) * 3600 - 3600",
+             "Start of the clock hour the hourly series of this push describe (the hub checks it is the hour"
+             "\nbefore the current one, so a cluster that missed every push of an hour is a gap, not a repeat)."),
         Rule(names.NODE_ACTIVE_GPUS_MAX, _previous_hour(node_max, ("cluster", "node")),
              "CCSP: most GPUs allocated to Running pods on each node at any step of the previous clock hour"
              "\n(MIG slices by compute share, time-sliced replicas by 1/replicas, rounded up per step)."),
