@@ -1,0 +1,592 @@
+"""Load gpudash.yaml into the typed :class:`~gpudash.model.types.Model`.
+
+Steps: read and parse the YAML (safe semantics, duplicate keys rejected, a line recorded per field path),
+validate against :func:`~gpudash.model.schema.json_schema`, fill defaults from it, check the rules that span
+fields, then build the sorted, immutable model. Every bad input raises
+:class:`~gpudash.errors.InputError` naming the file, the line where known, the field path and the reason.
+"""
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+from jsonschema.exceptions import ValidationError, best_match
+from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+from gpudash.errors import InputError
+from gpudash.model import mig
+from gpudash.model.schema import DURATION_PATTERN, THANOS_QUERIER_URL, json_schema
+from gpudash.model.types import (Alerts, Billing, GpuClass, Grafana, IdleAlerts, MigProfile, Model, Sources,
+                                 Tenant, TenantDatasource)
+
+BUNDLED_SOURCE = "<bundled example>"
+MAX_VALUES = 100_000  # YAML aliases can expand a small file into a huge tree: refuse beyond this many values
+FieldPath = tuple[str | int, ...]
+
+_UNITS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_GFD_DROPPED = re.compile(r"[^A-Za-z0-9\-_. ]")
+_RE2_UNSUPPORTED = re.compile(r"\\[1-9]|\(\?(?:=|!|<=|<!|P=|>|\()|[*+?}]\+")
+_RE_ESCAPES_AND_CLASSES = re.compile(r"\\[^1-9]|\[(?:\\.|[^\]\\])*\]")
+_MERGE_TAG, _STR_TAG = "tag:yaml.org,2002:merge", "tag:yaml.org,2002:str"
+_TYPE_WORDS = {"string": "a string", "number": "a number", "integer": "an integer", "object": "a mapping",
+               "array": "a list", "boolean": "true or false", "null": "null"}
+
+
+# --- public API ----------------------------------------------------------------------------------------------
+
+def bundled_example_path() -> Traversable:
+    """The bundled example model (a :class:`pathlib.Path` for a regular install)."""
+    return resources.files("gpudash").joinpath("examples", "gpudash.yaml")
+
+
+def resolve_model_path(arg: str | os.PathLike | None) -> Path | Traversable:
+    """The model to load: ``arg`` if given, else ``./gpudash.yaml`` if it exists, else the bundled example."""
+    if arg:
+        return Path(arg)
+    local = Path("gpudash.yaml")
+    return local if local.exists() else bundled_example_path()
+
+
+def load_model(path: str | os.PathLike | Traversable) -> Model:
+    """Load and validate the model in ``path`` (a path or an importlib.resources Traversable)."""
+    file = BUNDLED_SOURCE if path == bundled_example_path() else str(path)
+    data, lines = _parse_yaml(_read_text(path, file), file)
+    return _build(data, _Ctx(file, lines))
+
+
+def load_bundled_example() -> Model:
+    """The bundled example model (the default when no gpudash.yaml is given)."""
+    return load_model(bundled_example_path())
+
+
+def model_from_dict(data: Any, file: str = "<dict>") -> Model:
+    """Validate already-parsed data (no line numbers) and build the model; ``data`` is not modified."""
+    return _build(data, _Ctx(file, {}))
+
+
+def parse_duration(text: str) -> int:
+    """Seconds of a schema-valid duration such as ``1h30m``."""
+    return sum(int(n) * _UNITS[u] for n, u in re.findall(r"([0-9]+)([dhms])", text))
+
+
+def format_duration(seconds: int) -> str:
+    """The shortest duration string of ``seconds``, e.g. ``5400`` -> ``1h30m``."""
+    parts = []
+    for unit, size in _UNITS.items():
+        count, seconds = divmod(seconds, size)
+        parts += [f"{count}{unit}"] if count else []
+    return "".join(parts) or "0s"
+
+
+# --- errors --------------------------------------------------------------------------------------------------
+
+def format_path(path: FieldPath) -> str:
+    """``("tenants", 2, "namespace")`` -> ``tenants[2].namespace``; odd keys as ``quota['nvidia.com/gpu']``."""
+    text = ""
+    for part in path:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        elif _IDENT.fullmatch(part):
+            text += f".{part}" if text else part
+        else:
+            text += f"[{part!r}]"
+    return text
+
+
+@dataclass
+class _Ctx:
+    """Where the data came from: file name, line per field path, and the paths filled from defaults."""
+
+    file: str
+    lines: dict[FieldPath, int]
+    defaulted: set[FieldPath] = field(default_factory=set)
+
+    def line(self, path: FieldPath) -> int | None:
+        return next((self.lines[path[:n]] for n in range(len(path), 0, -1) if path[:n] in self.lines), None)
+
+    def error(self, path: FieldPath, reason: str) -> InputError:
+        if path in self.defaulted:
+            reason += " (the default value; set it explicitly)"
+        return InputError(self.file, format_path(path), reason, self.line(path))
+
+    def check(self, ok: Any, path: FieldPath, reason: str) -> None:
+        if not ok:
+            raise self.error(path, reason)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "null (an empty value)"
+    if isinstance(value, bool):
+        return f"boolean {str(value).lower()}"
+    if isinstance(value, str):
+        return f"string {_short(value)}"
+    if isinstance(value, (int, float)):
+        return f"number {_short(value)}"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return f"{type(value).__name__} {_short(value)}"
+
+
+def _did_you_mean(word: Any, choices) -> str:
+    lowered = {str(c).lower(): str(c) for c in choices}
+    close = difflib.get_close_matches(str(word).lower(), lowered, n=1, cutoff=0.6)
+    return f" (did you mean {lowered[close[0]]!r}?)" if close else ""
+
+
+# --- reading and parsing ---------------------------------------------------------------------------------------
+
+def _read_text(path: str | os.PathLike | Traversable, file: str) -> str:
+    try:
+        raw = (Path(path) if isinstance(path, (str, os.PathLike)) else path).read_bytes()
+    except FileNotFoundError:
+        raise InputError(file, "", "no such file") from None
+    except IsADirectoryError:
+        raise InputError(file, "", "is a directory, not a model file") from None
+    except (OSError, ValueError) as err:
+        raise InputError(file, "", f"cannot read the file: {getattr(err, 'strerror', None) or err}") from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = raw.count(b"\n", 0, err.start) + 1
+        raise InputError(file, "", f"not UTF-8 text (byte 0x{raw[err.start]:02x} at offset {err.start})",
+                         line) from None
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader whose value errors (e.g. the date 2024-13-45) become positioned YAML errors."""
+
+    def construct_object(self, node, deep=False):
+        try:
+            return super().construct_object(node, deep=deep)
+        except (ValueError, TypeError, OverflowError) as err:
+            value = node.value if isinstance(node, ScalarNode) else node.tag
+            raise yaml.constructor.ConstructorError(None, None, f"invalid value {_short(value)}: {err}",
+                                                    node.start_mark) from err
+
+
+def _parse_yaml(text: str, file: str) -> tuple[Any, dict[FieldPath, int]]:
+    """The data of a one-document YAML text and the line of every field path in it."""
+    try:
+        loader = _Loader(text)
+        node = loader.get_single_node()
+        if node is None:
+            raise InputError(file, "", "the file is empty (expected a mapping with gpu_classes, tenants and clusters)")
+        if not isinstance(node, MappingNode):
+            raise _not_a_mapping(file, loader.construct_document(node), node.start_mark.line + 1)
+        lines = _LineRecorder(file)
+        lines.walk(node, ())
+        return loader.construct_document(node), lines.lines
+    except yaml.YAMLError as err:
+        raise InputError(file, "", *_yaml_problem(err, text)) from None
+    except RecursionError:
+        raise InputError(file, "", "invalid YAML: nested too deeply") from None
+
+
+def _not_a_mapping(file: str, data: Any, line: int | None) -> InputError:
+    return InputError(file, "", f"the top level must be a mapping with gpu_classes, tenants and clusters, got "
+                                f"{_describe(data)}", line)
+
+
+def _yaml_problem(err: yaml.YAMLError, text: str) -> tuple[str, int | None]:
+    """A one-line reason and the line of a PyYAML error."""
+    if isinstance(err, yaml.reader.ReaderError):
+        char = err.character if isinstance(err.character, str) else chr(err.character)
+        return f"not a YAML text: character #x{ord(char):04x} is not allowed", text.count("\n", 0, err.position) + 1
+    if isinstance(err, yaml.MarkedYAMLError):
+        mark, context = err.problem_mark or err.context_mark, err.context
+        if context and err.context_mark and mark and err.context_mark.line != mark.line:
+            context += f" that starts on line {err.context_mark.line + 1}"
+        reason = f"{err.problem} ({context})" if context else str(err.problem)
+        return "invalid YAML: " + " ".join(reason.split()), mark.line + 1 if mark else None
+    return "invalid YAML: " + " ".join(str(err).split()), None
+
+
+class _LineRecorder:
+    """Walks the composed YAML nodes: records lines, rejects duplicate and non-string keys and alias bombs."""
+
+    def __init__(self, file: str):
+        self.file, self.lines, self.visits, self.active = file, {}, 0, set()
+
+    def walk(self, node, path: FieldPath) -> None:
+        self.visits += 1
+        if self.visits > MAX_VALUES or id(node) in self.active:
+            reason = f"more than {MAX_VALUES} values" if self.visits > MAX_VALUES else "a value contains itself"
+            raise InputError(self.file, format_path(path), f"{reason} (through YAML aliases)",
+                             node.start_mark.line + 1)
+        if isinstance(node, ScalarNode):
+            return
+        self.active.add(id(node))
+        if isinstance(node, SequenceNode):
+            for index, item in enumerate(node.value):
+                self.lines.setdefault(path + (index,), item.start_mark.line + 1)
+                self.walk(item, path + (index,))
+        else:
+            self._mapping(node, path)
+        self.active.discard(id(node))
+
+    def _mapping(self, node: MappingNode, path: FieldPath) -> None:
+        first: dict[str, int] = {}
+        merged = []
+        for key, value in node.value:
+            if key.tag == _MERGE_TAG:
+                merged += value.value if isinstance(value, SequenceNode) else [value]
+                continue
+            name, line = self._key(key, path), key.start_mark.line + 1
+            if name in first:
+                raise InputError(self.file, format_path(path + (name,)),
+                                 f"duplicate key (first on line {first[name]})", line)
+            first[name] = line
+            self.lines.setdefault(path + (name,), line)
+            self.walk(value, path + (name,))
+        for source in merged:  # explicit keys keep their own lines (setdefault)
+            if isinstance(source, MappingNode):
+                self.walk(source, path)
+
+    def _key(self, key, path: FieldPath) -> str:
+        if isinstance(key, ScalarNode) and key.tag == _STR_TAG:
+            return key.value
+        shown = _short(key.value) if isinstance(key, ScalarNode) else "a " + key.id  # "sequence" or "mapping"
+        kind = key.tag.rsplit(":", 1)[-1]
+        raise InputError(self.file, format_path(path), f"key {shown} is not a string (YAML reads it as {kind}); "
+                                                       "quote it", key.start_mark.line + 1)
+
+
+# --- schema validation -----------------------------------------------------------------------------------------
+
+def _ecma_pattern(validator, pattern, instance, schema):
+    """``pattern`` with ECMA-262 semantics: ``$`` never matches before a trailing newline (Python's does)."""
+    regex = pattern[:-1] + r"\Z" if pattern.endswith("$") else pattern
+    if validator.is_type(instance, "string") and not re.search(regex, instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+@lru_cache(maxsize=1)
+def _validator():
+    cls = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"pattern": _ecma_pattern})
+    return cls(json_schema())
+
+
+def _validate(data: Any, ctx: _Ctx) -> None:
+    def relevance(err):  # the shallowest error, then the first in the file
+        return -len(err.path), -(ctx.line(tuple(err.path)) or 10**9)
+
+    err = best_match(_validator().iter_errors(data), key=relevance)
+    if err is not None:
+        raise ctx.error(*_explain(err))
+
+
+def _explain(err: ValidationError) -> tuple[FieldPath, str]:
+    """The field path and a readable reason of a schema error."""
+    path, inst, value, kw = tuple(err.absolute_path), err.instance, err.validator_value, err.validator
+    title = err.schema.get("title") if isinstance(err.schema, dict) else None
+    if kw == "required":
+        return path + (next(k for k in value if k not in inst),), "required key is missing"
+    if kw == "additionalProperties":
+        known = err.schema.get("properties", {})
+        extra = next(k for k in inst if k not in known)
+        return path + (extra,), "unknown key" + _did_you_mean(extra, known)
+    if "propertyNames" in err.absolute_schema_path:
+        return path + (inst,), f"{_short(inst)} is not {title}" + _did_you_mean(inst, value if kw == "enum" else ())
+    if kw == "type":
+        return path, _type_reason(err.schema, value, inst)
+    if kw == "uniqueItems":
+        dup = next((j for j, x in enumerate(inst) if x in inst[:j]), None)
+        return (path + (dup,), f"duplicate item {_short(inst[dup])}") if dup else (path, "items must be unique")
+    if kw == "not":
+        return path, f"{_short(inst)} is {value.get('title', 'not allowed here')}"
+    return path, _value_reason(kw, value, inst, title) or " ".join(err.message.split())
+
+
+def _type_reason(schema: dict, expected: str | list, inst: Any) -> str:
+    words = " or ".join(_TYPE_WORDS.get(t, t) for t in ([expected] if isinstance(expected, str) else expected))
+    reason = f"expected {words}, got {_describe(inst)}"
+    if schema.get("pattern") == DURATION_PATTERN and isinstance(inst, int) and not isinstance(inst, bool):
+        hint = f"{inst}s" + (f" or {format_duration(inst)}" if 0 < inst and inst % 60 == 0 else "")
+        return reason + f" (durations need a unit: write {hint})"
+    if isinstance(inst, bool) and expected in ("number", "integer"):
+        return reason + " (YAML reads yes/no/on/off/true/false as booleans)"
+    if expected == "string" and (inst is None or isinstance(inst, (bool, int, float))):
+        return reason + " (quote it)"
+    return reason
+
+
+def _value_reason(kw: str, value: Any, inst: Any, title: str | None) -> str | None:
+    if kw == "enum":
+        allowed = f"one of {', '.join(map(str, value))}" if len(value) <= 8 else "a known value"
+        return f"{_short(inst)} is not {title or allowed}" + _did_you_mean(inst, value)
+    comparisons = {"minimum": ">=", "exclusiveMinimum": ">", "maximum": "<=", "exclusiveMaximum": "<"}
+    if kw in comparisons:
+        return f"must be {comparisons[kw]} {value}, got {_short(inst)}"
+    if kw == "minItems":
+        return f"needs at least {value} item{'s' if value > 1 else ''}"
+    if kw == "maxLength":
+        return f"{_short(inst)} is longer than {value} characters"
+    if kw == "minLength" and value == 1:
+        return "must not be empty"
+    if title and kw in ("pattern", "minLength"):
+        return f"{_short(inst)} is not {title}"
+    return None
+
+
+# --- checks on plain data --------------------------------------------------------------------------------------
+
+def _check_plain(data: Any, ctx: _Ctx) -> None:
+    """Reject what no schema can describe: non-string keys, reference cycles and oversized trees."""
+    active: set[int] = set()
+    visits = 0
+
+    def walk(value: Any, path: FieldPath) -> None:
+        nonlocal visits
+        visits += 1
+        ctx.check(visits <= MAX_VALUES, path, f"more than {MAX_VALUES} values")
+        if not isinstance(value, (dict, list)):
+            return
+        ctx.check(id(value) not in active, path, "a value contains itself")
+        active.add(id(value))
+        for key, item in value.items() if isinstance(value, dict) else enumerate(value):
+            ctx.check(isinstance(value, list) or isinstance(key, str), path,
+                      f"key {_short(key)} is not a string; quote it")
+            walk(item, path + (key,))
+        active.discard(id(value))
+
+    walk(data, ())
+
+
+def _check_numbers(value: Any, path: FieldPath, ctx: _Ctx) -> None:
+    """Reject NaN, infinities and integers too large to be exact floats anywhere in the (valid) data."""
+    if isinstance(value, (dict, list)):
+        for key, item in value.items() if isinstance(value, dict) else enumerate(value):
+            _check_numbers(item, path + (key,), ctx)
+    elif isinstance(value, float):
+        ctx.check(value == value and abs(value) != float("inf"), path, f"{value} is not a finite number")
+    elif isinstance(value, int) and not isinstance(value, bool):
+        ctx.check(abs(value) <= 2**53, path, f"{_short(value)} is too large")
+
+
+def _tree_copy(value: Any) -> Any:
+    """A deep copy that does not preserve sharing (YAML aliases), so filling defaults stays local."""
+    if isinstance(value, dict):
+        return {k: _tree_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_tree_copy(v) for v in value]
+    return value
+
+
+def _fill_defaults(data: Any, schema: dict, root: dict, path: FieldPath, ctx: _Ctx) -> None:
+    """Set every omitted property that has a schema ``default``, recursively."""
+    while "$ref" in schema:
+        schema = root["$defs"][schema["$ref"].rsplit("/", 1)[-1]]
+    if isinstance(data, dict):
+        for key, sub in schema.get("properties", {}).items():
+            if key not in data and "default" in sub:
+                data[key] = _tree_copy(sub["default"])
+                ctx.defaulted.add(path + (key,))
+            if key in data:
+                _fill_defaults(data[key], sub, root, path + (key,), ctx)
+    elif isinstance(data, list) and "items" in schema:
+        for index, item in enumerate(data):
+            _fill_defaults(item, schema["items"], root, path + (index,), ctx)
+
+
+# --- building the model ----------------------------------------------------------------------------------------
+
+def _build(data: Any, ctx: _Ctx) -> Model:
+    try:
+        return _build_model(data, ctx)
+    except RecursionError:
+        raise InputError(ctx.file, "", "values nested too deeply") from None
+
+
+def _build_model(data: Any, ctx: _Ctx) -> Model:
+    if not isinstance(data, dict):
+        raise _not_a_mapping(ctx.file, data, None)
+    _check_plain(data, ctx)
+    _validate(data, ctx)
+    data = _tree_copy(data)
+    _check_numbers(data, (), ctx)
+    schema = json_schema()
+    _fill_defaults(data, schema, schema, (), ctx)
+    billing = _billing(data["billing"], ctx)
+    return Model(
+        currency=data["currency"],
+        billing=billing,
+        sources=Sources(**data["sources"]),
+        gpu_classes=_gpu_classes(data["gpu_classes"], ctx),
+        tenants=_tenants(data["tenants"], ctx),
+        clusters=tuple(sorted(data["clusters"])),
+        alerts=_alerts(data["alerts"], billing, ctx),
+        grafana=_grafana(data["grafana"]),
+        source=ctx.file,
+    )
+
+
+def _billing(d: dict, ctx: _Ctx) -> Billing:
+    res, mco, burn = (parse_duration(d[k]) for k in ("resolution", "mco_interval", "burn_rate_window"))
+    ctx.check(10 <= res <= 900, ("billing", "resolution"), f"{d['resolution']} must be between 10s and 15m")
+    ctx.check(3600 % res == 0, ("billing", "resolution"),
+              f"{d['resolution']} must divide 1h exactly (e.g. 10s, 15s, 30s, 1m, 5m, 15m)")
+    ctx.check(15 <= mco <= 3600, ("billing", "mco_interval"),
+              f"{d['mco_interval']} must be between 15s and 1h (the range ACM accepts)")
+    ctx.check(mco >= res, ("billing", "mco_interval"),
+              f"{d['mco_interval']} must be at least billing.resolution ({d['resolution']})")
+    ctx.check(burn >= 2 * mco, ("billing", "burn_rate_window"),
+              f"{d['burn_rate_window']} must be at least 2 x billing.mco_interval ({format_duration(2 * mco)})")
+    return Billing(period=d["period"], resolution=res, mco_interval=mco, burn_rate_window=burn)
+
+
+def _unique(items: list[dict], key: str, path: FieldPath, what: str, ctx: _Ctx) -> None:
+    first: dict[str, int] = {}
+    for index, item in enumerate(items):
+        seen = first.setdefault(item[key], index)
+        ctx.check(seen == index, path + (index, key),
+                  f"{what} {item[key]!r} is already used by {format_path(path + (seen,))}")
+
+
+def _gpu_classes(items: list[dict], ctx: _Ctx) -> tuple[GpuClass, ...]:
+    _unique(items, "name", ("gpu_classes",), "class name", ctx)
+    owners: dict[str, str] = {}
+    classes = []
+    for index, c in enumerate(items):
+        path = ("gpu_classes", index)
+        _claim_products(c, path, owners, ctx)
+        model = _mig_model(c, path, ctx)
+        classes.append(GpuClass(
+            name=c["name"], vendor=c["vendor"], products=tuple(sorted(c["products"])),
+            price_per_hour=float(c["price_per_hour"]), mig_model=model, mig=_mig_profiles(c, model, path, ctx),
+            shared_price_per_hour=_shared_price(c),
+            time_slicing_replicas=int(c.get("time_slicing", {}).get("replicas", 1))))
+    return tuple(sorted(classes, key=lambda c: c.name))
+
+
+def _gfd_label(product: str) -> str:
+    """``product`` as GPU Feature Discovery writes it into a node label: spaces -> '-', other odd chars dropped."""
+    return _GFD_DROPPED.sub("", product).replace(" ", "-")
+
+
+def _claim_products(c: dict, path: FieldPath, owners: dict[str, str], ctx: _Ctx) -> None:
+    """Each product, compared as its GPU Feature Discovery label, belongs to one class only."""
+    for index, product in enumerate(c["products"]):
+        label = _gfd_label(product)
+        where = path + ("products", index)
+        ctx.check(label, where, f"{product!r} keeps no characters as a GPU Feature Discovery label")
+        owner = owners.setdefault(label, c["name"])
+        ctx.check(owner == c["name"], where, f"{product!r} (node label {label!r}) already belongs to class "
+                                             f"{owner!r}; a product belongs to one class only")
+
+
+def _mig_model(c: dict, path: FieldPath, ctx: _Ctx) -> str | None:
+    """The class's MIG model: explicit, else inferred from the products (NVIDIA only)."""
+    if c["vendor"] == "amd":
+        for key in ("mig", "mig_model", "time_slicing"):
+            ctx.check(key not in c, path + (key,), "not supported for vendor amd (MIG and time-slicing are "
+                                                   "NVIDIA features)")
+        return None
+    if "mig_model" in c:
+        return c["mig_model"]
+    inferred = {product: mig.model_for_product(product) for product in c["products"]}
+    ctx.check(len(set(inferred.values())) == 1, path + ("products",),
+              "products name different MIG models (" + ", ".join(f"{p!r}: {m or 'none'}" for p, m in
+                                                                  inferred.items()) + "); set mig_model")
+    model = next(iter(inferred.values()))
+    ctx.check(model or not c.get("mig"), path + ("mig",),
+              f"cannot tell the MIG model from the products; set mig_model to one of {', '.join(mig.PROFILES)}")
+    return model
+
+
+def _mig_profiles(c: dict, model: str | None, path: FieldPath, ctx: _Ctx) -> tuple[MigProfile, ...]:
+    """Every profile of ``model``, priced from the class's ``mig`` prices or by the default share rule."""
+    if model is None:
+        return ()
+    profiles, prices = mig.PROFILES[model], c.get("mig", {})
+    for name in prices:
+        ctx.check(name in profiles, path + ("mig", name),
+                  f"{name!r} is not a MIG profile of {model} (valid: {', '.join(profiles)})")
+    priced = [MigProfile(name, compute, memory,
+                         float(prices[name]) if name in prices else
+                         round(c["price_per_hour"] * mig.default_share(model, name), 6),
+                         "model" if name in prices else "default")
+              for name, (compute, memory) in profiles.items()]
+    return tuple(sorted(priced, key=lambda p: (p.compute_slices, p.memory_slices, p.name)))
+
+
+def _shared_price(c: dict) -> float:
+    """Price of one time-sliced replica; a whole GPU's price when the class has no time-slicing rule."""
+    sliced = c.get("time_slicing")
+    if sliced is None:
+        return float(c["price_per_hour"])
+    if "price_per_hour" in sliced:
+        return float(sliced["price_per_hour"])
+    return round(c["price_per_hour"] / sliced["replicas"], 6)
+
+
+def _tenants(items: list[dict], ctx: _Ctx) -> tuple[Tenant, ...]:
+    _unique(items, "name", ("tenants",), "tenant name", ctx)
+    _unique(items, "namespace", ("tenants",), "namespace", ctx)
+    tenants = []
+    for index, t in enumerate(items):
+        alert_at = t["alert_at"]
+        for j in range(1, len(alert_at)):
+            ctx.check(alert_at[j] > alert_at[j - 1], ("tenants", index, "alert_at", j),
+                      f"{alert_at[j]} is not above {alert_at[j - 1]}: alert_at must be strictly ascending")
+        tenants.append(Tenant(
+            name=t["name"], namespace=t["namespace"], budget=float(t["budget"]),
+            alert_at=tuple(float(x) for x in alert_at),
+            quota=tuple(sorted((k, int(v)) for k, v in t.get("quota", {}).items())),
+            receiver=t.get("receiver", f"tenant-{t['name']}")))
+    return tuple(sorted(tenants, key=lambda t: t.name))
+
+
+def _re2_problem(pattern: str) -> str | None:
+    """Why ``pattern`` is no RE2 regex (Prometheus), or None. Python's ``re`` stands in for RE2's syntax."""
+    try:
+        re.compile(pattern)
+    except re.error as err:
+        return f"{pattern!r} is not a valid regular expression: {err}"
+    found = _RE2_UNSUPPORTED.search(_RE_ESCAPES_AND_CLASSES.sub("", pattern))
+    if found:
+        return (f"{pattern!r} uses {found.group()!r}, which RE2 (Prometheus) does not support (no lookarounds, "
+                "backreferences, atomic groups or possessive quantifiers)")
+    return None
+
+
+def _alerts(d: dict, billing: Billing, ctx: _Ctx) -> Alerts:
+    idle = d["idle"]
+    window = parse_duration(idle["window"])
+    ctx.check(window >= 2 * billing.mco_interval, ("alerts", "idle", "window"),
+              f"{idle['window']} must be at least 2 x billing.mco_interval "
+              f"({format_duration(2 * billing.mco_interval)})")
+    for key in ("namespace_regex", "model_regex"):
+        problem = _re2_problem(idle[key])
+        ctx.check(problem is None, ("alerts", "idle", key), str(problem))
+    return Alerts(
+        runbook_url=d["runbook_url"], dashboard_url=d["dashboard_url"].rstrip("/"),
+        provider_receiver=d["provider_receiver"], burn_jump_factor=float(d["burn_jump_factor"]),
+        idle=IdleAlerts(window=window, namespace_regex=idle["namespace_regex"], model_regex=idle["model_regex"],
+                        power_veto_watts=float(idle["power_veto_watts"])))
+
+
+def _grafana(d: dict) -> Grafana:
+    source = d["tenant_datasource"]
+    default_url = THANOS_QUERIER_URL if source["mode"] == "thanos-querier" else d["provider_datasource_url"]
+    return Grafana(
+        provider_datasource_url=d["provider_datasource_url"], provider_folder=d["provider_folder"],
+        tenant_datasource=TenantDatasource(mode=source["mode"], url=source.get("url", default_url),
+                                           token_env=source["token_env"]))

@@ -1,0 +1,230 @@
+"""The JSON Schema (Draft 2020-12) of gpudash.yaml: the one definition of the model's structure.
+
+The loader (:mod:`gpudash.model.load`) validates every model with it, fills omitted fields from its
+``default`` values and words error messages from its ``title`` annotations; ``python -m gpudash schema``
+prints it for editors. Rules that span several fields or need computation (duration ranges, unique names,
+one class per product, the MIG profiles of a class's GPU model, regular-expression syntax) are checked by
+the loader and stated in the ``description`` of the fields they constrain.
+"""
+from __future__ import annotations
+
+from gpudash.model import mig
+
+SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
+DURATION_PATTERN = "^([0-9]+d)?([0-9]+h)?([0-9]+m)?([0-9]+s)?$"
+THANOS_QUERIER_URL = "https://thanos-querier.openshift-monitoring.svc:9092"
+PROVIDER_DATASOURCE_URL = "http://rbac-query-proxy.open-cluster-management-observability.svc:8080"
+_NO_CONTROL = "^[^\\x00-\\x1f\\x7f]+$"
+
+
+def quota_resources() -> list[str]:
+    """Every Kubernetes resource name a tenant quota may limit."""
+    migs = {f"nvidia.com/mig-{p}" for profiles in mig.PROFILES.values() for p in profiles}
+    return ["amd.com/gpu", "nvidia.com/gpu", "nvidia.com/gpu.shared", *sorted(migs)]
+
+
+def _ref(name: str, description: str, **extra) -> dict:
+    return {"$ref": f"#/$defs/{name}", "description": description, **extra}
+
+
+def _object(properties: dict, description: str, required: tuple[str, ...] = (), **extra) -> dict:
+    schema = {"type": "object", "description": description, "additionalProperties": False, "properties": properties}
+    return {**schema, "required": list(required), **extra} if required else {**schema, **extra}
+
+
+def _defs() -> dict:
+    return {
+        "duration": {
+            "title": "a duration such as 30s, 5m, 1h or 1h30m (whole seconds; units d, h, m, s)",
+            "type": "string", "pattern": DURATION_PATTERN, "minLength": 2,
+        },
+        "amount": {"title": "a finite number >= 0", "type": "number", "minimum": 0},
+        "dns_label": {
+            "title": "a DNS-1123 label (lowercase letters, digits and '-', starting and ending with a letter or "
+                     "digit, at most 63 characters)",
+            "type": "string", "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "maxLength": 63,
+        },
+        "dns_subdomain": {
+            "title": "a DNS-1123 subdomain (dot-separated DNS-1123 labels, at most 253 characters)",
+            "type": "string", "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$",
+            "maxLength": 253,
+        },
+        "label_name": {
+            "title": "a Prometheus label name (letters, digits and '_', not starting with a digit)",
+            "type": "string", "pattern": "^[a-zA-Z_][a-zA-Z0-9_]*$",
+        },
+        "name": {"title": "a non-empty name without control characters", "type": "string",
+                     "minLength": 1, "pattern": _NO_CONTROL},
+        "url": {"title": "an http:// or https:// URL", "type": "string", "pattern": "^https?://[^\\s/?#]+\\S*$"},
+        "receiver": {"title": "an Alertmanager receiver name (letters, digits, '_', '.' and '-')",
+                     "type": "string", "pattern": "^[A-Za-z0-9_.-]+$"},
+        "regex": {"title": "a regular expression", "type": "string"},
+        "product": {
+            "title": "a GPU product name (printable ASCII without quotes or backslashes, at most 128 characters)",
+            "type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[ !#-&(-\\[\\]-~]+$",
+        },
+        "gpu_class": _gpu_class(),
+        "tenant": _tenant(),
+    }
+
+
+def _billing() -> dict:
+    return _object({
+        "period": {"description": "Billing period: a calendar month in UTC.", "enum": ["monthly"],
+                   "default": "monthly"},
+        "resolution": _ref("duration", "Spoke sampling step of the allocation integral; 10s to 15m and a divisor "
+                                       "of 1h.", default="1m"),
+        "mco_interval": _ref("duration", "ACM metrics-collector push interval (observabilityAddonSpec.interval); "
+                                         "15s to 1h and at least the resolution.", default="5m"),
+        "burn_rate_window": _ref("duration", "Window of the recent burn rate used by projections and alerts; at "
+                                             "least twice the mco_interval.", default="1h"),
+    }, "How GPU time is sampled, pushed and billed.", default={})
+
+
+def _sources() -> dict:
+    return _object({
+        "tenant_label": {
+            "description": "Namespace label on GPU exporter series: exported_namespace when DCGM is scraped "
+                           "without honor_labels (the GPU Operator default).",
+            "enum": ["namespace", "exported_namespace"], "default": "namespace"},
+        "kube_state_metrics_job": _ref("name", "Prometheus job of kube-state-metrics.",
+                                       default="kube-state-metrics"),
+        "dcgm_job": _ref("name", "Prometheus job of the NVIDIA DCGM exporter.", default="nvidia-dcgm-exporter"),
+        "amd_job": _ref("name", "Prometheus job of the AMD device-metrics-exporter.",
+                        default="amd-device-metrics-exporter"),
+        "amd_metric_prefix": {"title": "a metric name prefix (letters and '_' only)",
+                              "description": "Prefix of the AMD exporter's metric names, e.g. amd_.",
+                              "type": "string", "pattern": "^[a-zA-Z_]*$", "default": ""},
+        "nvidia_product_label": _ref("label_name", "kube_node_labels label holding the GPU Feature Discovery "
+                                                   "product (nvidia.com/gpu.product).",
+                                     default="label_nvidia_com_gpu_product"),
+        "amd_product_label": _ref("label_name", "kube_node_labels label holding the AMD GPU product name.",
+                                  default="label_amd_com_gpu_product_name"),
+    }, "Job and label names that differ between installations.", default={})
+
+
+def _gpu_class() -> dict:
+    price = "Price of one whole GPU per hour, in the model's currency."
+    return _object({
+        "name": _ref("dns_label", "Class name, unique among classes."),
+        "vendor": {"description": "GPU vendor.", "enum": ["nvidia", "amd"]},
+        "products": {
+            "description": "Product names as the driver reports them (NVML or AMD names, spaces allowed). Compared "
+                           "as GPU Feature Discovery labels (characters outside [A-Za-z0-9-_. ] dropped, spaces -> "
+                           "'-'), a product belongs to one class only.",
+            "type": "array", "minItems": 1, "uniqueItems": True, "items": {"$ref": "#/$defs/product"}},
+        "price_per_hour": _ref("amount", price),
+        "mig_model": {
+            "description": "MIG-capable GPU model of the class; inferred from the products when omitted (all "
+                           "products must then name the same model, or none). NVIDIA only.",
+            "enum": sorted(mig.PROFILES)},
+        "mig": {
+            "description": "Price per hour of MIG profiles, e.g. 1g.10gb: 0.55; each must be a profile of the "
+                           "class's MIG model. Unpriced profiles cost price_per_hour x max(compute share, memory "
+                           "share). NVIDIA only.",
+            "type": "object",
+            "propertyNames": {"title": "a MIG profile name such as 1g.10gb", "pattern": "^[1-7]g\\.[0-9]+gb$"},
+            "additionalProperties": {"$ref": "#/$defs/amount"}},
+        "time_slicing": _object({
+            "replicas": {"description": "Replicas each GPU is advertised as (nvidia.com/gpu.shared).",
+                         "type": "integer", "minimum": 2},
+            "price_per_hour": _ref("amount", "Price of one replica per hour; default price_per_hour / replicas."),
+        }, "GPU time-slicing of this class (NVIDIA only). Without it a time-sliced replica bills as a whole GPU.",
+            required=("replicas",)),
+    }, "A GPU class: the products it covers and their prices.",
+        required=("name", "vendor", "products", "price_per_hour"))
+
+
+def _tenant() -> dict:
+    return _object({
+        "name": _ref("dns_label", "Tenant name, unique among tenants."),
+        "namespace": _ref("dns_label", "The tenant's one Kubernetes namespace; unique among tenants.", **{"not": {
+            "title": "a platform namespace (openshift, openshift-*, kube-*, default are never tenants)",
+            "pattern": "^(openshift|openshift-.*|kube-.*|default)$"}}),
+        "budget": _ref("amount", "Budget per billing period, in the model's currency."),
+        "alert_at": {
+            "description": "Budget fractions that trigger alerts, strictly ascending.",
+            "type": "array", "minItems": 1, "uniqueItems": True, "default": [0.5, 0.9, 1.0],
+            "items": {"title": "a budget fraction in (0, 10]", "type": "number", "exclusiveMinimum": 0,
+                      "maximum": 10}},
+        "quota": {
+            "description": "Maximum requested quantity per GPU resource; omitted = no quota.",
+            "type": "object",
+            "propertyNames": {
+                "title": "a GPU resource name (nvidia.com/gpu, nvidia.com/gpu.shared, amd.com/gpu or "
+                         "nvidia.com/mig-<profile>)",
+                "enum": quota_resources()},
+            "additionalProperties": {"title": "a non-negative integer", "type": "integer", "minimum": 0}},
+        "receiver": _ref("receiver", "Alertmanager receiver of the tenant's alerts; default tenant-<name>."),
+    }, "A tenant: exactly one namespace with a budget.", required=("name", "namespace", "budget"))
+
+
+def _alerts() -> dict:
+    idle = _object({
+        "window": _ref("duration", "Time with zero activity before a GPU counts as idle; at least twice the "
+                                   "mco_interval.", default="30m"),
+        "namespace_regex": _ref("regex", "Namespaces watched for idle GPUs (RE2, anchored).", default=".*"),
+        "model_regex": _ref("regex", "GPU models watched for idleness (RE2 on the exporter's model name).",
+                            default=".*"),
+        "power_veto_watts": _ref("amount", "A GPU drawing at least this power is never idle; 0 = off.", default=0),
+    }, "Idle-GPU alert.", default={})
+    return _object({
+        "runbook_url": {
+            "title": "an http(s) URL containing {alertname}", "type": "string",
+            "pattern": "^https?://\\S*\\{alertname\\}\\S*$",
+            "description": "Runbook link of every alert; {alertname} is replaced by the alert name.",
+            "default": "https://github.com/gpudash/gpudash/blob/main/README.md#alert-{alertname}"},
+        "dashboard_url": _ref("url", "Grafana base URL for dashboard links (a trailing slash is dropped).",
+                              default="http://localhost:3000"),
+        "provider_receiver": _ref("receiver", "Alertmanager receiver of the provider's alerts.",
+                                  default="gpu-provider"),
+        "burn_jump_factor": {"description": "Burn-rate jump alert: the current rate is at least this factor times "
+                                            "the window's average.",
+                             "title": "a number > 1", "type": "number", "exclusiveMinimum": 1, "default": 2.0},
+        "idle": idle,
+    }, "Alerting settings.", default={})
+
+
+def _grafana() -> dict:
+    datasource = _object({
+        "mode": {"description": "How tenant dashboards query: thanos-querier (single cluster, tenancy port) or "
+                                "rbac-query-proxy (ACM hub).",
+                 "enum": ["thanos-querier", "rbac-query-proxy"], "default": "rbac-query-proxy"},
+        "url": _ref("url", f"Tenant datasource URL; default {THANOS_QUERIER_URL} for thanos-querier, "
+                           "the provider datasource URL for rbac-query-proxy."),
+        "token_env": {"title": "an environment variable name (uppercase letters, digits and '_')",
+                      "description": "Environment variable prefix of tenant bearer tokens: provisioning reads "
+                                     "${<token_env>_<TENANT_UPPER_SNAKE>}.",
+                      "type": "string", "pattern": "^[A-Z_][A-Z0-9_]*$", "default": "GF_TENANT_TOKEN"},
+    }, "Datasource of tenant dashboards.", default={})
+    return _object({
+        "provider_datasource_url": _ref("url", "Datasource URL of provider dashboards.",
+                                       default=PROVIDER_DATASOURCE_URL),
+        "provider_folder": _ref("name", "Grafana folder of provider dashboards.", default="GPU Provider"),
+        "tenant_datasource": datasource,
+    }, "Grafana settings.", default={})
+
+
+def json_schema() -> dict:
+    """The JSON Schema of gpudash.yaml (a fresh dict on every call)."""
+    return {
+        "$schema": SCHEMA_URI,
+        "title": "gpudash model",
+        **_object({
+            "currency": {"title": "an ISO 4217 currency code (three uppercase letters)",
+                         "description": "Currency of prices and budgets.", "type": "string",
+                         "pattern": "^[A-Z]{3}$", "default": "USD"},
+            "billing": _billing(),
+            "sources": _sources(),
+            "gpu_classes": {"description": "GPU classes; names unique.", "type": "array", "minItems": 1,
+                            "items": {"$ref": "#/$defs/gpu_class"}},
+            "tenants": {"description": "Tenants; names and namespaces unique.", "type": "array", "minItems": 1,
+                        "items": {"$ref": "#/$defs/tenant"}},
+            "clusters": {"description": "Managed cluster names (the cluster label MCO adds).", "type": "array",
+                         "minItems": 1, "uniqueItems": True, "items": {"$ref": "#/$defs/dns_subdomain"}},
+            "alerts": _alerts(),
+            "grafana": _grafana(),
+        }, "GPU classes and prices, tenants (one namespace each) with budgets, and clusters: the one input from "
+           "which gpudash renders rules, allowlists and dashboards.", required=("gpu_classes", "tenants", "clusters")),
+        "$defs": _defs(),
+    }
