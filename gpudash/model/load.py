@@ -24,6 +24,7 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from gpudash.errors import InputError
 from gpudash.model import mig
+from gpudash.model.pricing import gfd_product
 from gpudash.model.schema import DURATION_PATTERN, THANOS_QUERIER_URL, json_schema
 from gpudash.model.types import (Alerts, Billing, GpuClass, Grafana, IdleAlerts, MigProfile, Model, Sources,
                                  Tenant, TenantDatasource)
@@ -34,7 +35,6 @@ FieldPath = tuple[str | int, ...]
 
 _UNITS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_GFD_DROPPED = re.compile(r"[^A-Za-z0-9\-_. ]")
 _RE2_UNSUPPORTED = re.compile(r"\\[1-9]|\(\?(?:=|!|<=|<!|P=|>|\()|[*+?}]\+")
 _RE_ESCAPES_AND_CLASSES = re.compile(r"\\[^1-9]|\[(?:\\.|[^\]\\])*\]")
 _MERGE_TAG, _STR_TAG = "tag:yaml.org,2002:merge", "tag:yaml.org,2002:str"
@@ -476,15 +476,10 @@ def _gpu_classes(items: list[dict], ctx: _Ctx) -> tuple[GpuClass, ...]:
     return tuple(sorted(classes, key=lambda c: c.name))
 
 
-def _gfd_label(product: str) -> str:
-    """``product`` as GPU Feature Discovery writes it into a node label: spaces -> '-', other odd chars dropped."""
-    return _GFD_DROPPED.sub("", product).replace(" ", "-")
-
-
 def _claim_products(c: dict, path: FieldPath, owners: dict[str, str], ctx: _Ctx) -> None:
     """Each product, compared as its GPU Feature Discovery label, belongs to one class only."""
     for index, product in enumerate(c["products"]):
-        label = _gfd_label(product)
+        label = gfd_product(product)
         where = path + ("products", index)
         ctx.check(label, where, f"{product!r} keeps no characters as a GPU Feature Discovery label")
         owner = owners.setdefault(label, c["name"])
