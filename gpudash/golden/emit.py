@@ -9,7 +9,9 @@ Per scenario up to two files (plain data; the writer serialises them):
   series have no ``cluster`` label here (MCO adds it on push), so neither do the hub series computed from them.
 * ``tests/golden-<name>-hub.test.yaml`` -- the push path: what every cluster's metrics-collector pushes
   (the reference model's spoke figures at each jittered or lost push time, with ``cluster``) in, hub rules only.
-  Month-scale scenarios (``hub_only``) evaluate hourly with one input sample per push interval.
+  Both evaluate every ``billing.mco_interval`` (promtool ignores rule group ``interval``), except long
+  ``hub_only`` scenarios (a month boundary, budgets): they evaluate hourly, on the hour, with on-time pushes
+  (a push lands on every hour), which is enough for every hub rule and keeps a 31-day horizon affordable.
 
 ``tests/golden-scenarios.yaml`` indexes the scenarios: what each protects, its files, or why it was skipped.
 
@@ -17,8 +19,7 @@ Comparisons: promtool 2.42 compares sample values exactly (``reflect.DeepEqual``
 checked by experiment; ``fuzzy_compare`` only exists from 3.5). Rules and the reference add the same terms in
 different orders, so every non-integer figure is checked as ``round(x, 1/1048576)``: a power-of-two quantum
 scales exactly, so both sides round to the same float unless a value sits within float noise of a half
-quantum, which :func:`_quantum` avoids by picking another power of two. promtool also ignores rule group
-``interval``: every group is evaluated at every ``evaluation_interval`` step.
+quantum, which :func:`_quantum` avoids by picking another power of two.
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ import math
 
 from gpudash.golden import scenario as sc
 from gpudash.golden.reference import Reference, period_start
-from gpudash.golden.series import pushed, push_times, synthesise
+from gpudash.golden.series import push_content, pushed, push_times, synthesise
 from gpudash.model.types import Model
 from gpudash.rules import names
 
@@ -90,22 +91,31 @@ def _stable(ref: Reference, minute: int) -> bool:
     return all(ref.pod_allocation(m) == now for m in range(max(0, minute - STABLE), minute))
 
 
-def hub_hour(minute: int, pushes: list[int]) -> int | None:
-    """The clock hour whose figures the hub's last-hour series show at ``minute`` (contract section 6): the
-    latest push in ``(minute - 1h - 1ms, minute - 1ms]`` carries the hour before its own; None if none."""
-    t = max((p for p in pushes if minute - 60 <= p < minute), default=None)
-    return None if t is None or t < 60 else t // 60 - 1
+def hub_view(ref: Reference, minute: int, pushes: list[int]) -> dict[str, dict[tuple, float]]:
+    """What the hub's last-hour series hold at ``minute`` (contract section 6): per pushed series, its value in
+    the latest push at or before ``minute`` within the hour, for clusters whose latest push was made in the
+    current hour; e.g. {"gpu_hours": {(cluster, ns, product, res): v}, "node_max": {(cluster, node): g}}."""
+    window = sorted(p for p in pushes if minute - 60 <= p <= minute)
+    out: dict[str, dict[tuple, float]] = {"gpu_hours": {}, "node_max": {}}
+    if not window or window[-1] // 60 != minute // 60:
+        return out
+    for t in window:
+        for kind in out:
+            out[kind].update(push_content(ref, t)[kind])
+    return out
 
 
-def _hub_checks(ref: Reference, minute: int, hour: int | None, cluster_label: bool, strict: bool = False) -> list[dict]:
-    """Hub billing and CCSP checks at ``minute``, which shows the figures of ``hour`` (None: nothing).
-    The per-node series is compared by (cluster, node) unless ``strict`` (its exact label set)."""
+def _hub_checks(ref: Reference, minute: int, pushes: list[int], cluster_label: bool, strict: bool = False):
+    """Hub billing and CCSP checks at ``minute`` from what the pushes up to then carried. The per-node
+    series is compared by (cluster, node) unless ``strict`` (its exact label set)."""
     cl = (lambda c: (c,)) if cluster_label else (lambda c: ())
     keys = ("cluster",) if cluster_label else ()
-    billing = ref.billing(hour) if hour is not None else {}
-    unpriced = ref.unpriced(hour) if hour is not None else {}
-    nodes = ref.node_max(hour) if hour is not None else {}
-    fleet = ref.fleet(hour) if hour is not None else {}
+    view = hub_view(ref, minute, pushes)
+    billing, unpriced = ref.price(view["gpu_hours"])
+    nodes = {k: v for k, v in view["node_max"].items() if v}
+    fleet: dict[str, tuple[int, int]] = {}
+    for (c, _), g in nodes.items():
+        fleet[c] = (fleet.get(c, (0, 0))[0] + 1, fleet.get(c, (0, 0))[1] + g)
     return [
         _check(names.HOUR_GPU_HOURS, minute, {(*cl(c), *rest): v[0] for (c, *rest), v in billing.items()},
                (*keys, "namespace", "gpu_class", "resource")),
@@ -155,9 +165,8 @@ def _spoke_file(s: sc.Scenario, model: Model) -> dict:
                                     ("namespace", "product", "resource")))
                 tests.append(_check(names.NODE_ACTIVE_GPUS_MAX, m, {k[1:]: v for k, v in ref.node_max(h).items()},
                                     ("node",)))
-        last = 0 if "hour-boundary" in s.checks else 60 - step  # minute of the hour the hub figures are checked
-        for m in [m for m in evaluations if m >= 120 and m % 60 == last]:
-            tests += _hub_checks(ref, m, hub_hour(m, evaluations), cluster_label=False)
+        for m in [m for m in evaluations if m >= 60 and m % 60 in (0, 60 - step)]:
+            tests += _hub_checks(ref, m, evaluations, cluster_label=False)
         tests += [t for m in evaluations if m >= 120 and m % 60 == 0 and _stable(ref, m)
                   for t in _ptd_checks(ref, model, m)]
         groups.append({"name": f"{s.name} [{cluster}]: {s.protects}", "interval": "1m",
@@ -168,17 +177,19 @@ def _spoke_file(s: sc.Scenario, model: Model) -> dict:
 
 def _hub_file(s: sc.Scenario, model: Model, ref: Reference) -> dict:
     pushes = push_times(s, model)
-    step = 60 if s.hub_only else 1
+    step = 60 if s.hub_only else model.billing.mco_interval // 60
+    if s.hub_only and s.faults_of("mco_jitter"):
+        raise ValueError(f"scenario {s.name}: hub_only scenarios are evaluated hourly and need on-time pushes")
 
     def seen(cluster: str, hour: int) -> bool:
         return any((hour + 1) * 60 <= t < (hour + 2) * 60 for t in pushes)
 
-    checks = range(120 - step, s.duration + 1, 60)
-    if s.hub_only:  # a month: the first hours, the hours around each month boundary, the last hours
+    checks = [m for m in range(60, s.duration + 1, step) if m % 60 in (0, 60 - step)]
+    if s.duration > 2 * 24 * 60:  # month-scale: the first hours, the hours around month boundaries, the last
         starts = _month_starts(s.duration)
         checks = [m for m in checks if m < 300 or m > s.duration - 120 or any(abs(m - b) <= 180 for b in starts)]
     strict = "labels" in s.checks
-    tests = [t for m in checks for t in _hub_checks(ref, m, hub_hour(m, pushes), cluster_label=True, strict=strict)]
+    tests = [t for m in checks for t in _hub_checks(ref, m, pushes, cluster_label=True, strict=strict)]
     recent = model.billing.mco_interval // 60
     tests += [t for m in checks if _stable(ref, m) and any(m - recent <= p <= m for p in pushes)
               for t in _ptd_checks(ref, model, m, seen=seen)]

@@ -161,21 +161,30 @@ class Reference:
         """HOURLY_GPU_HOURS of ``hour``: {(cluster, namespace, product, ksm resource): GPU-hours}."""
         return {k: v * self.step / 60 for k, v in self._unit_steps.get(hour, {}).items() if v}
 
+    def price(self, gpu_hours: dict[tuple, float]) -> tuple[dict[tuple, tuple[float, float]], dict[tuple, float]]:
+        """Spoke figures {(cluster, namespace, product, ksm resource): GPU-hours} -> billing lines
+        {(cluster, namespace, gpu_class, billed resource): (GPU-hours, cost)} and the unpriced rest."""
+        lines: dict[tuple, tuple[float, float]] = {}
+        unpriced = {}
+        for (cluster, ns, product, res), v in gpu_hours.items():
+            found = self.sku(product, res)
+            if not v:
+                continue
+            if not found:
+                unpriced[(cluster, ns, product, res)] = v
+                continue
+            key = (cluster, ns, found[0].name, found[1])
+            hours, cost = lines.get(key, (0.0, 0.0))
+            lines[key] = (hours + v, cost + v * found[2])
+        return lines, unpriced
+
     def billing(self, hour: int) -> dict[tuple, tuple[float, float]]:
         """{(cluster, namespace, gpu_class, billed resource): (GPU-hours, cost)} of ``hour``."""
-        units: dict[tuple, int] = {}
-        prices: dict[tuple, float] = {}
-        for (cluster, ns, product, res), v in self._unit_steps.get(hour, {}).items():
-            found = self.sku(product, res)
-            if found and v:
-                key = (cluster, ns, found[0].name, found[1])
-                units[key] = units.get(key, 0) + v
-                prices[key] = found[2]
-        return {k: (v * self.step / 60, v * self.step / 60 * prices[k]) for k, v in units.items()}
+        return self.price(self.gpu_hours(hour))[0]
 
     def unpriced(self, hour: int) -> dict[tuple, float]:
         """{(cluster, namespace, product, ksm resource): GPU-hours} of ``hour`` without a price."""
-        return {k: v for k, v in self.gpu_hours(hour).items() if not self.sku(k[2], k[3])}
+        return self.price(self.gpu_hours(hour))[1]
 
     # --- CCSP (contract section 5) --------------------------------------------------------------------------
     def active_gpus(self, minute: int) -> dict[tuple, int]:

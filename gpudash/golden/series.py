@@ -239,17 +239,29 @@ def push_times(scenario: Scenario, model: Model) -> list[int]:
     return sorted(t for t in arrivals if t <= scenario.duration)
 
 
+def push_content(ref: Reference, t: int) -> dict[str, dict[tuple, float]]:
+    """The spoke's hourly figures a push at minute ``t`` carries (contract section 6): the hour before the one
+    containing ``t``, an explicit 0 for each series of the hour before that, and per cluster the start
+    (seconds) of the hour described."""
+    hour = t // 60 - 1
+    out = {"billed_hour": {c: hour * 3600 for c in ref.s.clusters}}
+    for kind, figures in (("gpu_hours", ref.gpu_hours), ("node_max", ref.node_max)):
+        rows = figures(hour) if hour >= 0 else {}
+        out[kind] = {**{k: 0 for k in (figures(hour - 1) if hour >= 1 else {})}, **rows}
+    return out
+
+
 def pushed(scenario: Scenario, model: Model, ref: Reference) -> list[dict[str, str]]:
     """What the hub stores from every cluster (1m interval): the spoke series at each push, with ``cluster``
     and ``clusterID``; nothing between pushes (the hub's store has no staleness markers)."""
     samples: dict[Labels, dict[int, float]] = {}
     for t in push_times(scenario, model):
-        rows = []
-        if t >= 60:
-            rows += [((("__name__", names.HOURLY_GPU_HOURS), ("namespace", ns), ("product", p), ("resource", r)), c, v)
-                     for (c, ns, p, r), v in ref.gpu_hours(t // 60 - 1).items()]
-            rows += [((("__name__", names.NODE_ACTIVE_GPUS_MAX), ("node", n)), c, v)
-                     for (c, n), v in ref.node_max(t // 60 - 1).items()]
+        content = push_content(ref, t)
+        rows = [((("__name__", names.HOURLY_GPU_HOURS), ("namespace", ns), ("product", p), ("resource", r)), c, v)
+                for (c, ns, p, r), v in content["gpu_hours"].items()]
+        rows += [((("__name__", names.NODE_ACTIVE_GPUS_MAX), ("node", n)), c, v)
+                 for (c, n), v in content["node_max"].items()]
+        rows += [((("__name__", names.BILLED_HOUR),), c, v) for c, v in content["billed_hour"].items()]
         rows += [((("__name__", names.POD_ALLOCATED), ("namespace", ns), ("pod", pod), ("node", n), ("product", p),
                    ("resource", r), ("workload", w), ("workload_type", wt)), c, v)
                  for (c, ns, pod, n, p, r, w, wt), v in ref.pod_allocation(t).items()]
