@@ -12,7 +12,8 @@ import tempfile
 from gpudash.errors import GpudashError
 
 # Subcommands implemented in other modules: name -> module with add_arguments(parser) and run(args) -> int.
-EXTERNAL_COMMANDS: dict[str, str] = {}
+EXTERNAL_COMMANDS: dict[str, str] = {"report": "gpudash.report.cli"}
+EXTERNAL_COMMANDS["grafana-bootstrap"] = "gpudash.grafana.bootstrap"
 
 
 def _load(args):

@@ -1,0 +1,601 @@
+"""End to end: ``python -m gpudash report billing|nodes|idle`` against a real Prometheus.
+
+The server (Debian's prometheus 2.42, on 127.0.0.1, own data dir, stopped by PID) holds what ACM's
+metrics-collector pushes to the hub from a small hand-written scenario (below), backfilled as OpenMetrics;
+the real gpudash hub rules are then backfilled over it with promtool (model constants, hourly billing, cost
+rates, CCSP). The reports read the hub rules' output. Every expected figure is a literal worked out by hand from
+docs/billing-contract.md (the arithmetic is in the comments), never from running the code under test.
+
+The scenario, 2026-01-31T20:00Z .. 2026-02-01T04:00Z (it crosses a month boundary):
+
+cluster east, node gpu-1 (NVIDIA A100-SXM4-80GB: 3.20/h, MIG 1g.10gb 0.55/h), node t4-1 (NVIDIA Tesla T4: no
+price in the model); cluster west, node amd-1 (AMD Instinct MI300X: 4.10/h); cluster north: never pushes.
+
+  pod                    node    requests                     Running (UTC)    activity
+  team-a/train-0         gpu-1   2 nvidia.com/gpu              20:00 - 00:00    busy
+  team-a/infer-0         gpu-1   1 nvidia.com/mig-1g.10gb      20:00 - 03:20    60 % until 01:10, then 0
+  team-a/infer-1         gpu-1   1 nvidia.com/mig-1g.10gb      00:00 - 04:00    80 %
+  team-a/notebook-0      gpu-1   1 nvidia.com/gpu              00:00 - 04:00    0 (never used)
+  sandbox/dev-0          gpu-1   1 nvidia.com/gpu              20:00 - 22:00    busy  (not a tenant)
+  team-a/old-0           t4-1    1 nvidia.com/gpu              21:00 - 23:00    busy  (unpriced product)
+  ml-research/sim-0      amd-1   4 amd.com/gpu                 22:30 - 01:30    busy
+"""
+from __future__ import annotations
+
+import http.server
+import json
+import math
+import os
+import shutil
+import socket
+import ssl
+import subprocess
+import sys
+import threading
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+harness = pytest.importorskip("e2e.harness", reason="e2e/harness.py (the shared Prometheus harness) is missing")
+
+pytestmark = pytest.mark.e2e
+
+MODEL = {
+    "currency": "USD",
+    "billing": {"period": "monthly", "resolution": "1m", "mco_interval": "5m", "burn_rate_window": "1h"},
+    "gpu_classes": [
+        {"name": "a100-80gb", "vendor": "nvidia", "products": ["NVIDIA A100-SXM4-80GB"], "price_per_hour": 3.20,
+         "mig": {"1g.10gb": 0.55}},
+        {"name": "mi300x", "vendor": "amd", "products": ["AMD Instinct MI300X"], "price_per_hour": 4.10},
+    ],
+    "tenants": [
+        {"name": "team-a", "namespace": "team-a", "budget": 500},
+        {"name": "research", "namespace": "ml-research", "budget": 100},
+    ],
+    "clusters": ["east", "north", "west"],
+}
+
+
+def ts(text: str) -> int:
+    return int(datetime.fromisoformat(text).replace(tzinfo=timezone.utc).timestamp())
+
+
+T0 = ts("2026-01-31T20:00:00")
+START, END = "2026-01-31T20:00:00Z", "2026-02-01T04:00:00Z"
+A100, T4, MI300 = "NVIDIA-A100-SXM4-80GB", "NVIDIA-Tesla-T4", "AMD-Instinct-MI300X"
+MIG_1G = "nvidia_com_mig_1g_10gb"
+
+
+def _hm(day: int, hm: str) -> int:
+    h, m = map(int, hm.split(":"))
+    return ts(f"2026-0{1 if day == 31 else 2}-{day:02d}T{h:02d}:{m:02d}:00")
+
+
+def busy(_minute: int) -> float:
+    return 0.9
+
+
+# (cluster, namespace, pod, node, product, ksm resource, units, start, end, workload, kind, gpu model, activity)
+PODS = [
+    ("east", "team-a", "train-0", "gpu-1", A100, "nvidia_com_gpu", 2, _hm(31, "20:00"), _hm(1, "00:00"),
+     "train", "Job", "NVIDIA A100-SXM4-80GB", busy),
+    ("east", "team-a", "infer-0", "gpu-1", A100, MIG_1G, 1, _hm(31, "20:00"), _hm(1, "03:20"),
+     "infer", "Deployment", "NVIDIA A100-SXM4-80GB", lambda m: 0.6 if m < _hm(1, "01:10") else 0.0),
+    ("east", "team-a", "infer-1", "gpu-1", A100, MIG_1G, 1, _hm(1, "00:00"), _hm(1, "04:00"),
+     "infer", "Deployment", "NVIDIA A100-SXM4-80GB", lambda m: 0.8),
+    ("east", "team-a", "notebook-0", "gpu-1", A100, "nvidia_com_gpu", 1, _hm(1, "00:00"), _hm(1, "04:00"),
+     "nb-alice", "Notebook", "NVIDIA A100-SXM4-80GB", lambda m: 0.0),
+    ("east", "sandbox", "dev-0", "gpu-1", A100, "nvidia_com_gpu", 1, _hm(31, "20:00"), _hm(31, "22:00"),
+     "dev-0", "Pod", "NVIDIA A100-SXM4-80GB", busy),
+    ("east", "team-a", "old-0", "t4-1", T4, "nvidia_com_gpu", 1, _hm(31, "21:00"), _hm(31, "23:00"),
+     "old", "Job", "Tesla T4", busy),
+    ("west", "ml-research", "sim-0", "amd-1", MI300, "amd_com_gpu", 4, _hm(31, "22:30"), _hm(1, "01:30"),
+     "sim", "Job", "AMD Instinct MI300X", busy),
+]
+CCSP_WEIGHT = {MIG_1G: 1 / 7}  # an A100-80GB 1g slice is 1/7 of the GPU's compute (contract section 5)
+PUSH = 300  # ACM push interval
+PUSH_FROM, PUSH_TO = T0 - 3600, T0 + 10 * 3600  # 19:00 .. 06:00
+
+
+# --- what the spokes push (contract section 6) ------------------------------------------------------------------
+def _running(pod, minute: int) -> bool:
+    return pod[7] <= minute < pod[8]
+
+
+def _hour_gpu_hours(hour: int) -> dict[tuple, float]:
+    """Spoke rule: sum over the 1-minute steps of the hour of the allocation, / 60."""
+    out: dict[tuple, float] = {}
+    for pod in PODS:
+        steps = sum(1 for s in range(hour, hour + 3600, 60) if _running(pod, s))
+        if steps:
+            key = (pod[0], pod[1], pod[4], pod[5])
+            out[key] = out.get(key, 0.0) + pod[6] * steps * 60 / 3600
+    return out
+
+
+def _hour_node_max(hour: int) -> dict[tuple, int]:
+    out: dict[tuple, int] = {}
+    for s in range(hour, hour + 3600, 60):
+        load: dict[tuple, float] = {}
+        for pod in PODS:
+            if _running(pod, s):
+                load[(pod[0], pod[3])] = load.get((pod[0], pod[3]), 0.0) + pod[6] * CCSP_WEIGHT.get(pod[5], 1.0)
+        for k, v in load.items():
+            out[k] = max(out.get(k, 0), math.ceil(v - 1e-9))
+    return out
+
+
+def _with_trailer(now: dict, before: dict) -> dict:
+    """The spoke rules add an explicit 0 for every series of the hour before, so a stopped series never lingers."""
+    return {**{k: 0 for k in before}, **now}
+
+
+def _escape(v: str) -> str:
+    return v.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def openmetrics() -> str:
+    series: dict[tuple, list[tuple[int, float]]] = {}
+
+    def add(name: str, labels: dict, t: int, v: float):
+        key = (name, tuple(sorted(labels.items())))
+        series.setdefault(key, []).append((t, v))
+
+    for t in range(PUSH_FROM, PUSH_TO + 1, PUSH):
+        prev = t - t % 3600 - 3600
+        for cluster in ("east", "west"):  # every push says which hour its hourly figures describe
+            add("cluster:gpudash_billed_hour:start_timestamp", {"cluster": cluster, "clusterID": f"id-{cluster}"},
+                t, prev)
+        gh = _with_trailer(_hour_gpu_hours(prev), _hour_gpu_hours(prev - 3600))
+        for (cluster, ns, product, res), v in gh.items():
+            add("namespace_product_resource:gpudash_gpu_hours:previous_hour",
+                {"cluster": cluster, "clusterID": f"id-{cluster}", "namespace": ns, "product": product,
+                 "resource": res}, t, v)
+        nm = _with_trailer(_hour_node_max(prev), _hour_node_max(prev - 3600))
+        for (cluster, node), v in nm.items():
+            add("node:gpudash_gpus_active:max_previous_hour", {"cluster": cluster, "clusterID": f"id-{cluster}",
+                                                               "node": node}, t, v)
+        for pod in PODS:
+            if not _running(pod, t):
+                continue
+            cluster, ns, name, node, product, res, units, _, _, workload, kind, gpu_model, activity = pod
+            add("namespace_pod:gpudash_gpus_allocated:running",
+                {"cluster": cluster, "clusterID": f"id-{cluster}", "namespace": ns, "pod": name, "node": node,
+                 "product": product, "resource": res, "workload": workload, "workload_type": kind}, t, units)
+            window = [m for m in range(t - PUSH + 60, t + 1, 60) if _running(pod, m)]
+            add("namespace_pod:gpudash_gpu_activity:max",
+                {"cluster": cluster, "clusterID": f"id-{cluster}", "namespace": ns, "pod": name,
+                 "gpu_model": gpu_model}, t, max(activity(m) for m in window))
+    out = []
+    for name in sorted({k[0] for k in series}):
+        out.append(f"# TYPE {name} gauge")
+        for key in sorted(k for k in series if k[0] == name):
+            body = ",".join(f'{k}="{_escape(v)}"' for k, v in key[1])
+            out += [f"{name}{{{body}}} {v!r} {t}" for t, v in sorted(series[key])]
+    return "\n".join(out) + "\n# EOF\n"
+
+
+NEEDED_HUB_RULES = {
+    "cluster_namespace_class_resource:gpudash_gpu_hours:last_hour",
+    "cluster_namespace_class_resource:gpudash_cost:last_hour",
+    "cluster_namespace_product_resource:gpudash_unpriced_gpu_hours:last_hour",
+    "cluster_namespace_pod:gpudash_cost_per_hour:current",
+    "cluster_node:gpudash_gpus_active:max_last_hour",
+}
+
+
+def hub_rule_file(model, path: Path) -> Path:
+    """The real hub rules: every model constant, and the billing/CCSP rules the reports read."""
+    from gpudash.rules import hub
+    from gpudash.rules.format import rule_file
+    from gpudash.yamlfmt import strip_comments
+
+    groups = strip_comments(rule_file(hub.groups(model)))["groups"]
+    for g in groups:
+        if g["name"] != "gpudash-hub-model":
+            g["rules"] = [r for r in g["rules"] if r["record"] in NEEDED_HUB_RULES]
+    path.write_text(yaml.safe_dump({"groups": [g for g in groups if g["rules"]]}, sort_keys=False, width=1 << 20))
+    return path
+
+
+# --- fixtures ---------------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def model_file(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("model") / "gpudash.yaml"
+    path.write_text(yaml.safe_dump(MODEL, sort_keys=False))
+    return path
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory, model_file):
+    try:
+        harness.tools()
+    except harness.ToolMissing as err:
+        pytest.skip(str(err))
+    from gpudash.model import load_model
+
+    work = tmp_path_factory.mktemp("hub")
+    om = work / "pushed.om.txt"
+    om.write_text(openmetrics())
+    prom = harness.Prometheus(work / "prom")
+    try:
+        prom.start()
+        prom.backfill_openmetrics([om])
+        prom.backfill_rules([hub_rule_file(load_model(model_file), work / "hub.rules.yaml")], PUSH_FROM, PUSH_TO)
+        yield prom
+    finally:
+        prom.stop()
+
+
+def report(*args: str, env_token: str | None = None, cwd=None) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "GPUDASH_TOKEN"}
+    if env_token:
+        env["GPUDASH_TOKEN"] = env_token
+    return subprocess.run([sys.executable, "-m", "gpudash", "report", *args], cwd=cwd or ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def ok_json(*args: str) -> tuple[dict, str]:
+    r = report(*args, "--format", "json")
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout), r.stderr
+
+
+# --- billing ----------------------------------------------------------------------------------------------------
+# east team-a a100 nvidia.com/gpu: train-0 2 GPUs x 4 h (20-24) + notebook-0 1 x 4 h (00-04)      = 12 GPU-h x 3.20 = 38.40
+# east team-a a100 mig-1g.10gb:   infer-0 7 h 20 min (20:00-03:20) + infer-1 4 h = 11.333333 GPU-h x 0.55 = 6.233333
+# west research mi300x amd.com/gpu: sim-0 4 GPUs x 3 h (22:30-01:30)                                 = 12 GPU-h x 4.10 = 49.20
+EXPECTED_LINES = [
+    {"cluster": "east", "tenant": "team-a", "namespace": "team-a", "gpu_class": "a100-80gb",
+     "resource": "nvidia.com/gpu", "gpu_hours": 12.0, "cost": 38.40},
+    {"cluster": "east", "tenant": "team-a", "namespace": "team-a", "gpu_class": "a100-80gb",
+     "resource": "nvidia.com/mig-1g.10gb", "gpu_hours": 11.333333, "cost": 6.23},
+    {"cluster": "west", "tenant": "research", "namespace": "ml-research", "gpu_class": "mi300x",
+     "resource": "amd.com/gpu", "gpu_hours": 12.0, "cost": 49.20},
+]
+EXPECTED_TOTALS = [{"tenant": "research", "gpu_hours": 12.0, "cost": 49.20},
+                   {"tenant": "team-a", "gpu_hours": 23.333333, "cost": 44.63}]  # 38.40 + 6.233333 = 44.633333
+EXPECTED_TOTAL = 93.83  # 49.20 + 44.633333 = 93.833333
+
+
+def test_billing_json_matches_the_hand_computed_invoice(hub, model_file):
+    data, stderr = ok_json("billing", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START,
+                           "--end", END)
+    assert (data["start"], data["end"], data["currency"]) == (START, END, "USD")
+    assert data["lines"] == EXPECTED_LINES
+    assert data["totals"] == EXPECTED_TOTALS
+    assert data["total_cost"] == EXPECTED_TOTAL
+    # never silent: the non-tenant namespace (dev-0: 1 GPU x 2 h = 2 GPU-h, 6.40 USD), the unpriced T4 (old-0:
+    # 2 GPU-h) and the cluster of the model that never pushed
+    warnings = "\n".join(data["warnings"])
+    assert "namespace sandbox on cluster east is not a tenant" in warnings and "2 GPU-hours" in warnings
+    assert "6.40 USD" in warnings
+    assert data["non_tenant"] == [{"cluster": "east", "namespace": "sandbox", "gpu_class": "a100-80gb",
+                                   "resource": "nvidia.com/gpu", "gpu_hours": 2.0, "cost": 6.4}]
+    assert data["unpriced"] == [{"cluster": "east", "namespace": "team-a", "tenant": "team-a",
+                                 "product": "NVIDIA-Tesla-T4", "resource": "nvidia_com_gpu", "gpu_hours": 2.0}]
+    assert "have no price in the model" in warnings
+    assert "cluster north of the model pushed no hourly figures in the period" in warnings
+    assert "cluster east pushed" not in warnings and "cluster west pushed" not in warnings
+    assert "not in the report" not in warnings  # the whole period is final
+    assert "gpudash: warning: namespace sandbox" in stderr  # warnings also go to stderr
+
+
+def test_billing_by_month_splits_at_the_boundary(hub, model_file):
+    """Two reports, January's last 4 h and February's first 4 h, add up to the whole period."""
+    jan, _ = ok_json("billing", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START,
+                     "--end", "2026-02-01T00:00:00Z")
+    feb, _ = ok_json("billing", "--prometheus-url", hub.url, "-c", str(model_file),
+                     "--start", "2026-02-01T00:00:00Z", "--end", END)
+    # January (20-24): train-0 8 + mig infer-0 4; sim-0 22:30-24:00 = 1.5 h x 4 = 6 GPU-h
+    assert [(x["resource"], x["gpu_hours"], x["cost"]) for x in jan["lines"]] == [
+        ("nvidia.com/gpu", 8.0, 25.60), ("nvidia.com/mig-1g.10gb", 4.0, 2.20), ("amd.com/gpu", 6.0, 24.60)]
+    # February (00-04): notebook-0 4; infer-0 3 h 20 min + infer-1 4 h = 7.333333; sim-0 00:00-01:30 = 6 GPU-h
+    assert [(x["resource"], x["gpu_hours"], x["cost"]) for x in feb["lines"]] == [
+        ("nvidia.com/gpu", 4.0, 12.80), ("nvidia.com/mig-1g.10gb", 7.333333, 4.03), ("amd.com/gpu", 6.0, 24.60)]
+
+
+def test_billing_for_one_tenant_and_one_cluster(hub, model_file):
+    data, _ = ok_json("billing", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START,
+                      "--end", END, "--tenant", "research")
+    assert data["lines"] == EXPECTED_LINES[2:]
+    assert data["total_cost"] == 49.20
+    assert not any("sandbox" in w or "north" in w for w in data["warnings"])  # a tenant sees only its own namespace
+    data, _ = ok_json("billing", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START,
+                      "--end", END, "--cluster", "east")
+    assert data["lines"] == EXPECTED_LINES[:2]
+
+
+def test_billing_over_two_years_is_split_into_month_queries(hub, model_file):
+    """17,544 hours: one range query would exceed Prometheus' 11,000 points; month chunks give the same invoice."""
+    data, _ = ok_json("billing", "--prometheus-url", hub.url, "-c", str(model_file),
+                      "--start", "2024-08-01T00:00:00Z", "--end", "2026-08-01T00:00:00Z")
+    assert data["lines"] == EXPECTED_LINES and data["total_cost"] == EXPECTED_TOTAL
+    assert any("the hub rules recorded nothing for" in w for w in data["warnings"])
+
+
+def test_billing_csv_and_table(hub, model_file):
+    common = ("billing", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START, "--end", END)
+    r = report(*common, "--format", "csv")
+    assert r.returncode == 0, r.stderr
+    rows = r.stdout.splitlines()
+    assert rows[0] == "start,end,cluster,tenant,namespace,gpu_class,resource,gpu_hours,cost,currency"
+    assert rows[2] == f"{START},{END},east,team-a,team-a,a100-80gb,nvidia.com/mig-1g.10gb,11.333333,6.23,USD"
+    assert len(rows) == 4
+    r = report(*common)
+    assert r.returncode == 0, r.stderr
+    assert "TOTAL" in r.stdout and "93.83" in r.stdout and "nvidia.com/mig-1g.10gb" in r.stdout
+
+
+def test_billing_period_without_data_is_an_empty_report(hub, model_file):
+    data, _ = ok_json("billing", "--prometheus-url", hub.url, "-c", str(model_file),
+                      "--start", "2026-03-01T00:00:00Z", "--end", "2026-03-02T00:00:00Z")
+    assert data["lines"] == [] and data["totals"] == [] and data["total_cost"] == 0
+    assert any("recorded nothing in this period" in w for w in data["warnings"])
+
+
+def test_billing_hours_not_final_yet_are_a_warning(hub, model_file):
+    now = int(time.time()) // 3600 * 3600
+    start = datetime.fromtimestamp(now - 6 * 3600, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    end = datetime.fromtimestamp(now + 3600, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    data, _ = ok_json("billing", "--prometheus-url", hub.url, "-c", str(model_file), "--start", start, "--end", end)
+    assert data["lines"] == []
+    assert any("are not in the report: hour H is final on the hub at H + 2h" in w for w in data["warnings"])
+
+
+def test_billing_rejects_a_period_off_the_hour(hub, model_file):
+    r = report("billing", "--prometheus-url", hub.url, "-c", str(model_file), "--start", "2026-01-31T20:30:00Z",
+               "--end", END)
+    assert r.returncode == 2 and r.stdout == ""
+    assert "not on a whole UTC hour" in r.stderr and "one figure per clock hour" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+
+
+# --- HTML statements --------------------------------------------------------------------------------------------
+def test_billing_html_statements_one_per_tenant(hub, model_file, tmp_path):
+    r = report("billing", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START, "--end", END,
+               "--format", "html", "--output-dir", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    paths = [Path(p) for p in r.stdout.split()]
+    assert [p.name for p in paths] == ["gpudash-statement-research-20260131T2000Z-20260201T0400Z.html",
+                                       "gpudash-statement-team-a-20260131T2000Z-20260201T0400Z.html"]
+    research, team_a = (p.read_text() for p in paths)
+    assert "49.20 USD" in research and "mi300x" in research and "<svg" in research
+    assert "49.2 %" in "".join(research.split())or "24.6 %" in research  # 24.60 of a 100 budget each month
+    assert "44.63 USD" in team_a and "nvidia.com/mig-1g.10gb" in team_a
+    assert "http://" not in team_a.replace('xmlns="http://www.w3.org/2000/svg"', "")  # self-contained
+    assert "@media print" in team_a
+    _render_in_chromium(paths[1], tmp_path)
+
+
+def _render_in_chromium(page: Path, tmp_path: Path):
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not chromium:
+        pytest.skip("chromium is not installed: the statement was not rendered in a browser")
+    common = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+              "--no-first-run", f"--user-data-dir={tmp_path / 'chromium-profile'}"]
+    pdf, png = tmp_path / "statement.pdf", tmp_path / "statement.png"
+    for extra in ([f"--print-to-pdf={pdf}", "--no-pdf-header-footer"],
+                  [f"--screenshot={png}", "--window-size=900,1300", "--hide-scrollbars"]):
+        subprocess.run([*common, *extra, page.as_uri()], capture_output=True, timeout=120)
+    assert pdf.exists() and pdf.read_bytes().startswith(b"%PDF") and pdf.stat().st_size > 5000
+    assert png.exists() and png.stat().st_size > 10000
+    if shutil.which("pdfinfo"):
+        info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
+        assert "Pages:          1" in info  # the statement fits one printed page
+    keep = os.environ.get("GPUDASH_KEEP_ARTIFACTS")  # a folder to look at the rendered statement in
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        shutil.copy(png, Path(keep) / "statement.png")
+        shutil.copy(pdf, Path(keep) / "statement.pdf")
+
+
+# --- CCSP -------------------------------------------------------------------------------------------------------
+# gpu-1: 20-21 train 2 + infer-0 1/7 + dev 1 -> ceil(3.14) = 4; 22-23 train 2 + 1/7 -> 3; 00-03 notebook 1 +
+# infer-0/1 2/7 -> 2 (03:00-03:20 still both slices + notebook); t4-1: 21, 22 -> 1; amd-1: 22, 23, 00, 01 -> 4.
+EXPECTED_NODE_HOURS = [
+    ("2026-01-31T20:00:00Z", "east", "gpu-1", 4),
+    ("2026-01-31T21:00:00Z", "east", "gpu-1", 4), ("2026-01-31T21:00:00Z", "east", "t4-1", 1),
+    ("2026-01-31T22:00:00Z", "east", "gpu-1", 3), ("2026-01-31T22:00:00Z", "east", "t4-1", 1),
+    ("2026-01-31T22:00:00Z", "west", "amd-1", 4),
+    ("2026-01-31T23:00:00Z", "east", "gpu-1", 3), ("2026-01-31T23:00:00Z", "west", "amd-1", 4),
+    ("2026-02-01T00:00:00Z", "east", "gpu-1", 2), ("2026-02-01T00:00:00Z", "west", "amd-1", 4),
+    ("2026-02-01T01:00:00Z", "east", "gpu-1", 2), ("2026-02-01T01:00:00Z", "west", "amd-1", 4),
+    ("2026-02-01T02:00:00Z", "east", "gpu-1", 2),
+    ("2026-02-01T03:00:00Z", "east", "gpu-1", 2),
+]
+EXPECTED_SUMMARY = [("2026-01-31T20:00:00Z", 1, 4), ("2026-01-31T21:00:00Z", 2, 5), ("2026-01-31T22:00:00Z", 3, 8),
+                    ("2026-01-31T23:00:00Z", 2, 7), ("2026-02-01T00:00:00Z", 2, 6), ("2026-02-01T01:00:00Z", 2, 6),
+                    ("2026-02-01T02:00:00Z", 1, 2), ("2026-02-01T03:00:00Z", 1, 2)]
+
+
+def test_nodes_json_per_node_and_per_hour(hub, model_file):
+    data, _ = ok_json("nodes", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START, "--end", END)
+    assert (data["start"], data["end"]) == (START, END)
+    assert [(x["hour"], x["cluster"], x["node"], x["active_gpus"]) for x in data["hours"]] == EXPECTED_NODE_HOURS
+    assert [(x["hour"], x["active_nodes"], x["active_gpus"]) for x in data["summary"]] == EXPECTED_SUMMARY
+    assert any("cluster north" in w for w in data["warnings"])
+
+
+def test_nodes_csv_summary_and_cluster_filter(hub, model_file):
+    r = report("nodes", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START, "--end", END,
+               "--format", "csv", "--summary")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[:3] == ["hour,active_nodes,active_gpus", "2026-01-31T20:00:00Z,1,4",
+                                         "2026-01-31T21:00:00Z,2,5"]
+    data, _ = ok_json("nodes", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START, "--end", END,
+                      "--cluster", "west")
+    assert [x["active_gpus"] for x in data["summary"]] == [0, 0, 4, 4, 4, 4, 0, 0]
+
+
+def test_nodes_refuses_a_tenant(hub, model_file):
+    r = report("nodes", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START, "--end", END,
+               "--tenant", "team-a")
+    assert r.returncode == 2 and "provider report" in r.stderr
+
+
+# --- idle -------------------------------------------------------------------------------------------------------
+def test_idle_lists_idle_workloads_as_a_dry_run(hub, model_file):
+    # At 02:00 with a 30 min window: notebook-0 never showed activity (seen since the 00:00 push) and infer-0
+    # has shown none since the 01:10 push; infer-1 (same Deployment) is busy, so that Deployment is not pruned.
+    data, _ = ok_json("idle", "--prometheus-url", hub.url, "-c", str(model_file), "--time", "2026-02-01T02:00:00Z")
+    assert data["time"] == "2026-02-01T02:00:00Z" and data["window"] == "30m"
+    assert data["workloads"] == [
+        {"cluster": "east", "namespace": "team-a", "owner_kind": "Deployment", "owner_name": "infer",
+         "pods": ["infer-0"], "gpus": 1.0, "resources": {MIG_1G: 1.0}, "idle_since": "2026-02-01T01:10:00Z",
+         "cost_per_hour": 0.55, "active_pods": 1, "dry_run_action": "none: 1 pod(s) of it still use their GPUs"},
+        {"cluster": "east", "namespace": "team-a", "owner_kind": "Notebook", "owner_name": "nb-alice",
+         "pods": ["notebook-0"], "gpus": 1.0, "resources": {"nvidia_com_gpu": 1.0},
+         "idle_since": "2026-02-01T00:00:00Z", "cost_per_hour": 3.2, "active_pods": 0,
+         "dry_run_action": "scale to 0 replicas"},
+    ]
+    assert data["total_cost_per_hour"] == 3.75
+
+
+def test_idle_window_and_filters(hub, model_file):
+    common = ("idle", "--prometheus-url", hub.url, "-c", str(model_file), "--time", "2026-02-01T02:00:00Z")
+    data, _ = ok_json(*common, "--window", "1h")  # infer-0 idle only 50 min: out
+    assert [w["owner_name"] for w in data["workloads"]] == ["nb-alice"]
+    data, _ = ok_json(*common, "--model", "AMD.*")
+    assert data["workloads"] == []
+    data, _ = ok_json(*common, "--namespace", "ml-.*")
+    assert data["workloads"] == []
+    r = report(*common)
+    assert r.returncode == 0 and "nb-alice" in r.stdout and "3.75 USD per hour" in r.stdout
+
+
+# --- errors -----------------------------------------------------------------------------------------------------
+def _one_line_exit_2(r: subprocess.CompletedProcess, *needles: str):
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("gpudash: "), r.stderr
+    for n in needles:
+        assert n in lines[0], lines[0]
+
+
+def test_error_prometheus_stopped(tmp_path, model_file):
+    try:
+        harness.tools()
+    except harness.ToolMissing as err:
+        pytest.skip(str(err))
+    prom = harness.Prometheus(tmp_path / "prom")
+    prom.start()
+    url = prom.url
+    prom.stop()
+    r = report("billing", "--prometheus-url", url, "-c", str(model_file), "--start", START, "--end", END)
+    _one_line_exit_2(r, "cannot connect to Prometheus at", "Connection refused")
+
+
+def test_error_rules_not_installed(tmp_path, model_file):
+    try:
+        harness.tools()
+    except harness.ToolMissing as err:
+        pytest.skip(str(err))
+    with harness.Prometheus(tmp_path / "prom") as prom:
+        for kind in ("billing", "nodes"):
+            r = report(kind, "--prometheus-url", prom.url, "-c", str(model_file), "--start", START, "--end", END)
+            _one_line_exit_2(r, "namespace:gpudash_tenant:info", "hub rules are not installed")
+        r = report("idle", "--prometheus-url", prom.url, "-c", str(model_file), "--time", START)
+        _one_line_exit_2(r, "hub rules are not installed")
+
+
+def test_error_prometheus_rejects_the_query(hub, model_file):
+    """An invalid regex reaches Prometheus, whose own 400 bad_data error is shown in one line."""
+    r = report("idle", "--prometheus-url", hub.url, "-c", str(model_file), "--time", "2026-02-01T02:00:00Z",
+               "--namespace", "team-(a")
+    _one_line_exit_2(r, "rejected a query (HTTP 400, bad_data", "error parsing regexp")
+
+
+class _Handler(http.server.BaseHTTPRequestHandler):
+    mode = "ok"
+
+    def do_GET(self):  # noqa: N802
+        self.server.seen.append((self.path, self.headers.get("Authorization")))
+        if self.server.mode == "slow":
+            time.sleep(3)
+        code = {"401": 401, "403": 403}.get(self.server.mode, 200)
+        data = [] if "/series" in self.path else {
+            "resultType": "vector" if self.path.startswith("/api/v1/query?") else "matrix", "result": []}
+        body = json.dumps({"status": "success", "data": data}).encode()
+        if code != 200:
+            body = b"Unauthorized\n" if code == 401 else b"Forbidden\n"
+        try:
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json" if code == 200 else "text/plain")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    do_POST = do_GET
+
+    def log_message(self, *args):
+        pass
+
+
+def _serve(mode: str, tls_dir: Path | None = None):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    server.mode, server.seen, server.daemon_threads = mode, [], True
+    scheme = "http"
+    if tls_dir is not None:
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(tls_dir / "cert.pem", tls_dir / "key.pem")
+        server.socket = ctx.wrap_socket(server.socket, server_side=True)
+        scheme = "https"
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"{scheme}://127.0.0.1:{server.server_address[1]}"
+
+
+@pytest.mark.parametrize("mode,needles", [
+    ("401", ("401 Unauthorized", "GPUDASH_TOKEN")),
+    ("403", ("403 Forbidden", "--tenant")),
+])
+def test_error_unauthorized_and_forbidden(mode, needles, model_file):
+    server, url = _serve(mode)
+    try:
+        r = report("billing", "--prometheus-url", url, "-c", str(model_file), "--start", START, "--end", END,
+                   env_token="s3cret")
+        _one_line_exit_2(r, *needles)
+        assert server.seen[0][1] == "Bearer s3cret"  # the token from GPUDASH_TOKEN is sent
+        assert "s3cret" not in r.stderr
+    finally:
+        server.shutdown()
+
+
+def test_error_timeout(model_file):
+    server, url = _serve("slow")  # a stand-in for an overloaded Prometheus: answers after 3 s
+    try:
+        t0 = time.monotonic()
+        r = report("billing", "--prometheus-url", url, "-c", str(model_file), "--start", START, "--end", END,
+                   "--timeout", "1s")
+        _one_line_exit_2(r, "did not answer within 1s", "--timeout")
+        assert time.monotonic() - t0 < 30
+    finally:
+        server.shutdown()
+
+
+def test_error_tls_and_the_ways_around_it(tmp_path, model_file):
+    if not shutil.which("openssl"):
+        pytest.skip("openssl is not installed")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(tmp_path / "key.pem"),
+                    "-out", str(tmp_path / "cert.pem")], check=True, capture_output=True)
+    server, url = _serve("ok", tls_dir=tmp_path)
+    try:
+        args = ("nodes", "--prometheus-url", url, "-c", str(model_file), "--start", START, "--end", END,
+                "--format", "json")
+        _one_line_exit_2(report(*args), "TLS connection to", "certificate verify failed", "--ca-file")
+        # With the CA (or without verification) the server answers: an empty period, then the rules check,
+        # which this stand-in answers with no series: exit 2 for that reason, not TLS.
+        for extra in (("--ca-file", str(tmp_path / "cert.pem")), ("--insecure-skip-verify",)):
+            r = report(*args, *extra)
+            assert "TLS" not in r.stderr and "hub rules are not installed" in r.stderr, r.stderr
+    finally:
+        server.shutdown()

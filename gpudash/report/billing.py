@@ -1,0 +1,204 @@
+"""Billing statements: GPU-hours and cost per (cluster, tenant, GPU class, billed resource) over a period.
+
+Read from the hub's hourly series ``cluster_namespace_class_resource:gpudash_gpu_hours:last_hour`` and
+``...:gpudash_cost:last_hour`` (one figure per UTC clock hour, already priced by the hub rules), summed over the
+hours of ``[start, end)``. Nothing is silent: GPU-hours on products without a price
+(``...:gpudash_unpriced_gpu_hours:last_hour``), usage in namespaces that are no tenant of the model, clusters of
+the model without data, hours not final yet, hours in which the hub rules did not run, and Thanos
+partial-response warnings all become warnings.
+
+Rounding: figures are summed from the unrounded hourly values; each presented amount (line, tenant total, grand
+total) is rounded on its own to the currency's minor unit (cents) and GPU-hours to 6 decimals, so rounded lines
+may differ from the rounded total by at most half a cent per line.
+"""
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from gpudash.model.pricing import skus
+from gpudash.model.types import Model, Tenant
+from gpudash.report import common, queries
+from gpudash.report.client import Prometheus
+from gpudash.report.period import HOUR, month_start, next_month, readable_until, rfc3339
+
+DAY = 86400
+
+
+@dataclass
+class Line:
+    cluster: str
+    tenant: str
+    namespace: str
+    gpu_class: str
+    resource: str
+    gpu_hours: float = 0.0
+    cost: float = 0.0
+
+
+@dataclass
+class BillingReport:
+    start: int
+    end: int
+    readable_end: int  # hours from here on were not final yet
+    currency: str
+    lines: list[Line]  # tenants only, sorted by cluster, tenant, class, resource
+    tenants: list[Tenant]  # the tenants the report is about (all of the model, or the --tenant one)
+    non_tenant: list[Line]  # usage in namespaces that are not tenants (tenant = "")
+    unpriced: list[dict]  # {cluster, namespace, tenant, product, resource, gpu_hours}
+    daily: dict[str, dict[int, dict[str, float]]]  # tenant -> day start -> gpu_class -> GPU-hours
+    monthly_cost: dict[str, dict[int, float]]  # tenant -> month start -> cost
+    warnings: list[str] = field(default_factory=list)
+
+    def totals(self) -> list[dict]:
+        acc: dict[str, list[float]] = {}
+        for line in self.lines:
+            t = acc.setdefault(line.tenant, [0.0, 0.0])
+            t[0] += line.gpu_hours
+            t[1] += line.cost
+        return [{"tenant": k, "gpu_hours": v[0], "cost": v[1]} for k, v in sorted(acc.items())]
+
+    @property
+    def total_cost(self) -> float:
+        return sum(line.cost for line in self.lines)
+
+    def tenant_lines(self, tenant: str) -> list[Line]:
+        return [line for line in self.lines if line.tenant == tenant]
+
+    def to_json(self) -> dict:
+        cur = self.currency
+        line = lambda x: {"cluster": x.cluster, "tenant": x.tenant, "namespace": x.namespace,  # noqa: E731
+                          "gpu_class": x.gpu_class, "resource": x.resource,
+                          "gpu_hours": common.round_hours(x.gpu_hours), "cost": common.round_money(x.cost, cur)}
+        return {
+            "start": rfc3339(self.start),
+            "end": rfc3339(self.end),
+            "currency": cur,
+            "lines": [line(x) for x in self.lines],
+            "totals": [{"tenant": t["tenant"], "gpu_hours": common.round_hours(t["gpu_hours"]),
+                        "cost": common.round_money(t["cost"], cur)} for t in self.totals()],
+            "total_cost": common.round_money(self.total_cost, cur),
+            "complete_until": rfc3339(self.readable_end),
+            "non_tenant": [{k: v for k, v in line(x).items() if k != "tenant"} for x in self.non_tenant],
+            "unpriced": [{**u, "gpu_hours": common.round_hours(u["gpu_hours"])} for u in self.unpriced],
+            "warnings": list(self.warnings),
+        }
+
+
+def tenant_by_name(model: Model, name: str) -> Tenant:
+    found = [t for t in model.tenants if t.name == name]
+    if not found:
+        from gpudash.errors import GpudashError
+
+        known = ", ".join(t.name for t in model.tenants) or "none"
+        raise GpudashError(f"--tenant {name!r} is not a tenant of the model {model.source} (tenants: {known}); "
+                           "pass the provider's model with -c")
+    return found[0]
+
+
+def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | None = None,
+          cluster: str | None = None, now: float | None = None, progress=None) -> BillingReport:
+    """Query the hub and assemble the statement of ``[start, end)`` (whole UTC hours)."""
+    now = time.time() if now is None else now
+    chosen = tenant_by_name(model, tenant) if tenant else None
+    scope = queries.Scope(namespace=chosen.namespace if chosen else None, cluster=cluster)
+    readable_end = max(start, readable_until(end, now))
+    warnings: list[str] = []
+    final = common.not_final_warning(readable_end, end)
+    if final:
+        warnings.append(final)
+
+    exprs = {"gpu_hours": queries.gpu_hours(scope), "cost": queries.cost(scope), "unpriced": queries.unpriced(scope),
+             "info": queries.tenant_info_present(scope)}
+    if not scope.namespace:  # provider view: which clusters pushed each hour (a tenant cannot see this series)
+        exprs["pushed"] = queries.cluster_billed_hour(scope)
+    data = common.read_hourly(prom, exprs, start, readable_end, progress)
+    common.check_rules_installed(prom, scope, start, readable_end,
+                                 {h for _, h, v in data["info"] if v > 0}, warnings)
+
+    by_ns = {t.namespace: t for t in model.tenants}
+    lines: dict[tuple, Line] = {}
+    daily: dict[str, dict[int, dict[str, float]]] = defaultdict(lambda: defaultdict(lambda: defaultdict(float)))
+    monthly: dict[str, dict[int, float]] = defaultdict(lambda: defaultdict(float))
+    for kind in ("gpu_hours", "cost"):
+        for labels, hour, value in data[kind]:
+            key = tuple(labels.get(k, "") for k in queries.BILLING_LINE)
+            t = by_ns.get(key[1])
+            line = lines.setdefault(key, Line(key[0], t.name if t else "", key[1], key[2], key[3]))
+            setattr(line, kind, getattr(line, kind) + value)
+            if t and kind == "gpu_hours":
+                daily[t.name][hour - hour % DAY][key[2]] += value
+            elif t:
+                monthly[t.name][month_start(hour)] += value
+
+    unpriced: dict[tuple, float] = defaultdict(float)
+    for labels, hour, value in data["unpriced"]:
+        key = tuple(labels.get(k, "") for k in queries.UNPRICED_LINE)
+        unpriced[key] += value
+
+    tenant_lines = sorted((x for x in lines.values() if x.tenant and (x.gpu_hours or x.cost)),
+                          key=lambda x: (x.cluster, x.tenant, x.gpu_class, x.resource))
+    others = sorted((x for x in lines.values() if not x.tenant and (x.gpu_hours or x.cost)),
+                    key=lambda x: (x.cluster, x.namespace, x.gpu_class, x.resource))
+    unpriced_rows = [{"cluster": c, "namespace": ns, "tenant": by_ns[ns].name if ns in by_ns else "", "product": p,
+                      "resource": r, "gpu_hours": v} for (c, ns, p, r), v in sorted(unpriced.items()) if v]
+
+    cur = model.currency
+    for x in others:
+        warnings.append(f"namespace {x.namespace} on cluster {x.cluster} is not a tenant of the model: "
+                        f"{common.round_hours(x.gpu_hours):g} GPU-hours of {x.gpu_class} {x.resource} "
+                        f"({common.round_money(x.cost, cur):.{common.money_digits(cur)}f} {cur}) are not billed to "
+                        "anyone")
+    for u in unpriced_rows:
+        warnings.append(f"{common.round_hours(u['gpu_hours']):g} GPU-hours of {u['resource']} on product "
+                        f"{u['product'] or '(no product label)'} in namespace {u['namespace']} on cluster "
+                        f"{u['cluster']} have no price in the model: not billed (add the product to a GPU class)")
+    warnings += _price_drift(model, tenant_lines)
+    if not scope.namespace and readable_end > start and any(v > 0 for _, _, v in data["info"]):
+        warnings += common.missing_cluster_warnings(model.clusters if cluster is None else (cluster,),
+                                                    common.pushed_hours(data["pushed"]), start, readable_end,
+                                                    "GPU usage")
+    for w in prom.warnings:
+        if w not in warnings:
+            warnings.append(w)
+    tenants = [chosen] if chosen else list(model.tenants)
+    return BillingReport(start, end, readable_end, cur, tenant_lines, tenants, others, unpriced_rows,
+                         {k: {d: dict(v) for d, v in days.items()} for k, days in daily.items()},
+                         {k: dict(v) for k, v in monthly.items()}, warnings)
+
+
+def _price_drift(model: Model, lines: list[Line]) -> list[str]:
+    """Warn when the hub's recorded cost does not match the model's price (the hub ran another model)."""
+    prices = {(s.gpu_class, s.resource): s.price_per_hour for s in skus(model)}
+    out, seen = [], set()
+    for x in lines:
+        price = prices.get((x.gpu_class, x.resource))
+        if price is None or x.gpu_hours <= 0 or (x.gpu_class, x.resource) in seen:
+            continue
+        if abs(x.cost - x.gpu_hours * price) > 1e-6 * max(1.0, x.cost) + 1e-9:
+            seen.add((x.gpu_class, x.resource))
+            out.append(f"the hub priced {x.gpu_class} {x.resource} at {x.cost / x.gpu_hours:.4g} {model.currency}/h on "
+                       f"average, the model at {price:g}: the hub's installed prices differ from this model "
+                       "(the report uses the hub's recorded cost)")
+    return out
+
+
+def budget_rows(report: BillingReport, tenant: Tenant) -> list[dict]:
+    """Per calendar month touched by the period: the tenant's cost in the period, its budget, the share used."""
+    rows, m = [], month_start(report.start)
+    while m < report.end:
+        cost = report.monthly_cost.get(tenant.name, {}).get(m, 0.0)
+        whole = report.start <= m and next_month(m) <= report.end
+        rows.append({"month": rfc3339(m)[:7], "cost": cost, "budget": tenant.budget,
+                     "used": cost / tenant.budget if tenant.budget else None, "whole_month": whole})
+        m = next_month(m)
+    return rows
+
+
+def days_of(report: BillingReport) -> list[int]:
+    first = report.start - report.start % DAY
+    return list(range(first, report.end, DAY))
+
+
+HOURS_PER_DAY = DAY // HOUR

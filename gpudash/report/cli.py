@@ -1,0 +1,152 @@
+"""billing statements, CCSP hourly report and idle-GPU report from a live Prometheus or Thanos
+
+``python -m gpudash report billing|nodes|idle --prometheus-url URL ...``; see docs/reports.md. Reports only
+read (HTTP GET/POST to the Prometheus query API); they never change anything in a cluster. Warnings (partial
+data, unpriced usage, non-tenant namespaces, hours not final yet) go to stderr, and also into the JSON and HTML
+output; errors are one line on stderr and exit code 2.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from gpudash.errors import GpudashError
+
+FORMATS = ("table", "csv", "json")
+
+
+def _duration(text: str) -> int:
+    """``30m``, ``1h30m``, ``90s``, ``7d`` or plain seconds -> seconds."""
+    import re
+
+    text = text.strip()
+    if re.fullmatch(r"\d+", text):
+        return int(text)
+    parts = re.fullmatch(r"(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?", text)
+    if not text or not parts or not any(parts.groups()):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a duration such as 30m, 1h or 90s")
+    d, h, m, s = (int(g or 0) for g in parts.groups())
+    seconds = ((d * 24 + h) * 60 + m) * 60 + s
+    if seconds <= 0:
+        raise argparse.ArgumentTypeError("a duration must be positive")
+    return seconds
+
+
+def _connection(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--prometheus-url", required=True, metavar="URL",
+                   help="Prometheus, Thanos Querier or ACM hub rbac-query-proxy base URL")
+    p.add_argument("-c", "--config", help="model file (default: ./gpudash.yaml, else the bundled example)")
+    p.add_argument("--token", help="bearer token (default: $GPUDASH_TOKEN)")
+    p.add_argument("--ca-file", metavar="F", help="CA bundle that signed the server certificate")
+    p.add_argument("--insecure-skip-verify", action="store_true", help="do not verify the TLS certificate")
+    p.add_argument("--timeout", type=_duration, default=60, metavar="DURATION",
+                   help="per query, client and server side (default: 60s)")
+    p.add_argument("--cluster", metavar="NAME", help="only this cluster")
+    p.add_argument("--tenant", metavar="NAME",
+                   help="only this tenant; every query carries namespace=<its namespace> (tenant tokens need it)")
+
+
+def _period(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--start", required=True, metavar="RFC3339", help="period start, a whole UTC hour (inclusive)")
+    p.add_argument("--end", required=True, metavar="RFC3339", help="period end, a whole UTC hour (exclusive)")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="report", required=True, metavar="{billing,nodes,idle}")
+    b = sub.add_parser("billing", help="GPU-hours and cost per cluster, tenant, GPU class and resource")
+    _connection(b)
+    _period(b)
+    b.add_argument("--format", choices=(*FORMATS, "html"), default="table")
+    b.add_argument("--output-dir", default=".", metavar="DIR",
+                   help="--format html: folder for one statement per tenant (default: current folder)")
+    n = sub.add_parser("nodes", help="CCSP: active GPUs per worker node and active nodes per UTC clock hour")
+    _connection(n)
+    _period(n)
+    n.add_argument("--format", choices=FORMATS, default="table")
+    n.add_argument("--summary", action="store_true", help="--format csv: the per-hour summary instead of nodes")
+    i = sub.add_parser("idle", help="workloads holding GPUs with zero activity (gpu-pruner's dry run)")
+    _connection(i)
+    i.add_argument("--window", type=_duration, metavar="DURATION",
+                   help="no GPU activity for this long (default: the model's alerts.idle.window, 30m)")
+    i.add_argument("--namespace", metavar="REGEX", default=None,
+                   help="namespace pattern (default: the model's alerts.idle.namespace_regex)")
+    i.add_argument("--model", metavar="REGEX", default=None,
+                   help='GPU model pattern, e.g. "NVIDIA A10G" (default: the model\'s alerts.idle.model_regex)')
+    i.add_argument("--time", metavar="RFC3339", help="evaluate at this time (default: now)")
+    i.add_argument("--lookback", type=_duration, default=7 * 86400, metavar="DURATION",
+                   help="how far back to look for the last activity (default: 7d)")
+    i.add_argument("--format", choices=FORMATS, default="table")
+
+
+def _client(args):
+    from gpudash.report.client import Prometheus
+
+    return Prometheus(args.prometheus_url, token=args.token or os.environ.get("GPUDASH_TOKEN") or None,
+                      ca_file=args.ca_file, insecure_skip_verify=args.insecure_skip_verify, timeout=args.timeout)
+
+
+def run(args) -> int:
+    from gpudash.model import load_model, resolve_model_path
+    from gpudash.report import billing, common, idle, nodes, render
+    from gpudash.report.period import parse_period, parse_time
+
+    if args.ca_file and not os.path.isfile(args.ca_file):
+        raise GpudashError(f"--ca-file {args.ca_file}: no such file")
+    model = load_model(resolve_model_path(args.config))
+    if args.cluster is not None and model.clusters and args.cluster not in model.clusters:
+        print(f"gpudash: warning: cluster {args.cluster} is not in the model's clusters "
+              f"({', '.join(model.clusters)})", file=sys.stderr)
+    prom = _client(args)
+    namespace = None
+    if args.tenant:
+        namespace = billing.tenant_by_name(model, args.tenant).namespace
+        prom.extra_params["namespace"] = namespace  # thanos-querier's tenancy port requires it; others ignore it
+    progress = common.Progress(args.report)
+    try:
+        if args.report == "billing":
+            start, end = parse_period(args.start, args.end)
+            report = billing.fetch(prom, model, start, end, tenant=args.tenant, cluster=args.cluster,
+                                   progress=progress)
+            progress.close()
+            _warn(report.warnings)
+            if args.format == "html":
+                for path in render.statements(report, args.output_dir):
+                    print(path)
+            else:
+                print({"table": render.billing_table, "csv": render.billing_csv,
+                       "json": lambda r: render.dumps(r.to_json())}[args.format](report), end="")
+        elif args.report == "nodes":
+            if args.tenant:
+                raise GpudashError("report nodes is a provider report: the CCSP series have no namespace, so it "
+                                   "cannot be confined to a tenant (drop --tenant)")
+            start, end = parse_period(args.start, args.end)
+            report = nodes.fetch(prom, model, start, end, cluster=args.cluster, progress=progress)
+            progress.close()
+            _warn(report.warnings)
+            if args.format == "csv":
+                print(render.nodes_csv(report, args.summary), end="")
+            elif args.format == "json":
+                print(render.dumps(report.to_json()), end="")
+            else:
+                print(render.nodes_table(report), end="")
+        else:
+            at = parse_time(args.time, "--time") if args.time else None
+            ns_regex = args.namespace if args.namespace is not None else model.alerts.idle.namespace_regex
+            model_regex = args.model if args.model is not None else model.alerts.idle.model_regex
+            if args.tenant and args.namespace is not None:
+                raise GpudashError("give --tenant or --namespace, not both")
+            report = idle.fetch(prom, model, at=at, window=args.window, namespace_regex=ns_regex,
+                                model_regex=model_regex, namespace=namespace, cluster=args.cluster,
+                                lookback=args.lookback)
+            _warn(report.warnings)
+            print({"table": render.idle_table, "csv": render.idle_csv,
+                   "json": lambda r: render.dumps(r.to_json())}[args.format](report), end="")
+    finally:
+        progress.close()
+    return 0
+
+
+def _warn(warnings: list[str]) -> None:
+    for w in warnings:
+        print(f"gpudash: warning: {w}", file=sys.stderr)

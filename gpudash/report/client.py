@@ -1,0 +1,162 @@
+"""A small client for the Prometheus HTTP API (``/api/v1/query``, ``/api/v1/query_range``, ``/api/v1/series``).
+
+The same API is served by Prometheus, Thanos Querier (also its tenancy port 9092, which needs a ``namespace``
+query parameter), and the ACM hub's rbac-query-proxy. Every failure becomes one readable
+:class:`~gpudash.errors.GpudashError` line: unreachable server, TLS failure, 401/403, timeout, a Prometheus
+error response, or an answer that is not the Prometheus API at all (e.g. an OAuth login page).
+
+Thanos answers a partial response (a store that did not answer) with ``status: success`` and ``warnings``;
+those warnings are collected in :attr:`Prometheus.warnings` so reports can show them: partial data is never
+silent.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from urllib.parse import urlencode
+
+import requests
+
+from gpudash.errors import GpudashError
+
+# Above this URL length the query is sent as a form POST (all three servers accept both).
+_MAX_GET_URL = 4000
+
+
+class PrometheusError(GpudashError):
+    """A query could not be answered; ``str()`` is the one line shown to the user (exit 2)."""
+
+
+Labels = dict[str, str]
+
+
+@dataclass
+class Prometheus:
+    url: str
+    token: str | None = None
+    ca_file: str | None = None
+    insecure_skip_verify: bool = False
+    timeout: float = 60.0
+    extra_params: dict[str, str] = field(default_factory=dict)  # e.g. {"namespace": ns} for thanos-querier :9092
+    warnings: list[str] = field(default_factory=list)
+    session: requests.Session = field(default_factory=requests.Session, repr=False)
+
+    def __post_init__(self):
+        self.url = self.url.rstrip("/")
+        if not self.url.startswith(("http://", "https://")):
+            raise PrometheusError(f"--prometheus-url {self.url!r} must start with http:// or https://")
+        if self.token:
+            self.session.headers["Authorization"] = f"Bearer {self.token}"
+        self.session.headers["Accept"] = "application/json"
+        # Passed on every request: a session-level value loses to $REQUESTS_CA_BUNDLE in requests.
+        self.verify = False if self.insecure_skip_verify else (self.ca_file or True)
+        if self.insecure_skip_verify:
+            import urllib3
+
+            urllib3.disable_warnings(urllib3.exceptions.InsecureRequestWarning)
+
+    # --- API ---------------------------------------------------------------------------------------------------
+    def query(self, expr: str, time: float) -> list[tuple[Labels, float]]:
+        """Instant vector at ``time`` (seconds): [(labels, value)]."""
+        data = self._call("/api/v1/query", {"query": expr, "time": _ts(time)})
+        if data["resultType"] == "scalar":
+            return [({}, _num(data["result"][1]))]
+        if data["resultType"] != "vector":
+            raise PrometheusError(f"expected an instant vector from {expr!r}, got a {data['resultType']}")
+        return [(r["metric"], _num(r["value"][1])) for r in data["result"]]
+
+    def query_range(self, expr: str, start: float, end: float, step: float) -> list[tuple[Labels, list]]:
+        """Range query: [(labels, [(time, value)...])]; Prometheus evaluates at start + k * step <= end."""
+        data = self._call("/api/v1/query_range",
+                          {"query": expr, "start": _ts(start), "end": _ts(end), "step": _ts(step)})
+        return [(r["metric"], [(float(t), _num(v)) for t, v in r["values"]]) for r in data["result"]]
+
+    def series(self, match: str, start: float | None = None, end: float | None = None) -> list[Labels]:
+        """Series matching ``match`` (any time when start/end are omitted)."""
+        params = {"match[]": match}
+        if start is not None:
+            params["start"] = _ts(start)
+        if end is not None:
+            params["end"] = _ts(end)
+        return self._call("/api/v1/series", params)
+
+    # --- transport ---------------------------------------------------------------------------------------------
+    def _call(self, path: str, params: dict[str, str]):
+        params = {**params, **self.extra_params}
+        if path != "/api/v1/series":
+            params["timeout"] = f"{max(1, math.floor(self.timeout))}s"  # server-side limit matches ours
+        url = self.url + path
+        try:
+            if len(url) + len(urlencode(params)) + 1 > _MAX_GET_URL:
+                resp = self.session.post(url, data=params, timeout=self.timeout, verify=self.verify)
+            else:
+                resp = self.session.get(url, params=params, timeout=self.timeout, verify=self.verify)
+        except requests.exceptions.SSLError as err:
+            raise PrometheusError(
+                f"TLS connection to {self.url} failed ({_reason(err)}): pass --ca-file with the CA that signed "
+                "the server certificate, or --insecure-skip-verify for a test system") from None
+        except requests.exceptions.Timeout:
+            raise self._timeout_error() from None
+        except requests.exceptions.ConnectionError as err:
+            raise PrometheusError(f"cannot connect to Prometheus at {self.url}: {_reason(err)}") from None
+        except requests.exceptions.RequestException as err:
+            raise PrometheusError(f"request to {self.url} failed: {_reason(err)}") from None
+        return self._data(resp, params.get("query") or params.get("match[]", ""))
+
+    def _timeout_error(self) -> PrometheusError:
+        return PrometheusError(
+            f"Prometheus at {self.url} did not answer within {self.timeout:g}s (--timeout): raise --timeout, "
+            "or report a shorter period")
+
+    def _data(self, resp: requests.Response, query: str):
+        if resp.status_code == 401:
+            raise PrometheusError(
+                f"Prometheus at {self.url} answered 401 Unauthorized: the bearer token (--token or GPUDASH_TOKEN) "
+                "is missing, invalid or expired")
+        if resp.status_code == 403:
+            raise PrometheusError(
+                f"Prometheus at {self.url} answered 403 Forbidden: this token may not read the series asked for "
+                "(a tenant token needs --tenant, so that every query carries the tenant's namespace)")
+        try:
+            body = resp.json()
+        except ValueError:
+            snippet = " ".join(resp.text.split())[:120]
+            hint = " (a login page means the endpoint wants a bearer token)" if "<html" in resp.text.lower() else ""
+            raise PrometheusError(
+                f"{self.url} answered HTTP {resp.status_code} with something that is not the Prometheus API"
+                f"{hint}: {snippet!r}") from None
+        if not isinstance(body, dict) or body.get("status") != "success":
+            kind = body.get("errorType", "error") if isinstance(body, dict) else "error"
+            message = body.get("error", resp.text[:200]) if isinstance(body, dict) else resp.text[:200]
+            if kind == "timeout":
+                raise self._timeout_error()
+            short = query if len(query) <= 160 else query[:157] + "..."
+            raise PrometheusError(
+                f"Prometheus at {self.url} rejected a query (HTTP {resp.status_code}, {kind}: {message}); "
+                f"query: {short}")
+        for w in body.get("warnings") or ():
+            if w not in self.warnings:
+                self.warnings.append(f"the query API warned (partial data?): {w}")
+        return body["data"]
+
+
+def _ts(seconds: float) -> str:
+    return f"{seconds:.3f}".rstrip("0").rstrip(".")
+
+
+def _num(text: str) -> float:
+    return float(text)  # Prometheus encodes NaN/+Inf/-Inf as strings Python's float() reads
+
+
+def _reason(err: Exception) -> str:
+    """The innermost readable cause of a requests/urllib3 error."""
+    text = str(err)
+    for marker in ("Connection refused", "Name or service not known", "nodename nor servname", "No route to host",
+                   "Network is unreachable", "certificate verify failed", "wrong version number",
+                   "Temporary failure in name resolution", "Connection reset by peer", "hostname mismatch"):
+        if marker in text:
+            if marker == "certificate verify failed":
+                tail = text.split("certificate verify failed", 1)[1].split(")")[0].strip(" :")
+                return f"certificate verify failed: {tail}" if tail else marker
+            return marker
+    return text if len(text) <= 200 else text[:197] + "..."

@@ -1,0 +1,154 @@
+"""The idle-GPU report: workloads holding GPUs whose pods showed zero peak GPU activity over a window.
+
+This is gpu-pruner's dry run, read from the hub: it lists what a pruner would scale down and what it costs per
+hour, and never changes anything in a cluster. A pod is idle at time ``T`` when it holds GPUs at the latest push
+(``namespace_pod:gpudash_gpus_allocated:running``) and the peak of ``namespace_pod:gpudash_gpu_activity:max``
+(DCGM graphics-engine activity, GPU utilisation or AMD GFX activity, 0-1) was 0 over ``[T - window, T]``, and
+it has been observed for the whole window. Pods holding GPUs without any activity series are not called idle
+(there is no evidence either way); they are counted in a warning.
+
+"Idle since" is the end of the last push interval in which the pod showed activity, looked for up to
+``--lookback`` back (default 7d); a pod idle for longer shows the first time it was seen in that lookback. Its
+precision is the ACM push interval (``billing.mco_interval``).
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+from gpudash.model.types import Model
+from gpudash.promql import build as q
+from gpudash.report import common, queries
+from gpudash.report.client import Prometheus
+from gpudash.report.period import MAX_POINTS, rfc3339
+
+
+@dataclass
+class IdleWorkload:
+    cluster: str
+    namespace: str
+    owner_kind: str
+    owner_name: str
+    pods: list[str]
+    gpus: float  # units held by the idle pods (a MIG slice or time-sliced replica counts as one)
+    resources: dict[str, float]
+    idle_since: int
+    cost_per_hour: float
+    active_pods: int  # pods of the same workload that hold GPUs and are not idle
+
+    @property
+    def action(self) -> str:
+        if self.active_pods:
+            return f"none: {self.active_pods} pod(s) of it still use their GPUs"
+        return "scale to 0 replicas" if self.owner_kind != "Pod" else "delete the pod"
+
+
+@dataclass
+class IdleReport:
+    time: int
+    window: int
+    currency: str
+    workloads: list[IdleWorkload]
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def total_cost_per_hour(self) -> float:
+        return sum(w.cost_per_hour for w in self.workloads)
+
+    def to_json(self) -> dict:
+        cur = self.currency
+        return {
+            "time": rfc3339(self.time),
+            "window": q.duration(self.window),
+            "currency": cur,
+            "workloads": [{"cluster": w.cluster, "namespace": w.namespace, "owner_kind": w.owner_kind,
+                           "owner_name": w.owner_name, "pods": w.pods, "gpus": common.round_hours(w.gpus),
+                           "resources": {k: common.round_hours(v) for k, v in sorted(w.resources.items())},
+                           "idle_since": rfc3339(w.idle_since), "cost_per_hour": common.round_money(w.cost_per_hour, cur),
+                           "active_pods": w.active_pods, "dry_run_action": w.action} for w in self.workloads],
+            "total_cost_per_hour": common.round_money(self.total_cost_per_hour, cur),
+            "warnings": list(self.warnings),
+        }
+
+
+def fetch(prom: Prometheus, model: Model, at: float | None = None, window: int | None = None,
+          namespace_regex: str = ".*", model_regex: str = ".*", namespace: str | None = None,
+          cluster: str | None = None, lookback: int = 7 * 86400) -> IdleReport:
+    at = int(time.time() if at is None else at)
+    window = window or model.alerts.idle.window
+    interval = model.billing.mco_interval
+    scope = queries.Scope(namespace=namespace, cluster=cluster, namespace_regex=namespace_regex)
+    latest = interval * 3 // 2  # the latest push, allowing for jitter (as the hub rules do)
+    warnings: list[str] = []
+
+    held: dict[tuple, dict] = {}
+    for labels, value in prom.query(queries.allocated_now(scope, latest), at):
+        key = tuple(labels.get(k, "") for k in queries.POD)
+        pod = held.setdefault(key, {"resources": {}, "workload": labels.get("workload") or key[2],
+                                    "kind": labels.get("workload_type") or "Pod"})
+        res = labels.get("resource", "")
+        pod["resources"][res] = pod["resources"].get(res, 0.0) + value
+    if not held:
+        common.check_rules_installed(prom, queries.Scope(namespace=namespace), 0, 3600, set(), [])
+        warnings.append(f"no pod holds GPUs at {rfc3339(at)} (no push of namespace_pod:gpudash_gpus_allocated:"
+                        f"running in the {q.duration(latest)} before it)")
+    candidates = {tuple(labels.get(k, "") for k in queries.POD)
+                  for labels, _ in prom.query(queries.idle_candidates(scope, model_regex, window), at)}
+    idle = sorted(candidates & held.keys())
+
+    since = _idle_since(prom, scope, model_regex, idle, at, lookback, interval)
+    idle = [k for k in idle if k in since and at - since[k] >= window]
+    if held:
+        with_activity = {tuple(labels.get(k, "") for k in queries.POD)
+                         for labels, _ in prom.query(queries.activity_seen(scope, window), at)}
+        blind = sorted(k for k in held if k not in with_activity)
+        if blind and model_regex in ("", ".*"):
+            shown = ", ".join(f"{ns}/{pod}" for _, ns, pod in blind[:5]) + (" ..." if len(blind) > 5 else "")
+            warnings.append(f"{len(blind)} pod(s) hold GPUs but have no GPU activity series (exporter not scraped, "
+                            f"or its pod labels missing), so they cannot be judged idle: {shown}")
+
+    costs = {tuple(labels.get(k, "") for k in queries.POD): v
+             for labels, v in prom.query(queries.pod_cost_rate(scope, latest), at)}
+    groups: dict[tuple, IdleWorkload] = {}
+    for key in idle:
+        pod = held[key]
+        wkey = (key[0], key[1], pod["kind"], pod["workload"])
+        w = groups.setdefault(wkey, IdleWorkload(key[0], key[1], pod["kind"], pod["workload"], [], 0.0, {}, 0, 0.0, 0))
+        w.pods.append(key[2])
+        for res, units in pod["resources"].items():
+            w.gpus += units
+            w.resources[res] = w.resources.get(res, 0.0) + units
+        w.idle_since = max(w.idle_since, since[key])
+        if key not in costs:
+            warnings.append(f"pod {key[1]}/{key[2]} on cluster {key[0]} has no cost rate (unpriced GPU?)")
+        w.cost_per_hour += costs.get(key, 0.0)
+    for key, pod in held.items():
+        wkey = (key[0], key[1], pod["kind"], pod["workload"])
+        if wkey in groups and key[2] not in groups[wkey].pods:
+            groups[wkey].active_pods += 1
+    workloads = sorted(groups.values(), key=lambda w: (w.cluster, w.namespace, w.owner_kind, w.owner_name))
+    for w in workloads:
+        w.pods.sort()
+    for w in prom.warnings:
+        if w not in warnings:
+            warnings.append(w)
+    return IdleReport(at, window, model.currency, workloads, warnings)
+
+
+def _idle_since(prom: Prometheus, scope: queries.Scope, model_regex: str, pods: list[tuple], at: int,
+                lookback: int, interval: int) -> dict[tuple, int]:
+    """{pod key: time since which its peak activity has been 0}: after the last step with activity, else the
+    first step it was seen within ``lookback``."""
+    if not pods:
+        return {}
+    step = max(interval, math.ceil(lookback / MAX_POINTS))
+    expr = queries.activity_history(scope, model_regex, sorted({p[2] for p in pods}), step)
+    wanted, out = set(pods), {}
+    for labels, values in prom.query_range(expr, at - lookback, at, step):
+        key = tuple(labels.get(k, "") for k in queries.POD)
+        if key not in wanted or not values:
+            continue
+        active = [t for t, v in values if v > 0]
+        out[key] = int(active[-1]) if active else int(values[0][0])
+    return out

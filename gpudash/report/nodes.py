@@ -1,0 +1,85 @@
+"""The CCSP hourly report: active GPUs per worker node per UTC clock hour, and active nodes / GPUs per hour.
+
+Read from ``cluster_node:gpudash_gpus_active:max_last_hour`` (the most GPUs allocated to Running pods on the
+node at any spoke step of the hour; MIG slices by compute share, time-sliced replicas by 1/replicas, rounded up
+per step). A node is active in an hour when that maximum is at least 1; the hour's ``active_gpus`` is the sum of
+the per-node maxima over the fleet (docs/billing-contract.md section 5). The ``summary`` has one row per clock
+hour for which at least one cluster pushed its figures (``cluster:gpudash_billed_hour:start_timestamp``), zeros
+included, so every such hour has an answer; hours no cluster pushed are left out with a warning ("no data" is not
+"nothing active"), and a cluster of the model that missed hours is named in a warning.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from gpudash.model.types import Model
+from gpudash.report import common, queries
+from gpudash.report.client import Prometheus
+from gpudash.report.period import HOUR, readable_until, rfc3339
+
+
+@dataclass
+class NodesReport:
+    start: int
+    end: int
+    readable_end: int
+    rows: list[tuple[int, str, str, int]]  # (hour, cluster, node, active GPUs >= 1), sorted
+    summary: list[tuple[int, int, int]]  # (hour, active nodes, active GPUs)
+    warnings: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {
+            "start": rfc3339(self.start),
+            "end": rfc3339(self.end),
+            "hours": [{"hour": rfc3339(h), "cluster": c, "node": n, "active_gpus": g} for h, c, n, g in self.rows],
+            "summary": [{"hour": rfc3339(h), "active_nodes": n, "active_gpus": g} for h, n, g in self.summary],
+            "complete_until": rfc3339(self.readable_end),
+            "warnings": list(self.warnings),
+        }
+
+
+def fetch(prom: Prometheus, model: Model, start: int, end: int, cluster: str | None = None,
+          now: float | None = None, progress=None) -> NodesReport:
+    now = time.time() if now is None else now
+    scope = queries.Scope(cluster=cluster)
+    readable_end = max(start, readable_until(end, now))
+    warnings: list[str] = []
+    final = common.not_final_warning(readable_end, end)
+    if final:
+        warnings.append(final)
+    data = common.read_hourly(prom, {"nodes": queries.node_active_gpus(scope),
+                                     "pushed": queries.cluster_billed_hour(scope),
+                                     "info": queries.tenant_info_present(queries.Scope())},
+                              start, readable_end, progress)
+    common.check_rules_installed(prom, queries.Scope(), start, readable_end,
+                                 {h for _, h, v in data["info"] if v > 0}, warnings)
+    per_node: dict[tuple[int, str, str], int] = {}
+    for labels, hour, value in data["nodes"]:
+        gpus = int(round(value))
+        if gpus >= 1:
+            key = (hour, labels.get("cluster", ""), labels.get("node", ""))
+            per_node[key] = max(per_node.get(key, 0), gpus)
+    rows = sorted((h, c, n, g) for (h, c, n), g in per_node.items())
+    pushed = common.pushed_hours(data["pushed"])
+    clusters = model.clusters if cluster is None else (cluster,)
+    answered = {h for c, hours in pushed.items() if cluster is None or c == cluster for h in hours}
+    answered |= {h for h, _, _, _ in rows}
+    by_hour: dict[int, list[int]] = {}
+    for h, _, _, g in rows:
+        by_hour.setdefault(h, []).append(g)
+    summary = [(h, len(by_hour.get(h, ())), sum(by_hour.get(h, ()))) for h in range(start, readable_end, HOUR)
+               if h in answered]
+    if readable_end > start:
+        if not answered:
+            warnings.append("no cluster pushed CCSP figures in the period: the report is empty")
+        else:
+            warnings += common.missing_cluster_warnings(clusters, pushed, start, readable_end, "CCSP data")
+            unanswered = sorted(set(range(start, readable_end, HOUR)) - answered)
+            if unanswered:
+                warnings.append(f"{len(unanswered)} hour(s) have no summary row because no cluster pushed figures "
+                                f"for them: {common.describe_hours(unanswered)}")
+    for w in prom.warnings:
+        if w not in warnings:
+            warnings.append(w)
+    return NodesReport(start, end, readable_end, rows, summary, warnings)

@@ -1,0 +1,112 @@
+"""The PromQL the reports send, built with :mod:`gpudash.promql.build` (every label value escaped there).
+
+Hourly series are read the way docs/billing-contract.md section 6 says: ``last_over_time(series[1h] offset
+1ms)`` evaluated at ``H + 2h`` gives hour ``H``. ``max by`` over the identifying labels removes duplicates a
+hub may add (e.g. two Thanos Ruler replicas that differ only by a replica label) without double counting.
+
+When a report is confined to one tenant, every selector carries ``namespace="<ns>"`` so that a tenancy proxy
+(prom-label-proxy on thanos-querier :9092, the ACM hub's rbac-query-proxy) accepts the query unchanged.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gpudash.promql import build as q
+from gpudash.rules import names
+
+BILLING_LINE = ("cluster", "namespace", "gpu_class", "resource")
+UNPRICED_LINE = ("cluster", "namespace", "product", "resource")
+NODE = ("cluster", "node")
+POD = ("cluster", "namespace", "pod")
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Label matchers that confine every query: one namespace (a tenant) and/or one cluster."""
+
+    namespace: str | None = None
+    cluster: str | None = None
+    namespace_regex: str | None = None  # idle report only (gpu-pruner's pattern match)
+
+    def matchers(self, *extra: tuple[str, str, str], namespaced: bool = True) -> tuple[tuple[str, str, str], ...]:
+        out = []
+        if namespaced and self.namespace is not None:
+            out.append(("namespace", "=", self.namespace))
+        elif namespaced and self.namespace_regex not in (None, "", ".*"):
+            out.append(("namespace", "=~", self.namespace_regex))
+        if self.cluster is not None:
+            out.append(("cluster", "=", self.cluster))
+        return (*out, *extra)
+
+
+def hour_read(metric: str, by: tuple[str, ...], scope: Scope, namespaced: bool = True) -> str:
+    """Hour H's value of an hourly series, when evaluated at H + 2h."""
+    sel = q.selector(metric, *scope.matchers(namespaced=namespaced))
+    return q.agg("max", by, f"last_over_time({sel}[1h] offset 1ms)")
+
+
+def gpu_hours(scope: Scope) -> str:
+    return hour_read(names.HOUR_GPU_HOURS, BILLING_LINE, scope)
+
+
+def cost(scope: Scope) -> str:
+    return hour_read(names.HOUR_COST, BILLING_LINE, scope)
+
+
+def unpriced(scope: Scope) -> str:
+    return hour_read(names.UNPRICED_GPU_HOURS, UNPRICED_LINE, scope)
+
+
+def tenant_info_present(scope: Scope) -> str:
+    """1 for every hour in which the hub rules were running (the model constants are recorded every interval)."""
+    sel = q.selector(names.TENANT_INFO, *Scope(namespace=scope.namespace).matchers())
+    return f"count(last_over_time({sel}[1h] offset 1ms))"
+
+
+def tenant_info_selector(scope: Scope) -> str:
+    return q.selector(names.TENANT_INFO, *Scope(namespace=scope.namespace).matchers())
+
+
+def cluster_billed_hour(scope: Scope) -> str:
+    """Per cluster, the hour its pushes during hour H + 1 describe (== H when the cluster pushed in time)."""
+    return hour_read(names.BILLED_HOUR, ("cluster",), scope, namespaced=False)
+
+
+def node_active_gpus(scope: Scope) -> str:
+    return hour_read(names.CCSP_NODE_GPUS, NODE, scope, namespaced=False)
+
+
+# --- idle report ------------------------------------------------------------------------------------------------
+def idle_candidates(scope: Scope, model_regex: str, window: int) -> str:
+    """Pods whose peak GPU activity over ``window`` seconds was zero."""
+    extra = (("gpu_model", "=~", model_regex),) if model_regex not in ("", ".*") else ()
+    sel = q.selector(names.POD_ACTIVITY_MAX, *scope.matchers(*extra))
+    return q.agg("max", POD, f"max_over_time({sel}[{q.duration(window)}])") + " == 0"
+
+
+def activity_history(scope: Scope, model_regex: str, pods: list[str], step: int) -> str:
+    """Peak activity per pod over each ``step`` (a range query evaluates it every step)."""
+    extra = [("gpu_model", "=~", model_regex)] if model_regex not in ("", ".*") else []
+    if pods:
+        extra.append(("pod", "=~", q.regex_alternation(pods)))
+    sel = q.selector(names.POD_ACTIVITY_MAX, *scope.matchers(*extra))
+    # A range 1 ms shorter than the step holds each push once under Prometheus 2 (closed) and 3 (left-open).
+    return q.agg("max", POD, f"max_over_time({sel}[{q.duration(step - 0.001)}])")
+
+
+def activity_seen(scope: Scope, window: int) -> str:
+    """Pods with any activity sample in the window (whatever the GPU model)."""
+    sel = q.selector(names.POD_ACTIVITY_MAX, *scope.matchers())
+    return q.agg("max", POD, f"last_over_time({sel}[{q.duration(window)}])")
+
+
+def allocated_now(scope: Scope, lookback: int) -> str:
+    """GPUs each pod holds at the latest push: units per resource, with the pod's workload."""
+    sel = q.selector(names.POD_ALLOCATED, *scope.matchers())
+    return q.agg("max", (*POD, "resource", "workload", "workload_type"),
+                 f"last_over_time({sel}[{q.duration(lookback)}])") + " > 0"
+
+
+def pod_cost_rate(scope: Scope, lookback: int) -> str:
+    sel = q.selector(names.POD_COST_RATE, *scope.matchers())
+    return q.agg("max", POD, f"last_over_time({sel}[{q.duration(lookback)}])")
