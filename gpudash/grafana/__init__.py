@@ -1,0 +1,71 @@
+"""Grafana: provider, CCSP and tenant dashboards, tenant folders and orgs, datasources, three delivery paths.
+
+Artifacts (all from the model, deterministic):
+
+* ``dashboards/<uid>.json`` — plain dashboard JSON using gpudash's own datasource UIDs (file provisioning,
+  grafana-operator, manual import);
+* ``dashboards/acm/<uid>.yaml`` — the same dashboards as ACM hub Grafana ConfigMaps, querying MCO's
+  ``Observatorium`` datasource;
+* ``grafana/provisioning/{datasources,dashboards}/*.yaml`` — Grafana file provisioning, one org per tenant;
+* ``grafana/bootstrap.json`` — orgs, folders, permissions and service accounts that
+  ``gpudash grafana-bootstrap`` creates through the Grafana HTTP API;
+* ``grafana/operator/*.yaml`` — grafana-operator v5 ``GrafanaFolder``/``GrafanaDashboard``/``GrafanaDatasource``.
+
+Every tenant dashboard of every variant passes :func:`gpudash.grafana.isolation.prove` before anything is
+written; a violation fails the render.
+"""
+from __future__ import annotations
+
+from gpudash.errors import GenerationError
+from gpudash.grafana import dashboards, delivery, isolation
+from gpudash.grafana import panels as P
+from gpudash.grafana import provisioning as prov
+from gpudash.grafana import uids
+from gpudash.model.types import Model
+
+
+def rendered(model: Model, acm: bool = False) -> tuple[dict[str, dict], dict[str, dict[str, dict]]]:
+    """(provider dashboards by file stem, {tenant name: tenant dashboards by file stem}) as Grafana JSON.
+
+    ``acm`` selects the hub Grafana's datasource instead of gpudash's own. Tenant dashboards are proven
+    isolated here.
+    """
+    provider_ds = uids.ACM_DATASOURCE_UID if acm else uids.provider_datasource_uid()
+    provider = {}
+    for dash in dashboards.provider_dashboards(model):
+        provider[dashboards.file_name(dash)] = P.render(dash, prov.datasource_ref(provider_ds))
+    tenants: dict[str, dict[str, dict]] = {}
+    for t in model.tenants:
+        ds_uid = uids.ACM_DATASOURCE_UID if acm else uids.tenant_datasource_uid(t.name)
+        dash = dashboards.tenant(model, t)
+        data = P.render(dash, prov.datasource_ref(ds_uid))
+        isolation.prove(data, t.namespace, ds_uid)
+        tenants[t.name] = {dashboards.file_name(dash): data}
+    seen: dict[str, str] = {}
+    for stem, data in [*provider.items(), *((s, d) for group in tenants.values() for s, d in group.items())]:
+        if data["uid"] in seen:
+            raise GenerationError(f"dashboards {seen[data['uid']]!r} and {stem!r} have the same uid {data['uid']}")
+        seen[data["uid"]] = stem
+    return provider, tenants
+
+
+def artifacts(model: Model) -> dict[str, object]:
+    provider, tenants = rendered(model)
+    acm_provider, acm_tenants = rendered(model, acm=True)
+    out: dict[str, object] = {}
+    for stem, data in provider.items():
+        out[f"dashboards/{stem}.json"] = data
+    for group in tenants.values():
+        for stem, data in group.items():
+            out[f"dashboards/{stem}.json"] = data
+    for stem, data in acm_provider.items():
+        out[f"dashboards/acm/{stem}.yaml"] = delivery.acm_configmap(stem, data, prov.provider_folder_title(model))
+    for t in model.tenants:
+        for stem, data in acm_tenants[t.name].items():
+            out[f"dashboards/acm/{stem}.yaml"] = delivery.acm_configmap(stem, data, prov.tenant_folder_title(t))
+    files = {"provider": [f"{stem}.json" for stem in provider]}
+    files.update({name: [f"{stem}.json" for stem in group] for name, group in tenants.items()})
+    out.update(prov.files(model, files))
+    out["grafana/bootstrap.json"] = prov.bootstrap(model)
+    out.update(delivery.operator_objects(model, provider, tenants))
+    return out

@@ -1,0 +1,222 @@
+"""Create gpudash's Grafana orgs, folders, folder permissions and service accounts (idempotent).
+
+``python -m gpudash grafana-bootstrap [-c FILE] --grafana-url URL [--dry-run] [--env-file FILE]``
+
+Grafana cannot create organisations from provisioning files, so this command does it through the HTTP API,
+from the same description that ``render`` writes to ``grafana/bootstrap.json``
+(:func:`gpudash.grafana.provisioning.bootstrap`). Every object is read before it is written: a second run
+makes no POST (nothing is created twice), and only differences are written (a renamed folder, changed
+permissions, a service-account role). Service accounts are created without tokens.
+
+It prints the org ids as ``GPUDASH_ORG_ID_<TENANT>=<id>`` lines (also written to ``--env-file``): Grafana's
+tenant provisioning files read them from its environment.
+
+Auth: ``GRAFANA_TOKEN`` (a bearer token), else ``GRAFANA_USER``/``GRAFANA_PASSWORD`` (basic auth). Creating
+orgs needs a Grafana server admin, which service-account tokens never are: use basic auth for the first run.
+``--dry-run`` performs only the reads and prints every call it would make. Errors (Grafana unreachable,
+401/403, an unexpected status) are one line on stderr and exit code 2.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from urllib.parse import quote
+
+from gpudash.errors import GpudashError
+
+TIMEOUT = 15
+WRITES = ("POST", "PUT", "PATCH", "DELETE")
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("-c", "--config", help="model file (default: ./gpudash.yaml, else the bundled example)")
+    parser.add_argument("--grafana-url", required=True, help="Grafana base URL, e.g. https://grafana.example.com")
+    parser.add_argument("--dry-run", action="store_true", help="read only: print the calls that would be made")
+    parser.add_argument("--env-file", help="also write the GPUDASH_ORG_ID_* lines to this file")
+
+
+@dataclass
+class Call:
+    method: str
+    path: str
+    org: int | None
+    body: dict | None = None
+    status: int | None = None  # None when not sent (dry run)
+
+    def __str__(self) -> str:
+        org = f" [org {self.org}]" if self.org is not None else ""
+        body = f" {json.dumps(self.body, sort_keys=True)}" if self.body is not None else ""
+        sent = "" if self.status is not None else "  (dry run: not sent)"
+        return f"{self.method} {self.path}{org}{body}{sent}"
+
+
+@dataclass
+class Client:
+    """A minimal Grafana HTTP API client that records every call."""
+
+    url: str
+    auth_header: dict
+    dry_run: bool = False
+    calls: list[Call] = field(default_factory=list)
+    session: object = None
+
+    def __post_init__(self):
+        import requests
+
+        self.url = self.url.rstrip("/")
+        self.session = requests.Session()
+        self.session.headers.update({"Accept": "application/json", **self.auth_header})
+
+    def request(self, method: str, path: str, org: int | None = None, body: dict | None = None,
+                ok: tuple[int, ...] = (200,), missing_ok: bool = False):
+        """(status, JSON) of a call; a write in dry-run mode is recorded and not sent (status None)."""
+        import requests
+
+        call = Call(method, path, org, body)
+        self.calls.append(call)
+        if self.dry_run and method in WRITES:
+            return None, None
+        headers = {"X-Grafana-Org-Id": str(org)} if org is not None else {}
+        try:
+            resp = self.session.request(method, self.url + path, json=body, headers=headers, timeout=TIMEOUT)
+        except requests.RequestException as err:
+            raise GpudashError(f"cannot reach Grafana at {self.url} ({_reason(err)})") from None
+        call.status = resp.status_code
+        if resp.status_code == 401:
+            raise GpudashError(f"Grafana rejected the credentials (401) on {method} {path}: check GRAFANA_TOKEN "
+                               "or GRAFANA_USER/GRAFANA_PASSWORD")
+        if resp.status_code == 403:
+            hint = " (creating orgs needs a Grafana server admin: use GRAFANA_USER/GRAFANA_PASSWORD)" \
+                if path.startswith("/api/orgs") else ""
+            raise GpudashError(f"Grafana refused {method} {path} (403 Forbidden){hint}: {_message(resp)}")
+        if resp.status_code == 404 and missing_ok:
+            return 404, None
+        if resp.status_code not in ok:
+            raise GpudashError(f"unexpected HTTP {resp.status_code} from Grafana on {method} {path}: {_message(resp)}")
+        try:
+            return resp.status_code, resp.json() if resp.content else None
+        except ValueError:
+            raise GpudashError(f"Grafana answered {method} {path} with non-JSON content") from None
+
+
+def _reason(err) -> str:
+    """A short reason for a connection error ("[Errno 111] Connection refused", "ReadTimeout"...)."""
+    found = re.search(r"\[Errno -?\d+\] [^'\")\]]+", str(err))
+    return found.group(0).strip() if found else type(err).__name__
+
+
+def _message(resp) -> str:
+    try:
+        return str(resp.json().get("message", resp.text))[:200]
+    except (ValueError, AttributeError):
+        return resp.text[:200].replace("\n", " ")
+
+
+def auth_from_env(env=os.environ) -> dict:
+    token = env.get("GRAFANA_TOKEN")
+    if token:
+        return {"Authorization": f"Bearer {token}"}
+    user, password = env.get("GRAFANA_USER"), env.get("GRAFANA_PASSWORD")
+    if user and password is not None:
+        import base64
+
+        cred = base64.b64encode(f"{user}:{password}".encode()).decode()
+        return {"Authorization": f"Basic {cred}"}
+    raise GpudashError("no Grafana credentials: set GRAFANA_TOKEN, or GRAFANA_USER and GRAFANA_PASSWORD")
+
+
+# --- the steps ----------------------------------------------------------------------------------------------------
+
+def ensure_org(c: Client, org: dict) -> int | None:
+    """The org's id, creating the org when missing (None in a dry run when it would be created)."""
+    if org["id"] is not None:
+        return org["id"]
+    status, data = c.request("GET", f"/api/orgs/name/{quote(org['name'], safe='')}", missing_ok=True)
+    if status == 200:
+        return int(data["id"])
+    _, created = c.request("POST", "/api/orgs", body={"name": org["name"]})
+    return None if created is None else int(created["orgId"])
+
+
+def _role_items(items) -> set[tuple[str, int]]:
+    return {(i["role"], int(i["permission"])) for i in items or [] if i.get("role") and not i.get("inherited")}
+
+
+def ensure_folder(c: Client, org_id: int | None, folder: dict) -> None:
+    uid = folder["uid"]
+    exists = False
+    if org_id is not None:
+        status, data = c.request("GET", f"/api/folders/{quote(uid, safe='')}", org=org_id, missing_ok=True)
+        exists = status == 200
+        if exists and data.get("title") != folder["title"]:
+            c.request("PUT", f"/api/folders/{quote(uid, safe='')}", org=org_id,
+                      body={"title": folder["title"], "version": data.get("version"), "overwrite": True})
+    if not exists:
+        c.request("POST", "/api/folders", org=org_id, body={"uid": uid, "title": folder["title"]})
+    want = {(p["role"], p["permission"]) for p in folder["permissions"]}
+    if exists:
+        _, current = c.request("GET", f"/api/folders/{quote(uid, safe='')}/permissions", org=org_id)
+        if _role_items(current) == want:
+            return
+    c.request("POST", f"/api/folders/{quote(uid, safe='')}/permissions", org=org_id,
+              body={"items": [dict(p) for p in folder["permissions"]]})
+
+
+def ensure_service_account(c: Client, org_id: int | None, sa: dict) -> None:
+    if org_id is not None:
+        _, data = c.request("GET", f"/api/serviceaccounts/search?query={quote(sa['name'], safe='')}", org=org_id)
+        found = [a for a in (data or {}).get("serviceAccounts", []) if a.get("name") == sa["name"]]
+        if found:
+            if found[0].get("role") != sa["role"]:
+                c.request("PATCH", f"/api/serviceaccounts/{found[0]['id']}", org=org_id, body={"role": sa["role"]})
+            return
+    c.request("POST", "/api/serviceaccounts", org=org_id, ok=(200, 201),
+              body={"name": sa["name"], "role": sa["role"], "isDisabled": False})
+
+
+def apply(c: Client, description: dict) -> dict[str, int | None]:
+    """Make Grafana match ``description``; returns {org id variable: org id} for tenant orgs."""
+    env: dict[str, int | None] = {}
+    for org in description["orgs"]:
+        org_id = ensure_org(c, org)
+        for folder in org["folders"]:
+            ensure_folder(c, org_id, folder)
+        for sa in org["serviceAccounts"]:
+            ensure_service_account(c, org_id, sa)
+        if org.get("orgIdEnv"):
+            env[org["orgIdEnv"]] = org_id
+    return env
+
+
+def env_lines(env: dict[str, int | None]) -> str:
+    return "".join(f"{k}={'<created on apply>' if v is None else v}\n" for k, v in sorted(env.items()))
+
+
+def run(args) -> int:
+    from gpudash.grafana.provisioning import bootstrap
+    from gpudash.model import load_model, resolve_model_path
+
+    description = bootstrap(load_model(resolve_model_path(args.config)))
+    client = Client(args.grafana_url, auth_from_env(), dry_run=args.dry_run)
+    env = apply(client, description)
+    writes = [call for call in client.calls if call.method in WRITES]
+    if args.dry_run:
+        for call in client.calls:
+            print(call)
+        print(f"gpudash: dry run: {len(writes)} write(s) would be made to {client.url}", file=sys.stderr)
+    else:
+        for call in writes:
+            print(f"gpudash: {call.method} {call.path} -> {call.status}", file=sys.stderr)
+        print(f"gpudash: Grafana at {client.url} is bootstrapped ({len(writes)} change(s))", file=sys.stderr)
+    text = env_lines(env)
+    print(text, end="")
+    if args.env_file and not args.dry_run:
+        try:
+            with open(args.env_file, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        except OSError as err:
+            raise GpudashError(f"{args.env_file}: cannot write: {err.strerror}") from None
+    return 0

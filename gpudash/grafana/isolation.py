@@ -1,0 +1,192 @@
+"""Provable tenant isolation: every query of a tenant dashboard reads only that tenant's namespace.
+
+Grafana folders and orgs do not isolate data (design §4); the datasource does (rbac-query-proxy or the
+thanos-querier tenancy port), and the dashboards must not even ask for other namespaces. This module proves
+the second part from the rendered JSON, at render time (a violation is a :class:`GenerationError`, exit 2)
+and in the tests.
+
+How: each target's PromQL has Grafana's built-in macros substituted the way Grafana does
+(``$__interval``, ``$__rate_interval``, ``$__range``, ``${__range_s}``, ``[[__interval]]``...), is parsed
+with promql-parser, and every vector selector (including those inside subqueries, ranges, function arguments
+and both sides of binary operations) must satisfy all of:
+
+1. it has a matcher ``namespace="<the tenant's namespace>"`` with the equality operator;
+2. it has no other ``namespace`` matcher (no ``!=``, ``=~``, ``!~``, no second value);
+3. it has no ``or`` matchers (``{namespace="a" or namespace="b"}``, Prometheus 3 syntax);
+4. its metric name is a literal from the allowed tenant series (no ``{__name__=~".+"}``, no raw series);
+
+and the expression as a whole:
+
+5. has no ``label_replace``/``label_join`` whose destination is ``namespace`` and no
+   ``count_values("namespace", ...)`` (they would relabel data as another namespace);
+6. has no ``$`` (nor ``[[name]]``) left after macro substitution: a template variable could be switched by
+   the viewer, and label_replace's ``$1`` is rejected too rather than told apart.
+
+The dashboard as a whole: no template variables at all, no panel repeats, and every panel and target uses
+the one expected datasource UID (no ``-- Mixed --`` or ``-- Grafana --`` datasource). Expressions without
+any selector (``vector(time() - 7200)``) read no data and pass.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import promql_parser as pp
+
+from gpudash.errors import GenerationError
+from gpudash.grafana.panels import iter_panels, iter_targets
+from gpudash.rules import names
+
+# Series a tenant dashboard may read: the tenant-labelled recorded series and the alerts of its namespace.
+TENANT_SERIES = frozenset({
+    names.POD_ALLOCATED, names.HOURLY_GPU_HOURS, names.POD_ACTIVITY_MAX, names.POD_ACTIVITY_AVG,
+    names.TENANT_INFO, names.TENANT_BUDGET, names.TENANT_THRESHOLD,
+    names.HOUR_GPU_HOURS, names.HOUR_COST, names.UNPRICED_GPU_HOURS,
+    names.NAMESPACE_COST_RATE, names.WORKLOAD_COST_RATE, names.POD_COST_RATE,
+    names.TENANT_HOUR_COST, names.TENANT_COST_RATE, names.CLASS_ALLOCATED,
+    names.TENANT_COST_PTD, names.TENANT_COST_PROJECTED, names.TENANT_COST_RATE_AVG,
+    "ALERTS",
+})
+
+# Nominal values for Grafana's built-in variables, longest names first so that ``$__range_ms`` is not read
+# as ``$__range`` followed by ``_ms``. The values do not matter to the proof (only the shape does) but they
+# are what Grafana would send for a 30-day range with a 5-minute step and a 5-minute scrape interval.
+MACROS = (
+    ("__rate_interval_ms", "1200000"),
+    ("__rate_interval", "1200s"),
+    ("__interval_ms", "300000"),
+    ("__interval", "300s"),
+    ("__range_ms", "2592000000"),
+    ("__range_s", "2592000"),
+    ("__range", "2592000s"),
+)
+
+
+def substitute_macros(expr: str, values: dict[str, str] | None = None) -> str:
+    """``expr`` with Grafana's built-in variables replaced, in all three syntaxes Grafana accepts:
+    ``$__name``, ``${__name}`` (also ``${__name:format}``) and ``[[__name]]``."""
+    table = dict(MACROS)
+    table.update(values or {})
+    for name in sorted(table, key=len, reverse=True):
+        value = table[name]
+        expr = re.sub(r"\$\{" + re.escape(name) + r"(?::[^}]*)?\}", value, expr)
+        expr = expr.replace(f"[[{name}]]", value)
+        expr = re.sub(r"\$" + re.escape(name) + r"(?![A-Za-z0-9_])", value, expr)
+    return expr
+
+
+@dataclass(frozen=True)
+class Violation:
+    where: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.reason}"
+
+
+def check_expr(expr: str, namespace: str, allowed: frozenset[str] = TENANT_SERIES) -> list[str]:
+    """Reasons why ``expr`` (Grafana macros already substituted) could read outside ``namespace``; [] = proven."""
+    if "$" in expr or re.search(r"\[\[\s*[A-Za-z_]", expr):
+        return [f"a template variable is left in the query ({expr!r}); a viewer could change it"]
+    try:
+        ast = pp.parse(expr)
+    except ValueError as err:
+        return [f"does not parse ({err})"]
+    reasons: list[str] = []
+
+    def visit(node):
+        if isinstance(node, pp.VectorSelector):
+            reasons.extend(_check_selector(node, namespace, allowed))
+        elif isinstance(node, pp.Call):
+            reasons.extend(_check_call(node))
+        elif isinstance(node, pp.AggregateExpr):
+            reasons.extend(_check_aggregate(node))
+        return True
+
+    pp.walk(ast, pre_visit=visit)
+    return reasons
+
+
+def _check_selector(sel, namespace: str, allowed: frozenset[str]) -> list[str]:
+    text = str(sel)
+    out = []
+    if sel.matchers.or_matchers:
+        out.append(f"{text}: 'or' matchers can select other namespaces")
+    ns = [m for m in sel.matchers.matchers if m.name == "namespace"]
+    if not ns:
+        out.append(f"{text}: no namespace matcher")
+    for m in ns:
+        if m.op != pp.MatchOp.Equal:
+            out.append(f"{text}: namespace matcher {m.op} is not an exact equality")
+        elif m.value != namespace:
+            out.append(f"{text}: namespace={m.value!r} is not the tenant's namespace {namespace!r}")
+    names_ = [m for m in sel.matchers.matchers if m.name == "__name__"]
+    if any(m.op != pp.MatchOp.Equal for m in names_):
+        out.append(f"{text}: metric name matched by a pattern")
+    metric = sel.name or next((m.value for m in names_ if m.op == pp.MatchOp.Equal), None)
+    if metric is None:
+        out.append(f"{text}: no metric name")
+    elif metric not in allowed:
+        out.append(f"{text}: {metric} is not a tenant series")
+    return out
+
+
+def _string_args(call) -> list[str]:
+    return [a.val for a in call.args if isinstance(a, pp.StringLiteral)]
+
+
+def _check_call(call) -> list[str]:
+    fn = call.func.name
+    if fn in ("label_replace", "label_join"):
+        args = _string_args(call)
+        if args and args[0] == "namespace":
+            return [f"{fn}(...) rewrites the namespace label"]
+    return []
+
+
+def _check_aggregate(agg) -> list[str]:
+    if str(agg.op) == "count_values":
+        param = agg.param
+        if isinstance(param, pp.StringLiteral) and param.val == "namespace":
+            return ["count_values(\"namespace\", ...) creates a namespace label from values"]
+    return []
+
+
+def violations(dashboard: dict, namespace: str, datasource_uid: str,
+               allowed: frozenset[str] = TENANT_SERIES) -> list[Violation]:
+    """Every reason the dashboard JSON could show data outside ``namespace``; [] = isolation proven."""
+    title = dashboard.get("title", dashboard.get("uid", "?"))
+    out: list[Violation] = []
+    variables = dashboard.get("templating", {}).get("list", [])
+    if variables:
+        out.append(Violation(title, "tenant dashboards must have no template variables: "
+                                    + ", ".join(str(v.get("name")) for v in variables)))
+    for panel in iter_panels(dashboard):
+        where = f"{title} / {panel.get('title', panel.get('id'))}"
+        if panel.get("repeat"):
+            out.append(Violation(where, "panel repeats over a variable"))
+        if panel.get("type") == "row":
+            continue
+        ds = panel.get("datasource")
+        if not isinstance(ds, dict) or ds.get("uid") != datasource_uid:
+            out.append(Violation(where, f"panel datasource {ds!r} is not the tenant datasource {datasource_uid!r}"))
+    for panel, target in iter_targets(dashboard):
+        where = f"{title} / {panel.get('title')} / {target.get('refId')}"
+        ds = target.get("datasource")
+        if not isinstance(ds, dict) or ds.get("uid") != datasource_uid:
+            out.append(Violation(where, f"target datasource {ds!r} is not the tenant datasource {datasource_uid!r}"))
+        expr = target.get("expr")
+        if not isinstance(expr, str) or not expr.strip():
+            out.append(Violation(where, "target has no PromQL expression"))
+            continue
+        out.extend(Violation(where, r) for r in check_expr(substitute_macros(expr), namespace, allowed))
+    return out
+
+
+def prove(dashboard: dict, namespace: str, datasource_uid: str) -> None:
+    """Raise :class:`GenerationError` unless every query of ``dashboard`` is confined to ``namespace``."""
+    found = violations(dashboard, namespace, datasource_uid)
+    if found:
+        shown = "; ".join(str(v) for v in found[:5])
+        more = f" (and {len(found) - 5} more)" if len(found) > 5 else ""
+        raise GenerationError(f"tenant isolation violated for namespace {namespace!r}: {shown}{more}")

@@ -1,0 +1,126 @@
+"""PromQL of dashboard panels, built with :mod:`gpudash.promql.build` over recorded series only.
+
+Hub facts every query respects (design §4): the hub holds one sample per push interval ``P``
+(``billing.mco_interval``), and the hub rules run every ``P``. So
+
+* an instantaneous value is read as ``last_over_time(series[2P])``: never empty between two samples,
+  whatever the query step or lookback delta (it may linger up to 2P after a series stops);
+* no ``rate(x[1m])``: no range shorter than 2P anywhere;
+* clock-hour series (``...:last_hour``) are read once per hour at hour boundaries ``T`` with
+  ``last_over_time(series[1h] offset 1ms)``, which holds hour ``[T-2h, T-1h)`` (docs/billing-contract.md §6:
+  hour h is pushed during hour h+1 and complete at h+2h).
+
+A :class:`Scope` adds the same matchers to every selector: ``namespace="<ns>"`` on tenant dashboards (the
+isolation proof in :mod:`gpudash.grafana.isolation` checks every one), ``cluster=~"$cluster"`` on provider
+dashboards.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gpudash.model.types import Model
+from gpudash.promql import build as q
+from gpudash.rules import names
+
+Matcher = tuple[str, str, str]
+
+MONTH_OF = "(year({t}) * 12 + month({t}))"
+HOUR_READ = "[1h] offset 1ms"
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Matchers added to selectors: ``always`` on every selector, ``clustered`` only on series that carry
+    the ``cluster`` label (the per-namespace roll-ups ``namespace:...`` do not)."""
+
+    model: Model
+    always: tuple[Matcher, ...] = ()
+    clustered: tuple[Matcher, ...] = ()
+
+    @property
+    def fresh(self) -> str:
+        """The range that always holds the latest hub sample: two push intervals."""
+        return q.duration(2 * self.model.billing.mco_interval)
+
+    def sel(self, metric: str, *extra: Matcher, cluster_label: bool = True) -> str:
+        scoped = (*self.always, *(self.clustered if cluster_label else ()), *extra)
+        return q.selector(metric, *scoped)
+
+    def now(self, metric: str, *extra: Matcher, cluster_label: bool = True) -> str:
+        """The latest value of a series: ``last_over_time(series[2P])``."""
+        return f"last_over_time({self.sel(metric, *extra, cluster_label=cluster_label)}[{self.fresh}])"
+
+    def hour(self, metric: str, *extra: Matcher, cluster_label: bool = True) -> str:
+        """A clock-hour series read at an hour boundary T: the value of hour [T-2h, T-1h)."""
+        return f"last_over_time({self.sel(metric, *extra, cluster_label=cluster_label)}{HOUR_READ})"
+
+
+def tenant_scope(model: Model, namespace: str) -> Scope:
+    return Scope(model, always=(("namespace", "=", namespace),))
+
+
+def provider_scope(model: Model, cluster_var: str = "cluster") -> Scope:
+    return Scope(model, clustered=(("cluster", "=~", f"${cluster_var}"),))
+
+
+def month_index(t: str) -> str:
+    return MONTH_OF.format(t=t)
+
+
+def hours_in_range(hour_expr: str, by: tuple[str, ...], rng: str = "$__range") -> str:
+    """Sum of a clock-hour series over the hours read in the dashboard's time range (each hour once).
+
+    The subquery steps are the hour boundaries in the range; step T reads hour [T-2h, T-1h), so the
+    result covers the range shifted back by the two-hour reporting delay.
+    """
+    return q.agg("sum", by, f"sum_over_time(({hour_expr})[{rng}:1h])")
+
+
+def period_to_date(hour_expr: str, rate_expr: str, by: tuple[str, ...]) -> str:
+    """This billing period (UTC month) so far, the way the hub's period-to-date cost is computed.
+
+    ``hour_expr`` is a clock-hour series read at hour boundaries (:meth:`Scope.hour`), ``rate_expr`` the
+    matching quantity per hour right now. Complete hours up to the hour before last come from
+    ``hour_expr`` (exact), the time since then from ``rate_expr`` (an estimate, as in the hub rule).
+    A 31-day window holds at most three months, so the month index modulo 3 tells this month's steps
+    apart without a variable-length range.
+    """
+    parts = []
+    for k in range(3):
+        inner = f"{hour_expr} and on () ({month_index('vector(time() - 7200)')} % 3 == {k})"
+        parts.append(f"(sum_over_time(({inner})[31d:1h]) and on () ({month_index('vector(time())')} % 3 == {k}))")
+    complete = q.label_replace(q.agg("sum", by, " or ".join(parts)), "gpudash_part", "hours", "", "")
+    since_month = "((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))"
+    since_hour = "vector(time() % 3600 + 3600)"
+    seconds = f"scalar(({since_hour} < {since_month}) or {since_month})"
+    estimate = q.label_replace(q.agg("sum", by, f"{rate_expr} * {seconds} / 3600"), "gpudash_part", "estimate",
+                               "", "")
+    return q.agg("sum", by, f"{complete} or {estimate}")
+
+
+def sku_classes(scope: Scope) -> str:
+    """(product, resource in kube-state-metrics form) -> gpu_class, value 1: joins spoke series to classes."""
+    keyed = q.label_replace(f"{scope.sel(names.SKU_PRICE, cluster_label=False)} * 0 + 1", "resource", "$1",
+                            "ksm_resource", "(.*)")
+    return q.agg("max", ("product", "resource", "gpu_class"), keyed)
+
+
+def pod_allocation_by_class(scope: Scope) -> str:
+    """GPUs allocated now per pod and GPU class (``unpriced`` when the product has no price)."""
+    alloc = scope.now(names.POD_ALLOCATED)
+    priced = f"{alloc} * on (product, resource) group_left (gpu_class) {sku_classes(scope)}"
+    unpriced = q.label_replace(alloc, "gpu_class", "unpriced", "", "")
+    return q.agg("sum", ("cluster", "namespace", "pod", "gpu_class"),
+                 f"({priced}) or on (cluster, namespace, pod, resource) {unpriced}")
+
+
+def pod_activity(scope: Scope) -> str:
+    """Mean GPU activity (0-1) of each pod over the last push window."""
+    return q.agg("max", ("cluster", "namespace", "pod"), scope.now(names.POD_ACTIVITY_AVG))
+
+
+def idle_pods(scope: Scope) -> str:
+    """Pods whose GPUs showed zero peak activity during the whole idle window (``alerts.idle.window``)."""
+    window = max(scope.model.alerts.idle.window, 2 * scope.model.billing.mco_interval)
+    peak = f"max_over_time({scope.sel(names.POD_ACTIVITY_MAX)}[{q.duration(window)}])"
+    return q.agg("max", ("cluster", "namespace", "pod"), peak) + " == 0"

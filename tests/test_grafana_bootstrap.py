@@ -1,0 +1,287 @@
+"""``gpudash grafana-bootstrap`` against a stand-in for Grafana's HTTP API.
+
+No Grafana binary can be installed here, so :class:`FakeGrafana` is a small stateful HTTP server on
+127.0.0.1 (ephemeral port) that implements the API contract of the endpoints the client calls, as documented
+for Grafana 10/11: ``/api/orgs`` (server admin only), ``/api/orgs/name/:name``, ``/api/folders``,
+``/api/folders/:uid``, ``/api/folders/:uid/permissions``, ``/api/serviceaccounts`` (+ ``/search``, PATCH
+``/:id``), org selection by the ``X-Grafana-Org-Id`` header, 401 for bad credentials, 403 for a token
+that is not a server admin. It is a stand-in for the contract, not a Grafana emulator: it checks what the
+client relies on (status codes, bodies, org scoping, idempotency).
+"""
+from __future__ import annotations
+
+import base64
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, unquote, urlsplit
+
+import pytest
+
+from gpudash import cli
+from gpudash.grafana import bootstrap, provisioning, uids
+
+ADMIN = "Basic " + base64.b64encode(b"admin:secret").decode()
+TOKEN = "Bearer org1-editor-token"
+
+
+class FakeGrafana:
+    def __init__(self):
+        self.orgs = {1: "Main Org."}
+        self.folders: dict[tuple[int, str], dict] = {}
+        self.permissions: dict[tuple[int, str], list[dict]] = {}
+        self.service_accounts: dict[int, list[dict]] = {}
+        self.log: list[tuple[str, str, int]] = []
+        self.fail_with: int | None = None  # answer every request with this status
+        self.next_id = 100
+        self.lock = threading.Lock()
+
+    # -- helpers -------------------------------------------------------------------------------------------------
+    def new_id(self) -> int:
+        self.next_id += 1
+        return self.next_id
+
+    def writes(self) -> list[tuple[str, str, int]]:
+        return [entry for entry in self.log if entry[0] in ("POST", "PUT", "PATCH", "DELETE")]
+
+    def handle(self, method: str, path: str, query: dict, headers, body) -> tuple[int, object]:
+        if self.fail_with:
+            return self.fail_with, {"message": "internal error"}
+        auth = headers.get("Authorization", "")
+        if auth not in (ADMIN, TOKEN):
+            return 401, {"message": "invalid username or password"}
+        org = int(headers.get("X-Grafana-Org-Id") or 1)
+        if auth == TOKEN and org != 1:
+            return 401, {"message": "token is not valid for this organization"}
+        if org not in self.orgs:
+            return 403, {"message": "user is not a member of the organization"}
+        self.log.append((method, path, org))
+        parts = [unquote(p) for p in path.strip("/").split("/")]
+
+        if parts[:2] == ["api", "orgs"]:
+            if auth != ADMIN:
+                return 403, {"message": "Permission denied: server admin required"}
+            if method == "GET" and len(parts) == 4 and parts[2] == "name":
+                for oid, name in self.orgs.items():
+                    if name == parts[3]:
+                        return 200, {"id": oid, "name": name, "address": {}}
+                return 404, {"message": "Organization not found"}
+            if method == "POST" and len(parts) == 2:
+                if body["name"] in self.orgs.values():
+                    return 409, {"message": "Organization name taken"}
+                oid = max(self.orgs) + 1
+                self.orgs[oid] = body["name"]
+                self.service_accounts[oid] = []
+                return 200, {"orgId": oid, "message": "Organization created"}
+
+        if parts[:2] == ["api", "folders"]:
+            if method == "POST" and len(parts) == 2:
+                key = (org, body["uid"])
+                if key in self.folders:
+                    return 409, {"message": "a folder with the same uid already exists"}
+                folder = {"id": self.new_id(), "uid": body["uid"], "title": body["title"], "version": 1}
+                self.folders[key] = folder
+                # Grafana's defaults for a folder created through the API: its creator, Editor, Viewer.
+                self.permissions[key] = [{"userId": 1, "userLogin": "admin", "permission": 4},
+                                         {"role": "Editor", "permission": 2}, {"role": "Viewer", "permission": 1}]
+                return 200, folder
+            key = (org, parts[2]) if len(parts) >= 3 else None
+            if key not in self.folders:
+                return 404, {"message": "folder not found"}
+            if len(parts) == 3 and method == "GET":
+                return 200, self.folders[key]
+            if len(parts) == 3 and method == "PUT":
+                folder = self.folders[key]
+                folder.update(title=body["title"], version=folder["version"] + 1)
+                return 200, folder
+            if len(parts) == 4 and parts[3] == "permissions":
+                if method == "GET":
+                    return 200, [{**i, "uid": key[1], "inherited": False} for i in self.permissions[key]]
+                if method == "POST":
+                    self.permissions[key] = [dict(i) for i in body["items"]]
+                    return 200, {"message": "Folder permissions updated"}
+
+        if parts[:2] == ["api", "serviceaccounts"]:
+            accounts = self.service_accounts.setdefault(org, [])
+            if method == "GET" and parts[2:] == ["search"]:
+                text = query.get("query", [""])[0]
+                found = [a for a in accounts if text in a["name"]]
+                return 200, {"totalCount": len(found), "serviceAccounts": found, "page": 1, "perPage": 1000}
+            if method == "POST" and len(parts) == 2:
+                if any(a["name"] == body["name"] for a in accounts):
+                    return 400, {"message": "service account already exists"}
+                account = {"id": self.new_id(), "name": body["name"], "login": f"sa-{body['name']}",
+                           "orgId": org, "role": body["role"], "isDisabled": body.get("isDisabled", False)}
+                accounts.append(account)
+                return 201, account
+            if method == "PATCH" and len(parts) == 3:
+                for a in accounts:
+                    if a["id"] == int(parts[2]):
+                        a.update(body)
+                        return 200, {"message": "Service account updated", "serviceaccount": a}
+                return 404, {"message": "service account not found"}
+        return 404, {"message": "not found"}
+
+
+@pytest.fixture()
+def grafana_server():
+    state = FakeGrafana()
+
+    class Handler(BaseHTTPRequestHandler):
+        def _serve(self):
+            url = urlsplit(self.path)
+            length = int(self.headers.get("Content-Length") or 0)
+            body = json.loads(self.rfile.read(length)) if length else None
+            with state.lock:
+                status, payload = state.handle(self.command, url.path, parse_qs(url.query), self.headers, body)
+            data = json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _serve
+
+        def log_message(self, *args):  # keep test output clean
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    state.url = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        yield state
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture()
+def admin_env(monkeypatch):
+    monkeypatch.delenv("GRAFANA_TOKEN", raising=False)
+    monkeypatch.setenv("GRAFANA_USER", "admin")
+    monkeypatch.setenv("GRAFANA_PASSWORD", "secret")
+
+
+def run_cli(*args) -> int:
+    return cli.main(["grafana-bootstrap", *args])
+
+
+def test_first_run_creates_everything(grafana_server, admin_env, example_model, capsys, tmp_path):
+    env_file = tmp_path / "grafana.env"
+    assert run_cli("--grafana-url", grafana_server.url, "--env-file", str(env_file)) == 0
+    out = capsys.readouterr().out
+    g = grafana_server
+    assert sorted(g.orgs.values()) == sorted(["Main Org.", *(provisioning.org_name(t) for t in example_model.tenants)])
+    for t in example_model.tenants:
+        oid = next(i for i, n in g.orgs.items() if n == provisioning.org_name(t))
+        assert f"{provisioning.org_id_env(t)}={oid}\n" in out
+        assert g.folders[(oid, uids.tenant_folder_uid(t.name))]["title"] == provisioning.tenant_folder_title(t)
+        assert {(i["role"], i["permission"]) for i in g.permissions[(oid, uids.tenant_folder_uid(t.name))]} == \
+            {(p["role"], p["permission"]) for p in provisioning.TENANT_FOLDER_PERMISSIONS}
+        assert [a["name"] for a in g.service_accounts[oid]] == [provisioning.SERVICE_ACCOUNT]
+        # a tenant's folder lives only in the tenant's own org
+        assert [k[0] for k in g.folders if k[1] == uids.tenant_folder_uid(t.name)] == [oid]
+    assert env_file.read_text() == out
+    provider_folder = g.folders[(1, "gpudash-folder-provider")]
+    assert provider_folder["title"] == example_model.grafana.provider_folder
+    assert {(i["role"], i["permission"]) for i in g.permissions[(1, "gpudash-folder-provider")]} == \
+        {(p["role"], p["permission"]) for p in provisioning.PROVIDER_FOLDER_PERMISSIONS}
+    # every org-scoped write went to the org it belongs to
+    assert all(org in g.orgs for _, _, org in g.log)
+
+
+def test_second_run_makes_no_writes(grafana_server, admin_env, capsys):
+    assert run_cli("--grafana-url", grafana_server.url) == 0
+    first = capsys.readouterr().out
+    grafana_server.log.clear()
+    assert run_cli("--grafana-url", grafana_server.url) == 0
+    assert capsys.readouterr().out == first  # same org ids
+    assert grafana_server.writes() == []
+    assert grafana_server.log  # it did read
+
+
+def test_drift_is_repaired_and_nothing_else(grafana_server, admin_env, example_model, capsys):
+    assert run_cli("--grafana-url", grafana_server.url) == 0
+    g = grafana_server
+    g.folders[(1, "gpudash-folder-provider")]["title"] = "renamed by hand"
+    g.permissions[(1, "gpudash-folder-provider")].append({"role": "Viewer", "permission": 2})
+    g.service_accounts[1][0]["role"] = "Viewer"
+    g.log.clear()
+    assert run_cli("--grafana-url", g.url) == 0
+    assert sorted((m, p) for m, p, _ in g.writes()) == sorted([
+        ("PUT", "/api/folders/gpudash-folder-provider"),
+        ("POST", "/api/folders/gpudash-folder-provider/permissions"),
+        ("PATCH", f"/api/serviceaccounts/{g.service_accounts[1][0]['id']}"),
+    ])
+    assert g.folders[(1, "gpudash-folder-provider")]["title"] == example_model.grafana.provider_folder
+    assert g.service_accounts[1][0]["role"] == "Editor"
+
+
+def test_dry_run_prints_the_calls_and_changes_nothing(grafana_server, admin_env, example_model, capsys):
+    assert run_cli("--grafana-url", grafana_server.url, "--dry-run") == 0
+    captured = capsys.readouterr()
+    assert grafana_server.writes() == []
+    assert grafana_server.orgs == {1: "Main Org."}
+    lines = captured.out.splitlines()
+    assert any(line.startswith('POST /api/orgs {"name": "GPU tenant team-a"}') for line in lines)
+    assert any(line.startswith("POST /api/folders [org 1]") for line in lines)
+    assert any(line.startswith("GET /api/folders/gpudash-folder-provider [org 1]") for line in lines)
+    assert "(dry run: not sent)" in captured.out
+    for t in example_model.tenants:
+        assert f"{provisioning.org_id_env(t)}=<created on apply>" in captured.out
+    assert "write(s) would be made" in captured.err
+    # after a real run, a dry run finds nothing to do
+    assert run_cli("--grafana-url", grafana_server.url) == 0
+    capsys.readouterr()
+    assert run_cli("--grafana-url", grafana_server.url, "--dry-run") == 0
+    assert "0 write(s) would be made" in capsys.readouterr().err
+
+
+def test_bad_credentials_exit_2(grafana_server, monkeypatch, capsys):
+    monkeypatch.delenv("GRAFANA_TOKEN", raising=False)
+    monkeypatch.setenv("GRAFANA_USER", "admin")
+    monkeypatch.setenv("GRAFANA_PASSWORD", "wrong")
+    assert run_cli("--grafana-url", grafana_server.url) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "rejected the credentials (401)" in err
+    assert grafana_server.writes() == []
+
+
+def test_token_without_server_admin_gets_a_clear_403(grafana_server, monkeypatch, capsys):
+    monkeypatch.setenv("GRAFANA_TOKEN", TOKEN.removeprefix("Bearer "))
+    assert run_cli("--grafana-url", grafana_server.url) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "403" in err and "server admin" in err and "/api/orgs" in err
+
+
+def test_unexpected_status_exit_2(grafana_server, admin_env, capsys):
+    grafana_server.fail_with = 500
+    assert run_cli("--grafana-url", grafana_server.url) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unexpected HTTP 500" in err and "internal error" in err
+
+
+def test_unreachable_grafana_exit_2(admin_env, capsys):
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    assert run_cli("--grafana-url", f"http://127.0.0.1:{port}") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot reach Grafana" in err
+
+
+def test_missing_credentials_exit_2(monkeypatch, capsys):
+    for var in ("GRAFANA_TOKEN", "GRAFANA_USER", "GRAFANA_PASSWORD"):
+        monkeypatch.delenv(var, raising=False)
+    assert run_cli("--grafana-url", "http://127.0.0.1:1") == 2
+    assert "no Grafana credentials" in capsys.readouterr().err
+
+
+def test_auth_headers():
+    assert bootstrap.auth_from_env({"GRAFANA_TOKEN": "t"}) == {"Authorization": "Bearer t"}
+    assert bootstrap.auth_from_env({"GRAFANA_USER": "admin", "GRAFANA_PASSWORD": "secret"}) == \
+        {"Authorization": ADMIN}
