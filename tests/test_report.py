@@ -1,0 +1,261 @@
+"""Reports without a server: periods and chunks, rounding, the PromQL sent, and every output format.
+
+The reports against a real Prometheus are in e2e/test_reports.py.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import promql_parser as pp
+import pytest
+
+from gpudash.model.types import Tenant
+from gpudash.promql.lint import parse, vector_selectors
+from gpudash.report import common, queries, render
+from gpudash.report.billing import BillingReport, Line, budget_rows
+from gpudash.report.idle import IdleReport, IdleWorkload
+from gpudash.report.nodes import NodesReport
+from gpudash.report.period import (PeriodError, chunks, parse_period, parse_time, readable_until, rfc3339)
+
+ROOT = Path(__file__).resolve().parent.parent
+H = 3600
+
+
+def t(text: str) -> int:
+    return int(parse_time(text, "--start"))
+
+
+# --- periods ----------------------------------------------------------------------------------------------------
+def test_parse_period_accepts_rfc3339_and_offsets():
+    assert parse_period("2026-01-01T00:00:00Z", "2026-02-01T00:00:00Z") == (t("2026-01-01T00:00:00Z"),
+                                                                           t("2026-02-01T00:00:00Z"))
+    assert parse_period("2026-01-01T02:00:00+02:00", "2026-01-01T01:00:00Z")[0] == t("2026-01-01T00:00:00Z")
+    assert parse_period("2026-01-01T00:00:00", "2026-01-01T01:00:00")[0] == t("2026-01-01T00:00:00Z")  # UTC
+
+
+@pytest.mark.parametrize("start,end,needle", [
+    ("2026-01-01T00:30:00Z", "2026-01-02T00:00:00Z", "--start 2026-01-01T00:30:00Z is not on a whole UTC hour"),
+    ("2026-01-01T00:00:00Z", "2026-01-02T00:00:01Z", "--end"),
+    ("2026-01-01T00:00:00+05:30", "2026-01-02T00:00:00Z", "is not on a whole UTC hour"),
+    ("2026-01-02T00:00:00Z", "2026-01-01T00:00:00Z", "must be after"),
+    ("yesterday", "2026-01-01T00:00:00Z", "not an RFC 3339 time"),
+])
+def test_parse_period_rejects_with_a_reason(start, end, needle):
+    with pytest.raises(PeriodError) as err:
+        parse_period(start, end)
+    assert needle in str(err.value)
+    if "whole UTC hour" in needle:
+        assert "one figure per clock hour" in str(err.value) and "(e.g. " in str(err.value)
+
+
+def test_chunks_cut_at_month_boundaries_and_stay_under_the_point_limit():
+    start, end = t("2024-02-15T05:00:00Z"), t("2026-03-02T00:00:00Z")
+    pieces = chunks(start, end)
+    assert pieces[0] == (start, t("2024-03-01T00:00:00Z"))
+    assert pieces[-1] == (t("2026-03-01T00:00:00Z"), end)
+    assert all(b == c for (_, b), (c, _) in zip(pieces, pieces[1:]))  # contiguous, no hour lost or repeated
+    assert len(pieces) == 26 and max((b - a) // H for a, b in pieces) <= 745
+    assert chunks(0, 30 * H, max_hours=10) == [(0, 10 * H), (10 * H, 20 * H), (20 * H, 30 * H)]
+
+
+def test_readable_until_keeps_hours_final_at_h_plus_2h():
+    end = t("2026-01-01T12:00:00Z")
+    now = t("2026-01-01T10:30:00Z")  # hour 08:00 is final at 10:00; hour 09:00 only at 11:00
+    assert readable_until(end, now) == t("2026-01-01T09:00:00Z")
+    assert readable_until(end, t("2026-01-01T14:00:00Z")) == end
+    assert readable_until(end, t("2026-01-01T12:59:59Z")) == t("2026-01-01T11:00:00Z")
+
+
+# --- money ------------------------------------------------------------------------------------------------------
+def test_round_money_to_the_currency_minor_unit_half_up():
+    assert common.round_money(6.233333, "USD") == 6.23
+    assert common.round_money(0.125, "EUR") == 0.13  # half away from zero, not banker's rounding
+    assert common.round_money(2.675, "USD") == 2.68  # the float 2.67499999... still rounds as written
+    assert common.round_money(1234.5, "JPY") == 1235
+    assert common.round_money(1.2345, "KWD") == 1.235
+    assert common.round_money(-0.005, "USD") == -0.01
+    assert common.round_hours(11.3333333333) == 11.333333 and common.round_hours(1e-9) == 0.0
+
+
+# --- PromQL -----------------------------------------------------------------------------------------------------
+def _all_queries(scope: queries.Scope) -> list[str]:
+    return [queries.gpu_hours(scope), queries.cost(scope), queries.unpriced(scope),
+            queries.tenant_info_present(scope), queries.idle_candidates(scope, "NVIDIA.*", 1800),
+            queries.activity_history(scope, ".*", ["nb-0", "x.y"], 300), queries.allocated_now(scope, 450),
+            queries.pod_cost_rate(scope, 450), queries.activity_seen(scope, 1800)]
+
+
+def test_every_query_parses_and_reads_hour_h_at_h_plus_2h():
+    for expr in _all_queries(queries.Scope()) + [queries.node_active_gpus(queries.Scope(cluster="east")),
+                                                 queries.cluster_billed_hour(queries.Scope())]:
+        parse(expr, "report")
+    assert queries.gpu_hours(queries.Scope()) == (
+        "max by (cluster, namespace, gpu_class, resource) "
+        "(last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour[1h] offset 1ms))")
+
+
+def test_a_tenant_scope_puts_its_namespace_on_every_selector():
+    """prom-label-proxy (thanos-querier :9092) and rbac-query-proxy accept a query confined to the namespace."""
+    ns = 'we"ird\\ns'
+    for expr in _all_queries(queries.Scope(namespace=ns, cluster="east")):
+        for sel in vector_selectors(pp.parse(expr)):
+            found = {(m.name, str(m.op), m.value) for m in sel.matchers.matchers}
+            assert any(name == "namespace" and value == ns and "Equal" in op and "Not" not in op
+                       for name, op, value in found), (expr, found)
+    assert 'namespace="we\\"ird\\\\ns"' in queries.gpu_hours(queries.Scope(namespace=ns))
+
+
+def test_idle_filters_are_regex_matchers_as_in_gpu_pruner():
+    expr = queries.idle_candidates(queries.Scope(namespace_regex="team-.*"), "NVIDIA A10G", 1800)
+    assert 'namespace=~"team-.*"' in expr and 'gpu_model=~"NVIDIA A10G"' in expr and "[30m]" in expr
+    assert "namespace=" not in queries.idle_candidates(queries.Scope(namespace_regex=".*"), ".*", 1800)
+    # 1 ms shorter than the step: each push counted in exactly one step under Prometheus 2 and 3
+    assert "[4m59s999ms]" in queries.activity_history(queries.Scope(), ".*", [], 300)
+
+
+# --- formats ----------------------------------------------------------------------------------------------------
+START, END = t("2026-01-31T20:00:00Z"), t("2026-02-01T04:00:00Z")
+TENANTS = [Tenant("research", "ml-research", 100.0, (), (), "r"), Tenant("team-a", "team-a", 500.0, (), (), "r")]
+
+
+def billing_report() -> BillingReport:
+    lines = [Line("east", "team-a", "team-a", "a100-80gb", "nvidia.com/gpu", 12.0, 38.4),
+             Line("east", "team-a", "team-a", "a100-80gb", "nvidia.com/mig-1g.10gb", 34 / 3, 34 / 3 * 0.55),
+             Line("west", "research", "ml-research", "mi300x", "amd.com/gpu", 12.0, 49.2)]
+    return BillingReport(
+        START, END, END, "USD", lines, TENANTS,
+        [Line("east", "", "sandbox", "a100-80gb", "nvidia.com/gpu", 2.0, 6.4)],
+        [{"cluster": "east", "namespace": "team-a", "tenant": "team-a", "product": "NVIDIA-Tesla-T4",
+          "resource": "nvidia_com_gpu", "gpu_hours": 2.0}],
+        {"team-a": {t("2026-01-31T00:00:00Z"): {"a100-80gb": 12.0}, t("2026-02-01T00:00:00Z"): {"a100-80gb": 34 / 3}},
+         "research": {t("2026-01-31T00:00:00Z"): {"mi300x": 6.0}, t("2026-02-01T00:00:00Z"): {"mi300x": 6.0}}},
+        {"team-a": {t("2026-01-01T00:00:00Z"): 27.8, t("2026-02-01T00:00:00Z"): 16.833333},
+         "research": {t("2026-01-01T00:00:00Z"): 24.6, t("2026-02-01T00:00:00Z"): 24.6}},
+        ["namespace sandbox on cluster east is not a tenant of the model"])
+
+
+def test_billing_json_shape_and_rounding():
+    data = json.loads(render.dumps(billing_report().to_json()))
+    assert list(data)[:7] == ["start", "end", "currency", "lines", "totals", "total_cost", "complete_until"]
+    assert data["start"] == "2026-01-31T20:00:00Z" and data["end"] == "2026-02-01T04:00:00Z"
+    assert data["lines"][1] == {"cluster": "east", "tenant": "team-a", "namespace": "team-a",
+                                "gpu_class": "a100-80gb", "resource": "nvidia.com/mig-1g.10gb",
+                                "gpu_hours": 11.333333, "cost": 6.23}
+    # totals are rounded from unrounded sums: 38.4 + 6.2333.. = 44.6333.. -> 44.63; 93.8333.. -> 93.83
+    assert data["totals"] == [{"tenant": "research", "gpu_hours": 12.0, "cost": 49.2},
+                              {"tenant": "team-a", "gpu_hours": 23.333333, "cost": 44.63}]
+    assert data["total_cost"] == 93.83
+    assert data["warnings"] and data["non_tenant"][0]["namespace"] == "sandbox"
+
+
+def test_billing_csv_and_table():
+    rows = list(csv.reader(io.StringIO(render.billing_csv(billing_report()))))
+    assert rows[0] == ["start", "end", "cluster", "tenant", "namespace", "gpu_class", "resource", "gpu_hours",
+                       "cost", "currency"]
+    assert rows[2][5:] == ["a100-80gb", "nvidia.com/mig-1g.10gb", "11.333333", "6.23", "USD"]
+    text = render.billing_table(billing_report())
+    assert "GPU billing 2026-01-31T20:00:00Z .. 2026-02-01T04:00:00Z (USD)" in text
+    assert text.splitlines()[-1].split() == ["TOTAL", "35.333", "93.83"]
+    empty = billing_report()
+    empty.lines = []
+    assert "No billable GPU usage" in render.billing_table(empty)
+
+
+def test_budget_rows_per_month_of_the_period():
+    rows = budget_rows(billing_report(), TENANTS[0])
+    assert [(r["month"], round(r["used"], 3), r["whole_month"]) for r in rows] == [("2026-01", 0.246, False),
+                                                                                  ("2026-02", 0.246, False)]
+
+
+def test_html_statements_are_self_contained_and_escaped(tmp_path):
+    report = billing_report()
+    report.tenants = [Tenant("<b>x</b>&co", "team-a", 500.0, (), (), "r")]
+    for line in report.lines:
+        line.tenant = "<b>x</b>&co" if line.tenant == "team-a" else line.tenant
+    report.daily["<b>x</b>&co"] = report.daily["team-a"]
+    (path,) = render.statements(report, tmp_path / "out")
+    assert path.name == "gpudash-statement-b_x_b_co-20260131T2000Z-20260201T0400Z.html"
+    html = path.read_text()
+    assert "&lt;b&gt;x&lt;/b&gt;&amp;co" in html and "<b>x</b>" not in html
+    assert "<script" not in html and "<link" not in html and "src=" not in html  # nothing loaded from elsewhere
+    assert "@media print" in html and "@page" in html
+    assert "44.63 USD" in html and html.count("<rect") == 2  # one bar per day
+    assert "NVIDIA-Tesla-T4" in html  # the tenant's unpriced usage is a note on its own statement
+
+
+def test_daily_chart_scales_to_a_round_maximum():
+    chart = render.daily_chart(billing_report(), "team-a", ["a100-80gb"])
+    assert chart["yticks"][-1]["text"] == "20" and len(chart["bars"]) == 2
+    assert chart["bars"][0]["h"] == pytest.approx(12 / 20 * chart["plot_h"], abs=0.01)
+
+
+def nodes_report() -> NodesReport:
+    return NodesReport(START, END, END, [(START, "east", "gpu-1", 4), (START + H, "east", "gpu-1", 3),
+                                         (START + H, "west", "amd-1", 4)],
+                       [(START, 1, 4), (START + H, 2, 7), (START + 2 * H, 0, 0)], [])
+
+
+def test_nodes_formats():
+    data = nodes_report().to_json()
+    assert data["hours"][0] == {"hour": "2026-01-31T20:00:00Z", "cluster": "east", "node": "gpu-1", "active_gpus": 4}
+    assert data["summary"][2] == {"hour": "2026-01-31T22:00:00Z", "active_nodes": 0, "active_gpus": 0}
+    assert render.nodes_csv(nodes_report()).splitlines()[1] == "2026-01-31T20:00:00Z,east,gpu-1,4"
+    assert render.nodes_csv(nodes_report(), summary=True).splitlines()[2] == "2026-01-31T21:00:00Z,2,7"
+    assert "ACTIVE NODES" in render.nodes_table(nodes_report())
+
+
+def test_idle_formats():
+    w = IdleWorkload("east", "team-a", "Notebook", "nb-alice", ["notebook-0"], 1.0, {"nvidia_com_gpu": 1.0},
+                     t("2026-02-01T00:00:00Z"), 3.2, 0)
+    report = IdleReport(t("2026-02-01T02:00:00Z"), 1800, "USD", [w], [])
+    data = report.to_json()
+    assert data["workloads"][0]["dry_run_action"] == "scale to 0 replicas" and data["window"] == "30m"
+    assert data["total_cost_per_hour"] == 3.2
+    assert "3.20 USD per hour" in render.idle_table(report)
+    assert render.idle_csv(report).splitlines()[1].startswith("east,team-a,Notebook,nb-alice,notebook-0,1,")
+
+
+def test_progress_only_on_a_terminal(capsys):
+    p = common.Progress("billing", enabled=True)
+    p(2, 24, "2025-02")
+    p.close()
+    assert "gpudash: billing: 2025-02 (2/24)" in capsys.readouterr().err
+    quiet = common.Progress("billing", enabled=False)
+    quiet(2, 24, "2025-02")
+    assert capsys.readouterr().err == ""
+
+
+# --- command line -----------------------------------------------------------------------------------------------
+def gpudash(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "gpudash", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_report_is_a_registered_command():
+    r = gpudash("--help")
+    assert r.returncode == 0 and "report" in r.stdout
+    r = gpudash("report", "idle", "--help")
+    assert r.returncode == 0 and "--window" in r.stdout and "--namespace REGEX" in r.stdout
+
+
+def test_off_the_hour_period_fails_before_any_query():
+    r = gpudash("report", "billing", "--prometheus-url", "http://127.0.0.1:9", "--start", "2026-01-01T00:15:00Z",
+                "--end", "2026-01-02T00:00:00Z")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith("gpudash: --start 2026-01-01T00:15:00Z is not on a whole UTC hour")
+
+
+def test_unknown_tenant_is_one_line():
+    r = gpudash("report", "billing", "--prometheus-url", "http://127.0.0.1:9", "--start", "2026-01-01T00:00:00Z",
+                "--end", "2026-01-02T00:00:00Z", "--tenant", "nobody")
+    assert r.returncode == 2 and "--tenant 'nobody' is not a tenant of the model" in r.stderr
+    assert len(r.stderr.splitlines()) == 1
+
+
+def test_rfc3339_output():
+    assert rfc3339(0) == "1970-01-01T00:00:00Z"
