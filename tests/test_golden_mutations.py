@@ -1,0 +1,66 @@
+"""Deliberately wrong rule edits must each make at least one golden test fail."""
+import re
+import shutil
+
+import pytest
+import yaml
+
+from gpudash.golden import run_promtool_tests
+from test_golden_suite import render
+
+pytestmark = pytest.mark.skipif(not shutil.which("promtool"), reason="promtool is not installed")
+
+SPOKE = "rules/gpudash-spoke.rules.yaml"
+HUB = "rules/gpudash-hub.rules.yaml"
+
+
+def _mig_at_full_price(text: str) -> str:
+    data = yaml.safe_load(text)
+    whole = {r["labels"]["gpu_class"]: r["expr"] for g in data["groups"] for r in g["rules"]
+             if r.get("record") == "product_resource:gpudash_price_per_hour:model"
+             and r["labels"]["resource"] == "nvidia.com/gpu"}
+    for g in data["groups"]:
+        for r in g["rules"]:
+            if r.get("record") == "product_resource:gpudash_price_per_hour:model" \
+                    and r["labels"]["resource"].startswith("nvidia.com/mig-"):
+                r["expr"] = whole[r["labels"]["gpu_class"]]
+    return yaml.safe_dump(data)
+
+
+# name -> (rule file, edit of its text, scenarios that must catch it)
+MUTATIONS = {
+    "no Running filter": (SPOKE, lambda t: t.replace(',phase="Running"', ""), ["succeeded-lingers", "failed-lingers"]),
+    "sum duplicates": (SPOKE, lambda t: t.replace("max by (cluster, namespace, pod, uid, container, node, resource)",
+                                                  "sum by (cluster, namespace, pod, uid, container, node, resource)"),
+                       ["ksm-ha-duplicate"]),
+    "MIG at full GPU price": (HUB, _mig_at_full_price, ["mig-mixed", "mig-single"]),
+    "bill Pending": (SPOKE, lambda t: t.replace('phase="Running"', 'phase=~"Running|Pending"'),
+                     ["pending-image-pull"]),
+    "boundary step twice": (SPOKE, lambda t: re.sub(r"\[1h:1m\] offset (1h)?1ms",
+                                                   lambda m: "[1h:1m]" + (" offset 1h" if m[1] else ""), t),
+                            ["whole-gpu-steady", "pod-crossing-hour"]),
+}
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    out = tmp_path_factory.mktemp("rendered")
+    render(out)
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(MUTATIONS))
+def test_mutation_is_caught(rendered, tmp_path, name):
+    rule_file, edit, scenarios = MUTATIONS[name]
+    shutil.copytree(rendered / "rules", tmp_path / "rules")
+    (tmp_path / "tests").mkdir()
+    original = (rendered / rule_file).read_text()
+    mutated = edit(original)
+    assert mutated != original, f"mutation {name!r} no longer applies to {rule_file}"
+    (tmp_path / rule_file).write_text(mutated)
+    for s in scenarios:
+        shutil.copy(rendered / "tests" / f"golden-{s}.test.yaml", tmp_path / "tests")
+    results = run_promtool_tests(tmp_path)
+    assert len(results) == len(scenarios)
+    assert any(not r.ok and "exp:" in "\n".join(r.failures) for r in results), \
+        f"mutation {name!r} passed every golden test"
