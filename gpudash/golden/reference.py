@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 from datetime import datetime, timezone
-from functools import cached_property
+from functools import cache, cached_property
 
 from gpudash.model import mig
 from gpudash.model.types import GpuClass, Model
@@ -157,6 +157,7 @@ class Reference:
                     acc[key] = acc.get(key, 0) + q
         return out
 
+    @cache
     def gpu_hours(self, hour: int) -> dict[tuple, float]:
         """HOURLY_GPU_HOURS of ``hour``: {(cluster, namespace, product, ksm resource): GPU-hours}."""
         return {k: v * self.step / 60 for k, v in self._unit_steps.get(hour, {}).items() if v}
@@ -178,6 +179,7 @@ class Reference:
             lines[key] = (hours + v, cost + v * found[2])
         return lines, unpriced
 
+    @cache
     def billing(self, hour: int) -> dict[tuple, tuple[float, float]]:
         """{(cluster, namespace, gpu_class, billed resource): (GPU-hours, cost)} of ``hour``."""
         return self.price(self.gpu_hours(hour))[0]
@@ -194,6 +196,7 @@ class Reference:
             load[(cluster, node)] = load.get((cluster, node), 0.0) + q * self.weight(product, res)
         return {k: math.ceil(v - 1e-9) for k, v in load.items() if math.ceil(v - 1e-9) > 0}
 
+    @cache
     def node_max(self, hour: int) -> dict[tuple, int]:
         """NODE_ACTIVE_GPUS_MAX of ``hour``: {(cluster, node): max active GPUs} (nodes with at least one)."""
         out: dict[tuple, int] = {}

@@ -8,6 +8,8 @@ hub's view instead: what the ACM metrics-collector pushes at each (jittered, pos
 """
 from __future__ import annotations
 
+import functools
+
 from gpudash.model.types import Model
 from gpudash.golden.reference import Reference, ksm, node_product
 from gpudash.golden.scenario import Node, Pod, Scenario, uid_of as uid
@@ -239,6 +241,7 @@ def push_times(scenario: Scenario, model: Model) -> list[int]:
     return sorted(t for t in arrivals if t <= scenario.duration)
 
 
+@functools.cache
 def push_content(ref: Reference, t: int) -> dict[str, dict[tuple, float]]:
     """The spoke's hourly figures a push at minute ``t`` carries (contract section 6): the hour before the one
     containing ``t``, an explicit 0 for each series of the hour before that, and per cluster the start
