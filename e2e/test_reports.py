@@ -27,13 +27,12 @@ import json
 import math
 import os
 import shutil
-import socket
 import ssl
 import subprocess
 import sys
 import threading
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -63,7 +62,7 @@ MODEL = {
 
 
 def ts(text: str) -> int:
-    return int(datetime.fromisoformat(text).replace(tzinfo=timezone.utc).timestamp())
+    return int(datetime.fromisoformat(text).replace(tzinfo=UTC).timestamp())
 
 
 T0 = ts("2026-01-31T20:00:00")
@@ -248,9 +247,9 @@ def ok_json(*args: str) -> tuple[dict, str]:
 
 
 # --- billing ----------------------------------------------------------------------------------------------------
-# east team-a a100 nvidia.com/gpu: train-0 2 GPUs x 4 h (20-24) + notebook-0 1 x 4 h (00-04)      = 12 GPU-h x 3.20 = 38.40
+# east team-a a100 nvidia.com/gpu: train-0 2 GPUs x 4 h (20-24) + notebook-0 1 x 4 h (00-04) = 12 GPU-h x 3.20 = 38.40
 # east team-a a100 mig-1g.10gb:   infer-0 7 h 20 min (20:00-03:20) + infer-1 4 h = 11.333333 GPU-h x 0.55 = 6.233333
-# west research mi300x amd.com/gpu: sim-0 4 GPUs x 3 h (22:30-01:30)                                 = 12 GPU-h x 4.10 = 49.20
+# west research mi300x amd.com/gpu: sim-0 4 GPUs x 3 h (22:30-01:30) = 12 GPU-h x 4.10 = 49.20
 EXPECTED_LINES = [
     {"cluster": "east", "tenant": "team-a", "namespace": "team-a", "gpu_class": "a100-80gb",
      "resource": "nvidia.com/gpu", "gpu_hours": 12.0, "cost": 38.40},
@@ -342,8 +341,8 @@ def test_billing_period_without_data_is_an_empty_report(hub, model_file):
 
 def test_billing_hours_not_final_yet_are_a_warning(hub, model_file):
     now = int(time.time()) // 3600 * 3600
-    start = datetime.fromtimestamp(now - 6 * 3600, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    end = datetime.fromtimestamp(now + 3600, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    start = datetime.fromtimestamp(now - 6 * 3600, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    end = datetime.fromtimestamp(now + 3600, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     data, _ = ok_json("billing", "--prometheus-url", hub.url, "-c", str(model_file), "--start", start, "--end", end)
     assert data["lines"] == []
     assert any("are not in the report: hour H is final on the hub at H + 2h" in w for w in data["warnings"])
@@ -448,10 +447,11 @@ def test_idle_lists_idle_workloads_as_a_dry_run(hub, model_file):
     assert data["time"] == "2026-02-01T02:00:00Z" and data["window"] == "30m"
     assert data["workloads"] == [
         {"cluster": "east", "namespace": "team-a", "owner_kind": "Deployment", "owner_name": "infer",
-         "pods": ["infer-0"], "gpus": 1.0, "resources": {MIG_1G: 1.0}, "idle_since": "2026-02-01T01:10:00Z",
+         "pods": ["infer-0"], "gpus": 1.0, "resources": {"nvidia.com/mig-1g.10gb": 1.0},
+         "idle_since": "2026-02-01T01:10:00Z",
          "cost_per_hour": 0.55, "active_pods": 1, "dry_run_action": "none: 1 pod(s) of it still use their GPUs"},
         {"cluster": "east", "namespace": "team-a", "owner_kind": "Notebook", "owner_name": "nb-alice",
-         "pods": ["notebook-0"], "gpus": 1.0, "resources": {"nvidia_com_gpu": 1.0},
+         "pods": ["notebook-0"], "gpus": 1.0, "resources": {"nvidia.com/gpu": 1.0},
          "idle_since": "2026-02-01T00:00:00Z", "cost_per_hour": 3.2, "active_pods": 0,
          "dry_run_action": "scale to 0 replicas"},
     ]

@@ -133,7 +133,7 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | No
                 monthly[t.name][month_start(hour)] += value
 
     unpriced: dict[tuple, float] = defaultdict(float)
-    for labels, hour, value in data["unpriced"]:
+    for labels, _hour, value in data["unpriced"]:
         key = tuple(labels.get(k, "") for k in queries.UNPRICED_LINE)
         unpriced[key] += value
 

@@ -17,6 +17,7 @@ import math
 import time
 from dataclasses import dataclass, field
 
+from gpudash.model.pricing import skus
 from gpudash.model.types import Model
 from gpudash.promql import build as q
 from gpudash.report import common, queries
@@ -65,7 +66,8 @@ class IdleReport:
             "workloads": [{"cluster": w.cluster, "namespace": w.namespace, "owner_kind": w.owner_kind,
                            "owner_name": w.owner_name, "pods": w.pods, "gpus": common.round_hours(w.gpus),
                            "resources": {k: common.round_hours(v) for k, v in sorted(w.resources.items())},
-                           "idle_since": rfc3339(w.idle_since), "cost_per_hour": common.round_money(w.cost_per_hour, cur),
+                           "idle_since": rfc3339(w.idle_since),
+                           "cost_per_hour": common.round_money(w.cost_per_hour, cur),
                            "active_pods": w.active_pods, "dry_run_action": w.action} for w in self.workloads],
             "total_cost_per_hour": common.round_money(self.total_cost_per_hour, cur),
             "warnings": list(self.warnings),
@@ -82,12 +84,14 @@ def fetch(prom: Prometheus, model: Model, at: float | None = None, window: int |
     latest = interval * 3 // 2  # the latest push, allowing for jitter (as the hub rules do)
     warnings: list[str] = []
 
+    billed_as = {(s.product, s.ksm_resource): s.resource for s in skus(model)}
     held: dict[tuple, dict] = {}
     for labels, value in prom.query(queries.allocated_now(scope, latest), at):
         key = tuple(labels.get(k, "") for k in queries.POD)
         pod = held.setdefault(key, {"resources": {}, "workload": labels.get("workload") or key[2],
                                     "kind": labels.get("workload_type") or "Pod"})
-        res = labels.get("resource", "")
+        res = labels.get("resource", "")  # kube-state-metrics form on spoke series: show the Kubernetes name
+        res = billed_as.get((labels.get("product", ""), res), res)
         pod["resources"][res] = pod["resources"].get(res, 0.0) + value
     if not held:
         common.check_rules_installed(prom, queries.Scope(namespace=namespace), 0, 3600, set(), [])

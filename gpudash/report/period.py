@@ -8,7 +8,7 @@ refuses more than 11,000 per series) and each stays small enough for the server'
 """
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from gpudash.errors import GpudashError
 
@@ -28,7 +28,7 @@ def parse_time(text: str, option: str) -> float:
     except ValueError:
         raise PeriodError(f"{option} {text!r} is not an RFC 3339 time such as 2025-01-01T00:00:00Z") from None
     if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=timezone.utc)
+        dt = dt.replace(tzinfo=UTC)
     return dt.timestamp()
 
 
@@ -49,16 +49,16 @@ def parse_period(start: str, end: str, whole_hours: bool = True) -> tuple[int, i
 
 def rfc3339(seconds: float) -> str:
     """``2025-01-01T00:00:00Z`` (UTC, whole seconds)."""
-    return datetime.fromtimestamp(int(seconds), timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.fromtimestamp(int(seconds), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def month_start(seconds: float) -> int:
-    t = datetime.fromtimestamp(seconds, timezone.utc)
-    return int(datetime(t.year, t.month, 1, tzinfo=timezone.utc).timestamp())
+    t = datetime.fromtimestamp(seconds, UTC)
+    return int(datetime(t.year, t.month, 1, tzinfo=UTC).timestamp())
 
 
 def next_month(seconds: float) -> int:
-    t = datetime.fromtimestamp(month_start(seconds), timezone.utc)
+    t = datetime.fromtimestamp(month_start(seconds), UTC)
     return int((t.replace(day=28) + timedelta(days=4)).replace(day=1).timestamp())
 
 

@@ -103,7 +103,7 @@ def activity_seen(scope: Scope, window: int) -> str:
 def allocated_now(scope: Scope, lookback: int) -> str:
     """GPUs each pod holds at the latest push: units per resource, with the pod's workload."""
     sel = q.selector(names.POD_ALLOCATED, *scope.matchers())
-    return q.agg("max", (*POD, "resource", "workload", "workload_type"),
+    return q.agg("max", (*POD, "product", "resource", "workload", "workload_type"),
                  f"last_over_time({sel}[{q.duration(lookback)}])") + " > 0"
 
 

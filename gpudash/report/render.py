@@ -8,7 +8,7 @@ import csv
 import io
 import json
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
@@ -29,7 +29,8 @@ def table(headers: list[str], rows: list[list], right: set[int] = frozenset()) -
     widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
     out = []
     for r in cells:
-        out.append("  ".join(c.rjust(widths[i]) if i in right else c.ljust(widths[i]) for i, c in enumerate(r)).rstrip())
+        cols = (c.rjust(widths[i]) if i in right else c.ljust(widths[i]) for i, c in enumerate(r))
+        out.append("  ".join(cols).rstrip())
     return "\n".join(out) + "\n"
 
 
@@ -127,7 +128,7 @@ def _env() -> Environment:
 
 def statement_filename(tenant: str, start: int, end: int) -> str:
     safe = re.sub(r"[^A-Za-z0-9._-]+", "_", tenant).strip("._") or "tenant"
-    fmt = lambda t: datetime.fromtimestamp(t, timezone.utc).strftime("%Y%m%dT%H%MZ")  # noqa: E731
+    fmt = lambda t: datetime.fromtimestamp(t, UTC).strftime("%Y%m%dT%H%MZ")  # noqa: E731
     return f"gpudash-statement-{safe}-{fmt(start)}-{fmt(end)}.html"
 
 
