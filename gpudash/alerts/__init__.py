@@ -1,18 +1,57 @@
-"""Alerts: tenant budgets and burn, idle GPUs, billing-data integrity, GPU health; Alertmanager routing."""
+"""Alerts: tenant budgets and burn, idle GPUs, billing-data integrity, GPU health; Alertmanager routing; GPU
+quotas per tenant.
+
+Every alert reads gpudash's recorded series (and a few raw ones, see :mod:`gpudash.alerts.names`) and is built
+with :mod:`gpudash.promql.build`. The same groups run in the ACM hub's Thanos Ruler (``mco/`` ConfigMap), as a
+plain rule file and as a ``PrometheusRule`` for a single cluster. ``render`` also writes promtool tests for every
+alert (``tests/alerts-<family>.test.yaml``), the Alertmanager configuration and the tenants' ResourceQuotas.
+"""
 from __future__ import annotations
 
+from gpudash.alerts import health, idle, integrity, quotas, routing, tenant
 from gpudash.model.types import Model
+from gpudash.rules import prometheus_rule
+from gpudash.rules.format import rule_file
+from gpudash.sources import gpu_exporters as gx
+
+PLAIN_FILE = "alerts/gpudash.alerts.yaml"
+PROMETHEUS_RULE_FILE = "alerts/kubernetes/gpudash-alerts.prometheusrule.yaml"
+PROMETHEUS_RULE_NAME = "gpudash-alerts"
 
 
 def hub_groups(model: Model) -> tuple:
     """Alert rule groups evaluated on the hub (and on a single cluster's Prometheus)."""
-    return ()
+    groups = (tenant.group(model), idle.group(model), quotas.group(model), integrity.group(model),
+              health.group(model))
+    return tuple(g for g in groups if g is not None)
 
 
 def allowlist_names(model: Model) -> tuple[str, ...]:
-    """Raw series the hub alerts need beyond the spoke recording rules (MCO allowlist ``names``)."""
-    return ()
+    """Raw series the hub alerts need beyond the spoke recording rules (MCO allowlist ``names``).
+
+    Everything else they read is either a gpudash spoke series or in ACM's default allowlist (``up``,
+    ``kube_node_status_capacity``/``_allocatable``, ``kube_pod_container_resource_requests``,
+    ``kube_resourcequota``): XID errors (one series per GPU) for the health alerts, and GPU power (one series per
+    GPU) only when the idle alert has a power veto."""
+    out = {metric for metric, _ in idle.power_metrics(model)}
+    if health.nvidia(model):
+        out.add(gx.DCGM_XID_ERRORS)
+    return tuple(sorted(out))
+
+
+def tests(model: Model) -> dict[str, dict]:
+    """promtool alert tests per family, each pointing at the plain alerts file."""
+    files = {"tenant": tenant.tests(model), "idle": idle.tests(model), "quota": quotas.tests(model),
+             "integrity": integrity.tests(model), "health": health.tests(model)}
+    return {f"tests/alerts-{family}.test.yaml": data for family, data in files.items() if data is not None}
 
 
 def artifacts(model: Model) -> dict[str, dict]:
-    return {}
+    groups = hub_groups(model)
+    return {
+        PLAIN_FILE: rule_file(groups),
+        PROMETHEUS_RULE_FILE: prometheus_rule(PROMETHEUS_RULE_NAME, groups),
+        **routing.artifacts(model),
+        **quotas.objects(model),
+        **tests(model),
+    }

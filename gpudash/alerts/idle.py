@@ -1,0 +1,187 @@
+"""Idle GPUs: a tenant's pod holds priced GPUs whose peak activity over ``alerts.idle.window`` was zero.
+
+This is gpu-pruner's rule (peak graphics-engine activity over the window is zero, DCGM GPU_UTIL as fallback, AMD
+gfx activity; optional namespace and model regexes; optional power veto), read from the spoke series
+``namespace_pod:gpudash_gpu_activity:max`` and attributed to workloads by the hub's per-pod cost series. The
+window itself is the debounce: the alert needs no ``for:``, but the pod must have been observed since the window
+started, so a pod that just started is never called idle.
+"""
+from __future__ import annotations
+
+import re
+
+from gpudash.alerts import common as c
+from gpudash.alerts import names as an
+from gpudash.alerts import promtool as pt
+from gpudash.model.types import Model
+from gpudash.promql import build as q
+from gpudash.rules import names
+from gpudash.sources import gpu_exporters as gx
+
+POD = ("cluster", "namespace", "pod")
+
+
+def _vendors(model: Model) -> set[str]:
+    return {g.vendor for g in model.gpu_classes}
+
+
+def power_metrics(model: Model) -> tuple[tuple[str, str], ...]:
+    """(metric, job) of the GPU power series the veto reads; empty when the veto is off."""
+    if model.alerts.idle.power_veto_watts <= 0:
+        return ()
+    src, vendors = model.sources, _vendors(model)
+    out = []
+    if "nvidia" in vendors:
+        out.append((gx.DCGM_POWER_USAGE, src.dcgm_job))
+    if "amd" in vendors:
+        out.append((gx.amd_metric(src, gx.AMD_POWER), src.amd_job))
+    return tuple(out)
+
+
+def _filters(model: Model) -> tuple:
+    idle = model.alerts.idle
+    out = []
+    if idle.namespace_regex != ".*":
+        out.append(("namespace", "=~", idle.namespace_regex))
+    if idle.model_regex != ".*":
+        out.append(("gpu_model", "=~", idle.model_regex))
+    return tuple(out)
+
+
+def _expr(model: Model) -> str:
+    idle = model.alerts.idle
+    window = q.duration(idle.window)
+    activity = q.selector(names.POD_ACTIVITY_MAX, *_filters(model))
+    peak = q.agg("max", (*POD, "gpu_model"), f"max_over_time({activity}[{window}])")
+    since = f"last_over_time({names.POD_ACTIVITY_MAX}[{c.fresh_range(model)}] offset {window})"
+    expr = f"({peak} == 0) and on {q.labels(POD)} {since}"
+    vetoes = []
+    for metric, job in power_metrics(model):
+        drawn = gx.to_pod_labels(f"max_over_time({gx.attributed(metric, job, model.sources)}[{window}])",
+                                 model.sources)
+        vetoes.append(f"{q.agg('max', POD, drawn)} >= {idle.power_veto_watts!r}")
+    if vetoes:
+        expr = f"({expr}) unless on {q.labels(POD)} ({' or '.join(vetoes)})"
+    cost = c.fresh(model, names.POD_COST_RATE)
+    return c.tenant_of(model, f"({expr}) + on {q.labels(POD)} group_left (workload, workload_type) {cost}")
+
+
+def _description(model, pod, kind, workload, tenant, cluster, gpu_model, cost) -> str:
+    window = q.duration(model.alerts.idle.window)
+    return (f"Pod {pod} ({kind} {workload}) of tenant {tenant} on cluster {cluster} holds {gpu_model} GPUs whose "
+            f"peak activity over the last {window} was zero. They are billed at {cost} {model.currency} per hour "
+            "while idle.")
+
+
+def alerts(model: Model) -> tuple:
+    idle = model.alerts.idle
+    window = q.duration(idle.window)
+    extra = []
+    if idle.namespace_regex != ".*":
+        extra.append(f"namespaces ~ `{idle.namespace_regex}`")
+    if idle.model_regex != ".*":
+        extra.append(f"models ~ `{idle.model_regex}`")
+    if idle.power_veto_watts > 0:
+        extra.append(f"not if drawing >= {idle.power_veto_watts:g} W")
+    lb = c.label
+    return (
+        c.tenant_alert(
+            model, an.IDLE, _expr(model), 0, "warning",
+            summary="A pod holds GPUs that have done no work for the whole idle window.",
+            description=_description(model, lb("pod"), lb("workload_type"), lb("workload"), lb("tenant"),
+                                     lb("cluster"), lb("gpu_model"), c.VALUE_MONEY),
+            help="GPUs allocated to a Running pod are billed whether they work or not: this pod's peak GPU activity"
+                 "\nwas zero for alerts.idle.window. The value is what its GPUs cost per hour (pods on unpriced"
+                 "\nproducts cost the tenant nothing and are reported by GPUUsageUnpriced instead).",
+            threshold="; ".join([f"peak activity over {window} == 0 while holding priced GPUs", *extra])),
+    )
+
+
+def group(model: Model):
+    return c.group(an.GROUP_IDLE, model, "Idle GPUs: allocated (and billed) GPUs with no activity. Routed to the"
+                   "\ntenant's receiver.", alerts(model))
+
+
+# --- promtool tests ----------------------------------------------------------------------------------------------
+
+def _matches(regex: str, value: str) -> bool:
+    return re.fullmatch(regex, value) is not None
+
+
+def _models(model: Model) -> list[tuple[str, float]]:
+    """(exporter model name, price per hour of one GPU) of every class product."""
+    return [(p, g.price_per_hour) for g in model.gpu_classes for p in g.products]
+
+
+def tests(model: Model) -> dict:
+    """Pods of the first tenant whose namespace the regex watches: one idle from the start, one busy until
+    later, one always busy, one idle without GPUs now; with a veto, one idle but drawing power; pods outside the
+    namespace or model regex, and in a namespace that is no tenant, never fire."""
+    idle = model.alerts.idle
+    P = c.push(model)
+    cluster = model.clusters[0]
+    watched = [t for t in model.tenants if _matches(idle.namespace_regex, t.namespace)]
+    unwatched = [t for t in model.tenants if not _matches(idle.namespace_regex, t.namespace)]
+    models_in = [m for m in _models(model) if _matches(idle.model_regex, m[0])]
+    models_out = [m for m in _models(model) if not _matches(idle.model_regex, m[0])]
+    window_steps = idle.window / P
+    first = -(-idle.window // P)  # the idle-from-start pod fires at the first step >= window
+    last_busy = first + 1
+    fires_after_busy = int(last_busy + window_steps) + 1
+    total = fires_after_busy + 2
+    inputs, expected = [], {}
+
+    def pod(namespace, name, gpu_model, activity, cost, workload=None, power=None):
+        labels = {"cluster": cluster, "namespace": namespace, "pod": name}
+        inputs.append(pt.series(names.POD_ACTIVITY_MAX, {**labels, "gpu_model": gpu_model}, activity))
+        if cost is not None:
+            wl = {"workload": workload or name, "workload_type": "Deployment" if workload else "Pod"}
+            inputs.append(pt.series(names.POD_COST_RATE, {**labels, **wl}, [cost] * total))
+        if power is not None:
+            src = model.sources
+            raw = {"cluster": cluster, "job": src.dcgm_job, src.tenant_label: namespace, src.pod_label: name,
+                   gx.DCGM_MODEL_LABEL: gpu_model, "gpu": "0", "UUID": f"GPU-{name}", "Hostname": "gpu-node-1"}
+            inputs.append(pt.series(gx.DCGM_POWER_USAGE, raw, [power] * total))
+        return labels
+
+    if watched and models_in:
+        t = watched[0]
+        gpu_model, price = models_in[0]
+        zeros, busy = [0.0] * total, [0.5] * total
+        later = [0.4 if s <= last_busy else 0.0 for s in range(total)]
+        for name, activity, gpus in (("idle-notebook", zeros, 2), ("busy-then-idle", later, 1)):
+            labels = pod(t.namespace, name, gpu_model, activity, gpus * price, workload=f"{name}-wl")
+            description = _description(model, name, "Deployment", f"{name}-wl", t.name, cluster, gpu_model,
+                                       f"{gpus * price:.2f}")
+            expected[name] = pt.alert(
+                {**labels, "gpu_model": gpu_model, "workload": f"{name}-wl", "workload_type": "Deployment",
+                 "tenant": t.name, "severity": "warning", an.AUDIENCE: an.TENANT},
+                {"summary": "A pod holds GPUs that have done no work for the whole idle window.",
+                 "description": description, "runbook_url": c.runbook_url(model, an.IDLE),
+                 "dashboard_url": c.tenant_dashboard_link(model, t.name)})
+        pod(t.namespace, "busy", gpu_model, busy, price)
+        pod(t.namespace, "released", gpu_model, zeros, None)  # idle, but holds no GPU any more
+        if power_metrics(model) and gx.DCGM_POWER_USAGE in dict(power_metrics(model)):
+            pod(t.namespace, "drawing-power", gpu_model, zeros, price, power=idle.power_veto_watts + 50)
+        if _matches(idle.namespace_regex, "gpudash-not-a-tenant") and model.tenant_for_namespace(
+                "gpudash-not-a-tenant") is None:
+            pod("gpudash-not-a-tenant", "unbilled", gpu_model, zeros, price)
+        if models_out:
+            pod(t.namespace, "other-model", models_out[0][0], zeros, models_out[0][1])
+    if unwatched and (models_in or models_out):
+        gpu_model, price = (models_in or models_out)[0]
+        pod(unwatched[0].namespace, "unwatched", gpu_model, [0.0] * total, price)
+    if not inputs:
+        return pt.test_file(model, [], "Idle GPU alert: the model's regexes watch no tenant or model.")
+    inputs += [pt.series(names.TENANT_INFO, {"namespace": t.namespace, "tenant": t.name}, [1] * total)
+               for t in model.tenants]
+    cases = [
+        pt.case(model, first - 1, an.IDLE),  # nobody observed for a whole window yet
+        pt.case(model, first, an.IDLE, [expected["idle-notebook"]] if expected else []),
+        pt.case(model, -(-(last_busy * P + idle.window) // P) - 1, an.IDLE,
+                [expected["idle-notebook"]] if expected else []),  # busy-then-idle's activity is still in the window
+        pt.case(model, fires_after_busy, an.IDLE, [expected["idle-notebook"], expected["busy-then-idle"]]
+                if expected else []),
+    ]
+    return pt.test_file(model, [pt.test_group(model, "idle GPUs held by pods", inputs, cases)],
+                        "Idle GPU alert, fed the spoke activity and hub cost series directly.")

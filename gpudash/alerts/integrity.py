@@ -1,0 +1,455 @@
+"""Billing-data integrity (provider alerts): is every cluster pushing, is allocation measured, is every GPU-hour
+priced, are the billing rules evaluating in time?
+
+What the hub has to work with: gpudash's spoke series (``cluster:gpudash_billed_hour:start_timestamp`` is pushed
+by every cluster at every push, GPUs or not, so it is the per-cluster heartbeat), and from ACM's default
+allowlist ``up``, ``kube_node_status_capacity`` and ``kube_pod_container_resource_requests`` (pods waiting for
+a node have ``node=""``; no phase is needed, so gpudash adds no kube-state-metrics series to the allowlist).
+"""
+from __future__ import annotations
+
+import functools
+
+from gpudash.alerts import common as c
+from gpudash.alerts import names as an
+from gpudash.alerts import promtool as pt
+from gpudash.model.types import Model
+from gpudash.promql import build as q
+from gpudash.rules import names
+from gpudash.sources import kube_state_metrics as ksm
+
+LINE = ("cluster", "namespace", "product", "resource")
+GAP_MEMORY = 86400  # how long a billing line that stopped mid-allocation is remembered
+NVIDIA_RESOURCES = "nvidia_com_gpu|nvidia_com_gpu_shared|nvidia_com_mig_.+"
+AMD_RESOURCES = "amd_com_gpu"
+
+
+def _ksm(model: Model) -> tuple[str, str, str]:
+    return ksm.job(model.sources)
+
+
+def exporters(model: Model) -> tuple[tuple[str, str, str], ...]:
+    """(vendor, job, kube-state-metrics resource regex) of the GPU exporters the model's classes need."""
+    vendors = {g.vendor for g in model.gpu_classes}
+    src = model.sources
+    out = []
+    if "nvidia" in vendors:
+        out.append(("NVIDIA", src.dcgm_job, NVIDIA_RESOURCES))
+    if "amd" in vendors:
+        out.append(("AMD", src.amd_job, AMD_RESOURCES))
+    return tuple(out)
+
+
+def self_metric(fn, metric: str) -> str:
+    """``fn(selector)`` for a rule-manager self-metric under its plain and its ACM (``acm_``) name; the plain
+    name wins where both exist."""
+    selector = q.selector(metric, ("rule_group", "=~", an.GPUDASH_RULE_GROUP_REGEX))
+    acm = q.selector(an.SELF_METRIC_PREFIX + metric, ("rule_group", "=~", an.GPUDASH_RULE_GROUP_REGEX))
+    return f"({fn(selector)} or {fn(acm)})"
+
+
+def not_reporting_for(model):
+    return c.pushes(model, 3)
+
+
+def gap_for(model):
+    return c.pushes(model, 3)
+
+
+def ksm_down_for(model):
+    return c.pushes(model, 2)
+
+
+def exporter_missing_for(model):
+    return c.pushes(model, 3)
+
+
+def unscheduled_for(model):
+    return max(1800, c.pushes(model, 3))
+
+
+def rule_failures_for(model):
+    return c.pushes(model, 3)
+
+
+def rule_slow_for(model):
+    return c.pushes(model, 3)
+
+
+# --- descriptions (shared by the rules, with template snippets, and by the tests, with values) -------------------
+
+def _not_reporting_text(cluster):
+    return (f"No gpudash data has arrived from cluster {cluster} for the last pushes: its metrics-collector "
+            "stopped pushing or the gpudash allowlist is missing there. GPU time on it is not billed until pushes "
+            "resume; an hour is lost when no push arrives during the hour after it.")
+
+
+def _gap_text(cluster, count):
+    return (f"{count} billing lines of cluster {cluster} stopped arriving while they still carried GPU-hours "
+            "(an orderly stop ends with a zero hour). The spoke's gpudash rules are failing or the pushes carry no "
+            "allocation: that GPU time is not billed.")
+
+
+def _ksm_text(cluster, job):
+    return (f"kube-state-metrics (job {job}) on cluster {cluster} is down or not scraped. GPU allocation is "
+            "measured from it: GPU time on the cluster is not billed while it is down.")
+
+
+def _exporter_missing_text(cluster, count, job):
+    return (f"Cluster {cluster} has {count} GPU nodes but no {job} scrape target: GPU activity, "
+            "idle detection and GPU health are blind there (billing, from allocation, is not affected).")
+
+
+def _unpriced_text(currency, cluster, namespace, hours, resource, product):
+    return (f"In the last hour namespace {namespace} on cluster {cluster} used {hours} GPU-hours of {resource} on "
+            f"product \"{product}\", which the model has no price for: they are billed at nothing until the model "
+            f"prices them (gpu_classes products, MIG or time-slicing prices, in {currency}).")
+
+
+def _unscheduled_text(namespace, pod, cluster, gpus, resource, wait):
+    return (f"Pod {pod} in namespace {namespace} on cluster {cluster} has requested {gpus} {resource} without being "
+            f"bound to a node for more than {wait}: GPU capacity, quota or fragmentation is turning demand away "
+            "(it is not billed while it waits).")
+
+
+def _rule_failures_text(group, window, hold):
+    return (f"Rule group {group} has had failed evaluations in every {window} window for {hold}: its billing "
+            "series or alerts are missing or stale. The Ruler's (or Prometheus') log names the failing rules.")
+
+
+def _rule_slow_text(group, seconds):
+    return (f"The last evaluation of rule group {group} took {seconds} seconds, longer than the group's "
+            "evaluation interval: evaluations are skipped and billing series get gaps.")
+
+
+# --- alerts -------------------------------------------------------------------------------------------------------
+
+def _not_reporting(model: Model):
+    """One rule for the model's clusters: ``absent_over_time`` per cluster (each names its cluster), off when the
+    heartbeat carries no cluster label (a single cluster, where ``cluster`` is only an external label)."""
+    heartbeat = names.BILLED_HOUR
+    single = c.fresh(model, q.selector(heartbeat, ("cluster", "=", "")))
+    absent = " or ".join(f"absent_over_time({q.selector(heartbeat, ('cluster', '=', cluster))}[{c.fresh_range(model)}])"
+                         for cluster in model.clusters)
+    return c.provider_alert(
+        model, an.CLUSTER_NOT_REPORTING, f"({absent}) unless on () {single}", not_reporting_for(model), "critical",
+        summary="A cluster of the model sends no gpudash data to the hub.",
+        description=_not_reporting_text(c.label("cluster")),
+        help=f"A cluster of the model's clusters list pushed no {heartbeat}"
+             "\n(sent at every push, GPUs or not): nothing it runs is billed while it is silent.",
+        threshold=f"no push from a `clusters` entry in {c.fresh_range(model)}; "
+                  f"for {q.duration(not_reporting_for(model))}")
+
+
+def alerts(model: Model) -> tuple:
+    lb = c.label
+    job = _ksm(model)
+    hourly = names.HOURLY_GPU_HOURS
+    stopped = (f"(last_over_time({hourly}[{q.duration(GAP_MEMORY)}]) > 0) unless on {q.labels(LINE)} "
+               f"{c.fresh(model, hourly)}")
+    up_ksm = c.fresh(model, q.selector(an.UP, job))
+    heartbeat = c.fresh(model, names.BILLED_HOUR)
+    ksm_absent = q.label_replace(f"{q.agg('count', ('cluster',), heartbeat)} unless on (cluster) "
+                                 f"{q.agg('count', ('cluster',), up_ksm)}", "job", _dollar(job[2]), "", "")
+    missing = []
+    for _vendor, exporter_job, resources in exporters(model):
+        capacity = c.fresh(model, q.selector(ksm.NODE_CAPACITY, job, ("resource", "=~", resources)))
+        gpu_nodes = q.agg("count", ("cluster",), f"{q.agg('max', ('cluster', 'node'), capacity)} > 0")
+        targets = q.agg("count", ("cluster",), c.fresh(model, q.selector(an.UP, ("job", "=", exporter_job))))
+        missing.append(q.label_replace(f"{gpu_nodes} unless on (cluster) {targets}", "job", _dollar(exporter_job),
+                                       "", ""))
+    pending = c.fresh(model, q.selector(ksm.CONTAINER_REQUESTS, job, ("resource", "=~", ksm.GPU_RESOURCE_REGEX),
+                                        ("node", "=", "")))
+    unscheduled = q.agg("sum", ("cluster", "namespace", "pod", "resource"),
+                        q.agg("max", ("cluster", "namespace", "pod", "container", "resource"), pending))
+    P2 = q.duration(c.pushes(model, 2))
+    failures = self_metric(lambda s: q.agg("sum", ("cluster", "rule_group"), f"increase({s}[{P2}])"),
+                           an.RULE_EVALUATION_FAILURES)
+
+    def latest(s):
+        return q.agg("max", ("cluster", "rule_group"), c.fresh(model, s))
+
+    slow = (f"{self_metric(latest, an.RULE_GROUP_LAST_DURATION)} > on (cluster, rule_group) "
+            f"{self_metric(latest, an.RULE_GROUP_INTERVAL)}")
+    out = [
+        _not_reporting(model),
+        c.provider_alert(
+            model, an.BILLING_DATA_GAP, q.agg("count", ("cluster",), stopped), gap_for(model), "critical",
+            summary="Hourly GPU-hours stopped arriving from a cluster while GPUs were allocated.",
+            description=_gap_text(lb("cluster"), c.VALUE_INT),
+            help="A billing line (cluster, namespace, product, resource) whose last hourly figure was above zero"
+                 "\nvanished: an orderly stop always pushes a zero hour first, so this is lost billing data. Pushes"
+                 f"\ncarry the previous hour, so an outage shorter than an hour loses nothing. Remembered for "
+                 f"{q.duration(GAP_MEMORY)}.",
+            threshold=f"a line last > 0 absent for {c.fresh_range(model)}; for {q.duration(gap_for(model))}"),
+        c.provider_alert(
+            model, an.KSM_DOWN, f"({q.agg('max', ('cluster', 'job'), up_ksm)} == 0) or {ksm_absent}",
+            ksm_down_for(model), "critical",
+            summary="kube-state-metrics, the source of GPU allocation, is down on a cluster.",
+            description=_ksm_text(lb("cluster"), lb("job")),
+            help="Every kube-state-metrics target of the cluster fails its scrape, or the cluster pushes but has"
+                 "\nno kube-state-metrics target: allocation is unmeasured, so GPU time is under-billed.",
+            threshold=f"`up{{job=\"{job[2]}\"}}` == 0 or absent; for {q.duration(ksm_down_for(model))}"),
+    ]
+    if missing:
+        out.append(c.provider_alert(
+            model, an.EXPORTER_MISSING, " or ".join(missing), exporter_missing_for(model), "warning",
+            summary="A cluster has GPU nodes but no GPU exporter target.",
+            description=_exporter_missing_text(lb("cluster"), c.VALUE_INT, lb("job")),
+            help="Nodes report GPU capacity (kube-state-metrics) but the vendor's exporter has no scrape target"
+                 "\nin the cluster: utilisation, idle alerts and health checks see nothing. Billing (from"
+                 "\nallocation) is unaffected.",
+            threshold=f"GPU capacity > 0 and no exporter `up` series; for {q.duration(exporter_missing_for(model))}"))
+    out += [
+        c.provider_alert(
+            model, an.UNPRICED, f"{c.fresh(model, names.UNPRICED_GPU_HOURS)} > 0", 0, "warning",
+            summary="GPU-hours were used on a product or resource the model has no price for.",
+            description=_unpriced_text(model.currency, lb("cluster"), lb("namespace"),
+                                       '{{ $value | printf "%.2f" }}', lb("resource"), lb("product")),
+            help="Unpriced GPU-hours are never silently free: they are reported until the model prices the"
+                 "\nproduct (a new GPU model, a node without a product label, an unknown MIG profile).",
+            threshold="unpriced GPU-hours of the last hour > 0 (the hourly figure is its own debounce)"),
+        c.provider_alert(
+            model, an.UNSCHEDULED, f"{unscheduled} > 0", unscheduled_for(model), "warning",
+            summary="A pod has waited a long time for GPUs without being scheduled.",
+            description=_unscheduled_text(lb("namespace"), lb("pod"), lb("cluster"), c.VALUE_INT, lb("resource"),
+                                          q.duration(unscheduled_for(model))),
+            help="GPU requests with no node binding (node=\"\") are not billed: a pod waiting this long is demand"
+                 "\nthe fleet turns away (capacity, quota, fragmentation).",
+            threshold=f"GPU request with `node=\"\"`; for {q.duration(unscheduled_for(model))}"),
+        c.provider_alert(
+            model, an.RULE_FAILURES, f"{failures} > 0", rule_failures_for(model), "critical",
+            summary="gpudash rule evaluations are failing.",
+            description=_rule_failures_text(lb("rule_group"), P2, q.duration(rule_failures_for(model))),
+            help="A gpudash rule group (billing rules or alerts) fails to evaluate: billing series and alerts go"
+                 "\nmissing. Reads prometheus_rule_evaluation_failures_total of gpudash-* groups (also acm_-prefixed).",
+            threshold=f"failures in {P2} windows; for {q.duration(rule_failures_for(model))}"),
+        c.provider_alert(
+            model, an.RULE_GROUP_SLOW, slow, rule_slow_for(model), "warning",
+            summary="A gpudash rule group takes longer to evaluate than its interval.",
+            description=_rule_slow_text(lb("rule_group"), c.VALUE_INT),
+            help="A gpudash rule group's last evaluation took longer than its interval: evaluations are skipped,"
+                 "\nand the hourly billing series get gaps.",
+            threshold=f"last duration > interval; for {q.duration(rule_slow_for(model))}"),
+    ]
+    return tuple(out)
+
+
+def _dollar(text: str) -> str:
+    """A label_replace replacement that is ``text`` literally."""
+    return text.replace("$", "$$")
+
+
+def group(model: Model):
+    return c.group(an.GROUP_INTEGRITY, model, "Billing-data integrity: every cluster pushing, allocation measured,"
+                   "\nevery GPU-hour priced, billing rules evaluating. Routed to the provider.", alerts(model))
+
+
+# --- promtool tests ----------------------------------------------------------------------------------------------
+
+@functools.cache
+def _summaries(model: Model) -> dict[str, str]:
+    return {a.alert: dict(a.annotations)["summary"] for a in alerts(model)}
+
+
+def _fired(model: Model, name: str, labels: dict, description: str) -> dict:
+    summary = _summaries(model)[name]
+    return pt.alert({**labels, an.AUDIENCE: an.PROVIDER},
+                    {"summary": summary, "description": description, "runbook_url": c.runbook_url(model, name),
+                     "dashboard_url": c.provider_dashboard_link(model)})
+
+
+def _not_reporting_tests(model: Model) -> list[dict]:
+    """The first cluster stops pushing; the others keep going. On a single cluster (no cluster label) the
+    per-cluster checks stay quiet."""
+    stop = 3
+    absent_from = stop + 2  # no sample in [t - 1.5 P, t] from here on
+    fire = absent_from + pt.steps(model, not_reporting_for(model))
+    total = fire + 2
+    first, *others = model.clusters
+    hour = 0.0
+    inputs = [pt.series(names.BILLED_HOUR, {"cluster": first}, [hour] * (stop + 1) + [None] * (total - stop - 1))]
+    inputs += [pt.series(names.BILLED_HOUR, {"cluster": other}, [hour] * total) for other in others]
+    fired = _fired(model, an.CLUSTER_NOT_REPORTING, {"cluster": first, "severity": "critical"},
+                   _not_reporting_text(first))
+    multi = pt.test_group(model, "a cluster of the model stops pushing", inputs, [
+        pt.case(model, stop, an.CLUSTER_NOT_REPORTING),
+        pt.case(model, fire - 1, an.CLUSTER_NOT_REPORTING),
+        pt.case(model, fire, an.CLUSTER_NOT_REPORTING, [fired]),
+    ])
+    single = pt.test_group(model, "a single cluster: series without a cluster label", [
+        pt.series(names.BILLED_HOUR, {}, [hour] * total)], [pt.case(model, fire, an.CLUSTER_NOT_REPORTING)])
+    return [multi, single]
+
+
+def _gap_tests(model: Model) -> list[dict]:
+    cluster = model.clusters[0]
+    t = model.tenants[0]
+    stop = 3
+    fire = stop + 2 + pt.steps(model, gap_for(model))
+    total = fire + 2
+    line = {"cluster": cluster, "namespace": t.namespace, "product": "NVIDIA-A100-SXM4-80GB",
+            "resource": "nvidia_com_gpu"}
+    after = [None] * (total - stop - 1)
+    inputs = [
+        pt.series(names.HOURLY_GPU_HOURS, line, [0.75] * (stop + 1) + after),  # vanishes mid-allocation
+        pt.series(names.HOURLY_GPU_HOURS, {**line, "resource": "nvidia_com_mig_1g_10gb"},
+                  [2.0] * stop + [0.0] + after),  # orderly: a zero hour, then nothing
+        pt.series(names.HOURLY_GPU_HOURS, {**line, "namespace": "gpudash-steady"}, [4.0] * total),
+    ]
+    fired = _fired(model, an.BILLING_DATA_GAP, {"cluster": cluster, "severity": "critical"}, _gap_text(cluster, "1"))
+    return [pt.test_group(model, "hourly GPU-hours vanish without a zero hour", inputs, [
+        pt.case(model, stop + 1, an.BILLING_DATA_GAP),
+        pt.case(model, fire - 1, an.BILLING_DATA_GAP),
+        pt.case(model, fire, an.BILLING_DATA_GAP, [fired]),
+    ])]
+
+
+def _ksm_tests(model: Model) -> list[dict]:
+    cluster = model.clusters[0]
+    job = model.sources.kube_state_metrics_job
+    hold = pt.steps(model, ksm_down_for(model))
+    down = 3
+    total = down + hold + 2
+    labels = {"cluster": cluster, "job": job, "severity": "critical"}
+    fired = _fired(model, an.KSM_DOWN, labels, _ksm_text(cluster, job))
+    failing = pt.test_group(model, "kube-state-metrics scrapes fail", [
+        pt.series(names.BILLED_HOUR, {"cluster": cluster}, [0] * total),
+        pt.series(an.UP, {"cluster": cluster, "job": job, "instance": "10.0.0.1:8443"},
+                  [1] * down + [0] * (total - down)),
+    ], [pt.case(model, down - 1, an.KSM_DOWN), pt.case(model, down + hold - 1, an.KSM_DOWN),
+        pt.case(model, down + hold, an.KSM_DOWN, [fired])])
+    absent = pt.test_group(model, "the cluster pushes but kube-state-metrics is not scraped", [
+        pt.series(names.BILLED_HOUR, {"cluster": cluster}, [0] * total),
+        pt.series(names.BILLED_HOUR, {"cluster": "gpudash-healthy"}, [0] * total),
+        pt.series(an.UP, {"cluster": "gpudash-healthy", "job": job}, [1] * total),
+    ], [pt.case(model, hold - 1, an.KSM_DOWN), pt.case(model, hold, an.KSM_DOWN, [fired])])
+    return [failing, absent]
+
+
+def _exporter_missing_tests(model: Model) -> list[dict]:
+    found = exporters(model)
+    if not found:
+        return []
+    cluster = model.clusters[0]
+    ksm_job = model.sources.kube_state_metrics_job
+    hold = pt.steps(model, exporter_missing_for(model))
+    stop = 3
+    fire_stopped = stop + 2 + hold
+    total = fire_stopped + 2
+    inputs, cases = [], []
+    first_job = found[0][1]
+    for i, (vendor, job, _resources) in enumerate(found):
+        resource = "nvidia_com_gpu" if vendor == "NVIDIA" else "amd_com_gpu"
+        for n in range(2):
+            inputs.append(pt.series(ksm.NODE_CAPACITY, {"cluster": cluster, "job": ksm_job, "node": f"{job}-node-{n}",
+                                                         "resource": resource, "unit": "integer"}, [8] * total))
+        if i == 0:  # this exporter stops; the others never had a target
+            inputs.append(pt.series(an.UP, {"cluster": cluster, "job": job, "instance": "10.0.0.2:9400"},
+                                    [1] * (stop + 1) + [None] * (total - stop - 1)))
+    # a node with capacity 0 (the device plugin is not running yet) does not count
+    inputs.append(pt.series(ksm.NODE_CAPACITY, {"cluster": cluster, "job": ksm_job, "node": "cpu-node",
+                                                 "resource": "nvidia_com_gpu", "unit": "integer"}, [0] * total))
+    description = _exporter_missing_text(cluster, "2", first_job)
+    first = _fired(model, an.EXPORTER_MISSING, {"cluster": cluster, "job": first_job, "severity": "warning"},
+                   description)
+    rest = [_fired(model, an.EXPORTER_MISSING, {"cluster": cluster, "job": job, "severity": "warning"},
+                   _exporter_missing_text(cluster, "2", job)) for _, job, _ in found[1:]]
+    cases = [pt.case(model, hold - 1, an.EXPORTER_MISSING),
+             pt.case(model, hold, an.EXPORTER_MISSING, rest),
+             pt.case(model, fire_stopped - 1, an.EXPORTER_MISSING, rest),
+             pt.case(model, fire_stopped, an.EXPORTER_MISSING, sorted([first, *rest], key=_order))]
+    return [pt.test_group(model, "GPU nodes without an exporter target", inputs, cases)]
+
+
+def _order(expected: dict) -> tuple:
+    return tuple(sorted(expected["exp_labels"].items()))
+
+
+def _unpriced_tests(model: Model) -> list[dict]:
+    cluster, t = model.clusters[0], model.tenants[0]
+    start = 3
+    hours = 2.5
+    labels = {"cluster": cluster, "namespace": t.namespace, "product": "NVIDIA-B200", "resource": "nvidia.com/gpu"}
+    inputs = [pt.series(names.UNPRICED_GPU_HOURS, labels, [0.0] * start + [hours] * 3)]
+    fired = _fired(model, an.UNPRICED, {**labels, "severity": "warning"},
+                   _unpriced_text(model.currency, cluster, t.namespace, f"{hours:.2f}", "nvidia.com/gpu",
+                                  "NVIDIA-B200"))
+    return [pt.test_group(model, "unpriced GPU-hours", inputs, [
+        pt.case(model, start - 1, an.UNPRICED), pt.case(model, start, an.UNPRICED, [fired])])]
+
+
+def _unscheduled_tests(model: Model) -> list[dict]:
+    cluster, t = model.clusters[0], model.tenants[0]
+    job = model.sources.kube_state_metrics_job
+    hold = pt.steps(model, unscheduled_for(model))
+    total = hold + 2
+    base = {"cluster": cluster, "namespace": t.namespace, "job": job, "resource": "nvidia_com_gpu", "unit": "integer"}
+    waiting = {**base, "pod": "train-0", "uid": "u-train-0", "node": ""}
+    scheduled = {**base, "pod": "serve-0", "uid": "u-serve-0"}
+    inputs = [
+        pt.series(ksm.CONTAINER_REQUESTS, {**waiting, "container": "trainer"}, [2] * total),
+        pt.series(ksm.CONTAINER_REQUESTS, {**waiting, "container": "sidecar"}, [1] * total),
+        pt.series(ksm.CONTAINER_REQUESTS, {**scheduled, "container": "server", "node": ""},
+                  [1] * 2 + [None] * (total - 2)),
+        pt.series(ksm.CONTAINER_REQUESTS, {**scheduled, "container": "server", "node": "gpu-node-1"},
+                  [None] * 2 + [1] * (total - 2)),
+    ]
+    wait = q.duration(unscheduled_for(model))
+    labels = {"cluster": cluster, "namespace": t.namespace, "pod": "train-0", "resource": "nvidia_com_gpu",
+              "severity": "warning"}
+    fired = _fired(model, an.UNSCHEDULED, labels,
+                   _unscheduled_text(t.namespace, "train-0", cluster, "3", "nvidia_com_gpu", wait))
+    return [pt.test_group(model, "GPU requests without a node", inputs, [
+        pt.case(model, hold - 1, an.UNSCHEDULED), pt.case(model, hold, an.UNSCHEDULED, [fired])])]
+
+
+def _rule_tests(model: Model) -> list[dict]:
+    start = 4
+    hold_fail = pt.steps(model, rule_failures_for(model))
+    hold_slow = pt.steps(model, rule_slow_for(model))
+    total = start + max(hold_fail, hold_slow) + 4
+    P = c.push(model)
+    billing = "/etc/thanos/rules/thanos-ruler-custom-rules/custom_rules.yaml;gpudash-hub-billing"
+    alerts_group = "/etc/thanos/rules/thanos-ruler-custom-rules/custom_rules.yaml;gpudash-alerts-tenant"
+    ccsp = billing.replace("billing", "ccsp")
+    other = "/etc/thanos/rules/thanos-ruler-default-rules/default_rules.yaml;kubernetes-apps"
+    counting = [0.0] * (start + 1) + [float(k) for k in range(1, total - start)]
+    failures = [
+        pt.series(an.RULE_EVALUATION_FAILURES, {"rule_group": billing, "job": "thanos-ruler"}, counting),
+        pt.series(an.SELF_METRIC_PREFIX + an.RULE_EVALUATION_FAILURES,
+                  {"rule_group": alerts_group, "job": "observability-thanos-rule"}, counting),
+        pt.series(an.RULE_EVALUATION_FAILURES, {"rule_group": other, "job": "thanos-ruler"},
+                  [float(k) for k in range(total)]),
+        pt.series(an.RULE_EVALUATION_FAILURES, {"rule_group": ccsp, "job": "thanos-ruler"}, [0.0] * total),
+    ]
+    first_failing = start + 1
+    window, hold = q.duration(c.pushes(model, 2)), q.duration(rule_failures_for(model))
+    expected = sorted([_fired(model, an.RULE_FAILURES, {"rule_group": g, "severity": "critical"},
+                              _rule_failures_text(g, window, hold)) for g in (billing, alerts_group)], key=_order)
+    fail_group = pt.test_group(model, "gpudash rule groups fail to evaluate", failures, [
+        pt.case(model, start, an.RULE_FAILURES),
+        pt.case(model, first_failing + hold_fail - 1, an.RULE_FAILURES),
+        pt.case(model, first_failing + hold_fail, an.RULE_FAILURES, expected),
+    ])
+    slow_seconds = 2 * P
+    durations = [
+        pt.series(an.RULE_GROUP_LAST_DURATION, {"rule_group": billing},
+                  [3.5] * start + [slow_seconds] * (total - start)),
+        pt.series(an.RULE_GROUP_INTERVAL, {"rule_group": billing}, [P] * total),
+        pt.series(an.RULE_GROUP_LAST_DURATION, {"rule_group": other}, [slow_seconds] * total),
+        pt.series(an.RULE_GROUP_INTERVAL, {"rule_group": other}, [P] * total),
+    ]
+    slow = _fired(model, an.RULE_GROUP_SLOW, {"rule_group": billing, "severity": "warning"},
+                  _rule_slow_text(billing, f"{slow_seconds:.0f}"))
+    slow_group = pt.test_group(model, "a gpudash rule group slower than its interval", durations, [
+        pt.case(model, start + hold_slow - 1, an.RULE_GROUP_SLOW),
+        pt.case(model, start + hold_slow, an.RULE_GROUP_SLOW, [slow]),
+    ])
+    return [fail_group, slow_group]
+
+
+def tests(model: Model) -> dict:
+    groups = [*_not_reporting_tests(model), *_gap_tests(model), *_ksm_tests(model), *_exporter_missing_tests(model),
+              *_unpriced_tests(model), *_unscheduled_tests(model), *_rule_tests(model)]
+    return pt.test_file(model, groups, "Billing-data integrity alerts, fed pushed and recorded series directly.")

@@ -1,0 +1,62 @@
+"""Names gpudash's alerts are known by: alert names, rule groups, the routing label, and the raw series the
+alerts read besides gpudash's own recorded series (:mod:`gpudash.rules.names`).
+
+Raw series on the ACM hub come from ACM's default allowlist (``up``, ``kube_node_status_capacity`` /
+``_allocatable``, ``kube_pod_container_resource_requests``, ``kube_resourcequota``) or from gpudash's custom
+allowlist (:func:`gpudash.alerts.allowlist_names`: DCGM XID errors, and GPU power when the idle alert has a
+power veto). gpudash records no series of its own for alerts. Dashboard links use the uids of
+:mod:`gpudash.grafana.uids`.
+"""
+from __future__ import annotations
+
+# --- routing -----------------------------------------------------------------------------------------------------
+# Every gpudash alert says who it is for. Alertmanager sends provider alerts to alerts.provider_receiver before
+# any namespace route, so a provider alert that names a tenant's namespace never reaches the tenant.
+AUDIENCE = "audience"
+TENANT = "tenant"
+PROVIDER = "provider"
+
+# --- alert names (CamelCase, GPU prefix) ---------------------------------------------------------------------------
+# tenant: budget and burn
+BUDGET_THRESHOLD = "GPUBudgetThresholdReached"
+BUDGET_EXHAUSTED = "GPUBudgetExhausted"
+BUDGET_PROJECTED_OVERRUN = "GPUBudgetProjectedOverrun"
+BURN_RATE_JUMP = "GPUBurnRateJump"
+# tenant: idle GPUs, quotas
+IDLE = "GPUAllocatedIdle"
+QUOTA_EXHAUSTED = "GPUQuotaExhausted"
+# provider: billing-data integrity
+CLUSTER_NOT_REPORTING = "GPUClusterNotReporting"
+BILLING_DATA_GAP = "GPUBillingDataGap"
+KSM_DOWN = "GPUKubeStateMetricsDown"
+EXPORTER_MISSING = "GPUExporterMissing"
+UNPRICED = "GPUUsageUnpriced"
+UNSCHEDULED = "GPURequestsUnscheduled"
+RULE_FAILURES = "GPUBillingRuleFailures"
+RULE_GROUP_SLOW = "GPUBillingRuleGroupSlow"
+# provider: GPU health
+XID = "GPUXidError"
+ALLOCATABLE_BELOW_CAPACITY = "GPUAllocatableBelowCapacity"
+EXPORTER_DOWN = "GPUExporterDown"
+
+# --- rule groups -------------------------------------------------------------------------------------------------
+GROUP_TENANT = "gpudash-alerts-tenant"
+GROUP_IDLE = "gpudash-alerts-idle"
+GROUP_QUOTA = "gpudash-alerts-quota"
+GROUP_INTEGRITY = "gpudash-alerts-integrity"
+GROUP_HEALTH = "gpudash-alerts-health"
+# Every gpudash rule group (recording and alerting) is named gpudash-*; rule_group = "<file>;<group>".
+GPUDASH_RULE_GROUP_REGEX = ".*;gpudash-.*"
+
+# --- raw series ----------------------------------------------------------------------------------------------------
+UP = "up"  # ACM default allowlist
+# Rule-manager self-metrics of Prometheus / Thanos Ruler; the ACM hub's platform Prometheus scrapes the
+# observability components with an ``acm_`` prefix, so the alerts accept both names.
+RULE_EVALUATION_FAILURES = "prometheus_rule_evaluation_failures_total"
+RULE_GROUP_LAST_DURATION = "prometheus_rule_group_last_duration_seconds"
+RULE_GROUP_INTERVAL = "prometheus_rule_group_interval_seconds"
+SELF_METRIC_PREFIX = "acm_"
+RESOURCE_QUOTA = "kube_resourcequota"  # ACM default allowlist; resource label unsanitised (requests.nvidia.com/gpu)
+
+# --- objects -------------------------------------------------------------------------------------------------------
+QUOTA_NAME = "gpudash-gpu"  # the ResourceQuota gpudash writes into each tenant namespace that has a quota

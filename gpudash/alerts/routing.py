@@ -1,0 +1,91 @@
+"""Alertmanager routing: provider alerts to ``alerts.provider_receiver``, each tenant's alerts to its receiver.
+
+The tree, first match wins:
+
+1. ``alertname="Watchdog"`` -> ``null`` (ACM's default: the always-firing heartbeat of every spoke);
+2. ``audience="provider"`` -> the provider receiver, even when the alert names a tenant's namespace;
+3. one route per tenant, ``namespace="<its namespace>"`` (an exact, escaped matcher) -> the tenant's receiver;
+4. anything else (ACM's own alerts, namespaces that are no tenant) -> the provider receiver (the root).
+
+Every alert carrying a tenant's namespace reaches that tenant: gpudash's tenant alerts and any other alert about
+the namespace that reaches this Alertmanager. Receivers are empty placeholders: fill in their integrations
+(``email_configs``, ``slack_configs``, ``webhook_configs``, ...) in the rendered file, or keep the Secret out of
+GitOps after the first apply. On the ACM hub the configuration is the Secret ``alertmanager-config``; on a single
+OpenShift cluster use the same ``alertmanager.yaml`` for the platform Alertmanager (Secret ``alertmanager-main`` in
+``openshift-monitoring``).
+"""
+from __future__ import annotations
+
+from gpudash import kube
+from gpudash.alerts import names as an
+from gpudash.model.types import Model
+from gpudash.yamlfmt import COMMENT, dump_yaml
+
+# Alertmanager's conventional file name; the .yml suffix also keeps it out of `promtool check rules alerts/*.yaml`.
+PLAIN_FILE = "alerts/alertmanager.yml"
+SECRET_FILE = "mco/alertmanager-config.secret.yaml"
+SECRET_NAME = "alertmanager-config"
+SECRET_NAMESPACE = "open-cluster-management-observability"
+SECRET_KEY = "alertmanager.yaml"
+NULL_RECEIVER = "null"
+
+
+def matcher(name: str, value: str, op: str = "=") -> str:
+    """An Alertmanager matcher ``name="value"`` with the value escaped (backslash, double quote, newline)."""
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'{name}{op}"{escaped}"'
+
+
+def _receiver(name: str, what: str) -> dict:
+    return {COMMENT: f"{what}. Fill in its integrations (email_configs, slack_configs, webhook_configs, ...);"
+                     "\nas written it receives alerts and sends them nowhere.", "name": name}
+
+
+def config(model: Model) -> dict:
+    provider = model.alerts.provider_receiver
+    routes = [
+        {COMMENT: "Every spoke's always-firing Watchdog alert: dropped, as in ACM's default configuration.",
+         "matchers": [matcher("alertname", "Watchdog")], "receiver": NULL_RECEIVER},
+        {COMMENT: "Provider alerts (billing-data integrity, GPU health), also those that name a namespace.",
+         "matchers": [matcher(an.AUDIENCE, an.PROVIDER)], "receiver": provider},
+    ]
+    receivers = {provider: _receiver(provider, "The provider's receiver: integrity and health alerts, and every "
+                                               "alert no tenant route takes"),
+                 NULL_RECEIVER: {COMMENT: "Drops what it receives (ACM's default receiver).", "name": NULL_RECEIVER}}
+    for t in sorted(model.tenants, key=lambda t: t.namespace):
+        routes.append({COMMENT: f"Tenant {t.name}: every alert about namespace {t.namespace}.",
+                       "matchers": [matcher("namespace", t.namespace)], "receiver": t.receiver})
+        receivers.setdefault(t.receiver, _receiver(t.receiver, f"Tenant {t.name}'s receiver"))
+    return {
+        "global": {"resolve_timeout": "5m"},
+        "route": {
+            COMMENT: "Unmatched alerts go to the provider.",
+            "receiver": provider,
+            "group_by": ["alertname", "cluster", "namespace"],
+            "group_wait": "30s",
+            "group_interval": "5m",
+            "repeat_interval": "12h",
+            "routes": routes,
+        },
+        "inhibit_rules": [{
+            COMMENT: "A cluster that pushes nothing also stops its billing lines: report the cause only.",
+            "source_matchers": [matcher("alertname", an.CLUSTER_NOT_REPORTING)],
+            "target_matchers": [matcher("alertname", an.BILLING_DATA_GAP)],
+            "equal": ["cluster"],
+        }],
+        "receivers": [receivers[name] for name in sorted(receivers)],
+    }
+
+
+HEADER = ("Alertmanager configuration rendered by gpudash: provider alerts to the provider, each tenant's alerts\n"
+          "(matched by namespace) to the tenant. Receivers are placeholders to fill in.")
+
+
+def secret(model: Model) -> dict:
+    """ACM's hub Alertmanager configuration: Secret ``alertmanager-config``, key ``alertmanager.yaml``."""
+    text = dump_yaml(config(model), header=HEADER)
+    return kube.obj("v1", "Secret", SECRET_NAME, SECRET_NAMESPACE, type="Opaque", stringData={SECRET_KEY: text})
+
+
+def artifacts(model: Model) -> dict[str, dict]:
+    return {PLAIN_FILE: {COMMENT: HEADER, **config(model)}, SECRET_FILE: secret(model)}
