@@ -1,0 +1,184 @@
+"""A mock's series over time, computed only where something changes.
+
+The golden synthesiser (:mod:`gpudash.golden.series`) works minute by minute. Between two *change minutes*
+(a lifecycle event, a utilisation step, a container restart and the minute after it) nothing a target exposes
+changes, so the scenario is compressed to its change minutes (order-preserving, so every state, device
+assignment and utilisation is the same) and the golden exposition functions run once per segment.
+
+Expositions are produced in *exposed* form (what ``/metrics`` of kube-state-metrics, the DCGM exporter or
+the AMD exporter returns: no ``job``, pod labels named ``namespace``/``pod``/``container``) and turned into
+*stored* form (what Prometheus keeps after the scrape) by :func:`stored`: ``job`` and ``instance`` added,
+and the exporters' pod labels renamed ``exported_*`` when the model says they are scraped without
+honor_labels.
+"""
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import re
+
+from gpudash.golden import series as gs
+from gpudash.golden.reference import LOOKBACK, Reference
+from gpudash.golden.scenario import Event, Pod, Scenario
+from gpudash.mock.config import Mock
+from gpudash.model.types import Model
+
+Labels = tuple[tuple[str, str], ...]
+JOBS = ("ksm", "dcgm", "amd")
+
+
+def change_minutes(s: Scenario, extra=()) -> list[int]:
+    """Sorted minutes at which some exposed value may change (0 and the duration included)."""
+    points = {0, s.duration, *extra}
+    for pod in s.pods:
+        for e in pod.lifecycle:
+            points.add(e.at)
+            if e.restart:
+                points.add(e.at + 1)
+        points.update(at for at, _ in pod.utilisation)
+    return sorted(p for p in points if 0 <= p <= s.duration)
+
+
+def compress(s: Scenario, points: list[int]) -> Scenario:
+    """``s`` with minute ``points[i]`` renamed ``i`` (every change minute must be in ``points``)."""
+    def idx(m: int) -> int:
+        return max(0, bisect.bisect_right(points, m) - 1)
+
+    pods = tuple(dataclasses.replace(
+        p, lifecycle=tuple(dataclasses.replace(e, at=idx(e.at)) for e in p.lifecycle),
+        utilisation=tuple((idx(at), v) for at, v in p.utilisation)) for p in s.pods)
+    return dataclasses.replace(s, pods=pods, duration=len(points) - 1, faults=())
+
+
+def for_cluster(s: Scenario, cluster: str) -> Scenario:
+    return dataclasses.replace(s, nodes=tuple(n for n in s.nodes if n.cluster == cluster),
+                               pods=tuple(p for p in s.pods if p.cluster == cluster))
+
+
+class Timeline:
+    """Exposed series of one cluster of a mock, per segment between change minutes."""
+
+    def __init__(self, mock: Mock, model: Model, cluster: str, extra_points=()):
+        self.mock, self.model, self.cluster = mock, model, cluster
+        self.scenario = for_cluster(mock.scenario, cluster)
+        self.points = change_minutes(self.scenario, extra_points)
+        self._compressed = compress(self.scenario, self.points)
+        self._held = gs.assignments(self._compressed)
+        self._cache: dict[int, dict[str, dict[Labels, float]]] = {}
+
+    def segment(self, minute: float) -> int:
+        return max(0, bisect.bisect_right(self.points, minute) - 1)
+
+    def exposed(self, minute: float) -> dict[str, dict[Labels, float]]:
+        """{job: {labels (with __name__): value}} that each target exposes at ``minute``."""
+        i = self.segment(minute)
+        if i not in self._cache:
+            if len(self._cache) > 4096:
+                self._cache.clear()
+            self._cache[i] = self._expose(i)
+        return self._cache[i]
+
+    def _expose(self, i: int) -> dict[str, dict[Labels, float]]:
+        src = self.model.sources
+        ksm = {_drop(k, "job"): v for k, v in gs._ksm_exposition(self._compressed, self.model, self.cluster, i).items()}
+        out = {"ksm": ksm, "dcgm": {}, "amd": {}}
+        gpu = gs._exporter_exposition(self._compressed, self.model, self.cluster, i, self._held[i])
+        rename = {src.tenant_label: "namespace", src.pod_label: "pod", src.container_label: "container"}
+        for key, value in gpu.items():
+            d = dict(key)
+            job = "amd" if d.get("job") == src.amd_job else "dcgm"
+            host = d.get("Hostname") or d.get("hostname")
+            if self.mock.exporter.get((self.cluster, host), job) != job:
+                continue
+            d.pop("job", None)
+            d = {rename.get(k, k): v for k, v in d.items()}
+            out[job][tuple(sorted(d.items()))] = value
+        self._extras(out)
+        return out
+
+    def _extras(self, out: dict) -> None:
+        """Series the golden synthesiser has no need for but real exporters serve: DCGM framebuffer free
+        memory, AMD VRAM and power."""
+        for key, used in list(out["dcgm"].items()):
+            d = dict(key)
+            if d["__name__"] != "DCGM_FI_DEV_FB_USED":
+                continue
+            total = self.mock.memory.get((self.cluster, d["Hostname"]), 81920)
+            if "GPU_I_PROFILE" in d:
+                gb = re.search(r"\.(\d+)gb", d["GPU_I_PROFILE"])
+                total = int(gb.group(1)) * 1024 if gb else total
+            d["__name__"] = "DCGM_FI_DEV_FB_FREE"
+            out["dcgm"][tuple(sorted(d.items()))] = max(0, total - used)
+        for key, util in list(out["amd"].items()):
+            d = dict(key)
+            total = self.mock.memory.get((self.cluster, d["hostname"]), 196608)
+            prefix = self.model.sources.amd_metric_prefix
+            for name, value in ((prefix + "gpu_used_vram", 2048 + util * total / 200 if "pod" in d else 0),
+                                (prefix + "gpu_total_vram", total),
+                                (prefix + "gpu_package_power", 150 + 5 * util)):
+                d["__name__"] = name
+                out["amd"][tuple(sorted(d.items()))] = value
+
+
+def _drop(key: Labels, name: str) -> Labels:
+    return tuple(kv for kv in key if kv[0] != name)
+
+
+def stored(job: str, key: Labels, model: Model, cluster_label: str | None = None) -> Labels:
+    """The labels Prometheus stores for an exposed series of ``job`` (ksm | dcgm | amd)."""
+    src = model.sources
+    d = dict(key)
+    if job != "ksm" and src.tenant_label.startswith("exported_"):
+        for plain in ("namespace", "pod", "container"):
+            if plain in d:
+                d[f"exported_{plain}"] = d.pop(plain)
+    d["job"] = {"ksm": src.kube_state_metrics_job, "dcgm": src.dcgm_job, "amd": src.amd_job}[job]
+    host = d.get("Hostname") or d.get("hostname")
+    d.setdefault("instance", "kube-state-metrics:8443" if job == "ksm" else f"{host}:{9400 if job == 'dcgm' else 5000}")
+    if cluster_label:
+        d["cluster"] = cluster_label
+    return tuple(sorted(d.items()))
+
+
+def scrape_outcomes(s: Scenario, job: str) -> list[str]:
+    """Per minute: ok | missed | down for ``job`` (golden fault semantics; amd shares the dcgm faults)."""
+    return gs._outcomes(s, "ksm" if job == "ksm" else "dcgm")
+
+
+class FastReference(Reference):
+    """The golden reference model with the same answers, faster on month-scale scenarios: an instant at
+    ``minute`` only looks at pods that exist within the lookback (created at or before ``minute`` and not
+    deleted more than LOOKBACK minutes earlier), and SKU look-ups are cached."""
+
+    def __init__(self, scenario: Scenario, model: Model):
+        super().__init__(scenario, model)
+        self._full = scenario
+        self._sku_cache: dict = {}
+        buckets: dict[int, list[Pod]] = {}
+        hours = scenario.duration // 60 + 1
+        for pod in scenario.pods:
+            first = pod.lifecycle[0].at
+            gone = [e.at for e in pod.lifecycle if e.deleted]
+            last = (max(gone) + LOOKBACK) if gone and pod.lifecycle[-1].deleted else scenario.duration + LOOKBACK
+            for h in range(max(0, first // 60), min(hours, last // 60 + 1)):
+                buckets.setdefault(h, []).append(pod)
+        self._buckets = {h: dataclasses.replace(scenario, pods=tuple(p)) for h, p in buckets.items()}
+        self._empty = dataclasses.replace(scenario, pods=())
+
+    def pod_allocation(self, minute: int):
+        if minute in self._alloc:
+            return self._alloc[minute]
+        self.s = self._buckets.get(minute // 60, self._empty)
+        try:
+            return super().pod_allocation(minute)
+        finally:
+            self.s = self._full
+
+    def sku(self, product: str, resource: str):
+        key = (product, resource)
+        if key not in self._sku_cache:
+            self._sku_cache[key] = super().sku(product, resource)
+        return self._sku_cache[key]
+
+
+__all__ = ["Event", "FastReference", "JOBS", "Timeline", "change_minutes", "compress", "stored"]
