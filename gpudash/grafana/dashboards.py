@@ -44,6 +44,12 @@ def _cluster_variable(model: Model):
 
 # --- provider -----------------------------------------------------------------------------------------------------
 
+def push_ts(selector: str) -> str:
+    """Newest sample time of ``selector`` within the hour (``timestamp()`` of a raw selector is the sample's
+    own time; the 1-minute subquery sees every push whatever the push interval)."""
+    return f"max_over_time(timestamp({selector})[1h:1m])"
+
+
 def provider(model: Model) -> P.Dashboard:
     s = provider_scope(model)
     cur, rate = P.currency_unit(model.currency), P.currency_rate_unit(model.currency)
@@ -59,23 +65,23 @@ def provider(model: Model) -> P.Dashboard:
     exporters = q.regex_alternation([src.kube_state_metrics_job, src.dcgm_job, src.amd_job])
     ksm_up = s.sel("up", ksm.job(src))
     clusters = " or ".join(q.const_series(1, cluster=c) for c in model.clusters) or "vector(1) * 0 < 0"
-    pushing = q.agg("count", ("cluster",), f"last_over_time({ksm_up}[{s.fresh}])")
+    pushing = q.agg("count", ("cluster",), s.now(names.BILLED_HOUR))
     window = q.duration(max(model.alerts.idle.window, 2 * model.billing.mco_interval))
 
     panels = [
         P.row("Fleet now"),
         P.stat("Whole GPUs allocated", "Whole GPUs (nvidia.com/gpu, amd.com/gpu) allocated right now to Running "
                "pods on all selected clusters: the quantity billed per hour at the class price.", P.GPUS,
-               (Q(f"sum({s.now(names.CLASS_ALLOCATED, whole)})", instant=True),), thresholds=P.NEUTRAL),
+               (Q(f"sum({s.now(names.CLASS_ALLOCATED, whole)}) or vector(0)", instant=True),), thresholds=P.NEUTRAL),
         P.stat("MIG slices allocated", "MIG instances (nvidia.com/mig-*) allocated right now; each is billed at "
                "its profile price, not the whole-GPU price.", P.GPUS,
-               (Q(f"sum({s.now(names.CLASS_ALLOCATED, mig)})", instant=True),), thresholds=P.NEUTRAL),
+               (Q(f"sum({s.now(names.CLASS_ALLOCATED, mig)}) or vector(0)", instant=True),), thresholds=P.NEUTRAL),
         P.stat("Shared GPU replicas allocated", "Time-sliced GPU replicas (nvidia.com/gpu.shared) allocated right "
                "now; each is billed at the class's shared price.", P.GPUS,
-               (Q(f"sum({s.now(names.CLASS_ALLOCATED, shared)})", instant=True),), thresholds=P.NEUTRAL),
+               (Q(f"sum({s.now(names.CLASS_ALLOCATED, shared)}) or vector(0)", instant=True),), thresholds=P.NEUTRAL),
         P.stat("Revenue rate", f"What all namespaces on the selected clusters are billed per hour right now "
                f"({model.currency}/h), from the pods' GPU requests and the model's prices.", rate,
-               (Q(f"sum({s.now(names.NAMESPACE_COST_RATE)})", instant=True),), thresholds=P.NEUTRAL, decimals=2),
+               (Q(f"sum({s.now(names.NAMESPACE_COST_RATE)}) or vector(0)", instant=True),), thresholds=P.NEUTRAL, decimals=2),
         P.stat("Period-to-date revenue", f"Cost of this billing period (UTC month) so far, summed over all "
                f"tenants (all clusters): exact to the hour before last, estimated since. In {model.currency}.",
                cur, (Q(f"sum({s.now(names.TENANT_COST_PTD, cluster_label=False)})", instant=True),),
@@ -86,12 +92,13 @@ def provider(model: Model) -> P.Dashboard:
                thresholds=P.NEUTRAL, decimals=2),
         P.stat("Idle GPUs cost", f"Burn rate ({model.currency}/h) of pods whose GPUs showed zero activity for "
                f"the whole idle window ({window}): money spent on allocated but unused GPUs.", rate,
-               (Q(f"sum({s.now(names.POD_COST_RATE)} and on (cluster, namespace, pod) ({idle}))", instant=True),),
+               (Q(f"sum({s.now(names.POD_COST_RATE)} and on (cluster, namespace, pod) ({idle})) or vector(0)",
+                  instant=True),),
                thresholds=((None, P.GREEN), (0.01, P.ORANGE)), decimals=2, no_value="0"),
         P.stat("Unpriced GPU-hours, last hour", "GPU-hours of the last complete clock hour on products or "
                "resources the model has no price for. Never silently free: should be 0; price them in "
                "gpudash.yaml.", P.GPU_HOURS,
-               (Q(f"sum({s.now(names.UNPRICED_GPU_HOURS)})", instant=True),),
+               (Q(f"sum({s.now(names.UNPRICED_GPU_HOURS)}) or vector(0)", instant=True),),
                thresholds=((None, P.GREEN), (1e-9, P.RED)), decimals=2, no_value="0"),
 
         P.row("Allocation and utilisation"),
@@ -173,22 +180,21 @@ def provider(model: Model) -> P.Dashboard:
                 hide=("Time",), rename={"Value": "GPU-hours"}, sort_by="GPU-hours", decimals=3, height=6),
 
         P.row("Billing data health"),
-        P.stat("Clusters pushing", f"Clusters whose metrics-collector pushed kube-state-metrics' up series in the "
-               f"last two push intervals. The model lists {len(model.clusters)}: fewer means billing data is "
-               "missing (a lost push is recovered only within the hour).", P.GPUS,
+        P.stat("Clusters pushing", f"Clusters that pushed gpudash's spoke series (the billed-hour marker every "
+               f"push carries) in the last two push intervals. The model lists {len(model.clusters)}: fewer means "
+               "billing data is missing (a lost push is recovered only within the hour).", P.GPUS,
                (Q(f"count({pushing})", instant=True),),
                thresholds=((None, P.RED), (float(len(model.clusters)), P.GREEN)), no_value="0", width=4),
         P.table("Clusters of the model not pushing", "Clusters named in gpudash.yaml with no pushed data in the "
                 "last two push intervals: their usage is not being billed until pushes resume.", P.GPUS,
                 (Q(f"({clusters}) unless on (cluster) {pushing}", instant=True, table=True),),
                 hide=("Time", "Value"), width=8, height=4),
-        P.timeseries("Push age per cluster", "Seconds since the newest sample each cluster pushed: the ACM "
-                     "metrics-collector (kube-state-metrics up) and gpudash's hourly billing series. It should "
-                     "stay below the push interval; above one hour a clock hour can be lost.", P.SECONDS,
-                     (Q(f"time() - {q.agg('max', ('cluster',), f'max_over_time(timestamp({ksm_up})[1h:1m])')}",
-                        "{{cluster}} collector"),
-                      Q(f"time() - {q.agg('max', ('cluster',), f'max_over_time(timestamp({s.sel(names.HOURLY_GPU_HOURS)})[1h:1m])')}",
-                        "{{cluster}} hourly GPU-hours")),
+        P.timeseries("Push age per cluster", "Seconds since the newest sample each cluster pushed (timestamp() "
+                     "of the pushed series): gpudash's billed-hour marker and kube-state-metrics' up. It should "
+                     "stay below the push interval; after an hour without pushes a clock hour is lost.", P.SECONDS,
+                     (Q(f"time() - {q.agg('max', ('cluster',), push_ts(s.sel(names.BILLED_HOUR)))}",
+                        "{{cluster}} gpudash series"),
+                      Q(f"time() - {q.agg('max', ('cluster',), push_ts(ksm_up))}", "{{cluster}} kube-state-metrics")),
                      thresholds=((None, P.GREEN), (float(2 * model.billing.mco_interval), P.ORANGE),
                                  (3600.0, P.RED)), width=12),
         P.timeseries("Exporter targets up", "Share of scrape targets up per cluster and job: kube-state-metrics "
@@ -266,6 +272,8 @@ def tenant(model: Model, t: Tenant) -> P.Dashboard:
     alloc_pod = q.agg("sum", ("cluster", "namespace", "pod"), s.now(names.POD_ALLOCATED))
     activity = pod_activity(s)
     used = f"{alloc_pod} * on (cluster, namespace, pod) group_left () {activity}"
+    workloads = q.agg("max", ("cluster", "namespace", "pod", "workload"), s.now(names.POD_ALLOCATED))
+    activity_by_workload = f"{activity} * on (cluster, namespace, pod) group_left (workload) ({workloads} * 0 + 1)"
     efficiency = f"sum({used}) / sum({alloc_pod} and on (cluster, namespace, pod) {activity})"
     idle = idle_pods(s)
     window = q.duration(max(model.alerts.idle.window, 2 * model.billing.mco_interval))
@@ -291,7 +299,7 @@ def tenant(model: Model, t: Tenant) -> P.Dashboard:
                (Q(f"sum({gpu_hours_ptd})", instant=True),), thresholds=P.NEUTRAL, decimals=1),
         P.stat("Burn rate now", f"What {t.name}'s running pods cost per hour right now ({model.currency}/h), "
                "all clusters.", rate,
-               (Q(f"sum({s.now(names.TENANT_COST_RATE, cluster_label=False)})", instant=True),),
+               (Q(f"sum({s.now(names.TENANT_COST_RATE, cluster_label=False)}) or vector(0)", instant=True),),
                thresholds=P.NEUTRAL, decimals=2, width=6),
         P.stat("Budget", f"Budget per billing period, in {model.currency}.", cur,
                (Q(f"sum({budget})", instant=True),), thresholds=P.NEUTRAL, decimals=2, width=6),
@@ -301,7 +309,8 @@ def tenant(model: Model, t: Tenant) -> P.Dashboard:
                thresholds=((None, P.RED), (0.3, P.ORANGE), (0.6, P.GREEN)), decimals=1, width=6),
         P.stat("Idle GPUs cost", f"Burn rate ({model.currency}/h) of your pods whose GPUs showed zero activity "
                f"for the whole last {window}: you pay for these GPUs without using them.", rate,
-               (Q(f"sum({s.now(names.POD_COST_RATE)} and on (cluster, namespace, pod) ({idle}))", instant=True),),
+               (Q(f"sum({s.now(names.POD_COST_RATE)} and on (cluster, namespace, pod) ({idle})) or vector(0)",
+                  instant=True),),
                thresholds=((None, P.GREEN), (0.01, P.ORANGE)), decimals=2, no_value="0", width=6),
 
         P.row("Burn rate"),
@@ -320,7 +329,7 @@ def tenant(model: Model, t: Tenant) -> P.Dashboard:
                    table=True),
                  Q(q.agg("sum", ("cluster", "pod", "workload"), s.now(names.POD_ALLOCATED)), instant=True,
                    table=True),
-                 Q(q.agg("max", ("cluster", "pod"), activity), instant=True, table=True)),
+                 Q(q.agg("max", ("cluster", "pod", "workload"), activity_by_workload), instant=True, table=True)),
                 merge=True, hide=("Time",), rename={"Value #A": "Burn rate", "Value #B": "GPUs",
                                                     "Value #C": "GPU activity"},
                 units={"Value #B": P.GPUS, "Value #C": P.RATIO}, sort_by="Burn rate", decimals=2, height=9),
