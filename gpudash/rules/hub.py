@@ -53,16 +53,13 @@ def _period_to_date(model: Model) -> str:
     """Exact cost of the complete hours of this month up to the hour before last, plus the current cost
     rate for the time since then (never before the month start).
 
-    Hour H's cost is read at step H + 2h of an hourly subquery. The month of each step is told apart from the
-    current month by the month index modulo 3: a 31-day window holds at most three months, so the index
-    modulo 3 identifies the month exactly without a variable-length range.
+    Hour H's cost is read at step H + 2h of an hourly subquery; a step counts when H's month is the month of
+    the evaluation time, which the subquery sees through ``@ end()`` (the rule's evaluation time).
     """
     hour_cost = f"last_over_time({names.TENANT_HOUR_COST}[1h] offset 1ms)"
-    parts = []
-    for k in range(3):
-        inner = f"{hour_cost} and on () ({_month_index('vector(time() - 7200)')} % 3 == {k})"
-        parts.append(f"(sum_over_time(({inner})[31d:1h]) and on () ({_month_index('vector(time())')} % 3 == {k}))")
-    complete = q.label_replace(" or ".join(parts), "gpudash_part", "hours", "", "")
+    now = "last_over_time(vector(time())[1m:1m] @ end())"
+    inner = f"{hour_cost} and on () ({_month_index('vector(time() - 7200)')} == {_month_index(now)})"
+    complete = q.label_replace(f"sum_over_time(({inner})[31d:1h])", "gpudash_part", "hours", "", "")
     since_month = "((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))"
     since_hour = "vector(time() % 3600 + 3600)"
     seconds = f"scalar(({since_hour} < {since_month}) or {since_month})"
@@ -128,7 +125,7 @@ def _billing_rules(model: Model) -> tuple[Rule, ...]:
 
 def _ccsp_rules() -> tuple[Rule, ...]:
     return (
-        Rule(names.CCSP_NODE_GPUS, _this_hours_push(names.NODE_ACTIVE_GPUS_MAX),
+        Rule(names.CCSP_NODE_GPUS, q.agg("max", ("cluster", "node"), _this_hours_push(names.NODE_ACTIVE_GPUS_MAX)),
              "CCSP: most GPUs active at once on each node during the last complete clock hour."),
         Rule(names.CCSP_ACTIVE_NODES, f"count by (cluster) ({names.CCSP_NODE_GPUS} >= 1)",
              "CCSP: worker nodes with at least one active GPU during the last complete clock hour."),
