@@ -241,7 +241,7 @@ def test_every_panel_query_returns_data_of_its_shape(hub, dashboards):
             results = run_panel(hub, panel)
             if (uid, panel["title"]) in EMPTY_OK:
                 continue
-            for target, result in zip(panel["targets"], results):
+            for target, result in zip(panel["targets"], results, strict=True):
                 assert result, f"{where} / {target['refId']}: no data for {target['expr']}"
                 if target.get("instant"):
                     values = [v for _, v in result]
@@ -262,9 +262,9 @@ def test_every_panel_query_returns_data_of_its_shape(hub, dashboards):
                     all(t.get("instant") for t in panel["targets"]):
                 # merged tables: every query has the same label names, so Grafana's merge joins their rows
                 # (a pod on an unpriced product has GPUs but no burn rate: its row has an empty cell)
-                label_names = [{tuple(sorted(dict(l))) for l, _ in r} for r in results]
+                label_names = [{tuple(sorted(dict(lab))) for lab, _ in r} for r in results]
                 assert all(len(n) == 1 and n == label_names[0] for n in label_names), f"{where}: {label_names}"
-                keys = [{tuple(sorted(dict(l).items())) for l, _ in r} for r in results]
+                keys = [{tuple(sorted(dict(lab).items())) for lab, _ in r} for r in results]
                 assert set.intersection(*keys), f"{where}: the queries share no row: {keys}"
             checked += 1
     assert checked >= 50
@@ -323,26 +323,26 @@ def test_period_to_date_cost(hub, dashboards):
 
 
 def test_health_and_leftover_tables(hub, dashboards):
-    assert [dict(l)["cluster"] for l, _ in rows(hub, dashboards, "gpudash-provider",
+    assert [dict(lab)["cluster"] for lab, _ in rows(hub, dashboards, "gpudash-provider",
                                                  "Clusters of the model not pushing")] == ["north"]
     outside = rows(hub, dashboards, "gpudash-provider", "GPU spend outside any tenant")
-    assert [(dict(l)["namespace"], v) for l, v in outside] == [("sandbox", pytest.approx(3.20))]
+    assert [(dict(lab)["namespace"], v) for lab, v in outside] == [("sandbox", pytest.approx(3.20))]
     idle = rows(hub, dashboards, "gpudash-provider", "Idle but allocated GPUs")
-    assert [(dict(l)["pod"], v) for l, v in idle] == [("notebook-0", 1)]
+    assert [(dict(lab)["pod"], v) for lab, v in idle] == [("notebook-0", 1)]
     unpriced = rows(hub, dashboards, "gpudash-provider", "Unpriced usage, last hour")
-    assert [(dict(l)["product"], v) for l, v in unpriced] == [(T4, pytest.approx(1.0))]
+    assert [(dict(lab)["product"], v) for lab, v in unpriced] == [(T4, pytest.approx(1.0))]
 
 
 def test_ccsp_hourly_rows(hub, dashboards):
     # Hour 03:00-04:00, read at 05:00: gpu-1 = ceil(2 + 1/7 + 1 + 1) = 5, t4-1 = 1, amd-1 = 4;
     # active nodes east 2, west 1; active GPUs east 6, west 4.
     per_node = rows(hub, dashboards, "gpudash-ccsp", "Per node and hour: active GPUs")
-    at_eval = {dict(l)["node"]: dict(points)[float(EVAL)] for l, points in per_node}
+    at_eval = {dict(lab)["node"]: dict(points)[float(EVAL)] for lab, points in per_node}
     assert at_eval == {"gpu-1": 5, "t4-1": 1, "amd-1": 4}
     nodes = rows(hub, dashboards, "gpudash-ccsp", "Per cluster and hour: active nodes and GPUs", 0)
     gpus = rows(hub, dashboards, "gpudash-ccsp", "Per cluster and hour: active nodes and GPUs", 1)
-    assert {dict(l)["cluster"]: dict(p)[float(EVAL)] for l, p in nodes} == {"east": 2, "west": 1}
-    assert {dict(l)["cluster"]: dict(p)[float(EVAL)] for l, p in gpus} == {"east": 6, "west": 4}
+    assert {dict(lab)["cluster"]: dict(p)[float(EVAL)] for lab, p in nodes} == {"east": 2, "west": 1}
+    assert {dict(lab)["cluster"]: dict(p)[float(EVAL)] for lab, p in gpus} == {"east": 6, "west": 4}
     hour_start = rows(hub, dashboards, "gpudash-ccsp", "Per cluster and hour: active nodes and GPUs", 2)
     assert dict(hour_start[0][1])[float(EVAL)] == EVAL - 2 * H
 

@@ -14,13 +14,13 @@ import pytest
 import yaml
 
 from gpudash import artifacts, grafana
-from gpudash.grafana import dashboards, delivery, isolation, panels, provisioning, uids
+from gpudash.grafana import delivery, isolation, panels, provisioning, uids
 from gpudash.model import model_from_dict
 from gpudash.promql.lint import vector_selectors
 from gpudash.rules import hub, names, spoke
-
 from tests.conftest import ROOT
 from tests.test_model_load import example_dict
+
 
 def recorded_series(model) -> set[str]:
     """Every series the rules record (what dashboards may read), plus Prometheus' own ``up`` and ``ALERTS``."""

@@ -17,10 +17,9 @@ written; a violation fails the render.
 from __future__ import annotations
 
 from gpudash.errors import GenerationError
-from gpudash.grafana import dashboards, delivery, isolation
+from gpudash.grafana import dashboards, delivery, isolation, uids
 from gpudash.grafana import panels as P
 from gpudash.grafana import provisioning as prov
-from gpudash.grafana import uids
 from gpudash.model.types import Model
 
 

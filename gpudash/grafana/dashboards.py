@@ -14,8 +14,15 @@ from __future__ import annotations
 
 from gpudash.grafana import panels as P
 from gpudash.grafana import uids
-from gpudash.grafana.queries import (Scope, hours_in_range, idle_pods, period_to_date, pod_activity,
-                                     pod_allocation_by_class, provider_scope, tenant_scope)
+from gpudash.grafana.queries import (
+    hours_in_range,
+    idle_pods,
+    period_to_date,
+    pod_activity,
+    pod_allocation_by_class,
+    provider_scope,
+    tenant_scope,
+)
 from gpudash.model.types import Model, Tenant
 from gpudash.promql import build as q
 from gpudash.rules import names
@@ -58,7 +65,8 @@ def provider(model: Model) -> P.Dashboard:
     shared = ("resource", "=", "nvidia.com/gpu.shared")
     alloc_by_class = pod_allocation_by_class(s)
     busy = f"{alloc_by_class} * on (cluster, namespace, pod) group_left () {pod_activity(s)}"
-    utilisation = f"{q.agg('sum', ('cluster', 'gpu_class'), busy)} / {q.agg('sum', ('cluster', 'gpu_class'), alloc_by_class)}"
+    by_class = ("cluster", "gpu_class")
+    utilisation = f"{q.agg('sum', by_class, busy)} / {q.agg('sum', by_class, alloc_by_class)}"
     idle = idle_pods(s)
     tenants = s.now(names.TENANT_INFO, cluster_label=False)
     src = model.sources
@@ -81,7 +89,8 @@ def provider(model: Model) -> P.Dashboard:
                (Q(f"sum({s.now(names.CLASS_ALLOCATED, shared)}) or vector(0)", instant=True),), thresholds=P.NEUTRAL),
         P.stat("Revenue rate", f"What all namespaces on the selected clusters are billed per hour right now "
                f"({model.currency}/h), from the pods' GPU requests and the model's prices.", rate,
-               (Q(f"sum({s.now(names.NAMESPACE_COST_RATE)}) or vector(0)", instant=True),), thresholds=P.NEUTRAL, decimals=2),
+               (Q(f"sum({s.now(names.NAMESPACE_COST_RATE)}) or vector(0)", instant=True),), thresholds=P.NEUTRAL,
+               decimals=2),
         P.stat("Period-to-date revenue", f"Cost of this billing period (UTC month) so far, summed over all "
                f"tenants (all clusters): exact to the hour before last, estimated since. In {model.currency}.",
                cur, (Q(f"sum({s.now(names.TENANT_COST_PTD, cluster_label=False)})", instant=True),),

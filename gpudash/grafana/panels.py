@@ -16,8 +16,8 @@ them is a programming error (``ValueError``).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import grafanalib.core as G
 from grafanalib._gen import DashboardEncoder
@@ -178,11 +178,6 @@ def row(title: str) -> PanelSpec:
     return PanelSpec(title, GRID_WIDTH, 1, build, is_row=True)
 
 
-def value_mapping(value: str, text: str, color: str) -> dict:
-    """A Grafana value mapping (schemaVersion >= 28 form)."""
-    return {"type": "value", "options": {value: {"text": text, "color": color, "index": 0}}}
-
-
 def query_variable(name: str, label: str, query: str, ds: dict) -> dict:
     """A multi-value query variable with "All" (= ``.*``), for provider dashboards only."""
     var = G.Template(name=name, label=label, query=query, dataSource=ds, includeAll=True, multi=True,
@@ -203,6 +198,7 @@ def _plain(obj) -> object:
 
 _PANEL_DROP_IF_NULL = ("cacheTimeout", "height", "interval", "maxPerRow", "minSpan", "repeat", "repeatDirection",
                        "span", "timeFrom", "timeShift")
+# Legacy top-level keys (value mappings and colours live in fieldConfig.defaults since schemaVersion 28).
 _PANEL_DROP = ("editable", "error", "hideTimeOverride", "columns", "fontSize", "color", "mappings", "minSpan")
 _TARGET_DROP = ("intervalFactor", "step", "target", "metric", "query", "hide")
 
@@ -213,8 +209,6 @@ def _clean_panel(panel: dict) -> dict:
             panel.pop(key, None)
     if panel.get("type") != "row":
         for key in _PANEL_DROP:
-            if key == "mappings" and panel.get("type") != "table":
-                continue
             panel.pop(key, None)
     defaults = panel.get("fieldConfig", {}).get("defaults", {})
     for key in ("color", "decimals", "min", "max", "noValue"):
