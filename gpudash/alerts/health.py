@@ -21,11 +21,16 @@ from gpudash.sources import kube_state_metrics as ksm
 # failure, NVLink, fallen off the bus, GSP): critical. Other XIDs (mostly application faults) are warnings.
 FATAL_XIDS = (48, 64, 74, 79, 94, 95, 119, 120)
 GPU = ("cluster", "Hostname", "hostname", "gpu", "UUID", "modelName")  # DCGM renames Hostname to hostname
-XID_RECENT = 3600  # DCGM's XID value is sticky (the last XID until a reset): a non-fatal one is news for an hour
 
 
 def nvidia(model: Model) -> bool:
     return any(g.vendor == "nvidia" for g in model.gpu_classes)
+
+
+def xid_recent(model: Model) -> int:
+    """DCGM's XID value is sticky (the last XID until a reset), so a non-fatal XID is news while its change is
+    within this window: an hour, and at least two pushes so that the range always holds the change."""
+    return max(3600, c.pushes(model, 2))
 
 
 def allocatable_for(model):
@@ -59,7 +64,7 @@ def _xid(model: Model) -> tuple[str, str]:
     xid = q.selector(gx.DCGM_XID_ERRORS, ("job", "=", model.sources.dcgm_job))
     code = q.agg("max", GPU, c.fresh(model, xid))
     non_fatal = f"({code} > 0)" + "".join(f" != {x}" for x in FATAL_XIDS)
-    recent = q.agg("max", GPU, f"changes({xid}[{q.duration(XID_RECENT)}])")
+    recent = q.agg("max", GPU, f"changes({xid}[{q.duration(xid_recent(model))}])")
     critical = f"({code} > 0) unless on {q.labels(GPU)} ({non_fatal})"
     warning = f"({non_fatal}) and on {q.labels(GPU)} ({recent} > 0)"
     return critical, warning
@@ -78,10 +83,10 @@ def alerts(model: Model) -> tuple:
                 description=_xid_text(lb("gpu"), lb("UUID"), host, lb("cluster"), c.VALUE_INT, fatal),
                 help=("A GPU reported an XID that needs a GPU reset or node reboot (" +
                       ", ".join(map(str, FATAL_XIDS)) + "); DCGM keeps the value until then." if fatal else
-                      "A GPU reported another XID within the last hour (DCGM keeps the last XID, so only a change"
-                      "\ncounts). The tenant holding the GPU pays for it either way."),
+                      f"A GPU reported another XID within {q.duration(xid_recent(model))} (DCGM keeps the last XID, so"
+                      "\nonly a change counts). The tenant holding the GPU pays for it either way."),
                 threshold=(f"DCGM XID in {{{', '.join(map(str, FATAL_XIDS))}}}" if fatal else
-                           f"other XID, changed within {q.duration(XID_RECENT)}")))
+                           f"other XID, changed within {q.duration(xid_recent(model))}")))
     job = ksm.job(model.sources)
     gpus = ("resource", "=~", ksm.GPU_RESOURCE_REGEX)
     node = ("cluster", "node", "resource")
@@ -137,7 +142,7 @@ def _xid_tests(model: Model) -> list[dict]:
     cluster = model.clusters[0]
     product = next(p for g in model.gpu_classes if g.vendor == "nvidia" for p in g.products)
     start = 3
-    recent = pt.steps(model, XID_RECENT)
+    recent = pt.steps(model, xid_recent(model))
     total = start + recent + 3
     job = model.sources.dcgm_job
     plan = {"0": 43, "1": 79, "2": 0}  # gpu -> XID from `start` on (sticky)
@@ -156,10 +161,12 @@ def _xid_tests(model: Model) -> list[dict]:
                       _xid_text(gpu, labels["UUID"], "gpu-node-1", cluster, str(code), fatal))
 
     both = sorted([fired("0", False), fired("1", True)], key=_order)
-    # the change 0 -> 43 between steps start-1 and start stays in changes()[1h] while start-1 >= t - 1h
-    last_recent = start - 1 + recent
+    # The change 0 -> 43 (samples at steps start-1 and start) counts in changes()[1h] while the range still holds
+    # step start-1. Check one step inside and one step past that edge, never on it (Prometheus 2 and 3 differ
+    # on whether a range includes its left end).
+    edge = start - 1 + recent
     cases = [pt.case(model, start - 1, an.XID), pt.case(model, start, an.XID, both),
-             pt.case(model, last_recent, an.XID, both), pt.case(model, last_recent + 1, an.XID, [fired("1", True)])]
+             pt.case(model, edge - 1, an.XID, both), pt.case(model, edge + 1, an.XID, [fired("1", True)])]
     return [pt.test_group(model, "XID errors: fatal ones stay, others are news for an hour", inputs, cases)]
 
 

@@ -185,7 +185,7 @@ def alerts(model: Model) -> tuple:
         c.provider_alert(
             model, an.KSM_DOWN, f"({q.agg('max', ('cluster', 'job'), up_ksm)} == 0) or {ksm_absent}",
             ksm_down_for(model), "critical",
-            summary="kube-state-metrics, the source of GPU allocation, is down on a cluster.",
+            summary="The source of GPU allocation, kube-state-metrics, is down on a cluster.",
             description=_ksm_text(lb("cluster"), lb("job")),
             help="Every kube-state-metrics target of the cluster fails its scrape, or the cluster pushes but has"
                  "\nno kube-state-metrics target: allocation is unmeasured, so GPU time is under-billed.",
@@ -219,7 +219,7 @@ def alerts(model: Model) -> tuple:
             threshold=f"GPU request with `node=\"\"`; for {q.duration(unscheduled_for(model))}"),
         c.provider_alert(
             model, an.RULE_FAILURES, f"{failures} > 0", rule_failures_for(model), "critical",
-            summary="gpudash rule evaluations are failing.",
+            summary="Evaluations of gpudash billing rules or alerts are failing.",
             description=_rule_failures_text(lb("rule_group"), P2, q.duration(rule_failures_for(model))),
             help="A gpudash rule group (billing rules or alerts) fails to evaluate: billing series and alerts go"
                  "\nmissing. Reads prometheus_rule_evaluation_failures_total of gpudash-* groups (also acm_-prefixed).",

@@ -16,6 +16,7 @@ from gpudash.model.types import Model, Tenant
 from gpudash.promql import build as q
 from gpudash.rules import names
 from gpudash.sources import kube_state_metrics as ksm
+from gpudash.yamlfmt import COMMENT
 
 KEY = ("cluster", "namespace", "resource")
 
@@ -27,7 +28,7 @@ def quota_path(t: Tenant) -> str:
 def resource_quota(model: Model, t: Tenant) -> dict:
     hard = {f"requests.{resource}": str(count) for resource, count in t.quota}
     obj = kube.obj("v1", "ResourceQuota", an.QUOTA_NAME, t.namespace, spec={"hard": hard})
-    return {"__comment__": f"GPU quota of tenant {t.name}: the most GPUs of each kind its pods may request at once"
+    return {COMMENT: f"GPU quota of tenant {t.name}: the most GPUs of each kind its pods may request at once"
                            "\non one cluster. Apply it on every managed cluster.", **obj}
 
 

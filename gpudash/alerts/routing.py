@@ -37,8 +37,8 @@ def matcher(name: str, value: str, op: str = "=") -> str:
 
 
 def _receiver(name: str, what: str) -> dict:
-    return {COMMENT: f"{what}. Fill in its integrations (email_configs, slack_configs, webhook_configs, ...);"
-                     "\nas written it receives alerts and sends them nowhere.", "name": name}
+    return {COMMENT: f"{what}.\nFill in its integrations (email_configs, slack_configs, webhook_configs, ...); as"
+                     "\nwritten it receives alerts and sends them nowhere.", "name": name}
 
 
 def config(model: Model) -> dict:

@@ -236,7 +236,9 @@ def _burn_test(model: Model) -> dict:
     base = round(_test_budget(model) / 720, 2)  # the hourly rate that spends the budget in a 30-day month
     hold = pt.steps(model, burn_for(model))
     phase = hold + 2
-    plan = [(0.0, 0.0), (base, base), (base * factor * 1.5, base * 1.2), (base * factor * 1.5, base * factor)]
+    jumped = base * factor * 1.5
+    # idle; steady; jumped above factor x the average; the average caught up with the new rate
+    plan = [(0.0, 0.0), (base, base), (jumped, base * 1.2), (jumped, jumped)]
     rate = [r for r, _ in plan for _ in range(phase)]
     average = [a for _, a in plan for _ in range(phase)]
     total = len(rate)

@@ -1,0 +1,114 @@
+"""Alertmanager routing (amtool is required: scripts/install-system-deps.sh installs Debian's
+prometheus-alertmanager) and the tenants' GPU ResourceQuotas."""
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from gpudash.alerts import names as an
+from gpudash.alerts import quotas, routing
+from gpudash.model import model_from_dict
+from gpudash.yamlfmt import strip_comments
+from tests.conftest import require
+from tests.test_alerts import ODD, render_alerts
+
+
+def amtool(*args: str) -> subprocess.CompletedProcess:
+    require("amtool")
+    return subprocess.run(["amtool", *args], capture_output=True, text=True, timeout=60)
+
+
+def receivers(config: Path, *labels: str) -> list[str]:
+    """The receivers ``labels`` (name=value) reach, as amtool reports them."""
+    result = amtool("config", "routes", "test", f"--config.file={config}", *labels)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout.strip().split(",")
+
+
+def check_config(config: Path):
+    result = amtool("check-config", str(config))
+    assert result.returncode == 0 and "SUCCESS" in result.stdout, result.stdout + result.stderr
+
+
+def assert_routes(model, config: Path):
+    check_config(config)
+    for t in model.tenants:
+        assert receivers(config, f"namespace={t.namespace}", "severity=warning") == [t.receiver]
+        assert receivers(config, f"namespace={t.namespace}", f"{an.AUDIENCE}={an.TENANT}", "severity=critical",
+                         f"alertname={an.BUDGET_EXHAUSTED}", f"tenant={t.name}") == [t.receiver]
+        # a provider alert about the tenant's namespace stays with the provider
+        assert receivers(config, f"namespace={t.namespace}", f"{an.AUDIENCE}={an.PROVIDER}", "severity=warning",
+                         f"alertname={an.UNPRICED}") == [model.alerts.provider_receiver]
+    assert receivers(config, f"{an.AUDIENCE}={an.PROVIDER}", "severity=critical", "cluster=prod-east",
+                     f"alertname={an.CLUSTER_NOT_REPORTING}") == [model.alerts.provider_receiver]
+    assert receivers(config, "namespace=openshift-monitoring", "severity=warning",
+                     "alertname=KubePodCrashLooping") == [model.alerts.provider_receiver]
+    assert receivers(config, "alertname=Watchdog", "severity=none") == [routing.NULL_RECEIVER]
+
+
+def test_alertmanager_config_routes_each_tenant_to_its_receiver_only(rendered, example_model):
+    assert_routes(example_model, rendered / routing.PLAIN_FILE)
+
+
+def test_acm_secret_holds_the_same_config(rendered, tmp_path, example_model):
+    secret = yaml.safe_load((rendered / routing.SECRET_FILE).read_text())
+    assert secret["apiVersion"] == "v1" and secret["kind"] == "Secret" and secret["type"] == "Opaque"
+    assert secret["metadata"]["name"] == "alertmanager-config"
+    assert secret["metadata"]["namespace"] == "open-cluster-management-observability"
+    assert set(secret["stringData"]) == {"alertmanager.yaml"}
+    text = secret["stringData"]["alertmanager.yaml"]
+    assert yaml.safe_load(text) == yaml.safe_load((rendered / routing.PLAIN_FILE).read_text())
+    assert yaml.safe_load(text) == strip_comments(routing.config(example_model))
+    assert "# " in text  # the receiver placeholders keep their comments
+    path = tmp_path / "alertmanager.yaml"
+    path.write_text(text)
+    assert_routes(example_model, path)
+
+
+def test_custom_and_shared_receivers(tmp_path):
+    model = model_from_dict(ODD)  # zeta's receiver is the provider's; team-x has its own
+    out = render_alerts(model, tmp_path)
+    assert_routes(model, out / routing.PLAIN_FILE)
+    names = [r["name"] for r in routing.config(model)["receivers"]]
+    assert names == sorted(set(names)) == ["noc", "null", "pager-x"]
+
+
+def test_matchers_are_exact_and_escaped(tmp_path):
+    assert routing.matcher("namespace", "team-a") == 'namespace="team-a"'
+    assert routing.matcher("x", 'a"b\\c\nd') == 'x="a\\"b\\\\c\\nd"'
+    config = {"route": {"receiver": "r", "routes": [{"matchers": [routing.matcher("x", 'a"b\\c')], "receiver": "s"}]},
+              "receivers": [{"name": "r"}, {"name": "s"}]}
+    path = tmp_path / "am.yml"
+    path.write_text(yaml.safe_dump(config))
+    check_config(path)
+    assert receivers(path, routing.matcher("x", 'a"b\\c')) == ["s"]
+    assert receivers(path, "x=a.b.c") == ["r"]  # exact: no regex
+
+
+def test_quotas_per_tenant(rendered, example_model):
+    files = sorted(p.name for p in (rendered / "quotas").iterdir())
+    assert files == sorted(f"{t.name}.resourcequota.yaml" for t in example_model.tenants if t.quota)
+    team_a = yaml.safe_load((rendered / "quotas/team-a.resourcequota.yaml").read_text())
+    assert team_a["apiVersion"] == "v1" and team_a["kind"] == "ResourceQuota"
+    assert team_a["metadata"]["name"] == an.QUOTA_NAME and team_a["metadata"]["namespace"] == "team-a"
+    assert team_a["spec"] == {"hard": {"requests.nvidia.com/gpu": "8", "requests.nvidia.com/mig-1g.10gb": "4"}}
+    research = yaml.safe_load((rendered / "quotas/research.resourcequota.yaml").read_text())
+    assert research["metadata"]["namespace"] == "ml-research"
+    assert research["spec"] == {"hard": {"requests.amd.com/gpu": "4"}}
+    assert (rendered / "quotas/team-a.resourcequota.yaml").read_text().count("# GPU quota of tenant team-a") == 1
+
+
+@pytest.mark.parametrize("quota", [{}, {"nvidia.com/gpu.shared": 16, "nvidia.com/mig-3g.40gb": 2}])
+def test_quota_objects_follow_the_model(quota):
+    data = {**ODD, "tenants": [{**ODD["tenants"][0], "quota": quota}, ODD["tenants"][1]]}
+    model = model_from_dict(data)
+    objects = quotas.objects(model)
+    if not quota:
+        assert objects == {} and quotas.group(model) is None
+        return
+    (path, obj), = objects.items()
+    assert path == f"quotas/{model.tenants[0].name}.resourcequota.yaml"
+    assert obj["spec"]["hard"] == {f"requests.{k}": str(v) for k, v in quota.items()}
