@@ -146,16 +146,25 @@ def test_every_target_parses_and_reads_only_recorded_series(model, dashes):
 
 
 def test_no_range_shorter_than_two_push_intervals(model, dashes):
-    """On the hub samples are mco_interval apart: rate(x[1m]) would return nothing."""
+    """On the hub samples are mco_interval apart: rate(x[1m]) would return nothing. Every range over data (a
+    range selector, or a subquery over an expression that reads series) spans at least two push intervals."""
     minimum = 2 * model.billing.mco_interval
-    unit = {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400}
     for d in dashes:
         for _, target in panels.iter_targets(d):
             expr = substitute(target["expr"])
-            for rng in re.findall(r"\[([0-9a-z]+)(?::[0-9a-z]+)?\]", expr):
-                seconds = sum(int(n) * unit[u] for n, u in re.findall(r"(\d+)(ms|s|m|h|d)", rng))
-                assert seconds >= minimum, f"{d['title']}: range {rng} in {expr}"
             assert "rate(" not in expr
+            ranges = []
+
+            def visit(node, ranges=ranges):
+                if isinstance(node, promql_parser.MatrixSelector):
+                    ranges.append(node.range)
+                elif isinstance(node, promql_parser.SubqueryExpr) and vector_selectors(node.expr):
+                    ranges.append(node.range)
+                return True
+
+            promql_parser.walk(promql_parser.parse(expr), pre_visit=visit)
+            for rng in ranges:
+                assert rng.total_seconds() >= minimum, f"{d['title']}: range {rng} in {expr}"
 
 
 def test_currency_comes_from_the_model():

@@ -77,19 +77,19 @@ def hours_in_range(hour_expr: str, by: tuple[str, ...], rng: str = "$__range") -
 
 
 def period_to_date(hour_expr: str, rate_expr: str, by: tuple[str, ...]) -> str:
-    """This billing period (UTC month) so far, the way the hub's period-to-date cost is computed.
+    """This billing period (UTC month) so far, the way the hub's period-to-date cost is computed
+    (``gpudash.rules.hub``); for instant queries (a Stat panel), whose ``end()`` is the query time.
 
     ``hour_expr`` is a clock-hour series read at hour boundaries (:meth:`Scope.hour`), ``rate_expr`` the
     matching quantity per hour right now. Complete hours up to the hour before last come from
-    ``hour_expr`` (exact), the time since then from ``rate_expr`` (an estimate, as in the hub rule).
-    A 31-day window holds at most three months, so the month index modulo 3 tells this month's steps
-    apart without a variable-length range.
+    ``hour_expr`` (exact): an hourly step counts when the hour it reads falls in the month of the query time,
+    which the subquery sees through ``@ end()``. The time since then comes from ``rate_expr`` (an estimate,
+    as in the hub rule).
     """
-    parts = []
-    for k in range(3):
-        inner = f"{hour_expr} and on () ({month_index('vector(time() - 7200)')} % 3 == {k})"
-        parts.append(f"(sum_over_time(({inner})[31d:1h]) and on () ({month_index('vector(time())')} % 3 == {k}))")
-    complete = q.label_replace(q.agg("sum", by, " or ".join(parts)), "gpudash_part", "hours", "", "")
+    now = "last_over_time(vector(time())[1m:1m] @ end())"
+    inner = f"{hour_expr} and on () ({month_index('vector(time() - 7200)')} == {month_index(now)})"
+    complete = q.label_replace(q.agg("sum", by, f"sum_over_time(({inner})[31d:1h])"), "gpudash_part", "hours",
+                               "", "")
     since_month = "((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))"
     since_hour = "vector(time() % 3600 + 3600)"
     seconds = f"scalar(({since_hour} < {since_month}) or {since_month})"
