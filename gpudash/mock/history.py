@@ -43,6 +43,15 @@ def _ok_runs(outcomes: list[str], lo: int, hi: int):
         yield a, hi
 
 
+def _targets(tl: Timeline, job: str, exposed: dict) -> list[tuple]:
+    """Scrape targets of ``job`` (their ``up`` series): kube-state-metrics once, an exporter per node."""
+    if job == "ksm":
+        return [()]
+    hosts = {dict(k).get("Hostname") or dict(k).get("hostname") for k in exposed}
+    label = "Hostname" if job == "dcgm" else "hostname"
+    return [((label, h),) for h in sorted(h for h in hosts if h)]
+
+
 def write_history(mock: Mock, model: Model, outdir, clusters=None, jobs=JOBS, exporters_from: int = 0,
                   cluster_label: bool = False, offset: float = 0.0, until: int | None = None) -> HistoryStats:
     """Write ``<outdir>/<cluster>/<YYYY-MM-DD>.om`` for every cluster and day of ``mock``.
@@ -74,9 +83,12 @@ def write_history(mock: Mock, model: Model, outdir, clusters=None, jobs=JOBS, ex
                     if lo >= seg1:
                         continue
                     runs = list(_ok_runs(outcomes[job], lo, seg1))
-                    if not runs:
-                        continue
                     times = [mock.at(m) + offset for a, b in runs for m in range(a, b)]
+                    for target in _targets(tl, job, exposed[job]):
+                        up = stored(job, (("__name__", "up"), *target), model, cluster if cluster_label else None)
+                        rows = [(mock.at(m) + offset, 1 if outcomes[job][m] == "ok" else 0)
+                                for m in range(lo, seg1) if outcomes[job][m] != "missed"]
+                        buf.add(up, rows)
                     for key, value in exposed[job].items():
                         labels = stored(job, key, model, cluster if cluster_label else None)
                         seen.add((cluster, labels))

@@ -135,6 +135,9 @@ def stored(job: str, key: Labels, model: Model, cluster_label: str | None = None
     d["job"] = {"ksm": src.kube_state_metrics_job, "dcgm": src.dcgm_job, "amd": src.amd_job}[job]
     host = d.get("Hostname") or d.get("hostname")
     d.setdefault("instance", "kube-state-metrics:8443" if job == "ksm" else f"{host}:{9400 if job == 'dcgm' else 5000}")
+    if d["__name__"] == "up":
+        d.pop("Hostname", None)
+        d.pop("hostname", None)
     if cluster_label:
         d["cluster"] = cluster_label
     return tuple(sorted(d.items()))

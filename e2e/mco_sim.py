@@ -1,0 +1,185 @@
+"""A faithful simulation of ACM's metrics-collector, between spoke Prometheus servers and a hub Prometheus.
+
+What the real collector does (stolostron/multicluster-observability-operator, ``collectors/metrics``):
+
+* The endpoint operator turns every allowlist ``recording_rules`` entry into the flag
+  ``--recordingrule={"name":"<record>","query":"<expr>"}`` by pasting the ConfigMap text into that JSON
+  template, and the collector ``json.Unmarshal``s it: :func:`decode_allowlist` does exactly that, so an expr
+  that is not JSON-escaped in the ConfigMap fails here as it would there.
+* Every ``interval`` (the addon's ``observabilityAddonSpec.interval``), the worker federates
+  ``match[]={__name__="<name>"}`` for each ``names`` entry and ``match[]={<match>}`` for each ``matches``
+  entry (original sample timestamps), then runs each recording rule as an **instant query at that moment**
+  (``/api/v1/query`` without a time: now); a result sample is stamped with the evaluation time and named
+  ``record``. Labels with empty values are dropped. ``cluster`` and ``clusterID`` are added to every series.
+* A push that fails is lost as a whole (the next one runs a minute later, then every interval again).
+
+Here each push is evaluated at an explicit past time against a spoke Prometheus holding backfilled history.
+:meth:`Collector.collect` runs one instant query per rule per push (``mode="instant"``), or, when the push
+times fall on regular grids, one range query per grid (``mode="range"``/``"auto"``): a Prometheus range query
+evaluates the expression independently at each step timestamp with the same lookback, ``time()`` and
+absolutely aligned subquery steps as an instant query at that timestamp, so the samples are identical (checked
+by ``e2e/test_mco.py::test_range_equals_instant``). Jitter from a cycle of ``L`` offsets gives ``L`` grids of
+step ``L x interval``; random jitter gives no grid, and ``auto`` then falls back to instant queries.
+"""
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from gpudash.golden.scenario import uid_of
+from gpudash.mock.openmetrics import FamilyBuffer
+
+ALLOWLIST_FILE = "mco/observability-metrics-custom-allowlist.yaml"
+HUB_RULES_FILE = "rules/gpudash-hub.rules.yaml"
+
+
+@dataclass(frozen=True)
+class Allowlist:
+    names: tuple[str, ...]
+    matches: tuple[str, ...]
+    recording_rules: tuple[tuple[str, str], ...]  # (record, query) as the collector decodes them
+    renames: tuple[tuple[str, str], ...] = ()
+
+    def selectors(self) -> list[str]:
+        return [f'{{__name__="{n}"}}' for n in self.names] + [f"{{{m}}}" for m in self.matches]
+
+
+def decode_allowlist(path, key: str = "metrics_list.yaml") -> Allowlist:
+    """The allowlist ConfigMap as the metrics-collector sees it (see the module doc)."""
+    cm = yaml.safe_load(Path(path).read_text())
+    body = yaml.safe_load(cm["data"][key]) or {}
+    rules = []
+    for r in body.get("recording_rules") or body.get("rules") or []:
+        flag = '{"name":"%s","query":"%s"}' % (r["record"], r["expr"])  # the operator's fmt.Sprintf
+        decoded = json.loads(flag)  # the collector's json.Unmarshal
+        rules.append((decoded["name"], decoded["query"]))
+    keep = [n for n in body.get("names") or [] if not str(n).startswith("-")]
+    matches = [m for m in body.get("matches") or [] if not str(m).startswith("-")]
+    renames = tuple(sorted((body.get("renames") or {}).items()))
+    return Allowlist(tuple(keep), tuple(matches), tuple(rules), renames)
+
+
+@dataclass
+class PushLog:
+    """Everything one collector pushed: {labels: {t: value}}, plus the push times and the lost ones."""
+    cluster: str
+    samples: dict = field(default_factory=dict)
+    pushes: list = field(default_factory=list)
+    lost: list = field(default_factory=list)
+    queries: int = 0
+
+    def add(self, labels: tuple, t: float, v: float) -> None:
+        self.samples.setdefault(labels, {})[t] = v
+
+    def series_per_push(self) -> float:
+        return sum(len(v) for v in self.samples.values()) / max(1, len(self.pushes))
+
+
+class Collector:
+    """One managed cluster's metrics-collector.
+
+    ``jitter``: seconds after each push slot, cycled (a list), or ``("random", max_seconds, seed)``;
+    ``lost``: push slot indices that never arrive, or a fraction (e.g. 0.01) lost at random with ``seed``.
+    """
+
+    def __init__(self, spoke, cluster: str, allowlist: Allowlist, interval: int = 300, jitter=(), lost=(),
+                 seed: int = 0, cluster_id: str | None = None, mode: str = "auto"):
+        self.spoke, self.cluster, self.allowlist = spoke, cluster, allowlist
+        self.interval, self.jitter, self.lost, self.seed, self.mode = interval, jitter, lost, seed, mode
+        self.cluster_id = cluster_id or uid_of("cluster", cluster)
+
+    # --- when pushes happen ------------------------------------------------------------------------------
+    def schedule(self, start: float, end: float) -> tuple[list[float], list[float]]:
+        """(push times that arrive, push times lost) for slots ``start + k * interval`` in [start, end]."""
+        rng = random.Random(self.seed)
+        n = int((end - start) // self.interval) + 1
+        if isinstance(self.lost, float):
+            lost = {k for k in range(n) if rng.random() < self.lost}
+        else:
+            lost = set(self.lost)
+        arrived, missed = [], []
+        for k in range(n):
+            if isinstance(self.jitter, tuple) and self.jitter[:1] == ("random",):
+                offset = rng.uniform(0, self.jitter[1])
+            elif self.jitter:
+                offset = self.jitter[k % len(self.jitter)]
+            else:
+                offset = 0
+            t = start + k * self.interval + offset
+            if t > end:
+                continue
+            (missed if k in lost else arrived).append(t)
+        return arrived, missed
+
+    def _grids(self, times: list[float]) -> list[tuple[float, float, float, set]]:
+        """Regular grids covering ``times``: (first, last, step, members)."""
+        cycle = len(self.jitter) if self.jitter and not (isinstance(self.jitter, tuple)
+                                                         and self.jitter[:1] == ("random",)) else 1
+        step = self.interval * cycle
+        classes: dict[float, list[float]] = {}
+        for t in times:
+            classes.setdefault(round(t % step, 6), []).append(t)
+        return [(min(ts), max(ts), step, set(ts)) for ts in classes.values()]
+
+    # --- what is pushed ----------------------------------------------------------------------------------
+    def _evaluate(self, expr: str, times: list[float]):
+        """[(labels, t, value)] of ``expr`` evaluated at each time, by instant or range queries."""
+        out = []
+        grids = self._grids(times) if self.mode in ("auto", "range") else []
+        if self.mode == "auto" and any(len(m) < 3 for *_, m in grids):
+            grids = []
+        if grids:
+            for first, last, step, members in grids:
+                for labels, samples in self.spoke.query_range(expr, first, last, step):
+                    out += [(labels, t, v) for t, v in samples if t in members]
+                self.log.queries += 1
+        else:
+            for t in times:
+                out += [(labels, t, v) for labels, v in self.spoke.query(expr, t)]
+                self.log.queries += 1
+        return out
+
+    def _labels(self, labels: tuple, name: str | None = None) -> tuple:
+        d = {k: v for k, v in labels if v != ""}
+        if name is not None:
+            d["__name__"] = name
+        renames = dict(self.allowlist.renames)
+        d["__name__"] = renames.get(d["__name__"], d["__name__"])
+        d["cluster"], d["clusterID"] = self.cluster, self.cluster_id
+        return tuple(sorted(d.items()))
+
+    def collect(self, start: float, end: float) -> PushLog:
+        """Every push from ``start`` to ``end`` (Unix seconds)."""
+        self.log = PushLog(self.cluster)
+        times, lost = self.schedule(start, end)
+        self.log.pushes, self.log.lost = times, lost
+        for selector in self.allowlist.selectors():
+            values = self._evaluate(selector, times)
+            stamps = {(labels, t): ts for labels, t, ts in self._evaluate(f"timestamp({selector})", times)}
+            for labels, t, v in values:
+                bare = tuple(kv for kv in labels if kv[0] != "__name__")
+                ts = stamps.get((bare, t), t)
+                self.log.add(self._labels(labels), min(ts, t), v)
+        for record, query in self.allowlist.recording_rules:
+            for labels, t, v in self._evaluate(query, times):
+                self.log.add(self._labels(labels, record), t, v)
+        return self.log
+
+
+def write_pushes(logs, outdir) -> list[Path]:
+    """The pushed samples of every collector as OpenMetrics, one file per UTC day (what the hub stores)."""
+    days: dict[int, FamilyBuffer] = {}
+    for log in logs:
+        for labels, samples in log.samples.items():
+            by_day: dict[int, list] = {}
+            for t in sorted(samples):
+                by_day.setdefault(int(t // 86400), []).append((t, samples[t]))
+            for day, rows in by_day.items():
+                days.setdefault(day, FamilyBuffer()).add(labels, rows)
+    out = Path(outdir)
+    files = [buf.write(out / f"{day}.om") for day, buf in sorted(days.items())]
+    return [f for f in files if f]

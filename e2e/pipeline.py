@@ -1,0 +1,201 @@
+"""The month-scale end-to-end pipeline shared by the tests and the benchmarks.
+
+mock file -> OpenMetrics history per cluster and day -> TSDB blocks (cached across pytest-xdist workers) ->
+spoke Prometheus per cluster -> (single cluster) spoke + hub rules backfilled by level, or (ACM) the
+metrics-collector simulation -> hub Prometheus -> hub rules backfilled by level -> queries at explicit times,
+compared with the independent reference model (gpudash.golden.reference, via the mock's FastReference).
+
+Times: the mock's minute 0 is 2026-10-01T00:00Z. The reference model counts minutes from the Unix epoch for
+its calendar (period start), so it is given minutes relative to the mock start: October 2026 and January 1970
+both have 31 days, so months start at the same relative minute for the first 59 days (checked below).
+"""
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import shutil
+import subprocess
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import yaml
+
+from e2e.harness import Prometheus, tools
+from gpudash.mock.config import Mock
+from gpudash.mock.config import load as load_mock
+from gpudash.mock.history import write_history
+from gpudash.mock.timeline import FastReference, for_cluster
+from gpudash.model import load_model
+from gpudash.model.types import Model
+from gpudash.rules import names
+
+DATA = Path(__file__).parent / "data"
+MODEL = DATA / "model.yaml"
+MONTH = DATA / "month.mock.yaml"
+REL = 1e-9  # relative tolerance: exact up to float summation order
+
+
+def load(model_path=MODEL, mock_path=MONTH) -> tuple[Model, Mock]:
+    model = load_model(model_path)
+    mock = load_mock(mock_path, model)
+    start = datetime.fromtimestamp(mock.start, timezone.utc)
+    epoch_aligned = (start.day == 1 and start.hour == 0 and start.month in (1, 10, 12)
+                     and mock.scenario.duration <= 59 * 1440)
+    assert epoch_aligned or mock.scenario.duration <= 28 * 1440, "reference calendar would differ from the mock's"
+    return model, mock
+
+
+def render(model: Model, out: Path) -> Path:
+    from gpudash import artifacts, writer
+
+    writer.apply(writer.plan(out, artifacts.generate(model)))
+    return out
+
+
+def _fingerprint(*paths) -> str:
+    h = hashlib.sha256()
+    for p in paths:
+        p = Path(p)
+        for f in sorted(p.rglob("*.py")) if p.is_dir() else [p]:
+            h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def cached_blocks(cache_root: Path, model: Model, mock: Mock, exporters_days: int = 1) -> tuple[dict, dict]:
+    """{cluster: directory of TSDB blocks} of the mock's raw history, built once per content (file lock, so
+    pytest-xdist workers share it), plus timings."""
+    key = _fingerprint(MODEL, Path(mock.source), Path(__file__).parent.parent / "gpudash" / "mock",
+                       Path(__file__).parent.parent / "gpudash" / "golden")
+    root = Path(cache_root) / f"history-{key}"
+    root.mkdir(parents=True, exist_ok=True)
+    timings: dict = {}
+    with open(root / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = root / "done.yaml"
+        if done.exists():
+            return {c: root / "blocks" / c for c in mock.scenario.clusters}, yaml.safe_load(done.read_text())
+        t0 = time.monotonic()
+        stats = write_history(mock, model, root / "om", exporters_from=mock.scenario.duration - exporters_days * 1440)
+        timings.update(history_seconds=round(stats.seconds, 1), samples=stats.samples, series=stats.series,
+                       om_files=len(stats.files))
+        t1 = time.monotonic()
+        _, promtool = tools()
+        procs = []
+        for f in stats.files:
+            out = root / "blocks-staging" / f.parent.name / f.stem
+            procs.append((f, subprocess.Popen([promtool, "tsdb", "create-blocks-from", "openmetrics", "-q", str(f),
+                                               str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)))
+            while sum(p.poll() is None for _, p in procs) >= 2:
+                time.sleep(0.05)
+        for f, p in procs:
+            if p.wait():
+                raise RuntimeError(f"promtool openmetrics {f}: {p.stderr.read().decode()[-2000:]}")
+        for cluster in mock.scenario.clusters:
+            dest = root / "blocks" / cluster
+            dest.mkdir(parents=True, exist_ok=True)
+            for meta in list((root / "blocks-staging" / cluster).rglob("meta.json")):
+                shutil.move(str(meta.parent), dest / meta.parent.name)
+        shutil.rmtree(root / "blocks-staging", ignore_errors=True)
+        shutil.rmtree(root / "om", ignore_errors=True)
+        timings.update(promtool_openmetrics_seconds=round(time.monotonic() - t1, 1),
+                       total_seconds=round(time.monotonic() - t0, 1))
+        done.write_text(yaml.safe_dump(timings))
+        return {c: root / "blocks" / c for c in mock.scenario.clusters}, timings
+
+
+def prometheus_with_blocks(workdir: Path, blocks: Path, **kw) -> Prometheus:
+    prom = Prometheus(workdir, **kw)
+    for b in blocks.iterdir():
+        if (b / "meta.json").exists():
+            shutil.copytree(b, prom.data / b.name)
+    return prom.start()
+
+
+# --- comparisons with the reference model --------------------------------------------------------------------
+def references(model: Model, mock: Mock) -> dict:
+    return {c: FastReference(for_cluster(mock.scenario, c), model) for c in mock.scenario.clusters}
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= REL * max(1.0, abs(a), abs(b))
+
+
+def _diff(what: str, hour: int, got: dict, exp: dict, out: list) -> None:
+    got = {k: v for k, v in got.items() if v}
+    exp = {k: v for k, v in exp.items() if v}
+    for k in sorted(set(got) | set(exp), key=str):
+        if k not in got or k not in exp or not _close(got[k], exp[k]):
+            out.append(f"{what} hour {hour} {k}: got {got.get(k)} expected {exp.get(k)}")
+
+
+def hourly_by_range(prom: Prometheus, expr: str, mock: Mock, hours: range, keys: tuple[str, ...]) -> dict:
+    """{hour: {label values: value}} of ``expr`` read at ``hour + 2h`` for each hour (one range query)."""
+    out: dict[int, dict] = {h: {} for h in hours}
+    first = mock.at((hours.start + 2) * 60)
+    for labels, samples in prom.query_range(expr, first, mock.at((hours.stop + 1) * 60), 3600):
+        d = dict(labels)
+        for t, v in samples:
+            h = int(round((t - mock.start) / 3600)) - 2
+            if h in out:
+                key = tuple(d.get(k, "") for k in keys)
+                out[h][key] = out[h].get(key, 0.0) + v
+    return out
+
+
+def compare_hub(prom: Prometheus, model: Model, mock: Mock, refs: dict, hours: range, cluster_label: bool,
+                clusters=None) -> tuple[list[str], dict]:
+    """Every hourly billing line, unpriced line, per-node CCSP maximum and fleet figure of ``hours``, read
+    as the contract says (hour h at h + 2h with ``last_over_time(series[1h] offset 1ms)``). Returns the
+    mismatches and counts of what was compared."""
+    clusters = clusters or list(refs)
+    cl = ("cluster",) if cluster_label else ()
+    read = "last_over_time({}[1h] offset 1ms)"
+    got = {
+        "gpu_hours": hourly_by_range(prom, read.format(names.HOUR_GPU_HOURS), mock, hours,
+                                     (*cl, "namespace", "gpu_class", "resource")),
+        "cost": hourly_by_range(prom, read.format(names.HOUR_COST), mock, hours, (*cl, "namespace", "gpu_class", "resource")),
+        "unpriced": hourly_by_range(prom, read.format(names.UNPRICED_GPU_HOURS), mock, hours,
+                                    (*cl, "namespace", "product", "resource")),
+        "node_max": hourly_by_range(prom, f"max by ({', '.join((*cl, 'node'))}) ({read.format(names.CCSP_NODE_GPUS)})",
+                                    mock, hours, (*cl, "node")),
+        "active_nodes": hourly_by_range(prom, read.format(names.CCSP_ACTIVE_NODES), mock, hours, cl),
+        "active_gpus": hourly_by_range(prom, read.format(names.CCSP_ACTIVE_GPUS), mock, hours, cl),
+    }
+    problems: list[str] = []
+    counts = {k: 0 for k in got}
+    node_hours = exact_node_hours = 0
+    for h in hours:
+        exp = {k: {} for k in got}
+        for c in clusters:
+            ref = refs[c]
+            key = (lambda *rest: (c, *rest)) if cluster_label else (lambda *rest: tuple(rest))
+            for (_, ns, cls, res), (gh, cost) in ref.billing(h).items():
+                exp["gpu_hours"][key(ns, cls, res)] = gh
+                exp["cost"][key(ns, cls, res)] = cost
+            for (_, ns, prod, res), gh in ref.unpriced(h).items():
+                exp["unpriced"][key(ns, prod, res)] = gh
+            for (_, node), g in ref.node_max(h).items():
+                exp["node_max"][key(node)] = g
+            for _, (n, g) in ref.fleet(h).items():
+                exp["active_nodes"][key()] = n
+                exp["active_gpus"][key()] = g
+        for what in got:
+            counts[what] += len([v for v in exp[what].values() if v])
+            _diff(what, h, got[what][h], exp[what], problems)
+        node_hours += len(exp["node_max"])
+        exact_node_hours += sum(1 for k, v in exp["node_max"].items() if _close(got["node_max"][h].get(k, 0), v))
+    counts["node_hours_exact_ratio"] = exact_node_hours / node_hours if node_hours else 1.0
+    counts["totals"] = {
+        "gpu_hours_got": sum(sum(v.values()) for v in got["gpu_hours"].values()),
+        "gpu_hours_expected": sum(sum(gh for gh, _ in refs[c].billing(h).values()) for c in clusters for h in hours),
+    }
+    return problems, counts
+
+
+def hub_start(model: Model, mock: Mock) -> float:
+    return float(mock.start)
+
+
+def relative_minute(mock: Mock, t: float) -> int:
+    return int((t - mock.start) // 60)

@@ -1,0 +1,33 @@
+"""Single cluster without ACM: a month of raw history in one Prometheus, the rendered spoke and hub rule files
+backfilled level by level, every hour's bill and CCSP figures compared with the reference model."""
+from __future__ import annotations
+
+import pytest
+
+from e2e import pipeline
+from e2e.conftest import require_prometheus
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+
+def test_month_single_cluster(tmp_path, prometheus_factory, e2e_cache, stopwatch):
+    require_prometheus()
+    model, mock = pipeline.load()
+    rendered = pipeline.render(model, tmp_path / "rendered")
+    blocks, built = pipeline.cached_blocks(e2e_cache, model, mock)
+    stopwatch("history")
+    cluster = mock.scenario.clusters[0]
+    prom = pipeline.prometheus_with_blocks(tmp_path / "spoke", blocks[cluster])
+    prometheus_factory.track(prom)
+    stopwatch("start")
+    start, end = mock.start, mock.at(mock.scenario.duration)
+    levels = prom.backfill_rules([rendered / "rules/gpudash-spoke.rules.yaml", rendered / "rules/gpudash-hub.rules.yaml"],
+                                 start, end, method="query")
+    stopwatch("rules_backfill")
+    assert len(levels) >= 3, levels
+    refs = pipeline.references(model, mock)
+    hours = range(0, mock.scenario.duration // 60 - 2)
+    problems, counts = pipeline.compare_hub(prom, model, mock, refs, hours, cluster_label=False, clusters=[cluster])
+    stopwatch("compare")
+    assert counts["gpu_hours"] > 700 and counts["node_max"] > 700, counts
+    assert not problems, f"{len(problems)} mismatches (of {counts}):\n" + "\n".join(problems[:25])
