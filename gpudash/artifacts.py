@@ -7,8 +7,15 @@ from gpudash.model.types import Model
 FAMILIES = (rules.artifacts, alerts.artifacts, mco.artifacts, grafana.artifacts, golden.artifacts)
 
 
+def _kustomization(resources) -> dict:
+    return {"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization", "resources": sorted(resources)}
+
+
 def generate(model: Model) -> dict[str, object]:
-    """All output files of ``model``, plus a ``kustomization.yaml`` listing every Kubernetes object."""
+    """All output files of ``model``, plus kustomizations: one per folder holding Kubernetes objects (one
+    deployment target each: ``mco`` and ``dashboards/acm`` on the ACM hub, ``rules/kubernetes``,
+    ``alerts/kubernetes`` and ``quotas`` on a cluster, ``grafana/operator`` where grafana-operator runs) and a
+    top-level one listing every object."""
     files: dict[str, object] = {}
     for family in FAMILIES:
         for path, data in family(model).items():
@@ -16,9 +23,11 @@ def generate(model: Model) -> dict[str, object]:
                 raise AssertionError(f"two artifact families write {path}")
             files[path] = data
     objects = sorted(p for p, d in files.items() if kube.is_object(d))
-    files["kustomization.yaml"] = {
-        "apiVersion": "kustomize.config.k8s.io/v1beta1",
-        "kind": "Kustomization",
-        "resources": objects,
-    }
+    by_folder: dict[str, list[str]] = {}
+    for path in objects:
+        folder, _, name = path.rpartition("/")
+        by_folder.setdefault(folder, []).append(name)
+    for folder, names in by_folder.items():
+        files[f"{folder}/kustomization.yaml" if folder else "kustomization.yaml"] = _kustomization(names)
+    files["kustomization.yaml"] = _kustomization(objects)
     return files

@@ -130,3 +130,13 @@ def test_public_series_names_follow_the_convention():
 def test_collector_expr_is_json_string_body():
     expr = 'sum(x{a="b\\\\.c"})\n'
     assert json.loads('"%s"' % mco.collector_expr(expr)) == expr
+
+
+def test_each_object_folder_has_its_own_kustomization(rendered):
+    for kust_path in rendered.rglob("kustomization.yaml"):
+        if kust_path.parent == rendered:
+            continue
+        kust = load(kust_path)
+        local = sorted(p.name for p in kust_path.parent.glob("*.yaml") if p.name != "kustomization.yaml"
+                       and "apiVersion" in (load(p) or {}))
+        assert kust["resources"] == local, kust_path
