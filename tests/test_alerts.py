@@ -58,7 +58,9 @@ HOURLY = {**ODD, "billing": {"resolution": "15m", "mco_interval": "1h", "burn_ra
           "alerts": {**ODD["alerts"], "idle": {**ODD["alerts"]["idle"], "window": "2h"}}}
 QUARTER_MINUTE = {**FAST, "billing": {"resolution": "15s", "mco_interval": "15s", "burn_rate_window": "30s"},
                   "alerts": {"idle": {"window": "45s"}}}
-VARIANTS = {"odd": ODD, "fast": FAST, "minimal": MINIMAL, "hourly": HOURLY, "quarter-minute": QUARTER_MINUTE}
+AMD_VETO = {**FAST, "alerts": {"idle": {"window": "2m", "power_veto_watts": 300}}}
+VARIANTS = {"odd": ODD, "fast": FAST, "minimal": MINIMAL, "hourly": HOURLY, "quarter-minute": QUARTER_MINUTE,
+            "amd-veto": AMD_VETO}
 
 
 def render_alerts(model, out: Path) -> Path:
@@ -195,6 +197,7 @@ def test_allowlist_adds_only_what_the_default_lacks(rendered, example_model):
     veto = model_from_dict(ODD)
     assert set(alerts.allowlist_names(veto)) == {gx.DCGM_XID_ERRORS, gx.DCGM_POWER_USAGE}
     assert alerts.allowlist_names(model_from_dict(FAST)) == ()  # AMD only, no veto
+    assert alerts.allowlist_names(model_from_dict(AMD_VETO)) == ("amd_gpu_package_power",)
     names = yaml.safe_load(mco.allowlist(veto)["data"]["metrics_list.yaml"])["names"]
     assert names == sorted([gx.DCGM_POWER_USAGE, gx.DCGM_XID_ERRORS])
 

@@ -89,7 +89,7 @@ def test_matchers_are_exact_and_escaped(tmp_path):
 
 
 def test_quotas_per_tenant(rendered, example_model):
-    files = sorted(p.name for p in (rendered / "quotas").iterdir())
+    files = sorted(p.name for p in (rendered / "quotas").glob("*.resourcequota.yaml"))
     assert files == sorted(f"{t.name}.resourcequota.yaml" for t in example_model.tenants if t.quota)
     team_a = yaml.safe_load((rendered / "quotas/team-a.resourcequota.yaml").read_text())
     assert team_a["apiVersion"] == "v1" and team_a["kind"] == "ResourceQuota"

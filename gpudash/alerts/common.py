@@ -14,6 +14,7 @@ from gpudash.alerts import names as an
 from gpudash.grafana import uids
 from gpudash.model.types import Model
 from gpudash.promql import build as q
+from gpudash.rules import names
 from gpudash.rules.format import Alert, Group
 from gpudash.yamlfmt import COMMENT
 
@@ -147,8 +148,6 @@ def provider_alert(model: Model, name: str, expr: str, for_: int, severity: str,
 
 def tenant_of(model: Model, expr: str) -> str:
     """``expr`` (with a ``namespace`` label) restricted to tenant namespaces, with the ``tenant`` label added."""
-    from gpudash.rules import names
-
     return f"({expr}) * on (namespace) group_left (tenant) {fresh(model, names.TENANT_INFO)}"
 
 

@@ -25,17 +25,22 @@ def _vendors(model: Model) -> set[str]:
     return {g.vendor for g in model.gpu_classes}
 
 
+def _power_by_vendor(model: Model) -> dict[str, tuple[str, str]]:
+    """vendor -> (metric, job) of the GPU power series the veto reads; empty when the veto is off."""
+    if model.alerts.idle.power_veto_watts <= 0:
+        return {}
+    src, vendors = model.sources, _vendors(model)
+    out = {}
+    if "nvidia" in vendors:
+        out["nvidia"] = (gx.DCGM_POWER_USAGE, src.dcgm_job)
+    if "amd" in vendors:
+        out["amd"] = (gx.amd_metric(src, gx.AMD_POWER), src.amd_job)
+    return out
+
+
 def power_metrics(model: Model) -> tuple[tuple[str, str], ...]:
     """(metric, job) of the GPU power series the veto reads; empty when the veto is off."""
-    if model.alerts.idle.power_veto_watts <= 0:
-        return ()
-    src, vendors = model.sources, _vendors(model)
-    out = []
-    if "nvidia" in vendors:
-        out.append((gx.DCGM_POWER_USAGE, src.dcgm_job))
-    if "amd" in vendors:
-        out.append((gx.amd_metric(src, gx.AMD_POWER), src.amd_job))
-    return tuple(out)
+    return tuple(_power_by_vendor(model).values())
 
 
 def _filters(model: Model) -> tuple:
@@ -108,9 +113,9 @@ def _matches(regex: str, value: str) -> bool:
     return re.fullmatch(regex, value) is not None
 
 
-def _models(model: Model) -> list[tuple[str, float]]:
-    """(exporter model name, price per hour of one GPU) of every class product."""
-    return [(p, g.price_per_hour) for g in model.gpu_classes for p in g.products]
+def _models(model: Model) -> list[tuple[str, float, str]]:
+    """(exporter model name, price per hour of one GPU, vendor) of every class product."""
+    return [(p, g.price_per_hour, g.vendor) for g in model.gpu_classes for p in g.products]
 
 
 def tests(model: Model) -> dict:
@@ -131,7 +136,7 @@ def tests(model: Model) -> dict:
     total = fires_after_busy + 2
     inputs, expected = [], {}
 
-    def pod(namespace, name, gpu_model, activity, cost, workload=None, power=None):
+    def pod(namespace, name, gpu_model, activity, cost, workload=None, power=None, vendor="nvidia"):
         labels = {"cluster": cluster, "namespace": namespace, "pod": name}
         inputs.append(pt.series(names.POD_ACTIVITY_MAX, {**labels, "gpu_model": gpu_model}, activity))
         if cost is not None:
@@ -139,14 +144,18 @@ def tests(model: Model) -> dict:
             inputs.append(pt.series(names.POD_COST_RATE, {**labels, **wl}, [cost] * total))
         if power is not None:
             src = model.sources
-            raw = {"cluster": cluster, "job": src.dcgm_job, src.tenant_label: namespace, src.pod_label: name,
-                   gx.DCGM_MODEL_LABEL: gpu_model, "gpu": "0", "UUID": f"GPU-{name}", "Hostname": "gpu-node-1"}
-            inputs.append(pt.series(gx.DCGM_POWER_USAGE, raw, [power] * total))
+            metric, job = _power_by_vendor(model)[vendor]
+            raw = {"cluster": cluster, "job": job, src.tenant_label: namespace, src.pod_label: name}
+            if vendor == "nvidia":
+                raw.update({gx.DCGM_MODEL_LABEL: gpu_model, "gpu": "0", "UUID": f"GPU-{name}", "Hostname": "node-1"})
+            else:
+                raw.update({gx.AMD_MODEL_LABEL: gpu_model, "gpu_id": "0", "hostname": "node-1"})
+            inputs.append(pt.series(metric, raw, [power] * total))
         return labels
 
     if watched and models_in:
         t = watched[0]
-        gpu_model, price = models_in[0]
+        gpu_model, price, vendor = models_in[0]
         zeros, busy = [0.0] * total, [0.5] * total
         later = [0.4 if s <= last_busy else 0.0 for s in range(total)]
         for name, activity, gpus in (("idle-notebook", zeros, 2), ("busy-then-idle", later, 1)):
@@ -161,18 +170,16 @@ def tests(model: Model) -> dict:
                  "dashboard_url": c.tenant_dashboard_link(model, t.name)})
         pod(t.namespace, "busy", gpu_model, busy, price)
         pod(t.namespace, "released", gpu_model, zeros, None)  # idle, but holds no GPU any more
-        if power_metrics(model) and gx.DCGM_POWER_USAGE in dict(power_metrics(model)):
-            pod(t.namespace, "drawing-power", gpu_model, zeros, price, power=idle.power_veto_watts + 50)
+        if vendor in _power_by_vendor(model):  # drew power during the window: vetoed
+            pod(t.namespace, "drawing-power", gpu_model, zeros, price, power=idle.power_veto_watts + 50, vendor=vendor)
         if _matches(idle.namespace_regex, "gpudash-not-a-tenant") and model.tenant_for_namespace(
                 "gpudash-not-a-tenant") is None:
             pod("gpudash-not-a-tenant", "unbilled", gpu_model, zeros, price)
-        if models_out:
-            pod(t.namespace, "other-model", models_out[0][0], zeros, models_out[0][1])
+    if watched and models_out:
+        pod(watched[0].namespace, "other-model", models_out[0][0], [0.0] * total, models_out[0][1])
     if unwatched and (models_in or models_out):
-        gpu_model, price = (models_in or models_out)[0]
+        gpu_model, price, _ = (models_in or models_out)[0]
         pod(unwatched[0].namespace, "unwatched", gpu_model, [0.0] * total, price)
-    if not inputs:
-        return pt.test_file(model, [], "Idle GPU alert: the model's regexes watch no tenant or model.")
     inputs += [pt.series(names.TENANT_INFO, {"namespace": t.namespace, "tenant": t.name}, [1] * total)
                for t in model.tenants]
     cases = [
