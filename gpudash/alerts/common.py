@@ -83,18 +83,23 @@ def go_string(text: str) -> str:
     return json.dumps(text)
 
 
-def query_value(metric: str, by: tuple[str, ...], before: str, after: str, otherwise: str = "",
-                fmt: str = MONEY) -> str:
-    """Template text: ``before`` + the value of ``metric{by-labels of the alert}`` + ``after``, or
-    ``otherwise`` when that query returns nothing. ``by`` labels are matched exactly (Go %q quoting)."""
+def literal(text: str) -> str:
+    """Template text that prints ``text`` as is, even when it holds template delimiters (a URL from the model)."""
+    return f"{{{{ {go_string(text)} }}}}" if "{{" in text or "}}" in text else text
+
+
+def query_value(model: Model, metric: str, by: tuple[str, ...], before: str, after: str, fmt: str = MONEY) -> str:
+    """Template text: ``before`` + the latest value of ``metric{by-labels of the alert}`` + ``after``, or nothing
+    when that query returns nothing. ``by`` labels are matched exactly (Go %q quoting)."""
     selector = q.metric_name(metric) + "{" + ",".join(f"{q.label_name(n)}=%q" for n in by) + "}"
+    query = fresh(model, selector)
     args = " ".join(f"$labels.{q.label_name(n)}" for n in by)
-    orelse = f"{{{{ else }}}}{otherwise}" if otherwise else ""
-    return (f"{{{{ with printf {go_string(selector)} {args} | query }}}}{before}"
-            f"{{{{ . | first | value | printf {go_string(fmt)} }}}}{after}{orelse}{{{{ end }}}}")
+    return (f"{{{{ with printf {go_string(query)} {args} | query }}}}{before}"
+            f"{{{{ . | first | value | printf {go_string(fmt)} }}}}{after}{{{{ end }}}}")
 
 
 def runbook_url(model: Model, alertname: str) -> str:
+    """The rendered runbook link of ``alertname`` (:func:`_annotations` protects it from templating)."""
     return model.alerts.runbook_url.replace("{alertname}", alertname)
 
 
@@ -105,7 +110,7 @@ def tenant_dashboard_url(model: Model) -> str:
     are listed in the template, so every tenant's link is exact."""
     simple = [t for t in model.tenants if uids.tenant_dashboard_uid(t.name) == _UID_PREFIX + t.name]
     special = [t for t in model.tenants if t not in simple]
-    base = f"{model.alerts.dashboard_url}/d/"
+    base = literal(f"{model.alerts.dashboard_url}/d/")
     if not special:
         return f"{base}{_UID_PREFIX}{label('tenant')}"
     text = ""
@@ -125,7 +130,7 @@ def provider_dashboard_link(model: Model) -> str:
 
 
 def _annotations(model: Model, name: str, summary: str, description: str, dashboard: str) -> tuple:
-    pairs = {"summary": summary, "description": description, "runbook_url": runbook_url(model, name),
+    pairs = {"summary": summary, "description": description, "runbook_url": literal(runbook_url(model, name)),
              "dashboard_url": dashboard}
     return tuple(sorted(pairs.items()))
 
@@ -142,7 +147,7 @@ def provider_alert(model: Model, name: str, expr: str, for_: int, severity: str,
                    description: str, help: str, threshold: str) -> BillingAlert:
     """An alert for the provider: routed to ``alerts.provider_receiver`` even when it names a namespace."""
     return BillingAlert(name, expr, for_, severity,
-                        _annotations(model, name, summary, description, provider_dashboard_link(model)),
+                        _annotations(model, name, summary, description, literal(provider_dashboard_link(model))),
                         ((an.AUDIENCE, an.PROVIDER),), help=help, threshold=threshold)
 
 

@@ -149,8 +149,9 @@ def alerts(model: Model) -> tuple:
                f"{c.fresh(model, hourly)}")
     up_ksm = c.fresh(model, q.selector(an.UP, job))
     heartbeat = c.fresh(model, names.BILLED_HOUR)
+    ksm_job = model.sources.kube_state_metrics_job
     ksm_absent = q.label_replace(f"{q.agg('count', ('cluster',), heartbeat)} unless on (cluster) "
-                                 f"{q.agg('count', ('cluster',), up_ksm)}", "job", _dollar(job[2]), "", "")
+                                 f"{q.agg('count', ('cluster',), up_ksm)}", "job", _dollar(ksm_job), "", "")
     missing = []
     for _vendor, exporter_job, resources in exporters(model):
         capacity = c.fresh(model, q.selector(ksm.NODE_CAPACITY, job, ("resource", "=~", resources)))
@@ -189,7 +190,7 @@ def alerts(model: Model) -> tuple:
             description=_ksm_text(lb("cluster"), lb("job")),
             help="Every kube-state-metrics target of the cluster fails its scrape, or the cluster pushes but has"
                  "\nno kube-state-metrics target: allocation is unmeasured, so GPU time is under-billed.",
-            threshold=f"`up{{job=\"{job[2]}\"}}` == 0 or absent; for {q.duration(ksm_down_for(model))}"),
+            threshold=f"`up{{job=\"{ksm_job}\"}}` == 0 or absent; for {q.duration(ksm_down_for(model))}"),
     ]
     if missing:
         out.append(c.provider_alert(
@@ -205,7 +206,7 @@ def alerts(model: Model) -> tuple:
             model, an.UNPRICED, f"{c.fresh(model, names.UNPRICED_GPU_HOURS)} > 0", 0, "warning",
             summary="GPU-hours were used on a product or resource the model has no price for.",
             description=_unpriced_text(model.currency, lb("cluster"), lb("namespace"),
-                                       '{{ $value | printf "%.2f" }}', lb("resource"), lb("product")),
+                                       c.VALUE_MONEY, lb("resource"), lb("product")),
             help="Unpriced GPU-hours are never silently free: they are reported until the model prices the"
                  "\nproduct (a new GPU model, a node without a product label, an unknown MIG profile).",
             threshold="unpriced GPU-hours of the last hour > 0 (the hourly figure is its own debounce)"),

@@ -41,7 +41,7 @@ def _spent_at_threshold(model: Model, band: str) -> str:
 
 
 def _budget_text(model: Model) -> str:
-    return c.query_value(names.TENANT_BUDGET, ("namespace",), " of ", f" {model.currency}")
+    return c.query_value(model, names.TENANT_BUDGET, ("namespace",), " of ", f" {model.currency}")
 
 
 def _spent_description(model, tenant, namespace, spent, pct, budget_part, exhausted: bool) -> str:
@@ -66,7 +66,7 @@ def _burn_description(model, tenant, namespace, rate, average_part) -> str:
 
 
 def _average_text(model: Model) -> str:
-    return c.query_value(names.TENANT_COST_RATE_AVG, ("namespace",), " (", f" {model.currency} per hour)")
+    return c.query_value(model, names.TENANT_COST_RATE_AVG, ("namespace",), " (", f" {model.currency} per hour)")
 
 
 def threshold_for(model: Model) -> int:
