@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Installs the real tools the test suite runs: promtool/prometheus (Debian "prometheus"), amtool
-# (Debian "prometheus-alertmanager") and chromium (HTML statements). Root on Debian installs them with
-# apt-get; elsewhere it says what is missing and exits non-zero.
+# (Debian "prometheus-alertmanager"), chromium and poppler-utils (HTML statements printed to PDF) and
+# openssl (a TLS test server). Root on Debian installs them with apt-get; elsewhere it says what is
+# missing and exits non-zero.
 set -euo pipefail
 
 need=()
 command -v promtool >/dev/null 2>&1 && command -v prometheus >/dev/null 2>&1 || need+=(prometheus)
 command -v amtool >/dev/null 2>&1 || need+=(prometheus-alertmanager)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v pdfinfo >/dev/null 2>&1 || need+=(poppler-utils)
+command -v openssl >/dev/null 2>&1 || need+=(openssl)
 [ ${#need[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
