@@ -34,6 +34,10 @@ from gpudash.golden.scenario import uid_of
 from gpudash.mock.openmetrics import FamilyBuffer
 
 ALLOWLIST_FILE = "mco/observability-metrics-custom-allowlist.yaml"
+# The entries of ACM's default allowlist (operators/multiclusterobservability/manifests/base/config/
+# metrics_allowlist.yaml) that gpudash's hub alerts read: the collector federates them besides the custom list.
+DEFAULT_NAMES = ("up", "kube_pod_container_resource_requests", "kube_node_status_allocatable",
+                 "kube_node_status_capacity", "kube_resourcequota")
 HUB_RULES_FILE = "rules/gpudash-hub.rules.yaml"
 
 
@@ -48,8 +52,9 @@ class Allowlist:
         return [f'{{__name__="{n}"}}' for n in self.names] + [f"{{{m}}}" for m in self.matches]
 
 
-def decode_allowlist(path, key: str = "metrics_list.yaml") -> Allowlist:
-    """The allowlist ConfigMap as the metrics-collector sees it (see the module doc)."""
+def decode_allowlist(path, key: str = "metrics_list.yaml", defaults=DEFAULT_NAMES) -> Allowlist:
+    """The allowlist ConfigMap as the metrics-collector sees it (see the module doc), merged with ``defaults``
+    (names of the default allowlist; a ``-name`` entry of the custom list removes one)."""
     cm = yaml.safe_load(Path(path).read_text())
     body = yaml.safe_load(cm["data"][key]) or {}
     rules = []
@@ -57,7 +62,9 @@ def decode_allowlist(path, key: str = "metrics_list.yaml") -> Allowlist:
         flag = '{"name":"%s","query":"%s"}' % (r["record"], r["expr"])  # the operator's fmt.Sprintf
         decoded = json.loads(flag)  # the collector's json.Unmarshal
         rules.append((decoded["name"], decoded["query"]))
-    keep = [n for n in body.get("names") or [] if not str(n).startswith("-")]
+    listed = [str(n) for n in body.get("names") or []]
+    removed = {n[1:] for n in listed if n.startswith("-")}
+    keep = sorted({n for n in (*defaults, *listed) if not n.startswith("-") and n not in removed})
     matches = [m for m in body.get("matches") or [] if not str(m).startswith("-")]
     renames = tuple(sorted((body.get("renames") or {}).items()))
     return Allowlist(tuple(keep), tuple(matches), tuple(rules), renames)
@@ -129,7 +136,9 @@ class Collector:
     def _evaluate(self, expr: str, times: list[float]):
         """[(labels, t, value)] of ``expr`` evaluated at each time, by instant or range queries."""
         out = []
-        grids = self._grids(times) if self.mode in ("auto", "range") else []
+        from e2e.harness import has_at_modifier
+
+        grids = self._grids(times) if self.mode in ("auto", "range") and not has_at_modifier(expr) else []
         if self.mode == "auto" and any(len(m) < 3 for *_, m in grids):
             grids = []
         if grids:

@@ -84,8 +84,9 @@ def cached_blocks(cache_root: Path, model: Model, mock: Mock, exporters_days: in
         procs = []
         for f in stats.files:
             out = root / "blocks-staging" / f.parent.name / f.stem
-            procs.append((f, subprocess.Popen([promtool, "tsdb", "create-blocks-from", "openmetrics", "-q", str(f),
-                                               str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)))
+            procs.append((f, subprocess.Popen([promtool, "tsdb", "create-blocks-from", "openmetrics", "-q",
+                                               "--max-block-duration=24h", str(f), str(out)],
+                                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)))
             while sum(p.poll() is None for _, p in procs) >= 2:
                 time.sleep(0.05)
         for f, p in procs:
@@ -199,3 +200,50 @@ def hub_start(model: Model, mock: Mock) -> float:
 
 def relative_minute(mock: Mock, t: float) -> int:
     return int((t - mock.start) // 60)
+
+
+# --- period to date and alerts -------------------------------------------------------------------------------
+def stable(ref: FastReference, minute: int, window: int = 15) -> bool:
+    now = ref.pod_allocation(minute)
+    return all(ref.pod_allocation(m) == now for m in range(max(0, minute - window), minute))
+
+
+def expected_ptd(refs: dict, model: Model, mock: Mock, t: float) -> dict[str, float]:
+    """{namespace: period-to-date cost} at time ``t`` over all clusters (billing contract section 7)."""
+    minute = relative_minute(mock, t)
+    frac = t - mock.at(minute)
+    out: dict[str, float] = {}
+    tenants = {x.namespace for x in model.tenants}
+    for ref in refs.values():
+        for ns, v in ref.period_to_date(minute).items():
+            out[ns] = out.get(ns, 0.0) + v
+        for (_, ns), rate in ref.cost_rate(minute).items():
+            if ns in tenants:
+                out[ns] += rate * frac / 3600
+    return out
+
+
+def alert_rules(rendered: Path) -> dict[str, list[dict]]:
+    """{alert name: [rule, ...]} of the rendered hub alert file, each with its group interval in seconds."""
+    from gpudash.model.load import parse_duration
+
+    out: dict[str, list[dict]] = {}
+    for g in yaml.safe_load((rendered / "alerts/gpudash.alerts.yaml").read_text())["groups"]:
+        for r in g["rules"]:
+            if "alert" in r:
+                out.setdefault(r["alert"], []).append({**r, "interval": parse_duration(g.get("interval", "1m"))})
+    return out
+
+
+def firing(prom: Prometheus, rules: list[dict], t: float) -> list[dict[str, str]]:
+    """Label sets of the alert(s) firing at ``t``: the expr returned them at every rule evaluation of the
+    ``for`` window ending at ``t`` (evaluations every group interval), as the rule manager requires."""
+    from gpudash.model.load import parse_duration
+
+    out = []
+    for r in rules:
+        hold = parse_duration(r["for"]) if r.get("for") else 0
+        steps = hold // r["interval"] + 1
+        seen = prom.query_range(r["expr"], t - (steps - 1) * r["interval"], t, r["interval"])
+        out += [dict(labels) for labels, samples in seen if len(samples) == steps]
+    return out
