@@ -14,6 +14,7 @@ from gpudash.errors import GpudashError
 # Subcommands implemented in other modules: name -> module with add_arguments(parser) and run(args) -> int.
 EXTERNAL_COMMANDS: dict[str, str] = {"report": "gpudash.report.cli"}
 EXTERNAL_COMMANDS["grafana-bootstrap"] = "gpudash.grafana.bootstrap"
+EXTERNAL_COMMANDS["mock"] = "gpudash.mock.cli"
 
 
 def _load(args):
