@@ -17,7 +17,6 @@ from gpudash.grafana import uids
 from gpudash.grafana.queries import (
     hours_in_range,
     idle_pods,
-    period_to_date,
     pod_activity,
     pod_allocation_by_class,
     provider_scope,
@@ -25,6 +24,7 @@ from gpudash.grafana.queries import (
 )
 from gpudash.model.types import Model, Tenant
 from gpudash.promql import build as q
+from gpudash.promql.calendar import period_to_date
 from gpudash.rules import names
 from gpudash.sources import kube_state_metrics as ksm
 

@@ -24,7 +24,6 @@ from gpudash.rules import names
 
 Matcher = tuple[str, str, str]
 
-MONTH_OF = "(year({t}) * 12 + month({t}))"
 HOUR_READ = "[1h] offset 1ms"
 
 
@@ -63,10 +62,6 @@ def provider_scope(model: Model, cluster_var: str = "cluster") -> Scope:
     return Scope(model, clustered=(("cluster", "=~", f"${cluster_var}"),))
 
 
-def month_index(t: str) -> str:
-    return MONTH_OF.format(t=t)
-
-
 def hours_in_range(hour_expr: str, by: tuple[str, ...], rng: str = "$__range") -> str:
     """Sum of a clock-hour series over the hours read in the dashboard's time range (each hour once).
 
@@ -74,28 +69,6 @@ def hours_in_range(hour_expr: str, by: tuple[str, ...], rng: str = "$__range") -
     result covers the range shifted back by the two-hour reporting delay.
     """
     return q.agg("sum", by, f"sum_over_time(({hour_expr})[{rng}:1h])")
-
-
-def period_to_date(hour_expr: str, rate_expr: str, by: tuple[str, ...]) -> str:
-    """This billing period (UTC month) so far, the way the hub's period-to-date cost is computed
-    (``gpudash.rules.hub``); for instant queries (a Stat panel), whose ``end()`` is the query time.
-
-    ``hour_expr`` is a clock-hour series read at hour boundaries (:meth:`Scope.hour`), ``rate_expr`` the
-    matching quantity per hour right now. Complete hours up to the hour before last come from
-    ``hour_expr`` (exact): an hourly step counts when the hour it reads falls in the month of the query time,
-    which the subquery sees through ``@ end()``. The time since then comes from ``rate_expr`` (an estimate,
-    as in the hub rule).
-    """
-    now = "last_over_time(vector(time())[1m:1m] @ end())"
-    inner = f"{hour_expr} and on () ({month_index('vector(time() - 7200)')} == {month_index(now)})"
-    complete = q.label_replace(q.agg("sum", by, f"sum_over_time(({inner})[31d:1h])"), "gpudash_part", "hours",
-                               "", "")
-    since_month = "((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))"
-    since_hour = "vector(time() % 3600 + 3600)"
-    seconds = f"scalar(({since_hour} < {since_month}) or {since_month})"
-    estimate = q.label_replace(q.agg("sum", by, f"{rate_expr} * {seconds} / 3600"), "gpudash_part", "estimate",
-                               "", "")
-    return q.agg("sum", by, f"{complete} or {estimate}")
 
 
 def sku_classes(scope: Scope) -> str:

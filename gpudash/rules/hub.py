@@ -9,11 +9,11 @@ from __future__ import annotations
 from gpudash.model.pricing import skus
 from gpudash.model.types import Model
 from gpudash.promql import build as q
+from gpudash.promql import calendar
 from gpudash.rules import names
 from gpudash.rules.format import Group, Rule
 
 BILLING_LINE = ("cluster", "namespace", "gpu_class", "resource")
-MONTH_OF = "(year({t}) * 12 + month({t}))"
 
 
 def _model_rules(model: Model) -> tuple[Rule, ...]:
@@ -45,28 +45,6 @@ def _priced(expr: str, value: str) -> str:
     return f"{keyed} * on (product, ksm_resource) group_left (gpu_class, resource) {table}"
 
 
-def _month_index(t: str) -> str:
-    return MONTH_OF.format(t=t)
-
-
-def _period_to_date(model: Model) -> str:
-    """Exact cost of the complete hours of this month up to the hour before last, plus the current cost
-    rate for the time since then (never before the month start).
-
-    Hour H's cost is read at step H + 2h of an hourly subquery; a step counts when H's month is the month of
-    the evaluation time, which the subquery sees through ``@ end()`` (the rule's evaluation time).
-    """
-    hour_cost = f"last_over_time({names.TENANT_HOUR_COST}[1h] offset 1ms)"
-    now = "last_over_time(vector(time())[1m:1m] @ end())"
-    inner = f"{hour_cost} and on () ({_month_index('vector(time() - 7200)')} == {_month_index(now)})"
-    complete = q.label_replace(f"sum_over_time(({inner})[31d:1h])", "gpudash_part", "hours", "", "")
-    since_month = "((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))"
-    since_hour = "vector(time() % 3600 + 3600)"
-    seconds = f"scalar(({since_hour} < {since_month}) or {since_month})"
-    estimate = q.label_replace(f"{names.TENANT_COST_RATE} * {seconds} / 3600", "gpudash_part", "estimate", "", "")
-    return q.agg("sum", ("namespace",), f"{complete} or {estimate}")
-
-
 def _this_hours_push(series: str) -> str:
     """The latest push of ``series`` within the hour, kept only for clusters whose latest push was made in the
     current clock hour (it then describes the hour before)."""
@@ -81,8 +59,8 @@ def _billing_rules(model: Model) -> tuple[Rule, ...]:
     window, interval = model.billing.burn_rate_window, model.billing.mco_interval
     unpriced_keys = q.label_replace(names.SKU_PRICE, "resource", "$1", "ksm_resource", "(.*)")
     tenants = f"on (namespace) group_left (tenant) {names.TENANT_INFO}"
-    seconds_left = "(days_in_month(vector(time())) * 86400 - ((day_of_month(vector(time())) - 1) * 86400 " \
-                   "+ vector(time() % 86400)))"
+    period_to_date = calendar.period_to_date(f"last_over_time({names.TENANT_HOUR_COST}[1h] offset 1ms)",
+                                             names.TENANT_COST_RATE, ("namespace",))
     return (
         Rule(names.HOUR_GPU_HOURS, q.agg("sum", BILLING_LINE, _priced(hourly, "unit")),
              "GPU-hours of the last complete clock hour per billing line (cluster, tenant namespace, class,"
@@ -112,12 +90,12 @@ def _billing_rules(model: Model) -> tuple[Rule, ...]:
              f"[{q.duration(window - 0.001)}:{q.duration(interval)}]) * {interval} / {window}",
              f"Average burn rate over billing.burn_rate_window ({q.duration(window)}), sampled every push"
              "\ninterval; time without GPUs counts as zero. Drives the end-of-period projection."),
-        Rule(names.TENANT_COST_PTD, f"({_period_to_date(model)} * {tenants}) or ({names.TENANT_INFO} * 0)",
+        Rule(names.TENANT_COST_PTD, f"({period_to_date} * {tenants}) or ({names.TENANT_INFO} * 0)",
              f"Cost in {model.currency} of this billing period (UTC month) so far: exact to the hour before"
              "\nlast, the current burn rate for the rest. Budgets and alerts compare against it."),
         Rule(names.TENANT_COST_PROJECTED,
              f"({names.TENANT_COST_PTD} + on (namespace) group_left () "
-             f"({names.TENANT_COST_RATE_AVG} * scalar({seconds_left}) / 3600)) or {names.TENANT_COST_PTD}",
+             f"({names.TENANT_COST_RATE_AVG} * scalar({calendar.UNTIL_MONTH_END}) / 3600)) or {names.TENANT_COST_PTD}",
              "Projected cost at the end of the period: period-to-date plus the average burn rate for the"
              "\ntime left."),
     )
