@@ -46,10 +46,13 @@ def load(model_path=MODEL, mock_path=MONTH) -> tuple[Model, Mock]:
     return model, mock
 
 
-def render(model: Model, out: Path) -> Path:
-    from gpudash import artifacts, writer
+def render(model: Model, out: Path, rules_only: bool = False) -> Path:
+    """The model's artifacts written to ``out`` (``rules_only``: just rules/ and alerts/, e.g. for models the
+    golden test emitter cannot take)."""
+    from gpudash import alerts, artifacts, rules, writer
 
-    writer.apply(writer.plan(out, artifacts.generate(model)))
+    files = {**rules.artifacts(model), **alerts.artifacts(model)} if rules_only else artifacts.generate(model)
+    writer.apply(writer.plan(out, files))
     return out
 
 
