@@ -4,9 +4,9 @@ import shutil
 
 import pytest
 import yaml
+from test_golden_suite import render
 
 from gpudash.golden import run_promtool_tests
-from test_golden_suite import render
 
 pytestmark = pytest.mark.skipif(not shutil.which("promtool"), reason="promtool is not installed")
 

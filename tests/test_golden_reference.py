@@ -6,8 +6,18 @@ from gpudash.golden import scenario as sc
 from gpudash.golden.emit import hub_view
 from gpudash.golden.reference import Reference, period_start
 from gpudash.golden.series import notation, scrape, synthesise
-from gpudash.model.types import (Alerts, Billing, GpuClass, Grafana, IdleAlerts, MigProfile, Model, Sources,
-                                 Tenant, TenantDatasource)
+from gpudash.model.types import (
+    Alerts,
+    Billing,
+    GpuClass,
+    Grafana,
+    IdleAlerts,
+    MigProfile,
+    Model,
+    Sources,
+    Tenant,
+    TenantDatasource,
+)
 
 A100 = GpuClass("a100", "nvidia", ("NVIDIA A100-SXM4-80GB",), 3.0, "A100-80GB",
                 (MigProfile("1g.10gb", 1, 1, 0.5, "model"), MigProfile("3g.40gb", 3, 4, 1.5, "model")), 1.0)
@@ -15,7 +25,8 @@ L40S = GpuClass("l40s", "nvidia", ("NVIDIA L40S",), 1.2, None, (), 0.3, time_sli
 MODEL = Model(
     "USD", Billing("monthly", 60, 300, 3600),
     Sources("namespace", "ksm", "dcgm", "amd", "", "label_nvidia_com_gpu_product", "label_amd_com_gpu_product_name"),
-    (A100, L40S), (Tenant("alpha", "team-a", 10.0, (0.5, 1.0), (), "r"), Tenant("beta", "team-b", 100.0, (1.0,), (), "r")),
+    (A100, L40S),
+    (Tenant("alpha", "team-a", 10.0, (0.5, 1.0), (), "r"), Tenant("beta", "team-b", 100.0, (1.0,), (), "r")),
     ("east", "west"),
     Alerts("", "", "provider", 2.0, IdleAlerts(1800, ".*", ".*", 0.0)),
     Grafana("", TenantDatasource("thanos-querier", "", ""), "GPU"))
@@ -84,7 +95,8 @@ def test_ha_duplicates_count_once():
 
 
 def test_mig_slices_priced_per_profile_and_counted_by_compute_share():
-    node = [{"name": "n1", "gpu": {"mig": True}, "count": 1, "mig": {"strategy": "mixed", "layout": {"1g": 4, "3g": 1}}}]
+    layout = {"strategy": "mixed", "layout": {"1g": 4, "3g": 1}}
+    node = [{"name": "n1", "gpu": {"mig": True}, "count": 1, "mig": layout}]
     s = scenario([pod([{"at": "0m", "phase": "Running"}], [{"mig-1g": 2}, {"mig-3g": 1}])], node)
     ref = Reference(s, MODEL)
     assert ref.billing(0) == {("east", "team-a", "a100", "nvidia.com/mig-1g.10gb"): (2.0, 1.0),
@@ -157,11 +169,12 @@ def test_notation_and_staleness():
 
 
 def test_synthesised_ksm_series():
-    s = scenario([pod([{"at": "0m", "phase": "Pending"}, {"at": "2m", "phase": "Running"}, {"at": "4m", "deleted": True}])],
+    lifecycle = [{"at": "0m", "phase": "Pending"}, {"at": "2m", "phase": "Running"}, {"at": "4m", "deleted": True}]
+    s = scenario([pod(lifecycle)],
                  duration="5m")
     series = {x["series"]: x["values"] for x in synthesise(s, MODEL, "east")}
     uid = s.pods[0].uid
-    base = f'container="c0",job="ksm",namespace="team-a"'
+    base = 'container="c0",job="ksm",namespace="team-a"'
     assert series[f'kube_pod_container_resource_requests{{{base},node="",pod="p",resource="nvidia_com_gpu",'
                   f'uid="{uid}",unit="integer"}}'] == "1x1 stale _x3"
     assert series[f'kube_pod_container_resource_requests{{{base},node="n1",pod="p",resource="nvidia_com_gpu",'

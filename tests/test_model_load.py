@@ -10,9 +10,16 @@ import jsonschema
 import pytest
 import yaml
 
-from gpudash.model import (Model, json_schema, load_bundled_example, load_model, model_from_dict,
-                           resolve_model_path)
-from gpudash.model import mig, types
+from gpudash.model import (
+    Model,
+    json_schema,
+    load_bundled_example,
+    load_model,
+    mig,
+    model_from_dict,
+    resolve_model_path,
+    types,
+)
 from gpudash.model.load import BUNDLED_SOURCE, format_duration, parse_duration
 
 EXAMPLE_TEXT = resources.files("gpudash").joinpath("examples", "gpudash.yaml").read_text()

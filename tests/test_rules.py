@@ -50,7 +50,7 @@ def test_allowlist_rules_survive_the_collectors_json_flag(rendered, example_mode
     expected = {r.record: r.expr for r in spoke.rules(example_model)}
     decoded = {}
     for rule in body["recording_rules"]:
-        flag = '{"name":"%s","query":"%s"}' % (rule["record"], rule["expr"])
+        flag = f'{{"name":"{rule["record"]}","query":"{rule["expr"]}"}}'
         parsed = json.loads(flag)
         decoded[parsed["name"]] = parsed["query"]
     assert decoded == expected
@@ -129,7 +129,7 @@ def test_public_series_names_follow_the_convention():
 
 def test_collector_expr_is_json_string_body():
     expr = 'sum(x{a="b\\\\.c"})\n'
-    assert json.loads('"%s"' % mco.collector_expr(expr)) == expr
+    assert json.loads(f'"{mco.collector_expr(expr)}"') == expr
 
 
 def test_each_object_folder_has_its_own_kustomization(rendered):

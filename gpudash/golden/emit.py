@@ -28,7 +28,7 @@ import math
 
 from gpudash.golden import scenario as sc
 from gpudash.golden.reference import Reference, period_start
-from gpudash.golden.series import push_content, pushed, push_times, synthesise
+from gpudash.golden.series import push_content, push_times, pushed, synthesise
 from gpudash.model.types import Model
 from gpudash.rules import names
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import math
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from functools import cache, cached_property
 
+from gpudash.golden.scenario import Node, Pod, Scenario
 from gpudash.model import mig
 from gpudash.model.types import GpuClass, Model
-from gpudash.golden.scenario import Node, Pod, Scenario
 
 LOOKBACK = 5  # minutes: a sample answers instant queries while younger than this
 
@@ -48,8 +48,8 @@ def workload(pod: Pod) -> tuple[str, str]:
 
 def period_start(minute: int) -> int:
     """Start (minutes) of the calendar month (UTC) containing ``minute``."""
-    t = datetime.fromtimestamp(minute * 60, timezone.utc)
-    return int(datetime(t.year, t.month, 1, tzinfo=timezone.utc).timestamp()) // 60
+    t = datetime.fromtimestamp(minute * 60, UTC)
+    return int(datetime(t.year, t.month, 1, tzinfo=UTC).timestamp()) // 60
 
 
 class Reference:

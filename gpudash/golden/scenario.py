@@ -22,7 +22,6 @@ from pathlib import Path
 
 import yaml
 
-from gpudash.model import mig
 from gpudash.model.types import GpuClass, Model
 
 SCENARIO_DIR = Path(__file__).parent / "scenarios"

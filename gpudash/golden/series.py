@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import functools
 
-from gpudash.model.types import Model
 from gpudash.golden.reference import Reference, ksm, node_product
-from gpudash.golden.scenario import Node, Pod, Scenario, uid_of as uid
+from gpudash.golden.scenario import Node, Pod, Scenario
+from gpudash.golden.scenario import uid_of as uid
+from gpudash.model.types import Model
 from gpudash.rules import names
 
 Labels = tuple[tuple[str, str], ...]  # (name, value) pairs; the metric name is the "__name__" pair
@@ -227,7 +228,8 @@ def synthesise(scenario: Scenario, model: Model, cluster: str) -> list[dict[str,
     held = assignments(scenario)
     gpu_exp = [_exporter_exposition(scenario, model, cluster, m, held[m]) for m in minutes]
     stored = {**scrape(ksm_exp, _outcomes(scenario, "ksm")), **scrape(gpu_exp, _outcomes(scenario, "dcgm"))}
-    return [{"series": series_name(k), "values": notation(v)} for k, v in sorted(stored.items(), key=lambda kv: series_name(kv[0]))]
+    rows = sorted(stored.items(), key=lambda kv: series_name(kv[0]))
+    return [{"series": series_name(k), "values": notation(v)} for k, v in rows]
 
 
 # --- the push path -------------------------------------------------------------------------------------------

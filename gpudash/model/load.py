@@ -26,8 +26,18 @@ from gpudash.errors import InputError
 from gpudash.model import mig
 from gpudash.model.pricing import gfd_product
 from gpudash.model.schema import DURATION_PATTERN, THANOS_QUERIER_URL, json_schema
-from gpudash.model.types import (Alerts, Billing, GpuClass, Grafana, IdleAlerts, MigProfile, Model, Sources,
-                                 Tenant, TenantDatasource)
+from gpudash.model.types import (
+    Alerts,
+    Billing,
+    GpuClass,
+    Grafana,
+    IdleAlerts,
+    MigProfile,
+    Model,
+    Sources,
+    Tenant,
+    TenantDatasource,
+)
 
 BUNDLED_SOURCE = "<bundled example>"
 MAX_VALUES = 100_000  # YAML aliases can expand a small file into a huge tree: refuse beyond this many values

@@ -42,7 +42,9 @@ def _class_skus(c: GpuClass) -> list[Sku]:
             out.append(Sku(prod, res, c.name, "nvidia.com/gpu.shared", c.shared_price_per_hour, shared))
         for profile in c.mig:
             share = mig.compute_share(c.mig_model, profile.name)
-            for prod, res in ((product, ksm_resource(profile.resource)), (f"{product}-MIG-{profile.name}", "nvidia_com_gpu")):
+            mixed = (product, ksm_resource(profile.resource))
+            single = (f"{product}-MIG-{profile.name}", "nvidia_com_gpu")
+            for prod, res in (mixed, single):
                 out.append(Sku(prod, res, c.name, profile.resource, profile.price_per_hour, share))
     return out
 

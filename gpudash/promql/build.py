@@ -66,7 +66,8 @@ def call(fn: str, *args: str) -> str:
 
 
 def label_replace(expr: str, dst: str, replacement: str, src: str, regex: str) -> str:
-    return call("label_replace", expr, quote(label_name(dst)), quote(replacement), quote(src and label_name(src)), quote(regex))
+    source = quote(src and label_name(src))
+    return call("label_replace", expr, quote(label_name(dst)), quote(replacement), source, quote(regex))
 
 
 def const_series(value: float | str, **lbls: str) -> str:

@@ -31,7 +31,8 @@ def _effective_request(model: Model) -> str:
     app = q.agg("sum", per_container, q.agg("max", (*POD, "container", "node", "resource"),
                                           ksm.gpu_requests(ksm.CONTAINER_REQUESTS, model.sources)))
     init = q.agg("max", per_container, ksm.gpu_requests(ksm.INIT_CONTAINER_REQUESTS, model.sources))
-    both = f"{q.label_replace(app, 'gpudash_part', 'app', '', '')} or {q.label_replace(init, 'gpudash_part', 'init', '', '')}"
+    app, init = (q.label_replace(e, "gpudash_part", part, "", "") for e, part in ((app, "app"), (init, "init")))
+    both = f"{app} or {init}"
     return q.agg("max", per_container, both)
 
 
