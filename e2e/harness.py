@@ -209,6 +209,11 @@ class Prometheus:
             t = stop + step
         return sorted(out.items())
 
+    def samples(self, selector: str, start: float, end: float) -> list:
+        """Raw stored samples of ``selector`` in ``(start, end]``: [(sorted label pairs, [(t, value)])]."""
+        data = self.api("query", query=f"{selector}[{int(round((end - start) * 1000))}ms]", time=repr(float(end)))
+        return sorted((_labels(r["metric"]), [(float(t), float(v)) for t, v in r["values"]]) for r in data["result"])
+
     def series_count(self) -> int:
         return int(self.api("status/tsdb")["headStats"]["numSeries"])
 
@@ -333,7 +338,7 @@ class Prometheus:
         days: dict[int, FamilyBuffer] = {}
         for g in groups:
             interval = parse_duration(g["interval"])
-            first = group_eval_start(g["name"], interval, start)
+            first = group_eval_start(g["name"], interval, start, str(self.workdir / f"backfill-level-{n}.rules.yaml"))
             for rule in g["rules"]:
                 extra = {"__name__": rule["record"], **{k: str(v) for k, v in (rule.get("labels") or {}).items()}}
                 # Result series that differ only by __name__ (e.g. "a or b" keeps b's name) become one series
@@ -379,15 +384,61 @@ def has_at_modifier(expr: str) -> bool:
     return bool(found)
 
 
-def group_eval_start(name: str, interval: float, start: float) -> float:
-    """First evaluation time at or after ``start`` of a rule group evaluated every ``interval`` seconds at a
-    fixed per-group offset, as the Prometheus rule manager spreads groups (the offset here is derived from a
-    hash of the group name; Prometheus hashes the name and file)."""
-    import hashlib
+_P1, _P2, _P3, _P4, _P5 = (11400714785074694791, 14029467366897019727, 1609587929392839161,
+                           9650029242287828579, 2870177450012600261)
+_M = (1 << 64) - 1
 
-    offset = int(hashlib.sha256(name.encode()).hexdigest(), 16) % int(interval)
-    base = start - ((start - offset) % interval)
-    return base if base >= start else base + interval
+
+def _rotl(x: int, r: int) -> int:
+    return ((x << r) | (x >> (64 - r))) & _M
+
+
+def _round(acc: int, lane: int) -> int:
+    return (_rotl((acc + lane * _P2) & _M, 31) * _P1) & _M
+
+
+def xxh64(data: bytes, seed: int = 0) -> int:
+    """XXH64, the hash Prometheus uses for label sets (github.com/cespare/xxhash)."""
+    n, i = len(data), 0
+    if n >= 32:
+        v = [(seed + _P1 + _P2) & _M, (seed + _P2) & _M, seed, (seed - _P1) & _M]
+        while i + 32 <= n:
+            v = [_round(v[k], int.from_bytes(data[i + 8 * k:i + 8 * k + 8], "little")) for k in range(4)]
+            i += 32
+        h = (_rotl(v[0], 1) + _rotl(v[1], 7) + _rotl(v[2], 12) + _rotl(v[3], 18)) & _M
+        for lane in v:
+            h = ((h ^ _round(0, lane)) * _P1 + _P4) & _M
+    else:
+        h = (seed + _P5) & _M
+    h = (h + n) & _M
+    while i + 8 <= n:
+        h = (_rotl(h ^ _round(0, int.from_bytes(data[i:i + 8], "little")), 27) * _P1 + _P4) & _M
+        i += 8
+    if i + 4 <= n:
+        h = (_rotl(h ^ (int.from_bytes(data[i:i + 4], "little") * _P1) & _M, 23) * _P2 + _P3) & _M
+        i += 4
+    while i < n:
+        h = (_rotl(h ^ (data[i] * _P5) & _M, 11) * _P1) & _M
+        i += 1
+    h ^= h >> 33
+    h = (h * _P2) & _M
+    h ^= h >> 29
+    h = (h * _P3) & _M
+    return h ^ (h >> 32)
+
+
+def group_eval_start(name: str, interval: float, start: float, file: str = "") -> float:
+    """First evaluation time at or after ``start`` of a rule group, as the Prometheus rule manager (and so
+    promtool's rules backfill) places it: every ``interval`` seconds at the offset
+    ``hash(labels{file, name}) % interval`` (``rules.Group.EvalTimestamp``)."""
+    lbls = b"file\xff" + file.encode() + b"\xffname\xff" + name.encode() + b"\xff"
+    step = int(round(interval * 1e9))
+    offset = xxh64(lbls) % step
+    t = int(round(start * 1e9))
+    base = (t - offset) - ((t - offset) % step) + offset
+    while base < t:
+        base += step
+    return base / 1e9
 
 
 def _key(group: dict, rule: dict) -> tuple[str, str]:
