@@ -100,7 +100,7 @@ class Prometheus:
         path.write_text(yaml.safe_dump(cfg, sort_keys=False))
         return path
 
-    def start(self) -> "Prometheus":
+    def start(self) -> Prometheus:
         if self.proc is not None:
             return self
         config = self._write_config()
@@ -149,7 +149,7 @@ class Prometheus:
         self._write_config()
         self._post("/-/reload")
 
-    def __enter__(self) -> "Prometheus":
+    def __enter__(self) -> Prometheus:
         return self.start()
 
     def __exit__(self, *exc) -> None:
@@ -284,7 +284,8 @@ class Prometheus:
             t0 = time.monotonic()
             level_groups = []
             for g in groups:
-                rules = [r for r in g["rules"] if "record" in r and r["record"] in level and _key(g, r) in level[r["record"]]]
+                rules = [r for r in g["rules"]
+                         if "record" in r and r["record"] in level and _key(g, r) in level[r["record"]]]
                 if rules:
                     interval = f"{int(eval_interval)}s" if eval_interval else g.get("interval", "1m")
                     level_groups.append({"name": g["name"], "interval": interval, "rules": rules})
@@ -356,7 +357,7 @@ class Prometheus:
         staging = self.workdir / f"staging-query-{n}"
         shutil.rmtree(staging, ignore_errors=True)
         # Few files with long blocks: promtool reads a file once per block it writes (see backfill_openmetrics).
-        files, merged, size = [], FamilyBuffer(), 0
+        files, merged, _size = [], FamilyBuffer(), 0
         for day, buf in sorted(days.items()):
             for name, lines in buf.families.items():
                 merged.families.setdefault(name, []).extend(lines)
@@ -466,7 +467,7 @@ def rule_levels(groups: list[dict]) -> list[dict[str, set]]:
     rules = [(g, r) for g in groups for r in g["rules"] if "record" in r]
     records = {r["record"] for _, r in rules}
     deps = {}
-    for g, r in rules:
+    for _, r in rules:
         deps.setdefault(r["record"], set()).update(selected_names(r["expr"]) & records)
     level: dict[str, int] = {}
 

@@ -59,7 +59,7 @@ def decode_allowlist(path, key: str = "metrics_list.yaml", defaults=DEFAULT_NAME
     body = yaml.safe_load(cm["data"][key]) or {}
     rules = []
     for r in body.get("recording_rules") or body.get("rules") or []:
-        flag = '{"name":"%s","query":"%s"}' % (r["record"], r["expr"])  # the operator's fmt.Sprintf
+        flag = '{{"name":"{}","query":"{}"}}'.format(r["record"], r["expr"])  # the operator's fmt.Sprintf
         decoded = json.loads(flag)  # the collector's json.Unmarshal
         rules.append((decoded["name"], decoded["query"]))
     listed = [str(n) for n in body.get("names") or []]

@@ -16,7 +16,7 @@ import hashlib
 import shutil
 import subprocess
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import yaml
@@ -39,7 +39,7 @@ REL = 1e-9  # relative tolerance: exact up to float summation order
 def load(model_path=MODEL, mock_path=MONTH) -> tuple[Model, Mock]:
     model = load_model(model_path)
     mock = load_mock(mock_path, model)
-    start = datetime.fromtimestamp(mock.start, timezone.utc)
+    start = datetime.fromtimestamp(mock.start, UTC)
     epoch_aligned = (start.day == 1 and start.hour == 0 and start.month in (1, 10, 12)
                      and mock.scenario.duration <= 59 * 1440)
     assert epoch_aligned or mock.scenario.duration <= 28 * 1440, "reference calendar would differ from the mock's"
@@ -158,7 +158,8 @@ def compare_hub(prom: Prometheus, model: Model, mock: Mock, refs: dict, hours: r
     got = {
         "gpu_hours": hourly_by_range(prom, read.format(names.HOUR_GPU_HOURS), mock, hours,
                                      (*cl, "namespace", "gpu_class", "resource")),
-        "cost": hourly_by_range(prom, read.format(names.HOUR_COST), mock, hours, (*cl, "namespace", "gpu_class", "resource")),
+        "cost": hourly_by_range(prom, read.format(names.HOUR_COST), mock, hours,
+                                (*cl, "namespace", "gpu_class", "resource")),
         "unpriced": hourly_by_range(prom, read.format(names.UNPRICED_GPU_HOURS), mock, hours,
                                     (*cl, "namespace", "product", "resource")),
         "node_max": hourly_by_range(prom, f"max by ({', '.join((*cl, 'node'))}) ({read.format(names.CCSP_NODE_GPUS)})",
@@ -173,7 +174,7 @@ def compare_hub(prom: Prometheus, model: Model, mock: Mock, refs: dict, hours: r
         exp = {k: {} for k in got}
         for c in clusters:
             ref = refs[c]
-            key = (lambda *rest: (c, *rest)) if cluster_label else (lambda *rest: tuple(rest))
+            key = (lambda *rest, c=c: (c, *rest)) if cluster_label else (lambda *rest: tuple(rest))
             for (_, ns, cls, res), (gh, cost) in ref.billing(h).items():
                 exp["gpu_hours"][key(ns, cls, res)] = gh
                 exp["cost"][key(ns, cls, res)] = cost

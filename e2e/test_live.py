@@ -100,7 +100,8 @@ def test_live_scrape_with_staleness(tmp_path: Path, prometheus_factory, stopwatc
         # Exporter attribution arrives as exported_* labels and the activity rule maps it back to the pod.
         activity = _series(prom, names.POD_ACTIVITY_MAX, end)
         assert activity.get("steady") == pytest.approx(0.7), activity
-        raw_dcgm = prom.query('count(DCGM_FI_PROF_GR_ENGINE_ACTIVE{exported_pod="steady",namespace="nvidia-gpu-operator"})', end)
+        raw_dcgm = prom.query(
+            'count(DCGM_FI_PROF_GR_ENGINE_ACTIVE{exported_pod="steady",namespace="nvidia-gpu-operator"})', end)
         assert raw_dcgm and raw_dcgm[0][1] == 2
         # The hub rules run on the same server. The burn rate reads the latest allocation sample within 1.5
         # push intervals (45 s): at the end, team-beta still shows batch (ended at 90 s, 2 x 0.55/h) but no longer

@@ -21,8 +21,8 @@ def test_month_single_cluster(tmp_path, prometheus_factory, e2e_cache, stopwatch
     prometheus_factory.track(prom)
     stopwatch("start")
     start, end = mock.start, mock.at(mock.scenario.duration)
-    levels = prom.backfill_rules([rendered / "rules/gpudash-spoke.rules.yaml", rendered / "rules/gpudash-hub.rules.yaml"],
-                                 start, end, method="query")
+    files = [rendered / "rules/gpudash-spoke.rules.yaml", rendered / "rules/gpudash-hub.rules.yaml"]
+    levels = prom.backfill_rules(files, start, end, method="query")
     stopwatch("rules_backfill")
     assert len(levels) >= 3, levels
     refs = pipeline.references(model, mock)

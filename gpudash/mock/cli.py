@@ -13,6 +13,7 @@ line as CSV: what gpudash's recorded series must show. The mock file format is i
 from __future__ import annotations
 
 import sys
+from datetime import UTC
 
 
 def add_arguments(parser) -> None:
@@ -79,10 +80,10 @@ def run(args) -> int:
         lo, hi = int(a or 0), int(b or hi)
     print("hour_start,cluster,namespace,gpu_class,resource,gpu_hours,cost")
     refs = {c: FastReference(for_cluster(mock.scenario, c), model) for c in mock.scenario.clusters}
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     for h in range(lo, hi):
-        when = datetime.fromtimestamp(mock.at(h * 60), timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        when = datetime.fromtimestamp(mock.at(h * 60), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         for c, ref in refs.items():
             for (_, ns, cls, res), (gh, cost) in sorted(ref.billing(h).items()):
                 print(f"{when},{c},{ns},{cls},{res},{gh:.6f},{cost:.6f}")

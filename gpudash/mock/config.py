@@ -56,7 +56,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import yaml
@@ -87,10 +87,10 @@ def parse_time(value) -> int:
     if isinstance(value, (int, float)):
         return int(value)
     if isinstance(value, datetime):
-        return int(value.replace(tzinfo=value.tzinfo or timezone.utc).timestamp())
+        return int(value.replace(tzinfo=value.tzinfo or UTC).timestamp())
     text = str(value).strip().replace("Z", "+00:00")
     t = datetime.fromisoformat(text)
-    return int((t if t.tzinfo else t.replace(tzinfo=timezone.utc)).timestamp())
+    return int((t if t.tzinfo else t.replace(tzinfo=UTC)).timestamp())
 
 
 def load(path, model: Model) -> Mock:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from gpudash.mock.config import Mock
@@ -94,7 +94,7 @@ def write_history(mock: Mock, model: Model, outdir, clusters=None, jobs=JOBS, ex
                         seen.add((cluster, labels))
                         buf.add_run(labels, value, times)
                 i += 1
-            day = datetime.fromtimestamp(mock.at(day0), timezone.utc).strftime("%Y-%m-%d")
+            day = datetime.fromtimestamp(mock.at(day0), UTC).strftime("%Y-%m-%d")
             path = buf.write(Path(outdir) / cluster / f"{day}.om")
             if path:
                 stats.files.append(path)

@@ -148,7 +148,7 @@ class MockServer:
         host, port = self.httpd.server_address[:2]
         return f"{host}:{port}"
 
-    def start(self) -> "MockServer":
+    def start(self) -> MockServer:
         self.thread = threading.Thread(target=self.httpd.serve_forever, name="gpudash-mock", daemon=True)
         self.thread.start()
         return self
