@@ -8,7 +8,7 @@
   carries ``namespace="<ns>"``; there are no template variables.
 
 Dashboards read only recorded series (:mod:`gpudash.rules.names`, plus ``up`` and ``ALERTS``, which Prometheus
-itself records). docs/dashboards.md describes every panel.
+itself records). The README (Dashboards) describes every panel.
 """
 from __future__ import annotations
 
