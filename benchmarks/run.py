@@ -36,6 +36,18 @@ from gpudash.rules import names  # noqa: E402
 from gpudash.sources.kube_state_metrics import GPU_RESOURCE_REGEX  # noqa: E402
 
 HOUR, DAY = 60, 1440
+STARTED: list[Prometheus] = []  # every server this run starts, stopped by PID at the end whatever happens
+
+
+def _tracked(cls):
+    def start(self, _orig=cls.start):
+        if self not in STARTED:
+            STARTED.append(self)
+        return _orig(self)
+    cls.start = start
+
+
+_tracked(Prometheus)
 
 
 def timed(fn, *args, repeat: int = 1, **kw):
@@ -335,22 +347,30 @@ def main() -> int:
            "prometheus": version.replace("prometheus, ", "Prometheus "),
            "command": "python benchmarks/run.py " + " ".join(sys.argv[1:])}
     with tempfile.TemporaryDirectory(prefix="gpudash-bench-") as tmp:
-        work = Path(tmp)
-        for name, fn in (("accuracy", lambda: accuracy(work / "acc")),
-                         ("dashboard", lambda: dashboard(work / "dash")),
-                         ("fleet", lambda: fleet(work / "fleet", args.fleet_gpus, args.fleet_pods)),
-                         ("scale", lambda: render_scale(work / "scale", [int(x) for x in args.tenants.split(",")]))):
-            if name in only:
-                (work / name).mkdir(parents=True, exist_ok=True)
-                s = time.perf_counter()
-                res[name] = fn()
-                res.setdefault("seconds", {})[name] = round(time.perf_counter() - s, 1)
-                print(f"{name}: {res['seconds'][name]} s", file=sys.stderr, flush=True)
+        try:
+            run_all(Path(tmp), args, only, res)
+        finally:
+            for prom in STARTED:
+                prom.stop()
     res["total_seconds"] = time.perf_counter() - t0
     Path(args.out).with_name("results.json").write_text(json.dumps(res, indent=2, sort_keys=True) + "\n")
     write_markdown(res, Path(args.out))
     print(f"wrote {args.out} in {res['total_seconds']:.0f} s", file=sys.stderr)
     return 0
+
+
+def run_all(work: Path, args, only: set, res: dict) -> None:
+    sections = (("accuracy", lambda: accuracy(work / "acc")),
+                ("dashboard", lambda: dashboard(work / "dash")),
+                ("fleet", lambda: fleet(work / "fleet", args.fleet_gpus, args.fleet_pods)),
+                ("scale", lambda: render_scale(work / "scale", [int(x) for x in args.tenants.split(",")])))
+    for name, fn in sections:
+        if name in only:
+            (work / name).mkdir(parents=True, exist_ok=True)
+            s = time.perf_counter()
+            res[name] = fn()
+            res.setdefault("seconds", {})[name] = round(time.perf_counter() - s, 1)
+            print(f"{name}: {res['seconds'][name]} s", file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":

@@ -47,11 +47,12 @@ def load(model_path=MODEL, mock_path=MONTH) -> tuple[Model, Mock]:
 
 
 def render(model: Model, out: Path, rules_only: bool = False) -> Path:
-    """The model's artifacts written to ``out`` (``rules_only``: just rules/ and alerts/, e.g. for models the
-    golden test emitter cannot take)."""
-    from gpudash import alerts, artifacts, rules, writer
+    """The model's artifacts written to ``out`` (``rules_only``: just rules/, alerts/ and mco/, e.g. for models
+    the golden test emitter cannot take)."""
+    from gpudash import alerts, artifacts, mco, rules, writer
 
-    files = {**rules.artifacts(model), **alerts.artifacts(model)} if rules_only else artifacts.generate(model)
+    files = ({**rules.artifacts(model), **alerts.artifacts(model), **mco.artifacts(model)} if rules_only
+             else artifacts.generate(model))
     writer.apply(writer.plan(out, files))
     return out
 

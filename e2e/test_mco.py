@@ -1,7 +1,8 @@
 """ACM MCO path: a month of raw history in one spoke Prometheus per cluster, the metrics-collector simulated
 from the rendered allowlist ConfigMap (jittered and lost pushes, a 40-minute outage), the pushed samples in a
 hub Prometheus, the rendered hub rule file backfilled there level by level; every hour's bill and CCSP
-figures, period-to-date and the alerts the month should raise compared with the reference model.
+figures, period-to-date, the alerts the month should raise and October's invoice through
+``python -m gpudash report billing`` compared with the reference model.
 
 prod-east loses about 1 % of its pushes at random; prod-west pushes 95 s after each slot (a collector started
 at another phase) and loses 40 minutes of pushes on day 20 (cyclic jitter is covered by
@@ -9,6 +10,9 @@ at another phase) and loses 40 minutes of pushes on day 20 (cyclic jitter is cov
 from __future__ import annotations
 
 import concurrent.futures
+import json
+import subprocess
+import sys
 
 import pytest
 
@@ -97,6 +101,33 @@ def test_month_through_mco(tmp_path, prometheus_factory, e2e_cache, stopwatch):
     stopwatch("compare_ptd")
     _check_alerts(hub, rendered, model, mock, refs)
     stopwatch("alerts")
+    _check_report(hub, model, refs)
+    stopwatch("report")
+
+
+def _check_report(hub, model, refs):
+    """October's invoice through ``python -m gpudash report billing`` against the hub equals the reference
+    model's, line by line (GPU-hours to the report's precision, cost to the cent)."""
+    out = subprocess.run([sys.executable, "-m", "gpudash", "report", "billing", "--prometheus-url", hub.url,
+                          "-c", str(pipeline.MODEL), "--start", "2026-10-01T00:00:00Z", "--end",
+                          "2026-11-01T00:00:00Z", "--format", "json"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    tenants = {t.namespace for t in model.tenants}
+    exp: dict[tuple, list[float]] = {}
+    for h in range(31 * 24):
+        for ref in refs.values():
+            for (c, ns, cls, res), (gh, cost) in ref.billing(h).items():
+                if ns in tenants:
+                    acc = exp.setdefault((c, ns, cls, res), [0.0, 0.0])
+                    acc[0] += gh
+                    acc[1] += cost
+    got = {(x["cluster"], x["namespace"], x["gpu_class"], x["resource"]): (x["gpu_hours"], x["cost"])
+           for x in report["lines"] if x["gpu_hours"] or x["cost"]}
+    assert got.keys() == {k for k, v in exp.items() if v[0]}, (sorted(got), sorted(exp))
+    for k, (gh, cost) in got.items():
+        assert abs(gh - exp[k][0]) <= 1e-5 * max(1, gh) and abs(cost - exp[k][1]) <= 0.0051, (k, gh, cost, exp[k])
+    assert report["unpriced"] and report["non_tenant"], "the T4 pod and the ml-sandbox pod are reported"
 
 
 def _groups(rendered):
