@@ -68,7 +68,7 @@ def write_history(mock: Mock, model: Model, outdir, clusters=None, jobs=JOBS, ex
     seen: set = set()
     for cluster in clusters or s.clusters:
         day_starts = range(0, end + 1, DAY)
-        tl = Timeline(mock, model, cluster, extra_points=day_starts)
+        tl = Timeline(mock, model, cluster, extra_points=day_starts, jobs=jobs)
         outcomes = {job: scrape_outcomes(s, job) for job in jobs}
         for day0 in day_starts:
             day1 = min(day0 + DAY, end + 1)

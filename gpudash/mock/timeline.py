@@ -58,12 +58,13 @@ def for_cluster(s: Scenario, cluster: str) -> Scenario:
 class Timeline:
     """Exposed series of one cluster of a mock, per segment between change minutes."""
 
-    def __init__(self, mock: Mock, model: Model, cluster: str, extra_points=()):
-        self.mock, self.model, self.cluster = mock, model, cluster
+    def __init__(self, mock: Mock, model: Model, cluster: str, extra_points=(), jobs=JOBS):
+        self.mock, self.model, self.cluster, self.jobs = mock, model, cluster, tuple(jobs)
         self.scenario = for_cluster(mock.scenario, cluster)
         self.points = change_minutes(self.scenario, extra_points)
         self._compressed = compress(self.scenario, self.points)
-        self._held = gs.assignments(self._compressed)
+        # device assignments only matter to the GPU exporters (and cost O(minutes x pods) to compute)
+        self._held = gs.assignments(self._compressed) if set(self.jobs) - {"ksm"} else None
         self._cache: dict[int, dict[str, dict[Labels, float]]] = {}
 
     def segment(self, minute: float) -> int:
@@ -82,6 +83,8 @@ class Timeline:
         src = self.model.sources
         ksm = {_drop(k, "job"): v for k, v in gs._ksm_exposition(self._compressed, self.model, self.cluster, i).items()}
         out = {"ksm": ksm, "dcgm": {}, "amd": {}}
+        if self._held is None:
+            return out
         gpu = gs._exporter_exposition(self._compressed, self.model, self.cluster, i, self._held[i])
         rename = {src.tenant_label: "namespace", src.pod_label: "pod", src.container_label: "container"}
         for key, value in gpu.items():
