@@ -11,11 +11,12 @@ import pytest
 import yaml
 
 from gpudash import alerts, artifacts, mco, writer
-from gpudash.alerts import catalog, common, idle, promtool
+from gpudash.alerts import catalog, common, promtool
 from gpudash.alerts import names as an
 from gpudash.grafana import uids
 from gpudash.model import model_from_dict
 from gpudash.promql.lint import parse
+from gpudash.rules import names as rnames
 from gpudash.sources import gpu_exporters as gx
 from tests.conftest import ROOT, require
 
@@ -195,11 +196,14 @@ def test_allowlist_adds_only_what_the_default_lacks(rendered, example_model):
                           ["metrics_list.yaml"])
     assert body["names"] == [gx.DCGM_XID_ERRORS]
     veto = model_from_dict(ODD)
-    assert set(alerts.allowlist_names(veto)) == {gx.DCGM_XID_ERRORS, gx.DCGM_POWER_USAGE}
-    assert alerts.allowlist_names(model_from_dict(FAST)) == ()  # AMD only, no veto
-    assert alerts.allowlist_names(model_from_dict(AMD_VETO)) == ("amd_gpu_package_power",)
-    names = yaml.safe_load(mco.allowlist(veto)["data"]["metrics_list.yaml"])["names"]
-    assert names == sorted([gx.DCGM_POWER_USAGE, gx.DCGM_XID_ERRORS])
+    assert alerts.allowlist_names(veto) == (gx.DCGM_XID_ERRORS,)  # the veto reads a spoke series, not raw power
+    assert alerts.allowlist_names(model_from_dict(FAST)) == ()  # AMD only
+    assert alerts.allowlist_names(model_from_dict(AMD_VETO)) == ()
+    body = yaml.safe_load(mco.allowlist(veto)["data"]["metrics_list.yaml"])
+    assert body["names"] == [gx.DCGM_XID_ERRORS]
+    assert rnames.POD_POWER_MAX in {r["record"] for r in body["recording_rules"]}
+    no_veto = yaml.safe_load(mco.allowlist(example_model)["data"]["metrics_list.yaml"])
+    assert rnames.POD_POWER_MAX not in {r["record"] for r in no_veto["recording_rules"]}
 
 
 def test_docs_table_is_current(example_model):
@@ -250,7 +254,7 @@ def test_odd_model_escapes_and_links(tmp_path):
     idle_tests = alerts.artifacts(model)["tests/alerts-idle.test.yaml"]["tests"][0]["input_series"]
     pods = {re.search(r'pod="([^"]+)"', s["series"]).group(1) for s in idle_tests if "pod=" in s["series"]}
     assert {"drawing-power", "unwatched", "other-model", "released", "busy"} <= pods
-    assert idle.power_metrics(model) == ((gx.DCGM_POWER_USAGE, model.sources.dcgm_job),)
+    assert rnames.POD_POWER_MAX in idle_rule["expr"]
 
 
 def test_values_notation():

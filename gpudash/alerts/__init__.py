@@ -31,12 +31,9 @@ def allowlist_names(model: Model) -> tuple[str, ...]:
 
     Everything else they read is either a gpudash spoke series or in ACM's default allowlist (``up``,
     ``kube_node_status_capacity``/``_allocatable``, ``kube_pod_container_resource_requests``,
-    ``kube_resourcequota``): XID errors (one series per GPU) for the health alerts, and GPU power (one series per
-    GPU) only when the idle alert has a power veto."""
-    out = {metric for metric, _ in idle.power_metrics(model)}
-    if health.nvidia(model):
-        out.add(gx.DCGM_XID_ERRORS)
-    return tuple(sorted(out))
+    ``kube_resourcequota``): XID errors (one series per GPU) for the health alerts. The idle alert's power veto
+    reads the spoke series ``namespace_pod:gpudash_gpu_power:max``, not raw power."""
+    return (gx.DCGM_XID_ERRORS,) if health.nvidia(model) else ()
 
 
 def tests(model: Model) -> dict[str, dict]:

@@ -16,31 +16,8 @@ from gpudash.alerts import promtool as pt
 from gpudash.model.types import Model
 from gpudash.promql import build as q
 from gpudash.rules import names
-from gpudash.sources import gpu_exporters as gx
 
 POD = ("cluster", "namespace", "pod")
-
-
-def _vendors(model: Model) -> set[str]:
-    return {g.vendor for g in model.gpu_classes}
-
-
-def _power_by_vendor(model: Model) -> dict[str, tuple[str, str]]:
-    """vendor -> (metric, job) of the GPU power series the veto reads; empty when the veto is off."""
-    if model.alerts.idle.power_veto_watts <= 0:
-        return {}
-    src, vendors = model.sources, _vendors(model)
-    out = {}
-    if "nvidia" in vendors:
-        out["nvidia"] = (gx.DCGM_POWER_USAGE, src.dcgm_job)
-    if "amd" in vendors:
-        out["amd"] = (gx.amd_metric(src, gx.AMD_POWER), src.amd_job)
-    return out
-
-
-def power_metrics(model: Model) -> tuple[tuple[str, str], ...]:
-    """(metric, job) of the GPU power series the veto reads; empty when the veto is off."""
-    return tuple(_power_by_vendor(model).values())
 
 
 def _filters(model: Model) -> tuple:
@@ -60,13 +37,9 @@ def _expr(model: Model) -> str:
     peak = q.agg("max", (*POD, "gpu_model"), f"max_over_time({activity}[{window}])")
     since = f"last_over_time({names.POD_ACTIVITY_MAX}[{c.fresh_range(model)}] offset {window})"
     expr = f"({peak} == 0) and on {q.labels(POD)} {since}"
-    vetoes = []
-    for metric, job in power_metrics(model):
-        drawn = gx.to_pod_labels(f"max_over_time({gx.attributed(metric, job, model.sources)}[{window}])",
-                                 model.sources)
-        vetoes.append(f"{q.agg('max', POD, drawn)} >= {idle.power_veto_watts!r}")
-    if vetoes:
-        expr = f"({expr}) unless on {q.labels(POD)} ({' or '.join(vetoes)})"
+    if idle.power_veto_watts > 0:
+        drawn = q.agg("max", POD, f"max_over_time({names.POD_POWER_MAX}[{window}])")
+        expr = f"({expr}) unless on {q.labels(POD)} ({drawn} >= {idle.power_veto_watts!r})"
     cost = c.fresh(model, names.POD_COST_RATE)
     return c.tenant_of(model, f"({expr}) + on {q.labels(POD)} group_left (workload, workload_type) {cost}")
 
@@ -136,26 +109,19 @@ def tests(model: Model) -> dict:
     total = fires_after_busy + 2
     inputs, expected = [], {}
 
-    def pod(namespace, name, gpu_model, activity, cost, workload=None, power=None, vendor="nvidia"):
+    def pod(namespace, name, gpu_model, activity, cost, workload=None, power=None):
         labels = {"cluster": cluster, "namespace": namespace, "pod": name}
         inputs.append(pt.series(names.POD_ACTIVITY_MAX, {**labels, "gpu_model": gpu_model}, activity))
         if cost is not None:
             wl = {"workload": workload or name, "workload_type": "Deployment" if workload else "Pod"}
             inputs.append(pt.series(names.POD_COST_RATE, {**labels, **wl}, [cost] * total))
         if power is not None:
-            src = model.sources
-            metric, job = _power_by_vendor(model)[vendor]
-            raw = {"cluster": cluster, "job": job, src.tenant_label: namespace, src.pod_label: name}
-            if vendor == "nvidia":
-                raw.update({gx.DCGM_MODEL_LABEL: gpu_model, "gpu": "0", "UUID": f"GPU-{name}", "Hostname": "node-1"})
-            else:
-                raw.update({gx.AMD_MODEL_LABEL: gpu_model, "gpu_id": "0", "hostname": "node-1"})
-            inputs.append(pt.series(metric, raw, [power] * total))
+            inputs.append(pt.series(names.POD_POWER_MAX, labels, [power] * total))
         return labels
 
     if watched and models_in:
         t = watched[0]
-        gpu_model, price, vendor = models_in[0]
+        gpu_model, price, _ = models_in[0]
         zeros, busy = [0.0] * total, [0.5] * total
         later = [0.4 if s <= last_busy else 0.0 for s in range(total)]
         for name, activity, gpus in (("idle-notebook", zeros, 2), ("busy-then-idle", later, 1)):
@@ -170,8 +136,8 @@ def tests(model: Model) -> dict:
                  "dashboard_url": c.tenant_dashboard_link(model, t.name)})
         pod(t.namespace, "busy", gpu_model, busy, price)
         pod(t.namespace, "released", gpu_model, zeros, None)  # idle, but holds no GPU any more
-        if vendor in _power_by_vendor(model):  # drew power during the window: vetoed
-            pod(t.namespace, "drawing-power", gpu_model, zeros, price, power=idle.power_veto_watts + 50, vendor=vendor)
+        if idle.power_veto_watts > 0:  # drew power during the window: vetoed
+            pod(t.namespace, "drawing-power", gpu_model, zeros, price, power=idle.power_veto_watts + 50)
         if _matches(idle.namespace_regex, "gpudash-not-a-tenant") and model.tenant_for_namespace(
                 "gpudash-not-a-tenant") is None:
             pod("gpudash-not-a-tenant", "unbilled", gpu_model, zeros, price)

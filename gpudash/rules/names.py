@@ -33,6 +33,8 @@ NODE_ACTIVE_GPUS_MAX = "node:gpudash_gpus_active:max_previous_hour"
 # GPU activity ratio (0-1) per pod: peak and mean over the push window; labels namespace, pod, node, gpu_model.
 POD_ACTIVITY_MAX = "namespace_pod:gpudash_gpu_activity:max"
 POD_ACTIVITY_AVG = "namespace_pod:gpudash_gpu_activity:avg"
+# Peak GPU power (W) per pod over the push window; labels namespace, pod. Only when alerts.idle.power_veto_watts > 0.
+POD_POWER_MAX = "namespace_pod:gpudash_gpu_power:max"
 
 # --- hub: model constants (one tiny rule per row, joined by label) -------------------------------------------------
 # Price per hour of one unit of `resource` on `product`; labels product, ksm_resource, gpu_class, resource.

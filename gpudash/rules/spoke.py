@@ -160,31 +160,53 @@ def rules(model: Model) -> tuple[Rule, ...]:
     )
 
 
+def _exporter_per_pod(model: Model, metric: str, job: str, fn: str, op: str, scale: str = "",
+                      model_label: str | None = None) -> str:
+    """``op`` per pod of ``fn(metric[push window])`` over the exporter's pod-attributed series, with the
+    exporter's pod labels renamed to ``namespace``/``pod`` (and its model label to ``gpu_model``)."""
+    src = model.sources
+    series = gx.to_pod_labels(f"{fn}({gx.attributed(metric, job, src)}[{q.duration(model.billing.mco_interval)}])"
+                              f"{scale}", src)
+    if model_label is None:
+        return q.agg(op, ("cluster", "namespace", "pod"), series)
+    series = q.label_replace(series, "gpu_model", "$1", model_label, "(.*)")
+    return q.agg(op, ("cluster", "namespace", "pod", "gpu_model"), series)
+
+
 def _activity(model: Model, fn: str, op: str) -> str:
     """Per pod GPU activity ratio (0-1) over the push window: DCGM graphics-engine activity (works for MIG),
     falling back to DCGM GPU utilisation, and AMD graphics activity."""
     src = model.sources
-    window = q.duration(model.billing.mco_interval)
-    keep = ("cluster", "namespace", "pod", "gpu_model")
+    parts = (
+        _exporter_per_pod(model, gx.DCGM_GR_ENGINE_ACTIVE, src.dcgm_job, fn, op, "", gx.DCGM_MODEL_LABEL),
+        _exporter_per_pod(model, gx.DCGM_GPU_UTIL, src.dcgm_job, fn, op, " / 100", gx.DCGM_MODEL_LABEL),
+        _exporter_per_pod(model, gx.amd_metric(src, gx.AMD_GFX_ACTIVITY), src.amd_job, fn, op, " / 100",
+                          gx.AMD_MODEL_LABEL),
+    )
+    return " or on (cluster, namespace, pod) ".join(parts)
 
-    def per_pod(metric: str, job: str, model_label: str, scale: str) -> str:
-        series = gx.to_pod_labels(f"{fn}({gx.attributed(metric, job, src)}[{window}]){scale}", src)
-        return q.agg(op, keep, q.label_replace(series, "gpu_model", "$1", model_label, "(.*)"))
 
-    dcgm_prof = per_pod(gx.DCGM_GR_ENGINE_ACTIVE, src.dcgm_job, gx.DCGM_MODEL_LABEL, "")
-    dcgm_util = per_pod(gx.DCGM_GPU_UTIL, src.dcgm_job, gx.DCGM_MODEL_LABEL, " / 100")
-    amd = per_pod(gx.amd_metric(src, gx.AMD_GFX_ACTIVITY), src.amd_job, gx.AMD_MODEL_LABEL, " / 100")
-    return f"{dcgm_prof} or on (cluster, namespace, pod) {dcgm_util} or on (cluster, namespace, pod) {amd}"
+def _power(model: Model) -> str:
+    """Peak GPU power (W) per pod over the push window, DCGM and AMD."""
+    src = model.sources
+    return (f"{_exporter_per_pod(model, gx.DCGM_POWER_USAGE, src.dcgm_job, 'max_over_time', 'max')}"
+            f" or on (cluster, namespace, pod) "
+            f"{_exporter_per_pod(model, gx.amd_metric(src, gx.AMD_POWER), src.amd_job, 'max_over_time', 'max')}")
 
 
 def _activity_rules(model: Model) -> tuple[Rule, ...]:
-    return (
+    rules = (
         Rule(names.POD_ACTIVITY_MAX, _activity(model, "max_over_time", "max"),
              "Peak GPU activity (0-1) of each pod over the push window: zero for long enough = an idle GPU"
              "\nthat is still billed (idle alerts and the idle report)."),
         Rule(names.POD_ACTIVITY_AVG, _activity(model, "avg_over_time", "avg"),
              "Mean GPU activity (0-1) of each pod over the push window: allocated-vs-used efficiency panels."),
     )
+    if model.alerts.idle.power_veto_watts > 0:
+        rules += (Rule(names.POD_POWER_MAX, _power(model),
+                       "Peak GPU power (W) of each pod over the push window: the idle alert's power veto (a GPU"
+                       "\ndrawing power is working even when its activity counters read zero)."),)
+    return rules
 
 
 def group(model: Model) -> Group:
