@@ -38,6 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 harness = pytest.importorskip("e2e.harness", reason="e2e/harness.py (the shared Prometheus harness) is missing")
+from e2e import pushed_story as story  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
@@ -87,79 +88,22 @@ PODS = [
     ("west", "ml-research", "sim-0", "amd-1", MI300, "amd_com_gpu", 4, T0 + H, T0 + 6 * H, "sim", "Job",
      "AMD Instinct MI300X", 0.9),
 ]
-CCSP_WEIGHT = {MIG_1G: 1 / 7}
-
-
-def _running(pod, t: int) -> bool:
-    return pod[7] <= t < pod[8]
-
-
-def _hour_gpu_hours(hour: int) -> dict[tuple, float]:
-    out: dict[tuple, float] = {}
-    for pod in PODS:
-        steps = sum(1 for s in range(hour, hour + H, 60) if _running(pod, s))
-        if steps:
-            key = (pod[0], pod[1], pod[4], pod[5])
-            out[key] = out.get(key, 0.0) + pod[6] * steps / 60
-    return out
-
-
-def _hour_node_max(hour: int) -> dict[tuple, int]:
-    out: dict[tuple, int] = {}
-    for s in range(hour, hour + H, 60):
-        load: dict[tuple, float] = {}
-        for pod in PODS:
-            if _running(pod, s):
-                load[(pod[0], pod[3])] = load.get((pod[0], pod[3]), 0.0) + pod[6] * CCSP_WEIGHT.get(pod[5], 1.0)
-        for k, v in load.items():
-            out[k] = max(out.get(k, 0), math.ceil(v - 1e-9))
-    return out
 
 
 def openmetrics() -> str:
-    """What the spokes push (docs/billing-contract.md §6), plus up and the ruler's ALERTS."""
-    series: dict[tuple, list[tuple[int, float]]] = {}
-
-    def add(name: str, labels: dict, t: int, v: float):
-        series.setdefault((name, tuple(sorted(labels.items()))), []).append((t, v))
-
+    """What the spokes push (docs/billing-contract.md section 6), plus up and the ruler's ALERTS."""
+    series = story.Series()
     for t in range(PUSH_FROM, PUSH_TO + 1, PUSH):
-        prev = t - t % H - H
+        story.push(series, PODS, ("east", "west"), t, PUSH)
         for cluster, jobs in (("east", (KSM, DCGM)), ("west", (KSM, AMD))):
-            cid = {"cluster": cluster, "clusterID": f"id-{cluster}"}
-            add("cluster:gpudash_billed_hour:start_timestamp", cid, t, prev)
             for job in jobs:
-                add("up", {**cid, "job": job, "instance": f"{job}.{cluster}:443"}, t, 1)
-        now, before = _hour_gpu_hours(prev), _hour_gpu_hours(prev - H)
-        for (cluster, ns, product, res), v in {**{k: 0 for k in before}, **now}.items():
-            add("namespace_product_resource:gpudash_gpu_hours:previous_hour",
-                {"cluster": cluster, "clusterID": f"id-{cluster}", "namespace": ns, "product": product,
-                 "resource": res}, t, v)
-        nnow, nbefore = _hour_node_max(prev), _hour_node_max(prev - H)
-        for (cluster, node), v in {**{k: 0 for k in nbefore}, **nnow}.items():
-            add("node:gpudash_gpus_active:max_previous_hour",
-                {"cluster": cluster, "clusterID": f"id-{cluster}", "node": node}, t, v)
-        for pod in PODS:
-            if not _running(pod, t):
-                continue
-            cluster, ns, name, node, product, res, units, _, _, workload, kind, gpu_model, activity = pod
-            base = {"cluster": cluster, "clusterID": f"id-{cluster}", "namespace": ns, "pod": name}
-            add("namespace_pod:gpudash_gpus_allocated:running",
-                {**base, "node": node, "product": product, "resource": res, "workload": workload,
-                 "workload_type": kind}, t, units)
-            for rec in ("max", "avg"):
-                add(f"namespace_pod:gpudash_gpu_activity:{rec}", {**base, "gpu_model": gpu_model}, t, activity)
+                series.add("up", {"cluster": cluster, "clusterID": f"id-{cluster}", "job": job,
+                                  "instance": f"{job}.{cluster}:443"}, t, 1)
         if t >= T0 + 3 * H:  # the hub ruler's alerts (what the alerts family would fire), one per tenant
             for ns, alert in (("team-a", "GpudashIdleGpu"), ("ml-research", "GpudashBudgetBurn")):
-                add("ALERTS", {"alertname": alert, "alertstate": "firing", "namespace": ns, "severity": "warning"},
-                    t, 1)
-    out = []
-    for name in sorted({k[0] for k in series}):
-        out.append(f"# TYPE {name} gauge")
-        for key in sorted(k for k in series if k[0] == name):
-            body = ",".join(f'{k}="{v}"' for k, v in key[1])
-            out += [f"{name}{{{body}}} {v!r} {t}" for t, v in sorted(series[key])]
-    return "\n".join(out) + "\n# EOF\n"
+                series.add("ALERTS", {"alertname": alert, "alertstate": "firing", "namespace": ns,
+                                      "severity": "warning"}, t, 1)
+    return series.openmetrics()
 
 
 @pytest.fixture(scope="module")

@@ -43,6 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 harness = pytest.importorskip("e2e.harness", reason="e2e/harness.py (the shared Prometheus harness) is missing")
+from e2e import pushed_story as story  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
@@ -98,87 +99,16 @@ PODS = [
     ("west", "ml-research", "sim-0", "amd-1", MI300, "amd_com_gpu", 4, _hm(31, "22:30"), _hm(1, "01:30"),
      "sim", "Job", "AMD Instinct MI300X", busy),
 ]
-CCSP_WEIGHT = {MIG_1G: 1 / 7}  # an A100-80GB 1g slice is 1/7 of the GPU's compute (contract section 5)
 PUSH = 300  # ACM push interval
 PUSH_FROM, PUSH_TO = T0 - 3600, T0 + 10 * 3600  # 19:00 .. 06:00
 
 
-# --- what the spokes push (contract section 6) ------------------------------------------------------------------
-def _running(pod, minute: int) -> bool:
-    return pod[7] <= minute < pod[8]
-
-
-def _hour_gpu_hours(hour: int) -> dict[tuple, float]:
-    """Spoke rule: sum over the 1-minute steps of the hour of the allocation, / 60."""
-    out: dict[tuple, float] = {}
-    for pod in PODS:
-        steps = sum(1 for s in range(hour, hour + 3600, 60) if _running(pod, s))
-        if steps:
-            key = (pod[0], pod[1], pod[4], pod[5])
-            out[key] = out.get(key, 0.0) + pod[6] * steps * 60 / 3600
-    return out
-
-
-def _hour_node_max(hour: int) -> dict[tuple, int]:
-    out: dict[tuple, int] = {}
-    for s in range(hour, hour + 3600, 60):
-        load: dict[tuple, float] = {}
-        for pod in PODS:
-            if _running(pod, s):
-                load[(pod[0], pod[3])] = load.get((pod[0], pod[3]), 0.0) + pod[6] * CCSP_WEIGHT.get(pod[5], 1.0)
-        for k, v in load.items():
-            out[k] = max(out.get(k, 0), math.ceil(v - 1e-9))
-    return out
-
-
-def _with_trailer(now: dict, before: dict) -> dict:
-    """The spoke rules add an explicit 0 for every series of the hour before, so a stopped series never lingers."""
-    return {**{k: 0 for k in before}, **now}
-
-
-def _escape(v: str) -> str:
-    return v.replace("\\", "\\\\").replace('"', '\\"')
-
-
 def openmetrics() -> str:
-    series: dict[tuple, list[tuple[int, float]]] = {}
-
-    def add(name: str, labels: dict, t: int, v: float):
-        key = (name, tuple(sorted(labels.items())))
-        series.setdefault(key, []).append((t, v))
-
+    """What the spokes push (docs/billing-contract.md section 6)."""
+    series = story.Series()
     for t in range(PUSH_FROM, PUSH_TO + 1, PUSH):
-        prev = t - t % 3600 - 3600
-        for cluster in ("east", "west"):  # every push says which hour its hourly figures describe
-            add("cluster:gpudash_billed_hour:start_timestamp", {"cluster": cluster, "clusterID": f"id-{cluster}"},
-                t, prev)
-        gh = _with_trailer(_hour_gpu_hours(prev), _hour_gpu_hours(prev - 3600))
-        for (cluster, ns, product, res), v in gh.items():
-            add("namespace_product_resource:gpudash_gpu_hours:previous_hour",
-                {"cluster": cluster, "clusterID": f"id-{cluster}", "namespace": ns, "product": product,
-                 "resource": res}, t, v)
-        nm = _with_trailer(_hour_node_max(prev), _hour_node_max(prev - 3600))
-        for (cluster, node), v in nm.items():
-            add("node:gpudash_gpus_active:max_previous_hour", {"cluster": cluster, "clusterID": f"id-{cluster}",
-                                                               "node": node}, t, v)
-        for pod in PODS:
-            if not _running(pod, t):
-                continue
-            cluster, ns, name, node, product, res, units, _, _, workload, kind, gpu_model, activity = pod
-            add("namespace_pod:gpudash_gpus_allocated:running",
-                {"cluster": cluster, "clusterID": f"id-{cluster}", "namespace": ns, "pod": name, "node": node,
-                 "product": product, "resource": res, "workload": workload, "workload_type": kind}, t, units)
-            window = [m for m in range(t - PUSH + 60, t + 1, 60) if _running(pod, m)]
-            add("namespace_pod:gpudash_gpu_activity:max",
-                {"cluster": cluster, "clusterID": f"id-{cluster}", "namespace": ns, "pod": name,
-                 "gpu_model": gpu_model}, t, max(activity(m) for m in window))
-    out = []
-    for name in sorted({k[0] for k in series}):
-        out.append(f"# TYPE {name} gauge")
-        for key in sorted(k for k in series if k[0] == name):
-            body = ",".join(f'{k}="{_escape(v)}"' for k, v in key[1])
-            out += [f"{name}{{{body}}} {v!r} {t}" for t, v in sorted(series[key])]
-    return "\n".join(out) + "\n# EOF\n"
+        story.push(series, PODS, ("east", "west"), t, PUSH)
+    return series.openmetrics()
 
 
 NEEDED_HUB_RULES = {
@@ -639,7 +569,7 @@ def _golden_layout():
 def _golden_openmetrics(model, layout) -> str:
     from gpudash.golden.series import push_content, push_times
 
-    series: dict[tuple, list] = {}
+    series = story.Series()
     for s, ref, base in layout:
         for t in push_times(s, model):
             content = push_content(ref, t)
@@ -651,15 +581,8 @@ def _golden_openmetrics(model, layout) -> str:
             rows += [("cluster:gpudash_billed_hour:start_timestamp", {"cluster": c}, base + v)
                      for c, v in content["billed_hour"].items()]
             for name, labels, v in rows:
-                labels = {**labels, "clusterID": f"id-{labels['cluster']}"}
-                series.setdefault((name, tuple(sorted(labels.items()))), []).append((base + t * 60, v))
-    out = []
-    for name in sorted({k[0] for k in series}):
-        out.append(f"# TYPE {name} gauge")
-        for key in sorted(k for k in series if k[0] == name):
-            body = ",".join(f'{k}="{_escape(v)}"' for k, v in key[1])
-            out += [f"{name}{{{body}}} {float(v)!r} {t}" for t, v in sorted(series[key])]
-    return "\n".join(out) + "\n# EOF\n"
+                series.add(name, {**labels, "clusterID": f"id-{labels['cluster']}"}, base + t * 60, float(v))
+    return series.openmetrics()
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,104 @@
+"""A hand-written hub story: what the spokes push for a list of pods (docs/billing-contract.md section 6).
+
+Written from the contract, independently of the rules, so end-to-end tests can load it into a real
+Prometheus, run the real hub rules over it and compare what dashboards and reports show with figures worked
+out by hand. A pod is a tuple ``(cluster, namespace, pod, node, product, ksm resource, units, start, end,
+workload, kind, gpu model, activity)``; ``activity`` is a ratio or a function of the minute.
+"""
+from __future__ import annotations
+
+import math
+
+H = 3600
+STEP = 60  # spoke resolution
+CCSP_WEIGHT = {"nvidia_com_mig_1g_10gb": 1 / 7}  # an A100-80GB 1g slice is 1/7 of the GPU's compute
+
+
+def running(pod, t: int) -> bool:
+    return pod[7] <= t < pod[8]
+
+
+def hour_gpu_hours(pods, hour: int) -> dict[tuple, float]:
+    """Spoke rule: the allocation summed over the resolution steps of the hour, in GPU-hours."""
+    out: dict[tuple, float] = {}
+    for pod in pods:
+        steps = sum(1 for s in range(hour, hour + H, STEP) if running(pod, s))
+        if steps:
+            key = (pod[0], pod[1], pod[4], pod[5])
+            out[key] = out.get(key, 0.0) + pod[6] * steps * STEP / H
+    return out
+
+
+def hour_node_max(pods, hour: int) -> dict[tuple, int]:
+    """CCSP: per node, the most GPUs (MIG slices by compute share, rounded up) at any step of the hour."""
+    out: dict[tuple, int] = {}
+    for s in range(hour, hour + H, STEP):
+        load: dict[tuple, float] = {}
+        for pod in pods:
+            if running(pod, s):
+                load[(pod[0], pod[3])] = load.get((pod[0], pod[3]), 0.0) + pod[6] * CCSP_WEIGHT.get(pod[5], 1.0)
+        for k, v in load.items():
+            out[k] = max(out.get(k, 0), math.ceil(v - 1e-9))
+    return out
+
+
+def with_trailer(now: dict, before: dict) -> dict:
+    """The spoke rules push an explicit 0 for every series of the hour before, so a stopped one never lingers."""
+    return {**{k: 0 for k in before}, **now}
+
+
+class Series:
+    """Samples by (name, labels), written as one OpenMetrics file."""
+
+    def __init__(self):
+        self.samples: dict[tuple, list[tuple[int, float]]] = {}
+
+    def add(self, name: str, labels: dict, t: int, v: float) -> None:
+        self.samples.setdefault((name, tuple(sorted(labels.items()))), []).append((t, v))
+
+    def openmetrics(self) -> str:
+        out = []
+        for name in sorted({k[0] for k in self.samples}):
+            out.append(f"# TYPE {name} gauge")
+            for key in sorted(k for k in self.samples if k[0] == name):
+                body = ",".join(f'{k}="{_escape(v)}"' for k, v in key[1])
+                out += [f"{name}{{{body}}} {v!r} {t}" for t, v in sorted(self.samples[key])]
+        return "\n".join(out) + "\n# EOF\n"
+
+
+def _escape(v: str) -> str:
+    return v.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _activity(pod, minutes) -> list[float]:
+    value = pod[12]
+    return [value(m) if callable(value) else value for m in minutes]
+
+
+def push(series: Series, pods, clusters, t: int, interval: int) -> None:
+    """One push of every cluster at time ``t``: the billed hour, the hourly GPU-hours and node maxima of the
+    hour before (with trailing zeros), and per Running pod its allocation and activity over the push window."""
+    prev = t - t % H - H
+    for cluster in clusters:
+        add_cluster = {"cluster": cluster, "clusterID": f"id-{cluster}"}
+        series.add("cluster:gpudash_billed_hour:start_timestamp", add_cluster, t, prev)
+    for (cluster, ns, product, res), v in with_trailer(hour_gpu_hours(pods, prev),
+                                                        hour_gpu_hours(pods, prev - H)).items():
+        series.add("namespace_product_resource:gpudash_gpu_hours:previous_hour",
+                   {"cluster": cluster, "clusterID": f"id-{cluster}", "namespace": ns, "product": product,
+                    "resource": res}, t, v)
+    for (cluster, node), v in with_trailer(hour_node_max(pods, prev), hour_node_max(pods, prev - H)).items():
+        series.add("node:gpudash_gpus_active:max_previous_hour",
+                   {"cluster": cluster, "clusterID": f"id-{cluster}", "node": node}, t, v)
+    for pod in pods:
+        if not running(pod, t):
+            continue
+        cluster, ns, name, node, product, res, units, _, _, workload, kind, gpu_model, _ = pod
+        base = {"cluster": cluster, "clusterID": f"id-{cluster}", "namespace": ns, "pod": name}
+        series.add("namespace_pod:gpudash_gpus_allocated:running",
+                   {**base, "node": node, "product": product, "resource": res, "workload": workload,
+                    "workload_type": kind}, t, units)
+        activity = _activity(pod, [m for m in range(t - interval + STEP, t + 1, STEP) if running(pod, m)])
+        series.add("namespace_pod:gpudash_gpu_activity:max", {**base, "gpu_model": gpu_model}, t, max(activity))
+        series.add("namespace_pod:gpudash_gpu_activity:avg", {**base, "gpu_model": gpu_model}, t,
+                   sum(activity) / len(activity))
