@@ -1,0 +1,299 @@
+"""Rule cost at fleet scale ("rules must stay cheap at 10,000 GPUs"): a synthetic cluster of mixed GPU nodes in
+one real Prometheus, each spoke rule timed as ACM's metrics-collector runs it, each hub rule group timed over
+what the pushes produce, and the series pushed per interval next to shipping the raw series.
+
+The fleet (``gpus=10_000``): 1,250 nodes x 8 GPUs in five pools, sized in proportion for other ``gpus``::
+
+    pool         class / layout                            nodes  Running pods per node        pods
+    a100         A100-80GB whole GPUs                        750  1 x 4 GPUs + 1 x 2 GPUs     1,500
+    a100-mig     A100-80GB, MIG mixed, 7 x 1g.10gb / GPU     100  10 x 2 slices               1,000
+    a100-single  A100-80GB, MIG single, 1g.10gb              100  10 x 2 slices (nvidia.com/gpu) 1,000
+    l40s         L40S, time-sliced x 4 (nvidia.com/gpu.shared) 100  8 x 2 replicas               800
+    mi300        AMD MI300X                                  200  3 or 4 x 2 GPUs               700
+
+plus, per node, one pod that ran for 20 minutes and then Succeeded and lingers (never deleted), one Pending
+(never scheduled) pod per two nodes, and a stream of short jobs (Pending 1 min, Running 6 +- 4 min, deleted
+2 min after) on every NVIDIA shard: request series that a phase filter must ignore. Tenants: 50.
+
+The history comes from the mock (:mod:`gpudash.mock`: the golden kube-state-metrics, DCGM and AMD expositions,
+so the series have exactly the labels the rules are tested on). The golden exporter exposition is quadratic in
+the devices of one cluster, so the fleet is written in shards of :data:`SHARD_NODES` nodes (each a mock of the
+same cluster with its own nodes and pods) and the shards' OpenMetrics are merged family by family into a few
+files before ``promtool tsdb create-blocks-from openmetrics``: one Prometheus, one cluster, all series.
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import os
+import shutil
+import statistics
+import time
+from pathlib import Path
+
+import yaml
+
+from e2e import mco_sim, pipeline
+from e2e.harness import Prometheus
+from gpudash.mock.config import compile_mock, parse_time
+from gpudash.mock.history import write_history
+from gpudash.model import model_from_dict
+
+SHARD_NODES = 5
+HISTORY_MINUTES = 125  # 00:00 to 02:05: the push at 02:05 integrates hours 00:00 and 01:00 at full resolution
+EXPORTER_MINUTES = 15  # DCGM / AMD series for the last 15 minutes only (the activity rules read 5 minutes)
+SLOW = 5.0  # queries slower than this are timed once, quicker ones `repeat` times (median)
+HUB_EVAL = 300  # the hub rules are evaluated up to this many seconds after the push
+TENANTS = 50
+
+# name, class, nodes at 10,000 GPUs, mig, time_slicing, Running pods per node (requests), short-job request
+POOLS = (
+    ("a100", "a100-80gb", 750, None, None, ({"gpu": 4}, {"gpu": 2}), {"gpu": 1}),
+    ("a100-mig", "a100-80gb", 100, {"strategy": "mixed", "layout": {"1g": 7}}, None, ({"mig-1g": 2},) * 10,
+     {"mig-1g": 1}),
+    ("a100-single", "a100-80gb", 100, {"strategy": "single", "profile": "1g", "instances": 7}, None,
+     ({"gpu": 2},) * 10, {"gpu": 1}),
+    ("l40s", "l40s", 100, None, {"rename": True}, ({"shared": 2},) * 8, {"shared": 1}),
+    ("mi300", "mi300x", 200, None, None, None, None),  # 3 or 4 pods of 2 GPUs, alternating; no short jobs
+)
+# the raw series a naive setup would ship instead (the brief's list, plus their init-container / owner relatives)
+NAIVE_METRICS = ("kube_pod_container_resource_requests", "kube_pod_init_container_resource_requests",
+                 "kube_pod_status_phase", "kube_node_labels", "kube_pod_owner", "kube_replicaset_owner")
+
+
+def model(tenants: int = TENANTS):
+    """The e2e model (same classes and prices) with ``tenants`` tenants and one cluster."""
+    raw = yaml.safe_load(pipeline.MODEL.read_text())
+    raw["tenants"] = [{"name": f"t{i:03d}", "namespace": f"tenant-{i:03d}", "budget": 10000}
+                      for i in range(tenants)]
+    raw["clusters"] = ["fleet"]
+    return model_from_dict(raw, "benchmarks/fleet")
+
+
+def shards(gpus: int, tenants: int) -> list[dict]:
+    """Mock descriptions, one per shard of at most SHARD_NODES nodes, together the whole fleet."""
+    scale = gpus / 10_000
+    out, pod_no = [], 0
+    for pool, cls, nodes_10k, mig, ts, per_node, job_req in POOLS:
+        nodes = max(1, round(nodes_10k * scale))
+        for first in range(0, nodes, SHARD_NODES):
+            count = min(SHARD_NODES, nodes - first)
+            name = f"{pool}-{first // SHARD_NODES:03d}"
+            p = {"name": name, "class": cls, "nodes": count, "gpus": 8}
+            if mig:
+                p["mig"] = mig
+            if ts:
+                p["time_slicing"] = ts
+            workload = []
+            for i in range(count):
+                g = first + i  # node number in the pool
+                reqs = per_node or ({"gpu": 2},) * (3 + g % 2)
+                for k, req in enumerate(reqs):
+                    tenant = pod_no % tenants
+                    kind = "StatefulSet" if k == 0 and pool == "a100" else ("Deployment" if k % 3 else "bare")
+                    owner = {"kind": kind, "name": f"w-{name}-{tenant}"} if kind != "bare" else {"kind": "bare"}
+                    workload.append({"name": f"{name}-{i}-run-{k}", "tenant": tenant, "pool": name, "node": i,
+                                     "owner": owner, "containers": [{"name": "main", "requests": dict(req)}],
+                                     "lifecycle": [{"at": "0m", "phase": "Running"}],
+                                     "utilisation": 20 + pod_no % 70})
+                    pod_no += 1
+                one = {k: 1 for k in reqs[0]}
+                if pool != "mi300" or g % 2 == 0:  # done after 20 minutes, never deleted: its requests linger
+                    workload.append({"name": f"{name}-{i}-done", "tenant": pod_no % tenants, "pool": name,
+                                     "node": i, "owner": {"kind": "Job", "name": f"{name}-{i}-done"},
+                                     "containers": [{"name": "main", "requests": one}],
+                                     "lifecycle": [{"at": "0m", "phase": "Running"},
+                                                   {"at": "20m", "phase": "Succeeded"}], "utilisation": 50})
+                if g % 2 == 0:  # never scheduled: requests without a node
+                    workload.append({"name": f"{name}-{i}-pending", "tenant": pod_no % tenants, "pool": name,
+                                     "node": i, "containers": [{"name": "main", "requests": dict(reqs[0])}],
+                                     "lifecycle": [{"at": "0m", "phase": "Pending"}]})
+            if job_req:
+                workload.append({"jobs": {"name": f"{name}-job", "tenant": pod_no % tenants, "pool": name,
+                                          "nodes": count, "every": "10m", "start": f"{first % 10}m",
+                                          "until": f"{HISTORY_MINUTES}m", "pending": "1m", "run": "6m",
+                                          "jitter": "4m", "seed": first, "delete_after": "2m",
+                                          "requests": job_req}})
+            out.append({"name": name, "start": "2026-10-01T00:00:00Z", "duration": f"{HISTORY_MINUTES}m",
+                        "node_pools": [p], "workload": workload})
+    return out
+
+
+def _write_shard(args) -> tuple[Path, int, int]:
+    """(OpenMetrics file, samples, pods) of one shard."""
+    raw, tenants, outdir = args
+    m = model(tenants)
+    mock = compile_mock(raw, m, raw["name"])
+    stats = write_history(mock, m, outdir, exporters_from=HISTORY_MINUTES - EXPORTER_MINUTES)
+    return stats.files[0], stats.samples, len(mock.scenario.pods)
+
+
+def _merge(files: list[Path], out: Path) -> Path:
+    """OpenMetrics files of disjoint shards -> one file, each family contiguous. The kube-state-metrics ``up``
+    series is the same target in every shard: kept once."""
+    families: dict[str, list[Path]] = {}
+    tmp = out.parent / f"{out.stem}-families"
+    tmp.mkdir(parents=True, exist_ok=True)
+    handles: dict[str, object] = {}
+    ksm_up_done = False
+    for f in files:
+        family, keep = None, True
+        with open(f) as src:
+            for line in src:
+                if line.startswith("# TYPE "):
+                    family = line.split()[2]
+                    continue
+                if line.startswith("# EOF"):
+                    break
+                if family == "up" and 'job="kube-state-metrics"' in line:
+                    if ksm_up_done and keep:
+                        continue
+                h = handles.get(family)
+                if h is None:
+                    h = handles[family] = open(tmp / f"{family}.txt", "w")
+                    families[family] = [tmp / f"{family}.txt"]
+                h.write(line)
+        ksm_up_done = True
+    for h in handles.values():
+        h.close()
+    with open(out, "w") as dst:
+        for family in sorted(families):
+            dst.write(f"# TYPE {family} gauge\n")
+            with open(tmp / f"{family}.txt") as src:
+                shutil.copyfileobj(src, dst, 1 << 22)
+        dst.write("# EOF\n")
+    shutil.rmtree(tmp)
+    return out
+
+
+def _median_time(fn, repeat: int) -> tuple[object, list[float]]:
+    times, out = [], None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t0)
+    return out, times
+
+
+class TimedSpoke:
+    """The spoke Prometheus as the collector simulation sees it, timing every query it sends."""
+
+    def __init__(self, prom: Prometheus):
+        self.prom, self.times = prom, {}
+
+    def query(self, expr: str, time_: float):
+        t0 = time.perf_counter()
+        out = self.prom.query(expr, time_)
+        self.times.setdefault(expr, []).append(time.perf_counter() - t0)
+        return out
+
+    def query_range(self, *args, **kw):
+        return self.prom.query_range(*args, **kw)
+
+
+def run(work: Path, gpus: int = 10_000, tenants: int = TENANTS, repeat: int = 3, log=print) -> dict:
+    work.mkdir(parents=True, exist_ok=True)
+    m = model(tenants)
+    t0 = time.perf_counter()
+    raws = shards(gpus, tenants)
+    jobs = os.cpu_count() or 2
+    with concurrent.futures.ProcessPoolExecutor(jobs) as pool:
+        written = list(pool.map(_write_shard, [(r, tenants, work / "om" / r["name"]) for r in raws]))
+        samples = sum(s for _, s, _ in written)
+        merged = list(pool.map(_merge, [[f for k, (f, _, _) in enumerate(written) if k % jobs == j]
+                                        for j in range(jobs)],
+                               [work / "om" / f"merged-{j}.om" for j in range(jobs)]))
+    gen_s = time.perf_counter() - t0
+    log(f"fleet: {len(raws)} shards, {samples:,} samples written in {gen_s:.0f} s")
+    prom = Prometheus(work / "spoke")
+    try:
+        t1 = time.perf_counter()
+        prom.backfill_openmetrics(merged, max_block_duration="24h")
+        import_s = time.perf_counter() - t1
+        shutil.rmtree(work / "om", ignore_errors=True)
+        return _measure(prom, m, work, raws, samples, gen_s, import_s, gpus, repeat, log)
+    finally:
+        prom.stop()
+
+
+def _count_by_name(prom: Prometheus, names_: tuple[str, ...] | str, t: float) -> dict[str, int]:
+    regex = names_ if isinstance(names_, str) else "|".join(names_)
+    return {dict(lb).get("__name__", ""): int(v)
+            for lb, v in prom.query(f'count by (__name__) ({{__name__=~"{regex}"}})', t)}
+
+
+def _measure(prom, m, work, raws, samples, gen_s, import_s, gpus, repeat, log) -> dict:
+    rendered = pipeline.render(m, work / "rendered", rules_only=True)
+    allow = mco_sim.decode_allowlist(rendered / mco_sim.ALLOWLIST_FILE)
+    start = parse_time(raws[0]["start"])
+    t = start + HISTORY_MINUTES * 60  # a push at 02:05
+    fleet = {lb_val: v for lb_val, v in (
+        (dict(lb).get("resource"), v) for lb, v in prom.query(
+            'sum by (resource) (kube_node_status_allocatable{resource=~"nvidia_com_.*|amd_com_gpu"})', t))}
+    nodes = int(prom.query("count(kube_node_labels)", t)[0][1])
+    phases = {dict(lb)["phase"]: int(v) for lb, v in prom.query(
+        "sum by (phase) (kube_pod_status_phase == 1)", t)}
+    # 1. one push at t through the collector simulation (instant queries, JSON-decoded allowlist exprs), every
+    #    query it sends timed: each recording rule, and the federation of the allowlist's names.
+    spoke = TimedSpoke(prom)
+    collector = mco_sim.Collector(spoke, "fleet", allow, m.billing.mco_interval, mode="instant")
+    t2 = time.perf_counter()
+    push = collector.collect(t, t)
+    collect_s = time.perf_counter() - t2
+    for query, times in list(spoke.times.items()):  # more samples of the quick queries (the slow ones: once)
+        if times[0] < SLOW:
+            for _ in range(repeat - 1):
+                spoke.query(query, t)
+    per_push: dict[str, int] = {}
+    for labels in push.samples:
+        name = dict(labels)["__name__"]
+        per_push[name] = per_push.get(name, 0) + 1
+    spoke_rules = []
+    for record, query in allow.recording_rules:
+        times = spoke.times[query]
+        spoke_rules.append({"record": record, "seconds_median": round(statistics.median(times), 3),
+                            "seconds_first": round(times[0], 3), "series": per_push.get(record, 0)})
+        log(f"fleet: spoke {record}: {statistics.median(times):.2f} s, {per_push.get(record, 0)} series")
+    federate_s = sum(statistics.median(v) for q, v in spoke.times.items()
+                     if q not in dict((b, a) for a, b in allow.recording_rules))
+    custom_names = tuple(n for n in allow.names if n not in mco_sim.DEFAULT_NAMES)
+    naive = _count_by_name(prom, NAIVE_METRICS, t)
+    naive.update(_count_by_name(prom, "DCGM_.+|gpu_.+", t))
+    total_raw = int(prom.query('count({__name__=~".+"})', t)[0][1])
+    _, base = _median_time(lambda: prom.query("vector(1)", t), 20)
+
+    # 2. the hub: that push, and the hub rules evaluated over it (by dependency level, then each group timed)
+    files = mco_sim.write_pushes([push], work / "pushed")
+    hub = Prometheus(work / "hub")
+    try:
+        t3 = time.perf_counter()
+        hub.backfill_openmetrics(files)
+        hub.backfill_rules([rendered / mco_sim.HUB_RULES_FILE], t, t + HUB_EVAL, method="query")
+        hub_backfill_s = time.perf_counter() - t3
+        te = t + HUB_EVAL  # a Ruler evaluation after the push, every lower level recorded before it
+        groups = yaml.safe_load((rendered / mco_sim.HUB_RULES_FILE).read_text())["groups"]
+        hub_groups = []
+        for g in groups:
+            rules = [r for r in g["rules"] if "record" in r]
+            per_rule, series = [], 0
+            for r in rules:
+                rows, times = _median_time(lambda e=r["expr"]: hub.query(e, te), repeat)
+                per_rule.append(statistics.median(times))
+                series += len(rows)
+            hub_groups.append({"group": g["name"], "rules": len(rules), "seconds_median": round(sum(per_rule), 3),
+                               "slowest_rule_seconds": round(max(per_rule, default=0), 3), "series": series})
+            log(f"fleet: hub {g['name']}: {sum(per_rule):.3f} s")
+        hub_series = int(hub.query('count({__name__=~".+"})', te)[0][1])
+    finally:
+        hub.stop()
+    return {
+        "gpus": gpus, "nodes": nodes, "tenants": len(m.tenants), "allocatable": fleet, "pod_phases": phases,
+        "shards": len(raws), "history_minutes": HISTORY_MINUTES, "exporter_minutes": EXPORTER_MINUTES,
+        "history_samples": samples, "generate_seconds": round(gen_s, 1), "import_seconds": round(import_s, 1),
+        "raw_series_at_push": total_raw, "spoke_rules": spoke_rules,
+        "spoke_seconds_per_push": round(sum(r["seconds_median"] for r in spoke_rules), 3),
+        "pushed_rule_series": sum(r["series"] for r in spoke_rules), "pushed_per_push": per_push,
+        "custom_names": custom_names, "federate_seconds": round(federate_s, 3), "naive": naive,
+        "collector_seconds": round(collect_s, 1),
+        "hub_backfill_seconds": round(hub_backfill_s, 1), "hub_groups": hub_groups, "hub_series": hub_series,
+        "repeat": repeat, "slow_seconds": SLOW, "query_overhead_seconds": round(statistics.median(base), 4),
+    }
