@@ -1,0 +1,61 @@
+"""Run ``gpudash render -c MODEL -o OUT`` in this (fresh) process and print one JSON line of measurements:
+wall time of the command, the share of each phase (model load, each artifact family, writing), peak RSS
+(``resource.getrusage``) and, with ``--tracemalloc``, the peak of Python allocations (slower: a second run).
+
+    python benchmarks/render_probe.py MODEL OUT [--tracemalloc]
+
+Used by ``benchmarks/run.py`` (render scale); the phases are timed by wrapping the functions the command calls,
+so the command itself runs unchanged.
+"""
+from __future__ import annotations
+
+import json
+import resource
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+def main(argv: list[str]) -> int:
+    model, out = argv[0], argv[1]
+    trace = "--tracemalloc" in argv
+    if trace:
+        import tracemalloc
+
+        tracemalloc.start()
+    from gpudash import artifacts, cli, writer
+    from gpudash import model as model_pkg
+
+    phases: dict[str, float] = {}
+
+    def timed(name, fn):
+        def wrapper(*a, **kw):
+            t0 = time.perf_counter()
+            try:
+                return fn(*a, **kw)
+            finally:
+                phases[name] = phases.get(name, 0.0) + time.perf_counter() - t0
+        return wrapper
+
+    model_pkg.load_model = timed("load model", model_pkg.load_model)
+    artifacts.FAMILIES = tuple(timed(f"generate {f.__module__.removeprefix('gpudash.')}", f)
+                               for f in artifacts.FAMILIES)
+    writer.plan = timed("write (plan)", writer.plan)
+    writer.apply = timed("write (apply)", writer.apply)
+    t0 = time.perf_counter()
+    rc = cli.main(["render", "-c", model, "-o", out])
+    wall = time.perf_counter() - t0
+    row = {"rc": rc, "seconds": round(wall, 3), "phases": {k: round(v, 3) for k, v in phases.items()},
+           "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+           "files": sum(1 for p in Path(out).rglob("*") if p.is_file()),
+           "bytes": sum(p.stat().st_size for p in Path(out).rglob("*") if p.is_file())}
+    if trace:
+        row["tracemalloc_peak_mb"] = round(tracemalloc.get_traced_memory()[1] / 2**20, 1)
+    print("RENDER_PROBE " + json.dumps(row))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
