@@ -41,8 +41,10 @@ def test_query_backfill_equals_promtool(tmp_path: Path, prometheus_factory, e2e_
     rendered = pipeline.render(model, tmp_path / "rendered", rules_only=True)
     blocks, _ = pipeline.cached_blocks(e2e_cache, model, mock)
     east = mock.scenario.clusters[0]
-    start = mock.at(10 * 1440 + 3 * 60)  # around the trainer's crash and recreation, short jobs nearby
-    end = start + 3 * HOUR
+    # around the trainer's crash and recreation (10d 4h17m), short jobs nearby; one 2 h block per rule, as
+    # promtool's cost is per rule and block
+    start = mock.at(10 * 1440 + 4 * 60)
+    end = start + 2 * HOUR - 60
     files = [rendered / "rules/gpudash-spoke.rules.yaml", rendered / "rules/gpudash-hub.rules.yaml"]
     out = {}
     for method in ("promtool", "query"):
