@@ -157,6 +157,9 @@ def _check_alerts(hub, rendered, model, mock, refs):
     # The 40-minute push outage of prod-west is seen as a cluster not reporting.
     assert fired("GPUClusterNotReporting", OUTAGE[0] + 35, cluster=west)
     assert not fired("GPUClusterNotReporting", OUTAGE[0] + 120, cluster=west)
+    # XID 79 (fallen off the bus) on one GPU of prod-west, last day 12:00-12:30, federated via the allowlist names.
+    assert fired("GPUXidError", 31 * DAY + 12 * HOUR + 20, cluster=west, Hostname="a100w-0", gpu="5")
+    assert not fired("GPUXidError", 31 * DAY + 14 * HOUR, cluster=west)
     # The idle notebook (allocated, 0 % activity, last day 06:00-10:00) is flagged.
     assert fired("GPUAllocatedIdle", 31 * DAY + 8 * HOUR, cluster=west, namespace="team-gamma")
     # Budget thresholds: each one the reference says is crossed in October fires two hours later, and those

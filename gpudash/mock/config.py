@@ -45,6 +45,8 @@ workload:
       requests: {gpu: 1}
       nodes: 1                   # spread over the first N nodes of the pool
 faults: []                       # golden fault kinds: missed_scrapes, ksm_restart, exporter_gap, ...
+gpu_faults:                      # DCGM_FI_DEV_XID_ERRORS of one GPU (0 otherwise)
+  - {pool: a100, node: 1, gpu: 3, at: 20d, minutes: 30, xid: 79}
 ```
 
 Every time is whole minutes (``90m``, ``3h``, ``1d2h``). The compiled :class:`Mock` holds the golden
@@ -76,6 +78,7 @@ class Mock:
     memory: dict  # (cluster, node) -> MiB per GPU
     exporter: dict  # (cluster, node) -> dcgm | amd | none
     source: str = "<dict>"
+    gpu_faults: tuple = ()  # (cluster, node, gpu index, from minute, to minute, XID code)
 
     def at(self, minute: float) -> float:
         """Unix seconds of a scenario minute."""
@@ -146,11 +149,18 @@ def _compile(raw: dict, model: Model, source: str) -> Mock:
                   for n in s.nodes)
     s = dataclasses.replace(s, nodes=fixed)
     key = {(i, n): (s.clusters[i], n) for i, n in literal}
+    gpu_faults = []
+    for f in raw.get("gpu_faults", ()):
+        node, cluster = _node_of(f, pools)
+        at = sc.minutes(f["at"])
+        gpu_faults.append((s.clusters[cluster], node, int(f.get("gpu", 0)), at, at + sc.minutes(f.get("minutes", 10)),
+                           int(f.get("xid", 79))))
     start = parse_time(raw.get("start", 0))
     if start % 3600:
         raise ValueError("start must be a whole UTC hour (billing hours are clock hours)")
     return Mock(s, start, float(raw.get("seconds_per_minute", 60)),
-                {key[k]: v for k, v in memory.items()}, {key[k]: v for k, v in exporter.items()}, source)
+                {key[k]: v for k, v in memory.items()}, {key[k]: v for k, v in exporter.items()}, source,
+                tuple(gpu_faults))
 
 
 def _is_amd(pool: dict, model: Model) -> bool:

@@ -61,7 +61,8 @@ class Timeline:
     def __init__(self, mock: Mock, model: Model, cluster: str, extra_points=(), jobs=JOBS):
         self.mock, self.model, self.cluster, self.jobs = mock, model, cluster, tuple(jobs)
         self.scenario = for_cluster(mock.scenario, cluster)
-        self.points = change_minutes(self.scenario, extra_points)
+        faults = [(f[3], f[4]) for f in mock.gpu_faults if f[0] == cluster]
+        self.points = change_minutes(self.scenario, [*extra_points, *(m for f in faults for m in f)])
         self._compressed = compress(self.scenario, self.points)
         # device assignments only matter to the GPU exporters (and cost O(minutes x pods) to compute)
         self._held = gs.assignments(self._compressed) if set(self.jobs) - {"ksm"} else None
@@ -96,12 +97,18 @@ class Timeline:
             d.pop("job", None)
             d = {rename.get(k, k): v for k, v in d.items()}
             out[job][tuple(sorted(d.items()))] = value
-        self._extras(out)
+        self._extras(out, self.points[i])
         return out
 
-    def _extras(self, out: dict) -> None:
+    def _extras(self, out: dict, minute: int) -> None:
         """Series the golden synthesiser has no need for but real exporters serve: DCGM framebuffer free
-        memory, AMD VRAM and power."""
+        memory and XID errors (``gpu_faults``), AMD VRAM and power."""
+        xids = {(f[1], str(f[2])): f[5] for f in self.mock.gpu_faults
+                if f[0] == self.cluster and f[3] <= minute < f[4]}
+        for key in [k for k in out["dcgm"] if dict(k)["__name__"] == "DCGM_FI_DEV_POWER_USAGE"]:
+            d = dict(key)
+            d["__name__"] = "DCGM_FI_DEV_XID_ERRORS"
+            out["dcgm"][tuple(sorted(d.items()))] = xids.get((d["Hostname"], d["gpu"]), 0)
         for key, used in list(out["dcgm"].items()):
             d = dict(key)
             if d["__name__"] != "DCGM_FI_DEV_FB_USED":
