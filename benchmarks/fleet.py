@@ -260,6 +260,12 @@ def _measure(prom, m, work, raws, samples, gen_s, import_s, gpus, repeat, log) -
     naive.update(_count_by_name(prom, "DCGM_.+|gpu_.+", t))
     total_raw = int(prom.query('count({__name__=~".+"})', t)[0][1])
     _, base = _median_time(lambda: prom.query("vector(1)", t), 20)
+    # what the two hourly rules repeat at every step of two hours: the allocation join at one instant
+    from gpudash.promql import build as q
+    from gpudash.rules.spoke import allocation
+
+    per_product = q.agg("sum", ("cluster", "namespace", "product", "resource"), allocation(m))
+    _, one_step = _median_time(lambda: prom.query(per_product, t), repeat)
 
     # 2. the hub: that push, and the hub rules evaluated over it (by dependency level, then each group timed)
     files = mco_sim.write_pushes([push], work / "pushed")
@@ -296,4 +302,5 @@ def _measure(prom, m, work, raws, samples, gen_s, import_s, gpus, repeat, log) -
         "collector_seconds": round(collect_s, 1),
         "hub_backfill_seconds": round(hub_backfill_s, 1), "hub_groups": hub_groups, "hub_series": hub_series,
         "repeat": repeat, "slow_seconds": SLOW, "query_overhead_seconds": round(statistics.median(base), 4),
+        "allocation_one_step_seconds": round(statistics.median(one_step), 4),
     }

@@ -1,6 +1,8 @@
 """Run ``gpudash render -c MODEL -o OUT`` in this (fresh) process and print one JSON line of measurements:
 wall time of the command, the share of each phase (model load, each artifact family, writing), peak RSS
-(``resource.getrusage``) and, with ``--tracemalloc``, the peak of Python allocations (slower: a second run).
+(``VmHWM`` of /proc/self/status: ``resource.getrusage``'s ``ru_maxrss`` survives ``exec`` on Linux, so a probe
+started by a large parent would report the parent's peak) and, with ``--tracemalloc``, the peak of Python
+allocations (slower).
 
     python benchmarks/render_probe.py MODEL OUT [--tracemalloc]
 
@@ -10,12 +12,19 @@ so the command itself runs unchanged.
 from __future__ import annotations
 
 import json
-import resource
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+def _vm_hwm_kib() -> int:
+    """Peak resident set size of this process image (KiB)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return 0
 
 
 def main(argv: list[str]) -> int:
@@ -48,7 +57,7 @@ def main(argv: list[str]) -> int:
     rc = cli.main(["render", "-c", model, "-o", out])
     wall = time.perf_counter() - t0
     row = {"rc": rc, "seconds": round(wall, 3), "phases": {k: round(v, 3) for k, v in phases.items()},
-           "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+           "peak_rss_mb": round(_vm_hwm_kib() / 1024, 1),
            "files": sum(1 for p in Path(out).rglob("*") if p.is_file()),
            "bytes": sum(p.stat().st_size for p in Path(out).rglob("*") if p.is_file())}
     if trace:

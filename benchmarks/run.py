@@ -310,7 +310,7 @@ def _scale_md(rows: list[dict], meta: dict) -> list[str]:
     out = ["## 2. Render time and peak memory by number of tenants", "", _meta_line(meta), "",
            "`gpudash render -c MODEL -o OUT` of the e2e model (3 GPU classes, 2 clusters) with N tenants, each in a "
            "fresh process (`benchmarks/render_probe.py`): wall time of the command (imports excluded; the process "
-           "column includes them), the slowest phases, peak RSS (`getrusage`).", "",
+           "column includes them), the slowest phases, peak RSS (`VmHWM`).", "",
            "| tenants | render s | process s | peak RSS MB | files | MB written | slowest phases (s) |",
            "|---:|---:|---:|---:|---:|---:|---|"]
     for r in rows:
@@ -350,7 +350,18 @@ def _fleet_md(f: dict) -> list[str]:
         out.append(f"| `{r['record']}` | {r['seconds_median']:.2f} | {r['seconds_first']:.2f} | {r['series']:,} |")
     out += [f"| federation of the allowlist `names` (+ `timestamp()`) | {f['federate_seconds']:.2f} | | "
             f"{sum(defaults.values()):,} |",
-            f"| **one push** | **{f['spoke_seconds_per_push'] + f['federate_seconds']:.1f}** | | |", "",
+            f"| **one push** | **{f['spoke_seconds_per_push'] + f['federate_seconds']:.1f}** | | |", ""]
+    if "allocation_one_step_seconds" in f:
+        step = f["allocation_one_step_seconds"]
+        hourly = next((r["seconds_median"] for r in f["spoke_rules"] if r["record"] == names.HOURLY_GPU_HOURS), 0)
+        out += [f"Where the time goes: the two hourly rules evaluate the allocation join (requests x Running phase x "
+                f"node product) at every 1-minute step of the previous hour and of the hour before it (for the "
+                f"explicit zeros): 120 steps per rule at every push, and the same hours again at each of the 12 "
+                f"pushes of the next hour. One step of `sum by (cluster, namespace, product, resource) "
+                f"(allocation)` as an instant query takes {step:.3f} s here; the GPU-hours rule costs as much as "
+                f"{hourly / step if step else 0:.0f} of them (the subquery selects the series once for all steps).",
+                ""]
+    out += [
             f"**Hub**: that push in a hub Prometheus ({f['hub_series']:,} series with the recorded ones), the "
             "rendered hub rules evaluated after it, level by level; each group's time is the sum of its rules' "
             f"instant queries (HTTP and JSON included: {f['query_overhead_seconds'] * 1000:.1f} ms per query "
@@ -389,7 +400,10 @@ def _dashboard_md(d: dict) -> list[str]:
             f"**{d['recorded_seconds']:.4f} s** from the recorded hourly series, **{d['raw_seconds']:.2f} s** "
             f"integrated from raw series with the spoke's allocation expression ({d['speedup']:,.0f}x slower); "
             f"totals {d['recorded_total']} and {d['raw_total']} GPU-h (the recorded series start at the first "
-            "complete hour).", ""]
+            "complete hour).", "",
+            "The recorded GPU-hours are the priced billing lines; the raw integrals also count the tenant's pod on "
+            "an unpriced product (2 T4 GPUs for a day, 48 GPU-h), which gpudash reports in its own unpriced "
+            "series: the rest agrees.", ""]
     return out
 
 
