@@ -256,7 +256,8 @@ def _err(x: float, ref: float) -> str:
 
 
 def _meta_line(meta: dict) -> str:
-    return (f"_Ran {meta['when']}, `{meta['command']}`, {meta['seconds']:.0f} s of machine time, load average "
+    return (f"_Ran {meta['when']} on commit {meta.get('commit', 'unknown')}, `{meta['command']}`, "
+            f"{meta['seconds']:.0f} s of machine time, load average "
             f"{meta['load_before']:.1f} before / {meta['load_after']:.1f} after (2 cores: above 2, other work "
             "competed for the CPU)._")
 
@@ -330,6 +331,7 @@ def _fleet_md(f: dict) -> list[str]:
     rules_series = f["pushed_rule_series"]
     defaults = {n: f["pushed_per_push"].get(n, 0) for n in mco_sim.DEFAULT_NAMES}
     naive_total = sum(f["naive"].values())
+    custom = sum(f["pushed_per_push"].get(n, 0) for n in f["custom_names"])
     out = [f"## 1. Rule cost at {f['gpus']:,} GPUs ({phases.get('Running', 0):,} Running pods)", "",
            _meta_line(f["meta"]), "",
            f"One cluster of {f['nodes']:,} nodes x 8 GPUs in one Prometheus (`benchmarks/fleet.py`): "
@@ -374,13 +376,12 @@ def _fleet_md(f: dict) -> list[str]:
     out += ["", "**Series pushed to the hub per interval** (counted in the same fleet at the push):", "",
             "| what | series |", "|---|---:|",
             f"| gpudash spoke recording rules | **{rules_series:,}** |",
-            f"| gpudash custom `names` ({', '.join(f['custom_names']) or 'none'}) | "
-            f"{sum(f['pushed_per_push'].get(n, 0) for n in f['custom_names']):,} (the mock has no XID series; a "
-            "real fleet ships one per GPU) |",
+            f"| gpudash custom `names` ({', '.join(f['custom_names']) or 'none'}) | {custom:,} |",
+            f"| **gpudash in all (rules + custom names)** | **{rules_series + custom:,}** |",
             f"| ACM default allowlist entries gpudash's alerts read ({', '.join(mco_sim.DEFAULT_NAMES)}) | "
             f"{sum(defaults.values()):,} (shipped by ACM with or without gpudash) |",
-            f"| **naive: the raw series instead** | **{naive_total:,}** ({naive_total / max(1, rules_series):.1f}x "
-            "the rule series) |"]
+            f"| **naive: the raw series instead** | **{naive_total:,}** "
+            f"({naive_total / max(1, rules_series + custom):.1f}x gpudash) |"]
     for name, n in sorted(f["naive"].items(), key=lambda kv: -kv[1]):
         out.append(f"| &nbsp;&nbsp;`{name}` | {n:,} |")
     out += ["", "The naive hub would also have to redo the phase join and the integral over a month of raw "
@@ -416,13 +417,14 @@ def _summary(res: dict) -> list[str]:
     if f and "error" not in f:
         naive = sum(f["naive"].values())
         slow = max(f["spoke_rules"], key=lambda r: r["seconds_median"])
+        ours = f["pushed_rule_series"] + sum(f["pushed_per_push"].get(n, 0) for n in f["custom_names"])
         rows += [f"| Spoke rules per push, {f['gpus']:,} GPUs / {f['pod_phases'].get('Running', 0):,} Running pods "
                  f"| {f['spoke_seconds_per_push']:.1f} s (slowest `{slow['record']}` {slow['seconds_median']:.1f} s) |",
                  "| Hub rule groups after one push | "
                  + ", ".join(f"{g['group'].removeprefix('gpudash-hub-')} {g['seconds_median']:.2f} s"
                              for g in f["hub_groups"]) + " |",
-                 f"| Series pushed per interval: gpudash rules vs raw series | {f['pushed_rule_series']:,} vs "
-                 f"{naive:,} ({naive / max(1, f['pushed_rule_series']):.1f}x) |"]
+                 f"| Series pushed per interval: gpudash (rules + custom names) vs the raw series | "
+                 f"{ours:,} vs {naive:,} ({naive / max(1, ours):.1f}x fewer) |"]
     sc = res.get("scale")
     if sc and isinstance(sc, dict) and "rows" in sc:
         rows.append("| `render` time / peak RSS by tenants | " + ", ".join(
@@ -482,12 +484,14 @@ def _scaled_down(res: dict) -> list[str]:
 
 def write_markdown(res: dict, path: Path) -> None:
     m = res["machine"]
+    total = sum(res[k]["meta"]["seconds"] for k in SECTIONS if isinstance(res.get(k), dict) and "meta" in res[k])
     out = ["# gpudash benchmarks", "",
            f"Machine: {m['arch']}, {m['cores']} cores, {m['memory_gib']:.0f} GiB, Python {m['python']}, "
            f"{m['prometheus']} (Debian) on 127.0.0.1, started and stopped by PID. Not part of the test suite.", "",
            f"Reproduce: `python benchmarks/run.py` (all four, budget {res['budget']:.0f} s of machine time; "
            "`--quick` for a smaller run, `--only NAME` for one of accuracy, dashboard, fleet, scale). Each section "
-           "names the command and the time it took.", ""]
+           "names the command and the time it took"
+           + (f"; the four sections below took {total:.0f} s in all." if total else "."), ""]
     out += _summary(res)
     out += _scaled_down(res)
     if "fleet" in res:
@@ -502,6 +506,17 @@ def write_markdown(res: dict, path: Path) -> None:
         out += _dashboard_md(res["dashboard"]) if "error" not in res["dashboard"] else [
             "## 4. Tenant dashboard", "", f"Failed: {res['dashboard']['error']}", ""]
     path.write_text("\n".join(out).rstrip() + "\n")
+
+
+def source_commit() -> str:
+    """The commit measured: ``git rev-parse`` in a clone, or ``.commit`` in an exported tree (``git archive``)."""
+    r = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT)
+    if r.returncode == 0:
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "gpudash", "e2e", "benchmarks"],
+                               capture_output=True, text=True, cwd=ROOT).stdout.strip()
+        return r.stdout.strip() + (" plus uncommitted changes" if dirty else "")
+    marker = ROOT / ".commit"
+    return marker.read_text().strip() + " (exported tree)" if marker.exists() else "unknown"
 
 
 def machine() -> dict:
@@ -563,6 +578,7 @@ def main(argv: list[str] | None = None) -> int:
 def run_all(work: Path, only: list[str], res: dict, gpus: int, tenants: list[int], repeat: int, deadline: float,
             command: str) -> None:
     cache = work / "cache"  # the e2e month's history blocks, built once for accuracy and dashboard
+    commit = source_commit()
     sections = {"accuracy": lambda: accuracy(work / "acc", cache),
                 "dashboard": lambda: dashboard(work / "dash", cache),
                 "fleet": lambda: fleet(work / "fleet", gpus, repeat),
@@ -570,7 +586,7 @@ def run_all(work: Path, only: list[str], res: dict, gpus: int, tenants: list[int
     for name in only:
         (work / name).mkdir(parents=True, exist_ok=True)
         (work / {"accuracy": "acc", "dashboard": "dash"}.get(name, name)).mkdir(parents=True, exist_ok=True)
-        meta = {"when": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "command": command,
+        meta = {"when": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "command": command, "commit": commit,
                 "load_before": os.getloadavg()[0]}
         s = time.perf_counter()
         try:
