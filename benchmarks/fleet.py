@@ -129,14 +129,12 @@ def _write_shard(args) -> tuple[Path, int, int]:
 
 def _merge(files: list[Path], out: Path) -> Path:
     """OpenMetrics files of disjoint shards -> one file, each family contiguous. The kube-state-metrics ``up``
-    series is the same target in every shard: kept once."""
-    families: dict[str, list[Path]] = {}
+    series is the same target in every shard: kept from the first file only."""
     tmp = out.parent / f"{out.stem}-families"
     tmp.mkdir(parents=True, exist_ok=True)
     handles: dict[str, object] = {}
-    ksm_up_done = False
-    for f in files:
-        family, keep = None, True
+    for n, f in enumerate(files):
+        family = None
         with open(f) as src:
             for line in src:
                 if line.startswith("# TYPE "):
@@ -144,19 +142,15 @@ def _merge(files: list[Path], out: Path) -> Path:
                     continue
                 if line.startswith("# EOF"):
                     break
-                if family == "up" and 'job="kube-state-metrics"' in line:
-                    if ksm_up_done and keep:
-                        continue
-                h = handles.get(family)
-                if h is None:
-                    h = handles[family] = open(tmp / f"{family}.txt", "w")
-                    families[family] = [tmp / f"{family}.txt"]
-                h.write(line)
-        ksm_up_done = True
+                if n and family == "up" and 'job="kube-state-metrics"' in line:
+                    continue
+                if family not in handles:
+                    handles[family] = open(tmp / f"{family}.txt", "w")
+                handles[family].write(line)
     for h in handles.values():
         h.close()
     with open(out, "w") as dst:
-        for family in sorted(families):
+        for family in sorted(handles):
             dst.write(f"# TYPE {family} gauge\n")
             with open(tmp / f"{family}.txt") as src:
                 shutil.copyfileobj(src, dst, 1 << 22)
