@@ -31,3 +31,17 @@ def test_every_golden_test_passes(suite):
     failed = [str(r) for r in results if not r.ok]
     assert not failed, "\n".join(failed)
     assert seconds < 120, f"golden suite took {seconds:.0f} s"
+
+
+def test_sub_minute_models_get_the_index_only():
+    """Scenarios are in whole minutes: a 30 s resolution/push model renders, and says why it has no golden tests."""
+    from gpudash.golden import emit_tests
+    from gpudash.model import model_from_dict
+
+    model = model_from_dict({
+        "billing": {"resolution": "30s", "mco_interval": "30s"},
+        "gpu_classes": [{"name": "l4", "vendor": "nvidia", "products": ["NVIDIA L4"], "price_per_hour": 1}],
+        "tenants": [{"name": "t", "namespace": "t", "budget": 1}], "clusters": ["c"]})
+    files = emit_tests(model)
+    assert list(files) == ["tests/golden-scenarios.yaml"]
+    assert "whole minutes" in files["tests/golden-scenarios.yaml"]["skipped_all"]

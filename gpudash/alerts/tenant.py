@@ -233,7 +233,8 @@ def _projection_test(model: Model) -> dict:
 def _burn_test(model: Model) -> dict:
     t = model.tenants[0]
     factor = model.alerts.burn_jump_factor
-    base = round(_test_budget(model) / 720, 2)  # the hourly rate that spends the budget in a 30-day month
+    # the hourly rate that spends the budget in a 30-day month (at least 1, so a tiny budget still tests a jump)
+    base = max(round(_test_budget(model) / 720, 2), 1.0)
     hold = pt.steps(model, burn_for(model))
     phase = hold + 2
     jumped = base * factor * 1.5

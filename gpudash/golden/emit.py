@@ -39,7 +39,13 @@ STABLE = 10  # minutes without allocation change before burn-rate based figures 
 
 
 def emit_tests(model: Model, directory=sc.SCENARIO_DIR) -> dict[str, dict]:
-    """{output path: promtool test file data} for every scenario ``model`` can run, plus the index."""
+    """{output path: promtool test file data} for every scenario ``model`` can run, plus the index.
+
+    Scenarios are written in whole minutes: a model whose resolution or push interval is not a whole number
+    of minutes gets the index only, saying why (its rules are still checked by ``promtool check rules``)."""
+    if model.billing.resolution % 60 or model.billing.mco_interval % 60:
+        why = "golden scenarios need billing.resolution and billing.mco_interval in whole minutes"
+        return {"tests/golden-scenarios.yaml": {"scenarios": {}, "skipped_all": why}}
     scenarios, skipped = sc.load(model, directory)
     out: dict[str, dict] = {}
     index = {name: {"skipped": why} for name, why in skipped.items()}

@@ -49,16 +49,18 @@ def _node_product(model: Model) -> str:
 def allocation(model: Model) -> str:
     """GPUs allocated per (pod, uid, node, resource) to Running, node-bound pods, with the node's ``product``.
 
-    Pods on a node without a known product label keep ``product=""``: they stay visible and unpriced.
+    Pods on a node without a known product label get ``product=""``: they stay visible and unpriced. The
+    fallback lists the nodes that hold GPU requests (a cheap selector), so the pod join is evaluated once.
     """
     pods = f"{_effective_request(model)} * on {q.labels(POD)} group_left () {_running(model)}"
-    with_product = f"{pods} * on (cluster, node) group_left (product) {_node_product(model)}"
-    return f"(({with_product}) or on (cluster, namespace, pod, uid, resource) ({pods}))"
+    request_nodes = q.agg("max", ("cluster", "node"), ksm.gpu_requests(ksm.CONTAINER_REQUESTS, model.sources))
+    products = f"{_node_product(model)} or on (cluster, node) ({request_nodes} * 0 + 1)"
+    return f"({pods} * on (cluster, node) group_left (product) ({products}))"
 
 
 def _workloads(model: Model) -> str:
     """One (workload, workload_type) per pod: KServe InferenceService or Kubeflow Notebook labels first,
-    then the owner chain (ReplicaSet -> Deployment), then any other owner, then the bare pod."""
+    then the owner chain (ReplicaSet -> Deployment), then any other owner, then the pod itself."""
     src = model.sources
     job = ksm.job(src)
     keep = ("cluster", "namespace", "pod", "workload", "workload_type")
@@ -81,7 +83,9 @@ def _workloads(model: Model) -> str:
     replicaset = named(pod_rs, "replicaset", "ReplicaSet")
     other = named(q.selector(ksm.POD_OWNER, job, ("owner_kind", "!~", "ReplicaSet|<none>|")), "owner_name", None)
     bare = named(q.selector(ksm.POD_OWNER, job, ("owner_kind", "=~", "<none>|")), "pod", "Pod")
-    chain = [isvc, notebook, deployment, replicaset, other, bare]
+    # a Running pod without any owner series still gets a workload (itself), so the join never drops it
+    unowned = named(q.selector(ksm.POD_PHASE, job, ("phase", "=", "Running")), "pod", "Pod")
+    chain = [isvc, notebook, deployment, replicaset, other, bare, unowned]
     return " or on (cluster, namespace, pod) ".join(f"({c})" for c in chain)
 
 
@@ -99,7 +103,7 @@ _JUST_UNDER_1H = q.duration(3600 - 0.001)
 def _previous_hour(per_hour, group: tuple[str, ...]) -> str:
     """``per_hour(since)`` (an aggregate over the steps of one hour) at the last clock hour boundary, plus an
     explicit 0 for every series of the hour before, so a series that stops never lingers on the hub with its
-    old value. The outer ``[1h:1h]`` subquery evaluates exactly once, at that boundary."""
+    old value. The outer hourly subquery evaluates each exactly once, at that boundary."""
     last = f"last_over_time(({per_hour(0)})[{_JUST_UNDER_1H}:1h])"
     before = f"last_over_time(({per_hour(3600)})[{_JUST_UNDER_1H}:1h])"
     return f"{last} or on {q.labels(group)} ({before} * 0)"
@@ -130,18 +134,15 @@ def rules(model: Model) -> tuple[Rule, ...]:
 
     def hour_gpu_hours(since: int) -> str:
         return f"sum_over_time({_per_step(per_product, model, since)}) * {r} / 3600"
-
     node_res = q.agg("sum", ("cluster", "node", "product", "resource"), alloc)
     node_active = f"ceil({q.agg('sum', ('cluster', 'node'), _gpu_equivalents(node_res, model))} - 1e-06)"
 
     def node_max(since: int) -> str:
         return f"max_over_time({_per_step(node_active, model, since)})"
-
     workloads = _workloads(model)
     pod_keep = ("cluster", "namespace", "pod", "node", "product", "resource", "workload", "workload_type")
     pod_alloc = q.agg("sum", pod_keep,
-                      f"({alloc} * on (cluster, namespace, pod) group_left (workload, workload_type) ({workloads}))"
-                      f" or on (cluster, namespace, pod, uid, resource) {alloc}")
+                      f"{alloc} * on (cluster, namespace, pod) group_left (workload, workload_type) ({workloads})")
     return (
         Rule(names.POD_ALLOCATED, pod_alloc,
              "GPUs allocated now to each Running, node-bound pod, with its workload: the live burn rate per pod"
