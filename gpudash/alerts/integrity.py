@@ -8,8 +8,6 @@ a node have ``node=""``; no phase is needed, so gpudash adds no kube-state-metri
 """
 from __future__ import annotations
 
-import functools
-
 from gpudash.alerts import common as c
 from gpudash.alerts import names as an
 from gpudash.alerts import promtool as pt
@@ -248,16 +246,8 @@ def group(model: Model):
 
 # --- promtool tests ----------------------------------------------------------------------------------------------
 
-@functools.cache
-def _summaries(model: Model) -> dict[str, str]:
-    return {a.alert: dict(a.annotations)["summary"] for a in alerts(model)}
-
-
 def _fired(model: Model, name: str, labels: dict, description: str) -> dict:
-    summary = _summaries(model)[name]
-    return pt.alert({**labels, an.AUDIENCE: an.PROVIDER},
-                    {"summary": summary, "description": description, "runbook_url": c.runbook_url(model, name),
-                     "dashboard_url": c.provider_dashboard_link(model)})
+    return pt.provider_alert(model, alerts(model), name, labels, description)
 
 
 def _not_reporting_tests(model: Model) -> list[dict]:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 
-from gpudash.alerts.common import push
+from gpudash.alerts import names as an
+from gpudash.alerts.common import provider_dashboard_link, push, runbook_url
 from gpudash.model.types import Model
 from gpudash.promql import build as q
 
@@ -52,6 +53,14 @@ def eval_time(model: Model, step: int) -> str:
 
 def alert(labels: dict, annotations: dict) -> dict:
     return {"exp_labels": dict(sorted(labels.items())), "exp_annotations": dict(sorted(annotations.items()))}
+
+
+def provider_alert(model: Model, rules, name: str, labels: dict, description: str) -> dict:
+    """The expected firing of provider alert ``name`` (one of ``rules``), with its rendered annotations."""
+    summary = next(dict(r.annotations)["summary"] for r in rules if r.alert == name)
+    return alert({**labels, an.AUDIENCE: an.PROVIDER},
+                 {"summary": summary, "description": description, "runbook_url": runbook_url(model, name),
+                  "dashboard_url": provider_dashboard_link(model)})
 
 
 def case(model: Model, step: int, alertname: str, alerts=()) -> dict:
