@@ -8,10 +8,36 @@ workload, kind, gpu model, activity)``; ``activity`` is a ratio or a function of
 from __future__ import annotations
 
 import math
+from datetime import UTC, datetime
 
+# The model of the stories: an A100 class with a MIG price, an AMD class, two tenants, three clusters (one of
+# which never pushes); prices make every figure easy to work out by hand.
+MODEL = {
+    "currency": "USD",
+    "billing": {"period": "monthly", "resolution": "1m", "mco_interval": "5m", "burn_rate_window": "1h"},
+    "gpu_classes": [
+        {"name": "a100-80gb", "vendor": "nvidia", "products": ["NVIDIA A100-SXM4-80GB"], "price_per_hour": 3.20,
+         "mig": {"1g.10gb": 0.55}},
+        {"name": "mi300x", "vendor": "amd", "products": ["AMD Instinct MI300X"], "price_per_hour": 4.10},
+    ],
+    "tenants": [
+        {"name": "team-a", "namespace": "team-a", "budget": 500, "alert_at": [0.5, 0.9, 1.0]},
+        {"name": "research", "namespace": "ml-research", "budget": 100},
+    ],
+    "clusters": ["east", "north", "west"],
+}
 H = 3600
-STEP = 60  # spoke resolution
-CCSP_WEIGHT = {"nvidia_com_mig_1g_10gb": 1 / 7}  # an A100-80GB 1g slice is 1/7 of the GPU's compute
+STEP = 60
+A100, T4, MI300 = "NVIDIA-A100-SXM4-80GB", "NVIDIA-Tesla-T4", "AMD-Instinct-MI300X"
+MIG_1G = "nvidia_com_mig_1g_10gb"
+
+
+def ts(text: str) -> int:
+    """Unix seconds of a UTC ISO time without offset."""
+    return int(datetime.fromisoformat(text).replace(tzinfo=UTC).timestamp())
+
+  # spoke resolution
+CCSP_WEIGHT = {MIG_1G: 1 / 7}  # an A100-80GB 1g slice is 1/7 of the GPU's compute
 
 
 def running(pod, t: int) -> bool:

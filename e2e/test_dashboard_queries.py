@@ -28,7 +28,6 @@ from __future__ import annotations
 import math
 import re
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -42,24 +41,8 @@ from e2e import pushed_story as story  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
-MODEL = {
-    "currency": "USD",
-    "billing": {"period": "monthly", "resolution": "1m", "mco_interval": "5m", "burn_rate_window": "1h"},
-    "gpu_classes": [
-        {"name": "a100-80gb", "vendor": "nvidia", "products": ["NVIDIA A100-SXM4-80GB"], "price_per_hour": 3.20,
-         "mig": {"1g.10gb": 0.55}},
-        {"name": "mi300x", "vendor": "amd", "products": ["AMD Instinct MI300X"], "price_per_hour": 4.10},
-    ],
-    "tenants": [
-        {"name": "team-a", "namespace": "team-a", "budget": 500, "alert_at": [0.5, 0.9, 1.0]},
-        {"name": "research", "namespace": "ml-research", "budget": 100},
-    ],
-    "clusters": ["east", "north", "west"],
-}
-
-
-def ts(text: str) -> int:
-    return int(datetime.fromisoformat(text).replace(tzinfo=UTC).timestamp())
+MODEL = story.MODEL
+A100, T4, MI300, MIG_1G, ts = story.A100, story.T4, story.MI300, story.MIG_1G, story.ts
 
 
 T0 = ts("2026-03-10T00:00:00")
@@ -69,8 +52,6 @@ PUSH_FROM, PUSH_TO = T0 - H, T0 + 6 * H
 EVAL = T0 + 5 * H  # 05:00
 RANGE = (EVAL - 3 * H, EVAL)
 GRAFANA_RANGE = "18000s"  # $__range: the dashboard shows 00:00 .. 05:00
-A100, T4, MI300 = "NVIDIA-A100-SXM4-80GB", "NVIDIA-Tesla-T4", "AMD-Instinct-MI300X"
-MIG_1G = "nvidia_com_mig_1g_10gb"
 KSM, DCGM, AMD = "kube-state-metrics", "nvidia-dcgm-exporter", "amd-device-metrics-exporter"
 
 # (cluster, namespace, pod, node, product, ksm resource, units, start, end, workload, kind, gpu model, activity)

@@ -47,30 +47,12 @@ from e2e import pushed_story as story  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
-MODEL = {
-    "currency": "USD",
-    "billing": {"period": "monthly", "resolution": "1m", "mco_interval": "5m", "burn_rate_window": "1h"},
-    "gpu_classes": [
-        {"name": "a100-80gb", "vendor": "nvidia", "products": ["NVIDIA A100-SXM4-80GB"], "price_per_hour": 3.20,
-         "mig": {"1g.10gb": 0.55}},
-        {"name": "mi300x", "vendor": "amd", "products": ["AMD Instinct MI300X"], "price_per_hour": 4.10},
-    ],
-    "tenants": [
-        {"name": "team-a", "namespace": "team-a", "budget": 500},
-        {"name": "research", "namespace": "ml-research", "budget": 100},
-    ],
-    "clusters": ["east", "north", "west"],
-}
-
-
-def ts(text: str) -> int:
-    return int(datetime.fromisoformat(text).replace(tzinfo=UTC).timestamp())
+MODEL = story.MODEL
+A100, T4, MI300, MIG_1G, ts = story.A100, story.T4, story.MI300, story.MIG_1G, story.ts
 
 
 T0 = ts("2026-01-31T20:00:00")
 START, END = "2026-01-31T20:00:00Z", "2026-02-01T04:00:00Z"
-A100, T4, MI300 = "NVIDIA-A100-SXM4-80GB", "NVIDIA-Tesla-T4", "AMD-Instinct-MI300X"
-MIG_1G = "nvidia_com_mig_1g_10gb"
 
 
 def _hm(day: int, hm: str) -> int:
