@@ -96,6 +96,11 @@ def test_month_through_mco(tmp_path, prometheus_factory, e2e_cache, stopwatch):
         stamps = {ts for ts, _ in last.values()}
         assert len(stamps) == 1, last
         t = stamps.pop()
+        # the part since the hour before last is an estimate from the latest pushes' burn rate (contract
+        # section 7); around a lost push that rate is stale, so exactness is checked where every push of the
+        # last 20 minutes arrived (as allocation is required to be stable for them)
+        if any(t - 20 * 60 <= p <= t for log in logs for p in log.lost):
+            continue
         got = {ns: v for ns, (_, v) in last.items()}
         exp = pipeline.expected_ptd(refs, model, mock, t)
         for ns, v in exp.items():
