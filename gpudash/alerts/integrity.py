@@ -16,8 +16,6 @@ from gpudash.promql import build as q
 from gpudash.rules import names
 from gpudash.sources import kube_state_metrics as ksm
 
-LINE = ("cluster", "namespace", "product", "resource")
-GAP_MEMORY = 86400  # how long a billing line that stopped mid-allocation is remembered
 NVIDIA_RESOURCES = "nvidia_com_gpu|nvidia_com_gpu_shared|nvidia_com_mig_.+"
 AMD_RESOURCES = "amd_com_gpu"
 
@@ -82,10 +80,11 @@ def _not_reporting_text(cluster):
             "resume; an hour is lost when no push arrives during the hour after it.")
 
 
-def _gap_text(cluster, count):
-    return (f"{count} billing lines of cluster {cluster} stopped arriving while they still carried GPU-hours "
-            "(an orderly stop ends with a zero hour). The spoke's gpudash rules are failing or the pushes carry no "
-            "allocation: that GPU time is not billed.")
+def _gap_text(cluster, share):
+    return (f"The billed figures of the last complete hour of cluster {cluster} cover {share} of its spoke steps: "
+            "GPU time in the rest of the hour is not billed. Either an hourly gpudash rule failed in every push "
+            "of the hour (the collector pushes the rules that succeed), or the spoke Prometheus had no data for "
+            "part of the hour (restarted with an empty TSDB, or kube-state-metrics down).")
 
 
 def _ksm_text(cluster, job):
@@ -142,9 +141,6 @@ def _not_reporting(model: Model):
 def alerts(model: Model) -> tuple:
     lb = c.label
     job = _ksm(model)
-    hourly = names.HOURLY_GPU_HOURS
-    stopped = (f"(last_over_time({hourly}[{q.duration(GAP_MEMORY)}]) > 0) unless on {q.labels(LINE)} "
-               f"{c.fresh(model, hourly)}")
     up_ksm = c.fresh(model, q.selector(an.UP, job))
     heartbeat = c.fresh(model, names.BILLED_HOUR)
     ksm_job = model.sources.kube_state_metrics_job
@@ -173,14 +169,14 @@ def alerts(model: Model) -> tuple:
     out = [
         _not_reporting(model),
         c.provider_alert(
-            model, an.BILLING_DATA_GAP, q.agg("count", ("cluster",), stopped), gap_for(model), "critical",
-            summary="Hourly GPU-hours stopped arriving from a cluster while GPUs were allocated.",
-            description=_gap_text(lb("cluster"), c.VALUE_INT),
-            help="A billing line (cluster, namespace, product, resource) whose last hourly figure was above zero"
-                 "\nvanished: an orderly stop always pushes a zero hour first, so this is lost billing data. Pushes"
-                 f"\ncarry the previous hour, so an outage shorter than an hour loses nothing. Remembered for "
-                 f"{q.duration(GAP_MEMORY)}.",
-            threshold=f"a line last > 0 absent for {c.fresh_range(model)}; for {q.duration(gap_for(model))}"),
+            model, an.BILLING_DATA_GAP, f"{names.BILLING_COVERAGE} < 1", gap_for(model), "critical",
+            summary="The last complete hour of a cluster is billed from incomplete data.",
+            description=_gap_text(lb("cluster"), c.VALUE_PERCENT),
+            help="The hour before this one is under-billed on a cluster: an hourly spoke rule failed in every"
+                 "\npush of this hour (the hour is missing, never taken from another hour), or the spoke"
+                 "\nPrometheus had no data for part of it. Pushes carry the previous hour, so lost pushes alone"
+                 "\nlose nothing while one push of the hour arrives.",
+            threshold=f"`{names.BILLING_COVERAGE}` < 1; for {q.duration(gap_for(model))}"),
         c.provider_alert(
             model, an.KSM_DOWN, f"({q.agg('max', ('cluster', 'job'), up_ksm)} == 0) or {ksm_absent}",
             ksm_down_for(model), "critical",
@@ -274,25 +270,23 @@ def _not_reporting_tests(model: Model) -> list[dict]:
 
 
 def _gap_tests(model: Model) -> list[dict]:
+    """The coverage of the last hour drops to a half (fires after the hold) and to 0 (a rule that failed all
+    hour); a complete hour stays quiet."""
     cluster = model.clusters[0]
-    t = model.tenants[0]
-    stop = 3
-    fire = stop + 2 + pt.steps(model, gap_for(model))
-    total = fire + 2
-    line = {"cluster": cluster, "namespace": t.namespace, "product": "NVIDIA-A100-SXM4-80GB",
-            "resource": "nvidia_com_gpu"}
-    after = [None] * (total - stop - 1)
+    hold = pt.steps(model, gap_for(model))
+    total = hold + 3
     inputs = [
-        pt.series(names.HOURLY_GPU_HOURS, line, [0.75] * (stop + 1) + after),  # vanishes mid-allocation
-        pt.series(names.HOURLY_GPU_HOURS, {**line, "resource": "nvidia_com_mig_1g_10gb"},
-                  [2.0] * stop + [0.0] + after),  # orderly: a zero hour, then nothing
-        pt.series(names.HOURLY_GPU_HOURS, {**line, "namespace": "gpudash-steady"}, [4.0] * total),
+        pt.series(names.BILLING_COVERAGE, {"cluster": cluster}, [0.5] * total),
+        pt.series(names.BILLING_COVERAGE, {"cluster": "gpudash-lost"}, [1.0] * 2 + [0.0] * (total - 2)),
+        pt.series(names.BILLING_COVERAGE, {"cluster": "gpudash-complete"}, [1.0] * total),
     ]
-    fired = _fired(model, an.BILLING_DATA_GAP, {"cluster": cluster, "severity": "critical"}, _gap_text(cluster, "1"))
-    return [pt.test_group(model, "hourly GPU-hours vanish without a zero hour", inputs, [
-        pt.case(model, stop + 1, an.BILLING_DATA_GAP),
-        pt.case(model, fire - 1, an.BILLING_DATA_GAP),
-        pt.case(model, fire, an.BILLING_DATA_GAP, [fired]),
+    half = _fired(model, an.BILLING_DATA_GAP, {"cluster": cluster, "severity": "critical"}, _gap_text(cluster, c.percent(0.5)))
+    lost = _fired(model, an.BILLING_DATA_GAP, {"cluster": "gpudash-lost", "severity": "critical"},
+                  _gap_text("gpudash-lost", c.percent(0)))
+    return [pt.test_group(model, "the last hour is billed from part of its steps, or not at all", inputs, [
+        pt.case(model, hold - 1, an.BILLING_DATA_GAP),
+        pt.case(model, hold, an.BILLING_DATA_GAP, [half]),
+        pt.case(model, hold + 2, an.BILLING_DATA_GAP, sorted([half, lost], key=_order)),
     ])]
 
 

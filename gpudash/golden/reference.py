@@ -145,22 +145,42 @@ class Reference:
     def steps(self, hour: int) -> range:
         return range(hour * 60, hour * 60 + 60, self.step)
 
-    @cached_property
-    def _unit_steps(self) -> dict[int, dict[tuple, int]]:
-        """{hour: {(cluster, namespace, product, ksm resource): sum over steps of units}} (exact integers)."""
-        out: dict[int, dict[tuple, int]] = {}
-        for hour in range(math.ceil(self.s.duration / 60)):
-            acc = out.setdefault(hour, {})
-            for m in self.steps(hour):
-                for (cluster, ns, _, _, product, res, _, _), q in self.pod_allocation(m).items():
-                    key = (cluster, ns, product, res)
-                    acc[key] = acc.get(key, 0) + q
-        return out
+    @cache
+    def _units(self, hour: int, since: int) -> dict[tuple, int]:
+        """{(cluster, namespace, product, ksm resource): sum over the hour's steps from minute ``since`` of units}
+        (exact integers)."""
+        acc: dict[tuple, int] = {}
+        for m in self.steps(hour):
+            if m < since:
+                continue
+            for (cluster, ns, _, _, product, res, _, _), q in self.pod_allocation(m).items():
+                key = (cluster, ns, product, res)
+                acc[key] = acc.get(key, 0) + q
+        return acc
 
     @cache
-    def gpu_hours(self, hour: int) -> dict[tuple, float]:
-        """HOURLY_GPU_HOURS of ``hour``: {(cluster, namespace, product, ksm resource): GPU-hours}."""
-        return {k: v * self.step / 60 for k, v in self._unit_steps.get(hour, {}).items() if v}
+    def gpu_hours(self, hour: int, since: int = 0) -> dict[tuple, float]:
+        """HOURLY_GPU_HOURS of ``hour``: {(cluster, namespace, product, ksm resource): GPU-hours}, from the steps
+        at or after minute ``since`` (a spoke Prometheus that holds no data before ``since``)."""
+        return {k: v * self.step / 60 for k, v in self._units(hour, since).items() if v}
+
+    def ksm_up(self, minute: int) -> bool:
+        """Whether an instant query at ``minute`` sees kube-state-metrics' ``up`` at 1 (the newest scrape within the
+        lookback succeeded; a missed scrape leaves no sample, a failed one records 0)."""
+        scrapes = self._ksm_scrapes
+        for k in range(minute, max(minute - LOOKBACK, -1), -1):
+            if k < len(scrapes) and scrapes[k] != "missed":
+                return scrapes[k] == "ok"
+        return False
+
+    @cache
+    def steps_observed(self, hour: int, since: int = 0) -> int:
+        """STEPS_OBSERVED of ``hour`` (any cluster: faults apply to every cluster): steps at or after ``since`` at
+        which kube-state-metrics was up."""
+        return sum(1 for m in self.steps(hour) if m >= since and self.ksm_up(m))
+
+    def steps_per_hour(self) -> int:
+        return len(self.steps(0))
 
     def price(self, gpu_hours: dict[tuple, float]) -> tuple[dict[tuple, tuple[float, float]], dict[tuple, float]]:
         """Spoke figures {(cluster, namespace, product, ksm resource): GPU-hours} -> billing lines
@@ -197,10 +217,13 @@ class Reference:
         return {k: math.ceil(v - 1e-9) for k, v in load.items() if math.ceil(v - 1e-9) > 0}
 
     @cache
-    def node_max(self, hour: int) -> dict[tuple, int]:
-        """NODE_ACTIVE_GPUS_MAX of ``hour``: {(cluster, node): max active GPUs} (nodes with at least one)."""
+    def node_max(self, hour: int, since: int = 0) -> dict[tuple, int]:
+        """NODE_ACTIVE_GPUS_MAX of ``hour``: {(cluster, node): max active GPUs} (nodes with at least one), from the
+        steps at or after minute ``since``."""
         out: dict[tuple, int] = {}
         for m in self.steps(hour):
+            if m < since:
+                continue
             for k, g in self.active_gpus(m).items():
                 out[k] = max(out.get(k, 0), g)
         return out
@@ -223,16 +246,16 @@ class Reference:
                 out[(cluster, ns)] = out.get((cluster, ns), 0.0) + q * found[2]
         return out
 
-    def period_to_date(self, minute: int, rate_minute: int | None = None, hours_seen=None) -> dict[str, float]:
+    def period_to_date(self, minute: int, rate_minute: int | None = None, hour_lines=None) -> dict[str, float]:
         """{tenant namespace: cost} at ``minute``: the complete hours up to the hour before last, plus the cost
-        rate at ``rate_minute`` (default ``minute``) x the time since then, within the period. ``hours_seen``
-        (cluster, hour) -> bool says which hours reached the hub (default: all)."""
+        rate at ``rate_minute`` (default ``minute``) x the time since then, within the period. ``hour_lines``
+        (hour) -> billing lines gives what the hub recorded for each hour (default: :meth:`billing`)."""
         start, now_hour = period_start(minute), minute // 60
         tenants = {t.namespace for t in self.model.tenants}
         out = {ns: 0.0 for ns in tenants}
         for hour in range(max(start // 60, 0), now_hour - 1):
-            for (cluster, ns, _, _), (_, cost) in self.billing(hour).items():
-                if ns in tenants and (hours_seen is None or hours_seen(cluster, hour)):
+            for (_, ns, _, _), (_, cost) in (hour_lines or self.billing)(hour).items():
+                if ns in tenants:
                     out[ns] += cost
         since = min(minute - (now_hour - 1) * 60, minute - start)
         for (_, ns), rate in self.cost_rate(minute if rate_minute is None else rate_minute).items():

@@ -89,24 +89,34 @@ def _workloads(model: Model) -> str:
     return " or on (cluster, namespace, pod) ".join(f"({c})" for c in chain)
 
 
-def _per_step(expr: str, model: Model, since: int = 0) -> str:
-    """``expr`` at every spoke step of the clock hour ending at the evaluation time (minus ``since`` s):
-    steps ``[t - 1h, t)`` — the 1 ms offset keeps the step at ``t`` out under Prometheus 2 and 3 alike."""
-    return f"({expr})[1h:{q.duration(model.billing.resolution)}] offset {q.duration(since + 0.001)}"
+def _per_step(expr: str, model: Model) -> str:
+    """``expr`` at every spoke step of the clock hour ending at the evaluation time: steps ``[t - 1h, t)`` —
+    the 1 ms offset keeps the step at ``t`` out under Prometheus 2 and 3 alike."""
+    return f"({expr})[1h:{q.duration(model.billing.resolution)}] offset 1ms"
 
 
 # A range 1 ms shorter than an hour holds exactly one hour-aligned step under Prometheus 2 (closed ranges)
 # and 3 (left-open ranges) alike; a full hour would hold two under Prometheus 2 at an exact boundary.
 _JUST_UNDER_1H = q.duration(3600 - 0.001)
 
+# The row every hourly rule adds to its result, whatever else it finds: value 0, one label. The collector
+# pushes the rules that succeeded even when others fail (stolostron/multicluster-observability-operator,
+# collectors/metrics/pkg/forwarder/forwarder.go getRecordingMetrics/forward), so an hour whose rule failed in
+# every push must be told apart from an hour without GPUs: the hub reads a missing sentinel as a lost hour.
+SENTINEL = q.const_series(0, **{names.SENTINEL_LABEL: "1"})
 
-def _previous_hour(per_hour, group: tuple[str, ...]) -> str:
-    """``per_hour(since)`` (an aggregate over the steps of one hour) at the last clock hour boundary, plus an
-    explicit 0 for every series of the hour before, so a series that stops never lingers on the hub with its
-    old value. The outer hourly subquery evaluates each exactly once, at that boundary."""
-    last = f"last_over_time(({per_hour(0)})[{_JUST_UNDER_1H}:1h])"
-    before = f"last_over_time(({per_hour(3600)})[{_JUST_UNDER_1H}:1h])"
-    return f"{last} or on {q.labels(group)} ({before} * 0)"
+
+def _at_last_hour_boundary(per_hour: str) -> str:
+    """``per_hour`` (an aggregate over the steps of one hour) at the last clock hour boundary. The outer hourly
+    subquery evaluates it exactly once, at that boundary, so every evaluation during hour H+1 gives the same
+    figures for hour H; the hub keeps each series only from samples evaluated during H+1 (their own
+    timestamps), so a series that stops simply has no sample there."""
+    return f"last_over_time(({per_hour})[{_JUST_UNDER_1H}:1h])"
+
+
+def _previous_hour(per_hour: str) -> str:
+    """:func:`_at_last_hour_boundary` plus the sentinel row."""
+    return f"{_at_last_hour_boundary(per_hour)} or {SENTINEL}"
 
 
 def _gpu_equivalents(node_res: str, model: Model) -> str:
@@ -132,13 +142,13 @@ def rules(model: Model) -> tuple[Rule, ...]:
     by_product = ("cluster", "namespace", "product", "resource")
     per_product = q.agg("sum", by_product, alloc)
 
-    def hour_gpu_hours(since: int) -> str:
-        return f"sum_over_time({_per_step(per_product, model, since)}) * {r} / 3600"
+    hour_gpu_hours = f"sum_over_time({_per_step(per_product, model)}) * {r} / 3600"
     node_res = q.agg("sum", ("cluster", "node", "product", "resource"), alloc)
+    ksm_up = q.agg("max", ("cluster",), f"{q.selector('up', ksm.job(model.sources))} == 1")
+    steps_observed = f"count_over_time({_per_step(ksm_up, model)})"
     node_active = f"ceil({q.agg('sum', ('cluster', 'node'), _gpu_equivalents(node_res, model))} - 1e-06)"
 
-    def node_max(since: int) -> str:
-        return f"max_over_time({_per_step(node_active, model, since)})"
+    node_max = f"max_over_time({_per_step(node_active, model)})"
     workloads = _workloads(model)
     pod_keep = ("cluster", "namespace", "pod", "node", "product", "resource", "workload", "workload_type")
     pod_alloc = q.agg("sum", pod_keep,
@@ -147,14 +157,19 @@ def rules(model: Model) -> tuple[Rule, ...]:
         Rule(names.POD_ALLOCATED, pod_alloc,
              "GPUs allocated now to each Running, node-bound pod, with its workload: the live burn rate per pod"
              "\nand workload on the hub. Not an integral: billing uses the hourly series below."),
-        Rule(names.HOURLY_GPU_HOURS, _previous_hour(hour_gpu_hours, by_product),
+        Rule(names.HOURLY_GPU_HOURS, _previous_hour(hour_gpu_hours),
              "GPU-hours allocated in the previous complete UTC clock hour, integrated at every spoke step"
              "\n(billing.resolution). Every push during an hour carries the same total for the hour before,"
-             "\nso the hub reads each hour exactly once and a lost push loses nothing."),
+             "\nso the hub reads each hour exactly once and a lost push loses nothing. The sentinel row says"
+             "\nthe rule ran."),
         Rule(names.BILLED_HOUR, "floor(vector(time()) / 3600) * 3600 - 3600",
-             "Start of the clock hour the hourly series of this push describe (the hub checks it is the hour"
-             "\nbefore the current one, so a cluster that missed every push of an hour is a gap, not a repeat)."),
-        Rule(names.NODE_ACTIVE_GPUS_MAX, _previous_hour(node_max, ("cluster", "node")),
+             "Start of the clock hour the hourly series of a push made now describe: the cluster's heartbeat"
+             "\n(pushed whether or not it runs GPUs; the hub's not-reporting alert and push-age panels)."),
+        Rule(names.STEPS_OBSERVED, f"{_at_last_hour_boundary(steps_observed)} or vector(0)",
+             "Spoke steps of the previous clock hour at which kube-state-metrics was up: the share of the"
+             "\nhour the hourly figures cover. Less than every step (a restarted Prometheus with an empty"
+             "\nTSDB, kube-state-metrics down) is an under-billed hour, which the hub alerts on."),
+        Rule(names.NODE_ACTIVE_GPUS_MAX, _previous_hour(node_max),
              "CCSP: most GPUs allocated to Running pods on each node at any step of the previous clock hour"
              "\n(MIG slices by compute share, time-sliced replicas by 1/replicas, rounded up per step)."),
         *_activity_rules(model),
