@@ -17,6 +17,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
+import iso4217
 import jsonschema
 import yaml
 from jsonschema.exceptions import ValidationError, best_match
@@ -436,7 +437,7 @@ def _build_model(data: Any, ctx: _Ctx) -> Model:
     _fill_defaults(data, schema, schema, (), ctx)
     billing = _billing(data["billing"], ctx)
     return Model(
-        currency=data["currency"],
+        currency=_currency(data["currency"], ctx),
         billing=billing,
         sources=Sources(**data["sources"]),
         gpu_classes=_gpu_classes(data["gpu_classes"], ctx),
@@ -446,6 +447,19 @@ def _build_model(data: Any, ctx: _Ctx) -> Model:
         grafana=_grafana(data["grafana"]),
         source=ctx.file,
     )
+
+
+def _currency(code: str, ctx: _Ctx) -> str:
+    """An ISO 4217 code with a minor unit (invoices round each line to it), per the ``iso4217`` package's copy
+    of the published list."""
+    try:
+        minor = iso4217.Currency(code).exponent
+    except ValueError:
+        minor = None
+        ctx.check(False, ("currency",), f"{code!r} is not an ISO 4217 currency code")
+    ctx.check(minor is not None, ("currency",), f"{code!r} has no minor unit in ISO 4217 (a fund or metal): "
+                                                "invoices cannot be rounded in it")
+    return code
 
 
 def _billing(d: dict, ctx: _Ctx) -> Billing:
