@@ -1,9 +1,11 @@
-"""ACM Multi-Cluster Observability objects: the metrics allowlist and the Thanos Ruler rules ConfigMap."""
+"""ACM Multi-Cluster Observability objects: the metrics allowlist, the Thanos Ruler rules ConfigMap and the
+MultiClusterObservability settings (:mod:`gpudash.mco.settings`)."""
 from __future__ import annotations
 
 import json
 
 from gpudash import alerts, kube
+from gpudash.mco import settings
 from gpudash.model.types import Model
 from gpudash.rules import hub, spoke
 from gpudash.rules.format import rule_file
@@ -44,4 +46,5 @@ def artifacts(model: Model) -> dict[str, dict]:
     return {
         f"mco/{ALLOWLIST}.yaml": allowlist(model),
         f"mco/{RULER}.yaml": ruler_rules(model),
+        **settings.artifacts(model),
     }
