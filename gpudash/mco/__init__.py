@@ -26,11 +26,12 @@ def collector_expr(expr: str) -> str:
 
 
 def allowlist(model: Model) -> dict:
-    """``names`` the hub needs as raw series plus the spoke rules as collector ``recording_rules``."""
+    """``names`` and ``matches`` the hub needs as raw series plus the spoke rules as collector ``recording_rules``."""
     body = {}
     names = sorted(set(alerts.allowlist_names(model)))
     if names:
         body["names"] = names
+    body["matches"] = list(alerts.allowlist_matches(model))
     body["recording_rules"] = [{"record": r.record, "expr": collector_expr(r.expr)} for r in spoke.rules(model)]
     text = dump_yaml(body, header="Spoke rules run by ACM's metrics-collector as instant queries at every push.")
     return kube.configmap(ALLOWLIST, NAMESPACE, {"metrics_list.yaml": text})
