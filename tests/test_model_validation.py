@@ -64,6 +64,9 @@ CASES = [
     # top level and currency
     ("currency-lowercase", "currency: USD", "currency: usd", "currency", "'usd' is not an ISO 4217 currency code", 1),
     ("currency-number", "currency: USD", "currency: 840", "currency", "expected a string, got number 840", 1),
+    ("currency-unknown", "currency: USD", "currency: ABC", "currency", "'ABC' is not an ISO 4217 currency code", 1),
+    ("currency-no-minor-unit", "currency: USD", "currency: XAU", "currency", "'XAU' has no minor unit in ISO 4217",
+     1),
     ("unknown-top-key", "currency: USD", "curency: USD", "curency", "unknown key (did you mean 'currency'?)", 1),
     ("unknown-key-no-hint", "currency: USD", "currency: USD\nzzz: 1", "zzz", "unknown key", 2),
     ("section-null", "sources:\n  tenant_label: namespace\n", "sources:\n", "sources",

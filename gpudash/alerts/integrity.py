@@ -36,12 +36,15 @@ def exporters(model: Model) -> tuple[tuple[str, str, str], ...]:
     return tuple(out)
 
 
-def self_metric(fn, metric: str) -> str:
-    """``fn(selector)`` for a rule-manager self-metric under its plain and its ACM (``acm_``) name; the plain
-    name wins where both exist."""
-    selector = q.selector(metric, ("rule_group", "=~", an.GPUDASH_RULE_GROUP_REGEX))
-    acm = q.selector(an.SELF_METRIC_PREFIX + metric, ("rule_group", "=~", an.GPUDASH_RULE_GROUP_REGEX))
-    return f"({fn(selector)} or {fn(acm)})"
+def self_metric(metric: str) -> str:
+    """A rule-manager self-metric of gpudash's rule groups."""
+    return q.selector(metric, ("rule_group", "=~", an.GPUDASH_RULE_GROUP_REGEX))
+
+
+def allowlist_matches() -> tuple[str, ...]:
+    """MCO allowlist ``matches`` that push the rule-health self-metrics of gpudash's groups to the hub's Thanos
+    (none is in ACM's default allowlist)."""
+    return tuple(f'__name__="{m}",rule_group=~"{an.GPUDASH_RULE_GROUP_REGEX}"' for m in an.RULE_SELF_METRICS)
 
 
 def not_reporting_for(model):
@@ -158,14 +161,13 @@ def alerts(model: Model) -> tuple:
     unscheduled = q.agg("sum", ("cluster", "namespace", "pod", "resource"),
                         q.agg("max", ("cluster", "namespace", "pod", "container", "resource"), pending))
     P2 = q.duration(c.pushes(model, 2))
-    failures = self_metric(lambda s: q.agg("sum", ("cluster", "rule_group"), f"increase({s}[{P2}])"),
-                           an.RULE_EVALUATION_FAILURES)
+    failures = q.agg("sum", ("cluster", "rule_group"),
+                     f"increase({self_metric(an.RULE_EVALUATION_FAILURES)}[{P2}])")
 
-    def latest(s):
-        return q.agg("max", ("cluster", "rule_group"), c.fresh(model, s))
+    def latest(metric):
+        return q.agg("max", ("cluster", "rule_group"), c.fresh(model, self_metric(metric)))
 
-    slow = (f"{self_metric(latest, an.RULE_GROUP_LAST_DURATION)} > on (cluster, rule_group) "
-            f"{self_metric(latest, an.RULE_GROUP_INTERVAL)}")
+    slow = f"{latest(an.RULE_GROUP_LAST_DURATION)} > on (cluster, rule_group) {latest(an.RULE_GROUP_INTERVAL)}"
     out = [
         _not_reporting(model),
         c.provider_alert(
@@ -217,7 +219,7 @@ def alerts(model: Model) -> tuple:
             summary="Evaluations of gpudash billing rules or alerts are failing.",
             description=_rule_failures_text(lb("rule_group"), P2, q.duration(rule_failures_for(model))),
             help="A gpudash rule group (billing rules or alerts) fails to evaluate: billing series and alerts go"
-                 "\nmissing. Reads prometheus_rule_evaluation_failures_total of gpudash-* groups (also acm_-prefixed).",
+                 "\nmissing. Reads prometheus_rule_evaluation_failures_total of gpudash-* groups.",
             threshold=f"failures in {P2} windows; for {q.duration(rule_failures_for(model))}"),
         c.provider_alert(
             model, an.RULE_GROUP_SLOW, slow, rule_slow_for(model), "warning",
@@ -402,7 +404,7 @@ def _rule_tests(model: Model) -> list[dict]:
     counting = [0.0] * (start + 1) + [float(k) for k in range(1, total - start)]
     failures = [
         pt.series(an.RULE_EVALUATION_FAILURES, {"rule_group": billing, "job": "thanos-ruler"}, counting),
-        pt.series(an.SELF_METRIC_PREFIX + an.RULE_EVALUATION_FAILURES,
+        pt.series(an.RULE_EVALUATION_FAILURES,
                   {"rule_group": alerts_group, "job": "observability-thanos-rule"}, counting),
         pt.series(an.RULE_EVALUATION_FAILURES, {"rule_group": other, "job": "thanos-ruler"},
                   [float(k) for k in range(total)]),

@@ -9,6 +9,7 @@ the loader and stated in the ``description`` of the fields they constrain.
 from __future__ import annotations
 
 from gpudash.model import mig
+from gpudash.model.types import DAY, MIN_RETENTION, Mco
 
 SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
 DURATION_PATTERN = "^([0-9]+d)?([0-9]+h)?([0-9]+m)?([0-9]+s)?$"
@@ -78,7 +79,22 @@ def _billing() -> dict:
                                          "15s to 1h and at least the resolution.", default="5m"),
         "burn_rate_window": _ref("duration", "Window of the recent burn rate used by projections and alerts; at "
                                              "least twice the mco_interval.", default="1h"),
+        "retention": _retention(),
     }, "How GPU time is sampled, pushed and billed.", default={})
+
+
+def _retention() -> dict:
+    floor = f"{MIN_RETENTION // DAY}d"
+    keep = "How long the hub's object storage keeps {} samples (MCO spec.advanced.retentionConfig.{}); at least " \
+           f"{floor} (13 months, for year-over-year disputes){{}}."
+    return _object({
+        "raw": _ref("duration", keep.format("raw", "retentionResolutionRaw", ": reports read raw samples"),
+                    default=floor),
+        "5m": _ref("duration", keep.format("5-minute downsampled", "retentionResolution5m", " and at least raw"),
+                   default=floor),
+        "1h": _ref("duration", keep.format("1-hour downsampled", "retentionResolution1h", " and at least 5m"),
+                   default=floor),
+    }, "Hub retention per resolution, rendered into the MultiClusterObservability settings.", default={})
 
 
 def _sources() -> dict:
@@ -205,6 +221,24 @@ def _grafana() -> dict:
     }, "Grafana settings.", default={})
 
 
+def _mco() -> dict:
+    d = Mco()
+    return _object({
+        "output": {"description": "patch: a kustomize Component patching your MultiClusterObservability (mco/"
+                                  "settings); resource: the whole CR as an mco/ resource.",
+                   "enum": ["patch", "resource"], "default": d.output},
+        "name": _ref("dns_subdomain", "Name of the MultiClusterObservability CR.", default=d.name),
+        "object_storage": _object({
+            "secret": _ref("dns_subdomain", "Secret (in open-cluster-management-observability) holding the Thanos "
+                                            "object storage config.", default=d.storage_secret),
+            "key": {"title": "a Secret key (letters, digits, '-', '_' and '.')", "type": "string",
+                    "pattern": "^[-._a-zA-Z0-9]+$", "maxLength": 253,
+                    "description": "Key of that Secret holding the config.", "default": d.storage_key},
+        }, "The metricObjectStorage Secret reference.", default={}),
+    }, "ACM MultiClusterObservability settings gpudash renders (push interval and retention come from billing).",
+        default={})
+
+
 def json_schema() -> dict:
     """The JSON Schema of gpudash.yaml (a fresh dict on every call)."""
     return {
@@ -224,6 +258,7 @@ def json_schema() -> dict:
                          "minItems": 1, "uniqueItems": True, "items": {"$ref": "#/$defs/dns_subdomain"}},
             "alerts": _alerts(),
             "grafana": _grafana(),
+            "mco": _mco(),
         }, "GPU classes and prices, tenants (one namespace each) with budgets, and clusters: the one input from "
            "which gpudash renders rules, allowlists and dashboards.", required=("gpu_classes", "tenants", "clusters")),
         "$defs": _defs(),

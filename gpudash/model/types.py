@@ -11,12 +11,27 @@ from dataclasses import dataclass, field
 Vendor = str  # "nvidia" | "amd"
 
 
+DAY = 86400
+# Hub retention floor: 13 calendar months (at most 397 days), so that last year's same month can be re-invoiced.
+MIN_RETENTION = 397 * DAY
+
+
+@dataclass(frozen=True)
+class Retention:
+    """Seconds the hub's object storage keeps each resolution (Thanos compactor, MCO ``retentionConfig``)."""
+
+    raw: int = MIN_RETENTION
+    five_minutes: int = MIN_RETENTION
+    one_hour: int = MIN_RETENTION
+
+
 @dataclass(frozen=True)
 class Billing:
     period: str  # "monthly": calendar month, UTC
     resolution: int  # seconds: spoke sampling step of the allocation integral
     mco_interval: int  # seconds: ACM metrics-collector push interval
     burn_rate_window: int  # seconds: window of the "recent" burn rate used by projections and alerts
+    retention: Retention = Retention()
 
 
 @dataclass(frozen=True)
@@ -114,6 +129,16 @@ class Grafana:
 
 
 @dataclass(frozen=True)
+class Mco:
+    """How gpudash renders ACM's ``MultiClusterObservability`` settings."""
+
+    output: str = "patch"  # "patch": a kustomize Component patching the user's CR; "resource": the whole CR
+    name: str = "observability"  # the CR's name
+    storage_secret: str = "thanos-object-storage"  # Secret holding the Thanos object storage config
+    storage_key: str = "thanos.yaml"  # its key
+
+
+@dataclass(frozen=True)
 class Model:
     currency: str
     billing: Billing
@@ -123,6 +148,7 @@ class Model:
     clusters: tuple[str, ...]  # sorted
     alerts: Alerts
     grafana: Grafana
+    mco: Mco = Mco()
     source: str = field(default="<bundled example>", compare=False)  # file the model came from
 
     def tenant_for_namespace(self, namespace: str) -> Tenant | None:
