@@ -282,7 +282,8 @@ def _gap_tests(model: Model) -> list[dict]:
         pt.series(names.BILLING_COVERAGE, {"cluster": "gpudash-lost"}, [1.0] * 2 + [0.0] * (total - 2)),
         pt.series(names.BILLING_COVERAGE, {"cluster": "gpudash-complete"}, [1.0] * total),
     ]
-    half = _fired(model, an.BILLING_DATA_GAP, {"cluster": cluster, "severity": "critical"}, _gap_text(cluster, c.percent(0.5)))
+    half = _fired(model, an.BILLING_DATA_GAP, {"cluster": cluster, "severity": "critical"},
+                  _gap_text(cluster, c.percent(0.5)))
     lost = _fired(model, an.BILLING_DATA_GAP, {"cluster": "gpudash-lost", "severity": "critical"},
                   _gap_text("gpudash-lost", c.percent(0)))
     return [pt.test_group(model, "the last hour is billed from part of its steps, or not at all", inputs, [

@@ -17,6 +17,7 @@ from gpudash.model.types import Model
 from gpudash.rules import names
 
 Labels = tuple[tuple[str, str], ...]  # (name, value) pairs; the metric name is the "__name__" pair
+KSM_INSTANCES = ("10.128.0.11:8443", "10.129.0.12:8443")  # an HA pair's targets (ksm_duplicate: both scraped)
 
 
 def series_name(labels: Labels) -> str:
@@ -223,7 +224,7 @@ def _ksm_up(scenario: Scenario, model: Model) -> dict[Labels, list]:
     sample for a scrape that did not happen."""
     value = {"ok": 1, "down": 0, "missed": None}
     samples = [value[o] for o in _outcomes(scenario, "ksm")]
-    instances = ("10.128.0.11:8443", "10.129.0.12:8443") if scenario.faults_of("ksm_duplicate") else ("10.128.0.11:8443",)
+    instances = KSM_INSTANCES if scenario.faults_of("ksm_duplicate") else KSM_INSTANCES[:1]
     return {(("__name__", "up"), ("instance", i), ("job", model.sources.kube_state_metrics_job)): samples
             for i in instances}
 
@@ -233,7 +234,7 @@ def synthesise(scenario: Scenario, model: Model, cluster: str) -> list[dict[str,
     minutes = range(scenario.duration + 1)
     ksm_exp = [_ksm_exposition(scenario, model, cluster, m) for m in minutes]
     if scenario.faults_of("ksm_duplicate"):
-        ksm_exp = [{(*k, ("instance", i)): v for k, v in e.items() for i in ("10.128.0.11:8443", "10.129.0.12:8443")}
+        ksm_exp = [{(*k, ("instance", i)): v for k, v in e.items() for i in KSM_INSTANCES}
                    for e in ksm_exp]
     held = assignments(scenario)
     gpu_exp = [_exporter_exposition(scenario, model, cluster, m, held[m]) for m in minutes]
