@@ -58,7 +58,7 @@ def _node_product(model: Model) -> str:
     return q.agg("max", ("cluster", "node", "product"), f"{nvidia} or on (cluster, node) {amd}")
 
 
-def _amd_partitions(alloc: str, model: Model) -> str:
+def _amd_partitions(alloc: str, nodes_with_requests: str, model: Model) -> str:
     """``alloc`` with ``amd.com/gpu`` on a partitioned AMD node billed as the partition it is.
 
     Under the AMD device plugin's single naming strategy a CPX/NPS4 MI300X node offers ``amd.com/gpu: 64``
@@ -72,10 +72,11 @@ def _amd_partitions(alloc: str, model: Model) -> str:
     nodes = q.selector(ksm.NODE_LABELS, ksm.job(src), (label, "=~", ".+"), (label, "!~", "spx_.*"))
     part = q.agg("max", ("cluster", "node", "gpudash_partition"),
                  q.label_replace(nodes, "gpudash_partition", "$1", label, "(.+)"))
-    keyed = q.call("label_join", f"{alloc} * on (cluster, node) group_left (gpudash_partition) {part}",
+    every = f"{part} or on (cluster, node) ({nodes_with_requests} * 0 + 1)"  # one join, alloc evaluated once
+    keyed = q.call("label_join", f"{alloc} * on (cluster, node) group_left (gpudash_partition) ({every})",
                    q.quote("gpudash_key"), q.quote("/"), q.quote("resource"), q.quote("gpudash_partition"))
     renamed = q.label_replace(keyed, "resource", "amd_com_$1", "gpudash_key", "amd_com_gpu/(.+)")
-    return f"({q.agg('sum', (*POD, 'node', 'product', 'resource'), renamed)} or on (cluster, node) {alloc})"
+    return q.agg("sum", (*POD, "node", "product", "resource"), renamed)
 
 
 def allocation(model: Model) -> str:
@@ -87,7 +88,7 @@ def allocation(model: Model) -> str:
     pods = f"{_effective_request(model)} * on {q.labels(POD)} group_left () {_running(model)}"
     request_nodes = q.agg("max", ("cluster", "node"), ksm.gpu_requests(ksm.CONTAINER_REQUESTS, model.sources))
     products = f"{_node_product(model)} or on (cluster, node) ({request_nodes} * 0 + 1)"
-    return _amd_partitions(f"({pods} * on (cluster, node) group_left (product) ({products}))", model)
+    return _amd_partitions(f"({pods} * on (cluster, node) group_left (product) ({products}))", request_nodes, model)
 
 
 def _workloads(model: Model) -> str:
