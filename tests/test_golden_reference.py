@@ -9,6 +9,7 @@ from gpudash.golden.series import notation, rule_content, rule_samples, scrape, 
 from gpudash.model.types import (
     Alerts,
     Billing,
+    Exporter,
     GpuClass,
     Grafana,
     IdleAlerts,
@@ -24,7 +25,8 @@ A100 = GpuClass("a100", "nvidia", ("NVIDIA A100-SXM4-80GB",), 3.0, "A100-80GB",
 L40S = GpuClass("l40s", "nvidia", ("NVIDIA L40S",), 1.2, None, (), 0.3, time_slicing_replicas=4)
 MODEL = Model(
     "USD", Billing("monthly", 60, 300, 3600),
-    Sources("namespace", "ksm", "dcgm", "amd", "", "label_nvidia_com_gpu_product", "label_amd_com_gpu_product_name"),
+    Sources("ksm", Exporter("dcgm", "namespace"), Exporter("amd", "namespace"), "", "label_nvidia_com_gpu_product",
+            "label_amd_com_gpu_product_name", "label_amd_com_gpu_compute_memory_partition"),
     (A100, L40S),
     (Tenant("alpha", "team-a", 10.0, (0.5, 1.0), (), "r"), Tenant("beta", "team-b", 100.0, (1.0,), (), "r")),
     ("east", "west"),

@@ -8,7 +8,7 @@ from dataclasses import replace
 import yaml
 
 from gpudash import mco
-from gpudash.model.pricing import gfd_product, skus
+from gpudash.model.pricing import product_label, skus
 from gpudash.promql import build as q
 from gpudash.promql.lint import parse, vector_selectors
 from gpudash.rules import hub, names, spoke
@@ -95,7 +95,7 @@ def test_label_values_are_escaped_into_promql(example_model):
     nasty = 'Evil"} or vector(1) # \\ GPU'
     cls = replace(example_model.gpu_classes[0], products=(nasty,))
     model = replace(example_model, gpu_classes=(cls, *example_model.gpu_classes[1:]))
-    product = gfd_product(nasty)
+    product = product_label("nvidia", nasty)
     price_rules = [r for r in hub.groups(model)[0].rules if dict(r.labels).get("product") == product]
     assert price_rules
     weights = spoke.rules(model)[2].expr
@@ -118,7 +118,12 @@ def test_sku_table_covers_whole_mig_single_and_shared(example_model):
     l40s = rows[("NVIDIA-L40S", "nvidia_com_gpu_shared")]
     assert l40s.price_per_hour == 1.1 / 4 and l40s.weight == 0.25
     assert rows[("NVIDIA-L40S-SHARED", "nvidia_com_gpu")].resource == "nvidia.com/gpu.shared"
-    assert rows[("AMD-Instinct-MI300X", "amd_com_gpu")].resource == "amd.com/gpu"
+    # the AMD node labeller's value (spaces -> "_"), from a human name and from an exact label value alike
+    for product in ("AMD_Instinct_MI300X_OAM", "AMD_Instinct_MI300X_VF"):
+        assert rows[(product, "amd_com_gpu")].resource == "amd.com/gpu"
+        cpx = rows[(product, "amd_com_cpx_nps4")]
+        assert cpx.resource == "amd.com/cpx_nps4" and cpx.weight == 1 / 8
+        assert cpx.price_per_hour == rows[(product, "amd_com_gpu")].price_per_hour / 8
 
 
 def test_public_series_names_follow_the_convention():

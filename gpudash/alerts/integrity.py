@@ -14,6 +14,7 @@ from gpudash.alerts import promtool as pt
 from gpudash.model.types import Model
 from gpudash.promql import build as q
 from gpudash.rules import names
+from gpudash.sources import gpu_exporters as gx
 from gpudash.sources import kube_state_metrics as ksm
 
 NVIDIA_RESOURCES = "nvidia_com_gpu|nvidia_com_gpu_shared|nvidia_com_mig_.+"
@@ -25,14 +26,14 @@ def _ksm(model: Model) -> tuple[str, str, str]:
 
 
 def exporters(model: Model) -> tuple[tuple[str, str, str], ...]:
-    """(vendor, job, kube-state-metrics resource regex) of the GPU exporters the model's classes need."""
+    """(vendor, exporter, kube-state-metrics resource regex) of the GPU exporters the model's classes need."""
     vendors = {g.vendor for g in model.gpu_classes}
     src = model.sources
     out = []
     if "nvidia" in vendors:
-        out.append(("NVIDIA", src.dcgm_job, NVIDIA_RESOURCES))
+        out.append(("NVIDIA", src.dcgm, NVIDIA_RESOURCES))
     if "amd" in vendors:
-        out.append(("AMD", src.amd_job, AMD_RESOURCES))
+        out.append(("AMD", src.amd, AMD_RESOURCES))
     return tuple(out)
 
 
@@ -150,10 +151,11 @@ def alerts(model: Model) -> tuple:
     ksm_absent = q.label_replace(f"{q.agg('count', ('cluster',), heartbeat)} unless on (cluster) "
                                  f"{q.agg('count', ('cluster',), up_ksm)}", "job", _dollar(ksm_job), "", "")
     missing = []
-    for _vendor, exporter_job, resources in exporters(model):
+    for _vendor, exporter, resources in exporters(model):
+        exporter_job = exporter.job
         capacity = c.fresh(model, q.selector(ksm.NODE_CAPACITY, job, ("resource", "=~", resources)))
         gpu_nodes = q.agg("count", ("cluster",), f"{q.agg('max', ('cluster', 'node'), capacity)} > 0")
-        targets = q.agg("count", ("cluster",), c.fresh(model, q.selector(an.UP, ("job", "=", exporter_job))))
+        targets = q.agg("count", ("cluster",), c.fresh(model, q.selector(an.UP, ("job", "=~", exporter_job))))
         missing.append(q.label_replace(f"{gpu_nodes} unless on (cluster) {targets}", "job", _dollar(exporter_job),
                                        "", ""))
     pending = c.fresh(model, q.selector(ksm.CONTAINER_REQUESTS, job, ("resource", "=~", ksm.GPU_RESOURCE_REGEX),
@@ -326,11 +328,13 @@ def _exporter_missing_tests(model: Model) -> list[dict]:
     fire_stopped = stop + 2 + hold
     total = fire_stopped + 2
     inputs, cases = [], []
-    first_job = found[0][1]
-    for i, (vendor, job, _resources) in enumerate(found):
+    first_job = found[0][1].job
+    for i, (vendor, exporter, _resources) in enumerate(found):
+        job = gx.sample_job(exporter)
         resource = "nvidia_com_gpu" if vendor == "NVIDIA" else "amd_com_gpu"
         for n in range(2):
-            inputs.append(pt.series(ksm.NODE_CAPACITY, {"cluster": cluster, "job": ksm_job, "node": f"{job}-node-{n}",
+            node = f"{vendor.lower()}-node-{n}"
+            inputs.append(pt.series(ksm.NODE_CAPACITY, {"cluster": cluster, "job": ksm_job, "node": node,
                                                          "resource": resource, "unit": "integer"}, [8] * total))
         if i == 0:  # this exporter stops; the others never had a target
             inputs.append(pt.series(an.UP, {"cluster": cluster, "job": job, "instance": "10.0.0.2:9400"},
@@ -341,8 +345,8 @@ def _exporter_missing_tests(model: Model) -> list[dict]:
     description = _exporter_missing_text(cluster, "2", first_job)
     first = _fired(model, an.EXPORTER_MISSING, {"cluster": cluster, "job": first_job, "severity": "warning"},
                    description)
-    rest = [_fired(model, an.EXPORTER_MISSING, {"cluster": cluster, "job": job, "severity": "warning"},
-                   _exporter_missing_text(cluster, "2", job)) for _, job, _ in found[1:]]
+    rest = [_fired(model, an.EXPORTER_MISSING, {"cluster": cluster, "job": e.job, "severity": "warning"},
+                   _exporter_missing_text(cluster, "2", e.job)) for _, e, _ in found[1:]]
     cases = [pt.case(model, hold - 1, an.EXPORTER_MISSING),
              pt.case(model, hold, an.EXPORTER_MISSING, rest),
              pt.case(model, fire_stopped - 1, an.EXPORTER_MISSING, rest),

@@ -19,9 +19,12 @@ from gpudash.model.types import GpuClass, Model
 LOOKBACK = 5  # minutes: a sample answers instant queries while younger than this
 
 
-def gfd(product: str) -> str:
-    """GPU Feature Discovery's product label: characters outside ``[A-Za-z0-9-_. ]`` dropped, spaces -> ``-``."""
-    return re.sub(r"[^A-Za-z0-9\-_. ]", "", product).replace(" ", "-")
+def label_value(vendor: str, product: str) -> str:
+    """The node's product label value: GPU Feature Discovery for NVIDIA (characters outside ``[A-Za-z0-9-_. ]``
+    dropped, words joined by ``-``), the AMD node labeller for AMD (spaces -> ``_``, parentheses dropped)."""
+    if vendor == "amd":
+        return re.sub(r"[()]", "", product.strip()).replace(" ", "_")
+    return "-".join(re.sub(r"[^A-Za-z0-9\-_. ]", "", product).split())
 
 
 def ksm(resource: str) -> str:
@@ -31,7 +34,7 @@ def ksm(resource: str) -> str:
 
 def node_product(node: Node) -> str:
     """The node's product label value."""
-    p = gfd(node.product)
+    p = label_value(node.vendor, node.product)
     if node.mig_strategy == "single":
         return f"{p}-MIG-{node.mig_layout[0][0]}"
     if node.replicas > 1 and not node.rename_shared:
@@ -65,7 +68,7 @@ class Reference:
     def sku(self, product: str, resource: str) -> tuple[GpuClass, str, float] | None:
         """(class, billed resource, price per hour) of a kube-state-metrics ``resource`` on ``product``."""
         for c in self.model.gpu_classes:
-            for q in sorted({gfd(p) for p in c.products}):
+            for q in sorted({label_value(c.vendor, p) for p in c.products}):
                 if product == q and resource == ksm(c.whole_resource):
                     return c, c.whole_resource, c.price_per_hour
                 if c.vendor != "nvidia":

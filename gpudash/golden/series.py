@@ -13,8 +13,9 @@ import functools
 from gpudash.golden.reference import Reference, ksm, node_product
 from gpudash.golden.scenario import PUSH_RULES, Node, Pod, Scenario
 from gpudash.golden.scenario import uid_of as uid
-from gpudash.model.types import Model
+from gpudash.model.types import Exporter, Model
 from gpudash.rules import names
+from gpudash.sources import gpu_exporters as gx
 
 Labels = tuple[tuple[str, str], ...]  # (name, value) pairs; the metric name is the "__name__" pair
 KSM_INSTANCES = ("10.128.0.11:8443", "10.129.0.12:8443")  # an HA pair's targets (ksm_duplicate: both scraped)
@@ -180,6 +181,12 @@ def assignments(scenario: Scenario) -> list[dict[tuple, tuple[Pod, str]]]:
     return out
 
 
+def _pod_labels(exporter: Exporter, holder: tuple[Pod, str]) -> list[tuple[str, str]]:
+    """The pod attribution labels of an exporter series as Prometheus stores them (honorLabels or not)."""
+    return [(exporter.tenant_label, holder[0].namespace), (exporter.pod_label, holder[0].name),
+            (exporter.container_label, holder[1])]
+
+
 def _exporter_exposition(scenario: Scenario, model: Model, cluster: str, minute: int, held) -> dict[Labels, float]:
     src = model.sources
     out: dict[Labels, float] = {}
@@ -192,19 +199,18 @@ def _exporter_exposition(scenario: Scenario, model: Model, cluster: str, minute:
                            if d[:3] == (node.name, g, profile) and (profile is None or d[3] == instance)), None)
             util = holder[0].utilisation_at(minute) if holder else 0.0
             if node.vendor == "amd":
-                labels = [("job", src.amd_job), ("gpu_id", str(g)), ("hostname", node.name),
+                labels = [("job", gx.sample_job(src.amd)), ("gpu_id", str(g)), ("hostname", node.name),
                           ("card_model", node.product)]
                 if holder:
-                    labels += [("pod", holder[0].name), ("namespace", holder[0].namespace), ("container", holder[1])]
+                    labels += _pod_labels(src.amd, holder)
                 out[(("__name__", f"{src.amd_metric_prefix}gpu_gfx_activity"), *labels)] = util
                 continue
-            labels = [("job", src.dcgm_job), ("gpu", str(g)), ("UUID", f"GPU-{uid(node.name, str(g))}"),
+            labels = [("job", gx.sample_job(src.dcgm)), ("gpu", str(g)), ("UUID", f"GPU-{uid(node.name, str(g))}"),
                       ("device", f"nvidia{g}"), ("modelName", node.product), ("Hostname", node.name)]
             if profile:
                 labels += [("GPU_I_PROFILE", profile), ("GPU_I_ID", str(instance))]
             if holder:
-                labels += [(src.tenant_label, holder[0].namespace), (src.pod_label, holder[0].name),
-                           (src.container_label, holder[1])]
+                labels += _pod_labels(src.dcgm, holder)
             key = tuple(labels)
             out[(("__name__", "DCGM_FI_PROF_GR_ENGINE_ACTIVE"), *key)] = util / 100
             out[(("__name__", "DCGM_FI_DEV_FB_USED"), *key)] = 1024 + 100 * util if holder else 0
@@ -213,7 +219,7 @@ def _exporter_exposition(scenario: Scenario, model: Model, cluster: str, minute:
                 out[(("__name__", "DCGM_FI_DEV_POWER_USAGE"), *key)] = 60 + 3 * util
         if node.vendor == "nvidia" and node.mig_strategy != "none":
             for g in range(node.count):
-                out[(("__name__", "DCGM_FI_DEV_POWER_USAGE"), ("job", src.dcgm_job), ("gpu", str(g)),
+                out[(("__name__", "DCGM_FI_DEV_POWER_USAGE"), ("job", gx.sample_job(src.dcgm)), ("gpu", str(g)),
                      ("UUID", f"GPU-{uid(node.name, str(g))}"), ("device", f"nvidia{g}"),
                      ("modelName", node.product), ("Hostname", node.name))] = 90
     return out

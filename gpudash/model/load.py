@@ -25,12 +25,13 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from gpudash.errors import InputError
 from gpudash.model import mig
-from gpudash.model.pricing import gfd_product
+from gpudash.model.pricing import product_label
 from gpudash.model.schema import DURATION_PATTERN, THANOS_QUERIER_URL, json_schema
 from gpudash.model.types import (
     MIN_RETENTION,
     Alerts,
     Billing,
+    Exporter,
     GpuClass,
     Grafana,
     IdleAlerts,
@@ -442,7 +443,7 @@ def _build_model(data: Any, ctx: _Ctx) -> Model:
     return Model(
         currency=_currency(data["currency"], ctx),
         billing=billing,
-        sources=Sources(**data["sources"]),
+        sources=_sources(data["sources"], ctx),
         gpu_classes=_gpu_classes(data["gpu_classes"], ctx),
         tenants=_tenants(data["tenants"], ctx),
         clusters=tuple(sorted(data["clusters"])),
@@ -524,11 +525,11 @@ def _gpu_classes(items: list[dict], ctx: _Ctx) -> tuple[GpuClass, ...]:
 
 
 def _claim_products(c: dict, path: FieldPath, owners: dict[str, str], ctx: _Ctx) -> None:
-    """Each product, compared as its GPU Feature Discovery label, belongs to one class only."""
+    """Each product, compared as its node label value, belongs to one class only."""
     for index, product in enumerate(c["products"]):
-        label = gfd_product(product)
+        label = product_label(c["vendor"], product)
         where = path + ("products", index)
-        ctx.check(label, where, f"{product!r} keeps no characters as a GPU Feature Discovery label")
+        ctx.check(label, where, f"{product!r} keeps no characters as a node label value")
         owner = owners.setdefault(label, c["name"])
         ctx.check(owner == c["name"], where, f"{product!r} (node label {label!r}) already belongs to class "
                                              f"{owner!r}; a product belongs to one class only")
@@ -607,6 +608,13 @@ def _re2_problem(pattern: str) -> str | None:
         return (f"{pattern!r} uses {found.group()!r}, which RE2 (Prometheus) does not support (no lookarounds, "
                 "backreferences, atomic groups or possessive quantifiers)")
     return None
+
+
+def _sources(d: dict, ctx: _Ctx) -> Sources:
+    for key in ("dcgm", "amd"):
+        problem = _re2_problem(d[key]["job"])
+        ctx.check(problem is None, ("sources", key, "job"), str(problem))
+    return Sources(**{**d, "dcgm": Exporter(**d["dcgm"]), "amd": Exporter(**d["amd"])})
 
 
 def _alerts(d: dict, billing: Billing, ctx: _Ctx) -> Alerts:

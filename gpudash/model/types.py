@@ -35,25 +35,33 @@ class Billing:
 
 
 @dataclass(frozen=True)
-class Sources:
-    """Label and job names that differ between installations."""
+class Exporter:
+    """How one GPU exporter's series are found and attributed to pods."""
 
-    tenant_label: str  # namespace label on GPU exporter series: "namespace" or "exported_namespace"
-    kube_state_metrics_job: str
-    dcgm_job: str
-    amd_job: str
-    amd_metric_prefix: str  # "" or e.g. "amd_"
-    nvidia_product_label: str  # kube_node_labels label holding the GFD product, e.g. label_nvidia_com_gpu_product
-    amd_product_label: str  # kube_node_labels label holding the AMD product name
+    job: str  # RE2 regex on the Prometheus job, anchored
+    tenant_label: str  # "namespace" (scraped with honorLabels: true) or "exported_namespace" (honorLabels unset)
 
     @property
     def pod_label(self) -> str:
-        """Pod label on exporter series: ``exported_pod`` when the tenant label is ``exported_namespace``."""
+        """Pod label: ``exported_pod`` when the tenant label is ``exported_namespace``."""
         return self.tenant_label.removesuffix("namespace") + "pod"
 
     @property
     def container_label(self) -> str:
         return self.tenant_label.removesuffix("namespace") + "container"
+
+
+@dataclass(frozen=True)
+class Sources:
+    """Label and job names that differ between installations."""
+
+    kube_state_metrics_job: str
+    dcgm: Exporter
+    amd: Exporter
+    amd_metric_prefix: str  # "" or e.g. "amd_"
+    nvidia_product_label: str  # kube_node_labels label holding the GFD product, e.g. label_nvidia_com_gpu_product
+    amd_product_label: str  # kube_node_labels label holding the AMD product name
+    amd_partition_label: str  # kube_node_labels label holding the AMD compute-memory partition, e.g. cpx_nps4
 
 
 @dataclass(frozen=True)

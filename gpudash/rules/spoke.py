@@ -8,7 +8,7 @@ See docs/billing-contract.md for the definitions.
 from __future__ import annotations
 
 from gpudash.model.pricing import skus
-from gpudash.model.types import Model
+from gpudash.model.types import Exporter, Model
 from gpudash.promql import build as q
 from gpudash.rules import names
 from gpudash.rules.format import Group, Rule
@@ -26,14 +26,26 @@ def _running(model: Model) -> str:
 
 
 def _effective_request(model: Model) -> str:
-    """max(max over init containers, sum over app containers) per pod and GPU resource, node-bound only."""
+    """Kubernetes' effective request per pod and GPU resource, node-bound only: max(sum over app containers and
+    restartable init containers (native sidecars), max over the other init containers).
+
+    Kubernetes adds each sidecar's request on top of the app containers (KEP-753; kubernetes/kubernetes
+    pkg/api/v1/resource/helpers.go PodRequests); kube-state-metrics shows sidecars as
+    ``kube_pod_init_container_info{restart_policy="Always"}`` (kubernetes/kube-state-metrics
+    docs/metrics/workload/pod-metrics.md). kube-state-metrics gives no container order, so an init container
+    is taken to run before the sidecars (exact when sidecars hold no GPU or are declared last).
+    """
     per_container = (*POD, "node", "resource")
-    app = q.agg("sum", per_container, q.agg("max", (*POD, "container", "node", "resource"),
-                                          ksm.gpu_requests(ksm.CONTAINER_REQUESTS, model.sources)))
-    init = q.agg("max", per_container, ksm.gpu_requests(ksm.INIT_CONTAINER_REQUESTS, model.sources))
+    each = (*POD, "container", "node", "resource")
+    init = ksm.gpu_requests(ksm.INIT_CONTAINER_REQUESTS, model.sources)
+    sidecar = q.selector(ksm.INIT_CONTAINER_INFO, ksm.job(model.sources), ("restart_policy", "=", "Always"))
+    sidecar_of = f"on (cluster, namespace, pod, uid, container) {sidecar}"
+    running = (f"{q.agg('max', each, ksm.gpu_requests(ksm.CONTAINER_REQUESTS, model.sources))}"
+               f" or {q.agg('max', each, f'{init} and {sidecar_of}')}")
+    app = q.agg("sum", per_container, running)
+    init = q.agg("max", per_container, f"{init} unless {sidecar_of}")
     app, init = (q.label_replace(e, "gpudash_part", part, "", "") for e, part in ((app, "app"), (init, "init")))
-    both = f"{app} or {init}"
-    return q.agg("max", per_container, both)
+    return q.agg("max", per_container, f"{app} or {init}")
 
 
 def _node_product(model: Model) -> str:
@@ -46,6 +58,27 @@ def _node_product(model: Model) -> str:
     return q.agg("max", ("cluster", "node", "product"), f"{nvidia} or on (cluster, node) {amd}")
 
 
+def _amd_partitions(alloc: str, nodes_with_requests: str, model: Model) -> str:
+    """``alloc`` with ``amd.com/gpu`` on a partitioned AMD node billed as the partition it is.
+
+    Under the AMD device plugin's single naming strategy a CPX/NPS4 MI300X node offers ``amd.com/gpu: 64``
+    (ROCm/k8s-device-plugin docs/user-guide/configuration.md "Resource Naming Strategy"); the node labeller
+    writes the partition as ``amd.com/gpu.compute-memory-partition`` (cmd/k8s-node-labeller/main.go, only on
+    nodes whose GPUs share one partition style). Such a request becomes ``amd_com_<partition>``, the resource
+    the mixed strategy would have named, so both strategies bill alike. SPX is a whole GPU and stays as is.
+    """
+    src = model.sources
+    label = src.amd_partition_label
+    nodes = q.selector(ksm.NODE_LABELS, ksm.job(src), (label, "=~", ".+"), (label, "!~", "spx_.*"))
+    part = q.agg("max", ("cluster", "node", "gpudash_partition"),
+                 q.label_replace(nodes, "gpudash_partition", "$1", label, "(.+)"))
+    every = f"{part} or on (cluster, node) ({nodes_with_requests} * 0 + 1)"  # one join, alloc evaluated once
+    keyed = q.call("label_join", f"{alloc} * on (cluster, node) group_left (gpudash_partition) ({every})",
+                   q.quote("gpudash_key"), q.quote("/"), q.quote("resource"), q.quote("gpudash_partition"))
+    renamed = q.label_replace(keyed, "resource", "amd_com_$1", "gpudash_key", "amd_com_gpu/(.+)")
+    return q.agg("sum", (*POD, "node", "product", "resource"), renamed)
+
+
 def allocation(model: Model) -> str:
     """GPUs allocated per (pod, uid, node, resource) to Running, node-bound pods, with the node's ``product``.
 
@@ -55,7 +88,7 @@ def allocation(model: Model) -> str:
     pods = f"{_effective_request(model)} * on {q.labels(POD)} group_left () {_running(model)}"
     request_nodes = q.agg("max", ("cluster", "node"), ksm.gpu_requests(ksm.CONTAINER_REQUESTS, model.sources))
     products = f"{_node_product(model)} or on (cluster, node) ({request_nodes} * 0 + 1)"
-    return f"({pods} * on (cluster, node) group_left (product) ({products}))"
+    return _amd_partitions(f"({pods} * on (cluster, node) group_left (product) ({products}))", request_nodes, model)
 
 
 def _workloads(model: Model) -> str:
@@ -176,13 +209,12 @@ def rules(model: Model) -> tuple[Rule, ...]:
     )
 
 
-def _exporter_per_pod(model: Model, metric: str, job: str, fn: str, op: str, scale: str = "",
+def _exporter_per_pod(model: Model, metric: str, exporter: Exporter, fn: str, op: str, scale: str = "",
                       model_label: str | None = None) -> str:
     """``op`` per pod of ``fn(metric[push window])`` over the exporter's pod-attributed series, with the
     exporter's pod labels renamed to ``namespace``/``pod`` (and its model label to ``gpu_model``)."""
-    src = model.sources
-    series = gx.to_pod_labels(f"{fn}({gx.attributed(metric, job, src)}[{q.duration(model.billing.mco_interval)}])"
-                              f"{scale}", src)
+    series = gx.to_pod_labels(f"{fn}({gx.attributed(metric, exporter)}[{q.duration(model.billing.mco_interval)}])"
+                              f"{scale}", exporter)
     if model_label is None:
         return q.agg(op, ("cluster", "namespace", "pod"), series)
     series = q.label_replace(series, "gpu_model", "$1", model_label, "(.*)")
@@ -194,9 +226,9 @@ def _activity(model: Model, fn: str, op: str) -> str:
     falling back to DCGM GPU utilisation, and AMD graphics activity."""
     src = model.sources
     parts = (
-        _exporter_per_pod(model, gx.DCGM_GR_ENGINE_ACTIVE, src.dcgm_job, fn, op, "", gx.DCGM_MODEL_LABEL),
-        _exporter_per_pod(model, gx.DCGM_GPU_UTIL, src.dcgm_job, fn, op, " / 100", gx.DCGM_MODEL_LABEL),
-        _exporter_per_pod(model, gx.amd_metric(src, gx.AMD_GFX_ACTIVITY), src.amd_job, fn, op, " / 100",
+        _exporter_per_pod(model, gx.DCGM_GR_ENGINE_ACTIVE, src.dcgm, fn, op, "", gx.DCGM_MODEL_LABEL),
+        _exporter_per_pod(model, gx.DCGM_GPU_UTIL, src.dcgm, fn, op, " / 100", gx.DCGM_MODEL_LABEL),
+        _exporter_per_pod(model, gx.amd_metric(src, gx.AMD_GFX_ACTIVITY), src.amd, fn, op, " / 100",
                           gx.AMD_MODEL_LABEL),
     )
     return " or on (cluster, namespace, pod) ".join(parts)
@@ -205,9 +237,9 @@ def _activity(model: Model, fn: str, op: str) -> str:
 def _power(model: Model) -> str:
     """Peak GPU power (W) per pod over the push window, DCGM and AMD."""
     src = model.sources
-    return (f"{_exporter_per_pod(model, gx.DCGM_POWER_USAGE, src.dcgm_job, 'max_over_time', 'max')}"
+    return (f"{_exporter_per_pod(model, gx.DCGM_POWER_USAGE, src.dcgm, 'max_over_time', 'max')}"
             f" or on (cluster, namespace, pod) "
-            f"{_exporter_per_pod(model, gx.amd_metric(src, gx.AMD_POWER), src.amd_job, 'max_over_time', 'max')}")
+            f"{_exporter_per_pod(model, gx.amd_metric(src, gx.AMD_POWER), src.amd, 'max_over_time', 'max')}")
 
 
 def _activity_rules(model: Model) -> tuple[Rule, ...]:
