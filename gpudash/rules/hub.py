@@ -2,10 +2,16 @@
 
 They run in the ACM hub's Thanos Ruler (ConfigMap ``thanos-ruler-custom-rules``), or on the same Prometheus
 as the spoke rules for a single cluster. Tenant-visible series keep ``namespace``, which the hub's
-rbac-query-proxy (or prom-label-proxy on a single cluster) uses to confine each tenant.
+rbac-query-proxy (or prom-label-proxy on a single cluster) uses to confine each tenant, and every hub series
+carries ``cluster``: the proxy adds a cluster matcher to every selector (stolostron/multicluster-observability-operator
+``proxy/pkg/rewrite/rewrite_cluster.go``), so a cluster-less series would be invisible to tenants and readable by a
+user without any access (``cluster=""``).
 """
 from __future__ import annotations
 
+import re
+
+from gpudash.errors import GenerationError
 from gpudash.model.pricing import skus
 from gpudash.model.types import Model
 from gpudash.promql import build as q
@@ -16,24 +22,67 @@ from gpudash.rules.format import Group, Rule
 BILLING_LINE = ("cluster", "namespace", "gpu_class", "resource")
 
 
-def _model_rules(model: Model) -> tuple[Rule, ...]:
-    """Prices and budgets as tiny constant series, one rule per row, joined by label elsewhere."""
+ROWS_PER_RULE = 100  # tenant rows per table rule: short expressions, ~80 bytes per tenant
+_ROW = "([^ ]+) ([^ ]+) ([^ ]*)"  # the TENANT_ROWS row label: "<namespace> <tenant> <alert_at,...>"
+
+
+def tenant_row(t) -> str:
+    """One tenant as a TENANT_ROWS row label (namespaces and tenant names are DNS labels: no spaces)."""
+    return f"{t.namespace} {t.name} {','.join(f'{a:g}' for a in t.alert_at)}"
+
+
+def _model_table(model: Model) -> tuple[Rule, ...]:
+    """Prices and the tenant table, once, on the reserved cluster ``names.MODEL_CLUSTER``."""
+    home = (("cluster", names.MODEL_CLUSTER),)
     rules = [
         Rule(names.SKU_PRICE, f"vector({s.price_per_hour!r})",
              f"Price per hour of {s.resource} on {s.product} (class {s.gpu_class}).",
-             (("gpu_class", s.gpu_class), ("ksm_resource", s.ksm_resource), ("product", s.product),
+             (*home, ("gpu_class", s.gpu_class), ("ksm_resource", s.ksm_resource), ("product", s.product),
               ("resource", s.resource)))
         for s in skus(model)
     ]
-    for t in model.tenants:
-        who = (("namespace", t.namespace), ("tenant", t.name))
-        rules.append(Rule(names.TENANT_INFO, "vector(1)", f"Tenant {t.name} is namespace {t.namespace}.", who))
-        rules.append(Rule(names.TENANT_BUDGET, f"vector({t.budget!r})",
-                          f"Budget of {t.name} per billing period, in {model.currency}.", who))
-        rules += [Rule(names.TENANT_THRESHOLD, f"vector({a!r})",
-                       f"Alert when {t.name} has spent {a:.0%} of its budget.", (*who, ("threshold", f"{a:g}")))
-                  for a in t.alert_at]
+    tenants = model.tenants
+    for i in range(0, len(tenants), ROWS_PER_RULE):
+        chunk = tenants[i:i + ROWS_PER_RULE]
+        rows = " or ".join(q.const_series(t.budget, row=tenant_row(t)) for t in chunk)
+        rules.append(Rule(names.TENANT_ROWS, rows, f"Tenants {chunk[0].name} to {chunk[-1].name}: budget per "
+                          f"period ({model.currency}), row \"<namespace> <tenant> <alert_at>\".", home))
     return tuple(rules)
+
+
+def _decoded(selector: str) -> str:
+    """TENANT_ROWS series as (cluster, namespace, tenant) series, value the budget."""
+    ns = q.label_replace(selector, "namespace", "$1", "row", _ROW)
+    return f"max without (row) ({q.label_replace(ns, 'tenant', '$2', 'row', _ROW)})"
+
+
+def _model_rules(model: Model) -> tuple[Rule, ...]:
+    """The model table, copied to each model cluster, then decoded in O(1) rules per kind (O(clusters) + O(distinct
+    thresholds) rules in all, whatever the number of tenants)."""
+    table = q.selector(names.TENANT_ROWS, ("cluster", "=", names.MODEL_CLUSTER))
+    rules = list(_model_table(model))
+    rules += [Rule(names.TENANT_ROWS, q.label_replace(table, "cluster", c.replace("$", "$$"), "", ""),
+                   f"The tenant table on cluster {c}.") for c in model.clusters]
+    real = q.selector(names.TENANT_ROWS, ("cluster", "!=", names.MODEL_CLUSTER))
+    rules.append(Rule(names.TENANT_BUDGET, _decoded(real),
+                      f"Budget of each tenant per billing period, in {model.currency}, on every model cluster."))
+    rules.append(Rule(names.TENANT_INFO, f"{names.TENANT_BUDGET} * 0 + 1",
+                      "1 per tenant (labels namespace, tenant) on every model cluster."))
+    for a in sorted({a for t in model.tenants for a in t.alert_at}):
+        mark = q.regex_alternation([f"{a:g}"])
+        having = q.selector(names.TENANT_ROWS, ("cluster", "!=", names.MODEL_CLUSTER),
+                            ("row", "=~", f"[^ ]+ [^ ]+ (.*,)?{mark}(,.*)?"))
+        rules.append(Rule(names.TENANT_THRESHOLD,
+                          q.label_replace(f"{_decoded(having)} * 0 + {a!r}", "threshold", f"{a:g}", "", ""),
+                          f"Alert when a tenant has spent {a:.0%} of its budget (tenants whose alert_at has it)."))
+    return tuple(rules)
+
+
+def check_model_cluster(model: Model) -> None:
+    """No managed cluster name, read as the proxy's regex, may match the reserved table cluster."""
+    for c in model.clusters:
+        if re.fullmatch(c, names.MODEL_CLUSTER):
+            raise GenerationError(f"cluster {c!r} would match gpudash's reserved table cluster {names.MODEL_CLUSTER!r}")
 
 
 def _priced(expr: str, value: str) -> str:
@@ -58,9 +107,10 @@ def _billing_rules(model: Model) -> tuple[Rule, ...]:
     pod_keep = ("cluster", "namespace", "pod", "workload", "workload_type")
     window, interval = model.billing.burn_rate_window, model.billing.mco_interval
     unpriced_keys = q.label_replace(names.SKU_PRICE, "resource", "$1", "ksm_resource", "(.*)")
-    tenants = f"on (namespace) group_left (tenant) {names.TENANT_INFO}"
+    # max by: one tenant name per namespace, whichever clusters the model constants are on
+    tenants = f"on (namespace) group_left (tenant) {q.agg('max', ('namespace', 'tenant'), names.TENANT_INFO)}"
     period_to_date = calendar.period_to_date(f"last_over_time({names.TENANT_HOUR_COST}[1h] offset 1ms)",
-                                             names.TENANT_COST_RATE, ("namespace",))
+                                             names.NAMESPACE_COST_RATE, ("cluster", "namespace"))
     return (
         Rule(names.HOUR_GPU_HOURS, q.agg("sum", BILLING_LINE, _priced(hourly, "unit")),
              "GPU-hours of the last complete clock hour per billing line (cluster, tenant namespace, class,"
@@ -72,8 +122,8 @@ def _billing_rules(model: Model) -> tuple[Rule, ...]:
                    f"{hourly} unless on (product, resource) {unpriced_keys}"),
              "GPU-hours of the last hour on products or resources the model has no price for: never silently"
              "\nfree; alerted and shown to the provider until the model prices them."),
-        Rule(names.TENANT_HOUR_COST, q.agg("sum", ("namespace",), names.HOUR_COST),
-             "Cost of the last complete clock hour per namespace, all clusters: the input of period-to-date."),
+        Rule(names.TENANT_HOUR_COST, q.agg("sum", ("cluster", "namespace"), names.HOUR_COST),
+             "Cost of the last complete clock hour per namespace and cluster: the input of period-to-date."),
         Rule(names.CLASS_ALLOCATED, q.agg("sum", BILLING_LINE, _priced(current, "unit")),
              "GPUs allocated now per billing line (latest push)."),
         Rule(names.POD_COST_RATE, q.agg("sum", pod_keep, _priced(current, "price")),
@@ -83,21 +133,20 @@ def _billing_rules(model: Model) -> tuple[Rule, ...]:
              f"Burn rate in {model.currency}/hour of each workload (Deployment, StatefulSet, Job, ...) right now."),
         Rule(names.NAMESPACE_COST_RATE, q.agg("sum", ("cluster", "namespace"), names.POD_COST_RATE),
              f"Burn rate in {model.currency}/hour of each namespace per cluster right now."),
-        Rule(names.TENANT_COST_RATE, q.agg("sum", ("namespace",), names.NAMESPACE_COST_RATE),
-             f"Burn rate in {model.currency}/hour of each namespace, all clusters."),
         Rule(names.TENANT_COST_RATE_AVG,
-             f"sum_over_time(last_over_time({names.TENANT_COST_RATE}[{q.duration(interval)}])"
+             f"sum_over_time(last_over_time({names.NAMESPACE_COST_RATE}[{q.duration(interval)}])"
              f"[{q.duration(window - 0.001)}:{q.duration(interval)}]) * {interval} / {window}",
              f"Average burn rate over billing.burn_rate_window ({q.duration(window)}), sampled every push"
-             "\ninterval; time without GPUs counts as zero. Drives the end-of-period projection."),
+             "\ninterval, per cluster; time without GPUs counts as zero. Drives the end-of-period projection."),
         Rule(names.TENANT_COST_PTD, f"({period_to_date} * {tenants}) or ({names.TENANT_INFO} * 0)",
-             f"Cost in {model.currency} of this billing period (UTC month) so far: exact to the hour before"
-             "\nlast, the current burn rate for the rest. Budgets and alerts compare against it."),
+             f"Cost in {model.currency} of this billing period (UTC month) so far per cluster: exact to the hour"
+             "\nbefore last, the current burn rate for the rest. Summed over clusters, budgets and alerts compare"
+             "\nagainst it; 0 on every model cluster a tenant has not used."),
         Rule(names.TENANT_COST_PROJECTED,
-             f"({names.TENANT_COST_PTD} + on (namespace) group_left () "
+             f"({names.TENANT_COST_PTD} + on (cluster, namespace) group_left () "
              f"({names.TENANT_COST_RATE_AVG} * scalar({calendar.UNTIL_MONTH_END}) / 3600)) or {names.TENANT_COST_PTD}",
-             "Projected cost at the end of the period: period-to-date plus the average burn rate for the"
-             "\ntime left."),
+             "Projected cost at the end of the period per cluster: period-to-date plus the average burn rate"
+             "\nfor the time left."),
     )
 
 
@@ -113,6 +162,7 @@ def _ccsp_rules() -> tuple[Rule, ...]:
 
 
 def groups(model: Model) -> tuple[Group, ...]:
+    check_model_cluster(model)
     interval = model.billing.mco_interval
     return (
         Group("gpudash-hub-model", interval, "Model constants: prices per SKU, tenants, budgets, thresholds.",
