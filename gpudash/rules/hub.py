@@ -46,14 +46,15 @@ def _model_table(model: Model) -> tuple[Rule, ...]:
         chunk = tenants[i:i + ROWS_PER_RULE]
         rows = " or ".join(q.const_series(t.budget, row=tenant_row(t)) for t in chunk)
         rules.append(Rule(names.TENANT_ROWS, rows, f"Tenants {chunk[0].name} to {chunk[-1].name}: budget per "
-                          f"period ({model.currency}), row \"<namespace> <tenant> <alert_at>\".", home))
+                          f"period ({model.currency}), row \"<namespace> <tenant> <alert_at>\".",
+                          (*home, ("part", str(i // ROWS_PER_RULE)))))
     return tuple(rules)
 
 
 def _decoded(selector: str) -> str:
     """TENANT_ROWS series as (cluster, namespace, tenant) series, value the budget."""
     ns = q.label_replace(selector, "namespace", "$1", "row", _ROW)
-    return f"max without (row) ({q.label_replace(ns, 'tenant', '$2', 'row', _ROW)})"
+    return f"max without (row, part) ({q.label_replace(ns, 'tenant', '$2', 'row', _ROW)})"
 
 
 def _model_rules(model: Model) -> tuple[Rule, ...]:
@@ -61,8 +62,8 @@ def _model_rules(model: Model) -> tuple[Rule, ...]:
     thresholds) rules in all, whatever the number of tenants)."""
     table = q.selector(names.TENANT_ROWS, ("cluster", "=", names.MODEL_CLUSTER))
     rules = list(_model_table(model))
-    rules += [Rule(names.TENANT_ROWS, q.label_replace(table, "cluster", c.replace("$", "$$"), "", ""),
-                   f"The tenant table on cluster {c}.") for c in model.clusters]
+    rules += [Rule(names.TENANT_ROWS, table, f"The tenant table on cluster {c}.", (("cluster", c),))
+              for c in model.clusters]
     real = q.selector(names.TENANT_ROWS, ("cluster", "!=", names.MODEL_CLUSTER))
     rules.append(Rule(names.TENANT_BUDGET, _decoded(real),
                       f"Budget of each tenant per billing period, in {model.currency}, on every model cluster."))
@@ -72,9 +73,9 @@ def _model_rules(model: Model) -> tuple[Rule, ...]:
         mark = q.regex_alternation([f"{a:g}"])
         having = q.selector(names.TENANT_ROWS, ("cluster", "!=", names.MODEL_CLUSTER),
                             ("row", "=~", f"[^ ]+ [^ ]+ (.*,)?{mark}(,.*)?"))
-        rules.append(Rule(names.TENANT_THRESHOLD,
-                          q.label_replace(f"{_decoded(having)} * 0 + {a!r}", "threshold", f"{a:g}", "", ""),
-                          f"Alert when a tenant has spent {a:.0%} of its budget (tenants whose alert_at has it)."))
+        rules.append(Rule(names.TENANT_THRESHOLD, f"{_decoded(having)} * 0 + {a!r}",
+                          f"Alert when a tenant has spent {a:.0%} of its budget (tenants whose alert_at has it).",
+                          (("threshold", f"{a:g}"),)))
     return tuple(rules)
 
 
