@@ -30,9 +30,7 @@ def _generate(model):
 
 
 def cmd_render(args) -> int:
-    from gpudash import writer
-
-    from gpudash import artifacts
+    from gpudash import artifacts, writer
 
     files = _generate(_load(args))
     for note in artifacts.size_notes(files):

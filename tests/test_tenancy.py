@@ -137,7 +137,8 @@ def test_large_objects_get_server_side_apply_and_huge_ones_are_refused():
     fitted = kube.fit("mco/x.yaml", cm)
     assert fitted["metadata"]["annotations"][kube.SYNC_OPTIONS] == kube.SERVER_SIDE_APPLY
     assert "server-side" in fitted["__comment__"] and kube.server_side(fitted)
-    assert kube.fit("mco/x.yaml", kube.configmap("x", "ns", {"k": "small"})) == kube.configmap("x", "ns", {"k": "small"})
+    small = kube.configmap("x", "ns", {"k": "small"})
+    assert kube.fit("mco/x.yaml", small) == small
     with pytest.raises(GenerationError, match=r"mco/x.yaml: ConfigMap x is \d+ bytes, over"):
         kube.fit("mco/x.yaml", kube.configmap("x", "ns", {"k": "a" * kube.MAX_OBJECT_BYTES}))
 

@@ -147,8 +147,8 @@ def _ptd_checks(ref: Reference, model: Model, minute: int, seen=None, cluster_la
     over = (f"max by (namespace, tenant, threshold) ({names.TENANT_THRESHOLD}) * on {who} group_left () "
             f"max by {who} ({names.TENANT_BUDGET}) <= on {who} group_left () sum by {who} ({names.TENANT_COST_PTD})")
     if cluster_label:
-        ptd = _check(names.TENANT_COST_PTD, minute, {(c, ns, tenants[ns].name): v for (c, ns), v in per_cluster.items()},
-                     ("cluster", "namespace", "tenant"))
+        rows = {(c, ns, tenants[ns].name): v for (c, ns), v in per_cluster.items()}
+        ptd = _check(names.TENANT_COST_PTD, minute, rows, ("cluster", "namespace", "tenant"))
     else:  # the spoke file: one cluster, no cluster label on the data (the model's zero series carry one)
         ptd = _check(f"sum by {who} ({names.TENANT_COST_PTD})", minute,
                      {(ns, t.name): total[ns] for ns, t in tenants.items()}, ("namespace", "tenant"), metric=False)

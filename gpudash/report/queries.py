@@ -118,7 +118,8 @@ def pod_cost_rate(scope: Scope, lookback: int) -> str:
 def tenant_queries(namespace: str, lookback: int, window: int) -> list[tuple[str, str]]:
     """(what, PromQL) of every query ``gpudash report`` sends with ``--tenant`` (billing and idle)."""
     scope = Scope(namespace=namespace)
-    return [("billing gpu_hours", gpu_hours(scope)), ("billing cost", cost(scope)), ("billing unpriced", unpriced(scope)),
+    return [("billing gpu_hours", gpu_hours(scope)), ("billing cost", cost(scope)),
+            ("billing unpriced", unpriced(scope)),
             ("rules installed", tenant_info_present(scope)), ("rules installed (series)", tenant_info_selector(scope)),
             ("idle candidates", idle_candidates(scope, ".*", window)),
             ("idle history", activity_history(scope, ".*", ["a-pod"], window)),

@@ -58,24 +58,23 @@ def _decoded(selector: str) -> str:
 
 
 def _model_rules(model: Model) -> tuple[Rule, ...]:
-    """The model table, copied to each model cluster, then decoded in O(1) rules per kind (O(clusters) + O(distinct
-    thresholds) rules in all, whatever the number of tenants)."""
+    """The model table, decoded onto each model cluster (the rule's ``cluster`` label replaces the table's):
+    O(clusters x distinct thresholds) rules, whatever the number of tenants."""
     table = q.selector(names.TENANT_ROWS, ("cluster", "=", names.MODEL_CLUSTER))
     rules = list(_model_table(model))
-    rules += [Rule(names.TENANT_ROWS, table, f"The tenant table on cluster {c}.", (("cluster", c),))
-              for c in model.clusters]
-    real = q.selector(names.TENANT_ROWS, ("cluster", "!=", names.MODEL_CLUSTER))
-    rules.append(Rule(names.TENANT_BUDGET, _decoded(real),
-                      f"Budget of each tenant per billing period, in {model.currency}, on every model cluster."))
+    thresholds = sorted({a for t in model.tenants for a in t.alert_at})
+    for c in model.clusters:
+        rules.append(Rule(names.TENANT_BUDGET, _decoded(table),
+                          f"Budget of each tenant per billing period, in {model.currency}, on cluster {c}.",
+                          (("cluster", c),)))
+        for a in thresholds:
+            having = q.selector(names.TENANT_ROWS, ("cluster", "=", names.MODEL_CLUSTER),
+                                ("row", "=~", f"[^ ]+ [^ ]+ (.*,)?{q.regex_alternation([f'{a:g}'])}(,.*)?"))
+            rules.append(Rule(names.TENANT_THRESHOLD, f"{_decoded(having)} * 0 + {a!r}",
+                              f"Alert when a tenant has spent {a:.0%} of its budget (tenants whose alert_at has it)"
+                              f", on cluster {c}.", (("cluster", c), ("threshold", f"{a:g}"))))
     rules.append(Rule(names.TENANT_INFO, f"{names.TENANT_BUDGET} * 0 + 1",
                       "1 per tenant (labels namespace, tenant) on every model cluster."))
-    for a in sorted({a for t in model.tenants for a in t.alert_at}):
-        mark = q.regex_alternation([f"{a:g}"])
-        having = q.selector(names.TENANT_ROWS, ("cluster", "!=", names.MODEL_CLUSTER),
-                            ("row", "=~", f"[^ ]+ [^ ]+ (.*,)?{mark}(,.*)?"))
-        rules.append(Rule(names.TENANT_THRESHOLD, f"{_decoded(having)} * 0 + {a!r}",
-                          f"Alert when a tenant has spent {a:.0%} of its budget (tenants whose alert_at has it).",
-                          (("threshold", f"{a:g}"),)))
     return tuple(rules)
 
 

@@ -45,8 +45,8 @@ MODEL_CLUSTER = "gpudash/model"
 # Price per hour of one unit of `resource` on `product` (provider-only; joined by the billing rules); labels
 # cluster (MODEL_CLUSTER), product, ksm_resource, gpu_class, resource.
 SKU_PRICE = "cluster_product_resource:gpudash_price_per_hour:model"
-# The compact tenant table: value the budget, label row "<namespace> <tenant> <alert_at,...>"; labels cluster, row.
-# Written once on MODEL_CLUSTER, then copied to each model cluster; read only by the decoding rules below.
+# The compact tenant table (provider-only): value the budget, label row "<namespace> <tenant> <alert_at,...>";
+# labels cluster (MODEL_CLUSTER), part (the rule holding the row), row. Decoded onto each model cluster below.
 TENANT_ROWS = "cluster_row:gpudash_tenant:model"
 # Per cluster of the model: 1 per tenant; labels cluster, namespace, tenant.
 TENANT_INFO = "cluster_namespace:gpudash_tenant:info"
