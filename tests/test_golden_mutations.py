@@ -7,6 +7,7 @@ import yaml
 from test_golden_suite import render
 
 from gpudash.golden import run_promtool_tests
+from gpudash.rules import names
 
 pytestmark = pytest.mark.skipif(not shutil.which("promtool"), reason="promtool is not installed")
 
@@ -17,11 +18,11 @@ HUB = "rules/gpudash-hub.rules.yaml"
 def _mig_at_full_price(text: str) -> str:
     data = yaml.safe_load(text)
     whole = {r["labels"]["gpu_class"]: r["expr"] for g in data["groups"] for r in g["rules"]
-             if r.get("record") == "product_resource:gpudash_price_per_hour:model"
+             if r.get("record") == names.SKU_PRICE
              and r["labels"]["resource"] == "nvidia.com/gpu"}
     for g in data["groups"]:
         for r in g["rules"]:
-            if r.get("record") == "product_resource:gpudash_price_per_hour:model" \
+            if r.get("record") == names.SKU_PRICE \
                     and r["labels"]["resource"].startswith("nvidia.com/mig-"):
                 r["expr"] = whole[r["labels"]["gpu_class"]]
     return yaml.safe_dump(data)
