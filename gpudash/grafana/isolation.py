@@ -49,6 +49,7 @@ import promql_parser as pp
 from gpudash.errors import GenerationError
 from gpudash.grafana import proxy
 from gpudash.grafana.panels import iter_panels, iter_targets
+from gpudash.promql.lint import vector_selectors
 from gpudash.rules import names
 
 # Series a tenant dashboard may read: the tenant-labelled recorded series and the alerts of its namespace.
@@ -182,12 +183,6 @@ def _check_aggregate(agg) -> list[str]:
     return []
 
 
-def _selectors(ast) -> list:
-    found = []
-    pp.walk(ast, pre_visit=lambda n: found.append(n) if isinstance(n, pp.VectorSelector) else True)
-    return found
-
-
 def _metric(sel) -> str | None:
     return sel.name or next((m.value for m in sel.matchers.matchers if m.name == "__name__"), None)
 
@@ -200,7 +195,7 @@ def check_proxy(expr: str, namespace: str, clusters: tuple[str, ...]) -> list[st
     except ValueError as err:
         return [f"does not parse ({err})"]
     reasons = []
-    for sel in _selectors(ast):
+    for sel in vector_selectors(ast):
         metric = _metric(sel)
         missing = sorted({"cluster", "namespace"} - hub_labels(metric or ""))
         if missing:
@@ -208,14 +203,14 @@ def check_proxy(expr: str, namespace: str, clusters: tuple[str, ...]) -> list[st
                            "matchers hide it from the tenant" + (" and cluster=\"\" shows it to users without "
                                                                 "access" if "cluster" in missing else ""))
     allowed_clusters = set(clusters)
-    for sel in _selectors(pp.parse(proxy.rewrite(expr, proxy.Access.tenant(namespace, clusters)))):
+    for sel in vector_selectors(pp.parse(proxy.rewrite(expr, proxy.Access.tenant(namespace, clusters)))):
         values = [set(m.value.split("|")) for m in sel.matchers.matchers if m.name == "cluster"]
         if not values or not any(v <= allowed_clusters for v in values):
             reasons.append(f"{sel}: the proxy's rewrite does not confine it to the tenant's clusters")
         if any(m.name == "namespace" and (m.op != pp.MatchOp.Equal or m.value != namespace)
                for m in sel.matchers.matchers) or not any(m.name == "namespace" for m in sel.matchers.matchers):
             reasons.append(f"{sel}: the proxy's rewrite does not confine it to namespace {namespace!r}")
-    for sel in _selectors(pp.parse(proxy.rewrite(expr, proxy.Access()))):
+    for sel in vector_selectors(pp.parse(proxy.rewrite(expr, proxy.Access()))):
         if not any(m.name == "cluster" and m.op == pp.MatchOp.Equal and m.value == "" for m in sel.matchers.matchers):
             reasons.append(f"{sel}: a user without access is not limited to cluster=\"\"")
     return reasons

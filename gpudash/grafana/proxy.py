@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 import promql_parser as pp
 
 from gpudash.promql import build as q
+from gpudash.promql.lint import vector_selectors
 
 Matcher = tuple[str, str, str]
 ALL = "*"
@@ -137,18 +138,6 @@ def _binary_modifier(m) -> str:
     return out
 
 
-def _selectors(ast) -> list:
-    found = []
-
-    def visit(node):
-        if isinstance(node, pp.VectorSelector):
-            found.append(node)
-        return True
-
-    pp.walk(ast, pre_visit=visit)
-    return found
-
-
 def _alternation(values) -> tuple[str, str]:
     """The proxy's matcher for ``values``: ``=`` for one, ``=~`` joined by ``|`` (unescaped) for several."""
     values = list(values) or [""]
@@ -158,7 +147,7 @@ def _alternation(values) -> tuple[str, str]:
 def _targeted(ast, access: Access) -> list[str]:
     """Accessible clusters the query's own cluster matchers name (filter.go getClustersInQuery)."""
     out = set()
-    for sel in _selectors(ast):
+    for sel in vector_selectors(ast):
         for m in sel.matchers.matchers:
             if m.name != "cluster":
                 continue
