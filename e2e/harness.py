@@ -107,7 +107,7 @@ class Prometheus:
         log = open(self.log_path, "ab")
         cmd = [self.prometheus, f"--config.file={config}", f"--storage.tsdb.path={self.data}",
                f"--storage.tsdb.retention.time={RETENTION}", f"--web.listen-address=127.0.0.1:{self.port}",
-               "--web.enable-lifecycle", "--query.max-samples=200000000", *self.args]
+               "--web.enable-lifecycle", "--query.max-samples=200000000", "--query.timeout=10m", *self.args]
         self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                      start_new_session=True)
         log.close()

@@ -30,7 +30,7 @@ MODEL = {
 }
 H = 3600
 STEP = 60
-A100, T4, MI300 = "NVIDIA-A100-SXM4-80GB", "NVIDIA-Tesla-T4", "AMD-Instinct-MI300X"
+A100, T4, MI300 = "NVIDIA-A100-SXM4-80GB", "NVIDIA-Tesla-T4", "AMD_Instinct_MI300X"  # GFD, AMD node labeller
 MIG_1G = "nvidia_com_mig_1g_10gb"
 
 

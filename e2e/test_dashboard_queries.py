@@ -80,9 +80,11 @@ def openmetrics() -> str:
             for job in jobs:
                 series.add("up", {"cluster": cluster, "clusterID": f"id-{cluster}", "job": job,
                                   "instance": f"{job}.{cluster}:443"}, t, 1)
-        if t >= T0 + 3 * H:  # the hub ruler's alerts (what the alerts family would fire), one per tenant
-            for ns, alert in (("team-a", "GpudashIdleGpu"), ("ml-research", "GpudashBudgetBurn")):
-                series.add("ALERTS", {"alertname": alert, "alertstate": "firing", "namespace": ns,
+        if t >= T0 + 3 * H:  # the hub ruler's alerts (what the alerts family would fire), one per tenant, with
+            # cluster like every tenant alert (alerts/tenant.py), so that the rbac-query-proxy lets the tenant see it
+            for cluster, ns, alert in (("east", "team-a", "GpudashIdleGpu"),
+                                       ("west", "ml-research", "GpudashBudgetBurn")):
+                series.add("ALERTS", {"alertname": alert, "alertstate": "firing", "namespace": ns, "cluster": cluster,
                                       "severity": "warning"}, t, 1)
     return series.openmetrics()
 
@@ -283,3 +285,70 @@ def test_tenant_dashboard_sees_only_its_namespace(hub, dashboards):
             for result in run_panel(hub, panel):
                 for labels, _ in result:
                     assert dict(labels).get("namespace", ns) == ns, f"{uid} / {panel['title']}: {labels}"
+
+
+# --- through ACM's rbac-query-proxy (issue #12), modelled by gpudash.grafana.proxy --------------------------------
+TENANTS = (("gpudash-tenant-team-a", "team-a"), ("gpudash-tenant-research", "ml-research"))
+
+
+def _tenant_queries(dashboards, model, uid: str, ns: str) -> list[tuple[str, str]]:
+    """(where, PromQL) of every target of the tenant's dashboard and every query of ``report --tenant``."""
+    from gpudash.grafana.panels import iter_targets
+    from gpudash.report import queries
+
+    out = [(f"{uid} / {p['title']} / {t['refId']}", grafana_expr(t["expr"])) for p, t in iter_targets(dashboards[uid])]
+    return out + [(f"report / {w}", e) for w, e in queries.tenant_queries(ns, 2 * PUSH, 2 * PUSH)]
+
+
+def _values(rows) -> list[float]:
+    return [v for _, v in rows]
+
+
+def test_tenant_queries_through_the_proxy(hub, dashboards, model):
+    """Every tenant panel and report query, rewritten by the proxy for the tenant (metrics/<ns> on every model
+    cluster), returns exactly what the provider's unrestricted view of the same query returns: the tenant's own
+    figures, non-empty where data exists. Rewritten for the other tenant, or for a user without any access
+    (cluster="", no namespace matcher), it returns nothing of gpudash (at most a literal 0 fallback)."""
+    from gpudash.grafana import proxy
+
+    stranger = proxy.Access()
+    for uid, ns in TENANTS:
+        mine = proxy.Access.tenant(ns, model.clusters)
+        other = proxy.Access.tenant(next(n for _, n in TENANTS if n != ns), model.clusters)
+        answered = 0
+        for where, expr in _tenant_queries(dashboards, model, uid, ns):
+            direct = sorted(hub.query(expr, EVAL))
+            assert sorted(hub.query(proxy.rewrite(expr, mine), EVAL)) == direct, where
+            answered += any(v != 0 for v in _values(direct))
+            for labels, _ in direct:
+                assert dict(labels).get("namespace", ns) == ns, (where, labels)
+            for access in (other, stranger):
+                assert all(v == 0 for v in _values(hub.query(proxy.rewrite(expr, access), EVAL))), (where, access)
+        assert answered >= 20, (uid, answered)  # budget, period-to-date, projection, burn rates, hours, alerts...
+
+
+def test_no_gpudash_series_is_readable_without_access(hub):
+    from gpudash.grafana import proxy
+
+    everything = '{__name__=~".+:gpudash_.+|ALERTS"}'
+    assert hub.query(f"count({everything})", EVAL)
+    assert hub.query(proxy.rewrite(f"count({everything})", proxy.Access()), EVAL) == []
+
+
+def test_tenant_stats_equal_the_providers_view(hub, dashboards):
+    """The tenant's 'Cost this period' and 'Budget' through the proxy equal the provider table's row."""
+    from gpudash.grafana import proxy
+    from gpudash.grafana.panels import iter_panels
+
+    for uid, ns in TENANTS:
+        mine = proxy.Access.tenant(ns, ("east", "north", "west"))
+        stats = {p["title"]: grafana_expr(p["targets"][0]["expr"]) for p in iter_panels(dashboards[uid])
+                 if p["type"] == "stat"}
+        ptd = _values(hub.query(proxy.rewrite(stats["Cost this period"], mine), EVAL))
+        budget = _values(hub.query(proxy.rewrite(stats["Budget"], mine), EVAL))
+        table = {dict(lb)["namespace"]: v for lb, v in rows(hub, dashboards, "gpudash-provider",
+                                                            "Tenants by period-to-date spend", 0)}
+        budgets = {dict(lb)["namespace"]: v for lb, v in rows(hub, dashboards, "gpudash-provider",
+                                                              "Tenants by period-to-date spend", 2)}
+        assert ptd == [pytest.approx(table[ns], rel=1e-12)] and ptd[0] > 0, uid
+        assert budget == [budgets[ns]], uid

@@ -10,6 +10,7 @@ import yaml
 from e2e import pipeline
 from e2e.conftest import require_prometheus
 from e2e.harness import group_eval_start, rule_levels, xxh64
+from gpudash.rules import names
 
 HOUR = 3600
 
@@ -30,7 +31,7 @@ def test_rule_levels_follow_recorded_names(tmp_path):
     assert where["namespace_product_resource:gpudash_gpu_hours:previous_hour"] == 0
     assert where["cluster_namespace_class_resource:gpudash_cost:last_hour"] > where[
         "namespace_product_resource:gpudash_gpu_hours:previous_hour"]
-    assert where["namespace:gpudash_cost:period_projection"] == len(levels) - 1
+    assert where[names.TENANT_COST_PROJECTED] == len(levels) - 1
 
 
 @pytest.mark.e2e

@@ -126,7 +126,7 @@ def test_month_through_mco(tmp_path, prometheus_factory, e2e_cache, stopwatch):
         if not all(pipeline.stable(r, m, window=20) for r in refs.values()):
             continue
         # the recorded sample at the billing group's evaluation nearest before t
-        last = {dict(lb)["namespace"]: s[-1] for lb, s in hub.samples(names.TENANT_COST_PTD, t - 300, t)}
+        last = {lb: s[-1] for lb, s in hub.samples(names.TENANT_COST_PTD, t - 300, t)}  # per cluster and tenant
         stamps = {ts for ts, _ in last.values()}
         assert len(stamps) == 1, last
         t = stamps.pop()
@@ -135,7 +135,10 @@ def test_month_through_mco(tmp_path, prometheus_factory, e2e_cache, stopwatch):
         # last 20 minutes arrived (as allocation is required to be stable for them)
         if any(t - 20 * 60 <= p <= t for log in logs for p in log.lost):
             continue
-        got = {ns: v for ns, (_, v) in last.items()}
+        got: dict[str, float] = {}
+        for lb, (_, v) in last.items():
+            ns = dict(lb)["namespace"]
+            got[ns] = got.get(ns, 0.0) + v
         exp = pipeline.expected_ptd(refs, model, mock, t, truth)
         for ns, v in exp.items():
             assert abs(got.get(ns, 0.0) - v) <= 1e-6 * max(1.0, v), (day, ns, got, exp, ptd_rule["expr"][:80])

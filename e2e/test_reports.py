@@ -94,13 +94,8 @@ def openmetrics() -> str:
     return series.openmetrics()
 
 
-NEEDED_HUB_RULES = {
-    "cluster_namespace_class_resource:gpudash_gpu_hours:last_hour",
-    "cluster_namespace_class_resource:gpudash_cost:last_hour",
-    "cluster_namespace_product_resource:gpudash_unpriced_gpu_hours:last_hour",
-    "cluster_namespace_pod:gpudash_cost_per_hour:current",
-    "cluster_node:gpudash_gpus_active:max_last_hour",
-}
+NEEDED_HUB_RULES = {names.HOUR_GPU_HOURS, names.HOUR_COST, names.UNPRICED_GPU_HOURS, names.POD_COST_RATE,
+                    names.CCSP_NODE_GPUS}
 
 
 def hub_rule_file(model, path: Path) -> Path:
@@ -428,7 +423,7 @@ def test_error_rules_not_installed(tmp_path, model_file):
     with harness.Prometheus(tmp_path / "prom") as prom:
         for kind in ("billing", "nodes"):
             r = report(kind, "--prometheus-url", prom.url, "-c", str(model_file), "--start", START, "--end", END)
-            _one_line_exit_2(r, "namespace:gpudash_tenant:info", "hub rules are not installed")
+            _one_line_exit_2(r, names.TENANT_INFO, "hub rules are not installed")
         r = report("idle", "--prometheus-url", prom.url, "-c", str(model_file), "--time", START)
         _one_line_exit_2(r, "hub rules are not installed")
 

@@ -23,6 +23,8 @@ def generate(model: Model) -> dict[str, object]:
                 raise AssertionError(f"two artifact families write {path}")
             files[path] = data
     objects = sorted(p for p, d in files.items() if kube.is_resource(p, d))
+    for path in objects:
+        files[path] = kube.fit(path, files[path])
     by_folder: dict[str, list[str]] = {}
     for path in objects:
         folder, _, name = path.rpartition("/")
@@ -31,3 +33,10 @@ def generate(model: Model) -> dict[str, object]:
         files[f"{folder}/kustomization.yaml" if folder else "kustomization.yaml"] = _kustomization(names)
     files["kustomization.yaml"] = _kustomization(objects)
     return files
+
+
+def size_notes(files: dict[str, object]) -> list[str]:
+    """One line per object annotated for server-side apply (what ``render`` prints)."""
+    return [f"{path}: {kube.size(data)} bytes, over {kube.LAST_APPLIED_LIMIT} (client-side apply's last-applied "
+            f"annotation limit): annotated {kube.SYNC_OPTIONS}: {kube.SERVER_SIDE_APPLY}; apply it server-side"
+            for path, data in sorted(files.items()) if kube.server_side(data)]

@@ -30,9 +30,12 @@ def _generate(model):
 
 
 def cmd_render(args) -> int:
-    from gpudash import writer
+    from gpudash import artifacts, writer
 
-    plan = writer.plan(args.output, _generate(_load(args)))
+    files = _generate(_load(args))
+    for note in artifacts.size_notes(files):
+        print(f"gpudash: {note}", file=sys.stderr)
+    plan = writer.plan(args.output, files)
     if args.check:
         drift = plan.changed() + plan.stale()
         if drift:

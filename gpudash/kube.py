@@ -1,6 +1,19 @@
 """Kubernetes object skeletons shared by the ACM, single-cluster and Grafana artifact families."""
 from __future__ import annotations
 
+import json
+
+from gpudash.errors import GenerationError
+from gpudash.yamlfmt import COMMENT, strip_comments
+
+# Kubernetes size limits, the one home for them. Every object (a ConfigMap's or Secret's data in particular) must
+# stay under 1 MiB; client-side `kubectl apply` and ArgoCD's default sync store the whole object as JSON in the
+# kubectl.kubernetes.io/last-applied-configuration annotation, and annotations total at most 256 KiB.
+MAX_OBJECT_BYTES = 1024 * 1024
+LAST_APPLIED_LIMIT = 262_144
+SYNC_OPTIONS = "argocd.argoproj.io/sync-options"
+SERVER_SIDE_APPLY = "ServerSideApply=true"
+
 PART_OF = {"app.kubernetes.io/part-of": "gpudash", "app.kubernetes.io/managed-by": "gpudash"}
 
 
@@ -33,3 +46,31 @@ def is_object(data) -> bool:
 def is_resource(path: str, data) -> bool:
     """An output file that a kustomization lists as a resource: an object that is not a patch."""
     return is_object(data) and not path.endswith(PATCH_SUFFIX)
+
+
+def size(data: dict) -> int:
+    """Bytes of the object as compact JSON: what the API server stores and last-applied would hold."""
+    return len(json.dumps(strip_comments(data), separators=(",", ":"), ensure_ascii=False).encode())
+
+
+def fit(path: str, data: dict) -> dict:
+    """``data`` checked against the size limits: refused over 1 MiB; over 256 KiB, annotated for ArgoCD
+    server-side apply (and commented why)."""
+    n = size(data)
+    kind, name = data.get("kind"), data.get("metadata", {}).get("name")
+    if n >= MAX_OBJECT_BYTES:
+        raise GenerationError(f"{path}: {kind} {name} is {n} bytes, over Kubernetes' {MAX_OBJECT_BYTES}-byte object "
+                              "limit (1 MiB): it cannot be applied; reduce the model (fewer tenants or GPU classes)")
+    if n <= LAST_APPLIED_LIMIT:
+        return data
+    meta = dict(data["metadata"])
+    meta["annotations"] = {**meta.get("annotations", {}), SYNC_OPTIONS: SERVER_SIDE_APPLY}
+    why = (f"{kind} {name} is {n} bytes, over the {LAST_APPLIED_LIMIT}-byte limit of client-side apply's\n"
+           f"last-applied annotation: apply it server-side (ArgoCD: {SYNC_OPTIONS}: {SERVER_SIDE_APPLY};\n"
+           "kubectl: apply --server-side).")
+    return {COMMENT: why, **{k: v for k, v in data.items() if k != COMMENT}, "metadata": meta}
+
+
+def server_side(data) -> bool:
+    """Whether :func:`fit` annotated ``data`` for server-side apply."""
+    return is_object(data) and data.get("metadata", {}).get("annotations", {}).get(SYNC_OPTIONS) == SERVER_SIDE_APPLY

@@ -278,20 +278,23 @@ def test_alerts_fire_on_what_the_hub_rules_record(rendered, tmp_path):
                          "gpu_model": "NVIDIA A100-SXM4-80GB"}, [0.0] * 42),
     ]
 
-    def firing(alertname: str, minutes: int, labels: dict) -> dict:
-        body = ",".join(f'{k}="{v}"' for k, v in sorted({**labels, "alertname": alertname,
-                                                          "alertstate": "firing"}.items()))
+    def firing(alertname: str, minutes: int, labels: dict, clusters=("prod-east",)) -> dict:
+        def body(cluster):
+            return ",".join(f'{k}="{v}"' for k, v in sorted({**labels, "alertname": alertname, "cluster": cluster,
+                                                              "alertstate": "firing"}.items()))
         return {"expr": f'ALERTS{{alertname="{alertname}"}}', "eval_time": f"{minutes}m",
-                "exp_samples": [{"labels": f"ALERTS{{{body}}}", "value": 1}]}
+                "exp_samples": [{"labels": f"ALERTS{{{body(c)}}}", "value": 1} for c in clusters]}
+
+    everywhere = ("prod-east", "prod-west")  # tenant alerts: one copy per model cluster, for the proxy
 
     tenant = {"namespace": "team-b", "tenant": "team-b", an.AUDIENCE: an.TENANT}
     test = {
         "rule_files": ["rules/gpudash-hub.rules.yaml", "alerts/gpudash.alerts.yaml"],
         "evaluation_interval": "5m",
         "tests": [{"interval": "5m", "input_series": series, "promql_expr_test": [
-            firing(an.BURN_RATE_JUMP, 20, {**tenant, "severity": "info"}),
-            firing(an.BUDGET_EXHAUSTED, 60, {**tenant, "severity": "critical", "threshold": "1"}),
-            firing(an.IDLE, 45, {**tenant, "severity": "warning", "cluster": "prod-east", "pod": "nb-0",
+            firing(an.BURN_RATE_JUMP, 20, {**tenant, "severity": "info"}, everywhere),
+            firing(an.BUDGET_EXHAUSTED, 60, {**tenant, "severity": "critical", "threshold": "1"}, everywhere),
+            firing(an.IDLE, 45, {**tenant, "severity": "warning", "pod": "nb-0",
                                  "gpu_model": "NVIDIA A100-SXM4-80GB", "workload": "nb",
                                  "workload_type": "Deployment"}),
         ]}],

@@ -8,7 +8,6 @@ from test_golden_suite import render
 
 from gpudash.golden import run_promtool_tests
 from gpudash.promql import build as q
-from gpudash.promql import calendar
 from gpudash.rules import names
 
 pytestmark = pytest.mark.skipif(not shutil.which("promtool"), reason="promtool is not installed")
@@ -20,11 +19,11 @@ HUB = "rules/gpudash-hub.rules.yaml"
 def _mig_at_full_price(text: str) -> str:
     data = yaml.safe_load(text)
     whole = {r["labels"]["gpu_class"]: r["expr"] for g in data["groups"] for r in g["rules"]
-             if r.get("record") == "product_resource:gpudash_price_per_hour:model"
+             if r.get("record") == names.SKU_PRICE
              and r["labels"]["resource"] == "nvidia.com/gpu"}
     for g in data["groups"]:
         for r in g["rules"]:
-            if r.get("record") == "product_resource:gpudash_price_per_hour:model" \
+            if r.get("record") == names.SKU_PRICE \
                     and r["labels"]["resource"].startswith("nvidia.com/mig-"):
                 r["expr"] = whole[r["labels"]["gpu_class"]]
     return yaml.safe_dump(data)
@@ -33,13 +32,17 @@ def _mig_at_full_price(text: str) -> str:
 def _cluster_level_gate(text: str) -> str:
     """The first design: each cluster's hourly series accepted whole while its heartbeat says "the hour before",
     whatever hour each series' own latest sample was evaluated in."""
+    from gpudash.model import load_bundled_example
+    from gpudash.rules import hub
+
+    model = load_bundled_example()
     data = yaml.safe_load(text)
     fresh = f"last_over_time({names.BILLED_HOUR}[1h]) == scalar(floor(vector(time()) / 3600)) * 3600 - 3600"
     for series in (names.HOURLY_GPU_HOURS, names.NODE_ACTIVE_GPUS_MAX):
         sel = q.selector(series, (names.SENTINEL_LABEL, "=", ""))
         for g in data["groups"]:
             for r in g["rules"]:
-                r["expr"] = r["expr"].replace(calendar.pushed_this_hour(sel),
+                r["expr"] = r["expr"].replace(hub._this_hours_push(model, series),
                                               f"(last_over_time({sel}[1h]) and on (cluster) ({fresh}))")
     return yaml.safe_dump(data)
 

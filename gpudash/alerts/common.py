@@ -89,11 +89,13 @@ def literal(text: str) -> str:
     return f"{{{{ {go_string(text)} }}}}" if "{{" in text or "}}" in text else text
 
 
-def query_value(model: Model, metric: str, by: tuple[str, ...], before: str, after: str, fmt: str = MONEY) -> str:
-    """Template text: ``before`` + the latest value of ``metric{by-labels of the alert}`` + ``after``, or nothing
-    when that query returns nothing. ``by`` labels are matched exactly (Go %q quoting)."""
+def query_value(model: Model, metric: str, by: tuple[str, ...], before: str, after: str, fmt: str = MONEY,
+                agg: str | None = None) -> str:
+    """Template text: ``before`` + the latest value of ``metric{by-labels of the alert}`` (aggregated with ``agg``
+    when given, e.g. ``sum`` over clusters) + ``after``, or nothing when that query returns nothing. ``by`` labels
+    are matched exactly (Go %q quoting)."""
     selector = q.metric_name(metric) + "{" + ",".join(f"{q.label_name(n)}=%q" for n in by) + "}"
-    query = fresh(model, selector)
+    query = fresh(model, selector) if agg is None else f"{agg}({fresh(model, selector)})"
     args = " ".join(f"$labels.{q.label_name(n)}" for n in by)
     return (f"{{{{ with printf {go_string(query)} {args} | query }}}}{before}"
             f"{{{{ . | first | value | printf {go_string(fmt)} }}}}{after}{{{{ end }}}}")
@@ -154,7 +156,8 @@ def provider_alert(model: Model, name: str, expr: str, for_: int, severity: str,
 
 def tenant_of(model: Model, expr: str) -> str:
     """``expr`` (with a ``namespace`` label) restricted to tenant namespaces, with the ``tenant`` label added."""
-    return f"({expr}) * on (namespace) group_left (tenant) {fresh(model, names.TENANT_INFO)}"
+    info = q.agg("max", ("namespace", "tenant"), fresh(model, names.TENANT_INFO))  # one per namespace, any cluster
+    return f"({expr}) * on (namespace) group_left (tenant) {info}"
 
 
 def percent(fraction: float) -> str:

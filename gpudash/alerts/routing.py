@@ -4,12 +4,15 @@ The tree, first match wins:
 
 1. ``alertname="Watchdog"`` -> ``null`` (ACM's default: the always-firing heartbeat of every spoke);
 2. ``audience="provider"`` -> the provider receiver, even when the alert names a tenant's namespace;
-3. one route per tenant, ``namespace="<its namespace>"`` (an exact, escaped matcher) -> the tenant's receiver;
+3. the tenants' route, ``namespace=~"<every tenant namespace>"``, grouped by alert name and namespace, with one child
+   route per tenant receiver, ``namespace=~"<its tenants' namespaces>"`` (escaped alternations, anchored by
+   Alertmanager) -> that receiver;
 4. anything else (ACM's own alerts, namespaces that are no tenant) -> the provider receiver (the root).
 
 Every alert carrying a tenant's namespace reaches that tenant: gpudash's tenant alerts and any other alert about
-the namespace that reaches this Alertmanager. Receivers are empty placeholders: fill in their integrations
-(``email_configs``, ``slack_configs``, ``webhook_configs``, ...) in the rendered file, or keep the Secret out of
+the namespace that reaches this Alertmanager. Receivers are empty placeholders (each tenant's without a comment, to
+keep the Secret small): fill in their integrations (``email_configs``, ``slack_configs``, ``webhook_configs``, ...)
+in the rendered file, or keep the Secret out of
 GitOps after the first apply. On the ACM hub the configuration is the Secret ``alertmanager-config``; on a single
 OpenShift cluster use the same ``alertmanager.yaml`` for the platform Alertmanager (Secret ``alertmanager-main`` in
 ``openshift-monitoring``).
@@ -19,6 +22,7 @@ from __future__ import annotations
 from gpudash import kube
 from gpudash.alerts import names as an
 from gpudash.model.types import Model
+from gpudash.promql import build as q
 from gpudash.yamlfmt import COMMENT, dump_yaml
 
 # Alertmanager's conventional file name; the .yml suffix also keeps it out of `promtool check rules alerts/*.yaml`.
@@ -50,12 +54,22 @@ def config(model: Model) -> dict:
          "matchers": [matcher(an.AUDIENCE, an.PROVIDER)], "receiver": provider},
     ]
     receivers = {provider: _receiver(provider, "The provider's receiver: integrity and health alerts, and every "
-                                               "alert no tenant route takes"),
+                                               "alert no tenant route takes.\nThe tenant receivers below are "
+                                               "placeholders alike"),
                  NULL_RECEIVER: {COMMENT: "Drops what it receives (ACM's default receiver).", "name": NULL_RECEIVER}}
-    for t in sorted(model.tenants, key=lambda t: t.namespace):
-        routes.append({COMMENT: f"Tenant {t.name}: every alert about namespace {t.namespace}.",
-                       "matchers": [matcher("namespace", t.namespace)], "receiver": t.receiver})
-        receivers.setdefault(t.receiver, _receiver(t.receiver, f"Tenant {t.name}'s receiver"))
+    by_receiver: dict[str, list[str]] = {}
+    for t in model.tenants:
+        by_receiver.setdefault(t.receiver, []).append(t.namespace)
+        receivers.setdefault(t.receiver, {"name": t.receiver})
+    # One route per receiver with an exact alternation of its namespaces: a few bytes per tenant, so the Secret
+    # stays far below Kubernetes' 1 MiB at thousands of tenants.
+    routes.append({COMMENT: "Tenants: every alert about a tenant's namespace, to the tenant's receiver. Grouped by "
+                            "namespace, the\ncopies of a tenant alert on each of its clusters (alerts/tenant.py) "
+                            "make one notification.",
+                   "matchers": [matcher("namespace", q.regex_alternation(t.namespace for t in model.tenants), "=~")],
+                   "receiver": provider, "group_by": ["alertname", "namespace"],
+                   "routes": [{"matchers": [matcher("namespace", q.regex_alternation(namespaces), "=~")],
+                               "receiver": receiver} for receiver, namespaces in sorted(by_receiver.items())]})
     return {
         "global": {"resolve_timeout": "5m"},
         "route": {

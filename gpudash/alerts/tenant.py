@@ -1,8 +1,11 @@
 """Tenant alerts: budget thresholds crossed this period, projected overrun, sudden burn-rate jumps.
 
 One rule per alert serves every tenant: budgets and thresholds are the hub's model series
-(``namespace:gpudash_budget:model``, ``namespace:gpudash_budget_threshold:model``) joined by ``namespace``, so
-adding a tenant changes only those constants.
+(``cluster_namespace:gpudash_budget:model``, ``...:gpudash_budget_threshold:model``), the same on every model cluster,
+so adding a tenant changes only those constants. A tenant's figures are summed over clusters (its budget is the max
+over clusters, never a sum); each alert is then written once per model cluster of the tenant, with ``cluster``, so
+that a tenant reading ``ALERTS`` through ACM's rbac-query-proxy (which adds a cluster matcher to every selector)
+sees it. Alertmanager groups the copies into one notification (routing.py: tenant routes group by namespace).
 """
 from __future__ import annotations
 
@@ -14,14 +17,21 @@ from gpudash.promql import build as q
 from gpudash.rules import names
 
 PCT_THRESHOLD = "{{ $labels.threshold | humanizePercentage }}"
+WHO = ("namespace", "tenant")
 
 
 def _ptd(model):
-    return c.fresh(model, names.TENANT_COST_PTD)
+    return q.agg("sum", WHO, c.fresh(model, names.TENANT_COST_PTD))
 
 
 def _budget(model):
-    return c.fresh(model, names.TENANT_BUDGET)
+    return q.agg("max", WHO, c.fresh(model, names.TENANT_BUDGET))
+
+
+def _on_clusters(model: Model, expr: str, keep: tuple[str, ...] = ()) -> str:
+    """``expr`` (one series per namespace) once per model cluster of the tenant, with ``cluster`` and ``tenant``
+    from the tenant info; ``keep`` are further labels of ``expr`` to keep."""
+    return f"({expr}) + on (namespace) group_right {q.labels(keep)} ({c.fresh(model, names.TENANT_INFO)} * 0)"
 
 
 def _highest_crossed(model: Model) -> str:
@@ -30,14 +40,16 @@ def _highest_crossed(model: Model) -> str:
     A budget of 0 makes every threshold reached as soon as anything is spent (the ratio is +Inf; 0/0 is NaN,
     which reaches nothing)."""
     ratio = f"({_ptd(model)} / on (namespace) group_left () {_budget(model)})"
-    crossed = f"({c.fresh(model, names.TENANT_THRESHOLD)} <= on (namespace) group_left () {ratio})"
+    thresholds = q.agg("max", (*WHO, "threshold"), c.fresh(model, names.TENANT_THRESHOLD))
+    crossed = f"({thresholds} <= on (namespace) group_left () {ratio})"
     return f"({crossed} == on (namespace) group_left () {q.agg('max', ('namespace',), crossed)})"
 
 
 def _spent_at_threshold(model: Model, band: str) -> str:
     """Period-to-date cost (value) with the labels of the highest reached threshold in ``band`` (``< 1`` or
-    ``>= 1``): namespace, tenant, threshold."""
-    return f"{_ptd(model)} + on (namespace) group_right () (({_highest_crossed(model)} {band}) * 0)"
+    ``>= 1``), on each model cluster: cluster, namespace, tenant, threshold."""
+    spent = f"{_ptd(model)} + on (namespace) group_right () (({_highest_crossed(model)} {band}) * 0)"
+    return _on_clusters(model, spent, ("threshold",))
 
 
 def _budget_text(model: Model) -> str:
@@ -66,7 +78,8 @@ def _burn_description(model, tenant, namespace, rate, average_part) -> str:
 
 
 def _average_text(model: Model) -> str:
-    return c.query_value(model, names.TENANT_COST_RATE_AVG, ("namespace",), " (", f" {model.currency} per hour)")
+    return c.query_value(model, names.TENANT_COST_RATE_AVG, ("namespace",), " (", f" {model.currency} per hour)",
+                         agg="sum")
 
 
 def threshold_for(model: Model) -> int:
@@ -89,9 +102,9 @@ def alerts(model: Model) -> tuple:
     budget_part = _budget_text(model)
     window = q.duration(model.billing.burn_rate_window)
     factor = model.alerts.burn_jump_factor
-    rate = c.fresh(model, names.TENANT_COST_RATE)
-    average = c.fresh(model, names.TENANT_COST_RATE_AVG)
-    projected = c.fresh(model, names.TENANT_COST_PROJECTED)
+    rate = q.agg("sum", ("namespace",), c.fresh(model, names.NAMESPACE_COST_RATE))
+    average = q.agg("sum", ("namespace",), c.fresh(model, names.TENANT_COST_RATE_AVG))
+    projected = q.agg("sum", WHO, c.fresh(model, names.TENANT_COST_PROJECTED))
     over_budget = f"({_ptd(model)} >= on (namespace) group_left () {_budget(model)})"
     return (
         c.tenant_alert(
@@ -113,7 +126,8 @@ def alerts(model: Model) -> tuple:
                       f"for {q.duration(threshold_for(model))}"),
         c.tenant_alert(
             model, an.BUDGET_PROJECTED_OVERRUN,
-            f"({projected} > on (namespace) group_left () {_budget(model)}) unless on (namespace) {over_budget}",
+            _on_clusters(model, f"({projected} > on (namespace) group_left () {_budget(model)}) "
+                                f"unless on (namespace) {over_budget}"),
             projection_for(model), "warning",
             summary="A tenant is on course to exceed its GPU budget by the end of the billing period.",
             description=_projection_description(model, tn, ns, c.VALUE_MONEY, budget_part),
@@ -122,7 +136,7 @@ def alerts(model: Model) -> tuple:
             threshold=f"projection > budget (burn-rate window {window}); for {q.duration(projection_for(model))}"),
         c.tenant_alert(
             model, an.BURN_RATE_JUMP,
-            c.tenant_of(model, f"({rate} > 0) >= on (namespace) ({factor!r} * {average})"),
+            _on_clusters(model, f"({rate} > 0) >= on (namespace) ({factor!r} * {average})"),
             burn_for(model), "info",
             summary="A tenant's GPU spending rate jumped well above its recent average.",
             description=_burn_description(model, tn, ns, c.VALUE_MONEY, _average_text(model)),
@@ -149,8 +163,18 @@ def _who(t: Tenant) -> dict:
     return {"namespace": t.namespace, "tenant": t.name}
 
 
-def _tenant_labels(t: Tenant, severity: str, **extra) -> dict:
-    return {**_who(t), "severity": severity, an.AUDIENCE: an.TENANT, **extra}
+def _on_each(model: Model, metric: str, labels: dict, samples, share: bool = False) -> list[dict]:
+    """``metric`` on every model cluster: the same ``samples`` (a constant), or, with ``share``, an equal share of
+    them each (a per-cluster figure whose sum over clusters is ``samples``)."""
+    n = len(model.clusters)
+    return [pt.series(metric, {**labels, "cluster": cl}, [v / n for v in samples] if share else samples)
+            for cl in model.clusters]
+
+
+def _fired(model: Model, t: Tenant, severity: str, annotations: dict, **extra) -> list[dict]:
+    """The alert as it fires: once per model cluster."""
+    return [pt.alert({**_who(t), "cluster": cl, "severity": severity, an.AUDIENCE: an.TENANT, **extra}, annotations)
+            for cl in model.clusters]
 
 
 def _annotations(model: Model, t: Tenant, alertname: str, summary: str, description: str) -> dict:
@@ -180,9 +204,11 @@ def _threshold_test(model: Model) -> dict:
     total = len(spent) + 1
     spent.append(spent[-1])
     inputs = [
-        pt.series(names.TENANT_COST_PTD, _who(t), spent),
-        pt.series(names.TENANT_BUDGET, _who(t), [budget] * total),
-        *(pt.series(names.TENANT_THRESHOLD, {**_who(t), "threshold": f"{a:g}"}, [a] * total) for a in thresholds),
+        *_on_each(model, names.TENANT_COST_PTD, _who(t), spent, share=True),
+        *_on_each(model, names.TENANT_BUDGET, _who(t), [budget] * total),
+        *_on_each(model, names.TENANT_INFO, _who(t), [1] * total),
+        *(s for a in thresholds for s in _on_each(model, names.TENANT_THRESHOLD, {**_who(t), "threshold": f"{a:g}"},
+                                                  [a] * total)),
     ]
     cases = [pt.case(model, hold, an.BUDGET_THRESHOLD), pt.case(model, hold, an.BUDGET_EXHAUSTED)]
     for k, a in enumerate(thresholds, start=1):
@@ -193,12 +219,12 @@ def _threshold_test(model: Model) -> dict:
         amount = levels[k] * budget
         description = _spent_description(model, t.name, t.namespace, f"{amount:.2f}", c.percent(a),
                                          f" of {budget:.2f} {model.currency}", a >= 1)
-        fired = pt.alert(_tenant_labels(t, "warning" if a < 1 else "critical", threshold=f"{a:g}"),
-                         _annotations(model, t, name, _summary(model, name), description))
+        fired = _fired(model, t, "warning" if a < 1 else "critical",
+                       _annotations(model, t, name, _summary(model, name), description), threshold=f"{a:g}")
         cases += [
             pt.case(model, start + hold - 1, name),  # the new band is pending; the lower band has resolved
             pt.case(model, start + hold - 1, other),
-            pt.case(model, start + hold, name, [fired]),
+            pt.case(model, start + hold, name, fired),
             pt.case(model, start + hold, other),
         ]
     return pt.test_group(model, "budget thresholds: the highest reached fires, by band", inputs, cases)
@@ -213,18 +239,18 @@ def _projection_test(model: Model) -> dict:
     projection = [p * budget for p, _ in plan for _ in range(phase)]
     spent = [s * budget for _, s in plan for _ in range(phase)]
     total = len(spent)
-    inputs = [pt.series(names.TENANT_COST_PROJECTED, _who(t), projection),
-              pt.series(names.TENANT_COST_PTD, _who(t), spent),
-              pt.series(names.TENANT_BUDGET, _who(t), [budget] * total)]
+    inputs = [*_on_each(model, names.TENANT_COST_PROJECTED, _who(t), projection, share=True),
+              *_on_each(model, names.TENANT_COST_PTD, _who(t), spent, share=True),
+              *_on_each(model, names.TENANT_BUDGET, _who(t), [budget] * total),
+              *_on_each(model, names.TENANT_INFO, _who(t), [1] * total)]
     description = _projection_description(model, t.name, t.namespace, f"{1.25 * budget:.2f}",
                                           f" of {budget:.2f} {model.currency}")
-    fired = pt.alert(_tenant_labels(t, "warning"),
-                     _annotations(model, t, an.BUDGET_PROJECTED_OVERRUN,
-                                  _summary(model, an.BUDGET_PROJECTED_OVERRUN), description))
+    fired = _fired(model, t, "warning", _annotations(model, t, an.BUDGET_PROJECTED_OVERRUN,
+                                                     _summary(model, an.BUDGET_PROJECTED_OVERRUN), description))
     cases = [
         pt.case(model, phase - 1, an.BUDGET_PROJECTED_OVERRUN),  # projection within budget
         pt.case(model, phase + hold - 1, an.BUDGET_PROJECTED_OVERRUN),  # over budget, still pending
-        pt.case(model, phase + hold, an.BUDGET_PROJECTED_OVERRUN, [fired]),
+        pt.case(model, phase + hold, an.BUDGET_PROJECTED_OVERRUN, fired),
         pt.case(model, 2 * phase, an.BUDGET_PROJECTED_OVERRUN),  # budget already spent: GPUBudgetExhausted's job
     ]
     return pt.test_group(model, "projected overrun: over budget at the period end, not yet spent", inputs, cases)
@@ -243,19 +269,19 @@ def _burn_test(model: Model) -> dict:
     rate = [r for r, _ in plan for _ in range(phase)]
     average = [a for _, a in plan for _ in range(phase)]
     total = len(rate)
-    inputs = [pt.series(names.TENANT_COST_RATE, {"namespace": t.namespace}, rate),
-              pt.series(names.TENANT_COST_RATE_AVG, {"namespace": t.namespace}, average),
-              pt.series(names.TENANT_INFO, _who(t), [1] * total)]
+    inputs = [*_on_each(model, names.NAMESPACE_COST_RATE, {"namespace": t.namespace}, rate, share=True),
+              *_on_each(model, names.TENANT_COST_RATE_AVG, {"namespace": t.namespace}, average, share=True),
+              *_on_each(model, names.TENANT_INFO, _who(t), [1] * total)]
     jump, avg = plan[2]
     description = _burn_description(model, t.name, t.namespace, f"{jump:.2f}",
                                     f" ({avg:.2f} {model.currency} per hour)")
-    fired = pt.alert(_tenant_labels(t, "info"),
-                     _annotations(model, t, an.BURN_RATE_JUMP, _summary(model, an.BURN_RATE_JUMP), description))
+    fired = _fired(model, t, "info",
+                   _annotations(model, t, an.BURN_RATE_JUMP, _summary(model, an.BURN_RATE_JUMP), description))
     cases = [
         pt.case(model, phase - 1, an.BURN_RATE_JUMP),  # idle: 0 >= factor x 0, but nothing is spent
         pt.case(model, 2 * phase - 1, an.BURN_RATE_JUMP),  # steady
         pt.case(model, 2 * phase + hold - 1, an.BURN_RATE_JUMP),  # jumped, pending
-        pt.case(model, 2 * phase + hold, an.BURN_RATE_JUMP, [fired]),
+        pt.case(model, 2 * phase + hold, an.BURN_RATE_JUMP, fired),
         pt.case(model, 3 * phase + hold, an.BURN_RATE_JUMP),  # the average caught up
     ]
     return pt.test_group(model, "burn-rate jump against the window average", inputs, cases)

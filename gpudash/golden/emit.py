@@ -166,19 +166,25 @@ def _hub_checks(ref: Reference, minute: int, hub: HubView, cluster_label: bool, 
     ]
 
 
-def _ptd_checks(ref: Reference, model: Model, minute: int, hour_lines=None) -> list[dict]:
-    """Period-to-date per tenant and the budget thresholds it has crossed, at ``minute``."""
-    ptd = ref.period_to_date(minute, hour_lines=hour_lines)
+def _ptd_checks(ref: Reference, model: Model, minute: int, hour_lines=None, cluster_label: bool = True) -> list[dict]:
+    """Period-to-date per cluster and tenant, and the budget thresholds the tenant's total (over clusters) has
+    crossed, at ``minute``; ``hour_lines`` as :meth:`Reference.period_to_date` takes it. Budgets and thresholds
+    are the same on every cluster: read with max, never summed."""
     tenants = {t.namespace: t for t in model.tenants}
-    crossed = {(ns, t.name, f"{f:g}"): 1 for ns, t in tenants.items() for f in t.alert_at if ptd[ns] >= f * t.budget}
-    over = (f"{names.TENANT_THRESHOLD} * on (namespace, tenant) group_left () {names.TENANT_BUDGET}"
-            f" <= on (namespace, tenant) group_left () {names.TENANT_COST_PTD}")
-    return [
-        _check(names.TENANT_COST_PTD, minute, {(ns, t.name): ptd[ns] for ns, t in tenants.items()},
-               ("namespace", "tenant")),
-        _check(f"count by (namespace, tenant, threshold) ({over})", minute, crossed,
-               ("namespace", "tenant", "threshold"), metric=False),
-    ]
+    total = ref.period_to_date(minute, hour_lines=hour_lines)
+    per_cluster = ref.period_to_date_by_cluster(minute, hour_lines=hour_lines)
+    crossed = {(ns, t.name, f"{f:g}"): 1 for ns, t in tenants.items() for f in t.alert_at if total[ns] >= f * t.budget}
+    who = "(namespace, tenant)"
+    over = (f"max by (namespace, tenant, threshold) ({names.TENANT_THRESHOLD}) * on {who} group_left () "
+            f"max by {who} ({names.TENANT_BUDGET}) <= on {who} group_left () sum by {who} ({names.TENANT_COST_PTD})")
+    if cluster_label:
+        rows = {(c, ns, tenants[ns].name): v for (c, ns), v in per_cluster.items()}
+        ptd = _check(names.TENANT_COST_PTD, minute, rows, ("cluster", "namespace", "tenant"))
+    else:  # the spoke file: one cluster, no cluster label on the data (the model's zero series carry one)
+        ptd = _check(f"sum by {who} ({names.TENANT_COST_PTD})", minute,
+                     {(ns, t.name): total[ns] for ns, t in tenants.items()}, ("namespace", "tenant"), metric=False)
+    return [ptd, _check(f"count by (namespace, tenant, threshold) ({over})", minute, crossed,
+                        ("namespace", "tenant", "threshold"), metric=False)]
 
 
 # --- files -------------------------------------------------------------------------------------------------------
@@ -205,7 +211,7 @@ def _spoke_file(s: sc.Scenario, model: Model) -> dict:
         for m in [m for m in evaluations if m >= 60 and m % 60 in (0, 60 - step)]:
             tests += _hub_checks(ref, m, hub, cluster_label=False)
         tests += [t for m in evaluations if m >= 120 and m % 60 == 0 and _stable(ref, m)
-                  for t in _ptd_checks(ref, model, m)]
+                  for t in _ptd_checks(ref, model, m, cluster_label=False)]
         groups.append({"name": f"{s.name} [{cluster}]: {s.protects}", "interval": "1m",
                        "input_series": synthesise(local, model, cluster), "promql_expr_test": tests})
     return {"rule_files": [SPOKE_RULES, HUB_RULES], "evaluation_interval": f"{step}m", "group_eval_order": GROUP_ORDER,

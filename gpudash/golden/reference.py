@@ -249,21 +249,30 @@ class Reference:
                 out[(cluster, ns)] = out.get((cluster, ns), 0.0) + q * found[2]
         return out
 
-    def period_to_date(self, minute: int, rate_minute: int | None = None, hour_lines=None) -> dict[str, float]:
-        """{tenant namespace: cost} at ``minute``: the complete hours up to the hour before last, plus the cost
-        rate at ``rate_minute`` (default ``minute``) x the time since then, within the period. ``hour_lines``
-        (hour) -> billing lines gives what the hub recorded for each hour (default: :meth:`billing`)."""
+    def period_to_date_by_cluster(self, minute: int, rate_minute: int | None = None,
+                                  hour_lines=None) -> dict[tuple[str, str], float]:
+        """{(cluster, tenant namespace): cost} at ``minute``: the complete hours up to the hour before last, plus
+        the cost rate at ``rate_minute`` (default ``minute``) x the time since then, within the period.
+        ``hour_lines`` (hour) -> billing lines gives what the hub recorded for each hour (default:
+        :meth:`billing`). Only pairs with usage are listed."""
         start, now_hour = period_start(minute), minute // 60
         tenants = {t.namespace for t in self.model.tenants}
-        out = {ns: 0.0 for ns in tenants}
+        out: dict[tuple[str, str], float] = {}
         for hour in range(max(start // 60, 0), now_hour - 1):
-            for (_, ns, _, _), (_, cost) in (hour_lines or self.billing)(hour).items():
+            for (cluster, ns, _, _), (_, cost) in (hour_lines or self.billing)(hour).items():
                 if ns in tenants:
-                    out[ns] += cost
+                    out[(cluster, ns)] = out.get((cluster, ns), 0.0) + cost
         since = min(minute - (now_hour - 1) * 60, minute - start)
-        for (_, ns), rate in self.cost_rate(minute if rate_minute is None else rate_minute).items():
+        for (cluster, ns), rate in self.cost_rate(minute if rate_minute is None else rate_minute).items():
             if ns in tenants:
-                out[ns] += rate * since / 60
+                out[(cluster, ns)] = out.get((cluster, ns), 0.0) + rate * since / 60
+        return out
+
+    def period_to_date(self, minute: int, rate_minute: int | None = None, hour_lines=None) -> dict[str, float]:
+        """{tenant namespace: cost} at ``minute``: :meth:`period_to_date_by_cluster` summed over clusters."""
+        out = {t.namespace: 0.0 for t in self.model.tenants}
+        for (_, ns), cost in self.period_to_date_by_cluster(minute, rate_minute, hour_lines).items():
+            out[ns] += cost
         return out
 
     def thresholds_crossed(self, minute: int) -> dict[str, tuple[float, ...]]:

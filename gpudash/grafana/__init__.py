@@ -11,8 +11,9 @@ Artifacts (all from the model, deterministic):
   ``gpudash grafana-bootstrap`` creates through the Grafana HTTP API;
 * ``grafana/operator/*.yaml`` — grafana-operator v5 ``GrafanaFolder``/``GrafanaDashboard``/``GrafanaDatasource``.
 
-Every tenant dashboard of every variant passes :func:`gpudash.grafana.isolation.prove` before anything is
-written; a violation fails the render.
+Every tenant dashboard of every variant, and every query ``gpudash report --tenant`` sends, passes the isolation
+proof of :mod:`gpudash.grafana.isolation` (with ACM's rbac-query-proxy modelled) before anything is written; a
+violation fails the render.
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from gpudash.grafana import dashboards, delivery, isolation, uids
 from gpudash.grafana import panels as P
 from gpudash.grafana import provisioning as prov
 from gpudash.model.types import Model
+from gpudash.report import queries as report_queries
 
 
 def rendered(model: Model, acm: bool = False) -> tuple[dict[str, dict], dict[str, dict[str, dict]]]:
@@ -38,7 +40,7 @@ def rendered(model: Model, acm: bool = False) -> tuple[dict[str, dict], dict[str
         ds_uid = uids.ACM_DATASOURCE_UID if acm else uids.tenant_datasource_uid(t.name)
         dash = dashboards.tenant(model, t)
         data = P.render(dash, prov.datasource_ref(ds_uid))
-        isolation.prove(data, t.namespace, ds_uid)
+        isolation.prove(data, t.namespace, ds_uid, model.clusters)
         tenants[t.name] = {dashboards.file_name(dash): data}
     seen: dict[str, str] = {}
     for stem, data in [*provider.items(), *((s, d) for group in tenants.values() for s, d in group.items())]:
@@ -48,7 +50,16 @@ def rendered(model: Model, acm: bool = False) -> tuple[dict[str, dict], dict[str
     return provider, tenants
 
 
+def prove_reports(model: Model) -> None:
+    """Every query ``gpudash report --tenant`` sends is confined and complete through the proxy."""
+    lookback, window = 2 * model.billing.mco_interval, max(model.alerts.idle.window, 2 * model.billing.mco_interval)
+    for t in model.tenants:
+        isolation.prove_queries(report_queries.tenant_queries(t.namespace, lookback, window), t.namespace,
+                                model.clusters)
+
+
 def artifacts(model: Model) -> dict[str, object]:
+    prove_reports(model)
     provider, tenants = rendered(model)
     acm_provider, acm_tenants = rendered(model, acm=True)
     out: dict[str, object] = {}

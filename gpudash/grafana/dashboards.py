@@ -68,7 +68,7 @@ def provider(model: Model) -> P.Dashboard:
     by_class = ("cluster", "gpu_class")
     utilisation = f"{q.agg('sum', by_class, busy)} / {q.agg('sum', by_class, alloc_by_class)}"
     idle = idle_pods(s)
-    tenants = s.now(names.TENANT_INFO, cluster_label=False)
+    tenants = s.now(names.TENANT_INFO)
     src = model.sources
     jobs = (q.regex_alternation([src.kube_state_metrics_job]), src.dcgm.job, src.amd.job)
     exporters = "|".join(f"(?:{j})" for j in jobs)
@@ -94,11 +94,11 @@ def provider(model: Model) -> P.Dashboard:
                decimals=2),
         P.stat("Period-to-date revenue", f"Cost of this billing period (UTC month) so far, summed over all "
                f"tenants (all clusters): exact to the hour before last, estimated since. In {model.currency}.",
-               cur, (Q(f"sum({s.now(names.TENANT_COST_PTD, cluster_label=False)})", instant=True),),
+               cur, (Q(f"sum({s.now(names.TENANT_COST_PTD)})", instant=True),),
                thresholds=P.NEUTRAL, decimals=2),
         P.stat("Projected period revenue", "Period-to-date revenue plus every tenant's average burn rate over "
                "billing.burn_rate_window for the time left in the month.", cur,
-               (Q(f"sum({s.now(names.TENANT_COST_PROJECTED, cluster_label=False)})", instant=True),),
+               (Q(f"sum({s.now(names.TENANT_COST_PROJECTED)})", instant=True),),
                thresholds=P.NEUTRAL, decimals=2),
         P.stat("Idle GPUs cost", f"Burn rate ({model.currency}/h) of pods whose GPUs showed zero activity for "
                f"the whole idle window ({window}): money spent on allocated but unused GPUs.", rate,
@@ -133,14 +133,14 @@ def provider(model: Model) -> P.Dashboard:
         P.table("Tenants by period-to-date spend", f"Per tenant: cost of this billing period so far, projected "
                 f"cost at the end of the period and budget (all {model.currency}), and the share of the budget "
                 "spent. Sorted by spend.", cur,
-                (Q(q.agg("sum", ("tenant", "namespace"), s.now(names.TENANT_COST_PTD, cluster_label=False)),
+                (Q(q.agg("sum", ("tenant", "namespace"), s.now(names.TENANT_COST_PTD)),
                    instant=True, table=True),
-                 Q(q.agg("sum", ("tenant", "namespace"), s.now(names.TENANT_COST_PROJECTED, cluster_label=False)),
+                 Q(q.agg("sum", ("tenant", "namespace"), s.now(names.TENANT_COST_PROJECTED)),
                    instant=True, table=True),
-                 Q(q.agg("sum", ("tenant", "namespace"), s.now(names.TENANT_BUDGET, cluster_label=False)),
+                 Q(q.agg("max", ("tenant", "namespace"), s.now(names.TENANT_BUDGET)),
                    instant=True, table=True),
-                 Q(f"{q.agg('sum', ('tenant', 'namespace'), s.now(names.TENANT_COST_PTD, cluster_label=False))}"
-                   f" / {q.agg('sum', ('tenant', 'namespace'), s.now(names.TENANT_BUDGET, cluster_label=False))}",
+                 Q(f"{q.agg('sum', ('tenant', 'namespace'), s.now(names.TENANT_COST_PTD))}"
+                   f" / {q.agg('max', ('tenant', 'namespace'), s.now(names.TENANT_BUDGET))}",
                    instant=True, table=True)),
                 merge=True, hide=("Time",), sort_by="Period to date", units={"Value #D": P.RATIO}, decimals=2,
                 rename={"Value #A": "Period to date", "Value #B": "Projected", "Value #C": "Budget",
@@ -276,8 +276,8 @@ def ccsp(model: Model) -> P.Dashboard:
 def tenant(model: Model, t: Tenant) -> P.Dashboard:
     s = tenant_scope(model, t.namespace)
     cur, rate = P.currency_unit(model.currency), P.currency_rate_unit(model.currency)
-    ptd = s.now(names.TENANT_COST_PTD, cluster_label=False)
-    budget = s.now(names.TENANT_BUDGET, cluster_label=False)
+    ptd = s.now(names.TENANT_COST_PTD)
+    budget = s.now(names.TENANT_BUDGET)
     gpu_hours_ptd = period_to_date(s.hour(names.HOUR_GPU_HOURS), s.now(names.CLASS_ALLOCATED), ("namespace",))
     alloc_pod = q.agg("sum", ("cluster", "namespace", "pod"), s.now(names.POD_ALLOCATED))
     activity = pod_activity(s)
@@ -296,12 +296,12 @@ def tenant(model: Model, t: Tenant) -> P.Dashboard:
                (Q(f"sum({ptd})", instant=True),), thresholds=_budget_thresholds(t, t.budget), decimals=2),
         P.stat("Budget used", f"Cost this period as a share of the budget of {t.budget:g} {model.currency} per "
                "period. Alerts fire at " + ", ".join(f"{a:.0%}" for a in t.alert_at) + ".", P.RATIO,
-               (Q(f"sum({ptd}) / sum({budget})", instant=True),), thresholds=_budget_thresholds(t, 1.0),
+               (Q(f"sum({ptd}) / max({budget})", instant=True),), thresholds=_budget_thresholds(t, 1.0),
                decimals=1),
         P.stat("Projected at period end", f"Cost this period plus the average burn rate over the last "
                f"{q.duration(model.billing.burn_rate_window)} for the rest of the month, in {model.currency}: "
                "where the bill lands if usage continues.", cur,
-               (Q(f"sum({s.now(names.TENANT_COST_PROJECTED, cluster_label=False)})", instant=True),),
+               (Q(f"sum({s.now(names.TENANT_COST_PROJECTED)})", instant=True),),
                thresholds=_budget_thresholds(t, t.budget), decimals=2),
         P.stat("GPU-hours this period", "GPU-hours allocated this month so far (all classes and clusters; a MIG "
                "slice or a shared replica counts as one unit): exact for complete hours up to the hour before "
@@ -309,10 +309,10 @@ def tenant(model: Model, t: Tenant) -> P.Dashboard:
                (Q(f"sum({gpu_hours_ptd})", instant=True),), thresholds=P.NEUTRAL, decimals=1),
         P.stat("Burn rate now", f"What {t.name}'s running pods cost per hour right now ({model.currency}/h), "
                "all clusters.", rate,
-               (Q(f"sum({s.now(names.TENANT_COST_RATE, cluster_label=False)}) or vector(0)", instant=True),),
+               (Q(f"sum({s.now(names.NAMESPACE_COST_RATE)}) or vector(0)", instant=True),),
                thresholds=P.NEUTRAL, decimals=2, width=6),
         P.stat("Budget", f"Budget per billing period, in {model.currency}.", cur,
-               (Q(f"sum({budget})", instant=True),), thresholds=P.NEUTRAL, decimals=2, width=6),
+               (Q(f"max({budget})", instant=True),), thresholds=P.NEUTRAL, decimals=2, width=6),
         P.stat("GPU efficiency now", "Share of allocated GPUs actually busy: allocation-weighted mean GPU "
                "activity of your pods (pods without GPU activity metrics are left out). You pay for "
                "allocation, not use.", P.RATIO, (Q(efficiency, instant=True),),
@@ -326,8 +326,8 @@ def tenant(model: Model, t: Tenant) -> P.Dashboard:
         P.row("Burn rate"),
         P.timeseries("Burn rate", f"Cost per hour of all your running pods ({model.currency}/h) and the "
                      f"average over billing.burn_rate_window that the projection uses.", rate,
-                     (Q(f"sum({s.now(names.TENANT_COST_RATE, cluster_label=False)})", "now"),
-                      Q(f"sum({s.now(names.TENANT_COST_RATE_AVG, cluster_label=False)})",
+                     (Q(f"sum({s.now(names.NAMESPACE_COST_RATE)})", "now"),
+                      Q(f"sum({s.now(names.TENANT_COST_RATE_AVG)})",
                         f"average over {q.duration(model.billing.burn_rate_window)}")), decimals=2),
         P.timeseries("Burn rate per workload", f"Cost per hour of each workload (Deployment, StatefulSet, Job, "
                      f"InferenceService, Notebook, or a bare pod), in {model.currency}/h.", rate,
@@ -375,7 +375,7 @@ def tenant(model: Model, t: Tenant) -> P.Dashboard:
         P.row("Alerts"),
         P.table("Active alerts", f"Alerts for namespace {t.namespace} that are pending or firing now (budget, "
                 "burn rate, idle GPUs...).", "short",
-                (Q(f"last_over_time({s.sel('ALERTS', cluster_label=False)}[{s.fresh}])", instant=True, table=True),),
+                (Q(f"last_over_time({s.sel('ALERTS')}[{s.fresh}])", instant=True, table=True),),
                 hide=("Time", "Value", "__name__"), height=6),
     ]
     return P.Dashboard(

@@ -25,6 +25,19 @@ and the expression as a whole:
 The dashboard as a whole: no template variables at all, no panel repeats, and every panel and target uses
 the one expected datasource UID (no ``-- Mixed --`` or ``-- Grafana --`` datasource). Expressions without
 any selector (``vector(time() - 7200)``) read no data and pass.
+
+Through ACM's rbac-query-proxy (modelled in :mod:`gpudash.grafana.proxy`), every query -- of a tenant dashboard
+and of ``gpudash report`` with a tenant token -- is also rewritten as the proxy does it, and then:
+
+a. the rewritten query for the tenant (``metrics/<namespace>`` on the model's clusters) has, on every selector,
+   a cluster matcher naming only those clusters and only the tenant's namespace;
+b. every selector reads a series that carries both ``cluster`` and ``namespace`` on the hub (else the proxy's
+   matchers silently empty the panel: the same query selects other series with the proxy than without);
+c. for a user without access (``cluster=""``, no namespace matcher), every selector has ``cluster=""`` and, by
+   (b), reads a series that always carries a non-empty cluster: nothing of gpudash is returned.
+
+The labels a series carries on the hub come from its name (``level:metric:operations``, the level lists the
+labels) plus ``cluster``, which the metrics-collector adds to every pushed spoke series.
 """
 from __future__ import annotations
 
@@ -34,7 +47,9 @@ from dataclasses import dataclass
 import promql_parser as pp
 
 from gpudash.errors import GenerationError
+from gpudash.grafana import proxy
 from gpudash.grafana.panels import iter_panels, iter_targets
+from gpudash.promql.lint import vector_selectors
 from gpudash.rules import names
 
 # Series a tenant dashboard may read: the tenant-labelled recorded series and the alerts of its namespace.
@@ -43,10 +58,26 @@ TENANT_SERIES = frozenset({
     names.TENANT_INFO, names.TENANT_BUDGET, names.TENANT_THRESHOLD,
     names.HOUR_GPU_HOURS, names.HOUR_COST, names.UNPRICED_GPU_HOURS,
     names.NAMESPACE_COST_RATE, names.WORKLOAD_COST_RATE, names.POD_COST_RATE,
-    names.TENANT_HOUR_COST, names.TENANT_COST_RATE, names.CLASS_ALLOCATED,
+    names.TENANT_HOUR_COST, names.CLASS_ALLOCATED,
     names.TENANT_COST_PTD, names.TENANT_COST_PROJECTED, names.TENANT_COST_RATE_AVG,
     "ALERTS",
 })
+
+# Spoke series pushed to the hub by the metrics-collector, which adds ``cluster`` to each.
+PUSHED = frozenset({names.POD_ALLOCATED, names.HOURLY_GPU_HOURS, names.POD_ACTIVITY_MAX, names.POD_ACTIVITY_AVG,
+                    names.POD_POWER_MAX, names.NODE_ACTIVE_GPUS_MAX, names.BILLED_HOUR})
+# Hub alerts a tenant reads: every tenant-audience alert is written once per cluster, with namespace.
+ALERT_LABELS = frozenset({"cluster", "namespace"})
+
+
+def hub_labels(metric: str) -> frozenset[str]:
+    """Labels ``metric`` carries on the hub, as its name says (see the module doc)."""
+    if metric == "ALERTS":
+        return ALERT_LABELS
+    level = metric.split(":")[0] if metric.count(":") == 2 else ""
+    found = set(level.split("_")) if level else set()
+    return frozenset(found | {"cluster"} if metric in PUSHED else found)
+
 
 # Nominal values for Grafana's built-in variables, longest names first so that ``$__range_ms`` is not read
 # as ``$__range`` followed by ``_ms``. The values do not matter to the proof (only the shape does) but they
@@ -152,8 +183,41 @@ def _check_aggregate(agg) -> list[str]:
     return []
 
 
+def _metric(sel) -> str | None:
+    return sel.name or next((m.value for m in sel.matchers.matchers if m.name == "__name__"), None)
+
+
+def check_proxy(expr: str, namespace: str, clusters: tuple[str, ...]) -> list[str]:
+    """Reasons why ``expr`` (macros substituted) is not confined, or not complete, through the rbac-query-proxy
+    for the tenant of ``namespace`` on ``clusters``; [] = proven (a, b, c of the module doc)."""
+    try:
+        ast = pp.parse(expr)
+    except ValueError as err:
+        return [f"does not parse ({err})"]
+    reasons = []
+    for sel in vector_selectors(ast):
+        metric = _metric(sel)
+        missing = sorted({"cluster", "namespace"} - hub_labels(metric or ""))
+        if missing:
+            reasons.append(f"{sel}: {metric} has no {' and no '.join(missing)} label on the hub: the proxy's "
+                           "matchers hide it from the tenant" + (" and cluster=\"\" shows it to users without "
+                                                                "access" if "cluster" in missing else ""))
+    allowed_clusters = set(clusters)
+    for sel in vector_selectors(pp.parse(proxy.rewrite(expr, proxy.Access.tenant(namespace, clusters)))):
+        values = [set(m.value.split("|")) for m in sel.matchers.matchers if m.name == "cluster"]
+        if not values or not any(v <= allowed_clusters for v in values):
+            reasons.append(f"{sel}: the proxy's rewrite does not confine it to the tenant's clusters")
+        if any(m.name == "namespace" and (m.op != pp.MatchOp.Equal or m.value != namespace)
+               for m in sel.matchers.matchers) or not any(m.name == "namespace" for m in sel.matchers.matchers):
+            reasons.append(f"{sel}: the proxy's rewrite does not confine it to namespace {namespace!r}")
+    for sel in vector_selectors(pp.parse(proxy.rewrite(expr, proxy.Access()))):
+        if not any(m.name == "cluster" and m.op == pp.MatchOp.Equal and m.value == "" for m in sel.matchers.matchers):
+            reasons.append(f"{sel}: a user without access is not limited to cluster=\"\"")
+    return reasons
+
+
 def violations(dashboard: dict, namespace: str, datasource_uid: str,
-               allowed: frozenset[str] = TENANT_SERIES) -> list[Violation]:
+               allowed: frozenset[str] = TENANT_SERIES, clusters: tuple[str, ...] = ()) -> list[Violation]:
     """Every reason the dashboard JSON could show data outside ``namespace``; [] = isolation proven."""
     title = dashboard.get("title", dashboard.get("uid", "?"))
     out: list[Violation] = []
@@ -180,13 +244,32 @@ def violations(dashboard: dict, namespace: str, datasource_uid: str,
             out.append(Violation(where, "target has no PromQL expression"))
             continue
         out.extend(Violation(where, r) for r in check_expr(substitute_macros(expr), namespace, allowed))
+        if clusters:
+            out.extend(Violation(where, r) for r in check_proxy(substitute_macros(expr), namespace, clusters))
     return out
 
 
-def prove(dashboard: dict, namespace: str, datasource_uid: str) -> None:
-    """Raise :class:`GenerationError` unless every query of ``dashboard`` is confined to ``namespace``."""
-    found = violations(dashboard, namespace, datasource_uid)
+def query_violations(exprs, namespace: str, clusters: tuple[str, ...]) -> list[Violation]:
+    """The same proof for queries outside dashboards (what ``gpudash report`` sends with a tenant token)."""
+    out = []
+    for where, expr in exprs:
+        out += [Violation(where, r) for r in check_expr(expr, namespace) + check_proxy(expr, namespace, clusters)]
+    return out
+
+
+def _raise(namespace: str, found: list[Violation]) -> None:
     if found:
         shown = "; ".join(str(v) for v in found[:5])
         more = f" (and {len(found) - 5} more)" if len(found) > 5 else ""
         raise GenerationError(f"tenant isolation violated for namespace {namespace!r}: {shown}{more}")
+
+
+def prove(dashboard: dict, namespace: str, datasource_uid: str, clusters: tuple[str, ...] = ()) -> None:
+    """Raise :class:`GenerationError` unless every query of ``dashboard`` is confined to ``namespace`` (and, with
+    ``clusters``, complete and confined through the rbac-query-proxy)."""
+    _raise(namespace, violations(dashboard, namespace, datasource_uid, clusters=clusters))
+
+
+def prove_queries(exprs, namespace: str, clusters: tuple[str, ...]) -> None:
+    """Raise :class:`GenerationError` unless every ``(where, expr)`` passes :func:`query_violations`."""
+    _raise(namespace, query_violations(exprs, namespace, clusters))

@@ -29,8 +29,8 @@ HOUR_READ = "[1h] offset 1ms"
 
 @dataclass(frozen=True)
 class Scope:
-    """Matchers added to selectors: ``always`` on every selector, ``clustered`` only on series that carry
-    the ``cluster`` label (the per-namespace roll-ups ``namespace:...`` do not)."""
+    """Matchers added to selectors: ``always`` on every selector, ``clustered`` on every series of a real cluster
+    (all but the provider-only price table, which lives on ``names.MODEL_CLUSTER``)."""
 
     model: Model
     always: tuple[Matcher, ...] = ()

@@ -11,13 +11,9 @@ SINCE_MONTH_START = "((day_of_month(vector(time())) - 1) * 86400 + vector(time()
 UNTIL_MONTH_END = f"(days_in_month(vector(time())) * 86400 - {SINCE_MONTH_START})"
 
 
-# Start (Unix seconds) of the clock hour of the evaluation time, as a one-sample vector.
-HOUR_START = "(floor(vector(time()) / 3600) * 3600)"
-
-
-def pushed_this_hour(selector: str) -> str:
-    """Per series of ``selector``, the largest value among its samples whose own timestamp lies in the current
-    clock hour; series without such a sample are absent.
+def pushed_this_hour(selector: str, by: tuple[str, ...], step: int) -> str:
+    """Per series of ``selector`` (labels ``by``), the largest value among its samples whose own timestamp lies
+    in the current clock hour; series without such a sample are absent.
 
     A recording-rule sample pushed by ACM's metrics-collector carries the evaluation time of the instant query
     that produced it (collectors/metrics/pkg/metricsclient/metricsclient.go RetrieveRecordingMetrics keeps the
@@ -25,14 +21,25 @@ def pushed_this_hour(selector: str) -> str:
     earlier hour's. The largest value wins: all pushes of an hour carry the same figure unless the spoke lost
     data (a Prometheus restarted with an empty TSDB sees less), and the fuller figure is the truer one.
 
-    A 1-minute subquery (finer than the 5-minute lookback, so every sample is seen) keeps at each step the
-    samples of that step's own hour; the steps of the last hour span two clock hours, told apart by parity.
+    A subquery every ``step`` seconds (at most the 5-minute lookback, so every sample is seen by a step) keeps
+    at each step the samples of that step's own hour; its steps span two clock hours, told apart by parity.
+    The samples newer than its last step are read at the evaluation time itself.
     """
-    hour_parity = "(floor(vector(time()) / 3600) % 2 == {})"
-    own_hour = f"({selector} and timestamp({selector}) >= scalar{HOUR_START})"
-    parts = [f"(max_over_time(({own_hour} and on () {hour_parity.format(k)})[1h:1m]) and on () "
-             f"{hour_parity.format(k)})" for k in (0, 1)]
-    return f"({' or '.join(parts)})"
+    def own_hour(threshold: str) -> str:
+        return f"({selector} and timestamp({selector}) >= {threshold})"
+
+    parts = []
+    for k in (0, 1):
+        # at a step of the other parity the threshold is out of reach (scalar arithmetic only, per step)
+        threshold = f"{_HOUR_START_SCALAR} + 1e12 * ({_HOUR_START_SCALAR} / 3600 % 2 != bool {k})"
+        parts.append(f"(max_over_time({own_hour(threshold)}[1h:{q.duration(step)}]) and on () "
+                     f"(floor(vector(time()) / 3600) % 2 == {k}))")
+    latest = q.label_replace(own_hour(_HOUR_START_SCALAR), "gpudash_part", "latest", "", "")
+    return q.agg("max", by, f"{' or '.join(parts)} or {latest}")
+
+
+# The start of the evaluation time's clock hour as a scalar (exact: fmod is exact, and so is the subtraction).
+_HOUR_START_SCALAR = "(time() - time() % 3600)"
 
 
 def month_index(t: str) -> str:

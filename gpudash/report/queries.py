@@ -5,7 +5,10 @@ Hourly series are read the way docs/billing-contract.md section 6 says: ``last_o
 hub may add (e.g. two Thanos Ruler replicas that differ only by a replica label) without double counting.
 
 When a report is confined to one tenant, every selector carries ``namespace="<ns>"`` so that a tenancy proxy
-(prom-label-proxy on thanos-querier :9092, the ACM hub's rbac-query-proxy) accepts the query unchanged.
+(prom-label-proxy on thanos-querier :9092, the ACM hub's rbac-query-proxy) accepts the query unchanged, and
+every series a tenant report reads carries ``cluster`` and ``namespace`` on the hub, so the rbac-query-proxy's
+cluster and namespace matchers keep exactly the tenant's series (:func:`tenant_queries`, proven at render time
+by :func:`gpudash.grafana.isolation.prove_queries`).
 """
 from __future__ import annotations
 
@@ -110,3 +113,15 @@ def allocated_now(scope: Scope, lookback: int) -> str:
 def pod_cost_rate(scope: Scope, lookback: int) -> str:
     sel = q.selector(names.POD_COST_RATE, *scope.matchers())
     return q.agg("max", POD, f"last_over_time({sel}[{q.duration(lookback)}])")
+
+
+def tenant_queries(namespace: str, lookback: int, window: int) -> list[tuple[str, str]]:
+    """(what, PromQL) of every query ``gpudash report`` sends with ``--tenant`` (billing and idle)."""
+    scope = Scope(namespace=namespace)
+    return [("billing gpu_hours", gpu_hours(scope)), ("billing cost", cost(scope)),
+            ("billing unpriced", unpriced(scope)),
+            ("rules installed", tenant_info_present(scope)), ("rules installed (series)", tenant_info_selector(scope)),
+            ("idle candidates", idle_candidates(scope, ".*", window)),
+            ("idle history", activity_history(scope, ".*", ["a-pod"], window)),
+            ("idle activity seen", activity_seen(scope, window)), ("idle allocation", allocated_now(scope, lookback)),
+            ("idle cost rate", pod_cost_rate(scope, lookback))]

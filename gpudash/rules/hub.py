@@ -2,10 +2,16 @@
 
 They run in the ACM hub's Thanos Ruler (ConfigMap ``thanos-ruler-custom-rules``), or on the same Prometheus
 as the spoke rules for a single cluster. Tenant-visible series keep ``namespace``, which the hub's
-rbac-query-proxy (or prom-label-proxy on a single cluster) uses to confine each tenant.
+rbac-query-proxy (or prom-label-proxy on a single cluster) uses to confine each tenant, and every hub series
+carries ``cluster``: the proxy adds a cluster matcher to every selector (stolostron/multicluster-observability-operator
+``proxy/pkg/rewrite/rewrite_cluster.go``), so a cluster-less series would be invisible to tenants and readable by a
+user without any access (``cluster=""``).
 """
 from __future__ import annotations
 
+import re
+
+from gpudash.errors import GenerationError
 from gpudash.model.pricing import skus
 from gpudash.model.types import Model
 from gpudash.promql import build as q
@@ -16,24 +22,67 @@ from gpudash.rules.format import Group, Rule
 BILLING_LINE = ("cluster", "namespace", "gpu_class", "resource")
 
 
-def _model_rules(model: Model) -> tuple[Rule, ...]:
-    """Prices and budgets as tiny constant series, one rule per row, joined by label elsewhere."""
+ROWS_PER_RULE = 100  # tenant rows per table rule: short expressions, ~80 bytes per tenant
+_ROW = "([^ ]+) ([^ ]+) ([^ ]*)"  # the TENANT_ROWS row label: "<namespace> <tenant> <alert_at,...>"
+
+
+def tenant_row(t) -> str:
+    """One tenant as a TENANT_ROWS row label (namespaces and tenant names are DNS labels: no spaces)."""
+    return f"{t.namespace} {t.name} {','.join(f'{a:g}' for a in t.alert_at)}"
+
+
+def _model_table(model: Model) -> tuple[Rule, ...]:
+    """Prices and the tenant table, once, on the reserved cluster ``names.MODEL_CLUSTER``."""
+    home = (("cluster", names.MODEL_CLUSTER),)
     rules = [
         Rule(names.SKU_PRICE, f"vector({s.price_per_hour!r})",
              f"Price per hour of {s.resource} on {s.product} (class {s.gpu_class}).",
-             (("gpu_class", s.gpu_class), ("ksm_resource", s.ksm_resource), ("product", s.product),
+             (*home, ("gpu_class", s.gpu_class), ("ksm_resource", s.ksm_resource), ("product", s.product),
               ("resource", s.resource)))
         for s in skus(model)
     ]
-    for t in model.tenants:
-        who = (("namespace", t.namespace), ("tenant", t.name))
-        rules.append(Rule(names.TENANT_INFO, "vector(1)", f"Tenant {t.name} is namespace {t.namespace}.", who))
-        rules.append(Rule(names.TENANT_BUDGET, f"vector({t.budget!r})",
-                          f"Budget of {t.name} per billing period, in {model.currency}.", who))
-        rules += [Rule(names.TENANT_THRESHOLD, f"vector({a!r})",
-                       f"Alert when {t.name} has spent {a:.0%} of its budget.", (*who, ("threshold", f"{a:g}")))
-                  for a in t.alert_at]
+    tenants = model.tenants
+    for i in range(0, len(tenants), ROWS_PER_RULE):
+        chunk = tenants[i:i + ROWS_PER_RULE]
+        rows = " or ".join(q.const_series(t.budget, row=tenant_row(t)) for t in chunk)
+        rules.append(Rule(names.TENANT_ROWS, rows, f"Tenants {chunk[0].name} to {chunk[-1].name}: budget per "
+                          f"period ({model.currency}), row \"<namespace> <tenant> <alert_at>\".",
+                          (*home, ("part", str(i // ROWS_PER_RULE)))))
     return tuple(rules)
+
+
+def _decoded(selector: str) -> str:
+    """TENANT_ROWS series as (cluster, namespace, tenant) series, value the budget."""
+    ns = q.label_replace(selector, "namespace", "$1", "row", _ROW)
+    return f"max without (row, part) ({q.label_replace(ns, 'tenant', '$2', 'row', _ROW)})"
+
+
+def _model_rules(model: Model) -> tuple[Rule, ...]:
+    """The model table, decoded onto each model cluster (the rule's ``cluster`` label replaces the table's):
+    O(clusters x distinct thresholds) rules, whatever the number of tenants."""
+    table = q.selector(names.TENANT_ROWS, ("cluster", "=", names.MODEL_CLUSTER))
+    rules = list(_model_table(model))
+    thresholds = sorted({a for t in model.tenants for a in t.alert_at})
+    for c in model.clusters:
+        rules.append(Rule(names.TENANT_BUDGET, _decoded(table),
+                          f"Budget of each tenant per billing period, in {model.currency}, on cluster {c}.",
+                          (("cluster", c),)))
+        for a in thresholds:
+            having = q.selector(names.TENANT_ROWS, ("cluster", "=", names.MODEL_CLUSTER),
+                                ("row", "=~", f"[^ ]+ [^ ]+ (.*,)?{q.regex_alternation([f'{a:g}'])}(,.*)?"))
+            rules.append(Rule(names.TENANT_THRESHOLD, f"{_decoded(having)} * 0 + {a!r}",
+                              f"Alert when a tenant has spent {a:.0%} of its budget (tenants whose alert_at has it)"
+                              f", on cluster {c}.", (("cluster", c), ("threshold", f"{a:g}"))))
+    rules.append(Rule(names.TENANT_INFO, f"{names.TENANT_BUDGET} * 0 + 1",
+                      "1 per tenant (labels namespace, tenant) on every model cluster."))
+    return tuple(rules)
+
+
+def check_model_cluster(model: Model) -> None:
+    """No managed cluster name, read as the proxy's regex, may match the reserved table cluster."""
+    for c in model.clusters:
+        if re.fullmatch(c, names.MODEL_CLUSTER):
+            raise GenerationError(f"cluster {c!r} would match gpudash's reserved table cluster {names.MODEL_CLUSTER!r}")
 
 
 def _priced(expr: str, value: str) -> str:
@@ -45,37 +94,56 @@ def _priced(expr: str, value: str) -> str:
     return f"{keyed} * on (product, ksm_resource) group_left (gpu_class, resource) {table}"
 
 
-def _this_hours_push(series: str) -> str:
-    """The figures of the hour before this one: every row of the hourly spoke ``series`` (its sentinel row
-    aside), each from its own pushes made during this clock hour."""
-    return calendar.pushed_this_hour(q.selector(series, (names.SENTINEL_LABEL, "=", "")))
+# The labels of each hourly spoke series on the hub (the collector adds cluster; clusterID is dropped here).
+_PUSHED_LABELS = {
+    names.HOURLY_GPU_HOURS: ("cluster", "namespace", "product", "resource", names.SENTINEL_LABEL),
+    names.NODE_ACTIVE_GPUS_MAX: ("cluster", "node", names.SENTINEL_LABEL),
+    names.STEPS_OBSERVED: ("cluster",),
+    names.BILLED_HOUR: ("cluster",),
+}
+# The hub's lookback (Prometheus and Thanos Query default 5m): a subquery step no longer sees every sample.
+_LOOKBACK = 300
 
 
-def _ran_this_hour(series: str) -> str:
+def _pushed(model: Model, series: str, sentinel: str | None = None) -> str:
+    """:func:`calendar.pushed_this_hour` of a pushed hourly spoke ``series``: the figures of the hour before
+    this one, each series from its own pushes made during this clock hour; ``sentinel`` "" for the data rows,
+    "1" for the sentinel row, None for a series without one."""
+    selector = series if sentinel is None else q.selector(series, (names.SENTINEL_LABEL, "=", sentinel))
+    return calendar.pushed_this_hour(selector, _PUSHED_LABELS[series], min(model.billing.mco_interval, _LOOKBACK))
+
+
+def _this_hours_push(model: Model, series: str) -> str:
+    """The data rows of the hourly spoke ``series`` pushed during this clock hour (the hour before's figures)."""
+    return _pushed(model, series, "")
+
+
+def _ran_this_hour(model: Model, series: str) -> str:
     """1 per cluster whose hourly rule ``series`` ran in at least one push this hour (its sentinel arrived)."""
-    return q.agg("max", ("cluster",),
-                 calendar.pushed_this_hour(q.selector(series, (names.SENTINEL_LABEL, "=", "1"))))
+    return q.agg("max", ("cluster",), _pushed(model, series, "1"))
 
 
 def _coverage(model: Model) -> str:
     """Steps observed / steps per hour, for clusters whose hourly rules all ran this hour; 0 for a cluster that
     pushed this hour (its heartbeat arrived) while an hourly rule failed in every push."""
     steps = 3600 // model.billing.resolution
-    observed = q.agg("max", ("cluster",), calendar.pushed_this_hour(names.STEPS_OBSERVED))
-    ran = " and on (cluster) ".join(_ran_this_hour(s) for s in (names.HOURLY_GPU_HOURS, names.NODE_ACTIVE_GPUS_MAX))
-    pushed = q.agg("max", ("cluster",), calendar.pushed_this_hour(names.BILLED_HOUR))
+    observed = _pushed(model, names.STEPS_OBSERVED)
+    ran = " and on (cluster) ".join(_ran_this_hour(model, s)
+                                    for s in (names.HOURLY_GPU_HOURS, names.NODE_ACTIVE_GPUS_MAX))
+    pushed = _pushed(model, names.BILLED_HOUR)
     return f"({observed} / {steps} and on (cluster) {ran}) or on (cluster) ({pushed} * 0)"
 
 
 def _billing_rules(model: Model) -> tuple[Rule, ...]:
-    hourly = _this_hours_push(names.HOURLY_GPU_HOURS)
+    hourly = _this_hours_push(model, names.HOURLY_GPU_HOURS)
     current = f"last_over_time({names.POD_ALLOCATED}[{q.duration(model.billing.mco_interval * 3 // 2)}])"
     pod_keep = ("cluster", "namespace", "pod", "workload", "workload_type")
     window, interval = model.billing.burn_rate_window, model.billing.mco_interval
     unpriced_keys = q.label_replace(names.SKU_PRICE, "resource", "$1", "ksm_resource", "(.*)")
-    tenants = f"on (namespace) group_left (tenant) {names.TENANT_INFO}"
+    # max by: one tenant name per namespace, whichever clusters the model constants are on
+    tenants = f"on (namespace) group_left (tenant) {q.agg('max', ('namespace', 'tenant'), names.TENANT_INFO)}"
     period_to_date = calendar.period_to_date(f"last_over_time({names.TENANT_HOUR_COST}[1h] offset 1ms)",
-                                             names.TENANT_COST_RATE, ("namespace",))
+                                             names.NAMESPACE_COST_RATE, ("cluster", "namespace"))
     return (
         Rule(names.HOUR_GPU_HOURS, q.agg("sum", BILLING_LINE, _priced(hourly, "unit")),
              "GPU-hours of the last complete clock hour per billing line (cluster, tenant namespace, class,"
@@ -90,8 +158,8 @@ def _billing_rules(model: Model) -> tuple[Rule, ...]:
         Rule(names.BILLING_COVERAGE, _coverage(model),
              "Share of the last complete clock hour the cluster's billed figures cover (1: every spoke step;"
              "\n0: an hourly rule failed in every push, so the hour is missing). Below 1 is under-billing."),
-        Rule(names.TENANT_HOUR_COST, q.agg("sum", ("namespace",), names.HOUR_COST),
-             "Cost of the last complete clock hour per namespace, all clusters: the input of period-to-date."),
+        Rule(names.TENANT_HOUR_COST, q.agg("sum", ("cluster", "namespace"), names.HOUR_COST),
+             "Cost of the last complete clock hour per namespace and cluster: the input of period-to-date."),
         Rule(names.CLASS_ALLOCATED, q.agg("sum", BILLING_LINE, _priced(current, "unit")),
              "GPUs allocated now per billing line (latest push)."),
         Rule(names.POD_COST_RATE, q.agg("sum", pod_keep, _priced(current, "price")),
@@ -101,27 +169,27 @@ def _billing_rules(model: Model) -> tuple[Rule, ...]:
              f"Burn rate in {model.currency}/hour of each workload (Deployment, StatefulSet, Job, ...) right now."),
         Rule(names.NAMESPACE_COST_RATE, q.agg("sum", ("cluster", "namespace"), names.POD_COST_RATE),
              f"Burn rate in {model.currency}/hour of each namespace per cluster right now."),
-        Rule(names.TENANT_COST_RATE, q.agg("sum", ("namespace",), names.NAMESPACE_COST_RATE),
-             f"Burn rate in {model.currency}/hour of each namespace, all clusters."),
         Rule(names.TENANT_COST_RATE_AVG,
-             f"sum_over_time(last_over_time({names.TENANT_COST_RATE}[{q.duration(interval)}])"
+             f"sum_over_time(last_over_time({names.NAMESPACE_COST_RATE}[{q.duration(interval)}])"
              f"[{q.duration(window - 0.001)}:{q.duration(interval)}]) * {interval} / {window}",
              f"Average burn rate over billing.burn_rate_window ({q.duration(window)}), sampled every push"
-             "\ninterval; time without GPUs counts as zero. Drives the end-of-period projection."),
+             "\ninterval, per cluster; time without GPUs counts as zero. Drives the end-of-period projection."),
         Rule(names.TENANT_COST_PTD, f"({period_to_date} * {tenants}) or ({names.TENANT_INFO} * 0)",
-             f"Cost in {model.currency} of this billing period (UTC month) so far: exact to the hour before"
-             "\nlast, the current burn rate for the rest. Budgets and alerts compare against it."),
+             f"Cost in {model.currency} of this billing period (UTC month) so far per cluster: exact to the hour"
+             "\nbefore last, the current burn rate for the rest. Summed over clusters, budgets and alerts compare"
+             "\nagainst it; 0 on every model cluster a tenant has not used."),
         Rule(names.TENANT_COST_PROJECTED,
-             f"({names.TENANT_COST_PTD} + on (namespace) group_left () "
+             f"({names.TENANT_COST_PTD} + on (cluster, namespace) group_left () "
              f"({names.TENANT_COST_RATE_AVG} * scalar({calendar.UNTIL_MONTH_END}) / 3600)) or {names.TENANT_COST_PTD}",
-             "Projected cost at the end of the period: period-to-date plus the average burn rate for the"
-             "\ntime left."),
+             "Projected cost at the end of the period per cluster: period-to-date plus the average burn rate"
+             "\nfor the time left."),
     )
 
 
-def _ccsp_rules() -> tuple[Rule, ...]:
+def _ccsp_rules(model: Model) -> tuple[Rule, ...]:
     return (
-        Rule(names.CCSP_NODE_GPUS, q.agg("max", ("cluster", "node"), _this_hours_push(names.NODE_ACTIVE_GPUS_MAX)),
+        Rule(names.CCSP_NODE_GPUS,
+             q.agg("max", ("cluster", "node"), _this_hours_push(model, names.NODE_ACTIVE_GPUS_MAX)),
              "CCSP: most GPUs active at once on each node during the last complete clock hour."),
         Rule(names.CCSP_ACTIVE_NODES, f"count by (cluster) ({names.CCSP_NODE_GPUS} >= 1)",
              "CCSP: worker nodes with at least one active GPU during the last complete clock hour."),
@@ -131,6 +199,7 @@ def _ccsp_rules() -> tuple[Rule, ...]:
 
 
 def groups(model: Model) -> tuple[Group, ...]:
+    check_model_cluster(model)
     interval = model.billing.mco_interval
     return (
         Group("gpudash-hub-model", interval, "Model constants: prices per SKU, tenants, budgets, thresholds.",
@@ -138,5 +207,5 @@ def groups(model: Model) -> tuple[Group, ...]:
         Group("gpudash-hub-billing", interval, "Billing: hourly GPU-hours and cost, burn rates, period-to-date.",
               _billing_rules(model)),
         Group("gpudash-hub-ccsp", interval, "CCSP: hourly active GPUs per node, active nodes, fleet total.",
-              _ccsp_rules()),
+              _ccsp_rules(model)),
     )

@@ -42,15 +42,26 @@ POD_ACTIVITY_AVG = "namespace_pod:gpudash_gpu_activity:avg"
 # Peak GPU power (W) per pod over the push window; labels namespace, pod. Only when alerts.idle.power_veto_watts > 0.
 POD_POWER_MAX = "namespace_pod:gpudash_gpu_power:max"
 
-# --- hub: model constants (one tiny rule per row, joined by label) -------------------------------------------------
-# Price per hour of one unit of `resource` on `product`; labels product, ksm_resource, gpu_class, resource.
-SKU_PRICE = "product_resource:gpudash_price_per_hour:model"
-# 1 per tenant; labels namespace, tenant.
-TENANT_INFO = "namespace:gpudash_tenant:info"
-# Budget per billing period; labels namespace, tenant.
-TENANT_BUDGET = "namespace:gpudash_budget:model"
-# One series per alert threshold (fraction of budget); labels namespace, tenant, threshold.
-TENANT_THRESHOLD = "namespace:gpudash_budget_threshold:model"
+# --- hub: model constants -----------------------------------------------------------------------------------------
+# Every hub series carries `cluster`, so that ACM's rbac-query-proxy (which adds a cluster matcher to every selector,
+# and `cluster=""` for a user without access) never returns a cluster-less gpudash series. Constants that no tenant
+# reads are one table on a reserved cluster value no managed cluster can match; the tenant-visible ones are expanded
+# to every cluster of the model's `clusters` (readable wherever the tenant has metrics access there).
+MODEL_CLUSTER = "gpudash/model"
+# Price per hour of one unit of `resource` on `product` (provider-only; joined by the billing rules); labels
+# cluster (MODEL_CLUSTER), product, ksm_resource, gpu_class, resource.
+SKU_PRICE = "cluster_product_resource:gpudash_price_per_hour:model"
+# The compact tenant table (provider-only): value the budget, label row "<namespace> <tenant> <alert_at,...>";
+# labels cluster (MODEL_CLUSTER), part (the rule holding the row), row. Decoded onto each model cluster below.
+TENANT_ROWS = "cluster_row:gpudash_tenant:model"
+# Per cluster of the model: 1 per tenant; labels cluster, namespace, tenant.
+TENANT_INFO = "cluster_namespace:gpudash_tenant:info"
+# Per cluster of the model: budget per billing period (the same on every cluster: take max, never sum, across
+# clusters); labels cluster, namespace, tenant.
+TENANT_BUDGET = "cluster_namespace:gpudash_budget:model"
+# Per cluster of the model: one series per alert threshold (fraction of budget); labels cluster, namespace, tenant,
+# threshold.
+TENANT_THRESHOLD = "cluster_namespace:gpudash_budget_threshold:model"
 
 # --- hub: billing -------------------------------------------------------------------------------------------------
 # GPU-hours and cost of the last complete clock hour; labels cluster, namespace, gpu_class, resource.
@@ -59,21 +70,20 @@ HOUR_COST = "cluster_namespace_class_resource:gpudash_cost:last_hour"
 # Pushed GPU-hours whose (product, resource) has no price: visible, never silently free; labels cluster,
 # namespace, product, resource.
 UNPRICED_GPU_HOURS = "cluster_namespace_product_resource:gpudash_unpriced_gpu_hours:last_hour"
-# Cost per hour right now (burn rate); per tenant, per workload, per pod.
+# Cost per hour right now (burn rate); per namespace, per workload, per pod, on each cluster.
 NAMESPACE_COST_RATE = "cluster_namespace:gpudash_cost_per_hour:current"
 WORKLOAD_COST_RATE = "cluster_namespace_workload:gpudash_cost_per_hour:current"
 POD_COST_RATE = "cluster_namespace_pod:gpudash_cost_per_hour:current"
-# Cost of the last complete clock hour per namespace, all clusters (input of period-to-date).
-TENANT_HOUR_COST = "namespace:gpudash_cost:last_hour"
-# Cost per hour right now per namespace, all clusters.
-TENANT_COST_RATE = "namespace:gpudash_cost_per_hour:current"
+# Cost of the last complete clock hour per namespace and cluster (input of period-to-date).
+TENANT_HOUR_COST = "cluster_namespace:gpudash_cost:last_hour"
 # GPUs allocated right now by class; labels cluster, namespace, gpu_class, resource.
 CLASS_ALLOCATED = "cluster_namespace_class_resource:gpudash_gpus_allocated:current"
-# Period-to-date cost and its projection to the period end (labels namespace, tenant; all clusters summed).
-TENANT_COST_PTD = "namespace:gpudash_cost:period_to_date"
-TENANT_COST_PROJECTED = "namespace:gpudash_cost:period_projection"
-# Average cost per hour over billing.burn_rate_window (labels namespace).
-TENANT_COST_RATE_AVG = "namespace:gpudash_cost_per_hour:avg_window"
+# Period-to-date cost and its projection to the period end, per cluster (labels cluster, namespace, tenant; a
+# tenant's figure is the sum over clusters). Every (model cluster, tenant) pair has a series, 0 when unused.
+TENANT_COST_PTD = "cluster_namespace:gpudash_cost:period_to_date"
+TENANT_COST_PROJECTED = "cluster_namespace:gpudash_cost:period_projection"
+# Average cost per hour over billing.burn_rate_window, per cluster (labels cluster, namespace).
+TENANT_COST_RATE_AVG = "cluster_namespace:gpudash_cost_per_hour:avg_window"
 
 # Share (0-1) of the last complete clock hour that the cluster's billed figures cover: the steps observed over
 # the steps in an hour, 0 when the cluster pushed in the hour but an hourly rule failed in every push (the hour
