@@ -16,7 +16,7 @@ def tree(root):
 
 
 def test_render_writes_manifest_of_every_file(tmp_path):
-    assert gpudash("render", "-o", str(tmp_path)).returncode == 0
+    assert gpudash("render", "--example", "-o", str(tmp_path)).returncode == 0
     manifest = json.loads((tmp_path / writer.MANIFEST).read_text())
     written = set(tree(tmp_path)) - {writer.MANIFEST}
     assert set(manifest["files"]) == written
@@ -29,14 +29,14 @@ def test_rerender_is_byte_identical_across_hash_seeds(tmp_path):
     for seed in ("0", "1", "4242"):
         out = tmp_path / seed
         env = {**os.environ, "PYTHONHASHSEED": seed}
-        assert gpudash("render", "-o", str(out), env=env).returncode == 0
+        assert gpudash("render", "--example", "-o", str(out), env=env).returncode == 0
         outs.append(tree(out))
     assert outs[0] == outs[1] == outs[2]
 
 
 def test_bad_model_leaves_output_untouched(tmp_path):
     out = tmp_path / "out"
-    assert gpudash("render", "-o", str(out)).returncode == 0
+    assert gpudash("render", "--example", "-o", str(out)).returncode == 0
     (out / "my-notes.txt").write_text("not gpudash's")
     before = tree(out)
     bad = tmp_path / "gpudash.yaml"
@@ -50,7 +50,7 @@ def test_bad_model_leaves_output_untouched(tmp_path):
 def test_refuses_to_overwrite_a_file_it_does_not_own(tmp_path):
     (tmp_path / "rules").mkdir()
     (tmp_path / "rules" / "gpudash-hub.rules.yaml").write_text("mine\n")
-    result = gpudash("render", "-o", str(tmp_path))
+    result = gpudash("render", "--example", "-o", str(tmp_path))
     assert result.returncode == 2 and "not written by gpudash" in result.stderr
     assert (tmp_path / "rules" / "gpudash-hub.rules.yaml").read_text() == "mine\n"
     assert not (tmp_path / writer.MANIFEST).exists()
@@ -75,13 +75,13 @@ def test_stale_file_edited_by_hand_is_kept(tmp_path):
 
 
 def test_check_mode_both_ways(tmp_path):
-    assert gpudash("render", "-o", str(tmp_path)).returncode == 0
-    clean = gpudash("render", "--check", "-o", str(tmp_path))
+    assert gpudash("render", "--example", "-o", str(tmp_path)).returncode == 0
+    clean = gpudash("render", "--example", "--check", "-o", str(tmp_path))
     assert clean.returncode == 0, clean.stderr
     target = tmp_path / "rules" / "gpudash-hub.rules.yaml"
     target.write_text(target.read_text().replace("vector(3.2)", "vector(9.9)"))
     before = tree(tmp_path)
-    drift = gpudash("render", "--check", "-o", str(tmp_path))
+    drift = gpudash("render", "--example", "--check", "-o", str(tmp_path))
     assert drift.returncode == 1
     assert "-        expr: vector(9.9)" in drift.stdout and "+        expr: vector(3.2)" in drift.stdout
     assert "rules/gpudash-hub.rules.yaml" in drift.stderr
@@ -103,5 +103,5 @@ def test_corrupt_manifest_is_a_clear_error(tmp_path):
 def test_output_path_that_is_a_file(tmp_path):
     f = tmp_path / "file"
     f.write_text("x")
-    result = gpudash("render", "-o", str(f))
+    result = gpudash("render", "--example", "-o", str(f))
     assert result.returncode == 2 and "not a directory" in result.stderr

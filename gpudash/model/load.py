@@ -23,7 +23,7 @@ import yaml
 from jsonschema.exceptions import ValidationError, best_match
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
-from gpudash.errors import InputError
+from gpudash.errors import GpudashError, InputError
 from gpudash.model import mig
 from gpudash.model.pricing import gfd_product
 from gpudash.model.schema import DURATION_PATTERN, THANOS_QUERIER_URL, json_schema
@@ -44,6 +44,7 @@ from gpudash.model.types import (
 )
 
 BUNDLED_SOURCE = "<bundled example>"
+DEFAULT_MODEL = "gpudash.yaml"  # looked for in the current folder; ``gpudash init`` writes it
 MAX_VALUES = 100_000  # YAML aliases can expand a small file into a huge tree: refuse beyond this many values
 FieldPath = tuple[str | int, ...]
 
@@ -63,12 +64,18 @@ def bundled_example_path() -> Traversable:
     return resources.files("gpudash").joinpath("examples", "gpudash.yaml")
 
 
-def resolve_model_path(arg: str | os.PathLike | None) -> Path | Traversable:
-    """The model to load: ``arg`` if given, else ``./gpudash.yaml`` if it exists, else the bundled example."""
+def resolve_model_path(arg: str | os.PathLike | None, example: bool = False) -> Path | Traversable:
+    """The model to load: the bundled example if asked for, else ``arg``, else ``./gpudash.yaml``.
+
+    Never falls back to the example silently: a render or report from someone else's model is worse than none.
+    """
+    if example:
+        return bundled_example_path()
     if arg:
         return Path(arg)
-    local = Path("gpudash.yaml")
-    return local if local.exists() else bundled_example_path()
+    if not Path(DEFAULT_MODEL).exists():
+        raise GpudashError(f"no {DEFAULT_MODEL} here: pass -c FILE, or run `gpudash init` to start from the example")
+    return Path(DEFAULT_MODEL)
 
 
 def load_model(path: str | os.PathLike | Traversable) -> Model:
@@ -79,7 +86,7 @@ def load_model(path: str | os.PathLike | Traversable) -> Model:
 
 
 def load_bundled_example() -> Model:
-    """The bundled example model (the default when no gpudash.yaml is given)."""
+    """The bundled example model (``--example``)."""
     return load_model(bundled_example_path())
 
 
