@@ -38,10 +38,13 @@ def cmd_render(args) -> int:
             return 1
         print(f"gpudash: {args.output} is up to date ({len(plan.files)} files)")
         return 0
-    kept = writer.apply(plan)
+    written, unchanged, stale = plan.counts()
+    kept = writer.apply(plan, force=args.force)
     for rel in kept:
-        print(f"gpudash: kept {rel}: no longer generated but edited by hand; remove it yourself", file=sys.stderr)
-    print(f"gpudash: wrote {len(plan.files)} files to {args.output}")
+        print(f"gpudash: kept {rel}: no longer generated, but edited by hand or reached through a symbolic link; "
+              "remove it yourself", file=sys.stderr)
+    removed = f", removed {stale - len(kept)}" if stale - len(kept) else ""
+    print(f"gpudash: {args.output}: wrote {written}, unchanged {unchanged}{removed}")
     return 0
 
 
@@ -118,6 +121,8 @@ def _parser() -> argparse.ArgumentParser:
     p = with_config(sub.add_parser("render", help="write (or --check) every artifact"))
     p.add_argument("-o", "--output", default=".", help="output folder (default: current folder)")
     p.add_argument("--check", action="store_true", help="exit 1 with a diff when the output would change")
+    p.add_argument("--force", action="store_true",
+                   help="overwrite files edited by hand since gpudash wrote them (default: refuse, exit 2)")
     p.set_defaults(func=cmd_render)
     p = with_config(sub.add_parser("validate", help="validate the model and every generated expression"))
     p.set_defaults(func=cmd_validate)

@@ -10,6 +10,7 @@ import jsonschema
 import pytest
 import yaml
 
+from gpudash.errors import GpudashError
 from gpudash.model import (
     Model,
     json_schema,
@@ -20,7 +21,6 @@ from gpudash.model import (
     resolve_model_path,
     types,
 )
-from gpudash.errors import GpudashError
 from gpudash.model.load import BUNDLED_SOURCE, format_duration, parse_duration
 
 EXAMPLE_TEXT = resources.files("gpudash").joinpath("examples", "gpudash.yaml").read_text()

@@ -105,3 +105,69 @@ def test_output_path_that_is_a_file(tmp_path):
     f.write_text("x")
     result = gpudash("render", "--example", "-o", str(f))
     assert result.returncode == 2 and "not a directory" in result.stderr
+
+
+# --- hand edits, symbolic links (plain data: no render) ---------------------------------------------------------
+
+def test_hand_edit_is_refused_then_forced(tmp_path):
+    writer.apply(writer.plan(tmp_path, {"a/one.yaml": {"x": 1}, "two.yaml": {"y": 2}}))
+    (tmp_path / "a" / "one.yaml").write_text("edited by hand\n")
+    before = tree(tmp_path)
+    p = writer.plan(tmp_path, {"a/one.yaml": {"x": 2}, "two.yaml": {"y": 3}})
+    assert p.edited() == ["a/one.yaml"]
+    with pytest.raises(InputError, match=r"a/one.yaml: edited by hand since gpudash wrote it; move the edit into "
+                                         r"the model and re-render, or render with --force"):
+        writer.apply(p)
+    assert tree(tmp_path) == before  # nothing written, the edit is intact
+    writer.apply(p, force=True)
+    assert "x: 2" in (tmp_path / "a" / "one.yaml").read_text()
+
+
+def test_hand_edit_equal_to_the_new_text_is_no_conflict(tmp_path):
+    writer.apply(writer.plan(tmp_path, {"one.yaml": {"x": 1}}))
+    (tmp_path / "one.yaml").write_text(writer.serialise("one.yaml", {"x": 2}))
+    p = writer.plan(tmp_path, {"one.yaml": {"x": 2}})
+    assert p.edited() == [] and p.counts() == (0, 1, 0)
+
+
+def test_counts_say_what_changed(tmp_path):
+    writer.apply(writer.plan(tmp_path, {"a.yaml": {"x": 1}, "b.yaml": {"x": 1}, "c.yaml": {}}))
+    assert writer.plan(tmp_path, {"a.yaml": {"x": 1}, "b.yaml": {"x": 2}}).counts() == (1, 1, 1)
+
+
+def test_never_writes_through_a_symlinked_folder(tmp_path):
+    out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    writer.apply(writer.plan(out, {"top.yaml": {}, "mco/a.yaml": {"x": 1}}))
+    (out / "mco" / "a.yaml").unlink()
+    (out / "mco").rmdir()
+    (out / "mco").symlink_to(elsewhere)
+    with pytest.raises(InputError, match=rf"^{out / 'mco'}: is a symbolic link \(to {elsewhere}\)"):
+        writer.plan(out, {"top.yaml": {}, "mco/a.yaml": {"x": 1}})
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_symlinked_file_is_refused(tmp_path):
+    writer.apply(writer.plan(tmp_path, {"a.yaml": {}}))
+    (tmp_path / "target").write_text("someone else's\n")
+    (tmp_path / "a.yaml").unlink()
+    (tmp_path / "a.yaml").symlink_to(tmp_path / "target")
+    with pytest.raises(InputError, match="a.yaml: is a symbolic link"):
+        writer.plan(tmp_path, {"a.yaml": {"x": 1}})
+    assert (tmp_path / "target").read_text() == "someone else's\n"
+
+
+def test_stale_removal_never_follows_a_symlink(tmp_path):
+    out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
+    writer.apply(writer.plan(out, {"keep.yaml": {}, "mco/a.yaml": {"x": 1}}))
+    (out / "mco").rename(elsewhere)
+    (out / "mco").symlink_to(elsewhere)  # same content, reached through a link
+    kept = writer.apply(writer.plan(out, {"keep.yaml": {}}))
+    assert kept == ["mco/a.yaml"] and (elsewhere / "a.yaml").exists()
+
+
+def test_unwritable_output_is_one_clear_error(tmp_path):
+    from gpudash.errors import GpudashError
+
+    with pytest.raises(GpudashError, match=r"^/proc/nope: cannot write output: No such file or directory$"):
+        writer.apply(writer.plan("/proc/nope", {"a.yaml": {}}))
