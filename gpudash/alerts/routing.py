@@ -8,9 +8,10 @@ The tree, first match wins:
 4. anything else (ACM's own alerts, namespaces that are no tenant) -> the provider receiver (the root).
 
 Every alert carrying a tenant's namespace reaches that tenant: gpudash's tenant alerts and any other alert about
-the namespace that reaches this Alertmanager. Receivers are empty placeholders: fill in their integrations
-(``email_configs``, ``slack_configs``, ``webhook_configs``, ...) in the rendered file, or keep the Secret out of
-GitOps after the first apply. On the ACM hub the configuration is the Secret ``alertmanager-config``; on a single
+the namespace that reaches this Alertmanager. Receivers get their integrations from the model
+(``alerts.receivers``: email, Slack, webhook, PagerDuty, MS Teams in Alertmanager's format, secrets referenced by
+file); a receiver the model leaves empty is a placeholder that sends nothing. Edit the model, not the rendered
+file: render refuses to overwrite a hand edit. On the ACM hub the configuration is the Secret ``alertmanager-config``; on a single
 OpenShift cluster use the same ``alertmanager.yaml`` for the platform Alertmanager (Secret ``alertmanager-main`` in
 ``openshift-monitoring``).
 """
@@ -36,9 +37,13 @@ def matcher(name: str, value: str, op: str = "=") -> str:
     return f'{name}{op}"{escaped}"'
 
 
-def _receiver(name: str, what: str) -> dict:
-    return {COMMENT: f"{what}.\nFill in its integrations (email_configs, slack_configs, webhook_configs, ...); as"
-                     "\nwritten it receives alerts and sends them nowhere.", "name": name}
+def _receiver(name: str, what: str, model: Model) -> dict:
+    integrations = dict(model.alerts.receivers).get(name)
+    if integrations:
+        return {COMMENT: f"{what}.\nIts integrations come from the model (alerts.receivers.{name}).", "name": name,
+                **integrations}
+    return {COMMENT: f"{what}.\nGive it integrations in the model (alerts.receivers.{name}); as rendered it"
+                     "\nreceives alerts and sends them nowhere.", "name": name}
 
 
 def config(model: Model) -> dict:
@@ -50,12 +55,14 @@ def config(model: Model) -> dict:
          "matchers": [matcher(an.AUDIENCE, an.PROVIDER)], "receiver": provider},
     ]
     receivers = {provider: _receiver(provider, "The provider's receiver: integrity and health alerts, and every "
-                                               "alert no tenant route takes"),
+                                               "alert no tenant route takes", model),
                  NULL_RECEIVER: {COMMENT: "Drops what it receives (ACM's default receiver).", "name": NULL_RECEIVER}}
     for t in sorted(model.tenants, key=lambda t: t.namespace):
         routes.append({COMMENT: f"Tenant {t.name}: every alert about namespace {t.namespace}.",
                        "matchers": [matcher("namespace", t.namespace)], "receiver": t.receiver})
-        receivers.setdefault(t.receiver, _receiver(t.receiver, f"Tenant {t.name}'s receiver"))
+        receivers.setdefault(t.receiver, _receiver(t.receiver, f"Tenant {t.name}'s receiver", model))
+    for name, _ in model.alerts.receivers:  # named in the model but routed to by nothing: still valid, rendered
+        receivers.setdefault(name, _receiver(name, "A receiver of the model that no route uses", model))
     return {
         "global": {"resolve_timeout": "5m"},
         "route": {
@@ -78,7 +85,7 @@ def config(model: Model) -> dict:
 
 
 HEADER = ("Alertmanager configuration rendered by gpudash: provider alerts to the provider, each tenant's alerts\n"
-          "(matched by namespace) to the tenant. Receivers are placeholders to fill in.")
+          "(matched by namespace) to the tenant. Receivers' integrations come from the model (alerts.receivers).")
 
 
 def secret(model: Model) -> dict:

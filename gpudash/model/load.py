@@ -26,7 +26,7 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from gpudash.errors import GpudashError, InputError
 from gpudash.model import mig
 from gpudash.model.pricing import gfd_product
-from gpudash.model.schema import DURATION_PATTERN, THANOS_QUERIER_URL, json_schema
+from gpudash.model.schema import DURATION_PATTERN, HTTP_SECRETS, INLINE_SECRETS, THANOS_QUERIER_URL, json_schema
 from gpudash.model.types import (
     MIN_RETENTION,
     Alerts,
@@ -629,7 +629,30 @@ def _alerts(d: dict, billing: Billing, ctx: _Ctx) -> Alerts:
         runbook_url=d["runbook_url"], dashboard_url=d["dashboard_url"].rstrip("/"),
         provider_receiver=d["provider_receiver"], burn_jump_factor=float(d["burn_jump_factor"]),
         idle=IdleAlerts(window=window, namespace_regex=idle["namespace_regex"], model_regex=idle["model_regex"],
-                        power_veto_watts=float(idle["power_veto_watts"])))
+                        power_veto_watts=float(idle["power_veto_watts"])),
+        receivers=_receivers(d["receivers"], ctx))
+
+
+def _receivers(d: dict, ctx: _Ctx) -> tuple[tuple[str, dict], ...]:
+    """Receivers as given, once no integration inlines a secret (in its own fields or its http_config)."""
+    def refuse(fields: dict, secrets: dict[str, str], path: FieldPath) -> None:
+        for key in fields:
+            ctx.check(key not in secrets, (*path, key), "a secret inlined in the model; reference a file mounted "
+                                                        f"into Alertmanager with {secrets.get(key)} instead")
+
+    def http(value: Any, path: FieldPath) -> None:
+        if isinstance(value, dict):
+            refuse(value, HTTP_SECRETS, path)
+            for key, item in value.items():
+                http(item, (*path, key))
+
+    for name, integrations in d.items():
+        for kind, entries in integrations.items():
+            for i, entry in enumerate(entries):
+                path = ("alerts", "receivers", name, kind, i)
+                refuse(entry, INLINE_SECRETS[kind], path)
+                http(entry.get("http_config"), (*path, "http_config"))
+    return tuple((name, _tree_copy(d[name])) for name in sorted(d))
 
 
 def _grafana(d: dict) -> Grafana:
