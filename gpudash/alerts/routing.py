@@ -12,8 +12,8 @@ the namespace that reaches this Alertmanager. Receivers get their integrations f
 (``alerts.receivers``: email, Slack, webhook, PagerDuty, MS Teams in Alertmanager's format, secrets referenced by
 file); a receiver the model leaves empty is a placeholder that sends nothing. Edit the model, not the rendered
 file: render refuses to overwrite a hand edit. On the ACM hub the configuration is the Secret
-``alertmanager-config``; on a single OpenShift cluster use the same ``alertmanager.yaml`` for the platform Alertmanager (Secret ``alertmanager-main`` in
-``openshift-monitoring``).
+``alertmanager-config``; on a single OpenShift cluster use the same ``alertmanager.yaml`` for the platform
+Alertmanager (Secret ``alertmanager-main`` in ``openshift-monitoring``).
 """
 from __future__ import annotations
 

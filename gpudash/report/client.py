@@ -94,12 +94,13 @@ class Prometheus:
                 resp = self.session.get(url, params=params, timeout=self.timeout, verify=self.verify)
         except requests.exceptions.SSLError as err:
             raise PrometheusError(
-                f"TLS connection to {self.shown} failed ({self._redact(_reason(err))}): pass --ca-file with the CA that signed "
-                "the server certificate, or --insecure-skip-verify for a test system") from None
+                f"TLS connection to {self.shown} failed ({self._redact(_reason(err))}): pass --ca-file with the CA "
+                "that signed the server certificate, or --insecure-skip-verify for a test system") from None
         except requests.exceptions.Timeout:
             raise self._timeout_error() from None
         except requests.exceptions.ConnectionError as err:
-            raise PrometheusError(f"cannot connect to Prometheus at {self.shown}: {self._redact(_reason(err))}") from None
+            raise PrometheusError(
+                f"cannot connect to Prometheus at {self.shown}: {self._redact(_reason(err))}") from None
         except requests.exceptions.RequestException as err:
             raise PrometheusError(f"request to {self.shown} failed: {self._redact(_reason(err))}") from None
         return self._data(resp, params.get("query") or params.get("match[]", ""))
