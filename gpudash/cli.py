@@ -6,21 +6,18 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 import tempfile
 
+from gpudash.cliargs import add_model_options, load_model_from_args
 from gpudash.errors import GpudashError
 
 # Subcommands implemented in other modules: name -> module with add_arguments(parser) and run(args) -> int.
 EXTERNAL_COMMANDS: dict[str, str] = {"report": "gpudash.report.cli"}
 EXTERNAL_COMMANDS["grafana-bootstrap"] = "gpudash.grafana.bootstrap"
 EXTERNAL_COMMANDS["mock"] = "gpudash.mock.cli"
-
-
-def _load(args):
-    from gpudash.model import load_model, resolve_model_path
-
-    return load_model(resolve_model_path(args.config))
+SCHEMA_FILE = "gpudash.schema.json"  # the name the example's yaml-language-server modeline points at
 
 
 def _generate(model):
@@ -32,7 +29,7 @@ def _generate(model):
 def cmd_render(args) -> int:
     from gpudash import artifacts, writer
 
-    files = _generate(_load(args))
+    files = _generate(load_model_from_args(args))
     for note in artifacts.size_notes(files):
         print(f"gpudash: {note}", file=sys.stderr)
     plan = writer.plan(args.output, files)
@@ -44,15 +41,18 @@ def cmd_render(args) -> int:
             return 1
         print(f"gpudash: {args.output} is up to date ({len(plan.files)} files)")
         return 0
-    kept = writer.apply(plan)
+    written, unchanged, stale = plan.counts()
+    kept = writer.apply(plan, force=args.force)
     for rel in kept:
-        print(f"gpudash: kept {rel}: no longer generated but edited by hand; remove it yourself", file=sys.stderr)
-    print(f"gpudash: wrote {len(plan.files)} files to {args.output}")
+        print(f"gpudash: kept {rel}: no longer generated, but edited by hand or reached through a symbolic link; "
+              "remove it yourself", file=sys.stderr)
+    removed = f", removed {stale - len(kept)}" if stale - len(kept) else ""
+    print(f"gpudash: {args.output}: wrote {written}, unchanged {unchanged}{removed}")
     return 0
 
 
 def cmd_validate(args) -> int:
-    model = _load(args)
+    model = load_model_from_args(args)
     files = _generate(model)
     print(f"gpudash: {model.source} is valid ({len(model.gpu_classes)} GPU classes, {len(model.tenants)} tenants, "
           f"{len(files)} artifacts)")
@@ -66,30 +66,66 @@ def cmd_test(args) -> int:
     if args.output:
         return report(run_promtool_tests(args.output, jobs=args.jobs))
     with tempfile.TemporaryDirectory(prefix="gpudash-test-") as tmp:
-        writer.apply(writer.plan(tmp, _generate(_load(args))))
+        writer.apply(writer.plan(tmp, _generate(load_model_from_args(args))))
         return report(run_promtool_tests(tmp, jobs=args.jobs))
 
 
-def cmd_schema(args) -> int:
+def _schema_text() -> str:
     import json
 
     from gpudash.model import json_schema
 
-    print(json.dumps(json_schema(), indent=2, sort_keys=True))
+    return json.dumps(json_schema(), indent=2, sort_keys=True) + "\n"
+
+
+def cmd_schema(args) -> int:
+    print(_schema_text(), end="")
+    return 0
+
+
+def cmd_init(args) -> int:
+    """Start a model from the annotated example, with the schema its modeline names for editor completion."""
+    from pathlib import Path
+
+    from gpudash.model.load import DEFAULT_MODEL, bundled_example_path
+
+    out = Path(args.output)
+    files = {DEFAULT_MODEL: bundled_example_path().read_text(encoding="utf-8"), SCHEMA_FILE: _schema_text()}
+    existing = [str(out / name) for name in files if os.path.lexists(out / name)]
+    if existing:
+        raise GpudashError(f"{', '.join(existing)}: already exists; gpudash init never overwrites a file")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for name, text in files.items():
+            with open(out / name, "x", encoding="utf-8") as f:
+                f.write(text)
+    except OSError as err:
+        raise GpudashError(f"{out}: cannot write: {err.strerror or err}") from None
+    print(f"gpudash: wrote {out / DEFAULT_MODEL} (the annotated example) and {out / SCHEMA_FILE}; "
+          f"edit the model, then run `gpudash render`")
     return 0
 
 
 def _parser() -> argparse.ArgumentParser:
+    from importlib.metadata import version
+
     parser = argparse.ArgumentParser(prog="gpudash", description="GPU metering and billing as code.")
+    parser.add_argument("--version", action="version", version=f"gpudash {version('gpudash')}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     def with_config(p):
-        p.add_argument("-c", "--config", help="model file (default: ./gpudash.yaml, else the bundled example)")
+        add_model_options(p)
         return p
+
+    p = sub.add_parser("init", help="write ./gpudash.yaml from the annotated example, and its JSON Schema")
+    p.add_argument("-o", "--output", default=".", help="folder to write into (default: current folder)")
+    p.set_defaults(func=cmd_init)
 
     p = with_config(sub.add_parser("render", help="write (or --check) every artifact"))
     p.add_argument("-o", "--output", default=".", help="output folder (default: current folder)")
     p.add_argument("--check", action="store_true", help="exit 1 with a diff when the output would change")
+    p.add_argument("--force", action="store_true",
+                   help="overwrite files edited by hand since gpudash wrote them (default: refuse, exit 2)")
     p.set_defaults(func=cmd_render)
     p = with_config(sub.add_parser("validate", help="validate the model and every generated expression"))
     p.set_defaults(func=cmd_validate)

@@ -5,7 +5,11 @@ Rules it keeps:
 * files are staged in a temporary folder beside the outputs, then moved into place with ``os.replace``
   (atomic per file) and the manifest is replaced last;
 * gpudash owns only the files listed in its manifest: it refuses to overwrite any other file, removes its
-  own stale files (only while they still hold what gpudash wrote), and never touches anything else.
+  own stale files (only while they still hold what gpudash wrote), and never touches anything else;
+* an owned file that no longer holds what the manifest recorded was edited by hand: ``apply`` refuses to
+  overwrite it unless forced, so an edit is never lost silently;
+* it never reads, writes or removes through a symbolic link below the output folder (a link committed to a
+  GitOps repository must not redirect gpudash's writes elsewhere).
 """
 from __future__ import annotations
 
@@ -52,6 +56,15 @@ class Plan:
     def stale(self) -> list[str]:
         return sorted(p for p in self.owned if p not in self.files)
 
+    def edited(self) -> list[str]:
+        """Owned files to be rewritten whose content is no longer what gpudash wrote (hand edits)."""
+        return sorted(p for p in self.changed() if p in self.owned and _edited(self.outdir / p, self.owned[p]))
+
+    def counts(self) -> tuple[int, int, int]:
+        """(written, unchanged, removed) file counts of applying this plan."""
+        written = len(self.changed())
+        return written, len(self.files) - written, len(self.stale())
+
     def manifest_text(self) -> str:
         entries = {p: _digest(t.encode()) for p, t in sorted(self.files.items())}
         return json.dumps({"generator": "gpudash", "files": entries}, indent=2, sort_keys=True) + "\n"
@@ -62,6 +75,30 @@ def _read(path: Path) -> str | None:
         return path.read_text(encoding="utf-8")
     except (FileNotFoundError, IsADirectoryError, UnicodeDecodeError):
         return None
+
+
+def _edited(path: Path, digest: str) -> bool:
+    try:
+        return _digest(path.read_bytes()) != digest
+    except (FileNotFoundError, IsADirectoryError):
+        return False
+
+
+def _symlink(outdir: Path, rel: str) -> Path | None:
+    """The first symbolic link on the way from ``outdir`` to ``outdir/rel`` (the target included), if any."""
+    path = outdir
+    for part in Path(rel).parts:
+        path = path / part
+        if path.is_symlink():
+            return path
+    return None
+
+
+def _refuse_symlink(outdir: Path, rel: str) -> None:
+    link = _symlink(outdir, rel)
+    if link is not None:
+        raise InputError(str(link), "", f"is a symbolic link (to {os.readlink(link)}); gpudash writes no file "
+                         "through a link: replace it with a real folder or file, or render elsewhere")
 
 
 def _owned(outdir: Path) -> dict[str, str]:
@@ -81,8 +118,10 @@ def plan(outdir: str | os.PathLike, generated: dict[str, object]) -> Plan:
     if out.exists() and not out.is_dir():
         raise InputError(str(out), "", "output path exists and is not a directory")
     files = {p: serialise(p, d) for p, d in sorted(generated.items())}
+    _refuse_symlink(out, MANIFEST)
     owned = _owned(out)
     for p in files:
+        _refuse_symlink(out, p)
         target = out / p
         if target.exists() and p not in owned:
             raise InputError(str(target), "", "exists but was not written by gpudash (not in its manifest); "
@@ -92,24 +131,35 @@ def plan(outdir: str | os.PathLike, generated: dict[str, object]) -> Plan:
     return Plan(out, files, owned)
 
 
-def apply(p: Plan) -> list[str]:
-    """Write the plan; returns the stale files left in place because they were edited by hand."""
-    p.outdir.mkdir(parents=True, exist_ok=True)
-    stage = Path(tempfile.mkdtemp(prefix=".gpudash-stage-", dir=p.outdir))
+def apply(p: Plan, force: bool = False) -> list[str]:
+    """Write the plan; returns the stale files left in place because they were edited by hand.
+
+    Refuses (before writing anything) to overwrite owned files edited by hand, unless ``force``.
+    """
+    edited = [] if force else p.edited()
+    if edited:
+        raise InputError(str(p.outdir / edited[0]), "", f"edited by hand since gpudash wrote it"
+                         f"{f' (and {len(edited) - 1} more: ' + ', '.join(edited[1:]) + ')' if edited[1:] else ''}"
+                         "; move the edit into the model and re-render, or render with --force to overwrite it")
+    stage = None
     try:
+        p.outdir.mkdir(parents=True, exist_ok=True)
+        stage = Path(tempfile.mkdtemp(prefix=".gpudash-stage-", dir=p.outdir))
         for rel, text in p.files.items():
             (stage / rel).parent.mkdir(parents=True, exist_ok=True)
             (stage / rel).write_text(text, encoding="utf-8")
         (stage / MANIFEST).write_text(p.manifest_text(), encoding="utf-8")
         for rel in p.files:
+            _refuse_symlink(p.outdir, rel)  # again: a link made since the plan must not redirect this write
             (p.outdir / rel).parent.mkdir(parents=True, exist_ok=True)
             os.replace(stage / rel, p.outdir / rel)
         kept = _remove_stale(p)
         os.replace(stage / MANIFEST, p.outdir / MANIFEST)
     except OSError as err:
-        raise GpudashError(f"{p.outdir}: cannot write output: {err}") from None
+        raise GpudashError(f"{p.outdir}: cannot write output: {err.strerror or err}") from None
     finally:
-        shutil.rmtree(stage, ignore_errors=True)
+        if stage is not None:
+            shutil.rmtree(stage, ignore_errors=True)
     return kept
 
 
@@ -117,6 +167,9 @@ def _remove_stale(p: Plan) -> list[str]:
     kept = []
     for rel in p.stale():
         path = p.outdir / rel
+        if _symlink(p.outdir, rel) is not None:  # never follow a link to remove what it points at
+            kept.append(rel)
+            continue
         try:
             data = path.read_bytes()
         except (FileNotFoundError, IsADirectoryError):

@@ -112,3 +112,62 @@ def test_quota_objects_follow_the_model(quota):
     (path, obj), = objects.items()
     assert path == f"quotas/{model.tenants[0].name}.resourcequota.yaml"
     assert obj["spec"]["hard"] == {f"requests.{k}": str(v) for k, v in quota.items()}
+
+
+# --- receivers from the model -----------------------------------------------------------------------------------
+
+def _with_receivers(example_model_data: dict, receivers: dict) -> dict:
+    data = {**example_model_data, "alerts": {**example_model_data.get("alerts", {}), "receivers": receivers}}
+    return data
+
+
+@pytest.fixture()
+def example_data():
+    from gpudash.model.load import bundled_example_path
+
+    return yaml.safe_load(bundled_example_path().read_text())
+
+
+def test_model_receivers_reach_the_rendered_config_and_alertmanager_accepts_it(example_model, tmp_path):
+    rendered = {r["name"]: r for r in strip_comments(routing.config(example_model))["receivers"]}
+    for name, integrations in example_model.alerts.receivers:
+        assert rendered[name] == {"name": name, **integrations}
+    assert "email_configs" in rendered[example_model.alerts.provider_receiver]
+    config = tmp_path / "alertmanager.yml"
+    config.write_text(yaml.safe_dump(strip_comments(routing.config(example_model))))
+    assert_routes(example_model, config)
+
+
+def test_receiver_only_named_in_the_model_is_rendered(example_data, tmp_path):
+    model = model_from_dict(_with_receivers(example_data, {"spare": {"email_configs": [
+        {"to": "x@example.com", "from": "am@example.com", "smarthost": "smtp.example.com:25"}]}}))
+    names = [r["name"] for r in routing.config(model)["receivers"]]
+    assert "spare" in names and names == sorted(names)
+    config = tmp_path / "alertmanager.yml"
+    config.write_text(yaml.safe_dump(strip_comments(routing.config(model))))
+    check_config(config)
+
+
+@pytest.mark.parametrize("kind, entry, field, instead", [
+    ("slack_configs", {"api_url": "https://hooks.slack.com/services/T/B/secret"}, "api_url", "api_url_file"),
+    ("pagerduty_configs", {"routing_key": "abc"}, "routing_key", "routing_key_file"),
+    ("webhook_configs", {"url": "https://hook.example.com/token"}, "url", "url_file"),
+    ("email_configs", {"to": "a@example.com", "auth_password": "pw"}, "auth_password", "auth_password_file"),
+    ("msteams_configs", {"webhook_url": "https://x.example.com/secret"}, "webhook_url", "webhook_url_file"),
+    ("webhook_configs", {"url_file": "/f", "http_config": {"authorization": {"credentials": "tok"}}},
+     "http_config.authorization.credentials", "credentials_file"),
+])
+def test_inlined_secrets_are_refused(example_data, kind, entry, field, instead):
+    from gpudash.errors import InputError
+
+    with pytest.raises(InputError) as err:
+        model_from_dict(_with_receivers(example_data, {"gpu-provider": {kind: [entry]}}))
+    assert err.value.path == f"alerts.receivers['gpu-provider'].{kind}[0].{field}"
+    assert err.value.reason.endswith(f"with {instead} instead") and "secret" in err.value.reason
+
+
+def test_unknown_integration_is_refused(example_data):
+    from gpudash.errors import InputError
+
+    with pytest.raises(InputError, match=r"alerts.receivers\['gpu-provider'\]"):
+        model_from_dict(_with_receivers(example_data, {"gpu-provider": {"carrier_pigeon_configs": []}}))

@@ -165,7 +165,7 @@ def admin_env(monkeypatch):
 
 
 def run_cli(*args) -> int:
-    return cli.main(["grafana-bootstrap", *args])
+    return cli.main(["grafana-bootstrap", "--example", *args])
 
 
 def test_first_run_creates_everything(grafana_server, admin_env, example_model, capsys, tmp_path):

@@ -353,7 +353,8 @@ def test_render_is_deterministic_across_hash_seeds(tmp_path):
     for seed in ("0", "12345"):
         out = tmp_path / seed
         env = {**os.environ, "PYTHONHASHSEED": seed}
-        proc = subprocess.run([sys.executable, "-m", "gpudash", "render", "-o", str(out)], cwd=ROOT, env=env,
+        proc = subprocess.run([sys.executable, "-m", "gpudash", "render", "--example", "-o", str(out)],
+                              cwd=ROOT, env=env,
                               capture_output=True, text=True, timeout=300)
         assert proc.returncode == 0, proc.stderr
         outs.append({p.relative_to(out).as_posix(): p.read_bytes()

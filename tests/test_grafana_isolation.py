@@ -151,7 +151,7 @@ def test_render_fails_and_writes_nothing_when_a_tenant_query_leaks(tmp_path, mon
 
     monkeypatch.setattr(dashboards, "tenant", leaky)
     out = tmp_path / "out"
-    assert cli.main(["render", "-o", str(out)]) == 2
+    assert cli.main(["render", "--example", "-o", str(out)]) == 2
     err = capsys.readouterr().err
     assert "tenant isolation violated" in err and "All namespaces" in err and "no namespace matcher" in err
     assert not out.exists() or not any(out.iterdir())

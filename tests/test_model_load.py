@@ -10,6 +10,7 @@ import jsonschema
 import pytest
 import yaml
 
+from gpudash.errors import GpudashError
 from gpudash.model import (
     Model,
     json_schema,
@@ -276,8 +277,10 @@ def test_shared_price():
 def test_resolve_model_path(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert resolve_model_path("other.yaml") == Path("other.yaml")
-    bundled = resolve_model_path(None)
-    assert load_model(bundled).source == BUNDLED_SOURCE
+    with pytest.raises(GpudashError, match=r"^no gpudash.yaml here: pass -c FILE, or run `gpudash init`"):
+        resolve_model_path(None)  # never the example without a word
+    assert load_model(resolve_model_path(None, example=True)).source == BUNDLED_SOURCE
+    assert load_model(resolve_model_path("other.yaml", example=True)).source == BUNDLED_SOURCE
     (tmp_path / "gpudash.yaml").write_text(EXAMPLE_TEXT)
     assert resolve_model_path(None) == Path("gpudash.yaml")
     assert load_model(resolve_model_path("")).source == "gpudash.yaml"

@@ -247,14 +247,16 @@ def test_report_is_a_registered_command():
 
 
 def test_off_the_hour_period_fails_before_any_query():
-    r = gpudash("report", "billing", "--prometheus-url", "http://127.0.0.1:9", "--start", "2026-01-01T00:15:00Z",
+    r = gpudash("report", "billing", "--example", "--prometheus-url", "http://127.0.0.1:9",
+                "--start", "2026-01-01T00:15:00Z",
                 "--end", "2026-01-02T00:00:00Z")
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.startswith("gpudash: --start 2026-01-01T00:15:00Z is not on a whole UTC hour")
 
 
 def test_unknown_tenant_is_one_line():
-    r = gpudash("report", "billing", "--prometheus-url", "http://127.0.0.1:9", "--start", "2026-01-01T00:00:00Z",
+    r = gpudash("report", "billing", "--example", "--prometheus-url", "http://127.0.0.1:9",
+                "--start", "2026-01-01T00:00:00Z",
                 "--end", "2026-01-02T00:00:00Z", "--tenant", "nobody")
     assert r.returncode == 2 and "--tenant 'nobody' is not a tenant of the model" in r.stderr
     assert len(r.stderr.splitlines()) == 1

@@ -123,3 +123,17 @@ def test_connection_refused():
 def test_url_must_be_http():
     with pytest.raises(PrometheusError, match="must start with http"):
         Prometheus("127.0.0.1:9090")
+
+
+def test_credentials_in_the_url_are_never_printed():
+    from gpudash.report.client import redact_url
+
+    assert redact_url("http://user:pw@host:9090/x") == "http://***@host:9090/x"
+    assert redact_url("https://host/a@b") == "https://host/a@b"  # an @ in the path is no userinfo
+    prom = Prometheus("http://user:s3cret@127.0.0.1:9", timeout=2)
+    with pytest.raises(PrometheusError) as err:
+        prom.query("up", 0)
+    assert "s3cret" not in str(err.value) and "user:" not in str(err.value) and "***@127.0.0.1:9" in str(err.value)
+    with pytest.raises(PrometheusError) as err:
+        Prometheus("ftp://user:s3cret@host")
+    assert "s3cret" not in str(err.value)

@@ -5,7 +5,7 @@ from tests.conftest import ROOT, gpudash
 
 
 def test_committed_output_matches_a_fresh_render():
-    result = gpudash("render", "--check", "-o", str(ROOT))
+    result = gpudash("render", "--example", "--check", "-o", str(ROOT))
     assert result.returncode == 0, (
         "the committed rendered example drifted from the generators; run `python -m gpudash render -o .`\n"
         + result.stdout[-4000:] + result.stderr)

@@ -16,7 +16,7 @@ def tree(root):
 
 
 def test_render_writes_manifest_of_every_file(tmp_path):
-    assert gpudash("render", "-o", str(tmp_path)).returncode == 0
+    assert gpudash("render", "--example", "-o", str(tmp_path)).returncode == 0
     manifest = json.loads((tmp_path / writer.MANIFEST).read_text())
     written = set(tree(tmp_path)) - {writer.MANIFEST}
     assert set(manifest["files"]) == written
@@ -29,14 +29,14 @@ def test_rerender_is_byte_identical_across_hash_seeds(tmp_path):
     for seed in ("0", "1", "4242"):
         out = tmp_path / seed
         env = {**os.environ, "PYTHONHASHSEED": seed}
-        assert gpudash("render", "-o", str(out), env=env).returncode == 0
+        assert gpudash("render", "--example", "-o", str(out), env=env).returncode == 0
         outs.append(tree(out))
     assert outs[0] == outs[1] == outs[2]
 
 
 def test_bad_model_leaves_output_untouched(tmp_path):
     out = tmp_path / "out"
-    assert gpudash("render", "-o", str(out)).returncode == 0
+    assert gpudash("render", "--example", "-o", str(out)).returncode == 0
     (out / "my-notes.txt").write_text("not gpudash's")
     before = tree(out)
     bad = tmp_path / "gpudash.yaml"
@@ -50,7 +50,7 @@ def test_bad_model_leaves_output_untouched(tmp_path):
 def test_refuses_to_overwrite_a_file_it_does_not_own(tmp_path):
     (tmp_path / "rules").mkdir()
     (tmp_path / "rules" / "gpudash-hub.rules.yaml").write_text("mine\n")
-    result = gpudash("render", "-o", str(tmp_path))
+    result = gpudash("render", "--example", "-o", str(tmp_path))
     assert result.returncode == 2 and "not written by gpudash" in result.stderr
     assert (tmp_path / "rules" / "gpudash-hub.rules.yaml").read_text() == "mine\n"
     assert not (tmp_path / writer.MANIFEST).exists()
@@ -75,13 +75,13 @@ def test_stale_file_edited_by_hand_is_kept(tmp_path):
 
 
 def test_check_mode_both_ways(tmp_path):
-    assert gpudash("render", "-o", str(tmp_path)).returncode == 0
-    clean = gpudash("render", "--check", "-o", str(tmp_path))
+    assert gpudash("render", "--example", "-o", str(tmp_path)).returncode == 0
+    clean = gpudash("render", "--example", "--check", "-o", str(tmp_path))
     assert clean.returncode == 0, clean.stderr
     target = tmp_path / "rules" / "gpudash-hub.rules.yaml"
     target.write_text(target.read_text().replace("vector(3.2)", "vector(9.9)"))
     before = tree(tmp_path)
-    drift = gpudash("render", "--check", "-o", str(tmp_path))
+    drift = gpudash("render", "--example", "--check", "-o", str(tmp_path))
     assert drift.returncode == 1
     assert "-        expr: vector(9.9)" in drift.stdout and "+        expr: vector(3.2)" in drift.stdout
     assert "rules/gpudash-hub.rules.yaml" in drift.stderr
@@ -103,5 +103,71 @@ def test_corrupt_manifest_is_a_clear_error(tmp_path):
 def test_output_path_that_is_a_file(tmp_path):
     f = tmp_path / "file"
     f.write_text("x")
-    result = gpudash("render", "-o", str(f))
+    result = gpudash("render", "--example", "-o", str(f))
     assert result.returncode == 2 and "not a directory" in result.stderr
+
+
+# --- hand edits, symbolic links (plain data: no render) ---------------------------------------------------------
+
+def test_hand_edit_is_refused_then_forced(tmp_path):
+    writer.apply(writer.plan(tmp_path, {"a/one.yaml": {"x": 1}, "two.yaml": {"y": 2}}))
+    (tmp_path / "a" / "one.yaml").write_text("edited by hand\n")
+    before = tree(tmp_path)
+    p = writer.plan(tmp_path, {"a/one.yaml": {"x": 2}, "two.yaml": {"y": 3}})
+    assert p.edited() == ["a/one.yaml"]
+    with pytest.raises(InputError, match=r"a/one.yaml: edited by hand since gpudash wrote it; move the edit into "
+                                         r"the model and re-render, or render with --force"):
+        writer.apply(p)
+    assert tree(tmp_path) == before  # nothing written, the edit is intact
+    writer.apply(p, force=True)
+    assert "x: 2" in (tmp_path / "a" / "one.yaml").read_text()
+
+
+def test_hand_edit_equal_to_the_new_text_is_no_conflict(tmp_path):
+    writer.apply(writer.plan(tmp_path, {"one.yaml": {"x": 1}}))
+    (tmp_path / "one.yaml").write_text(writer.serialise("one.yaml", {"x": 2}))
+    p = writer.plan(tmp_path, {"one.yaml": {"x": 2}})
+    assert p.edited() == [] and p.counts() == (0, 1, 0)
+
+
+def test_counts_say_what_changed(tmp_path):
+    writer.apply(writer.plan(tmp_path, {"a.yaml": {"x": 1}, "b.yaml": {"x": 1}, "c.yaml": {}}))
+    assert writer.plan(tmp_path, {"a.yaml": {"x": 1}, "b.yaml": {"x": 2}}).counts() == (1, 1, 1)
+
+
+def test_never_writes_through_a_symlinked_folder(tmp_path):
+    out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    writer.apply(writer.plan(out, {"top.yaml": {}, "mco/a.yaml": {"x": 1}}))
+    (out / "mco" / "a.yaml").unlink()
+    (out / "mco").rmdir()
+    (out / "mco").symlink_to(elsewhere)
+    with pytest.raises(InputError, match=rf"^{out / 'mco'}: is a symbolic link \(to {elsewhere}\)"):
+        writer.plan(out, {"top.yaml": {}, "mco/a.yaml": {"x": 1}})
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_symlinked_file_is_refused(tmp_path):
+    writer.apply(writer.plan(tmp_path, {"a.yaml": {}}))
+    (tmp_path / "target").write_text("someone else's\n")
+    (tmp_path / "a.yaml").unlink()
+    (tmp_path / "a.yaml").symlink_to(tmp_path / "target")
+    with pytest.raises(InputError, match="a.yaml: is a symbolic link"):
+        writer.plan(tmp_path, {"a.yaml": {"x": 1}})
+    assert (tmp_path / "target").read_text() == "someone else's\n"
+
+
+def test_stale_removal_never_follows_a_symlink(tmp_path):
+    out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
+    writer.apply(writer.plan(out, {"keep.yaml": {}, "mco/a.yaml": {"x": 1}}))
+    (out / "mco").rename(elsewhere)
+    (out / "mco").symlink_to(elsewhere)  # same content, reached through a link
+    kept = writer.apply(writer.plan(out, {"keep.yaml": {}}))
+    assert kept == ["mco/a.yaml"] and (elsewhere / "a.yaml").exists()
+
+
+def test_unwritable_output_is_one_clear_error(tmp_path):
+    from gpudash.errors import GpudashError
+
+    with pytest.raises(GpudashError, match=r"^/proc/nope: cannot write output: No such file or directory$"):
+        writer.apply(writer.plan("/proc/nope", {"a.yaml": {}}))

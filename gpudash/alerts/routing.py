@@ -10,12 +10,12 @@ The tree, first match wins:
 4. anything else (ACM's own alerts, namespaces that are no tenant) -> the provider receiver (the root).
 
 Every alert carrying a tenant's namespace reaches that tenant: gpudash's tenant alerts and any other alert about
-the namespace that reaches this Alertmanager. Receivers are empty placeholders (each tenant's without a comment, to
-keep the Secret small): fill in their integrations (``email_configs``, ``slack_configs``, ``webhook_configs``, ...)
-in the rendered file, or keep the Secret out of
-GitOps after the first apply. On the ACM hub the configuration is the Secret ``alertmanager-config``; on a single
-OpenShift cluster use the same ``alertmanager.yaml`` for the platform Alertmanager (Secret ``alertmanager-main`` in
-``openshift-monitoring``).
+the namespace that reaches this Alertmanager. Receivers get their integrations from the model
+(``alerts.receivers``: email, Slack, webhook, PagerDuty, MS Teams in Alertmanager's format, secrets referenced by
+file); a receiver the model leaves empty is a placeholder that sends nothing. Edit the model, not the rendered
+file: render refuses to overwrite a hand edit. On the ACM hub the configuration is the Secret
+``alertmanager-config``; on a single OpenShift cluster use the same ``alertmanager.yaml`` for the platform
+Alertmanager (Secret ``alertmanager-main`` in ``openshift-monitoring``).
 """
 from __future__ import annotations
 
@@ -40,9 +40,13 @@ def matcher(name: str, value: str, op: str = "=") -> str:
     return f'{name}{op}"{escaped}"'
 
 
-def _receiver(name: str, what: str) -> dict:
-    return {COMMENT: f"{what}.\nFill in its integrations (email_configs, slack_configs, webhook_configs, ...); as"
-                     "\nwritten it receives alerts and sends them nowhere.", "name": name}
+def _receiver(name: str, what: str, model: Model) -> dict:
+    integrations = dict(model.alerts.receivers).get(name)
+    if integrations:
+        return {COMMENT: f"{what}.\nIts integrations come from the model (alerts.receivers.{name}).", "name": name,
+                **integrations}
+    return {COMMENT: f"{what}.\nGive it integrations in the model (alerts.receivers.{name}); as rendered it"
+                     "\nreceives alerts and sends them nowhere.", "name": name}
 
 
 def config(model: Model) -> dict:
@@ -54,13 +58,15 @@ def config(model: Model) -> dict:
          "matchers": [matcher(an.AUDIENCE, an.PROVIDER)], "receiver": provider},
     ]
     receivers = {provider: _receiver(provider, "The provider's receiver: integrity and health alerts, and every "
-                                               "alert no tenant route takes.\nThe tenant receivers below are "
-                                               "placeholders alike"),
+                                               "alert no tenant route takes", model),
                  NULL_RECEIVER: {COMMENT: "Drops what it receives (ACM's default receiver).", "name": NULL_RECEIVER}}
     by_receiver: dict[str, list[str]] = {}
+    integrations = dict(model.alerts.receivers)
     for t in model.tenants:
         by_receiver.setdefault(t.receiver, []).append(t.namespace)
-        receivers.setdefault(t.receiver, {"name": t.receiver})
+        # a placeholder tenant receiver carries no comment: a few bytes each, at thousands of tenants
+        receivers.setdefault(t.receiver, _receiver(t.receiver, "A tenant receiver", model)
+                             if t.receiver in integrations else {"name": t.receiver})
     # One route per receiver with an exact alternation of its namespaces: a few bytes per tenant, so the Secret
     # stays far below Kubernetes' 1 MiB at thousands of tenants.
     routes.append({COMMENT: "Tenants: every alert about a tenant's namespace, to the tenant's receiver. Grouped by "
@@ -70,6 +76,8 @@ def config(model: Model) -> dict:
                    "receiver": provider, "group_by": ["alertname", "namespace"],
                    "routes": [{"matchers": [matcher("namespace", q.regex_alternation(namespaces), "=~")],
                                "receiver": receiver} for receiver, namespaces in sorted(by_receiver.items())]})
+    for name in integrations:  # named in the model but routed to by nothing: still valid, rendered
+        receivers.setdefault(name, _receiver(name, "A receiver of the model that no route uses", model))
     return {
         "global": {"resolve_timeout": "5m"},
         "route": {
@@ -92,7 +100,7 @@ def config(model: Model) -> dict:
 
 
 HEADER = ("Alertmanager configuration rendered by gpudash: provider alerts to the provider, each tenant's alerts\n"
-          "(matched by namespace) to the tenant. Receivers are placeholders to fill in.")
+          "(matched by namespace) to the tenant. Receivers' integrations come from the model (alerts.receivers).")
 
 
 def secret(model: Model) -> dict:

@@ -25,6 +25,7 @@ import sys
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
+from gpudash.cliargs import add_model_options, load_model_from_args
 from gpudash.errors import GpudashError
 
 TIMEOUT = 15
@@ -32,7 +33,7 @@ WRITES = ("POST", "PUT", "PATCH", "DELETE")
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("-c", "--config", help="model file (default: ./gpudash.yaml, else the bundled example)")
+    add_model_options(parser)
     parser.add_argument("--grafana-url", required=True, help="Grafana base URL, e.g. https://grafana.example.com")
     parser.add_argument("--dry-run", action="store_true", help="read only: print the calls that would be made")
     parser.add_argument("--env-file", help="also write the GPUDASH_ORG_ID_* lines to this file")
@@ -197,9 +198,7 @@ def env_lines(env: dict[str, int | None]) -> str:
 
 def run(args) -> int:
     from gpudash.grafana.provisioning import bootstrap
-    from gpudash.model import load_model, resolve_model_path
-
-    description = bootstrap(load_model(resolve_model_path(args.config)))
+    description = bootstrap(load_model_from_args(args))
     client = Client(args.grafana_url, auth_from_env(), dry_run=args.dry_run)
     env = apply(client, description)
     writes = [call for call in client.calls if call.method in WRITES]

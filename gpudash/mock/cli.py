@@ -15,13 +15,15 @@ from __future__ import annotations
 import sys
 from datetime import UTC
 
+from gpudash.cliargs import add_model_options, load_model_from_args
+
 
 def add_arguments(parser) -> None:
     sub = parser.add_subparsers(dest="mock_command", required=True)
 
     def common(p):
         p.add_argument("-f", "--file", required=True, help="mock file (topology and workload)")
-        p.add_argument("-c", "--config", help="gpudash model (default: ./gpudash.yaml, else the bundled example)")
+        add_model_options(p)
         return p
 
     p = common(sub.add_parser("serve", help="serve live /metrics on 127.0.0.1"))
@@ -39,9 +41,7 @@ def add_arguments(parser) -> None:
 
 def _load(args):
     from gpudash.mock import config
-    from gpudash.model import load_model, resolve_model_path
-
-    model = load_model(resolve_model_path(args.config))
+    model = load_model_from_args(args)
     return model, config.load(args.file, model)
 
 

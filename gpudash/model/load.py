@@ -23,10 +23,10 @@ import yaml
 from jsonschema.exceptions import ValidationError, best_match
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
-from gpudash.errors import InputError
+from gpudash.errors import GpudashError, InputError
 from gpudash.model import mig
 from gpudash.model.pricing import product_label
-from gpudash.model.schema import DURATION_PATTERN, THANOS_QUERIER_URL, json_schema
+from gpudash.model.schema import DURATION_PATTERN, HTTP_SECRETS, INLINE_SECRETS, THANOS_QUERIER_URL, json_schema
 from gpudash.model.types import (
     MIN_RETENTION,
     Alerts,
@@ -45,6 +45,7 @@ from gpudash.model.types import (
 )
 
 BUNDLED_SOURCE = "<bundled example>"
+DEFAULT_MODEL = "gpudash.yaml"  # looked for in the current folder; ``gpudash init`` writes it
 MAX_VALUES = 100_000  # YAML aliases can expand a small file into a huge tree: refuse beyond this many values
 FieldPath = tuple[str | int, ...]
 
@@ -64,12 +65,18 @@ def bundled_example_path() -> Traversable:
     return resources.files("gpudash").joinpath("examples", "gpudash.yaml")
 
 
-def resolve_model_path(arg: str | os.PathLike | None) -> Path | Traversable:
-    """The model to load: ``arg`` if given, else ``./gpudash.yaml`` if it exists, else the bundled example."""
+def resolve_model_path(arg: str | os.PathLike | None, example: bool = False) -> Path | Traversable:
+    """The model to load: the bundled example if asked for, else ``arg``, else ``./gpudash.yaml``.
+
+    Never falls back to the example silently: a render or report from someone else's model is worse than none.
+    """
+    if example:
+        return bundled_example_path()
     if arg:
         return Path(arg)
-    local = Path("gpudash.yaml")
-    return local if local.exists() else bundled_example_path()
+    if not Path(DEFAULT_MODEL).exists():
+        raise GpudashError(f"no {DEFAULT_MODEL} here: pass -c FILE, or run `gpudash init` to start from the example")
+    return Path(DEFAULT_MODEL)
 
 
 def load_model(path: str | os.PathLike | Traversable) -> Model:
@@ -80,7 +87,7 @@ def load_model(path: str | os.PathLike | Traversable) -> Model:
 
 
 def load_bundled_example() -> Model:
-    """The bundled example model (the default when no gpudash.yaml is given)."""
+    """The bundled example model (``--example``)."""
     return load_model(bundled_example_path())
 
 
@@ -630,7 +637,30 @@ def _alerts(d: dict, billing: Billing, ctx: _Ctx) -> Alerts:
         runbook_url=d["runbook_url"], dashboard_url=d["dashboard_url"].rstrip("/"),
         provider_receiver=d["provider_receiver"], burn_jump_factor=float(d["burn_jump_factor"]),
         idle=IdleAlerts(window=window, namespace_regex=idle["namespace_regex"], model_regex=idle["model_regex"],
-                        power_veto_watts=float(idle["power_veto_watts"])))
+                        power_veto_watts=float(idle["power_veto_watts"])),
+        receivers=_receivers(d["receivers"], ctx))
+
+
+def _receivers(d: dict, ctx: _Ctx) -> tuple[tuple[str, dict], ...]:
+    """Receivers as given, once no integration inlines a secret (in its own fields or its http_config)."""
+    def refuse(fields: dict, secrets: dict[str, str], path: FieldPath) -> None:
+        for key in fields:
+            ctx.check(key not in secrets, (*path, key), "a secret inlined in the model; reference a file mounted "
+                                                        f"into Alertmanager with {secrets.get(key)} instead")
+
+    def http(value: Any, path: FieldPath) -> None:
+        if isinstance(value, dict):
+            refuse(value, HTTP_SECRETS, path)
+            for key, item in value.items():
+                http(item, (*path, key))
+
+    for name, integrations in d.items():
+        for kind, entries in integrations.items():
+            for i, entry in enumerate(entries):
+                path = ("alerts", "receivers", name, kind, i)
+                refuse(entry, INLINE_SECRETS[kind], path)
+                http(entry.get("http_config"), (*path, "http_config"))
+    return tuple((name, _tree_copy(d[name])) for name in sorted(d))
 
 
 def _grafana(d: dict) -> Grafana:

@@ -195,6 +195,33 @@ def _tenant() -> dict:
     }, "A tenant: exactly one namespace with a budget.", required=("name", "namespace", "budget"))
 
 
+# Alertmanager receiver integrations the model accepts, in Alertmanager's own YAML shape
+# (prometheus/alertmanager config/notifiers.go); Alertmanager itself validates each entry (`amtool check-config`).
+RECEIVER_INTEGRATIONS = ("email_configs", "slack_configs", "webhook_configs", "pagerduty_configs", "msteams_configs")
+# Per integration, the fields that would inline a secret -> the field that references it by file instead
+# (a file mounted into Alertmanager); HTTP_SECRETS apply anywhere in an integration's http_config
+# (prometheus/common config/http_config.go: authorization, basic_auth, oauth2).
+INLINE_SECRETS = {"email_configs": {"auth_password": "auth_password_file", "auth_secret": "auth_password_file"},
+                  "slack_configs": {"api_url": "api_url_file"}, "webhook_configs": {"url": "url_file"},
+                  "pagerduty_configs": {"service_key": "service_key_file", "routing_key": "routing_key_file"},
+                  "msteams_configs": {"webhook_url": "webhook_url_file"}}
+HTTP_SECRETS = {"credentials": "credentials_file", "password": "password_file",
+                "client_secret": "client_secret_file"}
+
+
+def _receivers() -> dict:
+    integration = {"title": "a list of Alertmanager integration configurations", "type": "array",
+                   "items": {"title": "a mapping in Alertmanager's configuration format", "type": "object"}}
+    return {
+        "description": "Alertmanager receivers by name: their integrations in Alertmanager's own format. Secrets "
+                       "are referenced by file (api_url_file, routing_key_file, ...), never inlined.",
+        "type": "object", "default": {},
+        "propertyNames": {"$ref": "#/$defs/receiver"},
+        "additionalProperties": _object({k: integration for k in RECEIVER_INTEGRATIONS},
+                                        "One receiver's integrations."),
+    }
+
+
 def _alerts() -> dict:
     idle = _object({
         "window": _ref("duration", "Time with zero activity before a GPU counts as idle; at least twice the "
@@ -218,6 +245,7 @@ def _alerts() -> dict:
                                             "the window's average.",
                              "title": "a number > 1", "type": "number", "exclusiveMinimum": 1, "default": 2.0},
         "idle": idle,
+        "receivers": _receivers(),
     }, "Alerting settings.", default={})
 
 

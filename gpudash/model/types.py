@@ -120,6 +120,7 @@ class Alerts:
     provider_receiver: str
     burn_jump_factor: float  # burn-rate jump alert: current rate >= factor x the window's average
     idle: IdleAlerts
+    receivers: tuple[tuple[str, dict], ...] = ()  # (name, integrations in Alertmanager's format), by name
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ import argparse
 import os
 import sys
 
+from gpudash.cliargs import add_model_options, load_model_from_args
 from gpudash.errors import GpudashError
 
 FORMATS = ("table", "csv", "json")
@@ -36,7 +37,7 @@ def _duration(text: str) -> int:
 def _connection(p: argparse.ArgumentParser) -> None:
     p.add_argument("--prometheus-url", required=True, metavar="URL",
                    help="Prometheus, Thanos Querier or ACM hub rbac-query-proxy base URL")
-    p.add_argument("-c", "--config", help="model file (default: ./gpudash.yaml, else the bundled example)")
+    add_model_options(p)
     p.add_argument("--token", help="bearer token (default: $GPUDASH_TOKEN)")
     p.add_argument("--ca-file", metavar="F", help="CA bundle that signed the server certificate")
     p.add_argument("--insecure-skip-verify", action="store_true", help="do not verify the TLS certificate")
@@ -87,13 +88,12 @@ def _client(args):
 
 
 def run(args) -> int:
-    from gpudash.model import load_model, resolve_model_path
     from gpudash.report import billing, common, idle, nodes, render
     from gpudash.report.period import parse_period, parse_time
 
     if args.ca_file and not os.path.isfile(args.ca_file):
         raise GpudashError(f"--ca-file {args.ca_file}: no such file")
-    model = load_model(resolve_model_path(args.config))
+    model = load_model_from_args(args)
     if args.cluster is not None and model.clusters and args.cluster not in model.clusters:
         print(f"gpudash: warning: cluster {args.cluster} is not in the model's clusters "
               f"({', '.join(model.clusters)})", file=sys.stderr)

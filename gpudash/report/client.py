@@ -43,8 +43,9 @@ class Prometheus:
 
     def __post_init__(self):
         self.url = self.url.rstrip("/")
+        self.shown = redact_url(self.url)  # the URL as printed: never its user:password
         if not self.url.startswith(("http://", "https://")):
-            raise PrometheusError(f"--prometheus-url {self.url!r} must start with http:// or https://")
+            raise PrometheusError(f"--prometheus-url {self.shown!r} must start with http:// or https://")
         if self.token:
             self.session.headers["Authorization"] = f"Bearer {self.token}"
         self.session.headers["Accept"] = "application/json"
@@ -93,29 +94,34 @@ class Prometheus:
                 resp = self.session.get(url, params=params, timeout=self.timeout, verify=self.verify)
         except requests.exceptions.SSLError as err:
             raise PrometheusError(
-                f"TLS connection to {self.url} failed ({_reason(err)}): pass --ca-file with the CA that signed "
-                "the server certificate, or --insecure-skip-verify for a test system") from None
+                f"TLS connection to {self.shown} failed ({self._redact(_reason(err))}): pass --ca-file with the CA "
+                "that signed the server certificate, or --insecure-skip-verify for a test system") from None
         except requests.exceptions.Timeout:
             raise self._timeout_error() from None
         except requests.exceptions.ConnectionError as err:
-            raise PrometheusError(f"cannot connect to Prometheus at {self.url}: {_reason(err)}") from None
+            raise PrometheusError(
+                f"cannot connect to Prometheus at {self.shown}: {self._redact(_reason(err))}") from None
         except requests.exceptions.RequestException as err:
-            raise PrometheusError(f"request to {self.url} failed: {_reason(err)}") from None
+            raise PrometheusError(f"request to {self.shown} failed: {self._redact(_reason(err))}") from None
         return self._data(resp, params.get("query") or params.get("match[]", ""))
+
+    def _redact(self, text: str) -> str:
+        """``text`` (e.g. a requests error naming the URL) without the URL's userinfo."""
+        return redact_url(text, self.url)
 
     def _timeout_error(self) -> PrometheusError:
         return PrometheusError(
-            f"Prometheus at {self.url} did not answer within {self.timeout:g}s (--timeout): raise --timeout, "
+            f"Prometheus at {self.shown} did not answer within {self.timeout:g}s (--timeout): raise --timeout, "
             "or report a shorter period")
 
     def _data(self, resp: requests.Response, query: str):
         if resp.status_code == 401:
             raise PrometheusError(
-                f"Prometheus at {self.url} answered 401 Unauthorized: the bearer token (--token or GPUDASH_TOKEN) "
+                f"Prometheus at {self.shown} answered 401 Unauthorized: the bearer token (--token or GPUDASH_TOKEN) "
                 "is missing, invalid or expired")
         if resp.status_code == 403:
             raise PrometheusError(
-                f"Prometheus at {self.url} answered 403 Forbidden: this token may not read the series asked for "
+                f"Prometheus at {self.shown} answered 403 Forbidden: this token may not read the series asked for "
                 "(a tenant token needs --tenant, so that every query carries the tenant's namespace)")
         try:
             body = resp.json()
@@ -123,7 +129,7 @@ class Prometheus:
             snippet = " ".join(resp.text.split())[:120]
             hint = " (a login page means the endpoint wants a bearer token)" if "<html" in resp.text.lower() else ""
             raise PrometheusError(
-                f"{self.url} answered HTTP {resp.status_code} with something that is not the Prometheus API"
+                f"{self.shown} answered HTTP {resp.status_code} with something that is not the Prometheus API"
                 f"{hint}: {snippet!r}") from None
         if not isinstance(body, dict) or body.get("status") != "success":
             kind = body.get("errorType", "error") if isinstance(body, dict) else "error"
@@ -132,12 +138,23 @@ class Prometheus:
                 raise self._timeout_error()
             short = query if len(query) <= 160 else query[:157] + "..."
             raise PrometheusError(
-                f"Prometheus at {self.url} rejected a query (HTTP {resp.status_code}, {kind}: {message}); "
+                f"Prometheus at {self.shown} rejected a query (HTTP {resp.status_code}, {kind}: {message}); "
                 f"query: {short}")
         for w in body.get("warnings") or ():
             if w not in self.warnings:
                 self.warnings.append(f"the query API warned (partial data?): {w}")
         return body["data"]
+
+
+def _userinfo(url: str) -> str:
+    """The user:password part of ``url`` (RFC 3986 userinfo), or ''."""
+    return url.partition("://")[2].partition("/")[0].rpartition("@")[0]
+
+
+def redact_url(text: str, url: str | None = None) -> str:
+    """``text`` with the userinfo of ``url`` (default: ``text`` itself) replaced by ``***``, for messages."""
+    userinfo = _userinfo(text if url is None else url)
+    return text.replace(userinfo + "@", "***@") if userinfo else text
 
 
 def _ts(seconds: float) -> str:

@@ -115,7 +115,7 @@ def check_rules_installed(prom: Prometheus, scope: queries.Scope, start: int, en
     if not exists:
         who = f" for namespace {scope.namespace}" if scope.namespace else ""
         raise GpudashError(
-            f"{prom.url} has no {names.TENANT_INFO} series{who} at all: the gpudash hub rules are not installed "
+            f"{prom.shown} has no {names.TENANT_INFO} series{who} at all: the gpudash hub rules are not installed "
             "there (apply the rendered rules/ or mco/ folder), or the URL is not the hub's query endpoint")
     warnings.append(f"the hub rules recorded nothing in this period ({names.TENANT_INFO} has no sample in it): "
                     "the report is empty")
