@@ -31,21 +31,23 @@ from pathlib import Path
 
 import yaml
 
+from e2e import toolsets
+
 RETENTION = "3650d"
 READY_TIMEOUT = 60.0
 
 
 class ToolMissing(RuntimeError):
-    """prometheus or promtool is not on PATH."""
+    """The toolset's prometheus or promtool is not there."""
 
 
-def tools() -> tuple[str, str]:
-    """Paths of ``prometheus`` and ``promtool``; raises :class:`ToolMissing`."""
-    found = tuple(shutil.which(t) for t in ("prometheus", "promtool"))
-    if None in found:
-        missing = [t for t, p in zip(("prometheus", "promtool"), found) if p is None]
-        raise ToolMissing(f"{' and '.join(missing)} not installed (scripts/install-system-deps.sh installs them)")
-    return found  # type: ignore[return-value]
+def tools(toolset: str = toolsets.DEFAULT) -> tuple[str, str]:
+    """Paths of ``prometheus`` and ``promtool`` of a Prometheus toolset (``e2e.toolsets``: "2" is PATH's,
+    "3" the fetched 3.x); raises :class:`ToolMissing`."""
+    found = toolsets.find(toolset)
+    if found.missing:
+        raise ToolMissing(found.missing)
+    return found.prometheus, found.promtool
 
 
 def free_port() -> int:
@@ -67,11 +69,12 @@ class Prometheus:
 
     ``rule_files`` are loaded normally (evaluated live); ``config_extra`` is merged into the generated
     ``prometheus.yml`` (e.g. ``{"scrape_configs": [...], "global": {...}}``); ``args`` are extra flags
-    (e.g. ``--query.lookback-delta=1m``).
+    (e.g. ``--query.lookback-delta=1m``); ``toolset`` picks the Prometheus version (``e2e.toolsets``).
     """
 
-    def __init__(self, workdir, rule_files=(), config_extra: dict | None = None, args=()):
-        self.prometheus, self.promtool = tools()
+    def __init__(self, workdir, rule_files=(), config_extra: dict | None = None, args=(),
+                 toolset: str = toolsets.DEFAULT):
+        self.prometheus, self.promtool = tools(toolset)
         self.workdir = Path(workdir)
         self.data = self.workdir / "data"
         self.data.mkdir(parents=True, exist_ok=True)

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import yaml
 
+from e2e import toolsets
 from e2e.harness import Prometheus, tools
 from gpudash.mock.config import Mock
 from gpudash.mock.config import load as load_mock
@@ -66,11 +67,21 @@ def _fingerprint(*paths) -> str:
     return h.hexdigest()[:16]
 
 
-def cached_blocks(cache_root: Path, model: Model, mock: Mock, exporters_days: int = 1) -> tuple[dict, dict]:
-    """{cluster: directory of TSDB blocks} of the mock's raw history, built once per content (file lock, so
-    pytest-xdist workers share it), plus timings."""
+def block_writer(toolset: str) -> str:
+    """The toolset whose promtool writes the history blocks a server of ``toolset`` reads: the oldest one
+    present, so one set serves every version (Prometheus 3 reads 2.x blocks; a 3.x TSDB needs 2.55 or newer,
+    prometheus/prometheus docs/migration.md "TSDB format and downgrade"), and 3.x starts on 2.x data as after
+    an OpenShift upgrade."""
+    return next((t for t in toolsets.NAMES if not toolsets.find(t).missing), toolset)
+
+
+def cached_blocks(cache_root: Path, model: Model, mock: Mock, exporters_days: int = 1,
+                  toolset: str = toolsets.DEFAULT) -> tuple[dict, dict]:
+    """{cluster: directory of TSDB blocks} of the mock's raw history for a server of ``toolset``, built once
+    per content and block writer (file lock, so pytest-xdist workers share it), plus timings."""
+    writer = block_writer(toolset)
     key = _fingerprint(MODEL, Path(mock.source), Path(__file__).parent.parent / "gpudash" / "mock",
-                       Path(__file__).parent.parent / "gpudash" / "golden")
+                       Path(__file__).parent.parent / "gpudash" / "golden") + f"-prometheus{writer}"
     root = Path(cache_root) / f"history-{key}"
     root.mkdir(parents=True, exist_ok=True)
     timings: dict = {}
@@ -84,7 +95,7 @@ def cached_blocks(cache_root: Path, model: Model, mock: Mock, exporters_days: in
         timings.update(history_seconds=round(stats.seconds, 1), samples=stats.samples, series=stats.series,
                        om_files=len(stats.files))
         t1 = time.monotonic()
-        _, promtool = tools()
+        _, promtool = tools(writer)
         procs = []
         for f in stats.files:
             out = root / "blocks-staging" / f.parent.name / f.stem
