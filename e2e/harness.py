@@ -75,6 +75,7 @@ class Prometheus:
     def __init__(self, workdir, rule_files=(), config_extra: dict | None = None, args=(),
                  toolset: str = toolsets.DEFAULT):
         self.prometheus, self.promtool = tools(toolset)
+        self.toolset = toolsets.find(toolset)
         self.workdir = Path(workdir)
         self.data = self.workdir / "data"
         self.data.mkdir(parents=True, exist_ok=True)
@@ -342,7 +343,8 @@ class Prometheus:
         days: dict[int, FamilyBuffer] = {}
         for g in groups:
             interval = parse_duration(g["interval"])
-            first = group_eval_start(g["name"], interval, start, str(self.workdir / f"backfill-level-{n}.rules.yaml"))
+            first = group_eval_start(g["name"], interval, start, str(self.workdir / f"backfill-level-{n}.rules.yaml"),
+                                     self.toolset.labels_encoding)
             for rule in g["rules"]:
                 extra = {"__name__": rule["record"], **{k: str(v) for k, v in (rule.get("labels") or {}).items()}}
                 # Result series that differ only by __name__ (e.g. "a or b" keeps b's name) become one series
@@ -431,18 +433,38 @@ def xxh64(data: bytes, seed: int = 0) -> int:
     return h ^ (h >> 32)
 
 
-def group_eval_start(name: str, interval: float, start: float, file: str = "") -> float:
+def group_eval_start(name: str, interval: float, start: float, file: str = "",
+                     labels_encoding: str = "slicelabels") -> float:
     """First evaluation time at or after ``start`` of a rule group, as the Prometheus rule manager (and so
     promtool's rules backfill) places it: every ``interval`` seconds at the offset
-    ``hash(labels{file, name}) % interval`` (``rules.Group.EvalTimestamp``)."""
-    lbls = b"file\xff" + file.encode() + b"\xffname\xff" + name.encode() + b"\xff"
+    ``hash(labels{file, name}) % interval`` (``rules.Group.EvalTimestamp``), the hash depending on how the build
+    encodes labels (``e2e.toolsets.Toolset.labels_encoding``)."""
     step = int(round(interval * 1e9))
-    offset = xxh64(lbls) % step
+    offset = xxh64(_labels_bytes({"file": file, "name": name}, labels_encoding)) % step
     t = int(round(start * 1e9))
     base = (t - offset) - ((t - offset) % step) + offset
     while base < t:
         base += step
     return base / 1e9
+
+
+def _labels_bytes(labels: dict[str, str], encoding: str) -> bytes:
+    """The bytes ``labels.Labels.Hash`` hashes under ``encoding`` (prometheus/prometheus model/labels/)."""
+    strings = [s.encode() for k in sorted(labels) for s in (k, labels[k])]
+    if encoding == "slicelabels":
+        return b"".join(s + b"\xff" for s in strings)
+
+    def size(n: int) -> bytes:
+        if encoding == "stringlabels":
+            return bytes([n]) if n < 255 else b"\xff" + n.to_bytes(3, "little")
+        out = b""
+        while n >= 0x80:
+            out, n = out + bytes([n & 0x7F | 0x80]), n >> 7
+        return out + bytes([n])
+
+    if encoding not in ("stringlabels", "stringlabels-varint"):
+        raise ValueError(f"unknown labels encoding {encoding!r}")
+    return b"".join(size(len(s)) + s for s in strings)
 
 
 def _key(group: dict, rule: dict) -> tuple[str, str]:

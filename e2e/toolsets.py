@@ -60,12 +60,30 @@ class Toolset:
         return None
 
 
-def _version(binary: str) -> str | None:
+    @property
+    def labels_encoding(self) -> str:
+        """How this build hashes a label set, which places rule group evaluations (``rules.Group.hash``):
+        "slicelabels" (name, 0xff, value, 0xff per label), "stringlabels" (3.5+: each string after its length in
+        one byte, or 0xff and three bytes) or "stringlabels-varint" (2.44-3.4: after a uvarint length).
+        ``stringlabels`` is the default from 3.5 and a build tag before (prometheus/prometheus
+        model/labels/labels_stringlabels.go; CHANGELOG 2.44.0 and 3.5.0 #16069); Debian's 2.42 has no tag."""
+        out = _run(self.prometheus) if self.prometheus else ""
+        tags = set(re.findall(r"tags:\s*(\S*)", out)[0].split(",")) if "tags:" in out else set()
+        major, minor = (int(x) for x in re.findall(r"^(\d+)\.(\d+)", self.version or "0.0")[0])
+        if (major, minor) >= (3, 5):
+            return "slicelabels" if tags & {"slicelabels", "dedupelabels"} else "stringlabels"
+        return "stringlabels-varint" if "stringlabels" in tags else "slicelabels"
+
+
+def _run(binary: str) -> str:
     try:
-        out = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=30).stdout
+        return subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=30).stdout
     except OSError:
-        return None
-    m = re.search(r"version (\S+)", out)
+        return ""
+
+
+def _version(binary: str) -> str | None:
+    m = re.search(r"version (\S+)", _run(binary))
     return m.group(1) if m else None
 
 
