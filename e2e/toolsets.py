@@ -2,7 +2,7 @@
 
 ``scripts/prometheus-versions.env`` pins them: "2" is the system's ``prometheus``/``promtool`` on PATH
 (Debian 12's 2.42), "3" the toolset ``scripts/fetch-prometheus3.sh`` unpacks into a tool folder
-(``$GPUDASH_PROMETHEUS3_DIR`` overrides it). Tests parametrise over :data:`NAMES` (see :func:`params`).
+(``$GPUDASH_PROMETHEUS3_DIR`` overrides it). Tests parametrise over :data:`NAMES` with :func:`params`.
 In CI (``CI=true``) a missing toolset, or one that is not the pinned version, fails its tests; elsewhere a
 missing one skips them and another version runs them (:func:`require`). So CI cannot pass without both.
 """
@@ -40,6 +40,8 @@ class Toolset:
     prometheus: str | None
     promtool: str | None
     version: str | None  # what ``promtool --version`` reports (e.g. "3.5.3+ds1"), None when missing
+    server_version: str | None  # the same of ``prometheus --version``
+    tags: frozenset[str] = frozenset()  # the server's Go build tags (``--version``)
 
     @property
     def missing(self) -> str | None:
@@ -48,8 +50,8 @@ class Toolset:
             how = ("scripts/install-system-deps.sh installs it" if self.name == "2" else
                    "scripts/fetch-prometheus3.sh fetches it; GPUDASH_PROMETHEUS3_DIR overrides the folder")
             return f"Prometheus {self.expected} (toolset {self.name}) not found: {how}"
-        if _version(self.prometheus) != self.version:
-            return f"toolset {self.name}: prometheus {_version(self.prometheus)} but promtool {self.version}"
+        if self.server_version != self.version:
+            return f"toolset {self.name}: prometheus {self.server_version} but promtool {self.version}"
         return None
 
     @property
@@ -59,7 +61,6 @@ class Toolset:
             return f"toolset {self.name} is Prometheus {self.version}, not the pinned {self.expected}"
         return None
 
-
     @property
     def labels_encoding(self) -> str:
         """How this build hashes a label set, which places rule group evaluations (``rules.Group.hash``):
@@ -67,24 +68,21 @@ class Toolset:
         one byte, or 0xff and three bytes) or "stringlabels-varint" (2.44-3.4: after a uvarint length).
         ``stringlabels`` is the default from 3.5 and a build tag before (prometheus/prometheus
         model/labels/labels_stringlabels.go; CHANGELOG 2.44.0 and 3.5.0 #16069); Debian's 2.42 has no tag."""
-        out = _run(self.prometheus) if self.prometheus else ""
-        tags = set(re.findall(r"tags:\s*(\S*)", out)[0].split(",")) if "tags:" in out else set()
-        major, minor = (int(x) for x in re.findall(r"^(\d+)\.(\d+)", self.version or "0.0")[0])
+        major, minor = (int(x) for x in re.findall(r"^(\d+)\.(\d+)", self.server_version or "0.0")[0])
         if (major, minor) >= (3, 5):
-            return "slicelabels" if tags & {"slicelabels", "dedupelabels"} else "stringlabels"
-        return "stringlabels-varint" if "stringlabels" in tags else "slicelabels"
+            return "slicelabels" if self.tags & {"slicelabels", "dedupelabels"} else "stringlabels"
+        return "stringlabels-varint" if "stringlabels" in self.tags else "slicelabels"
 
 
-def _run(binary: str) -> str:
+def _build(binary: str | None) -> tuple[str | None, frozenset[str]]:
+    """(version, build tags) from ``binary --version``; (None, {}) when it does not run."""
     try:
-        return subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=30).stdout
+        out = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=30).stdout if binary else ""
     except OSError:
-        return ""
-
-
-def _version(binary: str) -> str | None:
-    m = re.search(r"version (\S+)", _run(binary))
-    return m.group(1) if m else None
+        out = ""
+    version = re.search(r"version (\S+)", out)
+    tags = re.search(r"tags:\s*(\S+)", out)
+    return (version[1] if version else None), frozenset(tags[1].split(",") if tags else ())
 
 
 @functools.cache
@@ -99,8 +97,9 @@ def find(name: str = DEFAULT) -> Toolset:
                                 for p in (folder / "prometheus", folder / "promtool"))
     else:
         raise ValueError(f"unknown Prometheus toolset {name!r} (known: {', '.join(NAMES)})")
-    return Toolset(name, pins[f"PROMETHEUS{name}_VERSION"], prometheus, promtool,
-                   _version(promtool) if promtool else None)
+    server_version, tags = _build(prometheus)
+    return Toolset(name, pins[f"PROMETHEUS{name}_VERSION"], prometheus, promtool, _build(promtool)[0],
+                   server_version, tags)
 
 
 def params() -> list:

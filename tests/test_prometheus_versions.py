@@ -67,3 +67,18 @@ def test_synthetic_ksm_gaps_stay_shorter_than_the_lookback():
     gaps += [("e2e month", f.minutes) for f in mock.scenario.faults if f.kind == "missed_scrapes" and f.job == "ksm"]
     assert gaps, "no scenario has a KSM gap: this check no longer checks anything"
     assert all(minutes < LOOKBACK for _, minutes in gaps), gaps
+
+
+@pytest.mark.parametrize(("ci", "outcome"), [("true", "1 failed"), ("", "1 skipped")])
+def test_a_missing_version_fails_in_ci_and_skips_elsewhere(tmp_path, ci, outcome):
+    """``.ci/run`` sets CI=true: a 3.x toolset that is not there must fail the run, never skip it."""
+    import os
+    import sys
+
+    test = f"{Path(__file__).name}::test_lookback_of_a_sample_exactly_five_minutes_old[prometheus3]"
+    env = {**os.environ, "CI": ci, "GPUDASH_PROMETHEUS3_DIR": str(tmp_path / "nothing-here")}
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", test],
+                         cwd=Path(__file__).parent, env=env, capture_output=True, text=True, timeout=120)
+    assert outcome in out.stdout, out.stdout[-2000:]
+    assert "scripts/fetch-prometheus3.sh" in out.stdout
+    assert (out.returncode != 0) == (ci == "true"), out.stdout[-2000:]
