@@ -18,9 +18,10 @@ if [ -x "$dir/bin/prometheus" ] && [ -x "$dir/bin/promtool" ] \
    && reports_version "$dir/bin/prometheus" && reports_version "$dir/bin/promtool"; then
   exit 0
 fi
-if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg >/dev/null 2>&1; then
-  echo "Prometheus $want is not in $dir and fetching it needs Debian's apt-get and dpkg; put its prometheus" \
-       "and promtool in \$GPUDASH_PROMETHEUS3_DIR/bin to run the 3.x tests" >&2
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg >/dev/null 2>&1 || [ ! -r "$keyring" ]; then
+  echo "Prometheus $want is not in $dir and fetching it needs Debian's apt-get, dpkg and $keyring; put its" \
+       "prometheus and promtool in \$GPUDASH_PROMETHEUS3_DIR/bin to run the 3.x tests" >&2
   [ "${CI:-}" = true ] && exit 1
   exit 0
 fi
@@ -34,7 +35,7 @@ tmp="$(mktemp -d)"
 stage="$dir.new.$$"
 trap 'rm -rf "$tmp" "$stage"' EXIT
 mkdir -p "$tmp/lists/partial" "$tmp/cache/archives/partial" "$tmp/debs" "$tmp/root" "$stage/bin"
-echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian" \
+echo "deb [signed-by=$keyring] http://deb.debian.org/debian" \
      "$PROMETHEUS3_SUITE main" > "$tmp/sources.list"
 apt_opts=(-o "Dir::Etc::sourcelist=$tmp/sources.list" -o Dir::Etc::sourceparts=/dev/null
           -o "Dir::State::Lists=$tmp/lists" -o "Dir::Cache=$tmp/cache" -o Dir::State::status=/dev/null
