@@ -214,7 +214,8 @@ class Prometheus:
         return sorted(out.items())
 
     def samples(self, selector: str, start: float, end: float) -> list:
-        """Raw stored samples of ``selector`` in ``(start, end]``: [(sorted label pairs, [(t, value)])]."""
+        """Raw stored samples of ``selector`` in ``(start, end]`` (Prometheus 2 also returns one at ``start``:
+        its ranges are left-closed): [(sorted label pairs, [(t, value)])]."""
         data = self.api("query", query=f"{selector}[{int(round((end - start) * 1000))}ms]", time=repr(float(end)))
         return sorted((_labels(r["metric"]), [(float(t), float(v)) for t, v in r["values"]]) for r in data["result"])
 
