@@ -6,12 +6,22 @@ What the real collector does (stolostron/multicluster-observability-operator, ``
   ``--recordingrule={"name":"<record>","query":"<expr>"}`` by pasting the ConfigMap text into that JSON
   template, and the collector ``json.Unmarshal``s it: :func:`decode_allowlist` does exactly that, so an expr
   that is not JSON-escaped in the ConfigMap fails here as it would there.
-* Every ``interval`` (the addon's ``observabilityAddonSpec.interval``), the worker federates
+* Every ``interval`` (the addon's ``observabilityAddonSpec.interval``; a ``time.Ticker`` in
+  ``collectors/metrics/pkg/forwarder/forwarder.go`` ``Worker.Run``, first push at start-up), a worker federates
   ``match[]={__name__="<name>"}`` for each ``names`` entry and ``match[]={<match>}`` for each ``matches``
-  entry (original sample timestamps), then runs each recording rule as an **instant query at that moment**
-  (``/api/v1/query`` without a time: now); a result sample is stamped with the evaluation time and named
-  ``record``. Labels with empty values are dropped. ``cluster`` and ``clusterID`` are added to every series.
-* A push that fails is lost as a whole (the next one runs a minute later, then every interval again).
+  entry (original sample timestamps). The recording rules (their own worker since release 2.12,
+  ``collectors/metrics/cmd/metrics-collector/main.go`` ``AgentRecordingRule``) run one after another, in the
+  order of their sorted flags (``operators/endpointmetrics/pkg/collector/metrics_collector.go`` sorts them,
+  so by record name), each as an **instant query at that moment** (``/api/v1/query`` without a time: now); a
+  result sample keeps that query's evaluation time (``metricsclient.go`` ``RetrieveRecordingMetrics``) and is
+  named ``record``. Labels with empty values are dropped. ``cluster`` and ``clusterID`` are added.
+* **A rule whose query fails is left out and the push goes out with the rules that succeeded**
+  (``forwarder.go`` ``getRecordingMetrics``/``forward``: the push fails only when every rule failed).
+* A remote write that fails is retried with exponential backoff for at most ``max(15 s, interval / 2)``
+  (``metricsclient.go`` ``RemoteWrite``), then that push is lost as a whole; the ticker's next push follows.
+* The ``prometheus-k8s`` Service has two replicas and ``sessionAffinity: ClientIP``: a collector keeps
+  querying one replica, and when that replica restarts with an ``emptyDir`` TSDB it sees no data before the
+  restart (``replica``).
 
 Here each push is evaluated at an explicit past time against a spoke Prometheus holding backfilled history.
 :meth:`Collector.collect` runs one instant query per rule per push (``mode="instant"``), or, when the push
@@ -90,18 +100,33 @@ class Collector:
     """One managed cluster's metrics-collector.
 
     ``jitter``: seconds after each push slot, cycled (a list), or ``("random", max_seconds, seed)``;
-    ``lost``: push slot indices that never arrive, or a fraction (e.g. 0.01) lost at random with ``seed``.
+    ``lost``: push slot indices that never arrive, or a fraction (e.g. 0.01) lost at random with ``seed``;
+    ``rule_failures``: {record: push slot indices in which that rule's query fails};
+    ``straddle``: {push slot index: seconds}: that push starts that long before the nearest hour boundary and
+    its rules run ``RULE_SECONDS`` apart, so some are evaluated before the boundary and the rest after;
+    ``replica``: (t0, t1, spoke): pushes evaluated in [t0, t1) query that spoke instead (a replica restarted at
+    t0 with an empty TSDB; after t1 no query reaches back before t0, so the original gives the same answers).
     """
 
+    RULE_SECONDS = 0.05
+
     def __init__(self, spoke, cluster: str, allowlist: Allowlist, interval: int = 300, jitter=(), lost=(),
-                 seed: int = 0, cluster_id: str | None = None, mode: str = "auto"):
+                 seed: int = 0, cluster_id: str | None = None, mode: str = "auto", rule_failures=None,
+                 straddle=None, replica=None):
         self.spoke, self.cluster, self.allowlist = spoke, cluster, allowlist
         self.interval, self.jitter, self.lost, self.seed, self.mode = interval, jitter, lost, seed, mode
         self.cluster_id = cluster_id or uid_of("cluster", cluster)
+        self.rule_failures = {r: set(ks) for r, ks in (rule_failures or {}).items()}
+        self.straddle, self.replica = dict(straddle or {}), replica
 
     # --- when pushes happen ------------------------------------------------------------------------------
     def schedule(self, start: float, end: float) -> tuple[list[float], list[float]]:
         """(push times that arrive, push times lost) for slots ``start + k * interval`` in [start, end]."""
+        arrived, missed = self._slots(start, end)
+        return [t for _, t in arrived], [t for _, t in missed]
+
+    def _slots(self, start: float, end: float) -> tuple[list[tuple[int, float]], list[tuple[int, float]]]:
+        """(arriving, lost) pushes as (slot index, time)."""
         rng = random.Random(self.seed)
         n = int((end - start) // self.interval) + 1
         if isinstance(self.lost, float):
@@ -119,8 +144,14 @@ class Collector:
             t = start + k * self.interval + offset
             if t > end:
                 continue
-            (missed if k in lost else arrived).append(t)
+            (missed if k in lost else arrived).append((k, t))
         return arrived, missed
+
+    def _rule_time(self, k: int, t: float, i: int) -> float:
+        """When rule ``i`` (in name order) of push ``k`` at ``t`` is evaluated."""
+        if k not in self.straddle:
+            return t
+        return round(t / 3600) * 3600 - self.straddle[k] + i * self.RULE_SECONDS
 
     def _grids(self, times: list[float]) -> list[tuple[float, float, float, set]]:
         """Regular grids covering ``times``: (first, last, step, members)."""
@@ -134,21 +165,32 @@ class Collector:
 
     # --- what is pushed ----------------------------------------------------------------------------------
     def _evaluate(self, expr: str, times: list[float]):
-        """[(labels, t, value)] of ``expr`` evaluated at each time, by instant or range queries."""
+        """[(labels, t, value)] of ``expr`` evaluated at each time, against the replica the collector queries
+        then."""
+        if self.replica is None:
+            return self._evaluate_on(self.spoke, expr, times)
+        t0, t1, fresh = self.replica
+        inside = [t for t in times if t0 <= t < t1]
+        return (self._evaluate_on(self.spoke, expr, [t for t in times if not t0 <= t < t1])
+                + self._evaluate_on(fresh, expr, inside))
+
+    def _evaluate_on(self, spoke, expr: str, times: list[float]):
+        """By range queries over the regular grids among ``times`` (``mode`` auto: grids of 3 or more), the rest
+        by instant queries."""
         out = []
         from e2e.harness import has_at_modifier
 
         grids = self._grids(times) if self.mode in ("auto", "range") and not has_at_modifier(expr) else []
-        if self.mode == "auto" and any(len(m) < 3 for *_, m in grids):
-            grids = []
-        if grids:
-            for first, last, step, members in grids:
-                for labels, samples in self.spoke.query_range(expr, first, last, step):
-                    out += [(labels, t, v) for t, v in samples if t in members]
-                self.log.queries += 1
-        else:
-            for t in times:
-                out += [(labels, t, v) for labels, v in self.spoke.query(expr, t)]
+        if self.mode == "auto":
+            grids = [g for g in grids if len(g[3]) >= 3]
+        gridded = set().union(*(m for *_, m in grids))
+        for first, last, step, members in grids:
+            for labels, samples in spoke.query_range(expr, first, last, step):
+                out += [(labels, t, v) for t, v in samples if t in members]
+            self.log.queries += 1
+        for t in times:
+            if t not in gridded:
+                out += [(labels, t, v) for labels, v in spoke.query(expr, t)]
                 self.log.queries += 1
         return out
 
@@ -164,8 +206,9 @@ class Collector:
     def collect(self, start: float, end: float) -> PushLog:
         """Every push from ``start`` to ``end`` (Unix seconds)."""
         self.log = PushLog(self.cluster)
-        times, lost = self.schedule(start, end)
-        self.log.pushes, self.log.lost = times, lost
+        slots, lost = self._slots(start, end)
+        times = [t for _, t in slots]
+        self.log.pushes, self.log.lost = times, [t for _, t in lost]
         for selector in self.allowlist.selectors():
             values = self._evaluate(selector, times)
             stamps = {(labels, t): ts for labels, t, ts in self._evaluate(f"timestamp({selector})", times)}
@@ -173,8 +216,10 @@ class Collector:
                 bare = tuple(kv for kv in labels if kv[0] != "__name__")
                 ts = stamps.get((bare, t), t)
                 self.log.add(self._labels(labels), min(ts, t), v)
-        for record, query in self.allowlist.recording_rules:
-            for labels, t, v in self._evaluate(query, times):
+        for i, (record, query) in enumerate(sorted(self.allowlist.recording_rules)):
+            failing = self.rule_failures.get(record, set())
+            evals = [self._rule_time(k, t, i) for k, t in slots if k not in failing]
+            for labels, t, v in self._evaluate(query, evals):
                 self.log.add(self._labels(labels, record), t, v)
         return self.log
 

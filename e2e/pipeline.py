@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import json
 import shutil
 import subprocess
 import time
@@ -128,9 +129,62 @@ def prometheus_with_blocks(workdir: Path, blocks: Path, **kw) -> Prometheus:
     return prom.start()
 
 
+def restarted_replica(workdir: Path, blocks: Path, t0: float, t1: float, **kw) -> Prometheus:
+    """A spoke replica restarted at ``t0`` with an empty TSDB, for queries up to ``t1``: the blocks of the
+    cluster's history that overlap [t0, t1], with every sample before ``t0`` deleted (the admin API's
+    tombstones apply to every read). ``kw`` as for :class:`Prometheus` (e.g. ``toolset``)."""
+    prom = Prometheus(workdir, args=("--web.enable-admin-api",), **kw)
+    for b in blocks.iterdir():
+        meta = b / "meta.json"
+        if meta.exists():
+            span = json.loads(meta.read_text())
+            if span["minTime"] <= t1 * 1000 and span["maxTime"] >= t0 * 1000:
+                shutil.copytree(b, prom.data / b.name)
+    prom.start()
+    prom._post("/api/v1/admin/tsdb/delete_series", {"match[]": '{__name__=~".+"}', "start": "0",
+                                                    "end": repr(t0 - 0.001)})
+    return prom
+
+
 # --- comparisons with the reference model --------------------------------------------------------------------
 def references(model: Model, mock: Mock) -> dict:
     return {c: FastReference(for_cluster(mock.scenario, c), model) for c in mock.scenario.clusters}
+
+
+class HubTruth:
+    """What the hub must finally hold per cluster and hour, from the reference model: every hour in full,
+    except ``lost`` {(cluster, hour, "gpu_hours" | "node_max")} (a rule that failed in every push of the hour
+    after) and ``since`` {(cluster, hour): minute} (the pushes of the hour after read a replica holding data
+    from that minute on; pushes before the restart carried the full hour, and the hub keeps the larger)."""
+
+    def __init__(self, refs: dict, lost=(), since=None):
+        self.refs, self.lost, self.since = refs, set(lost), dict(since or {})
+
+    def gpu_hours(self, cluster: str, hour: int) -> dict[tuple, float]:
+        if (cluster, hour, "gpu_hours") in self.lost:
+            return {}
+        return self.refs[cluster].gpu_hours(hour, self.since.get((cluster, hour), 0))
+
+    def billing(self, cluster: str, hour: int) -> dict[tuple, tuple[float, float]]:
+        return self.refs[cluster].price(self.gpu_hours(cluster, hour))[0]
+
+    def unpriced(self, cluster: str, hour: int) -> dict[tuple, float]:
+        return self.refs[cluster].price(self.gpu_hours(cluster, hour))[1]
+
+    def node_max(self, cluster: str, hour: int) -> dict[tuple, int]:
+        if (cluster, hour, "node_max") in self.lost:
+            return {}
+        return self.refs[cluster].node_max(hour, self.since.get((cluster, hour), 0))
+
+    def period_to_date(self, cluster: str, minute: int) -> dict[str, float]:
+        return self.refs[cluster].period_to_date(minute, hour_lines=lambda hour: self.billing(cluster, hour))
+
+    def coverage(self, cluster: str, hour: int) -> float:
+        """BILLING_COVERAGE of ``hour`` (read in the hour after): 0 when an hourly rule never ran."""
+        if any((cluster, hour, kind) in self.lost for kind in ("gpu_hours", "node_max")):
+            return 0.0
+        ref = self.refs[cluster]
+        return ref.steps_observed(hour, self.since.get((cluster, hour), 0)) / ref.steps_per_hour()
 
 
 def _close(a: float, b: float) -> bool:
@@ -160,11 +214,12 @@ def hourly_by_range(prom: Prometheus, expr: str, mock: Mock, hours: range, keys:
 
 
 def compare_hub(prom: Prometheus, model: Model, mock: Mock, refs: dict, hours: range, cluster_label: bool,
-                clusters=None) -> tuple[list[str], dict]:
+                clusters=None, truth: HubTruth | None = None) -> tuple[list[str], dict]:
     """Every hourly billing line, unpriced line, per-node CCSP maximum and fleet figure of ``hours``, read
-    as the contract says (hour h at h + 2h with ``last_over_time(series[1h] offset 1ms)``). Returns the
-    mismatches and counts of what was compared."""
+    as the contract says (hour h at h + 2h with ``last_over_time(series[1h] offset 1ms)``), against ``truth``
+    (default: every hour in full). Returns the mismatches and counts of what was compared."""
     clusters = clusters or list(refs)
+    truth = truth or HubTruth(refs)
     cl = ("cluster",) if cluster_label else ()
     read = "last_over_time({}[1h] offset 1ms)"
     got = {
@@ -185,18 +240,18 @@ def compare_hub(prom: Prometheus, model: Model, mock: Mock, refs: dict, hours: r
     for h in hours:
         exp = {k: {} for k in got}
         for c in clusters:
-            ref = refs[c]
             key = (lambda *rest, c=c: (c, *rest)) if cluster_label else (lambda *rest: tuple(rest))
-            for (_, ns, cls, res), (gh, cost) in ref.billing(h).items():
+            for (_, ns, cls, res), (gh, cost) in truth.billing(c, h).items():
                 exp["gpu_hours"][key(ns, cls, res)] = gh
                 exp["cost"][key(ns, cls, res)] = cost
-            for (_, ns, prod, res), gh in ref.unpriced(h).items():
+            for (_, ns, prod, res), gh in truth.unpriced(c, h).items():
                 exp["unpriced"][key(ns, prod, res)] = gh
-            for (_, node), g in ref.node_max(h).items():
+            node_max = truth.node_max(c, h)
+            for (_, node), g in node_max.items():
                 exp["node_max"][key(node)] = g
-            for _, (n, g) in ref.fleet(h).items():
-                exp["active_nodes"][key()] = n
-                exp["active_gpus"][key()] = g
+            if node_max:
+                exp["active_nodes"][key()] = len(node_max)
+                exp["active_gpus"][key()] = sum(node_max.values())
         for what in got:
             counts[what] += len([v for v in exp[what].values() if v])
             _diff(what, h, got[what][h], exp[what], problems)
@@ -205,7 +260,7 @@ def compare_hub(prom: Prometheus, model: Model, mock: Mock, refs: dict, hours: r
     counts["node_hours_exact_ratio"] = exact_node_hours / node_hours if node_hours else 1.0
     counts["totals"] = {
         "gpu_hours_got": sum(sum(v.values()) for v in got["gpu_hours"].values()),
-        "gpu_hours_expected": sum(sum(gh for gh, _ in refs[c].billing(h).values()) for c in clusters for h in hours),
+        "gpu_hours_expected": sum(sum(gh for gh, _ in truth.billing(c, h).values()) for c in clusters for h in hours),
     }
     return problems, counts
 
@@ -224,14 +279,15 @@ def stable(ref: FastReference, minute: int, window: int = 15) -> bool:
     return all(ref.pod_allocation(m) == now for m in range(max(0, minute - window), minute))
 
 
-def expected_ptd(refs: dict, model: Model, mock: Mock, t: float) -> dict[str, float]:
+def expected_ptd(refs: dict, model: Model, mock: Mock, t: float, truth: HubTruth | None = None) -> dict[str, float]:
     """{namespace: period-to-date cost} at time ``t`` over all clusters (billing contract section 7)."""
     minute = relative_minute(mock, t)
     frac = t - mock.at(minute)
     out: dict[str, float] = {}
     tenants = {x.namespace for x in model.tenants}
-    for ref in refs.values():
-        for ns, v in ref.period_to_date(minute).items():
+    truth = truth or HubTruth(refs)
+    for cluster, ref in refs.items():
+        for ns, v in truth.period_to_date(cluster, minute).items():
             out[ns] = out.get(ns, 0.0) + v
         for (_, ns), rate in ref.cost_rate(minute).items():
             if ns in tenants:

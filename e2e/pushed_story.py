@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 from datetime import UTC, datetime
 
+from gpudash.rules import names
+
 # The model of the stories: an A100 class with a MIG price, an AMD class, two tenants, three clusters (one of
 # which never pushes); prices make every figure easy to work out by hand.
 MODEL = {
@@ -68,11 +70,6 @@ def hour_node_max(pods, hour: int) -> dict[tuple, int]:
     return out
 
 
-def with_trailer(now: dict, before: dict) -> dict:
-    """The spoke rules push an explicit 0 for every series of the hour before, so a stopped one never lingers."""
-    return {**{k: 0 for k in before}, **now}
-
-
 class Series:
     """Samples by (name, labels), written as one OpenMetrics file."""
 
@@ -102,20 +99,22 @@ def _activity(pod, minutes) -> list[float]:
 
 
 def push(series: Series, pods, clusters, t: int, interval: int) -> None:
-    """One push of every cluster at time ``t``: the billed hour, the hourly GPU-hours and node maxima of the
-    hour before (with trailing zeros), and per Running pod its allocation and activity over the push window."""
+    """One push of every cluster at time ``t``: the billed hour, the steps observed (all of them), the hourly
+    GPU-hours and node maxima of the hour before with their sentinel rows, and per Running pod its allocation
+    and activity over the push window."""
     prev = t - t % H - H
     for cluster in clusters:
         add_cluster = {"cluster": cluster, "clusterID": f"id-{cluster}"}
-        series.add("cluster:gpudash_billed_hour:start_timestamp", add_cluster, t, prev)
-    for (cluster, ns, product, res), v in with_trailer(hour_gpu_hours(pods, prev),
-                                                        hour_gpu_hours(pods, prev - H)).items():
-        series.add("namespace_product_resource:gpudash_gpu_hours:previous_hour",
+        series.add(names.BILLED_HOUR, add_cluster, t, prev)
+        series.add(names.STEPS_OBSERVED, add_cluster, t, H // STEP)
+        for hourly in (names.HOURLY_GPU_HOURS, names.NODE_ACTIVE_GPUS_MAX):
+            series.add(hourly, {**add_cluster, names.SENTINEL_LABEL: "1"}, t, 0)
+    for (cluster, ns, product, res), v in hour_gpu_hours(pods, prev).items():
+        series.add(names.HOURLY_GPU_HOURS,
                    {"cluster": cluster, "clusterID": f"id-{cluster}", "namespace": ns, "product": product,
                     "resource": res}, t, v)
-    for (cluster, node), v in with_trailer(hour_node_max(pods, prev), hour_node_max(pods, prev - H)).items():
-        series.add("node:gpudash_gpus_active:max_previous_hour",
-                   {"cluster": cluster, "clusterID": f"id-{cluster}", "node": node}, t, v)
+    for (cluster, node), v in hour_node_max(pods, prev).items():
+        series.add(names.NODE_ACTIVE_GPUS_MAX, {"cluster": cluster, "clusterID": f"id-{cluster}", "node": node}, t, v)
     for pod in pods:
         if not running(pod, t):
             continue

@@ -16,6 +16,7 @@ from e2e import pipeline, toolsets
 from gpudash.mock.server import MockServer
 from gpudash.model import model_from_dict
 from gpudash.rules import names
+from gpudash.sources import gpu_exporters as gx
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -32,16 +33,21 @@ def _live_model():
 
 def _scrape_configs(address: str, model) -> list[dict]:
     src = model.sources
-    jobs = [(src.kube_state_metrics_job, "/ksm/metrics", {}),
+    jobs = [(src.kube_state_metrics_job, "/ksm/metrics", {}, True),
             # The GPU Operator's ServiceMonitor: honor_labels false and the exporter pod's own namespace, pod
             # and container as target labels, so the exporter's pod attribution labels are stored as
             # exported_namespace/exported_pod/exported_container.
-            (src.dcgm_job, "/dcgm/metrics", {"namespace": "nvidia-gpu-operator", "pod": "nvidia-dcgm-exporter-x7k2p",
-                                             "container": "nvidia-dcgm-exporter"}),
-            (src.amd_job, "/amd/metrics", {"namespace": "amd-gpu-operator", "pod": "amd-metrics-exporter-q9z4d",
-                                           "container": "metrics-exporter"})]
-    return [{"job_name": job, "metrics_path": path, "scrape_interval": f"{SCRAPE}s",
-             "static_configs": [{"targets": [address], "labels": labels}]} for job, path, labels in jobs]
+            # The AMD GPU Operator's and chart's ServiceMonitors set honorLabels: true (plain namespace/pod).
+            (gx.sample_job(src.dcgm), "/dcgm/metrics", {"namespace": "nvidia-gpu-operator",
+                                                        "pod": "nvidia-dcgm-exporter-x7k2p",
+                                                        "container": "nvidia-dcgm-exporter"},
+             src.dcgm.tenant_label == "namespace"),
+            (gx.sample_job(src.amd), "/amd/metrics", {"namespace": "amd-gpu-operator",
+                                                      "pod": "amd-metrics-exporter-q9z4d",
+                                                      "container": "metrics-exporter"},
+             src.amd.tenant_label == "namespace")]
+    return [{"job_name": job, "metrics_path": path, "scrape_interval": f"{SCRAPE}s", "honor_labels": honor,
+             "static_configs": [{"targets": [address], "labels": labels}]} for job, path, labels, honor in jobs]
 
 
 def _series(prom, expr: str, t: float) -> dict[str, float]:

@@ -6,7 +6,13 @@ figures, period-to-date, the alerts the month should raise and October's invoice
 
 prod-east loses about 1 % of its pushes at random; prod-west pushes 95 s after each slot (a collector started
 at another phase) and loses 40 minutes of pushes on day 20 (cyclic jitter is covered by
-``test_range_equals_instant`` and the golden hub tests). Billing must not notice either (contract section 6)."""
+``test_range_equals_instant`` and the golden hub tests). Billing must not notice either (contract section 6).
+
+As the real collector does, pushes go out with the rules that succeeded: prod-east's GPU-hours rule fails in
+every push of one hour (that hour is a gap with coverage 0 and an alert, never another hour's figures) and its
+CCSP rule in some pushes of another (nothing lost); prod-west's rules straddle hour boundaries on some days, and
+its collector lands on a replica restarted with an empty TSDB (the cut hour is under-billed by the lost steps
+only, with an alert). Every hour not lost must match the reference exactly."""
 from __future__ import annotations
 
 import concurrent.futures
@@ -25,6 +31,10 @@ pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 DAY, HOUR = 1440, 60
 OUTAGE = (20 * DAY + 10 * HOUR + 10, 40)  # prod-west pushes lost from day 20 10:10 for 40 minutes
+LOST_HOUR = 10 * 24 + 4  # prod-east's GPU-hours rule fails in every push of the hour after (day 10 05:00-06:00)
+FLAKY_HOUR = 12 * 24 + 9  # prod-east's CCSP rule fails in half the pushes of the hour after
+RESTART = 15 * DAY + 14 * HOUR + 20  # prod-west's collector lands on a replica restarted with an empty TSDB
+STRADDLE_DAYS = (3, 9, 17, 26)  # prod-west's pushes at these midnights run some rules before, some after
 
 
 def test_allowlist_decodes_as_the_collector_does(tmp_path):
@@ -35,12 +45,30 @@ def test_allowlist_decodes_as_the_collector_does(tmp_path):
     assert "up" in allow.names and "kube_pod_container_resource_requests" in allow.names
 
 
-def _collectors(spokes, allow, mock, model):
+def _slots_of_hour(hour: int, share: float = 1.0) -> list[int]:
+    """Push slot indices (5-minute slots from the month start) in the hour after ``hour``."""
+    first = (hour + 1) * 12
+    return list(range(first, first + round(12 * share)))
+
+
+def _collectors(spokes, allow, mock, model, replica):
     interval = model.billing.mco_interval
     east, west = mock.scenario.clusters
     outage = [k for k in range(OUTAGE[0] // 5, (OUTAGE[0] + OUTAGE[1]) // 5)]
-    return [mco_sim.Collector(spokes[east], east, allow, interval, lost=sorted(_one_percent(mock))),
-            mco_sim.Collector(spokes[west], west, allow, interval, jitter=(95,), lost=outage)]
+    records = sorted(r for r, _ in allow.recording_rules)
+    before_hourly = (records.index(names.HOURLY_GPU_HOURS) + 0.5) * mco_sim.Collector.RULE_SECONDS
+    straddle = {d * DAY // 5: (0.07 if i % 2 else before_hourly) for i, d in enumerate(STRADDLE_DAYS)}
+    failures = {names.HOURLY_GPU_HOURS: _slots_of_hour(LOST_HOUR),
+                names.NODE_ACTIVE_GPUS_MAX: _slots_of_hour(FLAKY_HOUR, 0.5)}
+    return [mco_sim.Collector(spokes[east], east, allow, interval, lost=sorted(_one_percent(mock)),
+                              rule_failures=failures),
+            mco_sim.Collector(spokes[west], west, allow, interval, jitter=(95,), lost=outage, straddle=straddle,
+                              replica=replica)]
+
+
+def _truth(refs, mock):
+    east, west = mock.scenario.clusters
+    return pipeline.HubTruth(refs, lost={(east, LOST_HOUR, "gpu_hours")}, since={(west, RESTART // 60): RESTART})
 
 
 def _one_percent(mock) -> set:
@@ -62,9 +90,15 @@ def test_month_through_mco(tmp_path, prometheus_factory, e2e_cache, stopwatch, t
         prometheus_factory.track(spokes[c])
     allow = mco_sim.decode_allowlist(rendered / mco_sim.ALLOWLIST_FILE)
     start, end = mock.start, mock.at(mock.scenario.duration)
+    west = mock.scenario.clusters[1]
+    t0 = mock.at(RESTART)
+    fresh = pipeline.restarted_replica(tmp_path / "spoke-restarted", blocks[west], t0, t0 + 2 * 3600,
+                                       toolset=toolset)
+    prometheus_factory.track(fresh)
+    collectors = _collectors(spokes, allow, mock, model, (t0, t0 + 2 * 3600, fresh))
     with concurrent.futures.ThreadPoolExecutor(2) as pool:  # the two spokes are separate processes
-        logs = list(pool.map(lambda col: col.collect(start, end), _collectors(spokes, allow, mock, model)))
-    for s in spokes.values():
+        logs = list(pool.map(lambda col: col.collect(start, end), collectors))
+    for s in [*spokes.values(), fresh]:
         s.stop()
     stopwatch("collector")
     files = mco_sim.write_pushes(logs, tmp_path / "pushed")
@@ -75,8 +109,9 @@ def test_month_through_mco(tmp_path, prometheus_factory, e2e_cache, stopwatch, t
     stopwatch("hub_backfill")
 
     refs = pipeline.references(model, mock)
+    truth = _truth(refs, mock)
     hours = range(0, mock.scenario.duration // 60 - 2)
-    problems, counts = pipeline.compare_hub(hub, model, mock, refs, hours, cluster_label=True)
+    problems, counts = pipeline.compare_hub(hub, model, mock, refs, hours, cluster_label=True, truth=truth)
     stopwatch("compare_hours")
     assert counts["gpu_hours"] > 1400 and counts["node_max"] > 1400, counts
     assert not problems, f"{len(problems)} mismatches (of {counts}):\n" + "\n".join(problems[:25])
@@ -101,19 +136,31 @@ def test_month_through_mco(tmp_path, prometheus_factory, e2e_cache, stopwatch, t
         if any(t - 20 * 60 <= p <= t for log in logs for p in log.lost):
             continue
         got = {ns: v for ns, (_, v) in last.items()}
-        exp = pipeline.expected_ptd(refs, model, mock, t)
+        exp = pipeline.expected_ptd(refs, model, mock, t, truth)
         for ns, v in exp.items():
             assert abs(got.get(ns, 0.0) - v) <= 1e-6 * max(1.0, v), (day, ns, got, exp, ptd_rule["expr"][:80])
         checked += 1
     assert checked >= 5
     stopwatch("compare_ptd")
-    _check_alerts(hub, rendered, model, mock, refs)
+    _check_coverage(hub, mock, truth)
+    _check_alerts(hub, rendered, model, mock, truth)
     stopwatch("alerts")
-    _check_report(hub, model, refs)
+    _check_report(hub, model, truth)
     stopwatch("report")
 
 
-def _check_report(hub, model, refs):
+def _check_coverage(hub, mock, truth):
+    """The lost hour reads coverage 0 and the cut hour the share of steps the restarted replica held."""
+    east, west = mock.scenario.clusters
+    read = f"last_over_time({names.BILLING_COVERAGE}[1h] offset 1ms)"
+    for cluster, hour, expected in ((east, LOST_HOUR, 0.0), (west, RESTART // 60, 40 / 60),
+                                    (east, LOST_HOUR + 1, 1.0), (east, FLAKY_HOUR, 1.0)):
+        got = {dict(lb)["cluster"]: v for lb, v in hub.query(read, mock.at((hour + 2) * 60))}
+        assert got.get(cluster) is not None and abs(got[cluster] - expected) < 1e-9, (cluster, hour, got)
+        assert abs(truth.coverage(cluster, hour) - expected) < 1e-9
+
+
+def _check_report(hub, model, truth):
     """October's invoice through ``python -m gpudash report billing`` against the hub equals the reference
     model's, line by line (GPU-hours to the report's precision, cost to the cent)."""
     out = subprocess.run([sys.executable, "-m", "gpudash", "report", "billing", "--prometheus-url", hub.url,
@@ -124,8 +171,8 @@ def _check_report(hub, model, refs):
     tenants = {t.namespace for t in model.tenants}
     exp: dict[tuple, list[float]] = {}
     for h in range(31 * 24):
-        for ref in refs.values():
-            for (c, ns, cls, res), (gh, cost) in ref.billing(h).items():
+        for cluster in truth.refs:
+            for (c, ns, cls, res), (gh, cost) in truth.billing(cluster, h).items():
                 if ns in tenants:
                     acc = exp.setdefault((c, ns, cls, res), [0.0, 0.0])
                     acc[0] += gh
@@ -144,7 +191,7 @@ def _groups(rendered):
     return yaml.safe_load((rendered / mco_sim.HUB_RULES_FILE).read_text())["groups"]
 
 
-def _check_alerts(hub, rendered, model, mock, refs):
+def _check_alerts(hub, rendered, model, mock, truth):
     """The alerts this month must raise on the hub, at the times it must raise them."""
     alerts = pipeline.alert_rules(rendered)
     east, west = mock.scenario.clusters
@@ -161,6 +208,10 @@ def _check_alerts(hub, rendered, model, mock, refs):
     # The 40-minute push outage of prod-west is seen as a cluster not reporting.
     assert fired("GPUClusterNotReporting", OUTAGE[0] + 35, cluster=west)
     assert not fired("GPUClusterNotReporting", OUTAGE[0] + 120, cluster=west)
+    # The hour whose GPU-hours rule failed in every push, and the hour the replica restart cut, are alerted.
+    assert fired("GPUBillingDataGap", (LOST_HOUR + 1) * HOUR + 50, cluster=east)
+    assert fired("GPUBillingDataGap", (RESTART // 60 + 1) * HOUR + 50, cluster=west)
+    assert not fired("GPUBillingDataGap", (FLAKY_HOUR + 1) * HOUR + 50, cluster=east)
     # XID 79 (fallen off the bus) on one GPU of prod-west, last day 12:00-12:30, federated via the allowlist names.
     assert fired("GPUXidError", 31 * DAY + 12 * HOUR + 20, cluster=west, Hostname="a100w-0", gpu="5")
     assert not fired("GPUXidError", 31 * DAY + 14 * HOUR, cluster=west)
@@ -170,11 +221,11 @@ def _check_alerts(hub, rendered, model, mock, refs):
     # never crossed do not fire at the end of the month.
     oct_end = 31 * DAY - 1
     for t in model.tenants:
-        spent = sum(r.period_to_date(oct_end - 60)[t.namespace] for r in refs.values())
+        spent = sum(truth.period_to_date(c, oct_end - 60)[t.namespace] for c in truth.refs)
         for a in t.alert_at:
             name = "GPUBudgetExhausted" if a >= 1.0 and "GPUBudgetExhausted" in alerts else "GPUBudgetThresholdReached"
             if spent >= a * t.budget * 1.02:
-                crossed = _first_crossing(refs, t, a, oct_end)
+                crossed = _first_crossing(truth, t, a, oct_end)
                 assert fired(name, crossed + 2 * HOUR, namespace=t.namespace), (t.name, a, crossed)
             elif spent < a * t.budget * 0.98:
                 assert not any(r.get("namespace") == t.namespace and r.get("threshold") in (None, f"{a:g}")
@@ -182,10 +233,10 @@ def _check_alerts(hub, rendered, model, mock, refs):
                                if name == "GPUBudgetThresholdReached" or a >= 1.0), (t.name, a)
 
 
-def _first_crossing(refs, tenant, fraction, until):
+def _first_crossing(truth, tenant, fraction, until):
     """First whole hour at which the tenant's period-to-date (exact complete hours) reaches the threshold."""
     for m in range(120, until, 60):
-        if sum(r.period_to_date(m)[tenant.namespace] for r in refs.values()) >= fraction * tenant.budget:
+        if sum(truth.period_to_date(c, m)[tenant.namespace] for c in truth.refs) >= fraction * tenant.budget:
             return m
     raise AssertionError("not crossed")
 

@@ -44,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 harness = pytest.importorskip("e2e.harness", reason="e2e/harness.py (the shared Prometheus harness) is missing")
 from e2e import pushed_story as story  # noqa: E402
+from gpudash.rules import names  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
@@ -549,21 +550,15 @@ def _golden_layout():
 
 
 def _golden_openmetrics(model, layout) -> str:
-    from gpudash.golden.series import push_content, push_times
+    from gpudash.golden.series import pushed_samples
 
     series = story.Series()
     for s, ref, base in layout:
-        for t in push_times(s, model):
-            content = push_content(ref, t)
-            rows = [("namespace_product_resource:gpudash_gpu_hours:previous_hour",
-                     {"cluster": c, "namespace": ns, "product": p, "resource": r}, v)
-                    for (c, ns, p, r), v in content["gpu_hours"].items()]
-            rows += [("node:gpudash_gpus_active:max_previous_hour", {"cluster": c, "node": n}, v)
-                     for (c, n), v in content["node_max"].items()]
-            rows += [("cluster:gpudash_billed_hour:start_timestamp", {"cluster": c}, base + v)
-                     for c, v in content["billed_hour"].items()]
-            for name, labels, v in rows:
-                series.add(name, {**labels, "clusterID": f"id-{labels['cluster']}"}, base + t * 60, float(v))
+        for labels, samples in pushed_samples(s, model, ref).items():
+            d = dict(labels)
+            name = d.pop("__name__")
+            for minute, value in samples.items():
+                series.add(name, d, base + minute * 60, float(value + base if name == names.BILLED_HOUR else value))
     return series.openmetrics()
 
 
@@ -588,17 +583,12 @@ def golden_hub(tmp_path_factory):
         prom.stop()
 
 
-def _seen(s, model, cluster_hours: int) -> set[int]:
-    """Hours whose figures reached the hub: at least one push during the following hour (contract section 6)."""
-    from gpudash.golden.series import push_times
-
-    return {t // 60 - 1 for t in push_times(s, model) if 0 <= t // 60 - 1 < cluster_hours}
-
-
 @pytest.mark.slow
 def test_reports_match_the_reference_model_on_every_golden_scenario(golden_hub):
     """Billing lines, unpriced hours and CCSP rows of each golden scenario, read by the reports through the real
     hub rules, equal the independent reference model's figures for every hour that reached the hub."""
+    from gpudash.golden.emit import HubView
+    from gpudash.golden.series import rule_samples
     from gpudash.report import billing, nodes
     from gpudash.report.client import Prometheus as Client
 
@@ -606,21 +596,25 @@ def test_reports_match_the_reference_model_on_every_golden_scenario(golden_hub):
     client = Client(prom.url)
     tenants = {t.namespace: t.name for t in model.tenants}
     failures = []
+    step = model.billing.mco_interval // 60
     for s, ref, base in layout:
         hours = math.ceil(s.duration / 60)
-        seen = sorted(_seen(s, model, hours))
+        hub = HubView(ref, rule_samples(s, model, ref))
         want_lines: dict[tuple, list[float]] = {}
         want_unpriced: dict[tuple, float] = {}
         want_nodes: dict[tuple, int] = {}
-        for h in seen:
-            for (c, ns, cls, res), (gh, cost) in ref.billing(h).items():
+        for h in range(hours):  # what the hub finally recorded for every hour it read (contract section 6)
+            view = hub.final(h, step)
+            lines, unpriced = ref.price(view["gpu_hours"])
+            for (c, ns, cls, res), (gh, cost) in lines.items():
                 acc = want_lines.setdefault((c, ns, cls, res), [0.0, 0.0])
                 acc[0] += gh
                 acc[1] += cost
-            for (c, ns, p, r), gh in ref.unpriced(h).items():
+            for (c, ns, p, r), gh in unpriced.items():
                 want_unpriced[(c, ns, p, r)] = want_unpriced.get((c, ns, p, r), 0.0) + gh
-            for (c, n), g in ref.node_max(h).items():
-                want_nodes[(base + h * 3600, c, n)] = g
+            for (c, n), g in view["node_max"].items():
+                if g:
+                    want_nodes[(base + h * 3600, c, n)] = g
         got = billing.fetch(client, model, base, base + hours * 3600)
         got_lines = {(x.cluster, x.namespace, x.gpu_class, x.resource): [x.gpu_hours, x.cost]
                      for x in got.lines + got.non_tenant}

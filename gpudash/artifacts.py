@@ -22,7 +22,7 @@ def generate(model: Model) -> dict[str, object]:
             if path in files:
                 raise AssertionError(f"two artifact families write {path}")
             files[path] = data
-    objects = sorted(p for p, d in files.items() if kube.is_object(d))
+    objects = sorted(p for p, d in files.items() if kube.is_resource(p, d))
     by_folder: dict[str, list[str]] = {}
     for path in objects:
         folder, _, name = path.rpartition("/")

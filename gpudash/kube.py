@@ -20,5 +20,16 @@ def configmap(name: str, namespace: str, data: dict[str, str], **kw) -> dict:
     return obj("v1", "ConfigMap", name, namespace, data=data, **kw)
 
 
+KUSTOMIZE_GROUP = "kustomize.config.k8s.io/"
+PATCH_SUFFIX = ".patch.yaml"  # a kustomize patch: shaped like an object, never applied as one
+
+
 def is_object(data) -> bool:
-    return isinstance(data, dict) and "apiVersion" in data and "kind" in data
+    """A Kubernetes object to apply (not a kustomize Kustomization/Component)."""
+    return (isinstance(data, dict) and "apiVersion" in data and "kind" in data
+            and not str(data["apiVersion"]).startswith(KUSTOMIZE_GROUP))
+
+
+def is_resource(path: str, data) -> bool:
+    """An output file that a kustomization lists as a resource: an object that is not a patch."""
+    return is_object(data) and not path.endswith(PATCH_SUFFIX)

@@ -23,7 +23,7 @@ from tests.conftest import ROOT, require
 ODD = {  # 7-minute pushes, a long tenant name, budget 0, thresholds all >= 1, regexes with quotes, power veto
     "currency": "EUR",
     "billing": {"resolution": "1m", "mco_interval": "7m", "burn_rate_window": "2h"},
-    "sources": {"tenant_label": "namespace"},
+    "sources": {"dcgm": {"tenant_label": "namespace"}},
     "gpu_classes": [
         {"name": "a100", "vendor": "nvidia", "products": ["NVIDIA A100-SXM4-80GB"], "price_per_hour": 3.3},
         {"name": "l4", "vendor": "nvidia", "products": ["NVIDIA L4"], "price_per_hour": 0.85},
@@ -42,7 +42,7 @@ ODD = {  # 7-minute pushes, a long tenant name, budget 0, thresholds all >= 1, r
 }
 FAST = {  # 1-minute pushes, AMD only with a metric prefix, thresholds all < 1, exported_* labels, quotas
     "billing": {"resolution": "30s", "mco_interval": "1m", "burn_rate_window": "2m"},
-    "sources": {"tenant_label": "exported_namespace", "amd_metric_prefix": "amd_"},
+    "sources": {"amd": {"tenant_label": "exported_namespace"}, "amd_metric_prefix": "amd_"},
     "gpu_classes": [{"name": "mi300x", "vendor": "amd", "products": ["AMD Instinct MI300X"], "price_per_hour": 4.1}],
     "tenants": [{"name": "lab", "namespace": "lab", "budget": 90, "alert_at": [0.25, 0.75],
                  "quota": {"amd.com/gpu": 0}},

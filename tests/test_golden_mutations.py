@@ -8,6 +8,9 @@ from test_golden_suite import render
 
 from e2e import toolsets
 from gpudash.golden import run_promtool_tests
+from gpudash.promql import build as q
+from gpudash.promql import calendar
+from gpudash.rules import names
 
 SPOKE = "rules/gpudash-spoke.rules.yaml"
 HUB = "rules/gpudash-hub.rules.yaml"
@@ -26,6 +29,20 @@ def _mig_at_full_price(text: str) -> str:
     return yaml.safe_dump(data)
 
 
+def _cluster_level_gate(text: str) -> str:
+    """The first design: each cluster's hourly series accepted whole while its heartbeat says "the hour before",
+    whatever hour each series' own latest sample was evaluated in."""
+    data = yaml.safe_load(text)
+    fresh = f"last_over_time({names.BILLED_HOUR}[1h]) == scalar(floor(vector(time()) / 3600)) * 3600 - 3600"
+    for series in (names.HOURLY_GPU_HOURS, names.NODE_ACTIVE_GPUS_MAX):
+        sel = q.selector(series, (names.SENTINEL_LABEL, "=", ""))
+        for g in data["groups"]:
+            for r in g["rules"]:
+                r["expr"] = r["expr"].replace(calendar.pushed_this_hour(sel),
+                                              f"(last_over_time({sel}[1h]) and on (cluster) ({fresh}))")
+    return yaml.safe_dump(data)
+
+
 # name -> (rule file, edit of its text, scenarios that must catch it)
 MUTATIONS = {
     "no Running filter": (SPOKE, lambda t: t.replace(',phase="Running"', ""), ["succeeded-lingers", "failed-lingers"]),
@@ -38,6 +55,7 @@ MUTATIONS = {
     "boundary step twice": (SPOKE, lambda t: re.sub(r"\[1h:1m\] offset (1h)?1ms",
                                                    lambda m: "[1h:1m]" + (" offset 1h" if m[1] else ""), t),
                             ["whole-gpu-steady", "pod-crossing-hour"]),
+    "cluster-level push gate": (HUB, _cluster_level_gate, ["mco-rule-failed-hour-hub", "mco-push-straddle-hub"]),
 }
 
 

@@ -3,12 +3,13 @@ docs/billing-contract.md (never from running the code)."""
 import pytest
 
 from gpudash.golden import scenario as sc
-from gpudash.golden.emit import hub_view
+from gpudash.golden.emit import HubView
 from gpudash.golden.reference import Reference, period_start
-from gpudash.golden.series import notation, scrape, synthesise
+from gpudash.golden.series import notation, rule_content, rule_samples, scrape, synthesise
 from gpudash.model.types import (
     Alerts,
     Billing,
+    Exporter,
     GpuClass,
     Grafana,
     IdleAlerts,
@@ -24,7 +25,8 @@ A100 = GpuClass("a100", "nvidia", ("NVIDIA A100-SXM4-80GB",), 3.0, "A100-80GB",
 L40S = GpuClass("l40s", "nvidia", ("NVIDIA L40S",), 1.2, None, (), 0.3, time_slicing_replicas=4)
 MODEL = Model(
     "USD", Billing("monthly", 60, 300, 3600),
-    Sources("namespace", "ksm", "dcgm", "amd", "", "label_nvidia_com_gpu_product", "label_amd_com_gpu_product_name"),
+    Sources("ksm", Exporter("dcgm", "namespace"), Exporter("amd", "namespace"), "", "label_nvidia_com_gpu_product",
+            "label_amd_com_gpu_product_name", "label_amd_com_gpu_compute_memory_partition"),
     (A100, L40S),
     (Tenant("alpha", "team-a", 10.0, (0.5, 1.0), (), "r"), Tenant("beta", "team-b", 100.0, (1.0,), (), "r")),
     ("east", "west"),
@@ -153,12 +155,26 @@ def test_skips_what_the_model_cannot_run():
         scenario([pod([{"at": "0m", "phase": "Running"}])], [{"name": "n1", "gpu": {"vendor": "amd"}}])
 
 
-def test_hub_view_needs_a_push_of_the_current_hour():
+def test_hub_view_takes_each_series_from_its_own_pushes_of_the_current_hour():
     s = scenario([pod([{"at": "0m", "phase": "Running"}])], duration="3h")
     ref = Reference(s, MODEL)
     line = ("east", "team-a", PRODUCT, "nvidia_com_gpu")
-    assert hub_view(ref, 115, [60, 115])["gpu_hours"] == {line: 1.0}
-    assert hub_view(ref, 125, [60, 115])["gpu_hours"] == {}  # latest push is from the previous hour
+    samples = [("gpu_hours", m, rule_content(ref, "gpu_hours", m)) for m in (60, 115)]
+    hub = HubView(ref, samples + [("billed_hour", 125, rule_content(ref, "billed_hour", 125))])
+    assert hub.at(115)["gpu_hours"] == {line: 1.0}
+    assert hub.at(125)["gpu_hours"] == {}  # its latest sample was evaluated in the previous hour
+    assert hub.at(125)["coverage"] == {("east",): 0.0}  # the cluster pushed, the hourly rule never ran
+
+
+def test_a_restarted_replica_under_counts_only_the_steps_it_lost():
+    s = scenario([pod([{"at": "0m", "phase": "Running"}])], duration="3h",
+                 faults=[{"kind": "spoke_restart", "at": "90m"}])
+    ref = Reference(s, MODEL)
+    hub = HubView(ref, rule_samples(s, MODEL, ref))
+    line = ("east", "team-a", PRODUCT, "nvidia_com_gpu")
+    assert hub.final(0, 5)["gpu_hours"] == {line: 1.0}  # pushes before the restart carried the whole hour
+    assert hub.final(1, 5)["gpu_hours"] == {line: 0.5}  # the replica only holds 90m-120m of hour 1
+    assert hub.final(1, 5)["coverage"] == {("east",): 0.5}
 
 
 def test_notation_and_staleness():

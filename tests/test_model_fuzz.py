@@ -113,7 +113,7 @@ models = st.fixed_dictionaries(
      "tenants": st.lists(tenants, min_size=1, max_size=3), "clusters": st.lists(names, min_size=1, max_size=3)},
     optional={"currency": st.sampled_from(["USD", "EUR", "usd"]),
               "billing": maybe(resolution=durations, mco_interval=durations, burn_rate_window=durations),
-              "sources": maybe(tenant_label=st.sampled_from(["namespace", "exported_namespace", "ns"])),
+              "sources": maybe(dcgm=maybe(tenant_label=st.sampled_from(["namespace", "exported_namespace", "ns"]))),
               "alerts": maybe(idle=maybe(window=durations, namespace_regex=st.sampled_from([".*", "a|b", "(?!a)"])),
                               burn_jump_factor=prices, dashboard_url=st.sampled_from(["http://g/", "https://g", "g"])),
               "grafana": maybe(tenant_datasource=maybe(mode=st.sampled_from(["thanos-querier", "rbac-query-proxy"])))})

@@ -64,8 +64,9 @@ def test_bundled_example_loads_sorted_and_complete():
     assert [c.name for c in model.gpu_classes] == ["a100-80gb", "h100-80gb", "l40s", "mi300x"]
     assert [t.name for t in model.tenants] == ["inference", "research", "team-a", "team-b"]
     assert model.clusters == ("prod-east", "prod-west")
-    assert model.sources.tenant_label == "exported_namespace"
-    assert model.sources.pod_label == "exported_pod"
+    assert model.sources.dcgm.tenant_label == "exported_namespace"
+    assert model.sources.dcgm.pod_label == "exported_pod"
+    assert model.sources.amd.pod_label == "pod"
     assert model.tenant_for_namespace("ml-research").name == "research"
     assert model.tenant_for_namespace("openshift-monitoring") is None
 
@@ -125,7 +126,7 @@ def test_schema_defaults_are_valid_and_used():
     model = model_from_dict(minimal())
     assert model.currency == json_schema()["properties"]["currency"]["default"]
     assert format_duration(model.billing.resolution) == schema_property("billing", "resolution")["default"]
-    assert model.sources.dcgm_job == schema_property("sources", "dcgm_job")["default"]
+    assert model.sources.dcgm.job == schema_property("sources", "dcgm")["properties"]["job"]["default"]
     assert model.alerts.runbook_url == schema_property("alerts", "runbook_url")["default"]
 
 
@@ -137,9 +138,11 @@ def test_defaults_of_a_minimal_model():
     assert model.currency == "USD"
     assert model.billing == types.Billing(period="monthly", resolution=60, mco_interval=300, burn_rate_window=3600)
     assert model.sources == types.Sources(
-        tenant_label="namespace", kube_state_metrics_job="kube-state-metrics", dcgm_job="nvidia-dcgm-exporter",
-        amd_job="amd-device-metrics-exporter", amd_metric_prefix="",
-        nvidia_product_label="label_nvidia_com_gpu_product", amd_product_label="label_amd_com_gpu_product_name")
+        kube_state_metrics_job="kube-state-metrics",
+        dcgm=types.Exporter(job="nvidia-dcgm-exporter", tenant_label="exported_namespace"),
+        amd=types.Exporter(job=".+-metrics-exporter", tenant_label="namespace"), amd_metric_prefix="",
+        nvidia_product_label="label_nvidia_com_gpu_product", amd_product_label="label_amd_com_gpu_product_name",
+        amd_partition_label="label_amd_com_gpu_compute_memory_partition")
     (tenant,) = model.tenants
     assert tenant.alert_at == (0.5, 0.9, 1.0)
     assert tenant.quota == ()

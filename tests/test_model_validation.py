@@ -12,7 +12,7 @@ billing:
   resolution: 1m
   mco_interval: 5m
 sources:
-  tenant_label: namespace
+  kube_state_metrics_job: kube-state-metrics
 gpu_classes:
   - name: a100
     vendor: nvidia
@@ -59,14 +59,19 @@ TENANTS = BASE[BASE.index("tenants:"):BASE.index("clusters:")]
 A100_MIG = "    mig:\n      1g.10gb: 0.5\n"
 AMD_PRICE = "price_per_hour: 4.0\n"
 
+KSM = "kube_state_metrics_job: kube-state-metrics"  # the base model's sources line
+
 # (id, old text, new text, field path, reason fragment, line)
 CASES = [
     # top level and currency
     ("currency-lowercase", "currency: USD", "currency: usd", "currency", "'usd' is not an ISO 4217 currency code", 1),
     ("currency-number", "currency: USD", "currency: 840", "currency", "expected a string, got number 840", 1),
+    ("currency-unknown", "currency: USD", "currency: ABC", "currency", "'ABC' is not an ISO 4217 currency code", 1),
+    ("currency-no-minor-unit", "currency: USD", "currency: XAU", "currency", "'XAU' has no minor unit in ISO 4217",
+     1),
     ("unknown-top-key", "currency: USD", "curency: USD", "curency", "unknown key (did you mean 'currency'?)", 1),
     ("unknown-key-no-hint", "currency: USD", "currency: USD\nzzz: 1", "zzz", "unknown key", 2),
-    ("section-null", "sources:\n  tenant_label: namespace\n", "sources:\n", "sources",
+    ("section-null", "sources:\n  " + KSM + "\n", "sources:\n", "sources",
      "expected a mapping, got null", 5),
     ("gpu-classes-missing", CLASSES, "", "gpu_classes", "required key is missing", None),
     ("tenants-missing", TENANTS, "", "tenants", "required key is missing", None),
@@ -88,15 +93,17 @@ CASES = [
     ("burn-window-default-too-short", "mco_interval: 5m", "mco_interval: 45m", "billing.burn_rate_window",
      "1h must be at least 2 x billing.mco_interval (1h30m) (the default value; set it explicitly)", 2),
     # sources
-    ("tenant-label-enum", "tenant_label: namespace", "tenant_label: ns", "sources.tenant_label",
-     "'ns' is not one of namespace, exported_namespace", 6),
-    ("job-empty", "tenant_label: namespace", "tenant_label: namespace\n  dcgm_job: ''", "sources.dcgm_job",
-     "must not be empty", 7),
-    ("job-control-char", "tenant_label: namespace", 'tenant_label: namespace\n  amd_job: "a\\tb"',
-     "sources.amd_job", "is not a non-empty name without control characters", 7),
-    ("amd-prefix-pattern", "tenant_label: namespace", "tenant_label: namespace\n  amd_metric_prefix: amd-",
+    ("tenant-label-enum", KSM, KSM + "\n  dcgm:\n    tenant_label: ns", "sources.dcgm.tenant_label",
+     "'ns' is not one of namespace, exported_namespace", 8),
+    ("job-regex", KSM, KSM + "\n  amd:\n    job: '(a'", "sources.amd.job",
+     "'(a' is not a valid regular expression", 8),
+    ("job-empty", KSM, "kube_state_metrics_job: ''", "sources.kube_state_metrics_job",
+     "must not be empty", 6),
+    ("job-control-char", KSM, 'kube_state_metrics_job: "a\\tb"',
+     "sources.kube_state_metrics_job", "is not a non-empty name without control characters", 6),
+    ("amd-prefix-pattern", KSM, KSM + "\n  amd_metric_prefix: amd-",
      "sources.amd_metric_prefix", "'amd-' is not a metric name prefix", 7),
-    ("product-label-name", "tenant_label: namespace", "tenant_label: namespace\n  nvidia_product_label: gpu.product",
+    ("product-label-name", KSM, KSM + "\n  nvidia_product_label: gpu.product",
      "sources.nvidia_product_label", "'gpu.product' is not a Prometheus label name", 7),
     # gpu classes
     ("classes-empty", CLASSES, "gpu_classes: []\n", "gpu_classes", "needs at least 1 item", 7),
@@ -116,7 +123,7 @@ CASES = [
     ("product-too-long", '["NVIDIA L40S"]', f'["{"X" * 129}"]', "gpu_classes[1].products[0]",
      "longer than 128 characters", 16),
     ("product-no-label-chars", '["NVIDIA L40S"]', '["!!!"]', "gpu_classes[1].products[0]",
-     "'!!!' keeps no characters as a GPU Feature Discovery label", 16),
+     "'!!!' keeps no characters as a node label value", 16),
     ("product-two-classes", '["NVIDIA L40S"]', '["NVIDIA L40S", "NVIDIA A100-SXM4-80GB"]', "gpu_classes[1].products[1]",
      "already belongs to class 'a100'", 16),
     ("product-two-classes-sanitised", '["NVIDIA L40S"]', '["NVIDIA A100-SXM4-80GB!"]', "gpu_classes[1].products[0]",
@@ -240,7 +247,7 @@ CASES = [
     ("boolean-key", "budget: 200", "budget: 200\n    yes: 1", "tenants[1]", "key 'yes' is not a string", 34),
     ("syntax-error", "clusters: [east, west]", "clusters: [east, west", "",
      "invalid YAML: expected ',' or ']', but got ':' (while parsing a flow sequence that starts on line 34)", 35),
-    ("tab-indent", "  tenant_label: namespace", "\ttenant_label: namespace", "", "invalid YAML", 6),
+    ("tab-indent", "  " + KSM, "\t" + KSM, "", "invalid YAML", 6),
     ("invalid-date", "currency: USD", "currency: 2024-13-45", "", "invalid value '2024-13-45'", 1),
     ("unknown-tag", "currency: USD", "currency: !money USD", "",
      "could not determine a constructor for the tag '!money'", 1),

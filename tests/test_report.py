@@ -9,6 +9,7 @@ import io
 import json
 import subprocess
 import sys
+from decimal import Decimal
 from pathlib import Path
 
 import promql_parser as pp
@@ -80,6 +81,8 @@ def test_round_money_to_the_currency_minor_unit_half_up():
     assert common.round_money(1.2345, "KWD") == 1.235
     assert common.round_money(-0.005, "USD") == -0.01
     assert common.round_hours(11.3333333333) == 11.333333 and common.round_hours(1e-9) == 0.0
+    assert common.round_money(0.1 + 0.2 + 0.005 - 0.3, "USD") == 0.01  # float noise below 1e-9 is cut first
+    assert common.money_digits("CLF") == 4 and common.money_digits("XAU") == 0  # ISO 4217's table (iso4217)
 
 
 # --- PromQL -----------------------------------------------------------------------------------------------------
@@ -134,8 +137,8 @@ def billing_report() -> BillingReport:
           "resource": "nvidia_com_gpu", "gpu_hours": 2.0}],
         {"team-a": {t("2026-01-31T00:00:00Z"): {"a100-80gb": 12.0}, t("2026-02-01T00:00:00Z"): {"a100-80gb": 34 / 3}},
          "research": {t("2026-01-31T00:00:00Z"): {"mi300x": 6.0}, t("2026-02-01T00:00:00Z"): {"mi300x": 6.0}}},
-        {"team-a": {t("2026-01-01T00:00:00Z"): 27.8, t("2026-02-01T00:00:00Z"): 16.833333},
-         "research": {t("2026-01-01T00:00:00Z"): 24.6, t("2026-02-01T00:00:00Z"): 24.6}},
+        {"team-a": {t("2026-01-01T00:00:00Z"): [25.6, 2.2], t("2026-02-01T00:00:00Z"): [12.8, 22 / 3 * 0.55]},
+         "research": {t("2026-01-01T00:00:00Z"): [24.6], t("2026-02-01T00:00:00Z"): [24.6]}},
         ["namespace sandbox on cluster east is not a tenant of the model"])
 
 
@@ -146,7 +149,7 @@ def test_billing_json_shape_and_rounding():
     assert data["lines"][1] == {"cluster": "east", "tenant": "team-a", "namespace": "team-a",
                                 "gpu_class": "a100-80gb", "resource": "nvidia.com/mig-1g.10gb",
                                 "gpu_hours": 11.333333, "cost": 6.23}
-    # totals are rounded from unrounded sums: 38.4 + 6.2333.. = 44.6333.. -> 44.63; 93.8333.. -> 93.83
+    # totals are sums of the rounded lines: 38.40 + 6.23 = 44.63; 44.63 + 49.20 = 93.83
     assert data["totals"] == [{"tenant": "research", "gpu_hours": 12.0, "cost": 49.2},
                               {"tenant": "team-a", "gpu_hours": 23.333333, "cost": 44.63}]
     assert data["total_cost"] == 93.83
@@ -160,7 +163,7 @@ def test_billing_csv_and_table():
     assert rows[2][5:] == ["a100-80gb", "nvidia.com/mig-1g.10gb", "11.333333", "6.23", "USD"]
     text = render.billing_table(billing_report())
     assert "GPU billing 2026-01-31T20:00:00Z .. 2026-02-01T04:00:00Z (USD)" in text
-    assert text.splitlines()[-1].split() == ["TOTAL", "35.333", "93.83"]
+    assert text.splitlines()[-1].split() == ["TOTAL", "35.333333", "93.83"]
     empty = billing_report()
     empty.lines = []
     assert "No billable GPU usage" in render.billing_table(empty)
@@ -259,3 +262,81 @@ def test_unknown_tenant_is_one_line():
 
 def test_rfc3339_output():
     assert rfc3339(0) == "1970-01-01T00:00:00Z"
+
+
+# --- invoice arithmetic: every printed total is the sum of its printed lines ------------------------------------
+def naive_report(currency: str = "USD") -> BillingReport:
+    """Lines whose unrounded sums round differently: team-a 3 x 1.004 (naive 3.01, printed lines 3 x 1.00),
+    research 2 x 0.335 (naive 0.67, printed lines 2 x 0.34) and 2 x 0.0000005 GPU-hours (naive 0.000001,
+    printed lines 2 x 0.000001)."""
+    a = [Line("east", "team-a", "team-a", "a100-80gb", r, 1 / 3, 1.004)
+         for r in ("nvidia.com/gpu", "nvidia.com/mig-1g.10gb", "nvidia.com/gpu.shared")]
+    b = [Line(c, "research", "ml-research", "mi300x", "amd.com/gpu", 0.0000005, 0.335) for c in ("east", "west")]
+    month = t("2026-01-01T00:00:00Z")
+    return BillingReport(t("2026-01-01T00:00:00Z"), t("2026-02-01T00:00:00Z"), t("2026-02-01T00:00:00Z"), currency,
+                         a + b, TENANTS, [], [], {}, {"team-a": {month: [1.004] * 3}, "research": {month: [0.335] * 2}})
+
+
+def _money(text: str) -> Decimal:
+    return Decimal(text.replace(",", ""))
+
+
+def test_the_naive_case_differs():
+    """The fixture is worth testing: rounding the unrounded sums would print other totals."""
+    assert common.round_money(3 * 1.004, "USD") == 3.01 and common.round_money(2 * 0.335, "USD") == 0.67
+    assert common.round_hours(2 * 0.0000005) == 0.000001 and common.round_hours(0.0000005) * 2 == 0.000002
+
+
+def test_json_totals_are_sums_of_printed_lines():
+    data = json.loads(render.dumps(naive_report().to_json()))
+    by_tenant: dict[str, list[Decimal]] = {}
+    for x in data["lines"]:
+        by_tenant.setdefault(x["tenant"], [Decimal(0), Decimal(0)])
+        by_tenant[x["tenant"]][0] += Decimal(str(x["gpu_hours"]))
+        by_tenant[x["tenant"]][1] += Decimal(str(x["cost"]))
+    assert {t["tenant"]: [Decimal(str(t["gpu_hours"])), Decimal(str(t["cost"]))] for t in data["totals"]} == by_tenant
+    assert by_tenant["team-a"][1] == Decimal("3.00") and by_tenant["research"][1] == Decimal("0.68")
+    assert Decimal(str(data["total_cost"])) == sum(Decimal(str(x["cost"])) for x in data["lines"]) == Decimal("3.68")
+
+
+def test_csv_lines_are_the_json_lines():
+    report = naive_report()
+    rows = list(csv.DictReader(io.StringIO(render.billing_csv(report))))
+    assert [(Decimal(r["gpu_hours"]), Decimal(r["cost"])) for r in rows] == \
+        [(Decimal(str(x["gpu_hours"])), Decimal(str(x["cost"]))) for x in report.to_json()["lines"]]
+
+
+def test_table_totals_are_sums_of_printed_lines():
+    text = render.billing_table(naive_report())
+    lines_part, totals_part = text.split("\n\n")[1:3]
+    lines = [row.split() for row in lines_part.splitlines()[1:]]
+    totals = {row.split()[0]: row.split()[1:] for row in totals_part.splitlines()[1:]}
+    for tenant in ("team-a", "research"):
+        mine = [r for r in lines if r[1] == tenant]
+        assert _money(totals[tenant][0]) == sum(_money(r[5]) for r in mine)
+        assert _money(totals[tenant][1]) == sum(_money(r[6]) for r in mine)
+    assert _money(totals["TOTAL"][1]) == sum(_money(r[6]) for r in lines) == Decimal("3.68")
+    assert _money(totals["TOTAL"][0]) == sum(_money(r[5]) for r in lines)
+
+
+@pytest.mark.parametrize("currency,line_cost,total", [("JPY", "1", "3"), ("KWD", "1.004", "3.012")])
+def test_totals_follow_the_currency_minor_unit(currency, line_cost, total):
+    text = render.billing_table(naive_report(currency))
+    team = [row.split() for row in text.splitlines() if " team-a " in f" {row} " and row.startswith("east")]
+    assert {r[6] for r in team} == {line_cost}
+    assert text.splitlines()[-2].split()[-1] == total  # team-a's row in the totals table
+
+
+def test_html_totals_and_budget_are_sums_of_printed_lines(tmp_path):
+    import re
+
+    paths = render.statements(naive_report(), tmp_path)
+    for path in paths:
+        html = path.read_text()
+        body = html[html.index("<tbody>"):html.index("</tbody>")]
+        rows = [re.findall(r'<td class="num">([^<]*)</td>', row) for row in body.split("</tr>") if "num" in row]
+        foot = re.findall(r'<td class="num">([^<]*)</td>', html[html.index("<tfoot>"):html.index("</tfoot>")])
+        assert _money(foot[0]) == sum(_money(r[0]) for r in rows)  # GPU-hours
+        assert _money(foot[1]) == sum(_money(r[2]) for r in rows)  # cost
+        # a one-month period: the budget table's month cost is the statement's total
+        assert f'<td class="num">{foot[1]}</td><td class="num">' in html[html.index("</tfoot>"):]

@@ -8,7 +8,7 @@ from dataclasses import replace
 import yaml
 
 from gpudash import mco
-from gpudash.model.pricing import gfd_product, skus
+from gpudash.model.pricing import product_label, skus
 from gpudash.promql import build as q
 from gpudash.promql.lint import parse, vector_selectors
 from gpudash.rules import hub, names, spoke
@@ -79,7 +79,8 @@ def test_kustomization_lists_every_kubernetes_object(rendered):
     objects = []
     for path in sorted(rendered.rglob("*.yaml")):
         data = yaml.safe_load(path.read_text())
-        if isinstance(data, dict) and "apiVersion" in data and "kind" in data and data["kind"] != "Kustomization":
+        if (isinstance(data, dict) and "apiVersion" in data and "kind" in data
+                and data["kind"] not in ("Kustomization", "Component") and not path.name.endswith(".patch.yaml")):
             objects.append(str(path.relative_to(rendered)))
     assert sorted(kust["resources"]) == objects
 
@@ -94,7 +95,7 @@ def test_label_values_are_escaped_into_promql(example_model):
     nasty = 'Evil"} or vector(1) # \\ GPU'
     cls = replace(example_model.gpu_classes[0], products=(nasty,))
     model = replace(example_model, gpu_classes=(cls, *example_model.gpu_classes[1:]))
-    product = gfd_product(nasty)
+    product = product_label("nvidia", nasty)
     price_rules = [r for r in hub.groups(model)[0].rules if dict(r.labels).get("product") == product]
     assert price_rules
     weights = spoke.rules(model)[2].expr
@@ -117,7 +118,12 @@ def test_sku_table_covers_whole_mig_single_and_shared(example_model):
     l40s = rows[("NVIDIA-L40S", "nvidia_com_gpu_shared")]
     assert l40s.price_per_hour == 1.1 / 4 and l40s.weight == 0.25
     assert rows[("NVIDIA-L40S-SHARED", "nvidia_com_gpu")].resource == "nvidia.com/gpu.shared"
-    assert rows[("AMD-Instinct-MI300X", "amd_com_gpu")].resource == "amd.com/gpu"
+    # the AMD node labeller's value (spaces -> "_"), from a human name and from an exact label value alike
+    for product in ("AMD_Instinct_MI300X_OAM", "AMD_Instinct_MI300X_VF"):
+        assert rows[(product, "amd_com_gpu")].resource == "amd.com/gpu"
+        cpx = rows[(product, "amd_com_cpx_nps4")]
+        assert cpx.resource == "amd.com/cpx_nps4" and cpx.weight == 1 / 8
+        assert cpx.price_per_hour == rows[(product, "amd_com_gpu")].price_per_hour / 8
 
 
 def test_public_series_names_follow_the_convention():
@@ -137,6 +143,10 @@ def test_each_object_folder_has_its_own_kustomization(rendered):
         if kust_path.parent == rendered:
             continue
         kust = load(kust_path)
+        if kust["kind"] == "Component":  # mco/settings: patches only, listed under patches
+            assert [p["path"] for p in kust["patches"]] == sorted(
+                p.name for p in kust_path.parent.glob("*.patch.yaml")), kust_path
+            continue
         local = sorted(p.name for p in kust_path.parent.glob("*.yaml") if p.name != "kustomization.yaml"
                        and "apiVersion" in (load(p) or {}))
         assert kust["resources"] == local, kust_path

@@ -36,6 +36,11 @@ def allowlist_names(model: Model) -> tuple[str, ...]:
     return (gx.DCGM_XID_ERRORS,) if health.nvidia(model) else ()
 
 
+def allowlist_matches(model: Model) -> tuple[str, ...]:
+    """Series selectors the hub alerts need (MCO allowlist ``matches``): the rule-health self-metrics."""
+    return integrity.allowlist_matches()
+
+
 def tests(model: Model) -> dict[str, dict]:
     """promtool alert tests per family, each pointing at the plain alerts file."""
     files = {"tenant": tenant.tests(model), "idle": idle.tests(model), "quota": quotas.tests(model),

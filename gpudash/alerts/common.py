@@ -21,6 +21,7 @@ from gpudash.yamlfmt import COMMENT
 MONEY = "%.2f"
 VALUE_MONEY = '{{ $value | printf "%.2f" }}'
 VALUE_INT = '{{ $value | printf "%.0f" }}'
+VALUE_PERCENT = "{{ $value | humanizePercentage }}"
 # The tenant dashboard uid is this prefix + the tenant name whenever that fits Grafana (gpudash.grafana.uids).
 _UID_PREFIX = "gpudash-tenant-"
 

@@ -59,7 +59,7 @@ def _exporter_down_text(job, instance, cluster):
 
 def _xid(model: Model) -> tuple[str, str]:
     """(critical, warning) expressions; value: the XID code."""
-    xid = q.selector(gx.DCGM_XID_ERRORS, ("job", "=", model.sources.dcgm_job))
+    xid = q.selector(gx.DCGM_XID_ERRORS, gx.job(model.sources.dcgm))
     code = q.agg("max", GPU, c.fresh(model, xid))
     non_fatal = f"({code} > 0)" + "".join(f" != {x}" for x in FATAL_XIDS)
     recent = q.agg("max", GPU, f"changes({xid}[{q.duration(xid_recent(model))}])")
@@ -98,9 +98,9 @@ def alerts(model: Model) -> tuple:
         help="Allocatable GPUs below capacity: the device plugin took GPUs out (unhealthy) or is down. Those"
              "\nGPUs cannot be allocated, so they earn nothing.",
         threshold=f"capacity - allocatable > 0; for {q.duration(allocatable_for(model))}"))
-    jobs = [j for _, j, _ in exporters(model)]
+    jobs = [e.job for _, e, _ in exporters(model)]
     if jobs:
-        up = c.fresh(model, q.selector(an.UP, ("job", "=~", q.regex_alternation(jobs))))
+        up = c.fresh(model, q.selector(an.UP, ("job", "=~", "|".join(f"(?:{j})" for j in jobs))))
         out.append(c.provider_alert(
             model, an.EXPORTER_DOWN, f"{q.agg('min', ('cluster', 'job', 'instance'), up)} == 0",
             exporter_down_for(model), "warning",
@@ -135,7 +135,7 @@ def _xid_tests(model: Model) -> list[dict]:
     start = 3
     recent = pt.steps(model, xid_recent(model))
     total = start + recent + 3
-    job = model.sources.dcgm_job
+    job = gx.sample_job(model.sources.dcgm)
     plan = {"0": 43, "1": 79, "2": 0}  # gpu -> XID from `start` on (sticky)
     inputs = []
     gpus = {}
@@ -186,7 +186,7 @@ def _allocatable_tests(model: Model) -> list[dict]:
 
 
 def _exporter_down_tests(model: Model) -> list[dict]:
-    jobs = [j for _, j, _ in exporters(model)]
+    jobs = [gx.sample_job(e) for _, e, _ in exporters(model)]
     if not jobs:
         return []
     cluster = model.clusters[0]

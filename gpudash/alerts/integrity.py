@@ -14,10 +14,9 @@ from gpudash.alerts import promtool as pt
 from gpudash.model.types import Model
 from gpudash.promql import build as q
 from gpudash.rules import names
+from gpudash.sources import gpu_exporters as gx
 from gpudash.sources import kube_state_metrics as ksm
 
-LINE = ("cluster", "namespace", "product", "resource")
-GAP_MEMORY = 86400  # how long a billing line that stopped mid-allocation is remembered
 NVIDIA_RESOURCES = "nvidia_com_gpu|nvidia_com_gpu_shared|nvidia_com_mig_.+"
 AMD_RESOURCES = "amd_com_gpu"
 
@@ -27,23 +26,26 @@ def _ksm(model: Model) -> tuple[str, str, str]:
 
 
 def exporters(model: Model) -> tuple[tuple[str, str, str], ...]:
-    """(vendor, job, kube-state-metrics resource regex) of the GPU exporters the model's classes need."""
+    """(vendor, exporter, kube-state-metrics resource regex) of the GPU exporters the model's classes need."""
     vendors = {g.vendor for g in model.gpu_classes}
     src = model.sources
     out = []
     if "nvidia" in vendors:
-        out.append(("NVIDIA", src.dcgm_job, NVIDIA_RESOURCES))
+        out.append(("NVIDIA", src.dcgm, NVIDIA_RESOURCES))
     if "amd" in vendors:
-        out.append(("AMD", src.amd_job, AMD_RESOURCES))
+        out.append(("AMD", src.amd, AMD_RESOURCES))
     return tuple(out)
 
 
-def self_metric(fn, metric: str) -> str:
-    """``fn(selector)`` for a rule-manager self-metric under its plain and its ACM (``acm_``) name; the plain
-    name wins where both exist."""
-    selector = q.selector(metric, ("rule_group", "=~", an.GPUDASH_RULE_GROUP_REGEX))
-    acm = q.selector(an.SELF_METRIC_PREFIX + metric, ("rule_group", "=~", an.GPUDASH_RULE_GROUP_REGEX))
-    return f"({fn(selector)} or {fn(acm)})"
+def self_metric(metric: str) -> str:
+    """A rule-manager self-metric of gpudash's rule groups."""
+    return q.selector(metric, ("rule_group", "=~", an.GPUDASH_RULE_GROUP_REGEX))
+
+
+def allowlist_matches() -> tuple[str, ...]:
+    """MCO allowlist ``matches`` that push the rule-health self-metrics of gpudash's groups to the hub's Thanos
+    (none is in ACM's default allowlist)."""
+    return tuple(f'__name__="{m}",rule_group=~"{an.GPUDASH_RULE_GROUP_REGEX}"' for m in an.RULE_SELF_METRICS)
 
 
 def not_reporting_for(model):
@@ -82,10 +84,11 @@ def _not_reporting_text(cluster):
             "resume; an hour is lost when no push arrives during the hour after it.")
 
 
-def _gap_text(cluster, count):
-    return (f"{count} billing lines of cluster {cluster} stopped arriving while they still carried GPU-hours "
-            "(an orderly stop ends with a zero hour). The spoke's gpudash rules are failing or the pushes carry no "
-            "allocation: that GPU time is not billed.")
+def _gap_text(cluster, share):
+    return (f"The billed figures of the last complete hour of cluster {cluster} cover {share} of its spoke steps: "
+            "GPU time in the rest of the hour is not billed. Either an hourly gpudash rule failed in every push "
+            "of the hour (the collector pushes the rules that succeed), or the spoke Prometheus had no data for "
+            "part of the hour (restarted with an empty TSDB, or kube-state-metrics down).")
 
 
 def _ksm_text(cluster, job):
@@ -142,19 +145,17 @@ def _not_reporting(model: Model):
 def alerts(model: Model) -> tuple:
     lb = c.label
     job = _ksm(model)
-    hourly = names.HOURLY_GPU_HOURS
-    stopped = (f"(last_over_time({hourly}[{q.duration(GAP_MEMORY)}]) > 0) unless on {q.labels(LINE)} "
-               f"{c.fresh(model, hourly)}")
     up_ksm = c.fresh(model, q.selector(an.UP, job))
     heartbeat = c.fresh(model, names.BILLED_HOUR)
     ksm_job = model.sources.kube_state_metrics_job
     ksm_absent = q.label_replace(f"{q.agg('count', ('cluster',), heartbeat)} unless on (cluster) "
                                  f"{q.agg('count', ('cluster',), up_ksm)}", "job", _dollar(ksm_job), "", "")
     missing = []
-    for _vendor, exporter_job, resources in exporters(model):
+    for _vendor, exporter, resources in exporters(model):
+        exporter_job = exporter.job
         capacity = c.fresh(model, q.selector(ksm.NODE_CAPACITY, job, ("resource", "=~", resources)))
         gpu_nodes = q.agg("count", ("cluster",), f"{q.agg('max', ('cluster', 'node'), capacity)} > 0")
-        targets = q.agg("count", ("cluster",), c.fresh(model, q.selector(an.UP, ("job", "=", exporter_job))))
+        targets = q.agg("count", ("cluster",), c.fresh(model, q.selector(an.UP, ("job", "=~", exporter_job))))
         missing.append(q.label_replace(f"{gpu_nodes} unless on (cluster) {targets}", "job", _dollar(exporter_job),
                                        "", ""))
     pending = c.fresh(model, q.selector(ksm.CONTAINER_REQUESTS, job, ("resource", "=~", ksm.GPU_RESOURCE_REGEX),
@@ -162,25 +163,24 @@ def alerts(model: Model) -> tuple:
     unscheduled = q.agg("sum", ("cluster", "namespace", "pod", "resource"),
                         q.agg("max", ("cluster", "namespace", "pod", "container", "resource"), pending))
     P2 = q.duration(c.pushes(model, 2))
-    failures = self_metric(lambda s: q.agg("sum", ("cluster", "rule_group"), f"increase({s}[{P2}])"),
-                           an.RULE_EVALUATION_FAILURES)
+    failures = q.agg("sum", ("cluster", "rule_group"),
+                     f"increase({self_metric(an.RULE_EVALUATION_FAILURES)}[{P2}])")
 
-    def latest(s):
-        return q.agg("max", ("cluster", "rule_group"), c.fresh(model, s))
+    def latest(metric):
+        return q.agg("max", ("cluster", "rule_group"), c.fresh(model, self_metric(metric)))
 
-    slow = (f"{self_metric(latest, an.RULE_GROUP_LAST_DURATION)} > on (cluster, rule_group) "
-            f"{self_metric(latest, an.RULE_GROUP_INTERVAL)}")
+    slow = f"{latest(an.RULE_GROUP_LAST_DURATION)} > on (cluster, rule_group) {latest(an.RULE_GROUP_INTERVAL)}"
     out = [
         _not_reporting(model),
         c.provider_alert(
-            model, an.BILLING_DATA_GAP, q.agg("count", ("cluster",), stopped), gap_for(model), "critical",
-            summary="Hourly GPU-hours stopped arriving from a cluster while GPUs were allocated.",
-            description=_gap_text(lb("cluster"), c.VALUE_INT),
-            help="A billing line (cluster, namespace, product, resource) whose last hourly figure was above zero"
-                 "\nvanished: an orderly stop always pushes a zero hour first, so this is lost billing data. Pushes"
-                 f"\ncarry the previous hour, so an outage shorter than an hour loses nothing. Remembered for "
-                 f"{q.duration(GAP_MEMORY)}.",
-            threshold=f"a line last > 0 absent for {c.fresh_range(model)}; for {q.duration(gap_for(model))}"),
+            model, an.BILLING_DATA_GAP, f"{names.BILLING_COVERAGE} < 1", gap_for(model), "critical",
+            summary="The last complete hour of a cluster is billed from incomplete data.",
+            description=_gap_text(lb("cluster"), c.VALUE_PERCENT),
+            help="The hour before this one is under-billed on a cluster: an hourly spoke rule failed in every"
+                 "\npush of this hour (the hour is missing, never taken from another hour), or the spoke"
+                 "\nPrometheus had no data for part of it. Pushes carry the previous hour, so lost pushes alone"
+                 "\nlose nothing while one push of the hour arrives.",
+            threshold=f"`{names.BILLING_COVERAGE}` < 1; for {q.duration(gap_for(model))}"),
         c.provider_alert(
             model, an.KSM_DOWN, f"({q.agg('max', ('cluster', 'job'), up_ksm)} == 0) or {ksm_absent}",
             ksm_down_for(model), "critical",
@@ -221,7 +221,7 @@ def alerts(model: Model) -> tuple:
             summary="Evaluations of gpudash billing rules or alerts are failing.",
             description=_rule_failures_text(lb("rule_group"), P2, q.duration(rule_failures_for(model))),
             help="A gpudash rule group (billing rules or alerts) fails to evaluate: billing series and alerts go"
-                 "\nmissing. Reads prometheus_rule_evaluation_failures_total of gpudash-* groups (also acm_-prefixed).",
+                 "\nmissing. Reads prometheus_rule_evaluation_failures_total of gpudash-* groups.",
             threshold=f"failures in {P2} windows; for {q.duration(rule_failures_for(model))}"),
         c.provider_alert(
             model, an.RULE_GROUP_SLOW, slow, rule_slow_for(model), "warning",
@@ -274,25 +274,24 @@ def _not_reporting_tests(model: Model) -> list[dict]:
 
 
 def _gap_tests(model: Model) -> list[dict]:
+    """The coverage of the last hour drops to a half (fires after the hold) and to 0 (a rule that failed all
+    hour); a complete hour stays quiet."""
     cluster = model.clusters[0]
-    t = model.tenants[0]
-    stop = 3
-    fire = stop + 2 + pt.steps(model, gap_for(model))
-    total = fire + 2
-    line = {"cluster": cluster, "namespace": t.namespace, "product": "NVIDIA-A100-SXM4-80GB",
-            "resource": "nvidia_com_gpu"}
-    after = [None] * (total - stop - 1)
+    hold = pt.steps(model, gap_for(model))
+    total = hold + 3
     inputs = [
-        pt.series(names.HOURLY_GPU_HOURS, line, [0.75] * (stop + 1) + after),  # vanishes mid-allocation
-        pt.series(names.HOURLY_GPU_HOURS, {**line, "resource": "nvidia_com_mig_1g_10gb"},
-                  [2.0] * stop + [0.0] + after),  # orderly: a zero hour, then nothing
-        pt.series(names.HOURLY_GPU_HOURS, {**line, "namespace": "gpudash-steady"}, [4.0] * total),
+        pt.series(names.BILLING_COVERAGE, {"cluster": cluster}, [0.5] * total),
+        pt.series(names.BILLING_COVERAGE, {"cluster": "gpudash-lost"}, [1.0] * 2 + [0.0] * (total - 2)),
+        pt.series(names.BILLING_COVERAGE, {"cluster": "gpudash-complete"}, [1.0] * total),
     ]
-    fired = _fired(model, an.BILLING_DATA_GAP, {"cluster": cluster, "severity": "critical"}, _gap_text(cluster, "1"))
-    return [pt.test_group(model, "hourly GPU-hours vanish without a zero hour", inputs, [
-        pt.case(model, stop + 1, an.BILLING_DATA_GAP),
-        pt.case(model, fire - 1, an.BILLING_DATA_GAP),
-        pt.case(model, fire, an.BILLING_DATA_GAP, [fired]),
+    half = _fired(model, an.BILLING_DATA_GAP, {"cluster": cluster, "severity": "critical"},
+                  _gap_text(cluster, c.percent(0.5)))
+    lost = _fired(model, an.BILLING_DATA_GAP, {"cluster": "gpudash-lost", "severity": "critical"},
+                  _gap_text("gpudash-lost", c.percent(0)))
+    return [pt.test_group(model, "the last hour is billed from part of its steps, or not at all", inputs, [
+        pt.case(model, hold - 1, an.BILLING_DATA_GAP),
+        pt.case(model, hold, an.BILLING_DATA_GAP, [half]),
+        pt.case(model, hold + 2, an.BILLING_DATA_GAP, sorted([half, lost], key=_order)),
     ])]
 
 
@@ -329,11 +328,13 @@ def _exporter_missing_tests(model: Model) -> list[dict]:
     fire_stopped = stop + 2 + hold
     total = fire_stopped + 2
     inputs, cases = [], []
-    first_job = found[0][1]
-    for i, (vendor, job, _resources) in enumerate(found):
+    first_job = found[0][1].job
+    for i, (vendor, exporter, _resources) in enumerate(found):
+        job = gx.sample_job(exporter)
         resource = "nvidia_com_gpu" if vendor == "NVIDIA" else "amd_com_gpu"
         for n in range(2):
-            inputs.append(pt.series(ksm.NODE_CAPACITY, {"cluster": cluster, "job": ksm_job, "node": f"{job}-node-{n}",
+            node = f"{vendor.lower()}-node-{n}"
+            inputs.append(pt.series(ksm.NODE_CAPACITY, {"cluster": cluster, "job": ksm_job, "node": node,
                                                          "resource": resource, "unit": "integer"}, [8] * total))
         if i == 0:  # this exporter stops; the others never had a target
             inputs.append(pt.series(an.UP, {"cluster": cluster, "job": job, "instance": "10.0.0.2:9400"},
@@ -344,8 +345,8 @@ def _exporter_missing_tests(model: Model) -> list[dict]:
     description = _exporter_missing_text(cluster, "2", first_job)
     first = _fired(model, an.EXPORTER_MISSING, {"cluster": cluster, "job": first_job, "severity": "warning"},
                    description)
-    rest = [_fired(model, an.EXPORTER_MISSING, {"cluster": cluster, "job": job, "severity": "warning"},
-                   _exporter_missing_text(cluster, "2", job)) for _, job, _ in found[1:]]
+    rest = [_fired(model, an.EXPORTER_MISSING, {"cluster": cluster, "job": e.job, "severity": "warning"},
+                   _exporter_missing_text(cluster, "2", e.job)) for _, e, _ in found[1:]]
     cases = [pt.case(model, hold - 1, an.EXPORTER_MISSING),
              pt.case(model, hold, an.EXPORTER_MISSING, rest),
              pt.case(model, fire_stopped - 1, an.EXPORTER_MISSING, rest),
@@ -408,7 +409,7 @@ def _rule_tests(model: Model) -> list[dict]:
     counting = [0.0] * (start + 1) + [float(k) for k in range(1, total - start)]
     failures = [
         pt.series(an.RULE_EVALUATION_FAILURES, {"rule_group": billing, "job": "thanos-ruler"}, counting),
-        pt.series(an.SELF_METRIC_PREFIX + an.RULE_EVALUATION_FAILURES,
+        pt.series(an.RULE_EVALUATION_FAILURES,
                   {"rule_group": alerts_group, "job": "observability-thanos-rule"}, counting),
         pt.series(an.RULE_EVALUATION_FAILURES, {"rule_group": other, "job": "thanos-ruler"},
                   [float(k) for k in range(total)]),

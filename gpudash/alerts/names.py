@@ -50,12 +50,17 @@ GPUDASH_RULE_GROUP_REGEX = ".*;gpudash-.*"
 
 # --- raw series ----------------------------------------------------------------------------------------------------
 UP = "up"  # ACM default allowlist
-# Rule-manager self-metrics of Prometheus / Thanos Ruler; the ACM hub's platform Prometheus scrapes the
-# observability components with an ``acm_`` prefix, so the alerts accept both names.
+# Rule-manager self-metrics, under these exact names in Prometheus and in the Thanos Ruler (which runs Prometheus'
+# rule manager). On the ACM hub, the observatorium ServiceMonitor of the Thanos Ruler (stolostron/multicluster-
+# observability-operator, operators/multiclusterobservability/controllers/multiclusterobservability/
+# observatorium.go: ruleSpec.ServiceMonitor) has the hub's platform Prometheus scrape them unprefixed; the hub's own
+# metrics-collector pushes them to Thanos only through the allowlist ``matches`` of gpudash's groups. Upstream
+# prefixes only the collector's own metrics (acm_metrics_collector_*, operators/endpointmetrics/pkg/collector/
+# metrics_collector.go): there is no acm_prometheus_rule_* series.
 RULE_EVALUATION_FAILURES = "prometheus_rule_evaluation_failures_total"
 RULE_GROUP_LAST_DURATION = "prometheus_rule_group_last_duration_seconds"
 RULE_GROUP_INTERVAL = "prometheus_rule_group_interval_seconds"
-SELF_METRIC_PREFIX = "acm_"
+RULE_SELF_METRICS = (RULE_EVALUATION_FAILURES, RULE_GROUP_LAST_DURATION, RULE_GROUP_INTERVAL)
 RESOURCE_QUOTA = "kube_resourcequota"  # ACM default allowlist; resource label unsanitised (requests.nvidia.com/gpu)
 
 # --- objects -------------------------------------------------------------------------------------------------------

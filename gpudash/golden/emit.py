@@ -24,11 +24,13 @@ quantum, which :func:`_quantum` avoids by picking another power of two.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 
 from gpudash.golden import scenario as sc
 from gpudash.golden.reference import Reference, period_start
-from gpudash.golden.series import push_content, push_times, pushed, synthesise
+from gpudash.golden.scenario import PUSH_RULES
+from gpudash.golden.series import HOURLY_KINDS, push_times, pushed, rule_content, rule_samples, synthesise
 from gpudash.model.types import Model
 from gpudash.rules import names
 
@@ -36,6 +38,8 @@ SPOKE_RULES = "../rules/gpudash-spoke.rules.yaml"
 HUB_RULES = "../rules/gpudash-hub.rules.yaml"
 GROUP_ORDER = ["gpudash-spoke", "gpudash-hub-model", "gpudash-hub-billing", "gpudash-hub-ccsp"]
 STABLE = 10  # minutes without allocation change before burn-rate based figures are checked
+# Faults of the push path: a scenario with any of them gets a push-path (hub) test file.
+PUSH_FAULTS = ("mco_jitter", "mco_missed", "mco_rule_failed", "mco_straddle", "spoke_restart")
 
 
 def emit_tests(model: Model, directory=sc.SCENARIO_DIR) -> dict[str, dict]:
@@ -54,7 +58,7 @@ def emit_tests(model: Model, directory=sc.SCENARIO_DIR) -> dict[str, dict]:
         files = []
         if not s.hub_only:
             files.append((f"tests/golden-{s.name}.test.yaml", _spoke_file(s, model)))
-        if s.hub_only or len(s.clusters) > 1 or s.faults_of("mco_jitter") or s.faults_of("mco_missed"):
+        if s.hub_only or len(s.clusters) > 1 or any(s.faults_of(k) for k in PUSH_FAULTS):
             files.append((f"tests/golden-{s.name}-hub.test.yaml", _hub_file(s, model, ref)))
         out.update(files)
         index[s.name] = {"protects": s.protects, "files": [path.removeprefix("tests/") for path, _ in files]}
@@ -97,26 +101,51 @@ def _stable(ref: Reference, minute: int) -> bool:
     return all(ref.pod_allocation(m) == now for m in range(max(0, minute - STABLE), minute))
 
 
-def hub_view(ref: Reference, minute: int, pushes: list[int]) -> dict[str, dict[tuple, float]]:
-    """What the hub's last-hour series hold at ``minute`` (contract section 6): per pushed series, its value in
-    the latest push at or before ``minute`` within the hour, for clusters whose latest push was made in the
-    current hour; e.g. {"gpu_hours": {(cluster, ns, product, res): v}, "node_max": {(cluster, node): g}}."""
-    window = sorted(p for p in pushes if minute - 60 <= p <= minute)
-    out: dict[str, dict[tuple, float]] = {"gpu_hours": {}, "node_max": {}}
-    if not window or window[-1] // 60 != minute // 60:
+class HubView:
+    """What the hub's last-hour series hold (contract section 6), from the spoke rule samples that reached it:
+    (rule kind, sample minute, content), as :func:`gpudash.golden.series.rule_samples` gives them."""
+
+    def __init__(self, ref: Reference, samples):
+        self.ref = ref
+        self.by_hour: dict[int, list] = {}
+        for kind, t, content in samples:
+            self.by_hour.setdefault(t // 60, []).append((kind, t, content))
+
+    def at(self, minute: int) -> dict[str, dict[tuple, float]]:
+        """At ``minute``: per hourly kind, each series' largest value among its samples evaluated in the current
+        clock hour up to ``minute`` (e.g. {"gpu_hours": {(cluster, ns, product, res): v}}), and "coverage"
+        {(cluster,): share of the hour covered, 0 for a cluster that pushed while an hourly rule never ran}."""
+        out: dict[str, dict[tuple, float]] = {k: {} for k in ("billed_hour", "steps", *HOURLY_KINDS)}
+        ran: dict[str, set] = {k: set() for k in HOURLY_KINDS}
+        for kind, t, content in self.by_hour.get(minute // 60, ()):
+            if t > minute or kind not in out:
+                continue
+            for key, v in content.items():
+                out[kind][key] = max(out[kind].get(key, v), v)
+            if kind in ran:
+                ran[kind].update(self.ref.s.clusters)
+        complete = {key for key in out["steps"] if all(key[0] in r for r in ran.values())}
+        out["coverage"] = {key: out["steps"][key] / self.ref.steps_per_hour() if key in complete else 0.0
+                           for key in complete | set(out["billed_hour"])}
         return out
-    for t in window:
-        for kind in out:
-            out[kind].update(push_content(ref, t)[kind])
-    return out
+
+    def final(self, hour: int, step: int) -> dict[str, dict[tuple, float]]:
+        """:meth:`at` the hub's last evaluation (every ``step`` minutes) in the hour after ``hour``: what it finally
+        recorded for ``hour``."""
+        return self.at((hour + 2) * 60 - step)
+
+    @functools.cache
+    def hour_lines(self, hour: int, step: int) -> dict[tuple, tuple[float, float]]:
+        """The billing lines of ``hour`` as the hub finally recorded them."""
+        return self.ref.price(self.final(hour, step)["gpu_hours"])[0]
 
 
-def _hub_checks(ref: Reference, minute: int, pushes: list[int], cluster_label: bool, strict: bool = False):
-    """Hub billing and CCSP checks at ``minute`` from what the pushes up to then carried. The per-node
+def _hub_checks(ref: Reference, minute: int, hub: HubView, cluster_label: bool, strict: bool = False):
+    """Hub billing, coverage and CCSP checks at ``minute`` from what reached the hub up to then. The per-node
     series is compared by (cluster, node) unless ``strict`` (its exact label set)."""
     cl = (lambda c: (c,)) if cluster_label else (lambda c: ())
     keys = ("cluster",) if cluster_label else ()
-    view = hub_view(ref, minute, pushes)
+    view = hub.at(minute)
     billing, unpriced = ref.price(view["gpu_hours"])
     nodes = {k: v for k, v in view["node_max"].items() if v}
     fleet: dict[str, tuple[int, int]] = {}
@@ -129,6 +158,7 @@ def _hub_checks(ref: Reference, minute: int, pushes: list[int], cluster_label: b
                (*keys, "namespace", "gpu_class", "resource")),
         _check(names.UNPRICED_GPU_HOURS, minute, {(*cl(c), *rest): v for (c, *rest), v in unpriced.items()},
                (*keys, "namespace", "product", "resource")),
+        _check(names.BILLING_COVERAGE, minute, {cl(c): v for (c,), v in view["coverage"].items()}, keys),
         _check(names.CCSP_NODE_GPUS if strict else f"max by (cluster, node) ({names.CCSP_NODE_GPUS})", minute,
                {(*cl(c), n): v for (c, n), v in nodes.items()}, (*keys, "node"), metric=strict),
         _check(names.CCSP_ACTIVE_NODES, minute, {cl(c): v[0] for c, v in fleet.items()}, keys),
@@ -136,9 +166,9 @@ def _hub_checks(ref: Reference, minute: int, pushes: list[int], cluster_label: b
     ]
 
 
-def _ptd_checks(ref: Reference, model: Model, minute: int, seen=None) -> list[dict]:
+def _ptd_checks(ref: Reference, model: Model, minute: int, hour_lines=None) -> list[dict]:
     """Period-to-date per tenant and the budget thresholds it has crossed, at ``minute``."""
-    ptd = ref.period_to_date(minute, hours_seen=seen)
+    ptd = ref.period_to_date(minute, hour_lines=hour_lines)
     tenants = {t.namespace: t for t in model.tenants}
     crossed = {(ns, t.name, f"{f:g}"): 1 for ns, t in tenants.items() for f in t.alert_at if ptd[ns] >= f * t.budget}
     over = (f"{names.TENANT_THRESHOLD} * on (namespace, tenant) group_left () {names.TENANT_BUDGET}"
@@ -171,8 +201,9 @@ def _spoke_file(s: sc.Scenario, model: Model) -> dict:
                                     ("namespace", "product", "resource")))
                 tests.append(_check(names.NODE_ACTIVE_GPUS_MAX, m, {k[1:]: v for k, v in ref.node_max(h).items()},
                                     ("node",)))
+        hub = HubView(ref, [(kind, m, rule_content(ref, kind, m)) for m in evaluations for kind in PUSH_RULES])
         for m in [m for m in evaluations if m >= 60 and m % 60 in (0, 60 - step)]:
-            tests += _hub_checks(ref, m, evaluations, cluster_label=False)
+            tests += _hub_checks(ref, m, hub, cluster_label=False)
         tests += [t for m in evaluations if m >= 120 and m % 60 == 0 and _stable(ref, m)
                   for t in _ptd_checks(ref, model, m)]
         groups.append({"name": f"{s.name} [{cluster}]: {s.protects}", "interval": "1m",
@@ -184,21 +215,19 @@ def _spoke_file(s: sc.Scenario, model: Model) -> dict:
 def _hub_file(s: sc.Scenario, model: Model, ref: Reference) -> dict:
     pushes = push_times(s, model)
     step = 60 if s.hub_only else model.billing.mco_interval // 60
-    if s.hub_only and s.faults_of("mco_jitter"):
+    if s.hub_only and (s.faults_of("mco_jitter") or s.faults_of("mco_straddle")):
         raise ValueError(f"scenario {s.name}: hub_only scenarios are evaluated hourly and need on-time pushes")
-
-    def seen(cluster: str, hour: int) -> bool:
-        return any((hour + 1) * 60 <= t < (hour + 2) * 60 for t in pushes)
+    hub = HubView(ref, rule_samples(s, model, ref))
 
     checks = [m for m in range(60, s.duration + 1, step) if m % 60 in (0, 60 - step)]
     if s.duration > 2 * 24 * 60:  # month-scale: the first hours, the hours around month boundaries, the last
         starts = _month_starts(s.duration)
         checks = [m for m in checks if m < 300 or m > s.duration - 120 or any(abs(m - b) <= 180 for b in starts)]
     strict = "labels" in s.checks
-    tests = [t for m in checks for t in _hub_checks(ref, m, pushes, cluster_label=True, strict=strict)]
+    tests = [t for m in checks for t in _hub_checks(ref, m, hub, cluster_label=True, strict=strict)]
     recent = model.billing.mco_interval // 60
     tests += [t for m in checks if _stable(ref, m) and any(m - recent <= p <= m for p in pushes)
-              for t in _ptd_checks(ref, model, m, seen=seen)]
+              for t in _ptd_checks(ref, model, m, hour_lines=lambda hour: hub.hour_lines(hour, step))]
     group = {"name": f"{s.name} [push path]: {s.protects}", "interval": "1m",
              "input_series": pushed(s, model, ref), "promql_expr_test": tests}
     return {"rule_files": [HUB_RULES], "evaluation_interval": f"{step}m", "group_eval_order": GROUP_ORDER[1:],

@@ -19,9 +19,12 @@ from gpudash.model.types import GpuClass, Model
 LOOKBACK = 5  # minutes: a sample answers instant queries while younger than this
 
 
-def gfd(product: str) -> str:
-    """GPU Feature Discovery's product label: characters outside ``[A-Za-z0-9-_. ]`` dropped, spaces -> ``-``."""
-    return re.sub(r"[^A-Za-z0-9\-_. ]", "", product).replace(" ", "-")
+def label_value(vendor: str, product: str) -> str:
+    """The node's product label value: GPU Feature Discovery for NVIDIA (characters outside ``[A-Za-z0-9-_. ]``
+    dropped, words joined by ``-``), the AMD node labeller for AMD (spaces -> ``_``, parentheses dropped)."""
+    if vendor == "amd":
+        return re.sub(r"[()]", "", product.strip()).replace(" ", "_")
+    return "-".join(re.sub(r"[^A-Za-z0-9\-_. ]", "", product).split())
 
 
 def ksm(resource: str) -> str:
@@ -31,7 +34,7 @@ def ksm(resource: str) -> str:
 
 def node_product(node: Node) -> str:
     """The node's product label value."""
-    p = gfd(node.product)
+    p = label_value(node.vendor, node.product)
     if node.mig_strategy == "single":
         return f"{p}-MIG-{node.mig_layout[0][0]}"
     if node.replicas > 1 and not node.rename_shared:
@@ -65,7 +68,7 @@ class Reference:
     def sku(self, product: str, resource: str) -> tuple[GpuClass, str, float] | None:
         """(class, billed resource, price per hour) of a kube-state-metrics ``resource`` on ``product``."""
         for c in self.model.gpu_classes:
-            for q in sorted({gfd(p) for p in c.products}):
+            for q in sorted({label_value(c.vendor, p) for p in c.products}):
                 if product == q and resource == ksm(c.whole_resource):
                     return c, c.whole_resource, c.price_per_hour
                 if c.vendor != "nvidia":
@@ -145,22 +148,42 @@ class Reference:
     def steps(self, hour: int) -> range:
         return range(hour * 60, hour * 60 + 60, self.step)
 
-    @cached_property
-    def _unit_steps(self) -> dict[int, dict[tuple, int]]:
-        """{hour: {(cluster, namespace, product, ksm resource): sum over steps of units}} (exact integers)."""
-        out: dict[int, dict[tuple, int]] = {}
-        for hour in range(math.ceil(self.s.duration / 60)):
-            acc = out.setdefault(hour, {})
-            for m in self.steps(hour):
-                for (cluster, ns, _, _, product, res, _, _), q in self.pod_allocation(m).items():
-                    key = (cluster, ns, product, res)
-                    acc[key] = acc.get(key, 0) + q
-        return out
+    @cache
+    def _units(self, hour: int, since: int) -> dict[tuple, int]:
+        """{(cluster, namespace, product, ksm resource): sum over the hour's steps from minute ``since`` of units}
+        (exact integers)."""
+        acc: dict[tuple, int] = {}
+        for m in self.steps(hour):
+            if m < since:
+                continue
+            for (cluster, ns, _, _, product, res, _, _), q in self.pod_allocation(m).items():
+                key = (cluster, ns, product, res)
+                acc[key] = acc.get(key, 0) + q
+        return acc
 
     @cache
-    def gpu_hours(self, hour: int) -> dict[tuple, float]:
-        """HOURLY_GPU_HOURS of ``hour``: {(cluster, namespace, product, ksm resource): GPU-hours}."""
-        return {k: v * self.step / 60 for k, v in self._unit_steps.get(hour, {}).items() if v}
+    def gpu_hours(self, hour: int, since: int = 0) -> dict[tuple, float]:
+        """HOURLY_GPU_HOURS of ``hour``: {(cluster, namespace, product, ksm resource): GPU-hours}, from the steps
+        at or after minute ``since`` (a spoke Prometheus that holds no data before ``since``)."""
+        return {k: v * self.step / 60 for k, v in self._units(hour, since).items() if v}
+
+    def ksm_up(self, minute: int) -> bool:
+        """Whether an instant query at ``minute`` sees kube-state-metrics' ``up`` at 1 (the newest scrape within the
+        lookback succeeded; a missed scrape leaves no sample, a failed one records 0)."""
+        scrapes = self._ksm_scrapes
+        for k in range(minute, max(minute - LOOKBACK, -1), -1):
+            if k < len(scrapes) and scrapes[k] != "missed":
+                return scrapes[k] == "ok"
+        return False
+
+    @cache
+    def steps_observed(self, hour: int, since: int = 0) -> int:
+        """STEPS_OBSERVED of ``hour`` (any cluster: faults apply to every cluster): steps at or after ``since`` at
+        which kube-state-metrics was up."""
+        return sum(1 for m in self.steps(hour) if m >= since and self.ksm_up(m))
+
+    def steps_per_hour(self) -> int:
+        return len(self.steps(0))
 
     def price(self, gpu_hours: dict[tuple, float]) -> tuple[dict[tuple, tuple[float, float]], dict[tuple, float]]:
         """Spoke figures {(cluster, namespace, product, ksm resource): GPU-hours} -> billing lines
@@ -197,10 +220,13 @@ class Reference:
         return {k: math.ceil(v - 1e-9) for k, v in load.items() if math.ceil(v - 1e-9) > 0}
 
     @cache
-    def node_max(self, hour: int) -> dict[tuple, int]:
-        """NODE_ACTIVE_GPUS_MAX of ``hour``: {(cluster, node): max active GPUs} (nodes with at least one)."""
+    def node_max(self, hour: int, since: int = 0) -> dict[tuple, int]:
+        """NODE_ACTIVE_GPUS_MAX of ``hour``: {(cluster, node): max active GPUs} (nodes with at least one), from the
+        steps at or after minute ``since``."""
         out: dict[tuple, int] = {}
         for m in self.steps(hour):
+            if m < since:
+                continue
             for k, g in self.active_gpus(m).items():
                 out[k] = max(out.get(k, 0), g)
         return out
@@ -223,16 +249,16 @@ class Reference:
                 out[(cluster, ns)] = out.get((cluster, ns), 0.0) + q * found[2]
         return out
 
-    def period_to_date(self, minute: int, rate_minute: int | None = None, hours_seen=None) -> dict[str, float]:
+    def period_to_date(self, minute: int, rate_minute: int | None = None, hour_lines=None) -> dict[str, float]:
         """{tenant namespace: cost} at ``minute``: the complete hours up to the hour before last, plus the cost
-        rate at ``rate_minute`` (default ``minute``) x the time since then, within the period. ``hours_seen``
-        (cluster, hour) -> bool says which hours reached the hub (default: all)."""
+        rate at ``rate_minute`` (default ``minute``) x the time since then, within the period. ``hour_lines``
+        (hour) -> billing lines gives what the hub recorded for each hour (default: :meth:`billing`)."""
         start, now_hour = period_start(minute), minute // 60
         tenants = {t.namespace for t in self.model.tenants}
         out = {ns: 0.0 for ns in tenants}
         for hour in range(max(start // 60, 0), now_hour - 1):
-            for (cluster, ns, _, _), (_, cost) in self.billing(hour).items():
-                if ns in tenants and (hours_seen is None or hours_seen(cluster, hour)):
+            for (_, ns, _, _), (_, cost) in (hour_lines or self.billing)(hour).items():
+                if ns in tenants:
                     out[ns] += cost
         since = min(minute - (now_hour - 1) * 60, minute - start)
         for (_, ns), rate in self.cost_rate(minute if rate_minute is None else rate_minute).items():

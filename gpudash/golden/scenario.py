@@ -11,7 +11,11 @@ with literal names, or returns the reason the model cannot run it. Times are who
 Fault kinds: ``missed_scrapes`` (``job: ksm|dcgm``, ``at``, ``minutes``: no sample, bridged by the lookback),
 ``ksm_restart`` / ``exporter_gap`` (``at``, ``minutes``: the target is down, its series go stale),
 ``ksm_duplicate`` (an HA pair: every kube-state-metrics series twice, differing by ``instance``),
-``mco_jitter`` (``offsets``: minutes after each push slot, cycled) and ``mco_missed`` (``pushes``: push times lost).
+``mco_jitter`` (``offsets``: minutes after each push slot, cycled), ``mco_missed`` (``pushes``: push slot times
+lost), ``mco_rule_failed`` (``rules`` fail in the pushes of slots ``pushes``; the rest of each push arrives),
+``mco_straddle`` (``rules`` of the pushes of slots ``pushes`` are evaluated a minute before the others) and
+``spoke_restart`` (``at``: from then on the collector queries a Prometheus replica whose TSDB starts empty then).
+Rules are named by kind: ``billed_hour``, ``steps``, ``gpu_hours``, ``node_max``, ``pod_alloc``.
 """
 from __future__ import annotations
 
@@ -26,7 +30,9 @@ from gpudash.model.types import GpuClass, Model
 
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
 PHASES = ("Pending", "Running", "Succeeded", "Failed", "Unknown")
-FAULT_KINDS = ("missed_scrapes", "ksm_restart", "ksm_duplicate", "exporter_gap", "mco_jitter", "mco_missed")
+FAULT_KINDS = ("missed_scrapes", "ksm_restart", "ksm_duplicate", "exporter_gap", "mco_jitter", "mco_missed",
+               "mco_rule_failed", "mco_straddle", "spoke_restart")
+PUSH_RULES = ("billed_hour", "steps", "gpu_hours", "node_max", "pod_alloc")
 OWNER_KINDS = ("Deployment", "StatefulSet", "Job", "bare")
 
 
@@ -103,7 +109,8 @@ class Fault:
     minutes: int = 0
     job: str = "ksm"  # missed_scrapes: ksm | dcgm
     offsets: tuple[int, ...] = ()  # mco_jitter
-    pushes: tuple[int, ...] = ()  # mco_missed: push slot times (minutes) that never arrive
+    pushes: tuple[int, ...] = ()  # mco_missed, mco_rule_failed, mco_straddle: push slot times (minutes)
+    rules: tuple[str, ...] = ()  # mco_rule_failed, mco_straddle: rule kinds (PUSH_RULES)
 
 
 @dataclass(frozen=True)
@@ -279,5 +286,9 @@ def _pod(raw: dict, model: Model, nodes: dict[tuple, Node], clusters: tuple[str,
 def _fault(raw: dict) -> Fault:
     if raw["kind"] not in FAULT_KINDS:
         raise ValueError(f"unknown fault kind {raw['kind']!r} (one of {FAULT_KINDS})")
+    rules = tuple(raw.get("rules", ()))
+    if any(r not in PUSH_RULES for r in rules):
+        raise ValueError(f"fault {raw['kind']}: rules must be among {PUSH_RULES}, got {list(rules)}")
     return Fault(raw["kind"], minutes(raw.get("at", 0)), minutes(raw.get("minutes", 0)), raw.get("job", "ksm"),
-                 tuple(minutes(o) for o in raw.get("offsets", ())), tuple(minutes(p) for p in raw.get("pushes", ())))
+                 tuple(minutes(o) for o in raw.get("offsets", ())), tuple(minutes(p) for p in raw.get("pushes", ())),
+                 rules)

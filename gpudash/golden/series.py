@@ -11,12 +11,14 @@ from __future__ import annotations
 import functools
 
 from gpudash.golden.reference import Reference, ksm, node_product
-from gpudash.golden.scenario import Node, Pod, Scenario
+from gpudash.golden.scenario import PUSH_RULES, Node, Pod, Scenario
 from gpudash.golden.scenario import uid_of as uid
-from gpudash.model.types import Model
+from gpudash.model.types import Exporter, Model
 from gpudash.rules import names
+from gpudash.sources import gpu_exporters as gx
 
 Labels = tuple[tuple[str, str], ...]  # (name, value) pairs; the metric name is the "__name__" pair
+KSM_INSTANCES = ("10.128.0.11:8443", "10.129.0.12:8443")  # an HA pair's targets (ksm_duplicate: both scraped)
 
 
 def series_name(labels: Labels) -> str:
@@ -179,6 +181,12 @@ def assignments(scenario: Scenario) -> list[dict[tuple, tuple[Pod, str]]]:
     return out
 
 
+def _pod_labels(exporter: Exporter, holder: tuple[Pod, str]) -> list[tuple[str, str]]:
+    """The pod attribution labels of an exporter series as Prometheus stores them (honorLabels or not)."""
+    return [(exporter.tenant_label, holder[0].namespace), (exporter.pod_label, holder[0].name),
+            (exporter.container_label, holder[1])]
+
+
 def _exporter_exposition(scenario: Scenario, model: Model, cluster: str, minute: int, held) -> dict[Labels, float]:
     src = model.sources
     out: dict[Labels, float] = {}
@@ -191,19 +199,18 @@ def _exporter_exposition(scenario: Scenario, model: Model, cluster: str, minute:
                            if d[:3] == (node.name, g, profile) and (profile is None or d[3] == instance)), None)
             util = holder[0].utilisation_at(minute) if holder else 0.0
             if node.vendor == "amd":
-                labels = [("job", src.amd_job), ("gpu_id", str(g)), ("hostname", node.name),
+                labels = [("job", gx.sample_job(src.amd)), ("gpu_id", str(g)), ("hostname", node.name),
                           ("card_model", node.product)]
                 if holder:
-                    labels += [("pod", holder[0].name), ("namespace", holder[0].namespace), ("container", holder[1])]
+                    labels += _pod_labels(src.amd, holder)
                 out[(("__name__", f"{src.amd_metric_prefix}gpu_gfx_activity"), *labels)] = util
                 continue
-            labels = [("job", src.dcgm_job), ("gpu", str(g)), ("UUID", f"GPU-{uid(node.name, str(g))}"),
+            labels = [("job", gx.sample_job(src.dcgm)), ("gpu", str(g)), ("UUID", f"GPU-{uid(node.name, str(g))}"),
                       ("device", f"nvidia{g}"), ("modelName", node.product), ("Hostname", node.name)]
             if profile:
                 labels += [("GPU_I_PROFILE", profile), ("GPU_I_ID", str(instance))]
             if holder:
-                labels += [(src.tenant_label, holder[0].namespace), (src.pod_label, holder[0].name),
-                           (src.container_label, holder[1])]
+                labels += _pod_labels(src.dcgm, holder)
             key = tuple(labels)
             out[(("__name__", "DCGM_FI_PROF_GR_ENGINE_ACTIVE"), *key)] = util / 100
             out[(("__name__", "DCGM_FI_DEV_FB_USED"), *key)] = 1024 + 100 * util if holder else 0
@@ -212,10 +219,20 @@ def _exporter_exposition(scenario: Scenario, model: Model, cluster: str, minute:
                 out[(("__name__", "DCGM_FI_DEV_POWER_USAGE"), *key)] = 60 + 3 * util
         if node.vendor == "nvidia" and node.mig_strategy != "none":
             for g in range(node.count):
-                out[(("__name__", "DCGM_FI_DEV_POWER_USAGE"), ("job", src.dcgm_job), ("gpu", str(g)),
+                out[(("__name__", "DCGM_FI_DEV_POWER_USAGE"), ("job", gx.sample_job(src.dcgm)), ("gpu", str(g)),
                      ("UUID", f"GPU-{uid(node.name, str(g))}"), ("device", f"nvidia{g}"),
                      ("modelName", node.product), ("Hostname", node.name))] = 90
     return out
+
+
+def _ksm_up(scenario: Scenario, model: Model) -> dict[Labels, list]:
+    """Prometheus' own ``up`` of each kube-state-metrics target: 1 per successful scrape, 0 per failed one, no
+    sample for a scrape that did not happen."""
+    value = {"ok": 1, "down": 0, "missed": None}
+    samples = [value[o] for o in _outcomes(scenario, "ksm")]
+    instances = KSM_INSTANCES if scenario.faults_of("ksm_duplicate") else KSM_INSTANCES[:1]
+    return {(("__name__", "up"), ("instance", i), ("job", model.sources.kube_state_metrics_job)): samples
+            for i in instances}
 
 
 def synthesise(scenario: Scenario, model: Model, cluster: str) -> list[dict[str, str]]:
@@ -223,55 +240,104 @@ def synthesise(scenario: Scenario, model: Model, cluster: str) -> list[dict[str,
     minutes = range(scenario.duration + 1)
     ksm_exp = [_ksm_exposition(scenario, model, cluster, m) for m in minutes]
     if scenario.faults_of("ksm_duplicate"):
-        ksm_exp = [{(*k, ("instance", i)): v for k, v in e.items() for i in ("10.128.0.11:8443", "10.129.0.12:8443")}
+        ksm_exp = [{(*k, ("instance", i)): v for k, v in e.items() for i in KSM_INSTANCES}
                    for e in ksm_exp]
     held = assignments(scenario)
     gpu_exp = [_exporter_exposition(scenario, model, cluster, m, held[m]) for m in minutes]
-    stored = {**scrape(ksm_exp, _outcomes(scenario, "ksm")), **scrape(gpu_exp, _outcomes(scenario, "dcgm"))}
+    stored = {**scrape(ksm_exp, _outcomes(scenario, "ksm")), **scrape(gpu_exp, _outcomes(scenario, "dcgm")),
+              **_ksm_up(scenario, model)}
     rows = sorted(stored.items(), key=lambda kv: series_name(kv[0]))
     return [{"series": series_name(k), "values": notation(v)} for k, v in rows]
 
 
 # --- the push path -------------------------------------------------------------------------------------------
-def push_times(scenario: Scenario, model: Model) -> list[int]:
-    """Minutes at which each cluster's metrics-collector push arrives (jittered slots, lost ones removed)."""
+def push_slots(scenario: Scenario, model: Model) -> list[tuple[int, int]]:
+    """(slot, minute) of each of a cluster's metrics-collector pushes that arrive: slots every push interval,
+    arriving at the jittered minute; lost ones removed."""
     interval = model.billing.mco_interval // 60
     offsets = [o for f in scenario.faults_of("mco_jitter") for o in f.offsets] or [0]
     lost = {p for f in scenario.faults_of("mco_missed") for p in f.pushes}
     slots = range(0, scenario.duration + 1, interval)
-    arrivals = {s + offsets[i % len(offsets)] for i, s in enumerate(slots) if s not in lost}
-    return sorted(t for t in arrivals if t <= scenario.duration)
+    arrivals = {(s, s + offsets[i % len(offsets)]) for i, s in enumerate(slots) if s not in lost}
+    return sorted(a for a in arrivals if a[1] <= scenario.duration)
+
+
+def push_times(scenario: Scenario, model: Model) -> list[int]:
+    """Minutes at which each cluster's metrics-collector push arrives (jittered slots, lost ones removed)."""
+    return [t for _, t in push_slots(scenario, model)]
+
+
+# What each spoke rule of a push carries, by kind: {kind: {key: value}} (keys as the reference model gives them).
+HOURLY_KINDS = ("gpu_hours", "node_max")  # the hourly rules with a sentinel row
 
 
 @functools.cache
-def push_content(ref: Reference, t: int) -> dict[str, dict[tuple, float]]:
-    """The spoke's hourly figures a push at minute ``t`` carries (contract section 6): the hour before the one
-    containing ``t``, an explicit 0 for each series of the hour before that, and per cluster the start
-    (seconds) of the hour described."""
+def rule_content(ref: Reference, kind: str, t: int, since: int = 0) -> dict[tuple, float]:
+    """What the spoke rule ``kind`` returns when the collector evaluates it at minute ``t`` against a spoke
+    Prometheus holding data from minute ``since`` on (contract section 6): the hourly rules describe the clock
+    hour before the one containing ``t``."""
     hour = t // 60 - 1
-    out = {"billed_hour": {c: hour * 3600 for c in ref.s.clusters}}
-    for kind, figures in (("gpu_hours", ref.gpu_hours), ("node_max", ref.node_max)):
-        rows = figures(hour) if hour >= 0 else {}
-        out[kind] = {**{k: 0 for k in (figures(hour - 1) if hour >= 1 else {})}, **rows}
-    return out
+    if kind == "billed_hour":
+        return {(c,): hour * 3600 for c in ref.s.clusters}
+    if kind == "pod_alloc":
+        return ref.pod_allocation(t)
+    if hour < 0:
+        return {(c,): 0 for c in ref.s.clusters} if kind == "steps" else {}
+    if kind == "steps":
+        return {(c,): ref.steps_observed(hour, since) for c in ref.s.clusters}
+    return (ref.gpu_hours if kind == "gpu_hours" else ref.node_max)(hour, since)
+
+
+def rule_samples(scenario: Scenario, model: Model, ref: Reference) -> list[tuple[str, int, dict[tuple, float]]]:
+    """(rule kind, sample minute, content) of every rule result the collectors push, in time order.
+
+    As the real collector does (stolostron/multicluster-observability-operator collectors/metrics/pkg/forwarder/
+    forwarder.go): each rule is its own instant query, stamped with its own evaluation time, and a push goes
+    out with the rules that succeeded. Faults: ``mco_missed`` (the whole push is lost), ``mco_rule_failed``
+    (``rules`` fail in ``pushes``), ``mco_straddle`` (``rules`` are evaluated a minute before the rest of the
+    push in ``pushes``, on the other side of an hour boundary), ``spoke_restart`` (from ``at`` on, pushes query
+    a replica whose TSDB starts empty at ``at``).
+    """
+    failed = {(p, r) for f in scenario.faults_of("mco_rule_failed") for p in f.pushes for r in f.rules}
+    early = {(p, r) for f in scenario.faults_of("mco_straddle") for p in f.pushes for r in f.rules}
+    restarts = sorted(f.at for f in scenario.faults_of("spoke_restart"))
+    out = []
+    for slot, t in push_slots(scenario, model):
+        since = max((r for r in restarts if r <= t), default=0)
+        for kind in PUSH_RULES:
+            if (slot, kind) in failed:
+                continue
+            at = t - 1 if (slot, kind) in early else t
+            out.append((kind, at, rule_content(ref, kind, at, since)))
+    return sorted(out, key=lambda x: x[1])
+
+
+def pushed_samples(scenario: Scenario, model: Model, ref: Reference) -> dict[Labels, dict[int, float]]:
+    """What the hub stores from every cluster: {labels: {minute: value}} of the spoke series at each push, with
+    ``cluster`` and ``clusterID``; nothing between pushes (the hub's store has no staleness markers)."""
+    samples: dict[Labels, dict[int, float]] = {}
+    for kind, t, content in rule_samples(scenario, model, ref):
+        for (cluster, *key), value in content.items():
+            samples.setdefault((*_pushed_labels(kind, key), ("cluster", cluster),
+                                ("clusterID", uid("cluster", cluster))), {})[t] = value
+        if kind in HOURLY_KINDS:
+            for cluster in scenario.clusters:
+                samples.setdefault((("__name__", _SERIES[kind]), (names.SENTINEL_LABEL, "1"), ("cluster", cluster),
+                                    ("clusterID", uid("cluster", cluster))), {})[t] = 0
+    return samples
 
 
 def pushed(scenario: Scenario, model: Model, ref: Reference) -> list[dict[str, str]]:
-    """What the hub stores from every cluster (1m interval): the spoke series at each push, with ``cluster``
-    and ``clusterID``; nothing between pushes (the hub's store has no staleness markers)."""
-    samples: dict[Labels, dict[int, float]] = {}
-    for t in push_times(scenario, model):
-        content = push_content(ref, t)
-        rows = [((("__name__", names.HOURLY_GPU_HOURS), ("namespace", ns), ("product", p), ("resource", r)), c, v)
-                for (c, ns, p, r), v in content["gpu_hours"].items()]
-        rows += [((("__name__", names.NODE_ACTIVE_GPUS_MAX), ("node", n)), c, v)
-                 for (c, n), v in content["node_max"].items()]
-        rows += [((("__name__", names.BILLED_HOUR),), c, v) for c, v in content["billed_hour"].items()]
-        rows += [((("__name__", names.POD_ALLOCATED), ("namespace", ns), ("pod", pod), ("node", n), ("product", p),
-                   ("resource", r), ("workload", w), ("workload_type", wt)), c, v)
-                 for (c, ns, pod, n, p, r, w, wt), v in ref.pod_allocation(t).items()]
-        for labels, cluster, value in rows:
-            key = (*labels, ("cluster", cluster), ("clusterID", uid("cluster", cluster)))
-            samples.setdefault(key, {})[t] = value
+    """:func:`pushed_samples` as promtool ``input_series`` (1m interval)."""
     return [{"series": series_name(k), "values": notation([v.get(i) for i in range(scenario.duration + 1)])}
-            for k, v in sorted(samples.items(), key=lambda kv: series_name(kv[0]))]
+            for k, v in sorted(pushed_samples(scenario, model, ref).items(), key=lambda kv: series_name(kv[0]))]
+
+
+_SERIES = {"gpu_hours": names.HOURLY_GPU_HOURS, "node_max": names.NODE_ACTIVE_GPUS_MAX,
+           "billed_hour": names.BILLED_HOUR, "steps": names.STEPS_OBSERVED, "pod_alloc": names.POD_ALLOCATED}
+_KEYS = {"gpu_hours": ("namespace", "product", "resource"), "node_max": ("node",), "billed_hour": (), "steps": (),
+         "pod_alloc": ("namespace", "pod", "node", "product", "resource", "workload", "workload_type")}
+
+
+def _pushed_labels(kind: str, key) -> Labels:
+    return (("__name__", _SERIES[kind]), *zip(_KEYS[kind], key))

@@ -70,7 +70,8 @@ def provider(model: Model) -> P.Dashboard:
     idle = idle_pods(s)
     tenants = s.now(names.TENANT_INFO, cluster_label=False)
     src = model.sources
-    exporters = q.regex_alternation([src.kube_state_metrics_job, src.dcgm_job, src.amd_job])
+    jobs = (q.regex_alternation([src.kube_state_metrics_job]), src.dcgm.job, src.amd.job)
+    exporters = "|".join(f"(?:{j})" for j in jobs)
     ksm_up = s.sel("up", ksm.job(src))
     clusters = " or ".join(q.const_series(1, cluster=c) for c in model.clusters) or "vector(1) * 0 < 0"
     pushing = q.agg("count", ("cluster",), s.now(names.BILLED_HOUR))

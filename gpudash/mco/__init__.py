@@ -1,9 +1,11 @@
-"""ACM Multi-Cluster Observability objects: the metrics allowlist and the Thanos Ruler rules ConfigMap."""
+"""ACM Multi-Cluster Observability objects: the metrics allowlist, the Thanos Ruler rules ConfigMap and the
+MultiClusterObservability settings (:mod:`gpudash.mco.settings`)."""
 from __future__ import annotations
 
 import json
 
 from gpudash import alerts, kube
+from gpudash.mco import settings
 from gpudash.model.types import Model
 from gpudash.rules import hub, spoke
 from gpudash.rules.format import rule_file
@@ -24,11 +26,12 @@ def collector_expr(expr: str) -> str:
 
 
 def allowlist(model: Model) -> dict:
-    """``names`` the hub needs as raw series plus the spoke rules as collector ``recording_rules``."""
+    """``names`` and ``matches`` the hub needs as raw series plus the spoke rules as collector ``recording_rules``."""
     body = {}
     names = sorted(set(alerts.allowlist_names(model)))
     if names:
         body["names"] = names
+    body["matches"] = list(alerts.allowlist_matches(model))
     body["recording_rules"] = [{"record": r.record, "expr": collector_expr(r.expr)} for r in spoke.rules(model)]
     text = dump_yaml(body, header="Spoke rules run by ACM's metrics-collector as instant queries at every push.")
     return kube.configmap(ALLOWLIST, NAMESPACE, {"metrics_list.yaml": text})
@@ -44,4 +47,5 @@ def artifacts(model: Model) -> dict[str, dict]:
     return {
         f"mco/{ALLOWLIST}.yaml": allowlist(model),
         f"mco/{RULER}.yaml": ruler_rules(model),
+        **settings.artifacts(model),
     }

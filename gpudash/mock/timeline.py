@@ -22,6 +22,7 @@ from gpudash.golden.reference import LOOKBACK, Reference
 from gpudash.golden.scenario import Event, Pod, Scenario
 from gpudash.mock.config import Mock
 from gpudash.model.types import Model
+from gpudash.sources import gpu_exporters as gx
 
 Labels = tuple[tuple[str, str], ...]
 JOBS = ("ksm", "dcgm", "amd")
@@ -87,10 +88,12 @@ class Timeline:
         if self._held is None:
             return out
         gpu = gs._exporter_exposition(self._compressed, self.model, self.cluster, i, self._held[i])
-        rename = {src.tenant_label: "namespace", src.pod_label: "pod", src.container_label: "container"}
         for key, value in gpu.items():
             d = dict(key)
-            job = "amd" if d.get("job") == src.amd_job else "dcgm"
+            job = "amd" if "gpu_id" in d else "dcgm"
+            exporter = src.amd if job == "amd" else src.dcgm
+            rename = {exporter.tenant_label: "namespace", exporter.pod_label: "pod",
+                      exporter.container_label: "container"}
             host = d.get("Hostname") or d.get("hostname")
             if self.mock.exporter.get((self.cluster, host), job) != job:
                 continue
@@ -138,11 +141,11 @@ def stored(job: str, key: Labels, model: Model, cluster_label: str | None = None
     """The labels Prometheus stores for an exposed series of ``job`` (ksm | dcgm | amd)."""
     src = model.sources
     d = dict(key)
-    if job != "ksm" and src.tenant_label.startswith("exported_"):
+    if job != "ksm" and getattr(src, job).tenant_label.startswith("exported_"):
         for plain in ("namespace", "pod", "container"):
             if plain in d:
                 d[f"exported_{plain}"] = d.pop(plain)
-    d["job"] = {"ksm": src.kube_state_metrics_job, "dcgm": src.dcgm_job, "amd": src.amd_job}[job]
+    d["job"] = src.kube_state_metrics_job if job == "ksm" else gx.sample_job(getattr(src, job))
     host = d.get("Hostname") or d.get("hostname")
     d.setdefault("instance", "kube-state-metrics:8443" if job == "ksm" else f"{host}:{9400 if job == 'dcgm' else 5000}")
     if d["__name__"] == "up":

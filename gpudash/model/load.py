@@ -17,6 +17,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
+import iso4217
 import jsonschema
 import yaml
 from jsonschema.exceptions import ValidationError, best_match
@@ -24,16 +25,20 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from gpudash.errors import InputError
 from gpudash.model import mig
-from gpudash.model.pricing import gfd_product
+from gpudash.model.pricing import product_label
 from gpudash.model.schema import DURATION_PATTERN, THANOS_QUERIER_URL, json_schema
 from gpudash.model.types import (
+    MIN_RETENTION,
     Alerts,
     Billing,
+    Exporter,
     GpuClass,
     Grafana,
     IdleAlerts,
+    Mco,
     MigProfile,
     Model,
+    Retention,
     Sources,
     Tenant,
     TenantDatasource,
@@ -436,16 +441,30 @@ def _build_model(data: Any, ctx: _Ctx) -> Model:
     _fill_defaults(data, schema, schema, (), ctx)
     billing = _billing(data["billing"], ctx)
     return Model(
-        currency=data["currency"],
+        currency=_currency(data["currency"], ctx),
         billing=billing,
-        sources=Sources(**data["sources"]),
+        sources=_sources(data["sources"], ctx),
         gpu_classes=_gpu_classes(data["gpu_classes"], ctx),
         tenants=_tenants(data["tenants"], ctx),
         clusters=tuple(sorted(data["clusters"])),
         alerts=_alerts(data["alerts"], billing, ctx),
         grafana=_grafana(data["grafana"]),
+        mco=_mco(data["mco"]),
         source=ctx.file,
     )
+
+
+def _currency(code: str, ctx: _Ctx) -> str:
+    """An ISO 4217 code with a minor unit (invoices round each line to it), per the ``iso4217`` package's copy
+    of the published list."""
+    try:
+        minor = iso4217.Currency(code).exponent
+    except ValueError:
+        minor = None
+        ctx.check(False, ("currency",), f"{code!r} is not an ISO 4217 currency code")
+    ctx.check(minor is not None, ("currency",), f"{code!r} has no minor unit in ISO 4217 (a fund or metal): "
+                                                "invoices cannot be rounded in it")
+    return code
 
 
 def _billing(d: dict, ctx: _Ctx) -> Billing:
@@ -459,7 +478,26 @@ def _billing(d: dict, ctx: _Ctx) -> Billing:
               f"{d['mco_interval']} must be at least billing.resolution ({d['resolution']})")
     ctx.check(burn >= 2 * mco, ("billing", "burn_rate_window"),
               f"{d['burn_rate_window']} must be at least 2 x billing.mco_interval ({format_duration(2 * mco)})")
-    return Billing(period=d["period"], resolution=res, mco_interval=mco, burn_rate_window=burn)
+    return Billing(period=d["period"], resolution=res, mco_interval=mco, burn_rate_window=burn,
+                   retention=_retention(d["retention"], ctx))
+
+
+def _retention(d: dict, ctx: _Ctx) -> Retention:
+    """Raw samples are what reports read, so raw must cover the dispute window; downsampled data (dashboards)
+    is kept at least as long as the finer resolution it comes from."""
+    raw, five, hour = (parse_duration(d[k]) for k in ("raw", "5m", "1h"))
+    floor = format_duration(MIN_RETENTION)
+    ctx.check(raw >= MIN_RETENTION, ("billing", "retention", "raw"),
+              f"{d['raw']} must be at least {floor} (13 months: reports read raw samples, and a provider must be "
+              "able to re-invoice last year's month)")
+    ctx.check(five >= raw, ("billing", "retention", "5m"), f"{d['5m']} must be at least raw ({d['raw']})")
+    ctx.check(hour >= five, ("billing", "retention", "1h"), f"{d['1h']} must be at least 5m ({d['5m']})")
+    return Retention(raw=raw, five_minutes=five, one_hour=hour)
+
+
+def _mco(d: dict) -> Mco:
+    storage = d["object_storage"]
+    return Mco(output=d["output"], name=d["name"], storage_secret=storage["secret"], storage_key=storage["key"])
 
 
 def _unique(items: list[dict], key: str, path: FieldPath, what: str, ctx: _Ctx) -> None:
@@ -487,11 +525,11 @@ def _gpu_classes(items: list[dict], ctx: _Ctx) -> tuple[GpuClass, ...]:
 
 
 def _claim_products(c: dict, path: FieldPath, owners: dict[str, str], ctx: _Ctx) -> None:
-    """Each product, compared as its GPU Feature Discovery label, belongs to one class only."""
+    """Each product, compared as its node label value, belongs to one class only."""
     for index, product in enumerate(c["products"]):
-        label = gfd_product(product)
+        label = product_label(c["vendor"], product)
         where = path + ("products", index)
-        ctx.check(label, where, f"{product!r} keeps no characters as a GPU Feature Discovery label")
+        ctx.check(label, where, f"{product!r} keeps no characters as a node label value")
         owner = owners.setdefault(label, c["name"])
         ctx.check(owner == c["name"], where, f"{product!r} (node label {label!r}) already belongs to class "
                                              f"{owner!r}; a product belongs to one class only")
@@ -570,6 +608,13 @@ def _re2_problem(pattern: str) -> str | None:
         return (f"{pattern!r} uses {found.group()!r}, which RE2 (Prometheus) does not support (no lookarounds, "
                 "backreferences, atomic groups or possessive quantifiers)")
     return None
+
+
+def _sources(d: dict, ctx: _Ctx) -> Sources:
+    for key in ("dcgm", "amd"):
+        problem = _re2_problem(d[key]["job"])
+        ctx.check(problem is None, ("sources", key, "job"), str(problem))
+    return Sources(**{**d, "dcgm": Exporter(**d["dcgm"]), "amd": Exporter(**d["amd"])})
 
 
 def _alerts(d: dict, billing: Billing, ctx: _Ctx) -> Alerts:

@@ -1,20 +1,21 @@
 """Price resolution: what a GPU request on a node is billed as (its SKU) and at which price.
 
-A SKU is keyed by the node's product label (as GPU Feature Discovery writes it) and kube-state-metrics'
-resource name. See docs/billing-contract.md section 4 for the rules; anything without a SKU is unpriced.
+A SKU is keyed by the node's product label (as GPU Feature Discovery or the AMD node labeller writes it) and
+kube-state-metrics' resource name. See docs/billing-contract.md section 4 for the rules; anything without a SKU
+is unpriced.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
-from gpudash.model import mig
+from gpudash.model import mig, partitions
 from gpudash.model.types import GpuClass, Model
 
 
 @dataclass(frozen=True)
 class Sku:
-    product: str  # node product label value, GFD-sanitised
+    product: str  # node product label value (product_label)
     ksm_resource: str  # kube-state-metrics resource, e.g. nvidia_com_mig_1g_10gb
     gpu_class: str
     resource: str  # billed Kubernetes resource, e.g. nvidia.com/mig-1g.10gb
@@ -22,9 +23,17 @@ class Sku:
     weight: float  # physical GPUs one unit counts as for CCSP (compute share, 1/replicas or 1)
 
 
-def gfd_product(product: str) -> str:
-    """The product as GPU Feature Discovery labels nodes: other characters dropped, spaces -> ``-``."""
-    return re.sub(r"[^A-Za-z0-9\-_. ]", "", product).replace(" ", "-")
+def product_label(vendor: str, product: str) -> str:
+    """The node label value of ``product``; a label value given as such is returned unchanged.
+
+    NVIDIA (GPU Feature Discovery, NVIDIA/k8s-device-plugin internal/lm/resource.go ``sanitise``): characters
+    outside ``[A-Za-z0-9-_. ]`` dropped, runs of spaces -> ``-`` (``NVIDIA-A100-SXM4-80GB``). AMD (node
+    labeller, ROCm/k8s-device-plugin cmd/k8s-node-labeller/main.go ``product-name``): spaces -> ``_``,
+    parentheses dropped (``AMD_Instinct_MI300X_OAM``).
+    """
+    if vendor == "amd":
+        return product.strip().replace(" ", "_").replace("(", "").replace(")", "")
+    return "-".join(re.sub(r"[^A-Za-z0-9\-_. ]", "", product).split())
 
 
 def ksm_resource(resource: str) -> str:
@@ -33,9 +42,12 @@ def ksm_resource(resource: str) -> str:
 
 def _class_skus(c: GpuClass) -> list[Sku]:
     out = []
-    for product in sorted({gfd_product(p) for p in c.products}):
+    for product in sorted({product_label(c.vendor, p) for p in c.products}):
         out.append(Sku(product, ksm_resource(c.whole_resource), c.name, c.whole_resource, c.price_per_hour, 1.0))
-        if c.vendor != "nvidia":
+        if c.vendor == "amd":
+            for name, share in partitions.partitions(product):
+                resource = f"amd.com/{name}"
+                out.append(Sku(product, ksm_resource(resource), c.name, resource, c.price_per_hour * share, share))
             continue
         shared = 1.0 / c.time_slicing_replicas
         for prod, res in ((product, "nvidia_com_gpu_shared"), (f"{product}-SHARED", "nvidia_com_gpu")):

@@ -9,6 +9,7 @@ the loader and stated in the ``description`` of the fields they constrain.
 from __future__ import annotations
 
 from gpudash.model import mig
+from gpudash.model.types import DAY, MIN_RETENTION, Mco
 
 SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
 DURATION_PATTERN = "^([0-9]+d)?([0-9]+h)?([0-9]+m)?([0-9]+s)?$"
@@ -78,29 +79,61 @@ def _billing() -> dict:
                                          "15s to 1h and at least the resolution.", default="5m"),
         "burn_rate_window": _ref("duration", "Window of the recent burn rate used by projections and alerts; at "
                                              "least twice the mco_interval.", default="1h"),
+        "retention": _retention(),
     }, "How GPU time is sampled, pushed and billed.", default={})
+
+
+def _retention() -> dict:
+    floor = f"{MIN_RETENTION // DAY}d"
+    keep = "How long the hub's object storage keeps {} samples (MCO spec.advanced.retentionConfig.{}); at least " \
+           f"{floor} (13 months, for year-over-year disputes){{}}."
+    return _object({
+        "raw": _ref("duration", keep.format("raw", "retentionResolutionRaw", ": reports read raw samples"),
+                    default=floor),
+        "5m": _ref("duration", keep.format("5-minute downsampled", "retentionResolution5m", " and at least raw"),
+                   default=floor),
+        "1h": _ref("duration", keep.format("1-hour downsampled", "retentionResolution1h", " and at least 5m"),
+                   default=floor),
+    }, "Hub retention per resolution, rendered into the MultiClusterObservability settings.", default={})
+
+
+def _exporter(what: str, job: str, tenant_label: str, why: str) -> dict:
+    return _object({
+        "job": _ref("regex", f"Prometheus job of the {what} (RE2, anchored).", default=job),
+        "tenant_label": {
+            "description": f"Namespace label on the {what}'s pod-attributed series (pod and container follow "
+                           f"it: exported_pod with exported_namespace). Default {tenant_label}: {why}",
+            "enum": ["namespace", "exported_namespace"], "default": tenant_label},
+    }, f"How the {what}'s series are found and attributed to pods.", default={})
 
 
 def _sources() -> dict:
     return _object({
-        "tenant_label": {
-            "description": "Namespace label on GPU exporter series: exported_namespace when DCGM is scraped "
-                           "without honor_labels (the GPU Operator default).",
-            "enum": ["namespace", "exported_namespace"], "default": "namespace"},
         "kube_state_metrics_job": _ref("name", "Prometheus job of kube-state-metrics.",
                                        default="kube-state-metrics"),
-        "dcgm_job": _ref("name", "Prometheus job of the NVIDIA DCGM exporter.", default="nvidia-dcgm-exporter"),
-        "amd_job": _ref("name", "Prometheus job of the AMD device-metrics-exporter.",
-                        default="amd-device-metrics-exporter"),
+        # NVIDIA/gpu-operator assets/state-dcgm-exporter/0500_service_monitor.yaml sets no honorLabels
+        "dcgm": _exporter("NVIDIA DCGM exporter", "nvidia-dcgm-exporter", "exported_namespace",
+                          "the GPU Operator's ServiceMonitor leaves honorLabels unset."),
+        # ROCm/gpu-operator api/v1alpha1/deviceconfig_types.go (honorLabels kubebuilder default true, service
+        # <DeviceConfig>-metrics-exporter); ROCm/device-metrics-exporter helm-charts/values.yaml (honorLabels:
+        # true) and templates/servicemonitor.yaml (jobLabel app = <release>-amdgpu-metrics-exporter)
+        "amd": _exporter("AMD device-metrics-exporter", ".+-metrics-exporter", "namespace",
+                         "the AMD GPU Operator and the exporter's chart set honorLabels: true."),
         "amd_metric_prefix": {"title": "a metric name prefix (letters and '_' only)",
                               "description": "Prefix of the AMD exporter's metric names, e.g. amd_.",
                               "type": "string", "pattern": "^[a-zA-Z_]*$", "default": ""},
         "nvidia_product_label": _ref("label_name", "kube_node_labels label holding the GPU Feature Discovery "
                                                    "product (nvidia.com/gpu.product).",
                                      default="label_nvidia_com_gpu_product"),
-        "amd_product_label": _ref("label_name", "kube_node_labels label holding the AMD GPU product name.",
+        "amd_product_label": _ref("label_name", "kube_node_labels label holding the AMD node labeller's product "
+                                                "name (amd.com/gpu.product-name).",
                                   default="label_amd_com_gpu_product_name"),
-    }, "Job and label names that differ between installations.", default={})
+        "amd_partition_label": _ref("label_name", "kube_node_labels label holding the AMD node labeller's "
+                                                  "compute-memory partition (amd.com/gpu.compute-memory-partition,"
+                                                  " e.g. cpx_nps4).",
+                                    default="label_amd_com_gpu_compute_memory_partition"),
+    }, "Job and label names that differ between installations. kube_node_labels carries node labels only when "
+       "kube-state-metrics runs with --metric-labels-allowlist=nodes=[...] (OpenShift: nodes=[*]).", default={})
 
 
 def _gpu_class() -> dict:
@@ -109,9 +142,12 @@ def _gpu_class() -> dict:
         "name": _ref("dns_label", "Class name, unique among classes."),
         "vendor": {"description": "GPU vendor.", "enum": ["nvidia", "amd"]},
         "products": {
-            "description": "Product names as the driver reports them (NVML or AMD names, spaces allowed). Compared "
-                           "as GPU Feature Discovery labels (characters outside [A-Za-z0-9-_. ] dropped, spaces -> "
-                           "'-'), a product belongs to one class only.",
+            "description": "Product names: the human name (NVML or AMD, spaces allowed) or the exact node label "
+                           "value. Compared as the vendor's node label value: NVIDIA as GPU Feature Discovery's "
+                           "nvidia.com/gpu.product (characters outside [A-Za-z0-9-_. ] dropped, spaces -> '-': "
+                           "NVIDIA-A100-SXM4-80GB); AMD as the node labeller's amd.com/gpu.product-name (spaces "
+                           "-> '_', parentheses dropped: AMD_Instinct_MI300X_OAM). A product belongs to one class "
+                           "only.",
             "type": "array", "minItems": 1, "uniqueItems": True, "items": {"$ref": "#/$defs/product"}},
         "price_per_hour": _ref("amount", price),
         "mig_model": {
@@ -205,6 +241,24 @@ def _grafana() -> dict:
     }, "Grafana settings.", default={})
 
 
+def _mco() -> dict:
+    d = Mco()
+    return _object({
+        "output": {"description": "patch: a kustomize Component patching your MultiClusterObservability (mco/"
+                                  "settings); resource: the whole CR as an mco/ resource.",
+                   "enum": ["patch", "resource"], "default": d.output},
+        "name": _ref("dns_subdomain", "Name of the MultiClusterObservability CR.", default=d.name),
+        "object_storage": _object({
+            "secret": _ref("dns_subdomain", "Secret (in open-cluster-management-observability) holding the Thanos "
+                                            "object storage config.", default=d.storage_secret),
+            "key": {"title": "a Secret key (letters, digits, '-', '_' and '.')", "type": "string",
+                    "pattern": "^[-._a-zA-Z0-9]+$", "maxLength": 253,
+                    "description": "Key of that Secret holding the config.", "default": d.storage_key},
+        }, "The metricObjectStorage Secret reference.", default={}),
+    }, "ACM MultiClusterObservability settings gpudash renders (push interval and retention come from billing).",
+        default={})
+
+
 def json_schema() -> dict:
     """The JSON Schema of gpudash.yaml (a fresh dict on every call)."""
     return {
@@ -224,6 +278,7 @@ def json_schema() -> dict:
                          "minItems": 1, "uniqueItems": True, "items": {"$ref": "#/$defs/dns_subdomain"}},
             "alerts": _alerts(),
             "grafana": _grafana(),
+            "mco": _mco(),
         }, "GPU classes and prices, tenants (one namespace each) with budgets, and clusters: the one input from "
            "which gpudash renders rules, allowlists and dashboards.", required=("gpu_classes", "tenants", "clusters")),
         "$defs": _defs(),

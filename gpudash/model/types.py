@@ -11,34 +11,57 @@ from dataclasses import dataclass, field
 Vendor = str  # "nvidia" | "amd"
 
 
+DAY = 86400
+# Hub retention floor: 13 calendar months (at most 397 days), so that last year's same month can be re-invoiced.
+MIN_RETENTION = 397 * DAY
+
+
+@dataclass(frozen=True)
+class Retention:
+    """Seconds the hub's object storage keeps each resolution (Thanos compactor, MCO ``retentionConfig``)."""
+
+    raw: int = MIN_RETENTION
+    five_minutes: int = MIN_RETENTION
+    one_hour: int = MIN_RETENTION
+
+
 @dataclass(frozen=True)
 class Billing:
     period: str  # "monthly": calendar month, UTC
     resolution: int  # seconds: spoke sampling step of the allocation integral
     mco_interval: int  # seconds: ACM metrics-collector push interval
     burn_rate_window: int  # seconds: window of the "recent" burn rate used by projections and alerts
+    retention: Retention = Retention()
+
+
+@dataclass(frozen=True)
+class Exporter:
+    """How one GPU exporter's series are found and attributed to pods."""
+
+    job: str  # RE2 regex on the Prometheus job, anchored
+    tenant_label: str  # "namespace" (scraped with honorLabels: true) or "exported_namespace" (honorLabels unset)
+
+    @property
+    def pod_label(self) -> str:
+        """Pod label: ``exported_pod`` when the tenant label is ``exported_namespace``."""
+        return self.tenant_label.removesuffix("namespace") + "pod"
+
+    @property
+    def container_label(self) -> str:
+        return self.tenant_label.removesuffix("namespace") + "container"
 
 
 @dataclass(frozen=True)
 class Sources:
     """Label and job names that differ between installations."""
 
-    tenant_label: str  # namespace label on GPU exporter series: "namespace" or "exported_namespace"
     kube_state_metrics_job: str
-    dcgm_job: str
-    amd_job: str
+    dcgm: Exporter
+    amd: Exporter
     amd_metric_prefix: str  # "" or e.g. "amd_"
     nvidia_product_label: str  # kube_node_labels label holding the GFD product, e.g. label_nvidia_com_gpu_product
     amd_product_label: str  # kube_node_labels label holding the AMD product name
-
-    @property
-    def pod_label(self) -> str:
-        """Pod label on exporter series: ``exported_pod`` when the tenant label is ``exported_namespace``."""
-        return self.tenant_label.removesuffix("namespace") + "pod"
-
-    @property
-    def container_label(self) -> str:
-        return self.tenant_label.removesuffix("namespace") + "container"
+    amd_partition_label: str  # kube_node_labels label holding the AMD compute-memory partition, e.g. cpx_nps4
 
 
 @dataclass(frozen=True)
@@ -114,6 +137,16 @@ class Grafana:
 
 
 @dataclass(frozen=True)
+class Mco:
+    """How gpudash renders ACM's ``MultiClusterObservability`` settings."""
+
+    output: str = "patch"  # "patch": a kustomize Component patching the user's CR; "resource": the whole CR
+    name: str = "observability"  # the CR's name
+    storage_secret: str = "thanos-object-storage"  # Secret holding the Thanos object storage config
+    storage_key: str = "thanos.yaml"  # its key
+
+
+@dataclass(frozen=True)
 class Model:
     currency: str
     billing: Billing
@@ -123,6 +156,7 @@ class Model:
     clusters: tuple[str, ...]  # sorted
     alerts: Alerts
     grafana: Grafana
+    mco: Mco = Mco()
     source: str = field(default="<bundled example>", compare=False)  # file the model came from
 
     def tenant_for_namespace(self, namespace: str) -> Tenant | None:

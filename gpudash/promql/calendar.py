@@ -11,6 +11,30 @@ SINCE_MONTH_START = "((day_of_month(vector(time())) - 1) * 86400 + vector(time()
 UNTIL_MONTH_END = f"(days_in_month(vector(time())) * 86400 - {SINCE_MONTH_START})"
 
 
+# Start (Unix seconds) of the clock hour of the evaluation time, as a one-sample vector.
+HOUR_START = "(floor(vector(time()) / 3600) * 3600)"
+
+
+def pushed_this_hour(selector: str) -> str:
+    """Per series of ``selector``, the largest value among its samples whose own timestamp lies in the current
+    clock hour; series without such a sample are absent.
+
+    A recording-rule sample pushed by ACM's metrics-collector carries the evaluation time of the instant query
+    that produced it (collectors/metrics/pkg/metricsclient/metricsclient.go RetrieveRecordingMetrics keeps the
+    result's timestamp), so this reads each hourly series from its own pushes of this hour and never from an
+    earlier hour's. The largest value wins: all pushes of an hour carry the same figure unless the spoke lost
+    data (a Prometheus restarted with an empty TSDB sees less), and the fuller figure is the truer one.
+
+    A 1-minute subquery (finer than the 5-minute lookback, so every sample is seen) keeps at each step the
+    samples of that step's own hour; the steps of the last hour span two clock hours, told apart by parity.
+    """
+    hour_parity = "(floor(vector(time()) / 3600) % 2 == {})"
+    own_hour = f"({selector} and timestamp({selector}) >= scalar{HOUR_START})"
+    parts = [f"(max_over_time(({own_hour} and on () {hour_parity.format(k)})[1h:1m]) and on () "
+             f"{hour_parity.format(k)})" for k in (0, 1)]
+    return f"({' or '.join(parts)})"
+
+
 def month_index(t: str) -> str:
     """year * 12 + month of the one-sample vector ``t``."""
     return f"(year({t}) * 12 + month({t}))"

@@ -7,15 +7,16 @@ hours of ``[start, end)``. Nothing is silent: GPU-hours on products without a pr
 the model without data, hours not final yet, hours in which the hub rules did not run, and Thanos
 partial-response warnings all become warnings.
 
-Rounding: figures are summed from the unrounded hourly values; each presented amount (line, tenant total, grand
-total) is rounded on its own to the currency's minor unit (cents) and GPU-hours to 6 decimals, so rounded lines
-may differ from the rounded total by at most half a cent per line.
+Rounding: each line is summed from the unrounded hourly values, then rounded once, money to the currency's ISO 4217
+minor unit and GPU-hours to 6 decimals (:meth:`BillingReport.billed`). Every total (per tenant, the grand total,
+a month's cost against the budget) is the exact sum of those rounded lines, in every format.
 """
 from __future__ import annotations
 
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from gpudash.model.pricing import skus
 from gpudash.model.types import Model, Tenant
@@ -37,6 +38,20 @@ class Line:
     cost: float = 0.0
 
 
+@dataclass(frozen=True)
+class Billed:
+    """A line's or a total's printed figures: rounded once (lines) or summed from rounded lines (totals)."""
+
+    gpu_hours: Decimal
+    cost: Decimal
+
+    def __add__(self, other: Billed) -> Billed:
+        return Billed(self.gpu_hours + other.gpu_hours, self.cost + other.cost)
+
+
+NOTHING = Billed(Decimal(0), Decimal(0))
+
+
 @dataclass
 class BillingReport:
     start: int
@@ -48,20 +63,24 @@ class BillingReport:
     non_tenant: list[Line]  # usage in namespaces that are not tenants (tenant = "")
     unpriced: list[dict]  # {cluster, namespace, tenant, product, resource, gpu_hours}
     daily: dict[str, dict[int, dict[str, float]]]  # tenant -> day start -> gpu_class -> GPU-hours
-    monthly_cost: dict[str, dict[int, float]]  # tenant -> month start -> cost
+    monthly_cost: dict[str, dict[int, list[float]]]  # tenant -> month start -> the month's cost of each line
     warnings: list[str] = field(default_factory=list)
 
-    def totals(self) -> list[dict]:
-        acc: dict[str, list[float]] = {}
-        for line in self.lines:
-            t = acc.setdefault(line.tenant, [0.0, 0.0])
-            t[0] += line.gpu_hours
-            t[1] += line.cost
-        return [{"tenant": k, "gpu_hours": v[0], "cost": v[1]} for k, v in sorted(acc.items())]
+    def billed(self, line: Line) -> Billed:
+        """The line as printed: GPU-hours and cost each rounded once."""
+        return Billed(common.hours(line.gpu_hours), common.money(line.cost, self.currency))
+
+    def total(self, lines: list[Line]) -> Billed:
+        """The sum of the printed ``lines``."""
+        return sum((self.billed(x) for x in lines), NOTHING)
+
+    def totals(self) -> list[tuple[str, Billed]]:
+        """(tenant, total of its printed lines) per tenant with lines, by name."""
+        return [(t, self.total(self.tenant_lines(t))) for t in sorted({x.tenant for x in self.lines})]
 
     @property
-    def total_cost(self) -> float:
-        return sum(line.cost for line in self.lines)
+    def total_cost(self) -> Decimal:
+        return self.total(self.lines).cost
 
     def tenant_lines(self, tenant: str) -> list[Line]:
         return [line for line in self.lines if line.tenant == tenant]
@@ -69,21 +88,23 @@ class BillingReport:
     def to_json(self) -> dict:
         cur = self.currency
         line = lambda x: {"cluster": x.cluster, "tenant": x.tenant, "namespace": x.namespace,  # noqa: E731
-                          "gpu_class": x.gpu_class, "resource": x.resource,
-                          "gpu_hours": common.round_hours(x.gpu_hours), "cost": common.round_money(x.cost, cur)}
+                          "gpu_class": x.gpu_class, "resource": x.resource, **_numbers(self.billed(x))}
         return {
             "start": rfc3339(self.start),
             "end": rfc3339(self.end),
             "currency": cur,
             "lines": [line(x) for x in self.lines],
-            "totals": [{"tenant": t["tenant"], "gpu_hours": common.round_hours(t["gpu_hours"]),
-                        "cost": common.round_money(t["cost"], cur)} for t in self.totals()],
-            "total_cost": common.round_money(self.total_cost, cur),
+            "totals": [{"tenant": t, **_numbers(b)} for t, b in self.totals()],
+            "total_cost": float(self.total_cost),
             "complete_until": rfc3339(self.readable_end),
             "non_tenant": [{k: v for k, v in line(x).items() if k != "tenant"} for x in self.non_tenant],
             "unpriced": [{**u, "gpu_hours": common.round_hours(u["gpu_hours"])} for u in self.unpriced],
             "warnings": list(self.warnings),
         }
+
+
+def _numbers(b: Billed) -> dict:
+    return {"gpu_hours": float(b.gpu_hours), "cost": float(b.cost)}
 
 
 def tenant_by_name(model: Model, name: str) -> Tenant:
@@ -120,7 +141,7 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | No
     by_ns = {t.namespace: t for t in model.tenants}
     lines: dict[tuple, Line] = {}
     daily: dict[str, dict[int, dict[str, float]]] = defaultdict(lambda: defaultdict(lambda: defaultdict(float)))
-    monthly: dict[str, dict[int, float]] = defaultdict(lambda: defaultdict(float))
+    monthly: dict[str, dict[int, dict[tuple, float]]] = defaultdict(lambda: defaultdict(lambda: defaultdict(float)))
     for kind in ("gpu_hours", "cost"):
         for labels, hour, value in data[kind]:
             key = tuple(labels.get(k, "") for k in queries.BILLING_LINE)
@@ -130,7 +151,7 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | No
             if t and kind == "gpu_hours":
                 daily[t.name][hour - hour % DAY][key[2]] += value
             elif t:
-                monthly[t.name][month_start(hour)] += value
+                monthly[t.name][month_start(hour)][key] += value
 
     unpriced: dict[tuple, float] = defaultdict(float)
     for labels, _hour, value in data["unpriced"]:
@@ -165,7 +186,8 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | No
     tenants = [chosen] if chosen else list(model.tenants)
     return BillingReport(start, end, readable_end, cur, tenant_lines, tenants, others, unpriced_rows,
                          {k: {d: dict(v) for d, v in days.items()} for k, days in daily.items()},
-                         {k: dict(v) for k, v in monthly.items()}, warnings)
+                         {k: {m: list(v.values()) for m, v in months.items()} for k, months in monthly.items()},
+                         warnings)
 
 
 def _price_drift(model: Model, lines: list[Line]) -> list[str]:
@@ -185,13 +207,15 @@ def _price_drift(model: Model, lines: list[Line]) -> list[str]:
 
 
 def budget_rows(report: BillingReport, tenant: Tenant) -> list[dict]:
-    """Per calendar month touched by the period: the tenant's cost in the period, its budget, the share used."""
+    """Per calendar month touched by the period: the tenant's cost in the period (each line's share of the month
+    rounded once, then summed, so a one-month period shows the statement's total), its budget, the share used."""
     rows, m = [], month_start(report.start)
     while m < report.end:
-        cost = report.monthly_cost.get(tenant.name, {}).get(m, 0.0)
+        cost = sum((common.money(c, report.currency) for c in report.monthly_cost.get(tenant.name, {}).get(m, ())),
+                   Decimal(0))
         whole = report.start <= m and next_month(m) <= report.end
         rows.append({"month": rfc3339(m)[:7], "cost": cost, "budget": tenant.budget,
-                     "used": cost / tenant.budget if tenant.budget else None, "whole_month": whole})
+                     "used": float(cost) / tenant.budget if tenant.budget else None, "whole_month": whole})
         m = next_month(m)
     return rows
 

@@ -3,6 +3,9 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
+
+import iso4217
 
 from gpudash.errors import GpudashError
 from gpudash.report import queries
@@ -10,28 +13,39 @@ from gpudash.report.client import Prometheus, PrometheusError
 from gpudash.report.period import HOUR, READ_DELAY, chunks, rfc3339
 from gpudash.rules import names
 
-# ISO 4217 currencies whose minor unit is not 1/100 (the rest round to cents).
-_MINOR_UNITS = {"BIF": 0, "CLP": 0, "DJF": 0, "GNF": 0, "ISK": 0, "JPY": 0, "KMF": 0, "KRW": 0, "PYG": 0,
-                "RWF": 0, "UGX": 0, "UYI": 0, "VND": 0, "VUV": 0, "XAF": 0, "XOF": 0, "XPF": 0,
-                "BHD": 3, "IQD": 3, "JOD": 3, "KWD": 3, "LYD": 3, "OMR": 3, "TND": 3}
 GPU_HOURS_DIGITS = 6  # presentation precision of GPU-hours (a 1-minute step is 0.016667 GPU-hours)
+_FLOAT_NOISE = Decimal("1e-9")  # hourly sums carry float error far below this; cut it before rounding half up
 
 
 def money_digits(currency: str) -> int:
-    return _MINOR_UNITS.get(currency.upper(), 2)
+    """Digits of the currency's minor unit, from ISO 4217's own list (the ``iso4217`` package ships the
+    published table; a code the model accepted always has one, see :mod:`gpudash.model.load`)."""
+    return iso4217.Currency(currency.upper()).exponent or 0
 
 
-def round_money(value: float, currency: str) -> float:
-    """Round to the currency's minor unit (cents), half away from zero, at presentation only."""
-    digits = money_digits(currency)
-    scale = 10 ** digits
-    rounded = int(abs(value) * scale + 0.5 + 1e-9) / scale
-    return rounded if value >= 0 else -rounded
+def _exact(value: float | Decimal) -> Decimal:
+    return Decimal(repr(value) if isinstance(value, float) else value).quantize(_FLOAT_NOISE, ROUND_HALF_EVEN)
 
 
-def round_hours(value: float) -> float:
-    out = round(value, GPU_HOURS_DIGITS)
-    return 0.0 if out == 0 else out
+def money(value: float | Decimal, currency: str) -> Decimal:
+    """``value`` rounded once to the currency's minor unit, half away from zero: the amount an invoice line
+    shows. Totals are sums of these, never rounded sums."""
+    return _exact(value).quantize(Decimal(1).scaleb(-money_digits(currency)), ROUND_HALF_UP) + 0
+
+
+def hours(value: float | Decimal) -> Decimal:
+    """GPU-hours rounded once to :data:`GPU_HOURS_DIGITS`, as every format prints them."""
+    return _exact(value).quantize(Decimal(1).scaleb(-GPU_HOURS_DIGITS), ROUND_HALF_UP) + 0  # + 0: no -0
+
+
+def round_money(value: float | Decimal, currency: str) -> float:
+    """:func:`money` as a JSON number."""
+    return float(money(value, currency))
+
+
+def round_hours(value: float | Decimal) -> float:
+    """:func:`hours` as a JSON number."""
+    return float(hours(value))
 
 
 class Progress:

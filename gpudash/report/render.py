@@ -1,6 +1,6 @@
 """Presentation of the reports: aligned tables, CSV, JSON and (billing) self-contained HTML statements.
 
-Money is rounded to the currency's minor unit here and only here (see :mod:`gpudash.report.billing`).
+Billing figures arrive rounded (:meth:`gpudash.report.billing.BillingReport.billed`); this module only formats them.
 """
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def _money(value: float, currency: str) -> str:
 
 
 def _hours(value: float) -> str:
-    return f"{value:,.3f}"
+    return f"{value:,.{common.GPU_HOURS_DIGITS}f}"
 
 
 # --- billing --------------------------------------------------------------------------------------------------
@@ -60,13 +60,14 @@ def billing_table(r: BillingReport) -> str:
     head = f"GPU billing {rfc3339(r.start)} .. {rfc3339(r.end)} ({cur})\n\n"
     if not r.lines:
         return head + "No billable GPU usage in the period.\n"
+    billed = [(x, r.billed(x)) for x in r.lines]
     lines = table(["CLUSTER", "TENANT", "NAMESPACE", "GPU CLASS", "RESOURCE", "GPU-HOURS", f"COST ({cur})"],
-                  [[x.cluster, x.tenant, x.namespace, x.gpu_class, x.resource, _hours(x.gpu_hours),
-                    _money(x.cost, cur)] for x in r.lines], right={5, 6})
+                  [[x.cluster, x.tenant, x.namespace, x.gpu_class, x.resource, _hours(b.gpu_hours),
+                    _money(b.cost, cur)] for x, b in billed], right={5, 6})
+    total = r.total(r.lines)
     totals = table(["TENANT", "GPU-HOURS", f"COST ({cur})"],
-                   [[t["tenant"], _hours(t["gpu_hours"]), _money(t["cost"], cur)] for t in r.totals()]
-                   + [["TOTAL", _hours(sum(x.gpu_hours for x in r.lines)), _money(r.total_cost, cur)]],
-                   right={1, 2})
+                   [[t, _hours(b.gpu_hours), _money(b.cost, cur)] for t, b in r.totals()]
+                   + [["TOTAL", _hours(total.gpu_hours), _money(total.cost, cur)]], right={1, 2})
     return head + lines + "\n" + totals
 
 
@@ -185,8 +186,7 @@ def statements(r: BillingReport, output_dir: str | Path) -> list[Path]:
     for tenant in r.tenants:
         lines = r.tenant_lines(tenant.name)
         classes = sorted({x.gpu_class for x in lines})
-        gh = sum(x.gpu_hours for x in lines)
-        cost = sum(x.cost for x in lines)
+        total = r.total(lines)
         budgets = budget_rows(r, tenant)
         notes = [f"{common.round_hours(u['gpu_hours']):g} GPU-hours of {u['resource']} on product "
                  f"{u['product'] or '(none)'} (cluster {u['cluster']}) have no price yet and are not included."
@@ -196,9 +196,9 @@ def statements(r: BillingReport, output_dir: str | Path) -> list[Path]:
             tenant=tenant, currency=cur, start=rfc3339(r.start), end=rfc3339(r.end),
             complete_until=rfc3339(r.readable_end), complete=r.readable_end >= r.end,
             lines=[{"cluster": x.cluster, "gpu_class": x.gpu_class, "resource": x.resource,
-                    "gpu_hours": _hours(x.gpu_hours), "rate": _money(x.cost / x.gpu_hours, cur) if x.gpu_hours else "",
-                    "cost": _money(x.cost, cur)} for x in lines],
-            total_gpu_hours=_hours(gh), total_cost=_money(cost, cur),
+                    "gpu_hours": _hours(b.gpu_hours), "rate": _money(x.cost / x.gpu_hours, cur) if x.gpu_hours else "",
+                    "cost": _money(b.cost, cur)} for x, b in ((x, r.billed(x)) for x in lines)],
+            total_gpu_hours=_hours(total.gpu_hours), total_cost=_money(total.cost, cur),
             budgets=[{**b, "cost": _money(b["cost"], cur), "budget": _money(b["budget"], cur),
                       "pct": f"{b['used'] * 100:.1f}" if b["used"] is not None else "",
                       "bar": min(100.0, (b["used"] or 0) * 100)} for b in budgets],

@@ -46,10 +46,25 @@ def _priced(expr: str, value: str) -> str:
 
 
 def _this_hours_push(series: str) -> str:
-    """The latest push of ``series`` within the hour, kept only for clusters whose latest push was made in the
-    current clock hour (it then describes the hour before)."""
-    fresh = f"last_over_time({names.BILLED_HOUR}[1h]) == scalar(floor(vector(time()) / 3600)) * 3600 - 3600"
-    return f"(last_over_time({series}[1h]) and on (cluster) ({fresh}))"
+    """The figures of the hour before this one: every row of the hourly spoke ``series`` (its sentinel row
+    aside), each from its own pushes made during this clock hour."""
+    return calendar.pushed_this_hour(q.selector(series, (names.SENTINEL_LABEL, "=", "")))
+
+
+def _ran_this_hour(series: str) -> str:
+    """1 per cluster whose hourly rule ``series`` ran in at least one push this hour (its sentinel arrived)."""
+    return q.agg("max", ("cluster",),
+                 calendar.pushed_this_hour(q.selector(series, (names.SENTINEL_LABEL, "=", "1"))))
+
+
+def _coverage(model: Model) -> str:
+    """Steps observed / steps per hour, for clusters whose hourly rules all ran this hour; 0 for a cluster that
+    pushed this hour (its heartbeat arrived) while an hourly rule failed in every push."""
+    steps = 3600 // model.billing.resolution
+    observed = q.agg("max", ("cluster",), calendar.pushed_this_hour(names.STEPS_OBSERVED))
+    ran = " and on (cluster) ".join(_ran_this_hour(s) for s in (names.HOURLY_GPU_HOURS, names.NODE_ACTIVE_GPUS_MAX))
+    pushed = q.agg("max", ("cluster",), calendar.pushed_this_hour(names.BILLED_HOUR))
+    return f"({observed} / {steps} and on (cluster) {ran}) or on (cluster) ({pushed} * 0)"
 
 
 def _billing_rules(model: Model) -> tuple[Rule, ...]:
@@ -72,6 +87,9 @@ def _billing_rules(model: Model) -> tuple[Rule, ...]:
                    f"{hourly} unless on (product, resource) {unpriced_keys}"),
              "GPU-hours of the last hour on products or resources the model has no price for: never silently"
              "\nfree; alerted and shown to the provider until the model prices them."),
+        Rule(names.BILLING_COVERAGE, _coverage(model),
+             "Share of the last complete clock hour the cluster's billed figures cover (1: every spoke step;"
+             "\n0: an hourly rule failed in every push, so the hour is missing). Below 1 is under-billing."),
         Rule(names.TENANT_HOUR_COST, q.agg("sum", ("namespace",), names.HOUR_COST),
              "Cost of the last complete clock hour per namespace, all clusters: the input of period-to-date."),
         Rule(names.CLASS_ALLOCATED, q.agg("sum", BILLING_LINE, _priced(current, "unit")),

@@ -23,11 +23,17 @@ the spokes pushed. Label conventions:
 POD_ALLOCATED = "namespace_pod:gpudash_gpus_allocated:running"
 # GPU-hours allocated in the previous complete clock hour (UTC), integrated at full spoke resolution; labels
 # namespace, product, resource. Every push during hour h+1 carries hour h's total, so lost pushes lose nothing.
+# The hub reads each pushed hourly series only from samples evaluated during hour h+1 (the collector stamps a
+# recording-rule sample with its own query's evaluation time), so no series is ever taken for the wrong hour.
 HOURLY_GPU_HOURS = "namespace_product_resource:gpudash_gpu_hours:previous_hour"
-# Start (Unix seconds) of the clock hour the hourly series of the same push describe; label cluster (on the hub).
-# The hub accepts a cluster's hourly figures only while this says "the hour before this one": a cluster whose
-# pushes all went missing for an hour shows a gap, never the hour before counted twice.
+# Every hourly spoke rule adds one row with only this label (value 0): proof that the rule ran in that push.
+SENTINEL_LABEL = "gpudash_sentinel"
+# Start (Unix seconds) of the clock hour a push made now describes; label cluster (on the hub). The cluster's
+# heartbeat: pushed whether or not it runs GPUs.
 BILLED_HOUR = "cluster:gpudash_billed_hour:start_timestamp"
+# Spoke steps (billing.resolution) of the previous clock hour at which kube-state-metrics was up: how much of
+# the hour the hourly figures cover (all 3600 / resolution steps, unless data was lost); label cluster (hub).
+STEPS_OBSERVED = "cluster:gpudash_steps_observed:previous_hour"
 # Most GPUs allocated at any spoke step of the previous clock hour, per node (CCSP); labels node.
 NODE_ACTIVE_GPUS_MAX = "node:gpudash_gpus_active:max_previous_hour"
 # GPU activity ratio (0-1) per pod: peak and mean over the push window; labels namespace, pod, node, gpu_model.
@@ -68,6 +74,11 @@ TENANT_COST_PTD = "namespace:gpudash_cost:period_to_date"
 TENANT_COST_PROJECTED = "namespace:gpudash_cost:period_projection"
 # Average cost per hour over billing.burn_rate_window (labels namespace).
 TENANT_COST_RATE_AVG = "namespace:gpudash_cost_per_hour:avg_window"
+
+# Share (0-1) of the last complete clock hour that the cluster's billed figures cover: the steps observed over
+# the steps in an hour, 0 when the cluster pushed in the hour but an hourly rule failed in every push (the hour
+# is lost, not repeated); label cluster. Below 1 the hour is under-billed: GPUBillingDataGap.
+BILLING_COVERAGE = "cluster:gpudash_billing_coverage:last_hour"
 
 # --- hub: CCSP ----------------------------------------------------------------------------------------------------
 # Per node, last complete hour: max GPUs active (labels cluster, node); active nodes and fleet GPUs (labels cluster).

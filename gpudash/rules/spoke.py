@@ -8,7 +8,7 @@ See docs/billing-contract.md for the definitions.
 from __future__ import annotations
 
 from gpudash.model.pricing import skus
-from gpudash.model.types import Model
+from gpudash.model.types import Exporter, Model
 from gpudash.promql import build as q
 from gpudash.rules import names
 from gpudash.rules.format import Group, Rule
@@ -26,14 +26,26 @@ def _running(model: Model) -> str:
 
 
 def _effective_request(model: Model) -> str:
-    """max(max over init containers, sum over app containers) per pod and GPU resource, node-bound only."""
+    """Kubernetes' effective request per pod and GPU resource, node-bound only: max(sum over app containers and
+    restartable init containers (native sidecars), max over the other init containers).
+
+    Kubernetes adds each sidecar's request on top of the app containers (KEP-753; kubernetes/kubernetes
+    pkg/api/v1/resource/helpers.go PodRequests); kube-state-metrics shows sidecars as
+    ``kube_pod_init_container_info{restart_policy="Always"}`` (kubernetes/kube-state-metrics
+    docs/metrics/workload/pod-metrics.md). kube-state-metrics gives no container order, so an init container
+    is taken to run before the sidecars (exact when sidecars hold no GPU or are declared last).
+    """
     per_container = (*POD, "node", "resource")
-    app = q.agg("sum", per_container, q.agg("max", (*POD, "container", "node", "resource"),
-                                          ksm.gpu_requests(ksm.CONTAINER_REQUESTS, model.sources)))
-    init = q.agg("max", per_container, ksm.gpu_requests(ksm.INIT_CONTAINER_REQUESTS, model.sources))
+    each = (*POD, "container", "node", "resource")
+    init = ksm.gpu_requests(ksm.INIT_CONTAINER_REQUESTS, model.sources)
+    sidecar = q.selector(ksm.INIT_CONTAINER_INFO, ksm.job(model.sources), ("restart_policy", "=", "Always"))
+    sidecar_of = f"on (cluster, namespace, pod, uid, container) {sidecar}"
+    running = (f"{q.agg('max', each, ksm.gpu_requests(ksm.CONTAINER_REQUESTS, model.sources))}"
+               f" or {q.agg('max', each, f'{init} and {sidecar_of}')}")
+    app = q.agg("sum", per_container, running)
+    init = q.agg("max", per_container, f"{init} unless {sidecar_of}")
     app, init = (q.label_replace(e, "gpudash_part", part, "", "") for e, part in ((app, "app"), (init, "init")))
-    both = f"{app} or {init}"
-    return q.agg("max", per_container, both)
+    return q.agg("max", per_container, f"{app} or {init}")
 
 
 def _node_product(model: Model) -> str:
@@ -46,6 +58,27 @@ def _node_product(model: Model) -> str:
     return q.agg("max", ("cluster", "node", "product"), f"{nvidia} or on (cluster, node) {amd}")
 
 
+def _amd_partitions(alloc: str, nodes_with_requests: str, model: Model) -> str:
+    """``alloc`` with ``amd.com/gpu`` on a partitioned AMD node billed as the partition it is.
+
+    Under the AMD device plugin's single naming strategy a CPX/NPS4 MI300X node offers ``amd.com/gpu: 64``
+    (ROCm/k8s-device-plugin docs/user-guide/configuration.md "Resource Naming Strategy"); the node labeller
+    writes the partition as ``amd.com/gpu.compute-memory-partition`` (cmd/k8s-node-labeller/main.go, only on
+    nodes whose GPUs share one partition style). Such a request becomes ``amd_com_<partition>``, the resource
+    the mixed strategy would have named, so both strategies bill alike. SPX is a whole GPU and stays as is.
+    """
+    src = model.sources
+    label = src.amd_partition_label
+    nodes = q.selector(ksm.NODE_LABELS, ksm.job(src), (label, "=~", ".+"), (label, "!~", "spx_.*"))
+    part = q.agg("max", ("cluster", "node", "gpudash_partition"),
+                 q.label_replace(nodes, "gpudash_partition", "$1", label, "(.+)"))
+    every = f"{part} or on (cluster, node) ({nodes_with_requests} * 0 + 1)"  # one join, alloc evaluated once
+    keyed = q.call("label_join", f"{alloc} * on (cluster, node) group_left (gpudash_partition) ({every})",
+                   q.quote("gpudash_key"), q.quote("/"), q.quote("resource"), q.quote("gpudash_partition"))
+    renamed = q.label_replace(keyed, "resource", "amd_com_$1", "gpudash_key", "amd_com_gpu/(.+)")
+    return q.agg("sum", (*POD, "node", "product", "resource"), renamed)
+
+
 def allocation(model: Model) -> str:
     """GPUs allocated per (pod, uid, node, resource) to Running, node-bound pods, with the node's ``product``.
 
@@ -55,7 +88,7 @@ def allocation(model: Model) -> str:
     pods = f"{_effective_request(model)} * on {q.labels(POD)} group_left () {_running(model)}"
     request_nodes = q.agg("max", ("cluster", "node"), ksm.gpu_requests(ksm.CONTAINER_REQUESTS, model.sources))
     products = f"{_node_product(model)} or on (cluster, node) ({request_nodes} * 0 + 1)"
-    return f"({pods} * on (cluster, node) group_left (product) ({products}))"
+    return _amd_partitions(f"({pods} * on (cluster, node) group_left (product) ({products}))", request_nodes, model)
 
 
 def _workloads(model: Model) -> str:
@@ -89,24 +122,34 @@ def _workloads(model: Model) -> str:
     return " or on (cluster, namespace, pod) ".join(f"({c})" for c in chain)
 
 
-def _per_step(expr: str, model: Model, since: int = 0) -> str:
-    """``expr`` at every spoke step of the clock hour ending at the evaluation time (minus ``since`` s):
-    steps ``[t - 1h, t)`` — the 1 ms offset keeps the step at ``t`` out under Prometheus 2 and 3 alike."""
-    return f"({expr})[1h:{q.duration(model.billing.resolution)}] offset {q.duration(since + 0.001)}"
+def _per_step(expr: str, model: Model) -> str:
+    """``expr`` at every spoke step of the clock hour ending at the evaluation time: steps ``[t - 1h, t)`` —
+    the 1 ms offset keeps the step at ``t`` out under Prometheus 2 and 3 alike."""
+    return f"({expr})[1h:{q.duration(model.billing.resolution)}] offset 1ms"
 
 
 # A range 1 ms shorter than an hour holds exactly one hour-aligned step under Prometheus 2 (closed ranges)
 # and 3 (left-open ranges) alike; a full hour would hold two under Prometheus 2 at an exact boundary.
 _JUST_UNDER_1H = q.duration(3600 - 0.001)
 
+# The row every hourly rule adds to its result, whatever else it finds: value 0, one label. The collector
+# pushes the rules that succeeded even when others fail (stolostron/multicluster-observability-operator,
+# collectors/metrics/pkg/forwarder/forwarder.go getRecordingMetrics/forward), so an hour whose rule failed in
+# every push must be told apart from an hour without GPUs: the hub reads a missing sentinel as a lost hour.
+SENTINEL = q.const_series(0, **{names.SENTINEL_LABEL: "1"})
 
-def _previous_hour(per_hour, group: tuple[str, ...]) -> str:
-    """``per_hour(since)`` (an aggregate over the steps of one hour) at the last clock hour boundary, plus an
-    explicit 0 for every series of the hour before, so a series that stops never lingers on the hub with its
-    old value. The outer hourly subquery evaluates each exactly once, at that boundary."""
-    last = f"last_over_time(({per_hour(0)})[{_JUST_UNDER_1H}:1h])"
-    before = f"last_over_time(({per_hour(3600)})[{_JUST_UNDER_1H}:1h])"
-    return f"{last} or on {q.labels(group)} ({before} * 0)"
+
+def _at_last_hour_boundary(per_hour: str) -> str:
+    """``per_hour`` (an aggregate over the steps of one hour) at the last clock hour boundary. The outer hourly
+    subquery evaluates it exactly once, at that boundary, so every evaluation during hour H+1 gives the same
+    figures for hour H; the hub keeps each series only from samples evaluated during H+1 (their own
+    timestamps), so a series that stops simply has no sample there."""
+    return f"last_over_time(({per_hour})[{_JUST_UNDER_1H}:1h])"
+
+
+def _previous_hour(per_hour: str) -> str:
+    """:func:`_at_last_hour_boundary` plus the sentinel row."""
+    return f"{_at_last_hour_boundary(per_hour)} or {SENTINEL}"
 
 
 def _gpu_equivalents(node_res: str, model: Model) -> str:
@@ -132,13 +175,13 @@ def rules(model: Model) -> tuple[Rule, ...]:
     by_product = ("cluster", "namespace", "product", "resource")
     per_product = q.agg("sum", by_product, alloc)
 
-    def hour_gpu_hours(since: int) -> str:
-        return f"sum_over_time({_per_step(per_product, model, since)}) * {r} / 3600"
+    hour_gpu_hours = f"sum_over_time({_per_step(per_product, model)}) * {r} / 3600"
     node_res = q.agg("sum", ("cluster", "node", "product", "resource"), alloc)
+    ksm_up = q.agg("max", ("cluster",), f"{q.selector('up', ksm.job(model.sources))} == 1")
+    steps_observed = f"count_over_time({_per_step(ksm_up, model)})"
     node_active = f"ceil({q.agg('sum', ('cluster', 'node'), _gpu_equivalents(node_res, model))} - 1e-06)"
 
-    def node_max(since: int) -> str:
-        return f"max_over_time({_per_step(node_active, model, since)})"
+    node_max = f"max_over_time({_per_step(node_active, model)})"
     workloads = _workloads(model)
     pod_keep = ("cluster", "namespace", "pod", "node", "product", "resource", "workload", "workload_type")
     pod_alloc = q.agg("sum", pod_keep,
@@ -147,27 +190,31 @@ def rules(model: Model) -> tuple[Rule, ...]:
         Rule(names.POD_ALLOCATED, pod_alloc,
              "GPUs allocated now to each Running, node-bound pod, with its workload: the live burn rate per pod"
              "\nand workload on the hub. Not an integral: billing uses the hourly series below."),
-        Rule(names.HOURLY_GPU_HOURS, _previous_hour(hour_gpu_hours, by_product),
+        Rule(names.HOURLY_GPU_HOURS, _previous_hour(hour_gpu_hours),
              "GPU-hours allocated in the previous complete UTC clock hour, integrated at every spoke step"
              "\n(billing.resolution). Every push during an hour carries the same total for the hour before,"
-             "\nso the hub reads each hour exactly once and a lost push loses nothing."),
+             "\nso the hub reads each hour exactly once and a lost push loses nothing. The sentinel row says"
+             "\nthe rule ran."),
         Rule(names.BILLED_HOUR, "floor(vector(time()) / 3600) * 3600 - 3600",
-             "Start of the clock hour the hourly series of this push describe (the hub checks it is the hour"
-             "\nbefore the current one, so a cluster that missed every push of an hour is a gap, not a repeat)."),
-        Rule(names.NODE_ACTIVE_GPUS_MAX, _previous_hour(node_max, ("cluster", "node")),
+             "Start of the clock hour the hourly series of a push made now describe: the cluster's heartbeat"
+             "\n(pushed whether or not it runs GPUs; the hub's not-reporting alert and push-age panels)."),
+        Rule(names.STEPS_OBSERVED, f"{_at_last_hour_boundary(steps_observed)} or vector(0)",
+             "Spoke steps of the previous clock hour at which kube-state-metrics was up: the share of the"
+             "\nhour the hourly figures cover. Less than every step (a restarted Prometheus with an empty"
+             "\nTSDB, kube-state-metrics down) is an under-billed hour, which the hub alerts on."),
+        Rule(names.NODE_ACTIVE_GPUS_MAX, _previous_hour(node_max),
              "CCSP: most GPUs allocated to Running pods on each node at any step of the previous clock hour"
              "\n(MIG slices by compute share, time-sliced replicas by 1/replicas, rounded up per step)."),
         *_activity_rules(model),
     )
 
 
-def _exporter_per_pod(model: Model, metric: str, job: str, fn: str, op: str, scale: str = "",
+def _exporter_per_pod(model: Model, metric: str, exporter: Exporter, fn: str, op: str, scale: str = "",
                       model_label: str | None = None) -> str:
     """``op`` per pod of ``fn(metric[push window])`` over the exporter's pod-attributed series, with the
     exporter's pod labels renamed to ``namespace``/``pod`` (and its model label to ``gpu_model``)."""
-    src = model.sources
-    series = gx.to_pod_labels(f"{fn}({gx.attributed(metric, job, src)}[{q.duration(model.billing.mco_interval)}])"
-                              f"{scale}", src)
+    series = gx.to_pod_labels(f"{fn}({gx.attributed(metric, exporter)}[{q.duration(model.billing.mco_interval)}])"
+                              f"{scale}", exporter)
     if model_label is None:
         return q.agg(op, ("cluster", "namespace", "pod"), series)
     series = q.label_replace(series, "gpu_model", "$1", model_label, "(.*)")
@@ -179,9 +226,9 @@ def _activity(model: Model, fn: str, op: str) -> str:
     falling back to DCGM GPU utilisation, and AMD graphics activity."""
     src = model.sources
     parts = (
-        _exporter_per_pod(model, gx.DCGM_GR_ENGINE_ACTIVE, src.dcgm_job, fn, op, "", gx.DCGM_MODEL_LABEL),
-        _exporter_per_pod(model, gx.DCGM_GPU_UTIL, src.dcgm_job, fn, op, " / 100", gx.DCGM_MODEL_LABEL),
-        _exporter_per_pod(model, gx.amd_metric(src, gx.AMD_GFX_ACTIVITY), src.amd_job, fn, op, " / 100",
+        _exporter_per_pod(model, gx.DCGM_GR_ENGINE_ACTIVE, src.dcgm, fn, op, "", gx.DCGM_MODEL_LABEL),
+        _exporter_per_pod(model, gx.DCGM_GPU_UTIL, src.dcgm, fn, op, " / 100", gx.DCGM_MODEL_LABEL),
+        _exporter_per_pod(model, gx.amd_metric(src, gx.AMD_GFX_ACTIVITY), src.amd, fn, op, " / 100",
                           gx.AMD_MODEL_LABEL),
     )
     return " or on (cluster, namespace, pod) ".join(parts)
@@ -190,9 +237,9 @@ def _activity(model: Model, fn: str, op: str) -> str:
 def _power(model: Model) -> str:
     """Peak GPU power (W) per pod over the push window, DCGM and AMD."""
     src = model.sources
-    return (f"{_exporter_per_pod(model, gx.DCGM_POWER_USAGE, src.dcgm_job, 'max_over_time', 'max')}"
+    return (f"{_exporter_per_pod(model, gx.DCGM_POWER_USAGE, src.dcgm, 'max_over_time', 'max')}"
             f" or on (cluster, namespace, pod) "
-            f"{_exporter_per_pod(model, gx.amd_metric(src, gx.AMD_POWER), src.amd_job, 'max_over_time', 'max')}")
+            f"{_exporter_per_pod(model, gx.amd_metric(src, gx.AMD_POWER), src.amd, 'max_over_time', 'max')}")
 
 
 def _activity_rules(model: Model) -> tuple[Rule, ...]:

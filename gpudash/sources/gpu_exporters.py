@@ -5,7 +5,9 @@ from allocation (kube-state-metrics) and never from these series.
 """
 from __future__ import annotations
 
-from gpudash.model.types import Sources
+import re
+
+from gpudash.model.types import Exporter, Sources
 from gpudash.promql import build as q
 
 DCGM_GR_ENGINE_ACTIVE = "DCGM_FI_PROF_GR_ENGINE_ACTIVE"  # ratio 0-1; the one that works for MIG instances
@@ -22,14 +24,32 @@ def amd_metric(sources: Sources, name: str) -> str:
     return sources.amd_metric_prefix + name
 
 
-def attributed(metric: str, job: str, sources: Sources) -> str:
+# Job names the upstream installs give each exporter: the GPU Operator's service (NVIDIA/gpu-operator
+# assets/state-dcgm-exporter/0400_service.yaml), the AMD GPU Operator's <DeviceConfig>-metrics-exporter
+# (ROCm/gpu-operator internal/utils.go MetricsExporterNameSuffix) and the AMD chart's app label
+# (ROCm/device-metrics-exporter helm-charts/templates/_helpers.tpl). Test data uses the first one a model's
+# regex matches.
+UPSTREAM_JOBS = ("nvidia-dcgm-exporter", "default-metrics-exporter", "amd-gpu-amdgpu-metrics-exporter")
+
+
+def sample_job(exporter: Exporter) -> str:
+    """A concrete job name the exporter's job regex matches, for generated test data."""
+    return next((j for j in UPSTREAM_JOBS if re.fullmatch(exporter.job, j)), exporter.job)
+
+
+def job(exporter: Exporter) -> tuple[str, str, str]:
+    """The matcher of the exporter's job (a regex: upstream installs name the job after the release)."""
+    return ("job", "=~", exporter.job)
+
+
+def attributed(metric: str, exporter: Exporter) -> str:
     """Series of ``metric`` that carry pod attribution (idle GPUs have no pod labels)."""
-    return q.selector(metric, ("job", "=", job), (sources.pod_label, "!=", ""), (sources.tenant_label, "!=", ""))
+    return q.selector(metric, job(exporter), (exporter.pod_label, "!=", ""), (exporter.tenant_label, "!=", ""))
 
 
-def to_pod_labels(expr: str, sources: Sources) -> str:
+def to_pod_labels(expr: str, exporter: Exporter) -> str:
     """Rename the exporter's pod attribution labels to ``namespace``/``pod`` (a no-op when already so named)."""
-    for plain, exported in (("namespace", sources.tenant_label), ("pod", sources.pod_label)):
+    for plain, exported in (("namespace", exporter.tenant_label), ("pod", exporter.pod_label)):
         if plain != exported:
             expr = q.label_replace(expr, plain, "$1", exported, "(.+)")
     return expr

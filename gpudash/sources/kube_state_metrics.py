@@ -13,6 +13,7 @@ from gpudash.promql import build as q
 
 CONTAINER_REQUESTS = "kube_pod_container_resource_requests"
 INIT_CONTAINER_REQUESTS = "kube_pod_init_container_resource_requests"
+INIT_CONTAINER_INFO = "kube_pod_init_container_info"  # restart_policy="Always": a native sidecar
 POD_PHASE = "kube_pod_status_phase"
 POD_OWNER = "kube_pod_owner"
 POD_LABELS = "kube_pod_labels"
@@ -21,8 +22,11 @@ NODE_LABELS = "kube_node_labels"
 NODE_ALLOCATABLE = "kube_node_status_allocatable"
 NODE_CAPACITY = "kube_node_status_capacity"
 
-# Every GPU resource gpudash bills, in kube-state-metrics' sanitised form.
-GPU_RESOURCE_REGEX = "nvidia_com_gpu|nvidia_com_gpu_shared|nvidia_com_mig_.+|amd_com_gpu"
+# Every extended resource of the GPU vendors, in kube-state-metrics' sanitised form: billed when the model
+# prices it, else recorded as unpriced (and alerted), never silently free. This covers the NVIDIA device
+# plugin's renamed resources (nvidia.com/gpu.shared, nvidia.com/mig-<profile>.shared), MIG +me profiles
+# (nvidia.com/mig-1g.10gb.me) and the AMD device plugin's partition resources (amd.com/cpx_nps4).
+GPU_RESOURCE_REGEX = "nvidia_com_.+|amd_com_.+"
 
 # Pod labels that name the workload better than the owner chain (KServe, Kubeflow notebooks).
 INFERENCESERVICE_LABEL = "label_serving_kserve_io_inferenceservice"
