@@ -1,7 +1,8 @@
 """Fixtures of the end-to-end tests: a real Prometheus per test, stopped by PID even when the test fails.
 
-Every test here skips cleanly (with the reason) when ``prometheus``/``promtool`` are not installed
-(``scripts/install-system-deps.sh`` installs them).
+A test runs on the Prometheus toolset of its ``toolset`` fixture: "2" (PATH's), unless it parametrises it
+over every pinned version with ``@pytest.mark.parametrize("toolset", toolsets.params())``. A missing toolset
+skips the test with the reason, or fails it in CI (``e2e.toolsets.require``).
 """
 from __future__ import annotations
 
@@ -10,32 +11,39 @@ from pathlib import Path
 
 import pytest
 
-from e2e.harness import Prometheus, ToolMissing, tools
+from e2e import toolsets
+from e2e.harness import Prometheus, tools
 
 TIMINGS: dict[str, dict] = {}
 
 
-def require_prometheus() -> None:
-    try:
-        tools()
-    except ToolMissing as why:
-        pytest.skip(str(why))
+def require_prometheus(toolset: str = toolsets.DEFAULT) -> None:
+    toolsets.require(toolset)
 
 
 @pytest.fixture
-def prometheus_factory(tmp_path, request):
-    """``make(name, **kwargs)`` -> a started :class:`Prometheus`; every one is stopped at teardown."""
-    require_prometheus()
+def toolset() -> str:
+    """The Prometheus toolset a test runs on (``e2e.toolsets``); tests parametrise it to run on every version."""
+    return toolsets.DEFAULT
+
+
+@pytest.fixture
+def prometheus_factory(tmp_path, request, toolset):
+    """``make(name, **kwargs)`` -> a started :class:`Prometheus` of the test's toolset; every one is stopped at
+    teardown."""
+    require_prometheus(toolset)
     started: list[Prometheus] = []
 
     def make(name: str = "prom", start: bool = True, **kwargs) -> Prometheus:
-        prom = Prometheus(tmp_path / name, **kwargs)
+        prom = Prometheus(tmp_path / name, **{"toolset": toolset, **kwargs})
         started.append(prom)
         return prom.start() if start else prom
 
     def stop_all():
         for prom in started:
             prom.stop()
+        # every server of the test ran the test's toolset (a server built without ``toolset=`` would not)
+        assert {p.prometheus for p in started} <= {tools(toolset)[0]}, (toolset, [p.prometheus for p in started])
 
     request.addfinalizer(stop_all)
     make.track = started.append  # for servers built elsewhere (e2e.pipeline), so they are stopped too

@@ -31,21 +31,23 @@ from pathlib import Path
 
 import yaml
 
+from e2e import toolsets
+
 RETENTION = "3650d"
 READY_TIMEOUT = 60.0
 
 
 class ToolMissing(RuntimeError):
-    """prometheus or promtool is not on PATH."""
+    """The toolset's prometheus or promtool is not there."""
 
 
-def tools() -> tuple[str, str]:
-    """Paths of ``prometheus`` and ``promtool``; raises :class:`ToolMissing`."""
-    found = tuple(shutil.which(t) for t in ("prometheus", "promtool"))
-    if None in found:
-        missing = [t for t, p in zip(("prometheus", "promtool"), found) if p is None]
-        raise ToolMissing(f"{' and '.join(missing)} not installed (scripts/install-system-deps.sh installs them)")
-    return found  # type: ignore[return-value]
+def tools(toolset: str = toolsets.DEFAULT) -> tuple[str, str]:
+    """Paths of ``prometheus`` and ``promtool`` of a Prometheus toolset (``e2e.toolsets``: "2" is PATH's,
+    "3" the fetched 3.x); raises :class:`ToolMissing`."""
+    found = toolsets.find(toolset)
+    if found.missing:
+        raise ToolMissing(found.missing)
+    return found.prometheus, found.promtool
 
 
 def free_port() -> int:
@@ -67,11 +69,13 @@ class Prometheus:
 
     ``rule_files`` are loaded normally (evaluated live); ``config_extra`` is merged into the generated
     ``prometheus.yml`` (e.g. ``{"scrape_configs": [...], "global": {...}}``); ``args`` are extra flags
-    (e.g. ``--query.lookback-delta=1m``).
+    (e.g. ``--query.lookback-delta=1m``); ``toolset`` picks the Prometheus version (``e2e.toolsets``).
     """
 
-    def __init__(self, workdir, rule_files=(), config_extra: dict | None = None, args=()):
-        self.prometheus, self.promtool = tools()
+    def __init__(self, workdir, rule_files=(), config_extra: dict | None = None, args=(),
+                 toolset: str = toolsets.DEFAULT):
+        self.prometheus, self.promtool = tools(toolset)
+        self.toolset = toolsets.find(toolset)
         self.workdir = Path(workdir)
         self.data = self.workdir / "data"
         self.data.mkdir(parents=True, exist_ok=True)
@@ -210,7 +214,8 @@ class Prometheus:
         return sorted(out.items())
 
     def samples(self, selector: str, start: float, end: float) -> list:
-        """Raw stored samples of ``selector`` in ``(start, end]``: [(sorted label pairs, [(t, value)])]."""
+        """Raw stored samples of ``selector`` in ``(start, end]`` (Prometheus 2 also returns one at ``start``:
+        its ranges are left-closed): [(sorted label pairs, [(t, value)])]."""
         data = self.api("query", query=f"{selector}[{int(round((end - start) * 1000))}ms]", time=repr(float(end)))
         return sorted((_labels(r["metric"]), [(float(t), float(v)) for t, v in r["values"]]) for r in data["result"])
 
@@ -339,7 +344,8 @@ class Prometheus:
         days: dict[int, FamilyBuffer] = {}
         for g in groups:
             interval = parse_duration(g["interval"])
-            first = group_eval_start(g["name"], interval, start, str(self.workdir / f"backfill-level-{n}.rules.yaml"))
+            first = group_eval_start(g["name"], interval, start, str(self.workdir / f"backfill-level-{n}.rules.yaml"),
+                                     self.toolset.labels_encoding)
             for rule in g["rules"]:
                 extra = {"__name__": rule["record"], **{k: str(v) for k, v in (rule.get("labels") or {}).items()}}
                 # Result series that differ only by __name__ (e.g. "a or b" keeps b's name) become one series
@@ -428,18 +434,38 @@ def xxh64(data: bytes, seed: int = 0) -> int:
     return h ^ (h >> 32)
 
 
-def group_eval_start(name: str, interval: float, start: float, file: str = "") -> float:
+def group_eval_start(name: str, interval: float, start: float, file: str = "",
+                     labels_encoding: str = "slicelabels") -> float:
     """First evaluation time at or after ``start`` of a rule group, as the Prometheus rule manager (and so
     promtool's rules backfill) places it: every ``interval`` seconds at the offset
-    ``hash(labels{file, name}) % interval`` (``rules.Group.EvalTimestamp``)."""
-    lbls = b"file\xff" + file.encode() + b"\xffname\xff" + name.encode() + b"\xff"
+    ``hash(labels{file, name}) % interval`` (``rules.Group.EvalTimestamp``), the hash depending on how the build
+    encodes labels (``e2e.toolsets.Toolset.labels_encoding``)."""
     step = int(round(interval * 1e9))
-    offset = xxh64(lbls) % step
+    offset = xxh64(_labels_bytes({"file": file, "name": name}, labels_encoding)) % step
     t = int(round(start * 1e9))
     base = (t - offset) - ((t - offset) % step) + offset
     while base < t:
         base += step
     return base / 1e9
+
+
+def _labels_bytes(labels: dict[str, str], encoding: str) -> bytes:
+    """The bytes ``labels.Labels.Hash`` hashes under ``encoding`` (prometheus/prometheus model/labels/)."""
+    strings = [s.encode() for k in sorted(labels) for s in (k, labels[k])]
+    if encoding == "slicelabels":
+        return b"".join(s + b"\xff" for s in strings)
+
+    def size(n: int) -> bytes:
+        if encoding == "stringlabels":
+            return bytes([n]) if n < 255 else b"\xff" + n.to_bytes(3, "little")
+        out = b""
+        while n >= 0x80:
+            out, n = out + bytes([n & 0x7F | 0x80]), n >> 7
+        return out + bytes([n])
+
+    if encoding not in ("stringlabels", "stringlabels-varint"):
+        raise ValueError(f"unknown labels encoding {encoding!r}")
+    return b"".join(size(len(s)) + s for s in strings)
 
 
 def _key(group: dict, rule: dict) -> tuple[str, str]:

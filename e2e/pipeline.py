@@ -22,6 +22,7 @@ from pathlib import Path
 
 import yaml
 
+from e2e import toolsets
 from e2e.harness import Prometheus, tools
 from gpudash.mock.config import Mock
 from gpudash.mock.config import load as load_mock
@@ -67,11 +68,21 @@ def _fingerprint(*paths) -> str:
     return h.hexdigest()[:16]
 
 
-def cached_blocks(cache_root: Path, model: Model, mock: Mock, exporters_days: int = 1) -> tuple[dict, dict]:
-    """{cluster: directory of TSDB blocks} of the mock's raw history, built once per content (file lock, so
-    pytest-xdist workers share it), plus timings."""
+def block_writer(toolset: str) -> str:
+    """The toolset whose promtool writes the history blocks a server of ``toolset`` reads: the oldest one
+    present, so one set serves every version (Prometheus 3 reads 2.x blocks; a 3.x TSDB needs 2.55 or newer,
+    prometheus/prometheus docs/migration.md "TSDB format and downgrade"), and 3.x starts on 2.x data as after
+    an OpenShift upgrade."""
+    return next((t for t in toolsets.NAMES if not toolsets.find(t).missing), toolset)
+
+
+def cached_blocks(cache_root: Path, model: Model, mock: Mock, exporters_days: int = 1,
+                  toolset: str = toolsets.DEFAULT) -> tuple[dict, dict]:
+    """{cluster: directory of TSDB blocks} of the mock's raw history for a server of ``toolset``, built once
+    per content and block writer (file lock, so pytest-xdist workers share it), plus timings."""
+    writer = block_writer(toolset)
     key = _fingerprint(MODEL, Path(mock.source), Path(__file__).parent.parent / "gpudash" / "mock",
-                       Path(__file__).parent.parent / "gpudash" / "golden")
+                       Path(__file__).parent.parent / "gpudash" / "golden") + f"-prometheus{writer}"
     root = Path(cache_root) / f"history-{key}"
     root.mkdir(parents=True, exist_ok=True)
     timings: dict = {}
@@ -85,7 +96,7 @@ def cached_blocks(cache_root: Path, model: Model, mock: Mock, exporters_days: in
         timings.update(history_seconds=round(stats.seconds, 1), samples=stats.samples, series=stats.series,
                        om_files=len(stats.files))
         t1 = time.monotonic()
-        _, promtool = tools()
+        _, promtool = tools(writer)
         procs = []
         for f in stats.files:
             out = root / "blocks-staging" / f.parent.name / f.stem
@@ -118,11 +129,11 @@ def prometheus_with_blocks(workdir: Path, blocks: Path, **kw) -> Prometheus:
     return prom.start()
 
 
-def restarted_replica(workdir: Path, blocks: Path, t0: float, t1: float) -> Prometheus:
+def restarted_replica(workdir: Path, blocks: Path, t0: float, t1: float, **kw) -> Prometheus:
     """A spoke replica restarted at ``t0`` with an empty TSDB, for queries up to ``t1``: the blocks of the
     cluster's history that overlap [t0, t1], with every sample before ``t0`` deleted (the admin API's
-    tombstones apply to every read)."""
-    prom = Prometheus(workdir, args=("--web.enable-admin-api",))
+    tombstones apply to every read). ``kw`` as for :class:`Prometheus` (e.g. ``toolset``)."""
+    prom = Prometheus(workdir, args=("--web.enable-admin-api",), **kw)
     for b in blocks.iterdir():
         meta = b / "meta.json"
         if meta.exists():

@@ -7,9 +7,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from e2e import pipeline
-from e2e.conftest import require_prometheus
-from e2e.harness import group_eval_start, rule_levels, xxh64
+from e2e import pipeline, toolsets
+from e2e.harness import _labels_bytes, group_eval_start, rule_levels, xxh64
 from gpudash.rules import names
 
 HOUR = 3600
@@ -35,12 +34,12 @@ def test_rule_levels_follow_recorded_names(tmp_path):
 
 
 @pytest.mark.e2e
-def test_query_backfill_equals_promtool(tmp_path: Path, prometheus_factory, e2e_cache):
+@pytest.mark.parametrize("toolset", toolsets.params())
+def test_query_backfill_equals_promtool(tmp_path: Path, prometheus_factory, e2e_cache, toolset):
     """Both backfill methods write the same samples at the same timestamps for every rule of both files."""
-    require_prometheus()
     model, mock = pipeline.load()
     rendered = pipeline.render(model, tmp_path / "rendered", rules_only=True)
-    blocks, _ = pipeline.cached_blocks(e2e_cache, model, mock)
+    blocks, _ = pipeline.cached_blocks(e2e_cache, model, mock, toolset=toolset)
     east = mock.scenario.clusters[0]
     # around the trainer's crash and recreation (10d 4h17m), short jobs nearby; one 2 h block per rule, as
     # promtool's cost is per rule and block
@@ -49,7 +48,7 @@ def test_query_backfill_equals_promtool(tmp_path: Path, prometheus_factory, e2e_
     files = [rendered / "rules/gpudash-spoke.rules.yaml", rendered / "rules/gpudash-hub.rules.yaml"]
     out = {}
     for method in ("promtool", "query"):
-        prom = pipeline.prometheus_with_blocks(tmp_path / method, blocks[east])
+        prom = pipeline.prometheus_with_blocks(tmp_path / method, blocks[east], toolset=toolset)
         prometheus_factory.track(prom)
         # the same level file paths for both, so promtool's group offsets (hash of name and file) match
         prom.workdir = tmp_path / "levels"
@@ -69,3 +68,17 @@ def test_group_offsets_are_prometheus_offsets():
     a = group_eval_start("gpudash-hub-billing", 300, 1_790_812_800, "f.yaml")
     b = group_eval_start("gpudash-hub-billing", 300, 1_790_812_800 + 7 * 300 + 1, "f.yaml")
     assert 0 <= a - 1_790_812_800 < 300 and (b - a) % 300 == 0 and b >= 1_790_812_800 + 7 * 300 + 1
+
+
+def test_group_hash_bytes_follow_the_labels_encoding():
+    """Prometheus 3.5's default stringlabels hashes length-prefixed strings, so a group's evaluation offset differs
+    from Debian's 2.42 (slicelabels) for the same file and name (model/labels/labels_stringlabels.go)."""
+    long = "d" * 300
+    assert _labels_bytes({"name": "g", "file": "f"}, "slicelabels") == b"file\xfff\xffname\xffg\xff"
+    assert _labels_bytes({"name": "g", "file": long}, "stringlabels") == (
+        b"\x04file\xff\x2c\x01\x00" + long.encode() + b"\x04name\x01g")
+    assert _labels_bytes({"name": "g", "file": long}, "stringlabels-varint") == (
+        b"\x04file\xac\x02" + long.encode() + b"\x04name\x01g")
+    offsets = {enc: group_eval_start("gpudash-hub-billing", 300, 1_790_812_800, "f.yaml", enc)
+               for enc in ("slicelabels", "stringlabels")}
+    assert offsets["slicelabels"] != offsets["stringlabels"]

@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from e2e import pipeline
-from e2e.conftest import require_prometheus
+from e2e import pipeline, toolsets
 from gpudash.mock.server import MockServer
 from gpudash.model import model_from_dict
 from gpudash.rules import names
@@ -55,8 +54,8 @@ def _series(prom, expr: str, t: float) -> dict[str, float]:
     return {dict(labels).get("pod", ""): v for labels, v in prom.query(expr, t)}
 
 
-def test_live_scrape_with_staleness(tmp_path: Path, prometheus_factory, stopwatch):
-    require_prometheus()
+@pytest.mark.parametrize("toolset", toolsets.params())  # scraping: Prometheus 3 negotiates the protocol strictly
+def test_live_scrape_with_staleness(tmp_path: Path, prometheus_factory, stopwatch, toolset):
     model = _live_model()
     # rules only: the golden test emitter does not take sub-minute intervals (gpudash/golden/emit.py).
     rendered = pipeline.render(model, tmp_path / "rendered", rules_only=True)

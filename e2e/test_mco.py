@@ -22,8 +22,7 @@ import sys
 
 import pytest
 
-from e2e import mco_sim, pipeline
-from e2e.conftest import require_prometheus
+from e2e import mco_sim, pipeline, toolsets
 from e2e.harness import Prometheus
 from gpudash.rules import names
 from gpudash.rules.spoke import rules as spoke_rules
@@ -79,21 +78,22 @@ def _one_percent(mock) -> set:
     return {k for k in range(mock.scenario.duration // 5 + 1) if rng.random() < 0.01}
 
 
-def test_month_through_mco(tmp_path, prometheus_factory, e2e_cache, stopwatch):
-    require_prometheus()
+@pytest.mark.parametrize("toolset", toolsets.params())
+def test_month_through_mco(tmp_path, prometheus_factory, e2e_cache, stopwatch, toolset):
     model, mock = pipeline.load()
     rendered = pipeline.render(model, tmp_path / "rendered")
-    blocks, _ = pipeline.cached_blocks(e2e_cache, model, mock)
+    blocks, _ = pipeline.cached_blocks(e2e_cache, model, mock, toolset=toolset)
     stopwatch("history")
     spokes = {}
     for c in mock.scenario.clusters:
-        spokes[c] = pipeline.prometheus_with_blocks(tmp_path / f"spoke-{c}", blocks[c])
+        spokes[c] = pipeline.prometheus_with_blocks(tmp_path / f"spoke-{c}", blocks[c], toolset=toolset)
         prometheus_factory.track(spokes[c])
     allow = mco_sim.decode_allowlist(rendered / mco_sim.ALLOWLIST_FILE)
     start, end = mock.start, mock.at(mock.scenario.duration)
     west = mock.scenario.clusters[1]
     t0 = mock.at(RESTART)
-    fresh = pipeline.restarted_replica(tmp_path / "spoke-restarted", blocks[west], t0, t0 + 2 * 3600)
+    fresh = pipeline.restarted_replica(tmp_path / "spoke-restarted", blocks[west], t0, t0 + 2 * 3600,
+                                       toolset=toolset)
     prometheus_factory.track(fresh)
     collectors = _collectors(spokes, allow, mock, model, (t0, t0 + 2 * 3600, fresh))
     with concurrent.futures.ThreadPoolExecutor(2) as pool:  # the two spokes are separate processes
@@ -102,7 +102,7 @@ def test_month_through_mco(tmp_path, prometheus_factory, e2e_cache, stopwatch):
         s.stop()
     stopwatch("collector")
     files = mco_sim.write_pushes(logs, tmp_path / "pushed")
-    hub = Prometheus(tmp_path / "hub")
+    hub = Prometheus(tmp_path / "hub", toolset=toolset)
     prometheus_factory.track(hub)
     hub.backfill_openmetrics(files)
     hub.backfill_rules([rendered / mco_sim.HUB_RULES_FILE], start, end, method="query")
@@ -244,14 +244,14 @@ def _first_crossing(truth, tenant, fraction, until):
     raise AssertionError("not crossed")
 
 
-def test_range_equals_instant(tmp_path, prometheus_factory, e2e_cache):
+@pytest.mark.parametrize("toolset", toolsets.params())
+def test_range_equals_instant(tmp_path, prometheus_factory, e2e_cache, toolset):
     """The collector's range-query shortcut pushes exactly what one instant query per push would."""
-    require_prometheus()
     model, mock = pipeline.load()
     rendered = pipeline.render(model, tmp_path / "rendered")
-    blocks, _ = pipeline.cached_blocks(e2e_cache, model, mock)
+    blocks, _ = pipeline.cached_blocks(e2e_cache, model, mock, toolset=toolset)
     east = mock.scenario.clusters[0]
-    spoke = pipeline.prometheus_with_blocks(tmp_path / "spoke", blocks[east])
+    spoke = pipeline.prometheus_with_blocks(tmp_path / "spoke", blocks[east], toolset=toolset)
     prometheus_factory.track(spoke)
     allow = mco_sim.decode_allowlist(rendered / mco_sim.ALLOWLIST_FILE)
     start = mock.at(10 * DAY + 3 * HOUR)  # the trainer crash and recreation, with short jobs around

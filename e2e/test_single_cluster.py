@@ -4,20 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from e2e import pipeline
-from e2e.conftest import require_prometheus
+from e2e import pipeline, toolsets
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
-def test_month_single_cluster(tmp_path, prometheus_factory, e2e_cache, stopwatch):
-    require_prometheus()
+@pytest.mark.parametrize("toolset", toolsets.params())
+def test_month_single_cluster(tmp_path, prometheus_factory, e2e_cache, stopwatch, toolset):
     model, mock = pipeline.load()
     rendered = pipeline.render(model, tmp_path / "rendered")
-    blocks, built = pipeline.cached_blocks(e2e_cache, model, mock)
+    blocks, built = pipeline.cached_blocks(e2e_cache, model, mock, toolset=toolset)
     stopwatch("history")
     cluster = mock.scenario.clusters[0]
-    prom = pipeline.prometheus_with_blocks(tmp_path / "spoke", blocks[cluster])
+    prom = pipeline.prometheus_with_blocks(tmp_path / "spoke", blocks[cluster], toolset=toolset)
     prometheus_factory.track(prom)
     stopwatch("start")
     start, end = mock.start, mock.at(mock.scenario.duration)

@@ -2,8 +2,10 @@
 # Installs the real tools the test suite runs: promtool/prometheus (Debian "prometheus"), amtool
 # (Debian "prometheus-alertmanager"), chromium and poppler-utils (HTML statements printed to PDF) and
 # openssl (a TLS test server). Root on Debian installs them with apt-get; elsewhere it says what is
-# missing and exits non-zero.
+# missing and exits non-zero. Then the Prometheus 3 toolset is fetched beside them, never installed
+# (scripts/fetch-prometheus3.sh).
 set -euo pipefail
+here="$(dirname "$0")"
 
 need=()
 command -v promtool >/dev/null 2>&1 && command -v prometheus >/dev/null 2>&1 || need+=(prometheus)
@@ -11,7 +13,7 @@ command -v amtool >/dev/null 2>&1 || need+=(prometheus-alertmanager)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v pdfinfo >/dev/null 2>&1 || need+=(poppler-utils)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
-[ ${#need[@]} -eq 0 ] && exit 0
+[ ${#need[@]} -eq 0 ] && exec bash "$here/fetch-prometheus3.sh"
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "installing Debian packages: ${need[*]}" >&2
@@ -21,7 +23,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   if [ -d /run/systemd/system ]; then
     systemctl disable --now prometheus.service prometheus-alertmanager.service >/dev/null 2>&1 || true
   fi
-  exit 0
+  exec bash "$here/fetch-prometheus3.sh"
 fi
 echo "gpudash tests need these Debian packages (or the same tools on PATH): ${need[*]}" >&2
 echo "install them, e.g. 'sudo apt-get install --no-install-recommends ${need[*]}', then run again" >&2

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # e2e.toolsets (which Prometheus versions the tests run on) under any runner
 
 
 def gpudash(*args: str, cwd=None, env=None) -> subprocess.CompletedProcess:

@@ -1,14 +1,14 @@
-"""Render the bundled example with its golden tests and run every promtool test file."""
-import shutil
+"""Render the bundled example with its golden tests and run every promtool test file, with the promtool of
+every pinned Prometheus version (e2e/toolsets.py)."""
 import time
 
 import pytest
 
+from e2e import toolsets
 from gpudash import artifacts, writer
 from gpudash.golden import run_promtool_tests
 from gpudash.model import load_bundled_example
 
-pytestmark = pytest.mark.skipif(not shutil.which("promtool"), reason="promtool is not installed")
 
 def render(directory) -> None:
     """Every artifact of the bundled example, golden tests included, written by the project's writer."""
@@ -16,17 +16,19 @@ def render(directory) -> None:
 
 
 @pytest.fixture(scope="module")
-def suite(tmp_path_factory):
+def golden_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("rendered")
     render(out)
+    return out
+
+
+@pytest.mark.parametrize("toolset", toolsets.params())
+def test_every_golden_test_passes(golden_dir, toolset):
+    promtool = toolsets.require(toolset).promtool
     start = time.monotonic()
-    results = run_promtool_tests(out)
-    return results, time.monotonic() - start
-
-
-def test_every_golden_test_passes(suite):
-    results, seconds = suite
-    print(f"\n{len(results)} golden test files in {seconds:.1f} s")
+    results = run_promtool_tests(golden_dir, promtool=promtool)
+    seconds = time.monotonic() - start
+    print(f"\n{len(results)} golden test files in {seconds:.1f} s ({promtool})")
     assert len(results) >= 25
     failed = [str(r) for r in results if not r.ok]
     assert not failed, "\n".join(failed)

@@ -33,10 +33,10 @@ def test_files(directory) -> list[Path]:
     return sorted((root / "tests" if (root / "tests").is_dir() else root).glob(PATTERN))
 
 
-def run_file(path: Path) -> Result:
+def run_file(path: Path, promtool: str = "promtool") -> Result:
     """``promtool test rules`` on one file (it resolves ``rule_files`` relative to the file)."""
     start = time.monotonic()
-    proc = subprocess.run(["promtool", "test", "rules", path.name], cwd=path.parent, capture_output=True, text=True)
+    proc = subprocess.run([promtool, "test", "rules", path.name], cwd=path.parent, capture_output=True, text=True)
     seconds = time.monotonic() - start
     return Result(path.name, proc.returncode == 0, seconds, () if proc.returncode == 0 else _failures(proc, path))
 
@@ -65,12 +65,12 @@ def _group_names(path: Path) -> list[str]:
     return [str(g.get("name", "?")) for g in (yaml.safe_load(path.read_text()) or {}).get("tests", [])]
 
 
-def run_promtool_tests(directory, jobs: int | None = None) -> list[Result]:
-    """Run every test file of ``directory`` with up to ``jobs`` (default: CPU count) promtool processes,
+def run_promtool_tests(directory, jobs: int | None = None, promtool: str = "promtool") -> list[Result]:
+    """Run every test file of ``directory`` with up to ``jobs`` (default: CPU count) ``promtool`` processes,
     largest files (the longest runs) first; results in file name order."""
     files = sorted(test_files(directory), key=lambda p: -p.stat().st_size)
     with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
-        return sorted(pool.map(run_file, files), key=lambda r: r.file)
+        return sorted(pool.map(lambda f: run_file(f, promtool), files), key=lambda r: r.file)
 
 
 def report(results: list[Result], out=sys.stdout) -> int:
