@@ -31,8 +31,7 @@ def test_every_golden_test_passes(golden_dir, toolset):
     print(f"\n{len(results)} golden test files in {seconds:.1f} s ({promtool})")
     assert len(results) >= 25
     failed = [str(r) for r in results if not r.ok]
-    assert not failed, "\n".join(failed)
-    assert seconds < 120, f"golden suite took {seconds:.0f} s"
+    assert not failed, "\n".join(failed)  # its run time is a benchmark figure, printed, never a pass condition
 
 
 def test_sub_minute_models_get_the_index_only():

@@ -158,8 +158,9 @@ def _billing_rules(model: Model) -> tuple[Rule, ...]:
         Rule(names.BILLING_COVERAGE, _coverage(model),
              "Share of the last complete clock hour the cluster's billed figures cover (1: every spoke step;"
              "\n0: an hourly rule failed in every push, so the hour is missing). Below 1 is under-billing."),
-        Rule(names.TENANT_HOUR_COST, q.agg("sum", ("cluster", "namespace"), names.HOUR_COST),
-             "Cost of the last complete clock hour per namespace and cluster: the input of period-to-date."),
+        Rule(names.TENANT_HOUR_COST, q.agg("sum", ("cluster", "namespace"), _priced(hourly, "price")),
+             "Cost of the last complete clock hour per namespace and cluster: the input of period-to-date"
+             "\n(from the pushed figures, as the billing lines: a line that stops is gone at once)."),
         Rule(names.CLASS_ALLOCATED, q.agg("sum", BILLING_LINE, _priced(current, "unit")),
              "GPUs allocated now per billing line (latest push)."),
         Rule(names.POD_COST_RATE, q.agg("sum", pod_keep, _priced(current, "price")),
@@ -187,13 +188,16 @@ def _billing_rules(model: Model) -> tuple[Rule, ...]:
 
 
 def _ccsp_rules(model: Model) -> tuple[Rule, ...]:
+    """Each rule reads the pushed figures itself, not another recorded series: a recorded series read at the
+    same evaluation would leave its last hour's value behind where no staleness marker was written (a restart,
+    a rule backfill) when a node stops."""
+    nodes = q.agg("max", ("cluster", "node"), _this_hours_push(model, names.NODE_ACTIVE_GPUS_MAX))
     return (
-        Rule(names.CCSP_NODE_GPUS,
-             q.agg("max", ("cluster", "node"), _this_hours_push(model, names.NODE_ACTIVE_GPUS_MAX)),
+        Rule(names.CCSP_NODE_GPUS, nodes,
              "CCSP: most GPUs active at once on each node during the last complete clock hour."),
-        Rule(names.CCSP_ACTIVE_NODES, f"count by (cluster) ({names.CCSP_NODE_GPUS} >= 1)",
+        Rule(names.CCSP_ACTIVE_NODES, f"count by (cluster) ({nodes} >= 1)",
              "CCSP: worker nodes with at least one active GPU during the last complete clock hour."),
-        Rule(names.CCSP_ACTIVE_GPUS, f"sum by (cluster) ({names.CCSP_NODE_GPUS})",
+        Rule(names.CCSP_ACTIVE_GPUS, f"sum by (cluster) ({nodes})",
              "CCSP: fleet total of the per-node hourly maxima for the last complete clock hour."),
     )
 
