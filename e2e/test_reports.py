@@ -98,7 +98,7 @@ NEEDED_HUB_RULES = {names.HOUR_GPU_HOURS, names.HOUR_COST, names.UNPRICED_GPU_HO
                     names.CCSP_NODE_GPUS}
 
 
-def hub_rule_file(model, path: Path) -> Path:
+def hub_rule_file(model, path: Path, needed=NEEDED_HUB_RULES) -> Path:
     """The real hub rules the reports read, over the model constants.
 
     promtool's rule backfill costs seconds per rule, whatever the rule does, and the model group has one tiny
@@ -121,7 +121,7 @@ def hub_rule_file(model, path: Path) -> Path:
                 merged.setdefault(r["record"], []).append(expr)
             g["rules"] = [{"record": k, "expr": " or ".join(v)} for k, v in merged.items()]
         else:
-            g["rules"] = [r for r in g["rules"] if r["record"] in NEEDED_HUB_RULES]
+            g["rules"] = [r for r in g["rules"] if r["record"] in needed]
     path.write_text(yaml.safe_dump({"groups": [g for g in groups if g["rules"]]}, sort_keys=False, width=1 << 20))
     return path
 

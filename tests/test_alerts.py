@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from gpudash import alerts, artifacts, mco, writer
+from gpudash import alerts, artifacts, mco, rules, writer
 from gpudash.alerts import catalog, common, promtool
 from gpudash.alerts import names as an
 from gpudash.grafana import uids
 from gpudash.model import model_from_dict
 from gpudash.promql.lint import parse
+from gpudash.rules import idle as idle_record
 from gpudash.rules import names as rnames
 from gpudash.sources import gpu_exporters as gx
 from tests.conftest import ROOT, require
@@ -65,8 +66,9 @@ VARIANTS = {"odd": ODD, "fast": FAST, "minimal": MINIMAL, "hourly": HOURLY, "qua
 
 
 def render_alerts(model, out: Path) -> Path:
-    """Write the alert family's files (rule file, promtool tests, Alertmanager config) under ``out``."""
-    for path, data in alerts.artifacts(model).items():
+    """Write the alert family's files (rule file, promtool tests, Alertmanager config) under ``out``, and the
+    recording rules the idle alert reads."""
+    for path, data in {**rules.artifacts(model), **alerts.artifacts(model)}.items():
         target = out / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(writer.serialise(path, data))
@@ -101,7 +103,7 @@ def coverage(out: Path) -> dict[str, tuple[int, int]]:
     seen: dict[str, list[int]] = {}
     for path in out.glob("tests/alerts-*.test.yaml"):
         data = load(path)
-        assert data["rule_files"] == ["../alerts/gpudash.alerts.yaml"]
+        assert data["rule_files"][-1] == "../alerts/gpudash.alerts.yaml"  # idle also loads the hub rules it reads
         for group in data["tests"]:
             for case in group["alert_rule_test"]:
                 counts = seen.setdefault(case["alertname"], [0, 0])
@@ -239,9 +241,11 @@ def test_odd_model_escapes_and_links(tmp_path):
     model = model_from_dict(ODD)
     rules = yaml.safe_load(writer.serialise("x.yaml", alerts.artifacts(model)["alerts/gpudash.alerts.yaml"]))
     idle_rule = next(r for g in rules["groups"] for r in g["rules"] if r["alert"] == an.IDLE)
-    assert 'namespace=~"team-.*|x\\"y\\\\\\\\"' in idle_rule["expr"]  # the regex, escaped once for PromQL
-    assert 'gpu_model=~".*A100.*"' in idle_rule["expr"]
-    assert ">= 150.0" in idle_rule["expr"]
+    assert rnames.POD_IDLE in idle_rule["expr"]  # the alert reads the one recorded idle definition
+    idle_expr = idle_record.expr(model)
+    assert 'namespace=~"team-.*|x\\"y\\\\\\\\"' in idle_expr  # the regex, escaped once for PromQL
+    assert 'gpu_model=~".*A100.*"' in idle_expr
+    assert ">= 150.0" in idle_expr
     long_name = model.tenants[0].name
     uid = uids.tenant_dashboard_uid(long_name)
     assert uid != "gpudash-tenant-" + long_name and len(uid) <= 40
@@ -254,7 +258,7 @@ def test_odd_model_escapes_and_links(tmp_path):
     idle_tests = alerts.artifacts(model)["tests/alerts-idle.test.yaml"]["tests"][0]["input_series"]
     pods = {re.search(r'pod="([^"]+)"', s["series"]).group(1) for s in idle_tests if "pod=" in s["series"]}
     assert {"drawing-power", "unwatched", "other-model", "released", "busy"} <= pods
-    assert rnames.POD_POWER_MAX in idle_rule["expr"]
+    assert rnames.POD_POWER_MAX in idle_expr
 
 
 def test_values_notation():

@@ -1,10 +1,8 @@
 """Idle GPUs: a tenant's pod holds priced GPUs whose peak activity over ``alerts.idle.window`` was zero.
 
-This is gpu-pruner's rule (peak graphics-engine activity over the window is zero, DCGM GPU_UTIL as fallback, AMD
-gfx activity; optional namespace and model regexes; optional power veto), read from the spoke series
-``namespace_pod:gpudash_gpu_activity:max`` and attributed to workloads by the hub's per-pod cost series. The
-window itself is the debounce: the alert needs no ``for:``, but the pod must have been observed since the window
-started, so a pod that just started is never called idle.
+The alert reads the hub's recorded idle series ``names.POD_IDLE`` (:mod:`gpudash.rules.idle`: gpu-pruner's rule
+with the model's filters, power veto and observed-since guard), the same series the pruner acts on. The window
+itself is the debounce: the alert needs no ``for:``.
 """
 from __future__ import annotations
 
@@ -15,33 +13,13 @@ from gpudash.alerts import names as an
 from gpudash.alerts import promtool as pt
 from gpudash.model.types import Model
 from gpudash.promql import build as q
-from gpudash.rules import names
-
-POD = ("cluster", "namespace", "pod")
-
-
-def _filters(model: Model) -> tuple:
-    idle = model.alerts.idle
-    out = []
-    if idle.namespace_regex != ".*":
-        out.append(("namespace", "=~", idle.namespace_regex))
-    if idle.model_regex != ".*":
-        out.append(("gpu_model", "=~", idle.model_regex))
-    return tuple(out)
+from gpudash.rules import HUB_FILE, names
+from gpudash.rules import idle as idle_rule
 
 
 def _expr(model: Model) -> str:
-    idle = model.alerts.idle
-    window = q.duration(idle.window)
-    activity = q.selector(names.POD_ACTIVITY_MAX, *_filters(model))
-    peak = q.agg("max", (*POD, "gpu_model"), f"max_over_time({activity}[{window}])")
-    since = f"last_over_time({names.POD_ACTIVITY_MAX}[{c.fresh_range(model)}] offset {window})"
-    expr = f"({peak} == 0) and on {q.labels(POD)} {since}"
-    if idle.power_veto_watts > 0:
-        drawn = q.agg("max", POD, f"max_over_time({names.POD_POWER_MAX}[{window}])")
-        expr = f"({expr}) unless on {q.labels(POD)} ({drawn} >= {idle.power_veto_watts!r})"
-    cost = c.fresh(model, names.POD_COST_RATE)
-    return c.tenant_of(model, f"({expr}) + on {q.labels(POD)} group_left (workload, workload_type) {cost}")
+    """The recorded idle series (:mod:`gpudash.rules.idle`, the one definition) of tenant namespaces."""
+    return c.tenant_of(model, c.fresh(model, names.POD_IDLE))
 
 
 def _description(model, pod, kind, workload, tenant, cluster, gpu_model, cost) -> str:
@@ -91,6 +69,13 @@ def _models(model: Model) -> list[tuple[str, float, str]]:
     return [(p, g.price_per_hour, g.vendor) for g in model.gpu_classes for p in g.products]
 
 
+def _recorded(model: Model, step: int, rows) -> dict:
+    """A promql_expr_test of ``names.POD_IDLE`` at ``step``: ``rows`` of (labels, cost per hour)."""
+    return {"expr": names.POD_IDLE, "eval_time": pt.eval_time(model, step),
+            "exp_samples": [{"labels": pt.series(names.POD_IDLE, labels, [])["series"], "value": value}
+                            for labels, value in sorted(rows, key=lambda r: r[0]["pod"])]}
+
+
 def tests(model: Model) -> dict:
     """Pods of the first tenant whose namespace the regex watches: one idle from the start, one busy until
     later, one always busy, one idle without GPUs now; with a veto, one idle but drawing power; pods outside the
@@ -107,7 +92,7 @@ def tests(model: Model) -> dict:
     last_busy = first + 1
     fires_after_busy = int(last_busy + window_steps) + 1
     total = fires_after_busy + 2
-    inputs, expected = [], {}
+    inputs, expected, recorded = [], {}, {}  # recorded: pod -> (labels of names.POD_IDLE, cost per hour)
 
     def pod(namespace, name, gpu_model, activity, cost, workload=None, power=None):
         labels = {"cluster": cluster, "namespace": namespace, "pod": name}
@@ -126,6 +111,8 @@ def tests(model: Model) -> dict:
         later = [0.4 if s <= last_busy else 0.0 for s in range(total)]
         for name, activity, gpus in (("idle-notebook", zeros, 2), ("busy-then-idle", later, 1)):
             labels = pod(t.namespace, name, gpu_model, activity, gpus * price, workload=f"{name}-wl")
+            recorded[name] = ({**labels, "gpu_model": gpu_model, "workload": f"{name}-wl",
+                               "workload_type": "Deployment"}, gpus * price)
             description = _description(model, name, "Deployment", f"{name}-wl", t.name, cluster, gpu_model,
                                        f"{gpus * price:.2f}")
             expected[name] = pt.alert(
@@ -140,7 +127,10 @@ def tests(model: Model) -> dict:
             pod(t.namespace, "drawing-power", gpu_model, zeros, price, power=idle.power_veto_watts + 50)
         if _matches(idle.namespace_regex, "gpudash-not-a-tenant") and model.tenant_for_namespace(
                 "gpudash-not-a-tenant") is None:
-            pod("gpudash-not-a-tenant", "unbilled", gpu_model, zeros, price)
+            labels = pod("gpudash-not-a-tenant", "unbilled", gpu_model, zeros, price)
+            # recorded (idle is defined for every priced pod), but no tenant's alert
+            recorded["unbilled"] = ({**labels, "gpu_model": gpu_model, "workload": "unbilled",
+                                     "workload_type": "Pod"}, price)
     if watched and models_out:
         pod(watched[0].namespace, "other-model", models_out[0][0], [0.0] * total, models_out[0][1])
     if unwatched and (models_in or models_out):
@@ -156,5 +146,14 @@ def tests(model: Model) -> dict:
         pt.case(model, fires_after_busy, an.IDLE, [expected["idle-notebook"], expected["busy-then-idle"]]
                 if expected else []),
     ]
-    return pt.test_file(model, [pt.test_group(model, "idle GPUs held by pods", inputs, cases)],
-                        "Idle GPU alert, fed the spoke activity and hub cost series directly.")
+    group = pt.test_group(model, "idle GPUs held by pods", inputs, cases)
+    group["promql_expr_test"] = [  # the recorded idle series itself, by value
+        _recorded(model, first - 1, []),
+        _recorded(model, first, [recorded[p] for p in recorded if p != "busy-then-idle"]),
+        _recorded(model, fires_after_busy, list(recorded.values())),
+    ]
+    out = pt.test_file(model, [group],
+                       "Idle GPU alert over the recorded idle series, fed the spoke activity and hub cost series.")
+    out["rule_files"] = ["../" + HUB_FILE, *out["rule_files"]]  # the idle rule records what the alert reads,
+    out["group_eval_order"] = [idle_rule.GROUP, an.GROUP_IDLE]  # before the alert, at every evaluation
+    return out

@@ -36,7 +36,7 @@ from gpudash.rules import names
 
 SPOKE_RULES = "../rules/gpudash-spoke.rules.yaml"
 HUB_RULES = "../rules/gpudash-hub.rules.yaml"
-GROUP_ORDER = ["gpudash-spoke", "gpudash-hub-model", "gpudash-hub-billing", "gpudash-hub-ccsp"]
+GROUP_ORDER = ["gpudash-spoke", "gpudash-hub-model", "gpudash-hub-billing", "gpudash-hub-ccsp", "gpudash-hub-idle"]
 STABLE = 10  # minutes without allocation change before burn-rate based figures are checked
 # Faults of the push path: a scenario with any of them gets a push-path (hub) test file.
 PUSH_FAULTS = ("mco_jitter", "mco_missed", "mco_rule_failed", "mco_straddle", "spoke_restart")

@@ -16,7 +16,7 @@ from gpudash.model.pricing import skus
 from gpudash.model.types import Model
 from gpudash.promql import build as q
 from gpudash.promql import calendar
-from gpudash.rules import names
+from gpudash.rules import idle, names
 from gpudash.rules.format import Group, Rule
 
 BILLING_LINE = ("cluster", "namespace", "gpu_class", "resource")
@@ -212,4 +212,5 @@ def groups(model: Model) -> tuple[Group, ...]:
               _billing_rules(model)),
         Group("gpudash-hub-ccsp", interval, "CCSP: hourly active GPUs per node, active nodes, fleet total.",
               _ccsp_rules(model)),
+        idle.group(model),
     )

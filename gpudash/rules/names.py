@@ -85,6 +85,12 @@ TENANT_COST_PROJECTED = "cluster_namespace:gpudash_cost:period_projection"
 # Average cost per hour over billing.burn_rate_window, per cluster (labels cluster, namespace).
 TENANT_COST_RATE_AVG = "cluster_namespace:gpudash_cost_per_hour:avg_window"
 
+# Idle GPUs (gpudash.rules.idle, the one idle definition): per pod holding priced GPUs whose peak activity over
+# alerts.idle.window was zero (model namespace/model filters, power veto, observed for the whole window), the
+# pod's cost per hour. Read by GPUAllocatedIdle, the idle report and `gpudash prune`.
+POD_IDLE = "cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour"
+POD_IDLE_LABELS = ("cluster", "namespace", "pod", "gpu_model", "workload", "workload_type")
+
 # Share (0-1) of the last complete clock hour that the cluster's billed figures cover: the steps observed over
 # the steps in an hour, 0 when the cluster pushed in the hour but an hourly rule failed in every push (the hour
 # is lost, not repeated); label cluster. Below 1 the hour is under-billed: GPUBillingDataGap.
