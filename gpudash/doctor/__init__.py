@@ -161,7 +161,11 @@ def _ages(prom: Prometheus, now: float) -> dict[str, float]:
 
 def clusters(prom: Prometheus, model: Model, role: str, now: float) -> tuple[str, ...]:
     """The clusters to check: the model's on the hub; on a single cluster the one its heartbeat names."""
-    return model.clusters if role == "hub" else tuple(sorted(_ages(prom, now))) or ("(its cluster label)",)
+    return model.clusters if role == "hub" else tuple(sorted(_ages(prom, now))) or ("",)
+
+
+def _shown(cluster: str) -> str:
+    return cluster or "this cluster"  # a single cluster's heartbeat has no cluster label (no collector adds it)
 
 
 def pushes(prom: Prometheus, model: Model, expected: tuple[str, ...], now: float) -> list[Check]:
@@ -173,10 +177,10 @@ def pushes(prom: Prometheus, model: Model, expected: tuple[str, ...], now: float
         age = ages.get(cluster)
         if age is None or age > limit:
             found = "never pushed (within the lookback)" if age is None else f"last push {age:.0f}s ago"
-            out.append(Check(f"push from {cluster}", FAIL, found,
+            out.append(Check(f"push from {_shown(cluster)}", FAIL, found,
                              "check the cluster's metrics-collector (ACM observability add-on) and the allowlist"))
         else:
-            out.append(Check(f"push from {cluster}", OK, f"last push {age:.0f}s ago"))
+            out.append(Check(f"push from {_shown(cluster)}", OK, f"last push {age:.0f}s ago"))
     return out
 
 
@@ -185,11 +189,12 @@ def billed_hours(prom: Prometheus, model: Model, expected: tuple[str, ...], now:
     coverage = {labels.get("cluster", ""): v for labels, v in prom.query(names.BILLING_COVERAGE, now)}
     absent = [c for c in expected if c not in coverage]
     if absent:
-        return [Check("billed hours", FAIL, f"no {names.BILLING_COVERAGE} for {', '.join(absent)}",
+        return [Check("billed hours", FAIL, f"no {names.BILLING_COVERAGE} for {', '.join(map(_shown, absent))}",
                       "install the hub rules (mco/thanos-ruler-custom-rules) and check that the clusters push")]
     short = {c: v for c, v in coverage.items() if c in expected and v < 1}
     if short:
-        return [Check("billed hours", WARN, "last hour covered " + ", ".join(f"{c} {v:.0%}" for c, v in short.items()),
+        covered = ", ".join(f"{_shown(c)} {v:.0%}" for c, v in short.items())
+        return [Check("billed hours", WARN, f"last hour covered {covered}",
                       "a cluster that started this hour covers less; else see GPUBillingDataGap")]
     return [Check("billed hours", OK, f"last hour fully covered on {len(coverage)} cluster(s)")]
 
