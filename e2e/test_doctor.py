@@ -1,6 +1,6 @@
 """``gpudash doctor`` against real Prometheus servers scraping the live mock cluster (rules loaded as on a
 single cluster): a healthy setup has no failing check, and each broken setup fails exactly the one check that
-names its cause. The four servers scrape side by side for about 25 seconds."""
+names its cause. The four servers scrape side by side for about 45 seconds."""
 from __future__ import annotations
 
 import dataclasses
@@ -16,7 +16,8 @@ from gpudash.report.client import Prometheus
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
-WARMUP = 25.0  # seconds: a few scrapes and an evaluation of every rule group (live model: 10 s / 30 s)
+WARMUP = 45.0  # seconds: a few scrapes and an evaluation of every rule group (intervals 10 s and 30 s, each
+# group starting at an offset within its interval)
 
 
 def _setup(server, model, rendered, break_with: str = "") -> dict:
