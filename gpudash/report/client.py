@@ -81,6 +81,10 @@ class Prometheus:
             params["end"] = _ts(end)
         return self._call("/api/v1/series", params)
 
+    def rules(self) -> dict:
+        """Loaded rule groups with their health (``/api/v1/rules``; Thanos Ruler and Querier serve it too)."""
+        return self._call("/api/v1/rules", {})
+
     # --- transport ---------------------------------------------------------------------------------------------
     def _call(self, path: str, params: dict[str, str]):
         params = {**params, **self.extra_params}

@@ -1,0 +1,224 @@
+"""Checks that a live spoke or hub is ready to bill: what the rules read is there, labelled and priced as the
+model assumes, and the rules run. Each check reads the Prometheus HTTP API through
+:class:`gpudash.report.client.Prometheus` and gives one :class:`Check` (ok / warn / fail, what was found, the fix).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from gpudash import alerts
+from gpudash.model.pricing import skus
+from gpudash.model.types import Exporter, Model
+from gpudash.promql import build as q
+from gpudash.report.client import Prometheus, PrometheusError
+from gpudash.rules import hub, names, spoke
+from gpudash.sources import gpu_exporters as gx
+from gpudash.sources import kube_state_metrics as ksm
+
+OK, WARN, FAIL = "ok", "warn", "fail"
+ROLES = ("spoke", "hub", "single")  # single: one Prometheus running the spoke and the hub rules (no ACM)
+SLOW_RULE = 5.0  # seconds: a spoke rule slower than this delays the metrics-collector's push
+# Raw series the spoke rules read (gpudash/rules/spoke.py), each pinned to kube-state-metrics' job.
+KSM_SERIES = (ksm.CONTAINER_REQUESTS, ksm.POD_PHASE, ksm.NODE_LABELS, ksm.NODE_ALLOCATABLE, ksm.POD_OWNER)
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    status: str
+    found: str
+    fix: str = ""
+
+    def line(self) -> str:
+        return f"{self.status:<4}  {self.name}: {self.found}" + (f"; fix: {self.fix}" if self.fix else "")
+
+
+def _count(prom: Prometheus, expr: str, now: float) -> int:
+    rows = prom.query(f"count({expr})", now)
+    return int(rows[0][1]) if rows else 0
+
+
+def _values(prom: Prometheus, expr: str, label: str, now: float) -> set[str]:
+    return {labels.get(label, "") for labels, _ in prom.query(f"group by ({label}) ({expr})", now)}
+
+
+def raw_series(prom: Prometheus, model: Model, now: float) -> list[Check]:
+    """Every kube-state-metrics series the rules read is fresh (within the lookback) under the model's job."""
+    job = ksm.job(model.sources)
+    missing = [m for m in KSM_SERIES if _count(prom, q.selector(m, job), now) == 0]
+    name = f"raw series of job {model.sources.kube_state_metrics_job!r}"
+    if not missing:
+        return [Check(name, OK, f"{len(KSM_SERIES)} kube-state-metrics series fresh")]
+    other = sorted(_values(prom, q.selector(missing[0]), "job", now) - {""})
+    seen = f" (found under job {', '.join(other)})" if other else ""
+    return [Check(name, FAIL, f"no fresh {', '.join(missing)}{seen}",
+                  "set sources.kube_state_metrics_job to kube-state-metrics' job, or scrape it with that job")]
+
+
+def product_labels(prom: Prometheus, model: Model, now: float) -> list[Check]:
+    """Every node offering GPUs carries a product label in ``kube_node_labels``."""
+    src, job = model.sources, ksm.job(model.sources)
+    offered = q.selector(ksm.NODE_ALLOCATABLE, job, ("resource", "=~", ksm.GPU_RESOURCE_REGEX))
+    gpu_nodes = q.agg("max", ("node",), f"{offered} > 0")
+    labelled = " or ".join(f"max by (node) ({q.selector(ksm.NODE_LABELS, job, (label, '!=', ''))})"
+                           for label in (src.nvidia_product_label, src.amd_product_label))
+    bare = sorted(_values(prom, f"{gpu_nodes} unless on (node) ({labelled})", "node", now))
+    name = "node product labels"
+    if not bare:
+        return [Check(name, OK, f"{_count(prom, gpu_nodes, now)} GPU node(s) labelled")]
+    return [Check(name, FAIL, f"GPU node(s) without {src.nvidia_product_label} or {src.amd_product_label} in "
+                  f"{ksm.NODE_LABELS}: {', '.join(bare)}",
+                  "export the node labels: kube-state-metrics --metric-labels-allowlist (see wiring/), and run "
+                  "GPU Feature Discovery / the AMD node labeller")]
+
+
+def pricing(prom: Prometheus, model: Model, now: float) -> list[Check]:
+    """Every GPU product and resource seen on nodes is priced by the model."""
+    src, job = model.sources, ksm.job(model.sources)
+    priced = skus(model)
+    seen = set()
+    for label in (src.nvidia_product_label, src.amd_product_label):
+        seen |= _values(prom, q.selector(ksm.NODE_LABELS, job, (label, "!=", "")), label, now)
+    resources = _values(prom, q.selector(ksm.NODE_ALLOCATABLE, job, ("resource", "=~", ksm.GPU_RESOURCE_REGEX)),
+                        "resource", now)
+    products = sorted(p for p in seen if p not in {s.product for s in priced})
+    unpriced = sorted(r for r in resources if r not in {s.ksm_resource for s in priced})
+    name = "GPUs on nodes priced"
+    if products or unpriced:
+        found = "; ".join(text for text in (products and f"no GPU class lists {', '.join(products)}",
+                                            unpriced and f"no price for {', '.join(unpriced)}") if text)
+        return [Check(name, FAIL, found, "list the product in a class's products and price the resource (a class's "
+                      "mig or time_slicing) in gpudash.yaml")]
+    return [Check(name, OK, f"{len(seen)} product(s) and {len(resources)} GPU resource(s) on nodes, all priced")]
+
+
+def _exporter(prom: Prometheus, what: str, exporter: Exporter, now: float) -> Check:
+    """The exporter's pod attribution label is the one the model reads (exported_* with honorLabels unset)."""
+    job = gx.job(exporter)
+    name = f"{what} exporter labels"
+    if _count(prom, q.selector("up", job), now) == 0:
+        return Check(name, OK, f"no {what} exporter scraped (job=~{exporter.job!r})")
+    exported = _count(prom, f"{{{q.matchers(job, ('exported_namespace', '!=', ''))}}}", now)
+    plain_pod = _count(prom, f"{{{q.matchers(job, ('pod', '!=', ''))}}}", now)
+    want = exporter.tenant_label
+    if want == "namespace" and exported:
+        return Check(name, FAIL, f"{exported} series carry exported_namespace: scraped with honorLabels unset, "
+                     "the model reads namespace", f"set sources.{what}.tenant_label: exported_namespace, or "
+                     "honorLabels: true on its ServiceMonitor")
+    if want == "exported_namespace" and not exported and plain_pod:
+        return Check(name, FAIL, "series carry the workload's pod labels as namespace/pod (honorLabels: true), "
+                     "the model reads exported_namespace", f"set sources.{what}.tenant_label: namespace, or unset "
+                     "honorLabels on its ServiceMonitor")
+    return Check(name, OK, f"pod attribution in {want} as the model says")
+
+
+def exporters(prom: Prometheus, model: Model, now: float) -> list[Check]:
+    return [_exporter(prom, "dcgm", model.sources.dcgm, now), _exporter(prom, "amd", model.sources.amd, now)]
+
+
+def spoke_rules(prom: Prometheus, model: Model, now: float) -> list[Check]:
+    """Each spoke rule evaluates here (what the metrics-collector runs at every push), and how long it takes."""
+    times, failed = [], []
+    for rule in spoke.rules(model):
+        start = time.monotonic()
+        try:
+            prom.query(rule.expr, now)
+        except PrometheusError as err:
+            failed.append(f"{rule.record}: {err}")
+        times.append((time.monotonic() - start, rule.record))
+    slowest, record = max(times)
+    if failed:
+        return [Check("spoke rules evaluate", FAIL, failed[0], "see the error; check the Prometheus version")]
+    status = WARN if slowest > SLOW_RULE else OK
+    return [Check("spoke rules evaluate", status, f"{len(times)} rules, slowest {slowest:.2f}s ({record})",
+                  "give Prometheus more CPU or a shorter billing.resolution" if status == WARN else "")]
+
+
+def _groups(prom: Prometheus) -> dict[str, dict]:
+    return {g["name"]: g for g in prom.rules()["groups"]}
+
+
+def rule_groups(prom: Prometheus, model: Model, now: float, groups) -> list[Check]:
+    """Every gpudash rule group is loaded, healthy and evaluated within two of its intervals."""
+    loaded = _groups(prom)
+    missing = [g.name for g in groups if g.name not in loaded]
+    if missing:
+        return [Check("rule groups", FAIL, f"not loaded: {', '.join(missing)}",
+                      "apply the rendered rules (mco/ on the ACM hub, rules/kubernetes and alerts/kubernetes on a "
+                      "single cluster)")]
+    bad = [f"{r.get('name') or r.get('alert')}: {r.get('lastError')}" for g in groups
+           for r in loaded[g.name]["rules"] if r.get("health") == "err"]
+    if bad:
+        return [Check("rule groups", FAIL, f"{len(bad)} rule(s) failing, first {bad[0]}", "see the rule's error")]
+    return [Check("rule groups", OK, f"{len(groups)} groups loaded and healthy")]
+
+
+def _ages(prom: Prometheus, now: float) -> dict[str, float]:
+    return {labels.get("cluster", ""): v for labels, v in
+            prom.query(f"time() - max by (cluster) (timestamp({names.BILLED_HOUR}))", now)}
+
+
+def clusters(prom: Prometheus, model: Model, role: str, now: float) -> tuple[str, ...]:
+    """The clusters to check: the model's on the hub; on a single cluster the one its heartbeat names."""
+    return model.clusters if role == "hub" else tuple(sorted(_ages(prom, now))) or ("",)
+
+
+def _shown(cluster: str) -> str:
+    return cluster or "this cluster"  # a single cluster's heartbeat has no cluster label (no collector adds it)
+
+
+def pushes(prom: Prometheus, model: Model, expected: tuple[str, ...], now: float) -> list[Check]:
+    """Each cluster's heartbeat is at most two push intervals old."""
+    limit = 2 * model.billing.mco_interval
+    ages = _ages(prom, now)
+    out = []
+    for cluster in expected:
+        age = ages.get(cluster)
+        if age is None or age > limit:
+            found = "never pushed (within the lookback)" if age is None else f"last push {age:.0f}s ago"
+            out.append(Check(f"push from {_shown(cluster)}", FAIL, found,
+                             "check the cluster's metrics-collector (ACM observability add-on) and the allowlist"))
+        else:
+            out.append(Check(f"push from {_shown(cluster)}", OK, f"last push {age:.0f}s ago"))
+    return out
+
+
+def billed_hours(prom: Prometheus, model: Model, expected: tuple[str, ...], now: float) -> list[Check]:
+    """The last hour's coverage series exist: the hub rules turn pushes into billed hours."""
+    coverage = {labels.get("cluster", ""): v for labels, v in prom.query(names.BILLING_COVERAGE, now)}
+    absent = [c for c in expected if c not in coverage]
+    if absent:
+        return [Check("billed hours", FAIL, f"no {names.BILLING_COVERAGE} for {', '.join(map(_shown, absent))}",
+                      "install the hub rules (mco/thanos-ruler-custom-rules) and check that the clusters push")]
+    short = {c: v for c, v in coverage.items() if c in expected and v < 1}
+    if short:
+        covered = ", ".join(f"{_shown(c)} {v:.0%}" for c, v in short.items())
+        return [Check("billed hours", WARN, f"last hour covered {covered}",
+                      "a cluster that started this hour covers less; else see GPUBillingDataGap")]
+    return [Check("billed hours", OK, f"last hour fully covered on {len(coverage)} cluster(s)")]
+
+
+def tenant_clusters(prom: Prometheus, model: Model, now: float) -> list[Check]:
+    """No gpudash tenant series lacks ``cluster`` (ACM's rbac-query-proxy would hide or leak it)."""
+    bare = _values(prom, '{__name__=~"cluster_namespace.*:gpudash_.+", cluster=""}', "__name__", now)
+    if bare:
+        return [Check("tenant series carry cluster", FAIL, f"without cluster: {', '.join(sorted(bare))}",
+                      "set the cluster external label (single cluster) or re-render the hub rules")]
+    return [Check("tenant series carry cluster", OK, "every tenant series has a cluster")]
+
+
+def run(prom: Prometheus, model: Model, role: str, now: float | None = None) -> list[Check]:
+    """Every check of ``role`` against ``prom`` at ``now`` (default: the current time)."""
+    now = time.time() if now is None else now
+    checks: list[Check] = []
+    if role in ("spoke", "single"):
+        for check in (raw_series, product_labels, pricing, exporters, spoke_rules):
+            checks += check(prom, model, now)
+    if role in ("hub", "single"):
+        local = (spoke.group(model),) if role == "single" else ()  # on ACM the collector runs the spoke rules
+        checks += rule_groups(prom, model, now, (*local, *hub.groups(model), *alerts.hub_groups(model)))
+        expected = clusters(prom, model, role, now)
+        checks += pushes(prom, model, expected, now) + billed_hours(prom, model, expected, now)
+        checks += tenant_clusters(prom, model, now)
+    return checks

@@ -1,0 +1,158 @@
+"""A monitoring mixin (``mixin/``) for kube-prometheus and monitoring-mixins users, vendored with jsonnet-bundler.
+
+The layout follows kubernetes-monitoring/kubernetes-mixin and prometheus/node_exporter docs/node-mixin:
+``mixin.libsonnet`` joins ``rules.libsonnet`` (``prometheusRules``), ``alerts.libsonnet``
+(``prometheusAlerts``), ``dashboards.libsonnet`` (``grafanaDashboards``) and ``config.libsonnet`` (``_config``).
+Its content is the rendered rules, alerts and dashboards themselves (no second definition): the selectors
+listed in :data:`FIELDS` are templated from ``_config`` (see :mod:`gpudash.mixin.jsonnet`); prices and tenants
+are in ``_config`` for reading, and an override of them fails evaluation (they are priced into the rules: change
+them in gpudash.yaml and re-render). Pure; no I/O.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+
+from gpudash import alerts, grafana
+from gpudash.mixin import jsonnet
+from gpudash.model.types import Model, Sources
+from gpudash.rules import hub, spoke
+from gpudash.rules.format import rule_file
+
+FOLDER = "mixin"
+RULES, ALERTS, DASHBOARDS, CONFIG = "rules.libsonnet", "alerts.libsonnet", "dashboards.libsonnet", "config.libsonnet"
+
+# _config field -> (what it selects, its value in the model's sources, the sources with another value).
+FIELDS = {
+    "kubeStateMetricsJob": ("job label of kube-state-metrics (sources.kube_state_metrics_job)",
+                            lambda s: s.kube_state_metrics_job,
+                            lambda s, v: dataclasses.replace(s, kube_state_metrics_job=v)),
+    "dcgmExporterJob": ("RE2 regex on the DCGM exporter's job (sources.dcgm.job)", lambda s: s.dcgm.job,
+                        lambda s, v: dataclasses.replace(s, dcgm=dataclasses.replace(s.dcgm, job=v))),
+    "amdExporterJob": ("RE2 regex on the AMD device-metrics-exporter's job (sources.amd.job)", lambda s: s.amd.job,
+                       lambda s, v: dataclasses.replace(s, amd=dataclasses.replace(s.amd, job=v))),
+    "nvidiaProductLabel": ("kube_node_labels label holding the NVIDIA product (sources.nvidia_product_label)",
+                           lambda s: s.nvidia_product_label,
+                           lambda s, v: dataclasses.replace(s, nvidia_product_label=v)),
+    "amdProductLabel": ("kube_node_labels label holding the AMD product (sources.amd_product_label)",
+                        lambda s: s.amd_product_label, lambda s, v: dataclasses.replace(s, amd_product_label=v)),
+    "amdPartitionLabel": ("kube_node_labels label holding the AMD partition (sources.amd_partition_label)",
+                          lambda s: s.amd_partition_label,
+                          lambda s, v: dataclasses.replace(s, amd_partition_label=v)),
+}
+
+
+def sentinel(field: str) -> str:
+    """A value no model holds, valid as a label name, label value and regex: marks where ``field`` is used."""
+    return f"gpudashcfg_{field}_end"
+
+
+def defaults(model: Model) -> dict[str, str]:
+    return {name: get(model.sources) for name, (_, get, _) in FIELDS.items()}
+
+
+def _probe(model: Model) -> Model:
+    sources: Sources = model.sources
+    for name, (_, _, put) in FIELDS.items():
+        sources = put(sources, sentinel(name))
+    return dataclasses.replace(model, sources=sources)
+
+
+def content(model: Model) -> dict[str, object]:
+    """What the mixin exposes, as the YAML files hold it: rule groups, alert groups, dashboards by file name."""
+    provider, tenants = grafana.rendered(model)
+    dashboards = {f"{stem}.json": d for group in (provider, *tenants.values()) for stem, d in group.items()}
+    return {"prometheusRules": rule_file((spoke.group(model), *hub.groups(model)))["groups"],
+            "prometheusAlerts": rule_file(alerts.hub_groups(model))["groups"],
+            "grafanaDashboards": dashboards}
+
+
+def config(model: Model) -> dict:
+    """The model's data a jsonnet user reads beside the selectors: currency, prices, tenants, clusters."""
+    prices = {c.name: {"vendor": c.vendor, "products": list(c.products), "pricePerHour": c.price_per_hour,
+                       "sharedPricePerHour": c.shared_price_per_hour,
+                       "mig": {p.name: p.price_per_hour for p in c.mig}} for c in model.gpu_classes}
+    tenants = {t.name: {"namespace": t.namespace, "budget": t.budget, "alertAt": list(t.alert_at)}
+               for t in model.tenants}
+    return {"currency": model.currency, "prices": prices, "tenants": tenants, "clusters": list(model.clusters)}
+
+
+HEADER = "// Rendered by gpudash from the model (gpudash.yaml): edit the model and re-render, not this file.\n"
+FROZEN = ("currency", "prices", "tenants", "clusters")
+
+
+def _config_libsonnet(model: Model) -> str:
+    lines = [HEADER, "{", "  _config+:: {"]
+    for name, (what, get, _) in FIELDS.items():
+        lines += [f"    // {what}", f"    {name}: {json.dumps(get(model.sources))},"]
+    lines.append("    // From gpudash.yaml and built into the rules: read them, change them only in the model.")
+    lines += [f"    {k}: {jsonnet.value(v, v, {}, {}, k, 2)}," for k, v in config(model).items()]
+    return "\n".join([*lines, "  },", "}", ""])
+
+
+def _part(field: str, real, probe, sentinels: dict[str, str], values: dict[str, str]) -> str:
+    """One ``<field>+::`` file: rule and alert groups go under ``groups+:``, dashboards by file name."""
+    if field == "grafanaDashboards":
+        body = jsonnet.value(real, probe, sentinels, values, field, 1)
+    else:
+        body = "{\n    groups+: " + jsonnet.value(real, probe, sentinels, values, field, 2) + ",\n  }"
+    return f"{HEADER}{{\n  {field}+:: {body},\n}}\n"
+
+
+def _mixin_libsonnet() -> str:
+    checks = "\n".join(f"  assert self._config.{k} == rendered._config.{k} : '_config.{k} comes from gpudash.yaml "
+                       "(the rules are built from it): change it there and re-render'," for k in FROZEN)
+    return (f"{HEADER}local rendered = import '{CONFIG}';\n\n"
+            f"(import '{RULES}') +\n(import '{ALERTS}') +\n(import '{DASHBOARDS}') +\nrendered + {{\n{checks}\n}}\n")
+
+
+def artifacts(model: Model) -> dict[str, object]:
+    real, probe = content(model), content(_probe(model))
+    sentinels = {sentinel(name): name for name in FIELDS}
+    values = defaults(model)
+    files = {f"{FOLDER}/{name}": _part(field, real[field], probe[field], sentinels, values)
+             for name, field in ((RULES, "prometheusRules"), (ALERTS, "prometheusAlerts"),
+                                 (DASHBOARDS, "grafanaDashboards"))}
+    files[f"{FOLDER}/{CONFIG}"] = _config_libsonnet(model)
+    files[f"{FOLDER}/mixin.libsonnet"] = _mixin_libsonnet()
+    files[f"{FOLDER}/jsonnetfile.json"] = {"version": 1, "dependencies": [], "legacyImports": True}
+    files[f"{FOLDER}/README.md"] = README
+    return files
+
+
+README = """# gpudash monitoring mixin
+
+Rendered by gpudash from gpudash.yaml: edit the model and re-render, not these files.
+
+The same recording rules, alerts and Grafana dashboards as the YAML files beside this folder, as a jsonnet
+mixin in the monitoring-mixins layout: `mixin.libsonnet` exposes `prometheusRules`, `prometheusAlerts` and
+`grafanaDashboards`; `config.libsonnet` holds `_config`.
+
+## Vendor it with jsonnet-bundler
+
+    jb init                                   # once, in your jsonnet project
+    jb install https://<your git host>/<your gpudash repo>/mixin@main
+
+Then compose it like any mixin (kube-prometheus, `mixtool generate all`):
+
+    local gpudash = (import 'gpudash-mixin/mixin.libsonnet') + {
+      _config+:: { dcgmExporterJob: 'gpu-dcgm' },
+    };
+    {
+      'gpudash.rules.json': gpudash.prometheusRules,
+      'gpudash.alerts.json': gpudash.prometheusAlerts,
+    } + {
+      ['dashboards/' + name]: gpudash.grafanaDashboards[name]
+      for name in std.objectFields(gpudash.grafanaDashboards)
+    }
+
+## `_config`
+
+* Selectors (`kubeStateMetricsJob`, `dcgmExporterJob`, `amdExporterJob`, `nvidiaProductLabel`,
+  `amdProductLabel`, `amdPartitionLabel`) are templated into every rule, alert and dashboard query: override
+  them to match your installation.
+  Each value is pasted inside a PromQL string (`job=~"%(dcgmExporterJob)s"`): the job values are RE2
+  regexes (kube-state-metrics' is matched exactly), the labels are label names.
+* `currency`, `prices`, `tenants` and `clusters` are there to read. The rules are built from them, so an
+  override fails evaluation with a message: change them in gpudash.yaml and re-render.
+"""

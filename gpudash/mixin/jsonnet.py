@@ -1,0 +1,49 @@
+"""Plain data -> jsonnet source whose strings are templated from ``$._config`` (kubernetes-mixin style).
+
+The caller renders the same content twice: from the model, and from a probe model whose overridable values
+are unique sentinels. Every string where the two differ becomes ``"...%(field)s..." % $._config``; the
+template is checked to give back the rendered string with the model's values, so the mixin evaluated with its
+default ``_config`` is exactly the rendered YAML. Pure; no I/O.
+"""
+from __future__ import annotations
+
+import json
+
+from gpudash.errors import GenerationError
+from gpudash.yamlfmt import COMMENT
+
+INDENT = "  "
+
+
+def _template(real: str, probe: str, sentinels: dict[str, str], defaults: dict[str, str], where: str) -> str:
+    text = probe.replace("%", "%%")
+    for sentinel, field in sentinels.items():
+        text = text.replace(sentinel, f"%({field})s")
+    if text % defaults != real:
+        raise GenerationError(f"mixin: {where}: cannot template {real!r} from _config (a value is transformed, "
+                              "e.g. regex-escaped, where it is used)")
+    return f"{json.dumps(text)} % $._config"
+
+
+def value(real, probe, sentinels: dict[str, str], defaults: dict[str, str], where: str = "", depth: int = 0) -> str:
+    """Jsonnet for ``real``; ``probe`` is the same structure rendered with sentinels in place of the defaults."""
+    pad, inner = INDENT * depth, INDENT * (depth + 1)
+    if isinstance(real, dict):
+        if not isinstance(probe, dict) or real.keys() != probe.keys():
+            raise GenerationError(f"mixin: {where}: the probe render has another structure")
+        lines = [f"{inner}// {line}".rstrip() for line in str(real.get(COMMENT, "")).splitlines()]
+        for key in (k for k in real if k != COMMENT):
+            body = value(real[key], probe[key], sentinels, defaults, f"{where}.{key}", depth + 1)
+            lines.append(f"{inner}{json.dumps(key)}: {body},")
+        return "{\n" + "\n".join(lines) + f"\n{pad}}}" if lines else "{}"
+    if isinstance(real, list | tuple):
+        if not isinstance(probe, list | tuple) or len(real) != len(probe):
+            raise GenerationError(f"mixin: {where}: the probe render has another structure")
+        items = [f"{inner}{value(r, p, sentinels, defaults, f'{where}[{i}]', depth + 1)},"
+                 for i, (r, p) in enumerate(zip(real, probe))]
+        return "[\n" + "\n".join(items) + f"\n{pad}]" if items else "[]"
+    if isinstance(real, str) and real != probe:
+        return _template(real, probe, sentinels, defaults, where)
+    if real != probe:
+        raise GenerationError(f"mixin: {where}: {real!r} depends on _config but is not a string")
+    return json.dumps(real)

@@ -1,0 +1,1357 @@
+// Rendered by gpudash from the model (gpudash.yaml): edit the model and re-render, not this file.
+{
+  prometheusRules+:: {
+    groups+: [
+      {
+        // Spoke: GPU allocation per pod, per hour and per node, measured on each cluster.
+        "name": "gpudash-spoke",
+        "interval": "1m",
+        "rules": [
+          {
+            // GPUs allocated now to each Running, node-bound pod, with its workload: the live burn rate per pod
+            // and workload on the hub. Not an integral: billing uses the hourly series below.
+            "record": "namespace_pod:gpudash_gpus_allocated:running",
+            "expr": "sum by (cluster, namespace, pod, node, product, resource, workload, workload_type) (sum by (cluster, namespace, pod, uid, node, product, resource) (label_replace(label_join((max by (cluster, namespace, pod, uid, node, resource) (label_replace(sum by (cluster, namespace, pod, uid, node, resource) (max by (cluster, namespace, pod, uid, container, node, resource) (kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}) or max by (cluster, namespace, pod, uid, container, node, resource) (kube_pod_init_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"} and on (cluster, namespace, pod, uid, container) kube_pod_init_container_info{job=\"%(kubeStateMetricsJob)s\",restart_policy=\"Always\"})), \"gpudash_part\", \"app\", \"\", \"\") or label_replace(max by (cluster, namespace, pod, uid, node, resource) (kube_pod_init_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"} unless on (cluster, namespace, pod, uid, container) kube_pod_init_container_info{job=\"%(kubeStateMetricsJob)s\",restart_policy=\"Always\"}), \"gpudash_part\", \"init\", \"\", \"\")) * on (cluster, namespace, pod, uid) group_left () max by (cluster, namespace, pod, uid) (kube_pod_status_phase{job=\"%(kubeStateMetricsJob)s\",phase=\"Running\"} == 1) * on (cluster, node) group_left (product) (max by (cluster, node, product) (label_replace(kube_node_labels{job=\"%(kubeStateMetricsJob)s\",%(nvidiaProductLabel)s!=\"\"}, \"product\", \"$1\", \"%(nvidiaProductLabel)s\", \"(.+)\") or on (cluster, node) label_replace(kube_node_labels{job=\"%(kubeStateMetricsJob)s\",%(amdProductLabel)s!=\"\"}, \"product\", \"$1\", \"%(amdProductLabel)s\", \"(.+)\")) or on (cluster, node) (max by (cluster, node) (kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}) * 0 + 1))) * on (cluster, node) group_left (gpudash_partition) (max by (cluster, node, gpudash_partition) (label_replace(kube_node_labels{job=\"%(kubeStateMetricsJob)s\",%(amdPartitionLabel)s=~\".+\",%(amdPartitionLabel)s!~\"spx_.*\"}, \"gpudash_partition\", \"$1\", \"%(amdPartitionLabel)s\", \"(.+)\")) or on (cluster, node) (max by (cluster, node) (kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}) * 0 + 1)), \"gpudash_key\", \"/\", \"resource\", \"gpudash_partition\"), \"resource\", \"amd_com_$1\", \"gpudash_key\", \"amd_com_gpu/(.+)\")) * on (cluster, namespace, pod) group_left (workload, workload_type) ((max by (cluster, namespace, pod, workload, workload_type) (label_replace(label_replace(kube_pod_labels{job=\"%(kubeStateMetricsJob)s\",label_serving_kserve_io_inferenceservice!=\"\"}, \"workload\", \"$1\", \"label_serving_kserve_io_inferenceservice\", \"(.+)\"), \"workload_type\", \"InferenceService\", \"\", \"\"))) or on (cluster, namespace, pod) (max by (cluster, namespace, pod, workload, workload_type) (label_replace(label_replace(kube_pod_labels{job=\"%(kubeStateMetricsJob)s\",label_notebook_name!=\"\"}, \"workload\", \"$1\", \"label_notebook_name\", \"(.+)\"), \"workload_type\", \"Notebook\", \"\", \"\"))) or on (cluster, namespace, pod) (max by (cluster, namespace, pod, workload, workload_type) (label_replace(label_replace(max by (cluster, namespace, pod, replicaset) (label_replace(kube_pod_owner{job=\"%(kubeStateMetricsJob)s\",owner_kind=\"ReplicaSet\"}, \"replicaset\", \"$1\", \"owner_name\", \"(.+)\")) * on (cluster, namespace, replicaset) group_left (owner_name) max by (cluster, namespace, replicaset, owner_name) (kube_replicaset_owner{job=\"%(kubeStateMetricsJob)s\",owner_kind=\"Deployment\"}), \"workload\", \"$1\", \"owner_name\", \"(.+)\"), \"workload_type\", \"Deployment\", \"\", \"\"))) or on (cluster, namespace, pod) (max by (cluster, namespace, pod, workload, workload_type) (label_replace(label_replace(max by (cluster, namespace, pod, replicaset) (label_replace(kube_pod_owner{job=\"%(kubeStateMetricsJob)s\",owner_kind=\"ReplicaSet\"}, \"replicaset\", \"$1\", \"owner_name\", \"(.+)\")), \"workload\", \"$1\", \"replicaset\", \"(.+)\"), \"workload_type\", \"ReplicaSet\", \"\", \"\"))) or on (cluster, namespace, pod) (max by (cluster, namespace, pod, workload, workload_type) (label_replace(label_replace(kube_pod_owner{job=\"%(kubeStateMetricsJob)s\",owner_kind!~\"ReplicaSet|<none>|\"}, \"workload\", \"$1\", \"owner_name\", \"(.+)\"), \"workload_type\", \"$1\", \"owner_kind\", \"(.+)\"))) or on (cluster, namespace, pod) (max by (cluster, namespace, pod, workload, workload_type) (label_replace(label_replace(kube_pod_owner{job=\"%(kubeStateMetricsJob)s\",owner_kind=~\"<none>|\"}, \"workload\", \"$1\", \"pod\", \"(.+)\"), \"workload_type\", \"Pod\", \"\", \"\"))) or on (cluster, namespace, pod) (max by (cluster, namespace, pod, workload, workload_type) (label_replace(label_replace(kube_pod_status_phase{job=\"%(kubeStateMetricsJob)s\",phase=\"Running\"}, \"workload\", \"$1\", \"pod\", \"(.+)\"), \"workload_type\", \"Pod\", \"\", \"\")))))" % $._config,
+          },
+          {
+            // GPU-hours allocated in the previous complete UTC clock hour, integrated at every spoke step
+            // (billing.resolution). Every push during an hour carries the same total for the hour before,
+            // so the hub reads each hour exactly once and a lost push loses nothing. The sentinel row says
+            // the rule ran.
+            "record": "namespace_product_resource:gpudash_gpu_hours:previous_hour",
+            "expr": "last_over_time((sum_over_time((sum by (cluster, namespace, product, resource) (sum by (cluster, namespace, pod, uid, node, product, resource) (label_replace(label_join((max by (cluster, namespace, pod, uid, node, resource) (label_replace(sum by (cluster, namespace, pod, uid, node, resource) (max by (cluster, namespace, pod, uid, container, node, resource) (kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}) or max by (cluster, namespace, pod, uid, container, node, resource) (kube_pod_init_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"} and on (cluster, namespace, pod, uid, container) kube_pod_init_container_info{job=\"%(kubeStateMetricsJob)s\",restart_policy=\"Always\"})), \"gpudash_part\", \"app\", \"\", \"\") or label_replace(max by (cluster, namespace, pod, uid, node, resource) (kube_pod_init_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"} unless on (cluster, namespace, pod, uid, container) kube_pod_init_container_info{job=\"%(kubeStateMetricsJob)s\",restart_policy=\"Always\"}), \"gpudash_part\", \"init\", \"\", \"\")) * on (cluster, namespace, pod, uid) group_left () max by (cluster, namespace, pod, uid) (kube_pod_status_phase{job=\"%(kubeStateMetricsJob)s\",phase=\"Running\"} == 1) * on (cluster, node) group_left (product) (max by (cluster, node, product) (label_replace(kube_node_labels{job=\"%(kubeStateMetricsJob)s\",%(nvidiaProductLabel)s!=\"\"}, \"product\", \"$1\", \"%(nvidiaProductLabel)s\", \"(.+)\") or on (cluster, node) label_replace(kube_node_labels{job=\"%(kubeStateMetricsJob)s\",%(amdProductLabel)s!=\"\"}, \"product\", \"$1\", \"%(amdProductLabel)s\", \"(.+)\")) or on (cluster, node) (max by (cluster, node) (kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}) * 0 + 1))) * on (cluster, node) group_left (gpudash_partition) (max by (cluster, node, gpudash_partition) (label_replace(kube_node_labels{job=\"%(kubeStateMetricsJob)s\",%(amdPartitionLabel)s=~\".+\",%(amdPartitionLabel)s!~\"spx_.*\"}, \"gpudash_partition\", \"$1\", \"%(amdPartitionLabel)s\", \"(.+)\")) or on (cluster, node) (max by (cluster, node) (kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}) * 0 + 1)), \"gpudash_key\", \"/\", \"resource\", \"gpudash_partition\"), \"resource\", \"amd_com_$1\", \"gpudash_key\", \"amd_com_gpu/(.+)\"))))[1h:1m] offset 1ms) * 60 / 3600)[59m59s999ms:1h]) or label_replace(vector(0), \"gpudash_sentinel\", \"1\", \"\", \"\")" % $._config,
+          },
+          {
+            // Start of the clock hour the hourly series of a push made now describe: the cluster's heartbeat
+            // (pushed whether or not it runs GPUs; the hub's not-reporting alert and push-age panels).
+            "record": "cluster:gpudash_billed_hour:start_timestamp",
+            "expr": "floor(vector(time()) / 3600) * 3600 - 3600",
+          },
+          {
+            // Spoke steps of the previous clock hour at which kube-state-metrics was up: the share of the
+            // hour the hourly figures cover. Less than every step (a restarted Prometheus with an empty
+            // TSDB, kube-state-metrics down) is an under-billed hour, which the hub alerts on.
+            "record": "cluster:gpudash_steps_observed:previous_hour",
+            "expr": "last_over_time((count_over_time((max by (cluster) (up{job=\"%(kubeStateMetricsJob)s\"} == 1))[1h:1m] offset 1ms))[59m59s999ms:1h]) or vector(0)" % $._config,
+          },
+          {
+            // CCSP: most GPUs allocated to Running pods on each node at any step of the previous clock hour
+            // (MIG slices by compute share, time-sliced replicas by 1/replicas, rounded up per step).
+            "record": "node:gpudash_gpus_active:max_previous_hour",
+            "expr": "last_over_time((max_over_time((ceil(sum by (cluster, node) (label_replace(label_replace(label_replace(label_replace(label_replace(label_replace(label_replace(label_replace(label_replace(label_join(sum by (cluster, node, product, resource) (sum by (cluster, namespace, pod, uid, node, product, resource) (label_replace(label_join((max by (cluster, namespace, pod, uid, node, resource) (label_replace(sum by (cluster, namespace, pod, uid, node, resource) (max by (cluster, namespace, pod, uid, container, node, resource) (kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}) or max by (cluster, namespace, pod, uid, container, node, resource) (kube_pod_init_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"} and on (cluster, namespace, pod, uid, container) kube_pod_init_container_info{job=\"%(kubeStateMetricsJob)s\",restart_policy=\"Always\"})), \"gpudash_part\", \"app\", \"\", \"\") or label_replace(max by (cluster, namespace, pod, uid, node, resource) (kube_pod_init_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"} unless on (cluster, namespace, pod, uid, container) kube_pod_init_container_info{job=\"%(kubeStateMetricsJob)s\",restart_policy=\"Always\"}), \"gpudash_part\", \"init\", \"\", \"\")) * on (cluster, namespace, pod, uid) group_left () max by (cluster, namespace, pod, uid) (kube_pod_status_phase{job=\"%(kubeStateMetricsJob)s\",phase=\"Running\"} == 1) * on (cluster, node) group_left (product) (max by (cluster, node, product) (label_replace(kube_node_labels{job=\"%(kubeStateMetricsJob)s\",%(nvidiaProductLabel)s!=\"\"}, \"product\", \"$1\", \"%(nvidiaProductLabel)s\", \"(.+)\") or on (cluster, node) label_replace(kube_node_labels{job=\"%(kubeStateMetricsJob)s\",%(amdProductLabel)s!=\"\"}, \"product\", \"$1\", \"%(amdProductLabel)s\", \"(.+)\")) or on (cluster, node) (max by (cluster, node) (kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}) * 0 + 1))) * on (cluster, node) group_left (gpudash_partition) (max by (cluster, node, gpudash_partition) (label_replace(kube_node_labels{job=\"%(kubeStateMetricsJob)s\",%(amdPartitionLabel)s=~\".+\",%(amdPartitionLabel)s!~\"spx_.*\"}, \"gpudash_partition\", \"$1\", \"%(amdPartitionLabel)s\", \"(.+)\")) or on (cluster, node) (max by (cluster, node) (kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}) * 0 + 1)), \"gpudash_key\", \"/\", \"resource\", \"gpudash_partition\"), \"resource\", \"amd_com_$1\", \"gpudash_key\", \"amd_com_gpu/(.+)\"))), \"gpudash_sku\", \"/\", \"product\", \"resource\"), \"gpudash_weight\", \"1\", \"\", \"\"), \"gpudash_weight\", \"0.125\", \"gpudash_sku\", \"AMD_Instinct_MI300X_OAM/amd_com_cpx_nps1|AMD_Instinct_MI300X_OAM/amd_com_cpx_nps2|AMD_Instinct_MI300X_OAM/amd_com_cpx_nps4|AMD_Instinct_MI300X_OAM/amd_com_cpx_nps8|AMD_Instinct_MI300X_VF/amd_com_cpx_nps1|AMD_Instinct_MI300X_VF/amd_com_cpx_nps2|AMD_Instinct_MI300X_VF/amd_com_cpx_nps4|AMD_Instinct_MI300X_VF/amd_com_cpx_nps8\"), \"gpudash_weight\", \"0.14285714285714285\", \"gpudash_sku\", \"NVIDIA-A100-80GB-PCIe-MIG-1g\\\\.10gb/nvidia_com_gpu|NVIDIA-A100-80GB-PCIe-MIG-1g\\\\.20gb/nvidia_com_gpu|NVIDIA-A100-80GB-PCIe/nvidia_com_mig_1g_10gb|NVIDIA-A100-80GB-PCIe/nvidia_com_mig_1g_20gb|NVIDIA-A100-SXM4-80GB-MIG-1g\\\\.10gb/nvidia_com_gpu|NVIDIA-A100-SXM4-80GB-MIG-1g\\\\.20gb/nvidia_com_gpu|NVIDIA-A100-SXM4-80GB/nvidia_com_mig_1g_10gb|NVIDIA-A100-SXM4-80GB/nvidia_com_mig_1g_20gb|NVIDIA-H100-80GB-HBM3-MIG-1g\\\\.10gb/nvidia_com_gpu|NVIDIA-H100-80GB-HBM3-MIG-1g\\\\.20gb/nvidia_com_gpu|NVIDIA-H100-80GB-HBM3/nvidia_com_mig_1g_10gb|NVIDIA-H100-80GB-HBM3/nvidia_com_mig_1g_20gb\"), \"gpudash_weight\", \"0.25\", \"gpudash_sku\", \"AMD_Instinct_MI300X_OAM/amd_com_qpx_nps1|AMD_Instinct_MI300X_OAM/amd_com_qpx_nps2|AMD_Instinct_MI300X_OAM/amd_com_qpx_nps4|AMD_Instinct_MI300X_OAM/amd_com_qpx_nps8|AMD_Instinct_MI300X_VF/amd_com_qpx_nps1|AMD_Instinct_MI300X_VF/amd_com_qpx_nps2|AMD_Instinct_MI300X_VF/amd_com_qpx_nps4|AMD_Instinct_MI300X_VF/amd_com_qpx_nps8|NVIDIA-L40S-SHARED/nvidia_com_gpu|NVIDIA-L40S/nvidia_com_gpu_shared\"), \"gpudash_weight\", \"0.2857142857142857\", \"gpudash_sku\", \"NVIDIA-A100-80GB-PCIe-MIG-2g\\\\.20gb/nvidia_com_gpu|NVIDIA-A100-80GB-PCIe/nvidia_com_mig_2g_20gb|NVIDIA-A100-SXM4-80GB-MIG-2g\\\\.20gb/nvidia_com_gpu|NVIDIA-A100-SXM4-80GB/nvidia_com_mig_2g_20gb|NVIDIA-H100-80GB-HBM3-MIG-2g\\\\.20gb/nvidia_com_gpu|NVIDIA-H100-80GB-HBM3/nvidia_com_mig_2g_20gb\"), \"gpudash_weight\", \"0.3333333333333333\", \"gpudash_sku\", \"AMD_Instinct_MI300X_OAM/amd_com_tpx_nps1|AMD_Instinct_MI300X_OAM/amd_com_tpx_nps2|AMD_Instinct_MI300X_OAM/amd_com_tpx_nps4|AMD_Instinct_MI300X_OAM/amd_com_tpx_nps8|AMD_Instinct_MI300X_VF/amd_com_tpx_nps1|AMD_Instinct_MI300X_VF/amd_com_tpx_nps2|AMD_Instinct_MI300X_VF/amd_com_tpx_nps4|AMD_Instinct_MI300X_VF/amd_com_tpx_nps8\"), \"gpudash_weight\", \"0.42857142857142855\", \"gpudash_sku\", \"NVIDIA-A100-80GB-PCIe-MIG-3g\\\\.40gb/nvidia_com_gpu|NVIDIA-A100-80GB-PCIe/nvidia_com_mig_3g_40gb|NVIDIA-A100-SXM4-80GB-MIG-3g\\\\.40gb/nvidia_com_gpu|NVIDIA-A100-SXM4-80GB/nvidia_com_mig_3g_40gb|NVIDIA-H100-80GB-HBM3-MIG-3g\\\\.40gb/nvidia_com_gpu|NVIDIA-H100-80GB-HBM3/nvidia_com_mig_3g_40gb\"), \"gpudash_weight\", \"0.5\", \"gpudash_sku\", \"AMD_Instinct_MI300X_OAM/amd_com_dpx_nps1|AMD_Instinct_MI300X_OAM/amd_com_dpx_nps2|AMD_Instinct_MI300X_OAM/amd_com_dpx_nps4|AMD_Instinct_MI300X_OAM/amd_com_dpx_nps8|AMD_Instinct_MI300X_VF/amd_com_dpx_nps1|AMD_Instinct_MI300X_VF/amd_com_dpx_nps2|AMD_Instinct_MI300X_VF/amd_com_dpx_nps4|AMD_Instinct_MI300X_VF/amd_com_dpx_nps8\"), \"gpudash_weight\", \"0.5714285714285714\", \"gpudash_sku\", \"NVIDIA-A100-80GB-PCIe-MIG-4g\\\\.40gb/nvidia_com_gpu|NVIDIA-A100-80GB-PCIe/nvidia_com_mig_4g_40gb|NVIDIA-A100-SXM4-80GB-MIG-4g\\\\.40gb/nvidia_com_gpu|NVIDIA-A100-SXM4-80GB/nvidia_com_mig_4g_40gb|NVIDIA-H100-80GB-HBM3-MIG-4g\\\\.40gb/nvidia_com_gpu|NVIDIA-H100-80GB-HBM3/nvidia_com_mig_4g_40gb\") * on (gpudash_weight) group_left () (label_replace(vector(1), \"gpudash_weight\", \"1\", \"\", \"\") or label_replace(vector(0.125), \"gpudash_weight\", \"0.125\", \"\", \"\") or label_replace(vector(0.14285714285714285), \"gpudash_weight\", \"0.14285714285714285\", \"\", \"\") or label_replace(vector(0.25), \"gpudash_weight\", \"0.25\", \"\", \"\") or label_replace(vector(0.2857142857142857), \"gpudash_weight\", \"0.2857142857142857\", \"\", \"\") or label_replace(vector(0.3333333333333333), \"gpudash_weight\", \"0.3333333333333333\", \"\", \"\") or label_replace(vector(0.42857142857142855), \"gpudash_weight\", \"0.42857142857142855\", \"\", \"\") or label_replace(vector(0.5), \"gpudash_weight\", \"0.5\", \"\", \"\") or label_replace(vector(0.5714285714285714), \"gpudash_weight\", \"0.5714285714285714\", \"\", \"\"))) - 1e-06))[1h:1m] offset 1ms))[59m59s999ms:1h]) or label_replace(vector(0), \"gpudash_sentinel\", \"1\", \"\", \"\")" % $._config,
+          },
+          {
+            // Peak GPU activity (0-1) of each pod over the push window: zero for long enough = an idle GPU
+            // that is still billed (idle alerts and the idle report).
+            "record": "namespace_pod:gpudash_gpu_activity:max",
+            "expr": "max by (cluster, namespace, pod, gpu_model) (label_replace(label_replace(label_replace(max_over_time(DCGM_FI_PROF_GR_ENGINE_ACTIVE{job=~\"%(dcgmExporterJob)s\",exported_pod!=\"\",exported_namespace!=\"\"}[5m]), \"namespace\", \"$1\", \"exported_namespace\", \"(.+)\"), \"pod\", \"$1\", \"exported_pod\", \"(.+)\"), \"gpu_model\", \"$1\", \"modelName\", \"(.*)\")) or on (cluster, namespace, pod) max by (cluster, namespace, pod, gpu_model) (label_replace(label_replace(label_replace(max_over_time(DCGM_FI_DEV_GPU_UTIL{job=~\"%(dcgmExporterJob)s\",exported_pod!=\"\",exported_namespace!=\"\"}[5m]) / 100, \"namespace\", \"$1\", \"exported_namespace\", \"(.+)\"), \"pod\", \"$1\", \"exported_pod\", \"(.+)\"), \"gpu_model\", \"$1\", \"modelName\", \"(.*)\")) or on (cluster, namespace, pod) max by (cluster, namespace, pod, gpu_model) (label_replace(max_over_time(gpu_gfx_activity{job=~\"%(amdExporterJob)s\",pod!=\"\",namespace!=\"\"}[5m]) / 100, \"gpu_model\", \"$1\", \"card_model\", \"(.*)\"))" % $._config,
+          },
+          {
+            // Mean GPU activity (0-1) of each pod over the push window: allocated-vs-used efficiency panels.
+            "record": "namespace_pod:gpudash_gpu_activity:avg",
+            "expr": "avg by (cluster, namespace, pod, gpu_model) (label_replace(label_replace(label_replace(avg_over_time(DCGM_FI_PROF_GR_ENGINE_ACTIVE{job=~\"%(dcgmExporterJob)s\",exported_pod!=\"\",exported_namespace!=\"\"}[5m]), \"namespace\", \"$1\", \"exported_namespace\", \"(.+)\"), \"pod\", \"$1\", \"exported_pod\", \"(.+)\"), \"gpu_model\", \"$1\", \"modelName\", \"(.*)\")) or on (cluster, namespace, pod) avg by (cluster, namespace, pod, gpu_model) (label_replace(label_replace(label_replace(avg_over_time(DCGM_FI_DEV_GPU_UTIL{job=~\"%(dcgmExporterJob)s\",exported_pod!=\"\",exported_namespace!=\"\"}[5m]) / 100, \"namespace\", \"$1\", \"exported_namespace\", \"(.+)\"), \"pod\", \"$1\", \"exported_pod\", \"(.+)\"), \"gpu_model\", \"$1\", \"modelName\", \"(.*)\")) or on (cluster, namespace, pod) avg by (cluster, namespace, pod, gpu_model) (label_replace(avg_over_time(gpu_gfx_activity{job=~\"%(amdExporterJob)s\",pod!=\"\",namespace!=\"\"}[5m]) / 100, \"gpu_model\", \"$1\", \"card_model\", \"(.*)\"))" % $._config,
+          },
+        ],
+      },
+      {
+        // Model constants: prices per SKU, tenants, budgets, thresholds.
+        "name": "gpudash-hub-model",
+        "interval": "5m",
+        "rules": [
+          {
+            // Price per hour of amd.com/cpx_nps1 on AMD_Instinct_MI300X_OAM (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(0.5125)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_cpx_nps1",
+              "product": "AMD_Instinct_MI300X_OAM",
+              "resource": "amd.com/cpx_nps1",
+            },
+          },
+          {
+            // Price per hour of amd.com/cpx_nps2 on AMD_Instinct_MI300X_OAM (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(0.5125)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_cpx_nps2",
+              "product": "AMD_Instinct_MI300X_OAM",
+              "resource": "amd.com/cpx_nps2",
+            },
+          },
+          {
+            // Price per hour of amd.com/cpx_nps4 on AMD_Instinct_MI300X_OAM (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(0.5125)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_cpx_nps4",
+              "product": "AMD_Instinct_MI300X_OAM",
+              "resource": "amd.com/cpx_nps4",
+            },
+          },
+          {
+            // Price per hour of amd.com/cpx_nps8 on AMD_Instinct_MI300X_OAM (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(0.5125)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_cpx_nps8",
+              "product": "AMD_Instinct_MI300X_OAM",
+              "resource": "amd.com/cpx_nps8",
+            },
+          },
+          {
+            // Price per hour of amd.com/dpx_nps1 on AMD_Instinct_MI300X_OAM (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(2.05)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_dpx_nps1",
+              "product": "AMD_Instinct_MI300X_OAM",
+              "resource": "amd.com/dpx_nps1",
+            },
+          },
+          {
+            // Price per hour of amd.com/dpx_nps2 on AMD_Instinct_MI300X_OAM (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(2.05)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_dpx_nps2",
+              "product": "AMD_Instinct_MI300X_OAM",
+              "resource": "amd.com/dpx_nps2",
+            },
+          },
+          {
+            // Price per hour of amd.com/dpx_nps4 on AMD_Instinct_MI300X_OAM (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(2.05)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_dpx_nps4",
+              "product": "AMD_Instinct_MI300X_OAM",
+              "resource": "amd.com/dpx_nps4",
+            },
+          },
+          {
+            // Price per hour of amd.com/dpx_nps8 on AMD_Instinct_MI300X_OAM (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(2.05)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_dpx_nps8",
+              "product": "AMD_Instinct_MI300X_OAM",
+              "resource": "amd.com/dpx_nps8",
+            },
+          },
+          {
+            // Price per hour of amd.com/gpu on AMD_Instinct_MI300X_OAM (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(4.1)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_gpu",
+              "product": "AMD_Instinct_MI300X_OAM",
+              "resource": "amd.com/gpu",
+            },
+          },
+          {
+            // Price per hour of amd.com/qpx_nps1 on AMD_Instinct_MI300X_OAM (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.025)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_qpx_nps1",
+              "product": "AMD_Instinct_MI300X_OAM",
+              "resource": "amd.com/qpx_nps1",
+            },
+          },
+          {
+            // Price per hour of amd.com/qpx_nps2 on AMD_Instinct_MI300X_OAM (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.025)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_qpx_nps2",
+              "product": "AMD_Instinct_MI300X_OAM",
+              "resource": "amd.com/qpx_nps2",
+            },
+          },
+          {
+            // Price per hour of amd.com/qpx_nps4 on AMD_Instinct_MI300X_OAM (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.025)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_qpx_nps4",
+              "product": "AMD_Instinct_MI300X_OAM",
+              "resource": "amd.com/qpx_nps4",
+            },
+          },
+          {
+            // Price per hour of amd.com/qpx_nps8 on AMD_Instinct_MI300X_OAM (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.025)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_qpx_nps8",
+              "product": "AMD_Instinct_MI300X_OAM",
+              "resource": "amd.com/qpx_nps8",
+            },
+          },
+          {
+            // Price per hour of amd.com/spx_nps1 on AMD_Instinct_MI300X_OAM (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(4.1)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_spx_nps1",
+              "product": "AMD_Instinct_MI300X_OAM",
+              "resource": "amd.com/spx_nps1",
+            },
+          },
+          {
+            // Price per hour of amd.com/spx_nps2 on AMD_Instinct_MI300X_OAM (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(4.1)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_spx_nps2",
+              "product": "AMD_Instinct_MI300X_OAM",
+              "resource": "amd.com/spx_nps2",
+            },
+          },
+          {
+            // Price per hour of amd.com/spx_nps4 on AMD_Instinct_MI300X_OAM (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(4.1)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_spx_nps4",
+              "product": "AMD_Instinct_MI300X_OAM",
+              "resource": "amd.com/spx_nps4",
+            },
+          },
+          {
+            // Price per hour of amd.com/spx_nps8 on AMD_Instinct_MI300X_OAM (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(4.1)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_spx_nps8",
+              "product": "AMD_Instinct_MI300X_OAM",
+              "resource": "amd.com/spx_nps8",
+            },
+          },
+          {
+            // Price per hour of amd.com/tpx_nps1 on AMD_Instinct_MI300X_OAM (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.3666666666666665)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_tpx_nps1",
+              "product": "AMD_Instinct_MI300X_OAM",
+              "resource": "amd.com/tpx_nps1",
+            },
+          },
+          {
+            // Price per hour of amd.com/tpx_nps2 on AMD_Instinct_MI300X_OAM (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.3666666666666665)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_tpx_nps2",
+              "product": "AMD_Instinct_MI300X_OAM",
+              "resource": "amd.com/tpx_nps2",
+            },
+          },
+          {
+            // Price per hour of amd.com/tpx_nps4 on AMD_Instinct_MI300X_OAM (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.3666666666666665)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_tpx_nps4",
+              "product": "AMD_Instinct_MI300X_OAM",
+              "resource": "amd.com/tpx_nps4",
+            },
+          },
+          {
+            // Price per hour of amd.com/tpx_nps8 on AMD_Instinct_MI300X_OAM (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.3666666666666665)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_tpx_nps8",
+              "product": "AMD_Instinct_MI300X_OAM",
+              "resource": "amd.com/tpx_nps8",
+            },
+          },
+          {
+            // Price per hour of amd.com/cpx_nps1 on AMD_Instinct_MI300X_VF (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(0.5125)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_cpx_nps1",
+              "product": "AMD_Instinct_MI300X_VF",
+              "resource": "amd.com/cpx_nps1",
+            },
+          },
+          {
+            // Price per hour of amd.com/cpx_nps2 on AMD_Instinct_MI300X_VF (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(0.5125)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_cpx_nps2",
+              "product": "AMD_Instinct_MI300X_VF",
+              "resource": "amd.com/cpx_nps2",
+            },
+          },
+          {
+            // Price per hour of amd.com/cpx_nps4 on AMD_Instinct_MI300X_VF (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(0.5125)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_cpx_nps4",
+              "product": "AMD_Instinct_MI300X_VF",
+              "resource": "amd.com/cpx_nps4",
+            },
+          },
+          {
+            // Price per hour of amd.com/cpx_nps8 on AMD_Instinct_MI300X_VF (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(0.5125)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_cpx_nps8",
+              "product": "AMD_Instinct_MI300X_VF",
+              "resource": "amd.com/cpx_nps8",
+            },
+          },
+          {
+            // Price per hour of amd.com/dpx_nps1 on AMD_Instinct_MI300X_VF (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(2.05)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_dpx_nps1",
+              "product": "AMD_Instinct_MI300X_VF",
+              "resource": "amd.com/dpx_nps1",
+            },
+          },
+          {
+            // Price per hour of amd.com/dpx_nps2 on AMD_Instinct_MI300X_VF (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(2.05)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_dpx_nps2",
+              "product": "AMD_Instinct_MI300X_VF",
+              "resource": "amd.com/dpx_nps2",
+            },
+          },
+          {
+            // Price per hour of amd.com/dpx_nps4 on AMD_Instinct_MI300X_VF (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(2.05)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_dpx_nps4",
+              "product": "AMD_Instinct_MI300X_VF",
+              "resource": "amd.com/dpx_nps4",
+            },
+          },
+          {
+            // Price per hour of amd.com/dpx_nps8 on AMD_Instinct_MI300X_VF (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(2.05)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_dpx_nps8",
+              "product": "AMD_Instinct_MI300X_VF",
+              "resource": "amd.com/dpx_nps8",
+            },
+          },
+          {
+            // Price per hour of amd.com/gpu on AMD_Instinct_MI300X_VF (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(4.1)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_gpu",
+              "product": "AMD_Instinct_MI300X_VF",
+              "resource": "amd.com/gpu",
+            },
+          },
+          {
+            // Price per hour of amd.com/qpx_nps1 on AMD_Instinct_MI300X_VF (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.025)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_qpx_nps1",
+              "product": "AMD_Instinct_MI300X_VF",
+              "resource": "amd.com/qpx_nps1",
+            },
+          },
+          {
+            // Price per hour of amd.com/qpx_nps2 on AMD_Instinct_MI300X_VF (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.025)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_qpx_nps2",
+              "product": "AMD_Instinct_MI300X_VF",
+              "resource": "amd.com/qpx_nps2",
+            },
+          },
+          {
+            // Price per hour of amd.com/qpx_nps4 on AMD_Instinct_MI300X_VF (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.025)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_qpx_nps4",
+              "product": "AMD_Instinct_MI300X_VF",
+              "resource": "amd.com/qpx_nps4",
+            },
+          },
+          {
+            // Price per hour of amd.com/qpx_nps8 on AMD_Instinct_MI300X_VF (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.025)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_qpx_nps8",
+              "product": "AMD_Instinct_MI300X_VF",
+              "resource": "amd.com/qpx_nps8",
+            },
+          },
+          {
+            // Price per hour of amd.com/spx_nps1 on AMD_Instinct_MI300X_VF (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(4.1)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_spx_nps1",
+              "product": "AMD_Instinct_MI300X_VF",
+              "resource": "amd.com/spx_nps1",
+            },
+          },
+          {
+            // Price per hour of amd.com/spx_nps2 on AMD_Instinct_MI300X_VF (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(4.1)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_spx_nps2",
+              "product": "AMD_Instinct_MI300X_VF",
+              "resource": "amd.com/spx_nps2",
+            },
+          },
+          {
+            // Price per hour of amd.com/spx_nps4 on AMD_Instinct_MI300X_VF (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(4.1)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_spx_nps4",
+              "product": "AMD_Instinct_MI300X_VF",
+              "resource": "amd.com/spx_nps4",
+            },
+          },
+          {
+            // Price per hour of amd.com/spx_nps8 on AMD_Instinct_MI300X_VF (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(4.1)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_spx_nps8",
+              "product": "AMD_Instinct_MI300X_VF",
+              "resource": "amd.com/spx_nps8",
+            },
+          },
+          {
+            // Price per hour of amd.com/tpx_nps1 on AMD_Instinct_MI300X_VF (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.3666666666666665)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_tpx_nps1",
+              "product": "AMD_Instinct_MI300X_VF",
+              "resource": "amd.com/tpx_nps1",
+            },
+          },
+          {
+            // Price per hour of amd.com/tpx_nps2 on AMD_Instinct_MI300X_VF (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.3666666666666665)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_tpx_nps2",
+              "product": "AMD_Instinct_MI300X_VF",
+              "resource": "amd.com/tpx_nps2",
+            },
+          },
+          {
+            // Price per hour of amd.com/tpx_nps4 on AMD_Instinct_MI300X_VF (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.3666666666666665)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_tpx_nps4",
+              "product": "AMD_Instinct_MI300X_VF",
+              "resource": "amd.com/tpx_nps4",
+            },
+          },
+          {
+            // Price per hour of amd.com/tpx_nps8 on AMD_Instinct_MI300X_VF (class mi300x).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.3666666666666665)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "mi300x",
+              "ksm_resource": "amd_com_tpx_nps8",
+              "product": "AMD_Instinct_MI300X_VF",
+              "resource": "amd.com/tpx_nps8",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/gpu on NVIDIA-A100-80GB-PCIe (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(3.2)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-A100-80GB-PCIe",
+              "resource": "nvidia.com/gpu",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/gpu.shared on NVIDIA-A100-80GB-PCIe (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(3.2)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_gpu_shared",
+              "product": "NVIDIA-A100-80GB-PCIe",
+              "resource": "nvidia.com/gpu.shared",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-1g.10gb on NVIDIA-A100-80GB-PCIe (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(0.55)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_mig_1g_10gb",
+              "product": "NVIDIA-A100-80GB-PCIe",
+              "resource": "nvidia.com/mig-1g.10gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-1g.20gb on NVIDIA-A100-80GB-PCIe (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(0.8)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_mig_1g_20gb",
+              "product": "NVIDIA-A100-80GB-PCIe",
+              "resource": "nvidia.com/mig-1g.20gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-2g.20gb on NVIDIA-A100-80GB-PCIe (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(0.914286)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_mig_2g_20gb",
+              "product": "NVIDIA-A100-80GB-PCIe",
+              "resource": "nvidia.com/mig-2g.20gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-3g.40gb on NVIDIA-A100-80GB-PCIe (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.6)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_mig_3g_40gb",
+              "product": "NVIDIA-A100-80GB-PCIe",
+              "resource": "nvidia.com/mig-3g.40gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-4g.40gb on NVIDIA-A100-80GB-PCIe (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.828571)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_mig_4g_40gb",
+              "product": "NVIDIA-A100-80GB-PCIe",
+              "resource": "nvidia.com/mig-4g.40gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-7g.80gb on NVIDIA-A100-80GB-PCIe (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(3.2)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_mig_7g_80gb",
+              "product": "NVIDIA-A100-80GB-PCIe",
+              "resource": "nvidia.com/mig-7g.80gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-1g.10gb on NVIDIA-A100-80GB-PCIe-MIG-1g.10gb (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(0.55)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-A100-80GB-PCIe-MIG-1g.10gb",
+              "resource": "nvidia.com/mig-1g.10gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-1g.20gb on NVIDIA-A100-80GB-PCIe-MIG-1g.20gb (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(0.8)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-A100-80GB-PCIe-MIG-1g.20gb",
+              "resource": "nvidia.com/mig-1g.20gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-2g.20gb on NVIDIA-A100-80GB-PCIe-MIG-2g.20gb (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(0.914286)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-A100-80GB-PCIe-MIG-2g.20gb",
+              "resource": "nvidia.com/mig-2g.20gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-3g.40gb on NVIDIA-A100-80GB-PCIe-MIG-3g.40gb (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.6)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-A100-80GB-PCIe-MIG-3g.40gb",
+              "resource": "nvidia.com/mig-3g.40gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-4g.40gb on NVIDIA-A100-80GB-PCIe-MIG-4g.40gb (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.828571)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-A100-80GB-PCIe-MIG-4g.40gb",
+              "resource": "nvidia.com/mig-4g.40gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-7g.80gb on NVIDIA-A100-80GB-PCIe-MIG-7g.80gb (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(3.2)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-A100-80GB-PCIe-MIG-7g.80gb",
+              "resource": "nvidia.com/mig-7g.80gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/gpu.shared on NVIDIA-A100-80GB-PCIe-SHARED (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(3.2)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-A100-80GB-PCIe-SHARED",
+              "resource": "nvidia.com/gpu.shared",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/gpu on NVIDIA-A100-SXM4-80GB (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(3.2)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-A100-SXM4-80GB",
+              "resource": "nvidia.com/gpu",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/gpu.shared on NVIDIA-A100-SXM4-80GB (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(3.2)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_gpu_shared",
+              "product": "NVIDIA-A100-SXM4-80GB",
+              "resource": "nvidia.com/gpu.shared",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-1g.10gb on NVIDIA-A100-SXM4-80GB (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(0.55)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_mig_1g_10gb",
+              "product": "NVIDIA-A100-SXM4-80GB",
+              "resource": "nvidia.com/mig-1g.10gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-1g.20gb on NVIDIA-A100-SXM4-80GB (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(0.8)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_mig_1g_20gb",
+              "product": "NVIDIA-A100-SXM4-80GB",
+              "resource": "nvidia.com/mig-1g.20gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-2g.20gb on NVIDIA-A100-SXM4-80GB (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(0.914286)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_mig_2g_20gb",
+              "product": "NVIDIA-A100-SXM4-80GB",
+              "resource": "nvidia.com/mig-2g.20gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-3g.40gb on NVIDIA-A100-SXM4-80GB (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.6)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_mig_3g_40gb",
+              "product": "NVIDIA-A100-SXM4-80GB",
+              "resource": "nvidia.com/mig-3g.40gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-4g.40gb on NVIDIA-A100-SXM4-80GB (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.828571)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_mig_4g_40gb",
+              "product": "NVIDIA-A100-SXM4-80GB",
+              "resource": "nvidia.com/mig-4g.40gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-7g.80gb on NVIDIA-A100-SXM4-80GB (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(3.2)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_mig_7g_80gb",
+              "product": "NVIDIA-A100-SXM4-80GB",
+              "resource": "nvidia.com/mig-7g.80gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-1g.10gb on NVIDIA-A100-SXM4-80GB-MIG-1g.10gb (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(0.55)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-A100-SXM4-80GB-MIG-1g.10gb",
+              "resource": "nvidia.com/mig-1g.10gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-1g.20gb on NVIDIA-A100-SXM4-80GB-MIG-1g.20gb (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(0.8)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-A100-SXM4-80GB-MIG-1g.20gb",
+              "resource": "nvidia.com/mig-1g.20gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-2g.20gb on NVIDIA-A100-SXM4-80GB-MIG-2g.20gb (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(0.914286)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-A100-SXM4-80GB-MIG-2g.20gb",
+              "resource": "nvidia.com/mig-2g.20gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-3g.40gb on NVIDIA-A100-SXM4-80GB-MIG-3g.40gb (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.6)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-A100-SXM4-80GB-MIG-3g.40gb",
+              "resource": "nvidia.com/mig-3g.40gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-4g.40gb on NVIDIA-A100-SXM4-80GB-MIG-4g.40gb (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.828571)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-A100-SXM4-80GB-MIG-4g.40gb",
+              "resource": "nvidia.com/mig-4g.40gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-7g.80gb on NVIDIA-A100-SXM4-80GB-MIG-7g.80gb (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(3.2)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-A100-SXM4-80GB-MIG-7g.80gb",
+              "resource": "nvidia.com/mig-7g.80gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/gpu.shared on NVIDIA-A100-SXM4-80GB-SHARED (class a100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(3.2)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "a100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-A100-SXM4-80GB-SHARED",
+              "resource": "nvidia.com/gpu.shared",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/gpu on NVIDIA-H100-80GB-HBM3 (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(4.9)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-H100-80GB-HBM3",
+              "resource": "nvidia.com/gpu",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/gpu.shared on NVIDIA-H100-80GB-HBM3 (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(4.9)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_gpu_shared",
+              "product": "NVIDIA-H100-80GB-HBM3",
+              "resource": "nvidia.com/gpu.shared",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-1g.10gb on NVIDIA-H100-80GB-HBM3 (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(0.8)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_mig_1g_10gb",
+              "product": "NVIDIA-H100-80GB-HBM3",
+              "resource": "nvidia.com/mig-1g.10gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-1g.20gb on NVIDIA-H100-80GB-HBM3 (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.225)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_mig_1g_20gb",
+              "product": "NVIDIA-H100-80GB-HBM3",
+              "resource": "nvidia.com/mig-1g.20gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-2g.20gb on NVIDIA-H100-80GB-HBM3 (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.4)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_mig_2g_20gb",
+              "product": "NVIDIA-H100-80GB-HBM3",
+              "resource": "nvidia.com/mig-2g.20gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-3g.40gb on NVIDIA-H100-80GB-HBM3 (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(2.45)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_mig_3g_40gb",
+              "product": "NVIDIA-H100-80GB-HBM3",
+              "resource": "nvidia.com/mig-3g.40gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-4g.40gb on NVIDIA-H100-80GB-HBM3 (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(2.8)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_mig_4g_40gb",
+              "product": "NVIDIA-H100-80GB-HBM3",
+              "resource": "nvidia.com/mig-4g.40gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-7g.80gb on NVIDIA-H100-80GB-HBM3 (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(4.9)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_mig_7g_80gb",
+              "product": "NVIDIA-H100-80GB-HBM3",
+              "resource": "nvidia.com/mig-7g.80gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-1g.10gb on NVIDIA-H100-80GB-HBM3-MIG-1g.10gb (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(0.8)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-H100-80GB-HBM3-MIG-1g.10gb",
+              "resource": "nvidia.com/mig-1g.10gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-1g.20gb on NVIDIA-H100-80GB-HBM3-MIG-1g.20gb (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.225)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-H100-80GB-HBM3-MIG-1g.20gb",
+              "resource": "nvidia.com/mig-1g.20gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-2g.20gb on NVIDIA-H100-80GB-HBM3-MIG-2g.20gb (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.4)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-H100-80GB-HBM3-MIG-2g.20gb",
+              "resource": "nvidia.com/mig-2g.20gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-3g.40gb on NVIDIA-H100-80GB-HBM3-MIG-3g.40gb (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(2.45)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-H100-80GB-HBM3-MIG-3g.40gb",
+              "resource": "nvidia.com/mig-3g.40gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-4g.40gb on NVIDIA-H100-80GB-HBM3-MIG-4g.40gb (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(2.8)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-H100-80GB-HBM3-MIG-4g.40gb",
+              "resource": "nvidia.com/mig-4g.40gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-7g.80gb on NVIDIA-H100-80GB-HBM3-MIG-7g.80gb (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(4.9)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-H100-80GB-HBM3-MIG-7g.80gb",
+              "resource": "nvidia.com/mig-7g.80gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/gpu.shared on NVIDIA-H100-80GB-HBM3-SHARED (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(4.9)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-H100-80GB-HBM3-SHARED",
+              "resource": "nvidia.com/gpu.shared",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/gpu on NVIDIA-L40S (class l40s).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.1)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "l40s",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-L40S",
+              "resource": "nvidia.com/gpu",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/gpu.shared on NVIDIA-L40S (class l40s).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(0.275)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "l40s",
+              "ksm_resource": "nvidia_com_gpu_shared",
+              "product": "NVIDIA-L40S",
+              "resource": "nvidia.com/gpu.shared",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/gpu.shared on NVIDIA-L40S-SHARED (class l40s).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(0.275)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "l40s",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-L40S-SHARED",
+              "resource": "nvidia.com/gpu.shared",
+            },
+          },
+          {
+            // Tenants inference to team-b: budget per period (USD), row "<namespace> <tenant> <alert_at>".
+            "record": "cluster_row:gpudash_tenant:model",
+            "expr": "label_replace(vector(8000.0), \"row\", \"llm-serving inference 0.5,0.9,1\", \"\", \"\") or label_replace(vector(12000.0), \"row\", \"ml-research research 0.8,1\", \"\", \"\") or label_replace(vector(5000.0), \"row\", \"team-a team-a 0.5,0.9,1\", \"\", \"\") or label_replace(vector(2000.0), \"row\", \"team-b team-b 0.5,0.9,1\", \"\", \"\")",
+            "labels": {
+              "cluster": "gpudash/model",
+              "part": "0",
+            },
+          },
+          {
+            // Budget of each tenant per billing period, in USD, on cluster prod-east.
+            "record": "cluster_namespace:gpudash_budget:model",
+            "expr": "max without (row, part) (label_replace(label_replace(cluster_row:gpudash_tenant:model{cluster=\"gpudash/model\"}, \"namespace\", \"$1\", \"row\", \"([^ ]+) ([^ ]+) ([^ ]*)\"), \"tenant\", \"$2\", \"row\", \"([^ ]+) ([^ ]+) ([^ ]*)\"))",
+            "labels": {
+              "cluster": "prod-east",
+            },
+          },
+          {
+            // Alert when a tenant has spent 50% of its budget (tenants whose alert_at has it), on cluster prod-east.
+            "record": "cluster_namespace:gpudash_budget_threshold:model",
+            "expr": "max without (row, part) (label_replace(label_replace(cluster_row:gpudash_tenant:model{cluster=\"gpudash/model\",row=~\"[^ ]+ [^ ]+ (.*,)?0\\\\.5(,.*)?\"}, \"namespace\", \"$1\", \"row\", \"([^ ]+) ([^ ]+) ([^ ]*)\"), \"tenant\", \"$2\", \"row\", \"([^ ]+) ([^ ]+) ([^ ]*)\")) * 0 + 0.5",
+            "labels": {
+              "cluster": "prod-east",
+              "threshold": "0.5",
+            },
+          },
+          {
+            // Alert when a tenant has spent 80% of its budget (tenants whose alert_at has it), on cluster prod-east.
+            "record": "cluster_namespace:gpudash_budget_threshold:model",
+            "expr": "max without (row, part) (label_replace(label_replace(cluster_row:gpudash_tenant:model{cluster=\"gpudash/model\",row=~\"[^ ]+ [^ ]+ (.*,)?0\\\\.8(,.*)?\"}, \"namespace\", \"$1\", \"row\", \"([^ ]+) ([^ ]+) ([^ ]*)\"), \"tenant\", \"$2\", \"row\", \"([^ ]+) ([^ ]+) ([^ ]*)\")) * 0 + 0.8",
+            "labels": {
+              "cluster": "prod-east",
+              "threshold": "0.8",
+            },
+          },
+          {
+            // Alert when a tenant has spent 90% of its budget (tenants whose alert_at has it), on cluster prod-east.
+            "record": "cluster_namespace:gpudash_budget_threshold:model",
+            "expr": "max without (row, part) (label_replace(label_replace(cluster_row:gpudash_tenant:model{cluster=\"gpudash/model\",row=~\"[^ ]+ [^ ]+ (.*,)?0\\\\.9(,.*)?\"}, \"namespace\", \"$1\", \"row\", \"([^ ]+) ([^ ]+) ([^ ]*)\"), \"tenant\", \"$2\", \"row\", \"([^ ]+) ([^ ]+) ([^ ]*)\")) * 0 + 0.9",
+            "labels": {
+              "cluster": "prod-east",
+              "threshold": "0.9",
+            },
+          },
+          {
+            // Alert when a tenant has spent 100% of its budget (tenants whose alert_at has it), on cluster prod-east.
+            "record": "cluster_namespace:gpudash_budget_threshold:model",
+            "expr": "max without (row, part) (label_replace(label_replace(cluster_row:gpudash_tenant:model{cluster=\"gpudash/model\",row=~\"[^ ]+ [^ ]+ (.*,)?1(,.*)?\"}, \"namespace\", \"$1\", \"row\", \"([^ ]+) ([^ ]+) ([^ ]*)\"), \"tenant\", \"$2\", \"row\", \"([^ ]+) ([^ ]+) ([^ ]*)\")) * 0 + 1.0",
+            "labels": {
+              "cluster": "prod-east",
+              "threshold": "1",
+            },
+          },
+          {
+            // Budget of each tenant per billing period, in USD, on cluster prod-west.
+            "record": "cluster_namespace:gpudash_budget:model",
+            "expr": "max without (row, part) (label_replace(label_replace(cluster_row:gpudash_tenant:model{cluster=\"gpudash/model\"}, \"namespace\", \"$1\", \"row\", \"([^ ]+) ([^ ]+) ([^ ]*)\"), \"tenant\", \"$2\", \"row\", \"([^ ]+) ([^ ]+) ([^ ]*)\"))",
+            "labels": {
+              "cluster": "prod-west",
+            },
+          },
+          {
+            // Alert when a tenant has spent 50% of its budget (tenants whose alert_at has it), on cluster prod-west.
+            "record": "cluster_namespace:gpudash_budget_threshold:model",
+            "expr": "max without (row, part) (label_replace(label_replace(cluster_row:gpudash_tenant:model{cluster=\"gpudash/model\",row=~\"[^ ]+ [^ ]+ (.*,)?0\\\\.5(,.*)?\"}, \"namespace\", \"$1\", \"row\", \"([^ ]+) ([^ ]+) ([^ ]*)\"), \"tenant\", \"$2\", \"row\", \"([^ ]+) ([^ ]+) ([^ ]*)\")) * 0 + 0.5",
+            "labels": {
+              "cluster": "prod-west",
+              "threshold": "0.5",
+            },
+          },
+          {
+            // Alert when a tenant has spent 80% of its budget (tenants whose alert_at has it), on cluster prod-west.
+            "record": "cluster_namespace:gpudash_budget_threshold:model",
+            "expr": "max without (row, part) (label_replace(label_replace(cluster_row:gpudash_tenant:model{cluster=\"gpudash/model\",row=~\"[^ ]+ [^ ]+ (.*,)?0\\\\.8(,.*)?\"}, \"namespace\", \"$1\", \"row\", \"([^ ]+) ([^ ]+) ([^ ]*)\"), \"tenant\", \"$2\", \"row\", \"([^ ]+) ([^ ]+) ([^ ]*)\")) * 0 + 0.8",
+            "labels": {
+              "cluster": "prod-west",
+              "threshold": "0.8",
+            },
+          },
+          {
+            // Alert when a tenant has spent 90% of its budget (tenants whose alert_at has it), on cluster prod-west.
+            "record": "cluster_namespace:gpudash_budget_threshold:model",
+            "expr": "max without (row, part) (label_replace(label_replace(cluster_row:gpudash_tenant:model{cluster=\"gpudash/model\",row=~\"[^ ]+ [^ ]+ (.*,)?0\\\\.9(,.*)?\"}, \"namespace\", \"$1\", \"row\", \"([^ ]+) ([^ ]+) ([^ ]*)\"), \"tenant\", \"$2\", \"row\", \"([^ ]+) ([^ ]+) ([^ ]*)\")) * 0 + 0.9",
+            "labels": {
+              "cluster": "prod-west",
+              "threshold": "0.9",
+            },
+          },
+          {
+            // Alert when a tenant has spent 100% of its budget (tenants whose alert_at has it), on cluster prod-west.
+            "record": "cluster_namespace:gpudash_budget_threshold:model",
+            "expr": "max without (row, part) (label_replace(label_replace(cluster_row:gpudash_tenant:model{cluster=\"gpudash/model\",row=~\"[^ ]+ [^ ]+ (.*,)?1(,.*)?\"}, \"namespace\", \"$1\", \"row\", \"([^ ]+) ([^ ]+) ([^ ]*)\"), \"tenant\", \"$2\", \"row\", \"([^ ]+) ([^ ]+) ([^ ]*)\")) * 0 + 1.0",
+            "labels": {
+              "cluster": "prod-west",
+              "threshold": "1",
+            },
+          },
+          {
+            // 1 per tenant (labels namespace, tenant) on every model cluster.
+            "record": "cluster_namespace:gpudash_tenant:info",
+            "expr": "cluster_namespace:gpudash_budget:model * 0 + 1",
+          },
+        ],
+      },
+      {
+        // Billing: hourly GPU-hours and cost, burn rates, period-to-date.
+        "name": "gpudash-hub-billing",
+        "interval": "5m",
+        "rules": [
+          {
+            // GPU-hours of the last complete clock hour per billing line (cluster, tenant namespace, class,
+            // billed resource). Hour H is read at H+2h with last_over_time(...[1h] offset 1ms).
+            "record": "cluster_namespace_class_resource:gpudash_gpu_hours:last_hour",
+            "expr": "sum by (cluster, namespace, gpu_class, resource) (label_replace(max by (cluster, namespace, product, resource, gpudash_sentinel) ((max_over_time((namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"\"} and timestamp(namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"\"}) >= (time() - time() % 3600) + 1e12 * ((time() - time() % 3600) / 3600 % 2 != bool 0))[1h:5m]) and on () (floor(vector(time()) / 3600) % 2 == 0)) or (max_over_time((namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"\"} and timestamp(namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"\"}) >= (time() - time() % 3600) + 1e12 * ((time() - time() % 3600) / 3600 % 2 != bool 1))[1h:5m]) and on () (floor(vector(time()) / 3600) % 2 == 1)) or label_replace((namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"\"} and timestamp(namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"\"}) >= (time() - time() % 3600)), \"gpudash_part\", \"latest\", \"\", \"\")), \"ksm_resource\", \"$1\", \"resource\", \"(.*)\") * on (product, ksm_resource) group_left (gpu_class, resource) (cluster_product_resource:gpudash_price_per_hour:model * 0 + 1))",
+          },
+          {
+            // Cost in USD of the last complete clock hour per billing line: what is invoiced.
+            "record": "cluster_namespace_class_resource:gpudash_cost:last_hour",
+            "expr": "sum by (cluster, namespace, gpu_class, resource) (label_replace(max by (cluster, namespace, product, resource, gpudash_sentinel) ((max_over_time((namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"\"} and timestamp(namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"\"}) >= (time() - time() % 3600) + 1e12 * ((time() - time() % 3600) / 3600 % 2 != bool 0))[1h:5m]) and on () (floor(vector(time()) / 3600) % 2 == 0)) or (max_over_time((namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"\"} and timestamp(namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"\"}) >= (time() - time() % 3600) + 1e12 * ((time() - time() % 3600) / 3600 % 2 != bool 1))[1h:5m]) and on () (floor(vector(time()) / 3600) % 2 == 1)) or label_replace((namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"\"} and timestamp(namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"\"}) >= (time() - time() % 3600)), \"gpudash_part\", \"latest\", \"\", \"\")), \"ksm_resource\", \"$1\", \"resource\", \"(.*)\") * on (product, ksm_resource) group_left (gpu_class, resource) cluster_product_resource:gpudash_price_per_hour:model)",
+          },
+          {
+            // GPU-hours of the last hour on products or resources the model has no price for: never silently
+            // free; alerted and shown to the provider until the model prices them.
+            "record": "cluster_namespace_product_resource:gpudash_unpriced_gpu_hours:last_hour",
+            "expr": "sum by (cluster, namespace, product, resource) (max by (cluster, namespace, product, resource, gpudash_sentinel) ((max_over_time((namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"\"} and timestamp(namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"\"}) >= (time() - time() % 3600) + 1e12 * ((time() - time() % 3600) / 3600 % 2 != bool 0))[1h:5m]) and on () (floor(vector(time()) / 3600) % 2 == 0)) or (max_over_time((namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"\"} and timestamp(namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"\"}) >= (time() - time() % 3600) + 1e12 * ((time() - time() % 3600) / 3600 % 2 != bool 1))[1h:5m]) and on () (floor(vector(time()) / 3600) % 2 == 1)) or label_replace((namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"\"} and timestamp(namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"\"}) >= (time() - time() % 3600)), \"gpudash_part\", \"latest\", \"\", \"\")) unless on (product, resource) label_replace(cluster_product_resource:gpudash_price_per_hour:model, \"resource\", \"$1\", \"ksm_resource\", \"(.*)\"))",
+          },
+          {
+            // Share of the last complete clock hour the cluster's billed figures cover (1: every spoke step;
+            // 0: an hourly rule failed in every push, so the hour is missing). Below 1 is under-billing.
+            "record": "cluster:gpudash_billing_coverage:last_hour",
+            "expr": "(max by (cluster) ((max_over_time((cluster:gpudash_steps_observed:previous_hour and timestamp(cluster:gpudash_steps_observed:previous_hour) >= (time() - time() % 3600) + 1e12 * ((time() - time() % 3600) / 3600 % 2 != bool 0))[1h:5m]) and on () (floor(vector(time()) / 3600) % 2 == 0)) or (max_over_time((cluster:gpudash_steps_observed:previous_hour and timestamp(cluster:gpudash_steps_observed:previous_hour) >= (time() - time() % 3600) + 1e12 * ((time() - time() % 3600) / 3600 % 2 != bool 1))[1h:5m]) and on () (floor(vector(time()) / 3600) % 2 == 1)) or label_replace((cluster:gpudash_steps_observed:previous_hour and timestamp(cluster:gpudash_steps_observed:previous_hour) >= (time() - time() % 3600)), \"gpudash_part\", \"latest\", \"\", \"\")) / 60 and on (cluster) max by (cluster) (max by (cluster, namespace, product, resource, gpudash_sentinel) ((max_over_time((namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"1\"} and timestamp(namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"1\"}) >= (time() - time() % 3600) + 1e12 * ((time() - time() % 3600) / 3600 % 2 != bool 0))[1h:5m]) and on () (floor(vector(time()) / 3600) % 2 == 0)) or (max_over_time((namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"1\"} and timestamp(namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"1\"}) >= (time() - time() % 3600) + 1e12 * ((time() - time() % 3600) / 3600 % 2 != bool 1))[1h:5m]) and on () (floor(vector(time()) / 3600) % 2 == 1)) or label_replace((namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"1\"} and timestamp(namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"1\"}) >= (time() - time() % 3600)), \"gpudash_part\", \"latest\", \"\", \"\"))) and on (cluster) max by (cluster) (max by (cluster, node, gpudash_sentinel) ((max_over_time((node:gpudash_gpus_active:max_previous_hour{gpudash_sentinel=\"1\"} and timestamp(node:gpudash_gpus_active:max_previous_hour{gpudash_sentinel=\"1\"}) >= (time() - time() % 3600) + 1e12 * ((time() - time() % 3600) / 3600 % 2 != bool 0))[1h:5m]) and on () (floor(vector(time()) / 3600) % 2 == 0)) or (max_over_time((node:gpudash_gpus_active:max_previous_hour{gpudash_sentinel=\"1\"} and timestamp(node:gpudash_gpus_active:max_previous_hour{gpudash_sentinel=\"1\"}) >= (time() - time() % 3600) + 1e12 * ((time() - time() % 3600) / 3600 % 2 != bool 1))[1h:5m]) and on () (floor(vector(time()) / 3600) % 2 == 1)) or label_replace((node:gpudash_gpus_active:max_previous_hour{gpudash_sentinel=\"1\"} and timestamp(node:gpudash_gpus_active:max_previous_hour{gpudash_sentinel=\"1\"}) >= (time() - time() % 3600)), \"gpudash_part\", \"latest\", \"\", \"\")))) or on (cluster) (max by (cluster) ((max_over_time((cluster:gpudash_billed_hour:start_timestamp and timestamp(cluster:gpudash_billed_hour:start_timestamp) >= (time() - time() % 3600) + 1e12 * ((time() - time() % 3600) / 3600 % 2 != bool 0))[1h:5m]) and on () (floor(vector(time()) / 3600) % 2 == 0)) or (max_over_time((cluster:gpudash_billed_hour:start_timestamp and timestamp(cluster:gpudash_billed_hour:start_timestamp) >= (time() - time() % 3600) + 1e12 * ((time() - time() % 3600) / 3600 % 2 != bool 1))[1h:5m]) and on () (floor(vector(time()) / 3600) % 2 == 1)) or label_replace((cluster:gpudash_billed_hour:start_timestamp and timestamp(cluster:gpudash_billed_hour:start_timestamp) >= (time() - time() % 3600)), \"gpudash_part\", \"latest\", \"\", \"\")) * 0)",
+          },
+          {
+            // Cost of the last complete clock hour per namespace and cluster: the input of period-to-date
+            // (from the pushed figures, as the billing lines: a line that stops is gone at once).
+            "record": "cluster_namespace:gpudash_cost:last_hour",
+            "expr": "sum by (cluster, namespace) (label_replace(max by (cluster, namespace, product, resource, gpudash_sentinel) ((max_over_time((namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"\"} and timestamp(namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"\"}) >= (time() - time() % 3600) + 1e12 * ((time() - time() % 3600) / 3600 % 2 != bool 0))[1h:5m]) and on () (floor(vector(time()) / 3600) % 2 == 0)) or (max_over_time((namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"\"} and timestamp(namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"\"}) >= (time() - time() % 3600) + 1e12 * ((time() - time() % 3600) / 3600 % 2 != bool 1))[1h:5m]) and on () (floor(vector(time()) / 3600) % 2 == 1)) or label_replace((namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"\"} and timestamp(namespace_product_resource:gpudash_gpu_hours:previous_hour{gpudash_sentinel=\"\"}) >= (time() - time() % 3600)), \"gpudash_part\", \"latest\", \"\", \"\")), \"ksm_resource\", \"$1\", \"resource\", \"(.*)\") * on (product, ksm_resource) group_left (gpu_class, resource) cluster_product_resource:gpudash_price_per_hour:model)",
+          },
+          {
+            // GPUs allocated now per billing line (latest push).
+            "record": "cluster_namespace_class_resource:gpudash_gpus_allocated:current",
+            "expr": "sum by (cluster, namespace, gpu_class, resource) (label_replace(last_over_time(namespace_pod:gpudash_gpus_allocated:running[7m30s]), \"ksm_resource\", \"$1\", \"resource\", \"(.*)\") * on (product, ksm_resource) group_left (gpu_class, resource) (cluster_product_resource:gpudash_price_per_hour:model * 0 + 1))",
+          },
+          {
+            // Burn rate in USD/hour of each pod right now.
+            "record": "cluster_namespace_pod:gpudash_cost_per_hour:current",
+            "expr": "sum by (cluster, namespace, pod, workload, workload_type) (label_replace(last_over_time(namespace_pod:gpudash_gpus_allocated:running[7m30s]), \"ksm_resource\", \"$1\", \"resource\", \"(.*)\") * on (product, ksm_resource) group_left (gpu_class, resource) cluster_product_resource:gpudash_price_per_hour:model)",
+          },
+          {
+            // Burn rate in USD/hour of each workload (Deployment, StatefulSet, Job, ...) right now.
+            "record": "cluster_namespace_workload:gpudash_cost_per_hour:current",
+            "expr": "sum by (cluster, namespace, workload, workload_type) (cluster_namespace_pod:gpudash_cost_per_hour:current)",
+          },
+          {
+            // Burn rate in USD/hour of each namespace per cluster right now.
+            "record": "cluster_namespace:gpudash_cost_per_hour:current",
+            "expr": "sum by (cluster, namespace) (cluster_namespace_pod:gpudash_cost_per_hour:current)",
+          },
+          {
+            // Average burn rate over billing.burn_rate_window (1h), sampled every push
+            // interval, per cluster; time without GPUs counts as zero. Drives the end-of-period projection.
+            "record": "cluster_namespace:gpudash_cost_per_hour:avg_window",
+            "expr": "sum_over_time(last_over_time(cluster_namespace:gpudash_cost_per_hour:current[5m])[59m59s999ms:5m]) * 300 / 3600",
+          },
+          {
+            // Cost in USD of this billing period (UTC month) so far per cluster: exact to the hour
+            // before last, the current burn rate for the rest. Summed over clusters, budgets and alerts compare
+            // against it; 0 on every model cluster a tenant has not used.
+            "record": "cluster_namespace:gpudash_cost:period_to_date",
+            "expr": "(sum by (cluster, namespace) (label_replace((sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_cost:last_hour[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 0))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 0)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_cost:last_hour[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 1))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 1)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_cost:last_hour[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 2))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (cluster, namespace) (cluster_namespace:gpudash_cost_per_hour:current * scalar((vector(time() % 3600 + 3600) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")) * on (namespace) group_left (tenant) max by (namespace, tenant) (cluster_namespace:gpudash_tenant:info)) or (cluster_namespace:gpudash_tenant:info * 0)",
+          },
+          {
+            // Projected cost at the end of the period per cluster: period-to-date plus the average burn rate
+            // for the time left.
+            "record": "cluster_namespace:gpudash_cost:period_projection",
+            "expr": "(cluster_namespace:gpudash_cost:period_to_date + on (cluster, namespace) group_left () (cluster_namespace:gpudash_cost_per_hour:avg_window * scalar((days_in_month(vector(time())) * 86400 - ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400)))) / 3600)) or cluster_namespace:gpudash_cost:period_to_date",
+          },
+        ],
+      },
+      {
+        // CCSP: hourly active GPUs per node, active nodes, fleet total.
+        "name": "gpudash-hub-ccsp",
+        "interval": "5m",
+        "rules": [
+          {
+            // CCSP: most GPUs active at once on each node during the last complete clock hour.
+            "record": "cluster_node:gpudash_gpus_active:max_last_hour",
+            "expr": "max by (cluster, node) (max by (cluster, node, gpudash_sentinel) ((max_over_time((node:gpudash_gpus_active:max_previous_hour{gpudash_sentinel=\"\"} and timestamp(node:gpudash_gpus_active:max_previous_hour{gpudash_sentinel=\"\"}) >= (time() - time() % 3600) + 1e12 * ((time() - time() % 3600) / 3600 % 2 != bool 0))[1h:5m]) and on () (floor(vector(time()) / 3600) % 2 == 0)) or (max_over_time((node:gpudash_gpus_active:max_previous_hour{gpudash_sentinel=\"\"} and timestamp(node:gpudash_gpus_active:max_previous_hour{gpudash_sentinel=\"\"}) >= (time() - time() % 3600) + 1e12 * ((time() - time() % 3600) / 3600 % 2 != bool 1))[1h:5m]) and on () (floor(vector(time()) / 3600) % 2 == 1)) or label_replace((node:gpudash_gpus_active:max_previous_hour{gpudash_sentinel=\"\"} and timestamp(node:gpudash_gpus_active:max_previous_hour{gpudash_sentinel=\"\"}) >= (time() - time() % 3600)), \"gpudash_part\", \"latest\", \"\", \"\")))",
+          },
+          {
+            // CCSP: worker nodes with at least one active GPU during the last complete clock hour.
+            "record": "cluster:gpudash_nodes_active:last_hour",
+            "expr": "count by (cluster) (max by (cluster, node) (max by (cluster, node, gpudash_sentinel) ((max_over_time((node:gpudash_gpus_active:max_previous_hour{gpudash_sentinel=\"\"} and timestamp(node:gpudash_gpus_active:max_previous_hour{gpudash_sentinel=\"\"}) >= (time() - time() % 3600) + 1e12 * ((time() - time() % 3600) / 3600 % 2 != bool 0))[1h:5m]) and on () (floor(vector(time()) / 3600) % 2 == 0)) or (max_over_time((node:gpudash_gpus_active:max_previous_hour{gpudash_sentinel=\"\"} and timestamp(node:gpudash_gpus_active:max_previous_hour{gpudash_sentinel=\"\"}) >= (time() - time() % 3600) + 1e12 * ((time() - time() % 3600) / 3600 % 2 != bool 1))[1h:5m]) and on () (floor(vector(time()) / 3600) % 2 == 1)) or label_replace((node:gpudash_gpus_active:max_previous_hour{gpudash_sentinel=\"\"} and timestamp(node:gpudash_gpus_active:max_previous_hour{gpudash_sentinel=\"\"}) >= (time() - time() % 3600)), \"gpudash_part\", \"latest\", \"\", \"\"))) >= 1)",
+          },
+          {
+            // CCSP: fleet total of the per-node hourly maxima for the last complete clock hour.
+            "record": "cluster:gpudash_gpus_active:sum_last_hour",
+            "expr": "sum by (cluster) (max by (cluster, node) (max by (cluster, node, gpudash_sentinel) ((max_over_time((node:gpudash_gpus_active:max_previous_hour{gpudash_sentinel=\"\"} and timestamp(node:gpudash_gpus_active:max_previous_hour{gpudash_sentinel=\"\"}) >= (time() - time() % 3600) + 1e12 * ((time() - time() % 3600) / 3600 % 2 != bool 0))[1h:5m]) and on () (floor(vector(time()) / 3600) % 2 == 0)) or (max_over_time((node:gpudash_gpus_active:max_previous_hour{gpudash_sentinel=\"\"} and timestamp(node:gpudash_gpus_active:max_previous_hour{gpudash_sentinel=\"\"}) >= (time() - time() % 3600) + 1e12 * ((time() - time() % 3600) / 3600 % 2 != bool 1))[1h:5m]) and on () (floor(vector(time()) / 3600) % 2 == 1)) or label_replace((node:gpudash_gpus_active:max_previous_hour{gpudash_sentinel=\"\"} and timestamp(node:gpudash_gpus_active:max_previous_hour{gpudash_sentinel=\"\"}) >= (time() - time() % 3600)), \"gpudash_part\", \"latest\", \"\", \"\"))))",
+          },
+        ],
+      },
+      {
+        // Idle GPUs: the one idle definition (model filters, power veto).
+        "name": "gpudash-hub-idle",
+        "interval": "5m",
+        "rules": [
+          {
+            // Cost per hour of each pod whose GPUs had zero peak activity over 30m (alerts.idle):
+            // billed while doing nothing. GPUAllocatedIdle, dashboards, reports and the pruner read it.
+            "record": "cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour",
+            "expr": "((max by (cluster, namespace, pod, gpu_model) (max_over_time(namespace_pod:gpudash_gpu_activity:max[30m])) == 0) and on (cluster, namespace, pod) last_over_time(namespace_pod:gpudash_gpu_activity:max[7m30s] offset 30m)) + on (cluster, namespace, pod) group_left (workload, workload_type) last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current[7m30s])",
+          },
+        ],
+      },
+    ],
+  },
+}
