@@ -34,6 +34,7 @@ import sys
 import threading
 import time
 from datetime import UTC, datetime
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 harness = pytest.importorskip("e2e.harness", reason="e2e/harness.py (the shared Prometheus harness) is missing")
+from e2e import invoice  # noqa: E402
 from e2e import pushed_story as story  # noqa: E402
 from gpudash.rules import names  # noqa: E402
 
@@ -294,6 +296,20 @@ def test_billing_html_statements_one_per_tenant(hub, model_file, tmp_path):
     assert "http://" not in team_a.replace('xmlns="http://www.w3.org/2000/svg"', "")  # self-contained
     assert "@media print" in team_a
     _render_in_chromium(paths[1], tmp_path)
+
+
+def test_billing_pdf_statements_are_invoices(hub, model_file, tmp_path):
+    """--format pdf: each tenant's printed statement passes the invoice arithmetic (e2e/invoice.py)."""
+    if not shutil.which("chromium") and not shutil.which("chromium-browser"):
+        pytest.skip("chromium is not installed: no PDF")
+    r = report("billing", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START, "--end", END,
+               "--format", "pdf", "--output-dir", str(tmp_path), "--issue-date", "2026-02-02")
+    assert r.returncode == 0, r.stderr
+    totals = {}
+    for path in map(Path, r.stdout.split()):
+        assert path.suffix == ".pdf"
+        totals[path.name.split("-")[2]] = invoice.check(invoice.pdf_text(path), "USD")[1]
+    assert totals == {"research": Decimal("49.20"), "team": Decimal("44.63")}
 
 
 def _render_in_chromium(page: Path, tmp_path: Path):

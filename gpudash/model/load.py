@@ -35,6 +35,7 @@ from gpudash.model.types import (
     GpuClass,
     Grafana,
     IdleAlerts,
+    Issuer,
     Mco,
     MigProfile,
     Model,
@@ -457,6 +458,7 @@ def _build_model(data: Any, ctx: _Ctx) -> Model:
         alerts=_alerts(data["alerts"], billing, ctx),
         grafana=_grafana(data["grafana"]),
         mco=_mco(data["mco"]),
+        issuer=_issuer(data["issuer"]),
         source=ctx.file,
     )
 
@@ -505,6 +507,11 @@ def _retention(d: dict, ctx: _Ctx) -> Retention:
 def _mco(d: dict) -> Mco:
     storage = d["object_storage"]
     return Mco(output=d["output"], name=d["name"], storage_secret=storage["secret"], storage_key=storage["key"])
+
+
+def _issuer(d: dict) -> Issuer:
+    return Issuer(name=d.get("name", ""), address=tuple(d.get("address", ())), tax_id=d.get("tax_id", ""),
+                  email=d.get("email", ""))
 
 
 def _unique(items: list[dict], key: str, path: FieldPath, what: str, ctx: _Ctx) -> None:

@@ -148,6 +148,16 @@ class Mco:
 
 
 @dataclass(frozen=True)
+class Issuer:
+    """Who issues the tenants' statements (printed in their header)."""
+
+    name: str = ""
+    address: tuple[str, ...] = ()  # postal address, one line each
+    tax_id: str = ""
+    email: str = ""
+
+
+@dataclass(frozen=True)
 class Model:
     currency: str
     billing: Billing
@@ -158,6 +168,7 @@ class Model:
     alerts: Alerts
     grafana: Grafana
     mco: Mco = Mco()
+    issuer: Issuer = Issuer()
     source: str = field(default="<bundled example>", compare=False)  # file the model came from
 
     def tenant_for_namespace(self, namespace: str) -> Tenant | None:

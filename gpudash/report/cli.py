@@ -34,6 +34,15 @@ def _duration(text: str) -> int:
     return seconds
 
 
+def _date(text: str):
+    from datetime import date
+
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date such as 2026-02-01") from None
+
+
 def _connection(p: argparse.ArgumentParser) -> None:
     p.add_argument("--prometheus-url", required=True, metavar="URL",
                    help="Prometheus, Thanos Querier or ACM hub rbac-query-proxy base URL")
@@ -58,9 +67,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     b = sub.add_parser("billing", help="GPU-hours and cost per cluster, tenant, GPU class and resource")
     _connection(b)
     _period(b)
-    b.add_argument("--format", choices=(*FORMATS, "html"), default="table")
+    b.add_argument("--format", choices=(*FORMATS, "html", "pdf"), default="table",
+                   help="table, csv or json on stdout; html or pdf: one statement per tenant (pdf prints the html "
+                        "through headless Chromium, without browser headers and footers)")
     b.add_argument("--output-dir", default=".", metavar="DIR",
-                   help="--format html: folder for one statement per tenant (default: current folder)")
+                   help="--format html/pdf: folder for one statement per tenant (default: current folder)")
+    b.add_argument("--issue-date", type=_date, metavar="YYYY-MM-DD",
+                   help="--format html/pdf: the issue date printed on the statements (default: today, UTC)")
     n = sub.add_parser("nodes", help="CCSP: active GPUs per worker node and active nodes per UTC clock hour")
     _connection(n)
     _period(n)
@@ -110,8 +123,8 @@ def run(args) -> int:
                                    progress=progress)
             progress.close()
             _warn(report.warnings)
-            if args.format == "html":
-                for path in render.statements(report, args.output_dir):
+            if args.format in ("html", "pdf"):
+                for path in _write_statements(report, model, args):
                     print(path)
             else:
                 print({"table": render.billing_table, "csv": render.billing_csv,
@@ -145,6 +158,26 @@ def run(args) -> int:
     finally:
         progress.close()
     return 0
+
+
+def _write_statements(report, model, args) -> list:
+    """Write the statements (html, or pdf printed from it); returns their paths."""
+    from datetime import UTC, datetime
+
+    from gpudash.report import pdf, render
+
+    issued = args.issue_date or datetime.now(UTC).date()
+    out = []
+    for path, html in render.statements(report, args.output_dir, model.issuer, issued):
+        data = pdf.to_pdf(html) if args.format == "pdf" else html.encode()
+        path = path.with_suffix(".pdf") if args.format == "pdf" else path
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        except OSError as err:
+            raise GpudashError(f"--output-dir {args.output_dir}: cannot write {path.name}: {err.strerror}") from None
+        out.append(path)
+    return out
 
 
 def _warn(warnings: list[str]) -> None:
