@@ -151,3 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         return err.exit_code
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # e.g. `gpudash mock bill | head`: the reader stopped reading
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error when Python flushes
+        print("gpudash: stdout was closed before the output was complete (broken pipe)", file=sys.stderr)
+        return 2
