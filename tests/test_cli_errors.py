@@ -122,3 +122,41 @@ def test_malformed_prometheus_answers(case):
         extra = PERIOD if report == "billing" else ["--time", "2026-01-31T22:00:00Z"]
         r = gpudash("report", report, "--prometheus-url", url, *MODEL, *extra)
     one_line_exit_2(r, endpoint, what)
+
+
+# --- report options checked before any query (#14 point 10) ---------------------------------------------------
+URL = ["--prometheus-url", "http://127.0.0.1:1"]
+
+
+@pytest.mark.parametrize("args,needles", [
+    (["billing", *URL, *MODEL, *PERIOD, "--cluster", "prod-eats"],
+     ["--cluster prod-eats is not one of the model's clusters (prod-east, prod-west)", "did you mean 'prod-east'"]),
+    (["billing", *URL, *MODEL, *PERIOD, "--tenant", "team-alpha"],
+     ["team-alpha is the namespace of tenant alpha, pass --tenant alpha"]),
+    (["billing", "--prometheus-url", "http://127.0.0.1:1/api/v1/", *MODEL, *PERIOD],
+     ["ends in /api/v1: pass the base URL (http://127.0.0.1:1)"]),
+    (["idle", *URL, *MODEL, "--window", "9m"], ["--window 9m is shorter than two pushes", "= 10m"]),
+])
+def test_report_options(args, needles):
+    one_line_exit_2(gpudash("report", *args), *needles)
+
+
+def test_report_nodes_does_not_offer_tenant_and_every_option_has_help():
+    import argparse
+
+    from gpudash.cli import _parser
+
+    r = gpudash("report", "nodes", "--help")
+    assert r.returncode == 0 and "--tenant" not in r.stdout
+    missing = []
+
+    def walk(parser, name):
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub, p in action.choices.items():
+                    walk(p, f"{name} {sub}")
+            elif action.option_strings and not action.help:
+                missing.append(f"{name} {action.option_strings[0]}")
+
+    walk(_parser(), "gpudash")
+    assert not missing, missing

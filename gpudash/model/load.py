@@ -179,7 +179,8 @@ def _describe(value: Any) -> str:
     return f"{type(value).__name__} {_short(value)}"
 
 
-def _did_you_mean(word: Any, choices) -> str:
+def did_you_mean(word: Any, choices) -> str:
+    """`` (did you mean 'x'?)`` for the closest of ``choices``, or ''."""
     lowered = {str(c).lower(): str(c) for c in choices}
     close = difflib.get_close_matches(str(word).lower(), lowered, n=1, cutoff=0.6)
     return f" (did you mean {lowered[close[0]]!r}?)" if close else ""
@@ -342,9 +343,9 @@ def _explain(err: ValidationError) -> tuple[FieldPath, str]:
     if kw == "additionalProperties":
         known = err.schema.get("properties", {})
         extra = next(k for k in inst if k not in known)
-        return path + (extra,), "unknown key" + _did_you_mean(extra, known)
+        return path + (extra,), "unknown key" + did_you_mean(extra, known)
     if "propertyNames" in err.absolute_schema_path:
-        return path + (inst,), f"{_short(inst)} is not {title}" + _did_you_mean(inst, value if kw == "enum" else ())
+        return path + (inst,), f"{_short(inst)} is not {title}" + did_you_mean(inst, value if kw == "enum" else ())
     if kw == "type":
         return path, _type_reason(err.schema, value, inst)
     if kw == "uniqueItems":
@@ -381,7 +382,7 @@ def _out_of_range(text: str) -> bool:
 def _value_reason(kw: str, value: Any, inst: Any, title: str | None) -> str | None:
     if kw == "enum":
         allowed = f"one of {', '.join(map(str, value))}" if len(value) <= 8 else "a known value"
-        return f"{_short(inst)} is not {title or allowed}" + _did_you_mean(inst, value)
+        return f"{_short(inst)} is not {title or allowed}" + did_you_mean(inst, value)
     comparisons = {"minimum": ">=", "exclusiveMinimum": ">", "maximum": "<=", "exclusiveMaximum": "<"}
     if kw in comparisons:
         return f"must be {comparisons[kw]} {value}, got {_short(inst)}"
@@ -682,9 +683,8 @@ def _sources(d: dict, ctx: _Ctx) -> Sources:
 def _alerts(d: dict, billing: Billing, ctx: _Ctx) -> Alerts:
     idle = d["idle"]
     window = parse_duration(idle["window"])
-    ctx.check(window >= 2 * billing.mco_interval, ("alerts", "idle", "window"),
-              f"{idle['window']} must be at least 2 x billing.mco_interval "
-              f"({format_duration(2 * billing.mco_interval)})")
+    ctx.check(window >= billing.min_window, ("alerts", "idle", "window"),
+              f"{idle['window']} must be at least 2 x billing.mco_interval ({format_duration(billing.min_window)})")
     for key in ("namespace_regex", "model_regex"):
         problem = _re2_problem(idle[key])
         ctx.check(problem is None, ("alerts", "idle", key), str(problem))

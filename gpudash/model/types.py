@@ -33,6 +33,11 @@ class Billing:
     burn_rate_window: int  # seconds: window of the "recent" burn rate used by projections and alerts
     retention: Retention = Retention()
 
+    @property
+    def min_window(self) -> int:
+        """The shortest window that always holds two pushes: burn-rate and idle windows are at least this."""
+        return 2 * self.mco_interval
+
 
 @dataclass(frozen=True)
 class Exporter:

@@ -117,8 +117,10 @@ def tenant_by_name(model: Model, name: str) -> Tenant:
         from gpudash.errors import GpudashError
 
         known = ", ".join(t.name for t in model.tenants) or "none"
-        raise GpudashError(f"--tenant {name!r} is not a tenant of the model {model.source} (tenants: {known}); "
-                           "pass the provider's model with -c")
+        owner = model.tenant_for_namespace(name)
+        hint = (f": {name} is the namespace of tenant {owner.name}, pass --tenant {owner.name}" if owner
+                else f" (tenants: {known}); pass the provider's model with -c")
+        raise GpudashError(f"--tenant {name!r} is not a tenant of the model {model.source}{hint}")
     return found[0]
 
 

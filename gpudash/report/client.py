@@ -46,6 +46,9 @@ class Prometheus:
         self.shown = redact_url(self.url)  # the URL as printed: never its user:password
         if not self.url.startswith(("http://", "https://")):
             raise PrometheusError(f"--prometheus-url {self.shown!r} must start with http:// or https://")
+        if self.url.endswith("/api/v1"):
+            raise PrometheusError(f"--prometheus-url {self.shown!r} ends in /api/v1: pass the base URL "
+                                  f"({redact_url(self.url[:-len('/api/v1')])}); gpudash adds /api/v1/query itself")
         if self.token:
             self.session.headers["Authorization"] = f"Bearer {self.token}"
         self.session.headers["Accept"] = "application/json"
