@@ -294,11 +294,12 @@ def test_idle_formats():
 
 
 def test_progress_only_on_a_terminal(capsys):
-    p = common.Progress("billing", enabled=True)
-    p(2, 24, "2025-02")
-    p.close()
-    assert "gpudash: billing: 2025-02 (2/24)" in capsys.readouterr().err
-    quiet = common.Progress("billing", enabled=False)
+    from gpudash.progress import Progress
+
+    with Progress("billing", enabled=True) as p:
+        p(2, 24, "2025-02")
+    assert "gpudash: billing: 2025-02" in capsys.readouterr().err
+    quiet = Progress("billing", enabled=False)
     quiet(2, 24, "2025-02")
     assert capsys.readouterr().err == ""
 

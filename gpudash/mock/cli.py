@@ -68,13 +68,16 @@ def run(args) -> int:
         return 0
     if args.mock_command == "history":
         from gpudash.mock.history import write_history
+        from gpudash.progress import Progress
 
         exporters_from = 0
         if args.exporters_days is not None:
             exporters_from = max(0, mock.scenario.duration - int(args.exporters_days * 1440))
         try:
-            stats = write_history(mock, model, args.output, jobs=tuple(args.jobs.split(",")),
-                                  exporters_from=exporters_from, cluster_label=args.cluster_label)
+            with Progress("mock history") as progress:
+                stats = write_history(mock, model, args.output, jobs=tuple(args.jobs.split(",")),
+                                      exporters_from=exporters_from, cluster_label=args.cluster_label,
+                                      progress=progress)
         except OSError as err:
             raise GpudashError(f"-o {args.output}: cannot write {err.filename or args.output}: "
                                f"{err.strerror or err}") from None

@@ -102,7 +102,8 @@ def _client(args):
 
 
 def run(args) -> int:
-    from gpudash.report import billing, common, idle, nodes, render
+    from gpudash.progress import Progress
+    from gpudash.report import billing, idle, nodes, render
     from gpudash.report.period import parse_period, parse_time
 
     if args.ca_file and not os.path.isfile(args.ca_file):
@@ -124,7 +125,7 @@ def run(args) -> int:
     if getattr(args, "tenant", None):
         namespace = billing.tenant_by_name(model, args.tenant).namespace
         prom.extra_params["namespace"] = namespace  # thanos-querier's tenancy port requires it; others ignore it
-    progress = common.Progress(args.report)
+    progress = Progress(f"report {args.report}")
     try:
         if args.report == "billing":
             start, end = parse_period(args.start, args.end)

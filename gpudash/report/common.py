@@ -1,7 +1,6 @@
 """What every report shares: reading hourly series chunk by chunk, the rules-installed check, progress, money."""
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 
@@ -47,26 +46,6 @@ def round_money(value: float | Decimal, currency: str) -> float:
 def round_hours(value: float | Decimal) -> float:
     """:func:`hours` as a JSON number."""
     return float(hours(value))
-
-
-class Progress:
-    """One updating line on stderr, only when stderr is a terminal."""
-
-    def __init__(self, label: str, enabled: bool | None = None):
-        self.label = label
-        self.enabled = sys.stderr.isatty() if enabled is None else enabled
-        self.shown = False
-
-    def __call__(self, done: int, total: int, what: str) -> None:
-        if self.enabled and total > 1:
-            sys.stderr.write(f"\rgpudash: {self.label}: {what} ({done}/{total})\033[K")
-            sys.stderr.flush()
-            self.shown = True
-
-    def close(self) -> None:
-        if self.shown:
-            sys.stderr.write("\r\033[K")
-            sys.stderr.flush()
 
 
 def read_hourly(prom: Prometheus, exprs: dict[str, str], start: int, end: int,
