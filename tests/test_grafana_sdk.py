@@ -32,7 +32,8 @@ def all_dashboards(model) -> dict[str, dict]:
 
 def test_the_check_catches_unknown_fields():
     """The round trip is a real check: a misspelt option, panel field or target field is dropped."""
-    data = {"title": "t", "panels": [{"type": "stat", "id": 1, "title": "p", "gridPos": {"h": 1, "w": 1, "x": 0, "y": 0},
+    grid = {"h": 1, "w": 1, "x": 0, "y": 0}
+    data = {"title": "t", "panels": [{"type": "stat", "id": 1, "title": "p", "gridPos": grid,
                                       "options": {"colourMode": "value"}, "decription": "x",
                                       "datasource": {"type": "prometheus", "uid": "u"},
                                       "targets": [{"refId": "A", "expr": "up", "intervall": "1m"}]}]}
