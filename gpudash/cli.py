@@ -17,6 +17,7 @@ from gpudash.errors import GpudashError
 EXTERNAL_COMMANDS: dict[str, str] = {"report": "gpudash.report.cli"}
 EXTERNAL_COMMANDS["grafana-bootstrap"] = "gpudash.grafana.bootstrap"
 EXTERNAL_COMMANDS["mock"] = "gpudash.mock.cli"
+EXTERNAL_COMMANDS["demo"] = "gpudash.demo.cli"
 SCHEMA_FILE = "gpudash.schema.json"  # the name the example's yaml-language-server modeline points at
 
 
