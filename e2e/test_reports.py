@@ -34,6 +34,7 @@ import sys
 import threading
 import time
 from datetime import UTC, datetime
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 harness = pytest.importorskip("e2e.harness", reason="e2e/harness.py (the shared Prometheus harness) is missing")
+from e2e import invoice  # noqa: E402
 from e2e import pushed_story as story  # noqa: E402
 from gpudash.rules import names  # noqa: E402
 
@@ -296,6 +298,20 @@ def test_billing_html_statements_one_per_tenant(hub, model_file, tmp_path):
     _render_in_chromium(paths[1], tmp_path)
 
 
+def test_billing_pdf_statements_are_invoices(hub, model_file, tmp_path):
+    """--format pdf: each tenant's printed statement passes the invoice arithmetic (e2e/invoice.py)."""
+    if not shutil.which("chromium") and not shutil.which("chromium-browser"):
+        pytest.skip("chromium is not installed: no PDF")
+    r = report("billing", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START, "--end", END,
+               "--format", "pdf", "--output-dir", str(tmp_path), "--issue-date", "2026-02-02")
+    assert r.returncode == 0, r.stderr
+    totals = {}
+    for path in map(Path, r.stdout.split()):
+        assert path.suffix == ".pdf"
+        totals[path.name.split("-")[2]] = invoice.check(invoice.pdf_text(path), "USD")[1]
+    assert totals == {"research": Decimal("49.20"), "team": Decimal("44.63")}
+
+
 def _render_in_chromium(page: Path, tmp_path: Path):
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if not chromium:
@@ -357,9 +373,10 @@ def test_nodes_csv_summary_and_cluster_filter(hub, model_file):
 
 
 def test_nodes_refuses_a_tenant(hub, model_file):
+    """A provider report: the CCSP series have no namespace, so it does not even offer --tenant."""
     r = report("nodes", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START, "--end", END,
                "--tenant", "team-a")
-    assert r.returncode == 2 and "provider report" in r.stderr
+    assert r.returncode == 2 and "unrecognized arguments: --tenant" in r.stderr
 
 
 # --- idle -------------------------------------------------------------------------------------------------------

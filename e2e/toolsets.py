@@ -12,9 +12,10 @@ import functools
 import os
 import re
 import shutil
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+
+from gpudash.demo.prometheus import build_info, labels_encoding
 
 VERSIONS_FILE = Path(__file__).resolve().parent.parent / "scripts" / "prometheus-versions.env"
 NAMES = ("2", "3")
@@ -63,26 +64,8 @@ class Toolset:
 
     @property
     def labels_encoding(self) -> str:
-        """How this build hashes a label set, which places rule group evaluations (``rules.Group.hash``):
-        "slicelabels" (name, 0xff, value, 0xff per label), "stringlabels" (3.5+: each string after its length in
-        one byte, or 0xff and three bytes) or "stringlabels-varint" (2.44-3.4: after a uvarint length).
-        ``stringlabels`` is the default from 3.5 and a build tag before (prometheus/prometheus
-        model/labels/labels_stringlabels.go; CHANGELOG 2.44.0 and 3.5.0 #16069); Debian's 2.42 has no tag."""
-        major, minor = (int(x) for x in re.findall(r"^(\d+)\.(\d+)", self.server_version or "0.0")[0])
-        if (major, minor) >= (3, 5):
-            return "slicelabels" if self.tags & {"slicelabels", "dedupelabels"} else "stringlabels"
-        return "stringlabels-varint" if "stringlabels" in self.tags else "slicelabels"
-
-
-def _build(binary: str | None) -> tuple[str | None, frozenset[str]]:
-    """(version, build tags) from ``binary --version``; (None, {}) when it does not run."""
-    try:
-        out = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=30).stdout if binary else ""
-    except OSError:
-        out = ""
-    version = re.search(r"version (\S+)", out)
-    tags = re.search(r"tags:\s*(\S+)", out)
-    return (version[1] if version else None), frozenset(tags[1].split(",") if tags else ())
+        """How this build hashes a label set (:func:`gpudash.demo.prometheus.labels_encoding`)."""
+        return labels_encoding(self.server_version, self.tags)
 
 
 @functools.cache
@@ -97,8 +80,8 @@ def find(name: str = DEFAULT) -> Toolset:
                                 for p in (folder / "prometheus", folder / "promtool"))
     else:
         raise ValueError(f"unknown Prometheus toolset {name!r} (known: {', '.join(NAMES)})")
-    server_version, tags = _build(prometheus)
-    return Toolset(name, pins[f"PROMETHEUS{name}_VERSION"], prometheus, promtool, _build(promtool)[0],
+    server_version, tags = build_info(prometheus)
+    return Toolset(name, pins[f"PROMETHEUS{name}_VERSION"], prometheus, promtool, build_info(promtool)[0],
                    server_version, tags)
 
 

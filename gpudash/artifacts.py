@@ -11,13 +11,15 @@ def _kustomization(resources) -> dict:
     return {"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization", "resources": sorted(resources)}
 
 
-def generate(model: Model) -> dict[str, object]:
+def generate(model: Model, progress=None) -> dict[str, object]:
     """All output files of ``model``, plus kustomizations: one per folder holding Kubernetes objects (one
     deployment target each: ``mco`` and ``dashboards/acm`` on the ACM hub, ``rules/kubernetes``,
     ``alerts/kubernetes`` and ``quotas`` on a cluster, ``grafana/operator`` where grafana-operator runs) and a
-    top-level one listing every object."""
+    top-level one listing every object. ``progress(done, total, what)`` is told of each family started."""
     files: dict[str, object] = {}
-    for family in FAMILIES:
+    for index, family in enumerate(FAMILIES):
+        if progress:  # progress(done, total, what): the CLI's progress bar
+            progress(index, len(FAMILIES), family.__module__.rsplit(".", 1)[-1])
         for path, data in family(model).items():
             if path in files:
                 raise AssertionError(f"two artifact families write {path}")

@@ -19,19 +19,22 @@ EXTERNAL_COMMANDS["grafana-bootstrap"] = "gpudash.grafana.bootstrap"
 EXTERNAL_COMMANDS["mock"] = "gpudash.mock.cli"
 EXTERNAL_COMMANDS["doctor"] = "gpudash.doctor.cli"
 EXTERNAL_COMMANDS["prune"] = "gpudash.prune.cli"
+EXTERNAL_COMMANDS["demo"] = "gpudash.demo.cli"
 SCHEMA_FILE = "gpudash.schema.json"  # the name the example's yaml-language-server modeline points at
 
 
-def _generate(model):
+def _generate(model, label: str):
     from gpudash import artifacts
+    from gpudash.progress import Progress
 
-    return artifacts.generate(model)
+    with Progress(label) as progress:
+        return artifacts.generate(model, progress)
 
 
 def cmd_render(args) -> int:
     from gpudash import artifacts, writer
 
-    files = _generate(load_model_from_args(args))
+    files = _generate(load_model_from_args(args), "render")
     for note in artifacts.size_notes(files):
         print(f"gpudash: {note}", file=sys.stderr)
     plan = writer.plan(args.output, files)
@@ -55,7 +58,7 @@ def cmd_render(args) -> int:
 
 def cmd_validate(args) -> int:
     model = load_model_from_args(args)
-    files = _generate(model)
+    files = _generate(model, "validate")
     print(f"gpudash: {model.source} is valid ({len(model.gpu_classes)} GPU classes, {len(model.tenants)} tenants, "
           f"{len(files)} artifacts)")
     return 0
@@ -64,12 +67,17 @@ def cmd_validate(args) -> int:
 def cmd_test(args) -> int:
     from gpudash import writer
     from gpudash.golden.runner import report, run_promtool_tests
+    from gpudash.progress import Progress
+
+    def run(folder) -> int:
+        with Progress("test") as progress:
+            return report(run_promtool_tests(folder, jobs=args.jobs, progress=progress))
 
     if args.output:
-        return report(run_promtool_tests(args.output, jobs=args.jobs))
+        return run(args.output)
     with tempfile.TemporaryDirectory(prefix="gpudash-test-") as tmp:
-        writer.apply(writer.plan(tmp, _generate(load_model_from_args(args))))
-        return report(run_promtool_tests(tmp, jobs=args.jobs))
+        writer.apply(writer.plan(tmp, _generate(load_model_from_args(args), "test: render")))
+        return run(tmp)
 
 
 def _schema_text() -> str:
@@ -153,3 +161,7 @@ def main(argv: list[str] | None = None) -> int:
         return err.exit_code
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # e.g. `gpudash mock bill | head`: the reader stopped reading
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error when Python flushes
+        print("gpudash: stdout was closed before the output was complete (broken pipe)", file=sys.stderr)
+        return 2

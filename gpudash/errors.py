@@ -17,5 +17,23 @@ class InputError(GpudashError):
         super().__init__(f"{where}: {path}: {reason}" if path else f"{where}: {reason}")
 
 
+class InputErrors(InputError):
+    """Every error found in one input file (exit 2): a count, then one :class:`InputError` line each; its own
+    file, path, reason and line are the first error's."""
+
+    def __init__(self, errors: list[InputError]):
+        first, self.errors = errors[0], errors
+        super().__init__(first.file, first.path, first.reason, first.line)
+        self.args = (f"{first.file}: {len(errors)} errors:\n" + "\n".join(f"  {e}" for e in errors),)
+
+
+def raise_all(errors: list[InputError]) -> None:
+    """Raise the one error as itself, several as :class:`InputErrors`; nothing when there is none."""
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise InputErrors(errors)
+
+
 class GenerationError(GpudashError):
     """The model is valid but an artifact could not be generated safely (e.g. a tenant isolation violation)."""

@@ -173,10 +173,9 @@ def test_currency_comes_from_the_model():
     eur = model_from_dict(data)
     units = {p["fieldConfig"]["defaults"]["unit"] for d in all_dashboards(eur)
              for p in panels.iter_panels(d) if p["type"] != "row"}
-    assert "currencyEUR" in units and "suffix: EUR/h" in units
+    assert "suffix: EUR" in units and "suffix: EUR/h" in units
     assert not any("USD" in u for u in units)
-    data["currency"] = "CAD"
-    assert panels.currency_unit(model_from_dict(data).currency) == "currency:CAD "
+    assert not any(u.startswith("currency") for u in units)  # Grafana scales those: "$5.00K", not one format
 
 
 def test_tenant_thresholds_follow_budget_and_alert_levels(model):

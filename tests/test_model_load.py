@@ -100,6 +100,7 @@ SECTIONS = {  # dataclass -> schema path of the object it is built from
     types.Billing: ("billing",), types.Sources: ("sources",), types.GpuClass: ("gpu_classes", "[]"),
     types.Tenant: ("tenants", "[]"), types.Alerts: ("alerts",), types.IdleAlerts: ("alerts", "idle"),
     types.Grafana: ("grafana",), types.TenantDatasource: ("grafana", "tenant_datasource"), types.Model: (),
+    types.Issuer: ("issuer",),
 }
 
 

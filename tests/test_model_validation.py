@@ -197,6 +197,9 @@ CASES = [
     ("quota-unknown-mig", "nvidia.com/gpu: 2", "nvidia.com/mig-9g.99gb: 2",
      "tenants[0].quota['nvidia.com/mig-9g.99gb']",
      "is not a GPU resource name", 30),
+    ("quota-mig-no-class-has", "nvidia.com/gpu: 2", "nvidia.com/mig-1g.12gb: 2",
+     "tenants[0].quota['nvidia.com/mig-1g.12gb']",
+     "no GPU class of the model has MIG profile nvidia.com/mig-1g.12gb (classes offer: nvidia.com/mig-1g.10gb, ", 30),
     ("quota-negative", "nvidia.com/gpu: 2", "nvidia.com/gpu: -2", "tenants[0].quota['nvidia.com/gpu']",
      "must be >= 0, got -2", 30),
     ("quota-fraction", "nvidia.com/gpu: 2", "nvidia.com/gpu: 1.5", "tenants[0].quota['nvidia.com/gpu']",
@@ -280,8 +283,9 @@ def test_bad_model(tmp_path, old, new, path, reason, line):
     file.write_text(apply(old, new))
     with pytest.raises(InputError) as info:
         load_model(file)
-    err = info.value
-    assert (err.file, err.path, err.line) == (str(file), path, line), str(err)
+    # the case's error, among any others the same edit causes elsewhere (every error is reported at once)
+    err = next((e for e in getattr(info.value, "errors", [info.value]) if e.path == path), info.value)
+    assert (err.file, err.path, err.line) == (str(file), path, line), str(info.value)
     assert reason in err.reason
     where = f"{file}:{line}" if line else str(file)
     assert str(err) == (f"{where}: {path}: {err.reason}" if path else f"{where}: {err.reason}")
@@ -302,7 +306,22 @@ def test_dict_errors_have_no_line():
     with pytest.raises(InputError) as info:
         model_from_dict({"gpu_classes": [], "tenants": [], "clusters": []}, file="test")
     assert (info.value.file, info.value.path, info.value.line) == ("test", "gpu_classes", None)
-    assert str(info.value) == "test: gpu_classes: needs at least 1 item"
+    assert str(info.value) == ("test: 3 errors:\n  test: gpu_classes: needs at least 1 item\n"
+                               "  test: tenants: needs at least 1 item\n  test: clusters: needs at least 1 item")
+
+
+def test_every_error_at_once(tmp_path):
+    """Errors in three unrelated places of the file: all three reported, in file order, exit 2. (Checks across
+    fields run once the file matches the schema: they read values the schema vouches for.)"""
+    file = tmp_path / "gpudash.yaml"
+    file.write_text(apply("currency: USD", "currency: usd").replace("name: l40s", "name: L40S")
+                    .replace("budget: 100", "budget: 1e400"))
+    with pytest.raises(InputError) as info:
+        load_model(file)
+    lines = str(info.value).splitlines()
+    assert lines[0] == f"{file}: 3 errors:" and info.value.exit_code == 2
+    assert [line.split(": ")[1] for line in lines[1:]] == ["currency", "gpu_classes[1].name", "tenants[0].budget"]
+    assert "out of range" in lines[3]
 
 
 @pytest.mark.parametrize("data,path,reason", [

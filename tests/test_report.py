@@ -9,13 +9,14 @@ import io
 import json
 import subprocess
 import sys
+from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
 import promql_parser as pp
 import pytest
 
-from gpudash.model.types import Tenant
+from gpudash.model.types import Issuer, Tenant
 from gpudash.promql.lint import parse, vector_selectors
 from gpudash.report import common, queries, render
 from gpudash.report.billing import BillingReport, Line, budget_rows
@@ -175,26 +176,95 @@ def test_budget_rows_per_month_of_the_period():
                                                                                   ("2026-02", 0.246, False)]
 
 
+ISSUER = Issuer("Example GPU Cloud Ltd.", ("1 Example Street", "12345 Example City"), "DE123456789",
+                "billing@example.com")
+ISSUED = date(2026, 2, 2)
+
+
+def statements(report: BillingReport, folder: Path) -> list[tuple[Path, str]]:
+    return render.statements(report, folder, ISSUER, ISSUED)
+
+
 def test_html_statements_are_self_contained_and_escaped(tmp_path):
     report = billing_report()
     report.tenants = [Tenant("<b>x</b>&co", "team-a", 500.0, (), (), "r")]
     for line in report.lines:
         line.tenant = "<b>x</b>&co" if line.tenant == "team-a" else line.tenant
     report.daily["<b>x</b>&co"] = report.daily["team-a"]
-    (path,) = render.statements(report, tmp_path / "out")
+    ((path, html),) = statements(report, tmp_path / "out")
     assert path.name == "gpudash-statement-b_x_b_co-20260131T2000Z-20260201T0400Z.html"
-    html = path.read_text()
+    assert not path.parent.exists()  # the generator does no I/O
     assert "&lt;b&gt;x&lt;/b&gt;&amp;co" in html and "<b>x</b>" not in html
     assert "<script" not in html and "<link" not in html and "src=" not in html  # nothing loaded from elsewhere
     assert "@media print" in html and "@page" in html
     assert "44.63 USD" in html and html.count("<rect") == 2  # one bar per day
-    assert "NVIDIA-Tesla-T4" in html  # the tenant's unpriced usage is a note on its own statement
+
+
+def test_statement_speaks_the_tenants_language(tmp_path):
+    """No series names, products or provider advice; invoice basics from the model and the period."""
+    report = billing_report()
+    report.gaps, report.partial = [START + H], True
+    report.warnings.append("the hub rules recorded nothing for 1 of 8 hour(s) (namespace:gpudash_tenant:info)")
+    (_, html), = [s for s in statements(report, tmp_path) if "team-a" in s[0].name]
+    for internal in ("gpudash_", "NVIDIA-Tesla-T4", "add the product", "hub rules", "query API", "sandbox"):
+        assert internal not in html, internal
+    assert "No usage was recorded for 1 hour(s)" in html and "some usage may be missing" in html
+    assert "2.000000 GPU-hours on cluster east have no price yet" in html
+    for text in ("Example GPU Cloud Ltd.", "12345 Example City", "DE123456789", "Issue date <strong>2026-02-02",
+                 "2026-01-31 20:00:00 to 2026-02-01 03:59:59 (inclusive, UTC)", "US Dollar, 2 decimals",
+                 render.statement_number("team-a", START, END)):
+        assert text in html, text
+    # hours per resource, never whole-GPU hours added to MIG slice-hours
+    assert "1g.10gb slice-hours" in html and "35.333333" not in html and "23.333333" not in html
+
+
+def test_statement_numbers_are_deterministic_and_distinct():
+    n = render.statement_number
+    assert n("team-a", START, END) == n("team-a", START, END)
+    assert len({n("team-a", START, END), n("research", START, END), n("team-a", START, END + H)}) == 3
+    assert render.period_text(t("2026-01-01T00:00:00Z"), t("2026-02-01T00:00:00Z")) == \
+        "2026-01-01 to 2026-01-31 (inclusive, UTC)"
+
+
+@pytest.mark.parametrize("hours,cost,rate,currency,price", [
+    ("213", "58.58", 0.275, "USD", "0.275"), ("12", "38.40", 3.2, "USD", "3.20"),
+    ("11.333333", "6.23", 0.55, "USD", "0.55"), ("3", "1", 0.3, "JPY", "0.3"), ("0.016667", "0.01", 0.3, "USD", "0.30"),
+    ("7", "0.000", 0.0, "KWD", "0.000"),
+    ("10", "4.67", 0.4666666666, "USD", "0.467"),  # a price change in the period: the average multiplies out
+])
+def test_unit_price_multiplies_out(hours, cost, rate, currency, price):
+    shown = render.unit_price(Decimal(hours), Decimal(cost), rate, currency)
+    assert shown == price
+    assert common.money(Decimal(hours) * Decimal(shown), currency) == Decimal(cost)
 
 
 def test_daily_chart_scales_to_a_round_maximum():
-    chart = render.daily_chart(billing_report(), "team-a", ["a100-80gb"])
+    chart = render.daily_chart(billing_report(), "team-a")
     assert chart["yticks"][-1]["text"] == "20" and len(chart["bars"]) == 2
     assert chart["bars"][0]["h"] == pytest.approx(12 / 20 * chart["plot_h"], abs=0.01)
+
+
+def test_single_cluster_report_has_no_cluster_column_or_empty_names():
+    report = billing_report()
+    for line in report.lines:
+        line.cluster = ""
+    report.single_cluster = True
+    text = render.billing_table(report)
+    assert "CLUSTER" not in text and "one cluster's own Prometheus" in text
+    assert text.splitlines()[2].split()[:2] == ["TENANT", "NAMESPACE"]
+    assert report.to_json()["source"] == "single-cluster"
+
+
+def test_single_cluster_wording():
+    every = set(range(START, END, H))
+    assert common.single_cluster({"": every}) and not common.single_cluster({"east": every})
+    assert common.missing_cluster_warnings(("prod-east",), {"": every}, START, END, "GPU usage") == []
+    (gap,) = common.missing_cluster_warnings(("prod-east",), {"": every - {START}}, START, END, "GPU usage")
+    assert gap.startswith("the gpudash rules on this cluster recorded no hourly figures for 1 of 8")
+    assert "prod-east" not in gap
+    (hub,) = common.missing_cluster_warnings(("prod-east",), {"west": every}, START, END, "GPU usage")
+    assert hub.startswith("cluster prod-east of the model pushed no hourly figures")
+    assert common.on_cluster("") == "" and common.on_cluster("east") == " on cluster east"
 
 
 def nodes_report() -> NodesReport:
@@ -224,11 +294,12 @@ def test_idle_formats():
 
 
 def test_progress_only_on_a_terminal(capsys):
-    p = common.Progress("billing", enabled=True)
-    p(2, 24, "2025-02")
-    p.close()
-    assert "gpudash: billing: 2025-02 (2/24)" in capsys.readouterr().err
-    quiet = common.Progress("billing", enabled=False)
+    from gpudash.progress import Progress
+
+    with Progress("billing", enabled=True) as p:
+        p(2, 24, "2025-02")
+    assert "gpudash: billing: 2025-02" in capsys.readouterr().err
+    quiet = Progress("billing", enabled=False)
     quiet(2, 24, "2025-02")
     assert capsys.readouterr().err == ""
 
@@ -332,13 +403,31 @@ def test_totals_follow_the_currency_minor_unit(currency, line_cost, total):
 def test_html_totals_and_budget_are_sums_of_printed_lines(tmp_path):
     import re
 
-    paths = render.statements(naive_report(), tmp_path)
-    for path in paths:
-        html = path.read_text()
+    for _, html in statements(naive_report(), tmp_path):
         body = html[html.index("<tbody>"):html.index("</tbody>")]
         rows = [re.findall(r'<td class="num">([^<]*)</td>', row) for row in body.split("</tr>") if "num" in row]
         foot = re.findall(r'<td class="num">([^<]*)</td>', html[html.index("<tfoot>"):html.index("</tfoot>")])
-        assert _money(foot[0]) == sum(_money(r[0]) for r in rows)  # GPU-hours
-        assert _money(foot[1]) == sum(_money(r[2]) for r in rows)  # cost
+        assert _money(foot[0]) == sum(_money(r[2]) for r in rows)  # cost
+        for quantity, price, cost in rows:
+            assert common.money(_money(quantity) * _money(price), "USD") == _money(cost)
         # a one-month period: the budget table's month cost is the statement's total
-        assert f'<td class="num">{foot[1]}</td><td class="num">' in html[html.index("</tfoot>"):]
+        assert f'<td class="num">{foot[0]}</td><td class="num">' in html[html.index("</tfoot>"):]
+
+
+
+def test_statement_pdf_is_an_invoice(tmp_path):
+    """Printed by headless Chromium (--format pdf's path), read back with pdftotext: the arithmetic holds."""
+    from e2e import invoice
+    from gpudash.report import pdf
+
+    try:
+        pdf.browser()
+    except Exception:
+        pytest.skip("no Chromium: the statement was not printed")
+    (_, html), = [s for s in statements(billing_report(), tmp_path) if "team-a" in s[0].name]
+    path = tmp_path / "statement.pdf"
+    path.write_bytes(pdf.to_pdf(html))
+    text = invoice.pdf_text(path)
+    lines, total = invoice.check(text, "USD")
+    assert [a for _, _, a in lines] == [Decimal("38.40"), Decimal("6.23")] and total == Decimal("44.63")
+    assert "Statement no." in text and "Example GPU Cloud Ltd." in text and "file://" not in text  # no header/footer

@@ -43,7 +43,8 @@ def test_bad_model_leaves_output_untouched(tmp_path):
     bad.write_text("currency: USD\ngpu_classes: []\ntenants: []\nclusters: []\n")
     result = gpudash("render", "-c", str(bad), "-o", str(out))
     assert result.returncode == 2
-    assert "Traceback" not in result.stderr and result.stderr.count("\n") == 1
+    assert "Traceback" not in result.stderr and result.stderr.startswith(f"gpudash: {bad}: 3 errors:\n")
+    assert result.stderr.count("\n") == 4  # every error of the file, one line each
     assert tree(out) == before
 
 

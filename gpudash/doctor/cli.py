@@ -23,7 +23,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--insecure-skip-verify", action="store_true", help="skip TLS verification (tests only)")
     parser.add_argument("--role", choices=doctor.ROLES, default="spoke",
                         help="spoke (a managed cluster), hub (ACM hub Thanos), single (one cluster, no ACM)")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--format", choices=("text", "json"), default="text",
+                        help="one line per check (text) or a JSON document for automation")
 
 
 def run(args) -> int:

@@ -65,12 +65,19 @@ def _group_names(path: Path) -> list[str]:
     return [str(g.get("name", "?")) for g in (yaml.safe_load(path.read_text()) or {}).get("tests", [])]
 
 
-def run_promtool_tests(directory, jobs: int | None = None, promtool: str = "promtool") -> list[Result]:
+def run_promtool_tests(directory, jobs: int | None = None, promtool: str = "promtool",
+                       progress=None) -> list[Result]:
     """Run every test file of ``directory`` with up to ``jobs`` (default: CPU count) ``promtool`` processes,
-    largest files (the longest runs) first; results in file name order."""
+    largest files (the longest runs) first; results in file name order. ``progress(done, total, what)`` is told
+    of each file finished."""
     files = sorted(test_files(directory), key=lambda p: -p.stat().st_size)
     with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
-        return sorted(pool.map(lambda f: run_file(f, promtool), files), key=lambda r: r.file)
+        results = []
+        for result in pool.map(lambda f: run_file(f, promtool), files):
+            results.append(result)
+            if progress:
+                progress(len(results), len(files), Path(result.file).name)
+        return sorted(results, key=lambda r: r.file)
 
 
 def report(results: list[Result], out=sys.stdout) -> int:

@@ -45,8 +45,8 @@ def _budget_thresholds(tenant: Tenant, scale: float) -> P.Thresholds:
 
 
 def _cluster_variable(model: Model):
-    query = f"label_values({names.CLASS_ALLOCATED}, cluster)"
-    return lambda ds: P.query_variable("cluster", "Cluster", query, ds)
+    """Every cluster the model names, whether or not it allocates GPUs right now."""
+    return lambda ds: P.custom_variable("cluster", "Cluster", model.clusters)
 
 
 # --- provider -----------------------------------------------------------------------------------------------------

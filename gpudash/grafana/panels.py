@@ -25,12 +25,6 @@ from grafanalib._gen import DashboardEncoder
 SCHEMA_VERSION = 39
 GRID_WIDTH = 24
 
-# Grafana's built-in currency units; any other ISO code is shown with Grafana's custom "currency:" unit.
-_GRAFANA_CURRENCIES = frozenset({
-    "USD", "GBP", "EUR", "JPY", "RUB", "UAH", "BRL", "DKK", "ISK", "NOK", "SEK", "CZK", "CHF", "PLN", "ZAR",
-    "INR", "KRW", "IDR", "PHP", "VND",
-})
-
 GREEN, YELLOW, ORANGE, RED, BLUE = "green", "yellow", "orange", "red", "blue"
 
 # Threshold steps: (lower bound or None for the base step, colour).
@@ -40,8 +34,11 @@ NEUTRAL: Thresholds = ((None, BLUE),)
 
 
 def currency_unit(code: str) -> str:
-    """Grafana unit of an amount of money in ``code`` (``currencyUSD``, or ``currency:CAD `` for others)."""
-    return f"currency{code}" if code in _GRAFANA_CURRENCIES else f"currency:{code} "
+    """Grafana unit of an amount of money in ``code``: ``suffix: USD``. Grafana's ``currency*`` units scale
+    large amounts (``$5.00K``); ``suffix:`` is a fixed-point number with the code after it
+    (grafana/grafana packages/grafana-data/src/valueFormats/valueFormats.ts, ``getValueFormat``), so money reads
+    the same in every panel, to the decimals the panel sets."""
+    return f"suffix: {code}"
 
 
 def currency_rate_unit(code: str) -> str:
@@ -178,15 +175,15 @@ def row(title: str) -> PanelSpec:
     return PanelSpec(title, GRID_WIDTH, 1, build, is_row=True)
 
 
-def query_variable(name: str, label: str, query: str, ds: dict) -> dict:
-    """A multi-value query variable with "All" (= ``.*``), for provider dashboards only."""
-    var = G.Template(name=name, label=label, query=query, dataSource=ds, includeAll=True, multi=True,
-                     allValue=".*", refresh=2, sort=1)
+def custom_variable(name: str, label: str, values: tuple[str, ...]) -> dict:
+    """A multi-value variable over fixed ``values``, with "All" (= ``.*``), for provider dashboards only."""
+    var = G.Template(name=name, label=label, query=",".join(values), type="custom", includeAll=True, multi=True,
+                     allValue=".*")
     data = _plain(var)
     data["current"] = {"selected": True, "text": ["All"], "value": ["$__all"]}
-    data["definition"] = query
-    data["query"] = {"query": query, "refId": f"{name}-variable"}
-    for legacy in ("auto", "auto_count", "auto_min", "tagValuesQuery", "tagsQuery", "useTags"):
+    data["options"] = [{"selected": False, "text": v, "value": v} for v in values]
+    for legacy in ("auto", "auto_count", "auto_min", "tagValuesQuery", "tagsQuery", "useTags", "datasource",
+                   "refresh", "regex", "sort"):
         data.pop(legacy, None)
     return data
 

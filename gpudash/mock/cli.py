@@ -16,6 +16,7 @@ import sys
 from datetime import UTC
 
 from gpudash.cliargs import add_model_options, load_model_from_args
+from gpudash.errors import GpudashError
 
 
 def add_arguments(parser) -> None:
@@ -50,7 +51,11 @@ def run(args) -> int:
     if args.mock_command == "serve":
         from gpudash.mock.server import MockServer
 
-        server = MockServer(args.file, model, args.host, args.port)
+        try:
+            server = MockServer(args.file, model, args.host, args.port)
+        except OSError as err:
+            raise GpudashError(f"--port {args.port}: cannot listen on {args.host}:{args.port}: "
+                               f"{err.strerror or err} (choose another --port, or 0 for any free port)") from None
         print(f"gpudash mock: serving {mock.source} on http://{server.address} "
               f"(/ksm/metrics /dcgm/metrics /amd/metrics; clusters {', '.join(mock.scenario.clusters)})",
               file=sys.stderr, flush=True)
@@ -63,12 +68,19 @@ def run(args) -> int:
         return 0
     if args.mock_command == "history":
         from gpudash.mock.history import write_history
+        from gpudash.progress import Progress
 
         exporters_from = 0
         if args.exporters_days is not None:
             exporters_from = max(0, mock.scenario.duration - int(args.exporters_days * 1440))
-        stats = write_history(mock, model, args.output, jobs=tuple(args.jobs.split(",")),
-                              exporters_from=exporters_from, cluster_label=args.cluster_label)
+        try:
+            with Progress("mock history") as progress:
+                stats = write_history(mock, model, args.output, jobs=tuple(args.jobs.split(",")),
+                                      exporters_from=exporters_from, cluster_label=args.cluster_label,
+                                      progress=progress)
+        except OSError as err:
+            raise GpudashError(f"-o {args.output}: cannot write {err.filename or args.output}: "
+                               f"{err.strerror or err}") from None
         print(f"gpudash mock: wrote {len(stats.files)} files, {stats.series} series, {stats.samples} samples "
               f"to {args.output} in {stats.seconds:.1f}s")
         return 0

@@ -100,7 +100,9 @@ def load(path, model: Model) -> Mock:
     path = Path(path)
     try:
         raw = yaml.safe_load(path.read_text())
-    except (OSError, yaml.YAMLError) as err:
+    except OSError as err:
+        raise InputError(str(path), "", f"cannot read the mock file: {err.strerror or err}") from None
+    except yaml.YAMLError as err:
         raise InputError(str(path), "", str(err)) from None
     return compile_mock(raw, model, str(path))
 

@@ -53,24 +53,30 @@ def _targets(tl: Timeline, job: str, exposed: dict) -> list[tuple]:
 
 
 def write_history(mock: Mock, model: Model, outdir, clusters=None, jobs=JOBS, exporters_from: int = 0,
-                  cluster_label: bool = False, offset: float = 0.0, until: int | None = None) -> HistoryStats:
+                  cluster_label: bool = False, offset: float = 0.0, until: int | None = None,
+                  progress=None) -> HistoryStats:
     """Write ``<outdir>/<cluster>/<YYYY-MM-DD>.om`` for every cluster and day of ``mock``.
 
     ``jobs``: which targets to write (ksm, dcgm, amd); ``exporters_from``: first minute written for the GPU
     exporters (their series are not needed for billing; a month of them is mostly volume);
     ``cluster_label``: add ``cluster`` (as Prometheus external labels would on a global view);
-    ``offset``: seconds after the minute at which scrapes land; ``until``: last minute (default: duration).
+    ``offset``: seconds after the minute at which scrapes land; ``until``: last minute (default: duration);
+    ``progress(done, total, what)``: told of each cluster-day written.
     """
     t0 = time.monotonic()
     stats = HistoryStats()
     s = mock.scenario
     end = s.duration if until is None else min(until, s.duration)
     seen: set = set()
+    day_starts = range(0, end + 1, DAY)
+    total, done = len(clusters or s.clusters) * len(day_starts), 0
     for cluster in clusters or s.clusters:
-        day_starts = range(0, end + 1, DAY)
         tl = Timeline(mock, model, cluster, extra_points=day_starts, jobs=jobs)
         outcomes = {job: scrape_outcomes(s, job) for job in jobs}
         for day0 in day_starts:
+            if progress:
+                progress(done, total, f"{cluster} day {day0 // DAY + 1}")
+                done += 1
             day1 = min(day0 + DAY, end + 1)
             buf = FamilyBuffer()
             i = tl.segment(day0)

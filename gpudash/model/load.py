@@ -23,7 +23,7 @@ import yaml
 from jsonschema.exceptions import ValidationError, best_match
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
-from gpudash.errors import GpudashError, InputError
+from gpudash.errors import GpudashError, InputError, raise_all
 from gpudash.model import mig
 from gpudash.model.pricing import product_label
 from gpudash.model.schema import DURATION_PATTERN, HTTP_SECRETS, INLINE_SECRETS, THANOS_QUERIER_URL, json_schema
@@ -35,6 +35,7 @@ from gpudash.model.types import (
     GpuClass,
     Grafana,
     IdleAlerts,
+    Issuer,
     Mco,
     MigProfile,
     Model,
@@ -132,6 +133,7 @@ class _Ctx:
     file: str
     lines: dict[FieldPath, int]
     defaulted: set[FieldPath] = field(default_factory=set)
+    errors: dict[FieldPath, InputError] = field(default_factory=dict)  # the first error per field, in check order
 
     def line(self, path: FieldPath) -> int | None:
         return next((self.lines[path[:n]] for n in range(len(path), 0, -1) if path[:n] in self.lines), None)
@@ -142,8 +144,18 @@ class _Ctx:
         return InputError(self.file, format_path(path), reason, self.line(path))
 
     def check(self, ok: Any, path: FieldPath, reason: str) -> None:
+        """Record an error when not ``ok`` and go on, so that one run reports every error of the file."""
         if not ok:
-            raise self.error(path, reason)
+            self.errors.setdefault(path, self.error(path, reason))
+
+    def require(self, ok: Any, path: FieldPath, reason: str) -> None:
+        """Like :meth:`check`, for what nothing after it can work without: stop here with every error so far."""
+        if not ok:
+            self.raise_errors(self.error(path, reason))
+
+    def raise_errors(self, also: InputError | None = None) -> None:
+        errors = [*self.errors.values(), *([also] if also else [])]
+        raise_all(sorted(errors, key=lambda e: e.line or 0))
 
 
 def _short(value: Any) -> str:
@@ -167,7 +179,8 @@ def _describe(value: Any) -> str:
     return f"{type(value).__name__} {_short(value)}"
 
 
-def _did_you_mean(word: Any, choices) -> str:
+def did_you_mean(word: Any, choices) -> str:
+    """`` (did you mean 'x'?)`` for the closest of ``choices``, or ''."""
     lowered = {str(c).lower(): str(c) for c in choices}
     close = difflib.get_close_matches(str(word).lower(), lowered, n=1, cutoff=0.6)
     return f" (did you mean {lowered[close[0]]!r}?)" if close else ""
@@ -307,12 +320,18 @@ def _validator():
 
 
 def _validate(data: Any, ctx: _Ctx) -> None:
+    """Every schema error of the file: one per object or value (the most relevant of those found there, e.g. a
+    misspelt key rather than the required key it was meant to be)."""
     def relevance(err):  # the shallowest error, then the first in the file
         return -len(err.path), -(ctx.line(tuple(err.path)) or 10**9)
 
-    err = best_match(_validator().iter_errors(data), key=relevance)
-    if err is not None:
-        raise ctx.error(*_explain(err))
+    where: dict[FieldPath, list] = {}
+    for err in _validator().iter_errors(data):
+        where.setdefault(tuple(err.absolute_path), []).append(err)
+    for errors in where.values():
+        path, reason = _explain(best_match(errors, key=relevance))
+        ctx.errors.setdefault(path, ctx.error(path, reason))
+    ctx.raise_errors()
 
 
 def _explain(err: ValidationError) -> tuple[FieldPath, str]:
@@ -324,9 +343,9 @@ def _explain(err: ValidationError) -> tuple[FieldPath, str]:
     if kw == "additionalProperties":
         known = err.schema.get("properties", {})
         extra = next(k for k in inst if k not in known)
-        return path + (extra,), "unknown key" + _did_you_mean(extra, known)
+        return path + (extra,), "unknown key" + did_you_mean(extra, known)
     if "propertyNames" in err.absolute_schema_path:
-        return path + (inst,), f"{_short(inst)} is not {title}" + _did_you_mean(inst, value if kw == "enum" else ())
+        return path + (inst,), f"{_short(inst)} is not {title}" + did_you_mean(inst, value if kw == "enum" else ())
     if kw == "type":
         return path, _type_reason(err.schema, value, inst)
     if kw == "uniqueItems":
@@ -347,13 +366,23 @@ def _type_reason(schema: dict, expected: str | list, inst: Any) -> str:
         return reason + " (YAML reads yes/no/on/off/true/false as booleans)"
     if expected == "string" and (inst is None or isinstance(inst, (bool, int, float))):
         return reason + " (quote it)"
+    if expected in ("number", "integer") and isinstance(inst, str) and _out_of_range(inst):
+        return f"{inst} is out of range (larger than any finite number)"
     return reason
+
+
+def _out_of_range(text: str) -> bool:
+    """A number YAML left as a string because it overflows a float, such as ``1e400``."""
+    try:
+        return abs(float(text)) == float("inf") and text.strip().lower().lstrip("+-") not in ("inf", "infinity")
+    except ValueError:
+        return False
 
 
 def _value_reason(kw: str, value: Any, inst: Any, title: str | None) -> str | None:
     if kw == "enum":
         allowed = f"one of {', '.join(map(str, value))}" if len(value) <= 8 else "a known value"
-        return f"{_short(inst)} is not {title or allowed}" + _did_you_mean(inst, value)
+        return f"{_short(inst)} is not {title or allowed}" + did_you_mean(inst, value)
     comparisons = {"minimum": ">=", "exclusiveMinimum": ">", "maximum": "<=", "exclusiveMaximum": "<"}
     if kw in comparisons:
         return f"must be {comparisons[kw]} {value}, got {_short(inst)}"
@@ -378,14 +407,14 @@ def _check_plain(data: Any, ctx: _Ctx) -> None:
     def walk(value: Any, path: FieldPath) -> None:
         nonlocal visits
         visits += 1
-        ctx.check(visits <= MAX_VALUES, path, f"more than {MAX_VALUES} values")
+        ctx.require(visits <= MAX_VALUES, path, f"more than {MAX_VALUES} values")
         if not isinstance(value, (dict, list)):
             return
-        ctx.check(id(value) not in active, path, "a value contains itself")
+        ctx.require(id(value) not in active, path, "a value contains itself")
         active.add(id(value))
         for key, item in value.items() if isinstance(value, dict) else enumerate(value):
-            ctx.check(isinstance(value, list) or isinstance(key, str), path,
-                      f"key {_short(key)} is not a string; quote it")
+            ctx.require(isinstance(value, list) or isinstance(key, str), path,
+                        f"key {_short(key)} is not a string; quote it")
             walk(item, path + (key,))
         active.discard(id(value))
 
@@ -444,19 +473,35 @@ def _build_model(data: Any, ctx: _Ctx) -> Model:
     _validate(data, ctx)
     data = _tree_copy(data)
     _check_numbers(data, (), ctx)
+    ctx.raise_errors()
     schema = json_schema()
     _fill_defaults(data, schema, schema, (), ctx)
+    try:
+        model = _semantic(data, ctx)
+    except InputError as err:  # a check that cannot go on: report it with those found before
+        ctx.raise_errors(err)
+        raise
+    except Exception:  # a later step tripped over a value already found wrong: report what was found
+        ctx.raise_errors()
+        raise
+    ctx.raise_errors()
+    return model
+
+
+def _semantic(data: dict, ctx: _Ctx) -> Model:
     billing = _billing(data["billing"], ctx)
+    classes = _gpu_classes(data["gpu_classes"], ctx)
     return Model(
         currency=_currency(data["currency"], ctx),
         billing=billing,
         sources=_sources(data["sources"], ctx),
-        gpu_classes=_gpu_classes(data["gpu_classes"], ctx),
-        tenants=_tenants(data["tenants"], ctx),
+        gpu_classes=classes,
+        tenants=_tenants(data["tenants"], classes, ctx),
         clusters=tuple(sorted(data["clusters"])),
         alerts=_alerts(data["alerts"], billing, ctx),
         grafana=_grafana(data["grafana"]),
         mco=_mco(data["mco"]),
+        issuer=_issuer(data["issuer"]),
         source=ctx.file,
     )
 
@@ -505,6 +550,11 @@ def _retention(d: dict, ctx: _Ctx) -> Retention:
 def _mco(d: dict) -> Mco:
     storage = d["object_storage"]
     return Mco(output=d["output"], name=d["name"], storage_secret=storage["secret"], storage_key=storage["key"])
+
+
+def _issuer(d: dict) -> Issuer:
+    return Issuer(name=d.get("name", ""), address=tuple(d.get("address", ())), tax_id=d.get("tax_id", ""),
+                  email=d.get("email", ""))
 
 
 def _unique(items: list[dict], key: str, path: FieldPath, what: str, ctx: _Ctx) -> None:
@@ -587,11 +637,17 @@ def _shared_price(c: dict) -> float:
     return round(c["price_per_hour"] / sliced["replicas"], 6)
 
 
-def _tenants(items: list[dict], ctx: _Ctx) -> tuple[Tenant, ...]:
+def _tenants(items: list[dict], classes: tuple[GpuClass, ...], ctx: _Ctx) -> tuple[Tenant, ...]:
     _unique(items, "name", ("tenants",), "tenant name", ctx)
     _unique(items, "namespace", ("tenants",), "namespace", ctx)
+    offered = sorted({p.resource for c in classes for p in c.mig})
     tenants = []
     for index, t in enumerate(items):
+        for resource in t.get("quota", {}):
+            ctx.check(not resource.startswith("nvidia.com/mig-") or resource in offered,
+                      ("tenants", index, "quota", resource),
+                      f"no GPU class of the model has MIG profile {resource} (classes offer: "
+                      f"{', '.join(offered) or 'no MIG profile'}): the quota would limit nothing")
         alert_at = t["alert_at"]
         for j in range(1, len(alert_at)):
             ctx.check(alert_at[j] > alert_at[j - 1], ("tenants", index, "alert_at", j),
@@ -627,9 +683,8 @@ def _sources(d: dict, ctx: _Ctx) -> Sources:
 def _alerts(d: dict, billing: Billing, ctx: _Ctx) -> Alerts:
     idle = d["idle"]
     window = parse_duration(idle["window"])
-    ctx.check(window >= 2 * billing.mco_interval, ("alerts", "idle", "window"),
-              f"{idle['window']} must be at least 2 x billing.mco_interval "
-              f"({format_duration(2 * billing.mco_interval)})")
+    ctx.check(window >= billing.min_window, ("alerts", "idle", "window"),
+              f"{idle['window']} must be at least 2 x billing.mco_interval ({format_duration(billing.min_window)})")
     for key in ("namespace_regex", "model_regex"):
         problem = _re2_problem(idle[key])
         ctx.check(problem is None, ("alerts", "idle", key), str(problem))

@@ -287,6 +287,18 @@ def _mco() -> dict:
         default={})
 
 
+def _issuer() -> dict:
+    text = {"type": "string", "maxLength": 200}
+    return _object({
+        "name": {**text, "minLength": 1, "description": "Legal name of the provider issuing the statements."},
+        "address": {"type": "array", "items": {**text, "minLength": 1}, "maxItems": 6,
+                    "description": "Postal address, one line per item."},
+        "tax_id": {**text, "description": "VAT or tax registration number, printed when set."},
+        "email": {**text, "description": "Billing contact address, printed when set."},
+    }, "The provider as printed at the head of every tenant statement (report billing --format html or pdf).",
+        default={})
+
+
 def json_schema() -> dict:
     """The JSON Schema of gpudash.yaml (a fresh dict on every call)."""
     return {
@@ -307,6 +319,7 @@ def json_schema() -> dict:
             "alerts": _alerts(),
             "grafana": _grafana(),
             "mco": _mco(),
+            "issuer": _issuer(),
         }, "GPU classes and prices, tenants (one namespace each) with budgets, and clusters: the one input from "
            "which gpudash renders rules, allowlists and dashboards.", required=("gpu_classes", "tenants", "clusters")),
         "$defs": _defs(),

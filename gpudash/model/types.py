@@ -33,6 +33,11 @@ class Billing:
     burn_rate_window: int  # seconds: window of the "recent" burn rate used by projections and alerts
     retention: Retention = Retention()
 
+    @property
+    def min_window(self) -> int:
+        """The shortest window that always holds two pushes: burn-rate and idle windows are at least this."""
+        return 2 * self.mco_interval
+
 
 @dataclass(frozen=True)
 class Exporter:
@@ -148,6 +153,16 @@ class Mco:
 
 
 @dataclass(frozen=True)
+class Issuer:
+    """Who issues the tenants' statements (printed in their header)."""
+
+    name: str = ""
+    address: tuple[str, ...] = ()  # postal address, one line each
+    tax_id: str = ""
+    email: str = ""
+
+
+@dataclass(frozen=True)
 class Model:
     currency: str
     billing: Billing
@@ -158,6 +173,7 @@ class Model:
     alerts: Alerts
     grafana: Grafana
     mco: Mco = Mco()
+    issuer: Issuer = Issuer()
     source: str = field(default="<bundled example>", compare=False)  # file the model came from
 
     def tenant_for_namespace(self, namespace: str) -> Tenant | None:

@@ -62,9 +62,12 @@ class BillingReport:
     tenants: list[Tenant]  # the tenants the report is about (all of the model, or the --tenant one)
     non_tenant: list[Line]  # usage in namespaces that are not tenants (tenant = "")
     unpriced: list[dict]  # {cluster, namespace, tenant, product, resource, gpu_hours}
-    daily: dict[str, dict[int, dict[str, float]]]  # tenant -> day start -> gpu_class -> GPU-hours
+    daily: dict[str, dict[int, dict[str, float]]]  # tenant -> day start -> "gpu_class resource" -> cost
     monthly_cost: dict[str, dict[int, list[float]]]  # tenant -> month start -> the month's cost of each line
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # the provider's diagnostics (stderr, JSON)
+    single_cluster: bool = False  # read from one cluster's own Prometheus (no cluster label), not an ACM hub
+    gaps: list[int] = field(default_factory=list)  # hours of the period for which nothing was recorded
+    partial: bool = False  # the query API warned that some data may be missing
 
     def billed(self, line: Line) -> Billed:
         """The line as printed: GPU-hours and cost each rounded once."""
@@ -97,6 +100,7 @@ class BillingReport:
             "totals": [{"tenant": t, **_numbers(b)} for t, b in self.totals()],
             "total_cost": float(self.total_cost),
             "complete_until": rfc3339(self.readable_end),
+            "source": "single-cluster" if self.single_cluster else "acm-hub",
             "non_tenant": [{k: v for k, v in line(x).items() if k != "tenant"} for x in self.non_tenant],
             "unpriced": [{**u, "gpu_hours": common.round_hours(u["gpu_hours"])} for u in self.unpriced],
             "warnings": list(self.warnings),
@@ -113,8 +117,10 @@ def tenant_by_name(model: Model, name: str) -> Tenant:
         from gpudash.errors import GpudashError
 
         known = ", ".join(t.name for t in model.tenants) or "none"
-        raise GpudashError(f"--tenant {name!r} is not a tenant of the model {model.source} (tenants: {known}); "
-                           "pass the provider's model with -c")
+        owner = model.tenant_for_namespace(name)
+        hint = (f": {name} is the namespace of tenant {owner.name}, pass --tenant {owner.name}" if owner
+                else f" (tenants: {known}); pass the provider's model with -c")
+        raise GpudashError(f"--tenant {name!r} is not a tenant of the model {model.source}{hint}")
     return found[0]
 
 
@@ -135,8 +141,8 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | No
     if not scope.namespace:  # provider view: which clusters pushed each hour (a tenant cannot see this series)
         exprs["pushed"] = queries.cluster_billed_hour(scope)
     data = common.read_hourly(prom, exprs, start, readable_end, progress)
-    common.check_rules_installed(prom, scope, start, readable_end,
-                                 {h for _, h, v in data["info"] if v > 0}, warnings)
+    gaps = common.check_rules_installed(prom, scope, start, readable_end,
+                                        {h for _, h, v in data["info"] if v > 0}, warnings)
 
     by_ns = {t.namespace: t for t in model.tenants}
     lines: dict[tuple, Line] = {}
@@ -148,9 +154,8 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | No
             t = by_ns.get(key[1])
             line = lines.setdefault(key, Line(key[0], t.name if t else "", key[1], key[2], key[3]))
             setattr(line, kind, getattr(line, kind) + value)
-            if t and kind == "gpu_hours":
-                daily[t.name][hour - hour % DAY][key[2]] += value
-            elif t:
+            if t and kind == "cost":
+                daily[t.name][hour - hour % DAY][f"{key[2]} {key[3]}"] += value
                 monthly[t.name][month_start(hour)][key] += value
 
     unpriced: dict[tuple, float] = defaultdict(float)
@@ -165,21 +170,23 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | No
     unpriced_rows = [{"cluster": c, "namespace": ns, "tenant": by_ns[ns].name if ns in by_ns else "", "product": p,
                       "resource": r, "gpu_hours": v} for (c, ns, p, r), v in sorted(unpriced.items()) if v]
 
+    pushed = common.pushed_hours(data.get("pushed", ()))
+    single = common.single_cluster(pushed) if pushed else bool(lines) and not any(k[0] for k in lines)
     cur = model.currency
     for x in others:
-        warnings.append(f"namespace {x.namespace} on cluster {x.cluster} is not a tenant of the model: "
+        warnings.append(f"namespace {x.namespace}{common.on_cluster(x.cluster)} is not a tenant of the model: "
                         f"{common.round_hours(x.gpu_hours):g} GPU-hours of {x.gpu_class} {x.resource} "
                         f"({common.round_money(x.cost, cur):.{common.money_digits(cur)}f} {cur}) are not billed to "
                         "anyone")
     for u in unpriced_rows:
         warnings.append(f"{common.round_hours(u['gpu_hours']):g} GPU-hours of {u['resource']} on product "
-                        f"{u['product'] or '(no product label)'} in namespace {u['namespace']} on cluster "
-                        f"{u['cluster']} have no price in the model: not billed (add the product to a GPU class)")
+                        f"{u['product'] or '(no product label)'} in namespace {u['namespace']}"
+                        f"{common.on_cluster(u['cluster'])} have no price in the model: not billed (add the "
+                        "product to a GPU class)")
     warnings += _price_drift(model, tenant_lines)
     if not scope.namespace and readable_end > start and any(v > 0 for _, _, v in data["info"]):
         warnings += common.missing_cluster_warnings(model.clusters if cluster is None else (cluster,),
-                                                    common.pushed_hours(data["pushed"]), start, readable_end,
-                                                    "GPU usage")
+                                                    pushed, start, readable_end, "GPU usage")
     for w in prom.warnings:
         if w not in warnings:
             warnings.append(w)
@@ -187,7 +194,7 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | No
     return BillingReport(start, end, readable_end, cur, tenant_lines, tenants, others, unpriced_rows,
                          {k: {d: dict(v) for d, v in days.items()} for k, days in daily.items()},
                          {k: {m: list(v.values()) for m, v in months.items()} for k, months in monthly.items()},
-                         warnings)
+                         warnings, single, gaps, bool(prom.warnings))
 
 
 def _price_drift(model: Model, lines: list[Line]) -> list[str]:

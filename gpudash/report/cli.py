@@ -34,7 +34,16 @@ def _duration(text: str) -> int:
     return seconds
 
 
-def _connection(p: argparse.ArgumentParser) -> None:
+def _date(text: str):
+    from datetime import date
+
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date such as 2026-02-01") from None
+
+
+def _connection(p: argparse.ArgumentParser, tenant: bool = True) -> None:
     p.add_argument("--prometheus-url", required=True, metavar="URL",
                    help="Prometheus, Thanos Querier or ACM hub rbac-query-proxy base URL")
     add_model_options(p)
@@ -43,9 +52,10 @@ def _connection(p: argparse.ArgumentParser) -> None:
     p.add_argument("--insecure-skip-verify", action="store_true", help="do not verify the TLS certificate")
     p.add_argument("--timeout", type=_duration, default=60, metavar="DURATION",
                    help="per query, client and server side (default: 60s)")
-    p.add_argument("--cluster", metavar="NAME", help="only this cluster")
-    p.add_argument("--tenant", metavar="NAME",
-                   help="only this tenant; every query carries namespace=<its namespace> (tenant tokens need it)")
+    p.add_argument("--cluster", metavar="NAME", help="only this cluster of the model's clusters")
+    if tenant:  # report nodes is a provider report: the CCSP series have no namespace
+        p.add_argument("--tenant", metavar="NAME", help="only this tenant (its name in the model); every query "
+                                                        "carries namespace=<its namespace> (tenant tokens need it)")
 
 
 def _period(p: argparse.ArgumentParser) -> None:
@@ -58,13 +68,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     b = sub.add_parser("billing", help="GPU-hours and cost per cluster, tenant, GPU class and resource")
     _connection(b)
     _period(b)
-    b.add_argument("--format", choices=(*FORMATS, "html"), default="table")
+    b.add_argument("--format", choices=(*FORMATS, "html", "pdf"), default="table",
+                   help="table, csv or json on stdout; html or pdf: one statement per tenant (pdf prints the html "
+                        "through headless Chromium, without browser headers and footers)")
     b.add_argument("--output-dir", default=".", metavar="DIR",
-                   help="--format html: folder for one statement per tenant (default: current folder)")
+                   help="--format html/pdf: folder for one statement per tenant (default: current folder)")
+    b.add_argument("--issue-date", type=_date, metavar="YYYY-MM-DD",
+                   help="--format html/pdf: the issue date printed on the statements (default: today, UTC)")
     n = sub.add_parser("nodes", help="CCSP: active GPUs per worker node and active nodes per UTC clock hour")
-    _connection(n)
+    _connection(n, tenant=False)
     _period(n)
-    n.add_argument("--format", choices=FORMATS, default="table")
+    n.add_argument("--format", choices=FORMATS, default="table", help="output on stdout (default: table)")
     n.add_argument("--summary", action="store_true", help="--format csv: the per-hour summary instead of nodes")
     i = sub.add_parser("idle", help="workloads holding GPUs with zero activity (gpu-pruner's dry run)")
     _connection(i)
@@ -77,7 +91,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     i.add_argument("--time", metavar="RFC3339", help="evaluate at this time (default: now)")
     i.add_argument("--lookback", type=_duration, default=7 * 86400, metavar="DURATION",
                    help="how far back to look for the last activity (default: 7d)")
-    i.add_argument("--format", choices=FORMATS, default="table")
+    i.add_argument("--format", choices=FORMATS, default="table", help="output on stdout (default: table)")
 
 
 def _client(args):
@@ -88,21 +102,30 @@ def _client(args):
 
 
 def run(args) -> int:
-    from gpudash.report import billing, common, idle, nodes, render
+    from gpudash.progress import Progress
+    from gpudash.report import billing, idle, nodes, render
     from gpudash.report.period import parse_period, parse_time
 
     if args.ca_file and not os.path.isfile(args.ca_file):
         raise GpudashError(f"--ca-file {args.ca_file}: no such file")
     model = load_model_from_args(args)
-    if args.cluster is not None and model.clusters and args.cluster not in model.clusters:
-        print(f"gpudash: warning: cluster {args.cluster} is not in the model's clusters "
-              f"({', '.join(model.clusters)})", file=sys.stderr)
+    if args.cluster is not None and args.cluster not in model.clusters:
+        from gpudash.model.load import did_you_mean
+
+        raise GpudashError(f"--cluster {args.cluster} is not one of the model's clusters "
+                           f"({', '.join(model.clusters)}){did_you_mean(args.cluster, model.clusters)}")
+    if args.report == "idle" and args.window is not None and args.window < model.billing.min_window:
+        from gpudash.model.load import format_duration
+
+        raise GpudashError(f"--window {format_duration(args.window)} is shorter than two pushes (2 x "
+                           f"billing.mco_interval = {format_duration(model.billing.min_window)}): a window that "
+                           "short can miss every activity sample and call a busy GPU idle")
     prom = _client(args)
     namespace = None
-    if args.tenant:
+    if getattr(args, "tenant", None):
         namespace = billing.tenant_by_name(model, args.tenant).namespace
         prom.extra_params["namespace"] = namespace  # thanos-querier's tenancy port requires it; others ignore it
-    progress = common.Progress(args.report)
+    progress = Progress(f"report {args.report}")
     try:
         if args.report == "billing":
             start, end = parse_period(args.start, args.end)
@@ -110,16 +133,13 @@ def run(args) -> int:
                                    progress=progress)
             progress.close()
             _warn(report.warnings)
-            if args.format == "html":
-                for path in render.statements(report, args.output_dir):
+            if args.format in ("html", "pdf"):
+                for path in _write_statements(report, model, args):
                     print(path)
             else:
                 print({"table": render.billing_table, "csv": render.billing_csv,
                        "json": lambda r: render.dumps(r.to_json())}[args.format](report), end="")
         elif args.report == "nodes":
-            if args.tenant:
-                raise GpudashError("report nodes is a provider report: the CCSP series have no namespace, so it "
-                                   "cannot be confined to a tenant (drop --tenant)")
             start, end = parse_period(args.start, args.end)
             report = nodes.fetch(prom, model, start, end, cluster=args.cluster, progress=progress)
             progress.close()
@@ -145,6 +165,26 @@ def run(args) -> int:
     finally:
         progress.close()
     return 0
+
+
+def _write_statements(report, model, args) -> list:
+    """Write the statements (html, or pdf printed from it); returns their paths."""
+    from datetime import UTC, datetime
+
+    from gpudash.report import pdf, render
+
+    issued = args.issue_date or datetime.now(UTC).date()
+    out = []
+    for path, html in render.statements(report, args.output_dir, model.issuer, issued):
+        data = pdf.to_pdf(html) if args.format == "pdf" else html.encode()
+        path = path.with_suffix(".pdf") if args.format == "pdf" else path
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        except OSError as err:
+            raise GpudashError(f"--output-dir {args.output_dir}: cannot write {path.name}: {err.strerror}") from None
+        out.append(path)
+    return out
 
 
 def _warn(warnings: list[str]) -> None:

@@ -46,6 +46,9 @@ class Prometheus:
         self.shown = redact_url(self.url)  # the URL as printed: never its user:password
         if not self.url.startswith(("http://", "https://")):
             raise PrometheusError(f"--prometheus-url {self.shown!r} must start with http:// or https://")
+        if self.url.endswith("/api/v1"):
+            raise PrometheusError(f"--prometheus-url {self.shown!r} ends in /api/v1: pass the base URL "
+                                  f"({redact_url(self.url[:-len('/api/v1')])}); gpudash adds /api/v1/query itself")
         if self.token:
             self.session.headers["Authorization"] = f"Bearer {self.token}"
         self.session.headers["Accept"] = "application/json"
@@ -60,17 +63,28 @@ class Prometheus:
     def query(self, expr: str, time: float) -> list[tuple[Labels, float]]:
         """Instant vector at ``time`` (seconds): [(labels, value)]."""
         data = self._call("/api/v1/query", {"query": expr, "time": _ts(time)})
-        if data["resultType"] == "scalar":
-            return [({}, _num(data["result"][1]))]
-        if data["resultType"] != "vector":
-            raise PrometheusError(f"expected an instant vector from {expr!r}, got a {data['resultType']}")
-        return [(r["metric"], _num(r["value"][1])) for r in data["result"]]
+        bad = _Shape(self, "/api/v1/query", expr)
+        kind = bad.field(data, "resultType", str)
+        if kind == "scalar":
+            return [({}, bad.sample(bad.field(data, "result", list), "result"))]
+        if kind != "vector":
+            raise PrometheusError(f"expected an instant vector from {expr!r}, got a {kind}")
+        return [(bad.labels(r, i), bad.sample(bad.field(r, "value", list, f"result[{i}]"), f"result[{i}].value"))
+                for i, r in enumerate(bad.field(data, "result", list))]
 
     def query_range(self, expr: str, start: float, end: float, step: float) -> list[tuple[Labels, list]]:
         """Range query: [(labels, [(time, value)...])]; Prometheus evaluates at start + k * step <= end."""
         data = self._call("/api/v1/query_range",
                           {"query": expr, "start": _ts(start), "end": _ts(end), "step": _ts(step)})
-        return [(r["metric"], [(float(t), _num(v)) for t, v in r["values"]]) for r in data["result"]]
+        bad = _Shape(self, "/api/v1/query_range", expr)
+        if bad.field(data, "resultType", str) != "matrix":
+            bad.fail(f"resultType is {data['resultType']!r}, not 'matrix'")
+        out = []
+        for i, r in enumerate(bad.field(data, "result", list)):
+            values = bad.field(r, "values", list, f"result[{i}]")
+            out.append((bad.labels(r, i), [(bad.time(v, f"result[{i}].values[{k}]"),
+                                            bad.sample(v, f"result[{i}].values[{k}]")) for k, v in enumerate(values)]))
+        return out
 
     def series(self, match: str, start: float | None = None, end: float | None = None) -> list[Labels]:
         """Series matching ``match`` (any time when start/end are omitted)."""
@@ -79,7 +93,11 @@ class Prometheus:
             params["start"] = _ts(start)
         if end is not None:
             params["end"] = _ts(end)
-        return self._call("/api/v1/series", params)
+        data = self._call("/api/v1/series", params)
+        bad = _Shape(self, "/api/v1/series", match)
+        if not isinstance(data, list) or not all(isinstance(x, dict) for x in data):
+            bad.fail("data is not a list of label sets")
+        return data
 
     def rules(self) -> dict:
         """Loaded rule groups with their health (``/api/v1/rules``; Thanos Ruler and Querier serve it too)."""
@@ -147,7 +165,57 @@ class Prometheus:
         for w in body.get("warnings") or ():
             if w not in self.warnings:
                 self.warnings.append(f"the query API warned (partial data?): {w}")
+        if "data" not in body:
+            raise PrometheusError(f"{self.shown} answered HTTP {resp.status_code} with status success but no data: "
+                                  "not the Prometheus query API")
         return body["data"]
+
+
+class _Shape:
+    """Checks one answer against the Prometheus HTTP API's documented result formats (prometheus/prometheus
+    docs/querying/api.md, 'Expression query result formats'), so a malformed answer is one readable error."""
+
+    def __init__(self, prom: Prometheus, path: str, query: str):
+        self.where, self.query = f"{prom.shown}{path}", query if len(query) <= 120 else query[:117] + "..."
+
+    def fail(self, what: str):
+        raise PrometheusError(f"{self.where} answered with a malformed Prometheus API response: {what}; "
+                              f"query: {self.query}")
+
+    def field(self, obj, key: str, kind: type, where: str = "data"):
+        if not isinstance(obj, dict):
+            self.fail(f"{where} is a {type(obj).__name__}, not an object")
+        if key not in obj:
+            self.fail(f"{where} has no {key!r}")
+        if not isinstance(obj[key], kind):
+            self.fail(f"{where}.{key} is a {type(obj[key]).__name__}, not a {kind.__name__}")
+        return obj[key]
+
+    def labels(self, sample, index: int) -> Labels:
+        metric = self.field(sample, "metric", dict, f"result[{index}]")
+        if not all(isinstance(v, str) for v in metric.values()):
+            self.fail(f"result[{index}].metric has a label value that is not a string")
+        return metric
+
+    def _pair(self, pair, where: str) -> list:
+        if not isinstance(pair, list) or len(pair) != 2:
+            self.fail(f"{where} is not a [time, value] pair")
+        return pair
+
+    def time(self, pair, where: str) -> float:
+        t = self._pair(pair, where)[0]
+        if isinstance(t, bool) or not isinstance(t, int | float):
+            self.fail(f"{where} has a time that is not a number: {t!r}")
+        return float(t)
+
+    def sample(self, pair, where: str) -> float:
+        value = self._pair(pair, where)[1]
+        try:
+            if not isinstance(value, str):
+                raise ValueError
+            return _num(value)
+        except ValueError:
+            self.fail(f"{where} has a value that is not a number in a string: {value!r}")
 
 
 def _userinfo(url: str) -> str:

@@ -1,7 +1,6 @@
 """What every report shares: reading hourly series chunk by chunk, the rules-installed check, progress, money."""
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 
@@ -23,19 +22,20 @@ def money_digits(currency: str) -> int:
     return iso4217.Currency(currency.upper()).exponent or 0
 
 
-def _exact(value: float | Decimal) -> Decimal:
+def exact(value: float | Decimal) -> Decimal:
+    """``value`` as a Decimal without the float noise of hourly sums."""
     return Decimal(repr(value) if isinstance(value, float) else value).quantize(_FLOAT_NOISE, ROUND_HALF_EVEN)
 
 
 def money(value: float | Decimal, currency: str) -> Decimal:
     """``value`` rounded once to the currency's minor unit, half away from zero: the amount an invoice line
     shows. Totals are sums of these, never rounded sums."""
-    return _exact(value).quantize(Decimal(1).scaleb(-money_digits(currency)), ROUND_HALF_UP) + 0
+    return exact(value).quantize(Decimal(1).scaleb(-money_digits(currency)), ROUND_HALF_UP) + 0
 
 
 def hours(value: float | Decimal) -> Decimal:
     """GPU-hours rounded once to :data:`GPU_HOURS_DIGITS`, as every format prints them."""
-    return _exact(value).quantize(Decimal(1).scaleb(-GPU_HOURS_DIGITS), ROUND_HALF_UP) + 0  # + 0: no -0
+    return exact(value).quantize(Decimal(1).scaleb(-GPU_HOURS_DIGITS), ROUND_HALF_UP) + 0  # + 0: no -0
 
 
 def round_money(value: float | Decimal, currency: str) -> float:
@@ -46,26 +46,6 @@ def round_money(value: float | Decimal, currency: str) -> float:
 def round_hours(value: float | Decimal) -> float:
     """:func:`hours` as a JSON number."""
     return float(hours(value))
-
-
-class Progress:
-    """One updating line on stderr, only when stderr is a terminal."""
-
-    def __init__(self, label: str, enabled: bool | None = None):
-        self.label = label
-        self.enabled = sys.stderr.isatty() if enabled is None else enabled
-        self.shown = False
-
-    def __call__(self, done: int, total: int, what: str) -> None:
-        if self.enabled and total > 1:
-            sys.stderr.write(f"\rgpudash: {self.label}: {what} ({done}/{total})\033[K")
-            sys.stderr.flush()
-            self.shown = True
-
-    def close(self) -> None:
-        if self.shown:
-            sys.stderr.write("\r\033[K")
-            sys.stderr.flush()
 
 
 def read_hourly(prom: Prometheus, exprs: dict[str, str], start: int, end: int,
@@ -96,17 +76,18 @@ def rule_hours(prom: Prometheus, scope: queries.Scope, start: int, end: int,
 
 
 def check_rules_installed(prom: Prometheus, scope: queries.Scope, start: int, end: int, seen: set[int],
-                          warnings: list[str]) -> None:
-    """Raise when the hub rules are not installed at all; warn when they did not run for (part of) the period."""
+                          warnings: list[str]) -> list[int]:
+    """Raise when the hub rules are not installed at all; warn when they did not run for (part of) the period.
+    Returns the hours of ``[start, end)`` in which they did not run."""
     if end <= start:
-        return
+        return []
     total = (end - start) // HOUR
     if seen:
         missing = sorted(set(range(start, end, HOUR)) - seen)
         if missing:
             warnings.append(f"the hub rules recorded nothing for {len(missing)} of {total} hour(s) of the period "
                             f"({describe_hours(missing)}): figures for those hours may be missing")
-        return
+        return missing
     selector = queries.tenant_info_selector(scope)
     try:
         exists = bool(prom.series(selector))
@@ -119,6 +100,7 @@ def check_rules_installed(prom: Prometheus, scope: queries.Scope, start: int, en
             "there (apply the rendered rules/ or mco/ folder), or the URL is not the hub's query endpoint")
     warnings.append(f"the hub rules recorded nothing in this period ({names.TENANT_INFO} has no sample in it): "
                     "the report is empty")
+    return list(range(start, end, HOUR))
 
 
 def pushed_hours(found: list[tuple[dict, int, float]]) -> dict[str, set[int]]:
@@ -130,14 +112,31 @@ def pushed_hours(found: list[tuple[dict, int, float]]) -> dict[str, set[int]]:
     return out
 
 
+def single_cluster(pushed: dict[str, set[int]]) -> bool:
+    """Whether the heartbeat read carries no ``cluster`` label: the report reads one cluster's own Prometheus
+    (without ACM, ``cluster`` is at most an external label, see :mod:`gpudash.rules.names`), not an ACM hub."""
+    return set(pushed) == {""}
+
+
+def on_cluster(cluster: str) -> str:
+    """`` on cluster X`` for a hub's series, nothing for a single cluster's (whose series have no cluster)."""
+    return f" on cluster {cluster}" if cluster else ""
+
+
 def missing_cluster_warnings(clusters, pushed: dict[str, set[int]], start: int, end: int, what: str) -> list[str]:
-    """A warning per cluster of the model that did not push some (or all) hours of ``[start, end)``."""
+    """A warning per cluster of the model that did not push some (or all) hours of ``[start, end)``; on a single
+    cluster, one for the hours its own spoke rules did not record (the model's cluster names are no labels there)."""
     out, every = [], set(range(start, end, HOUR))
-    for c in clusters:
+    single = single_cluster(pushed)
+    for c in ("",) if single else clusters:
         missing = sorted(every - pushed.get(c, set()))
         if not missing:
             continue
-        if len(missing) == len(every):
+        if single:
+            out.append(f"the gpudash rules on this cluster recorded no hourly figures for {len(missing)} of "
+                       f"{len(every)} hour(s) ({describe_hours(missing)}): its {what} in those hours is missing from "
+                       "the report (Prometheus was down or the rules were not loaded)")
+        elif len(missing) == len(every):
             out.append(f"cluster {c} of the model pushed no hourly figures in the period: its {what} is missing "
                        "from the report (not connected to the hub, or its metrics-collector is down)")
         else:

@@ -5,14 +5,18 @@ Billing figures arrive rounded (:meth:`gpudash.report.billing.BillingReport.bill
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import re
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal
 from pathlib import Path
 
+import iso4217
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
+from gpudash.model.types import Issuer
 from gpudash.report import common
 from gpudash.report.billing import BillingReport, budget_rows, days_of
 from gpudash.report.idle import IdleReport
@@ -57,13 +61,15 @@ def _hours(value: float) -> str:
 # --- billing --------------------------------------------------------------------------------------------------
 def billing_table(r: BillingReport) -> str:
     cur = r.currency
-    head = f"GPU billing {rfc3339(r.start)} .. {rfc3339(r.end)} ({cur})\n\n"
+    source = ", from one cluster's own Prometheus (no ACM hub)" if r.single_cluster else ""
+    head = f"GPU billing {rfc3339(r.start)} .. {rfc3339(r.end)} ({cur}){source}\n\n"
     if not r.lines:
         return head + "No billable GPU usage in the period.\n"
-    billed = [(x, r.billed(x)) for x in r.lines]
-    lines = table(["CLUSTER", "TENANT", "NAMESPACE", "GPU CLASS", "RESOURCE", "GPU-HOURS", f"COST ({cur})"],
+    skip = 1 if r.single_cluster else 0  # a single cluster's series have no cluster label: no empty column
+    lines = table(["CLUSTER", "TENANT", "NAMESPACE", "GPU CLASS", "RESOURCE", "GPU-HOURS", f"COST ({cur})"][skip:],
                   [[x.cluster, x.tenant, x.namespace, x.gpu_class, x.resource, _hours(b.gpu_hours),
-                    _money(b.cost, cur)] for x, b in billed], right={5, 6})
+                    _money(b.cost, cur)][skip:] for x, b in ((x, r.billed(x)) for x in r.lines)],
+                  right={5 - skip, 6 - skip})
     total = r.total(r.lines)
     totals = table(["TENANT", "GPU-HOURS", f"COST ({cur})"],
                    [[t, _hours(b.gpu_hours), _money(b.cost, cur)] for t, b in r.totals()]
@@ -140,20 +146,22 @@ def _nice_max(value: float) -> float:
     return min(b * 10 ** e for e in range(-3, 13) for b in (1, 2, 2.5, 5) if b * 10 ** e >= value)
 
 
-def daily_chart(r: BillingReport, tenant: str, classes: list[str], width: int = 680, height: int = 220) -> dict:
-    """Geometry of a stacked bar chart of GPU-hours per UTC day and class (drawn as SVG by the template)."""
+def daily_chart(r: BillingReport, tenant: str, width: int = 680, height: int = 180) -> dict:
+    """Geometry of a stacked bar chart of cost per UTC day and (class, resource) (drawn as SVG by the template):
+    money adds up across resources, GPU-hours and MIG slice-hours do not."""
     days = days_of(r)
     per_day = r.daily.get(tenant, {})
+    series = sorted({k for d in per_day.values() for k in d})
     left, bottom, top = 56, 34, 10
     plot_w, plot_h = width - left - 10, height - bottom - top
     ymax = _nice_max(max((sum(per_day.get(d, {}).values()) for d in days), default=0.0))
     slot = plot_w / max(1, len(days))
     bar_w = max(1.0, slot * 0.75)
-    colors = {c: PALETTE[i % len(PALETTE)] for i, c in enumerate(classes)}
+    colors = {c: PALETTE[i % len(PALETTE)] for i, c in enumerate(series)}
     bars = []
     for i, d in enumerate(days):
         y = top + plot_h
-        for c in classes:
+        for c in series:
             v = per_day.get(d, {}).get(c, 0.0)
             if v <= 0:
                 continue
@@ -161,49 +169,97 @@ def daily_chart(r: BillingReport, tenant: str, classes: list[str], width: int = 
             y -= h
             bars.append({"x": round(left + i * slot + (slot - bar_w) / 2, 2), "y": round(y, 2),
                          "w": round(bar_w, 2), "h": round(h, 2), "color": colors[c],
-                         "title": f"{rfc3339(d)[:10]} {c}: {v:,.2f} GPU-hours"})
+                         "title": f"{rfc3339(d)[:10]} {c}: {v:,.2f} {r.currency}"})
     label_every = max(1, -(-len(days) // 12))
     xlabels = [{"x": round(left + i * slot + slot / 2, 2), "text": rfc3339(d)[5:10]}
                for i, d in enumerate(days) if i % label_every == 0]
     yticks = [{"y": round(top + plot_h - k / 4 * plot_h, 2), "text": f"{ymax * k / 4:,.4g}"} for k in range(5)]
     return {"width": width, "height": height, "left": left, "top": top, "plot_w": plot_w, "plot_h": plot_h,
             "bars": bars, "xlabels": xlabels, "yticks": yticks,
-            "legend": [{"name": c, "color": colors[c]} for c in classes],
+            "legend": [{"name": c, "color": colors[c]} for c in series],
             "empty": not bars}
 
 
-# Warnings that concern every tenant's statement (the rest name other namespaces or clusters).
-_GENERAL_NOTES = ("hours from ", "the query API warned", "the hub rules recorded nothing")
+def unit(resource: str) -> str:
+    """The unit a resource is billed in: whole GPUs, MIG slices and shared GPUs are different things."""
+    if "/mig-" in resource:
+        return f"{resource.rsplit('/mig-', 1)[1]} slice-hours"
+    if resource.endswith(".shared"):
+        return "shared GPU-hours"
+    return "GPU-hours"
 
 
-def statements(r: BillingReport, output_dir: str | Path) -> list[Path]:
-    """Write one HTML statement per tenant of the report; returns the paths."""
+def unit_price(quantity: Decimal, cost: Decimal, rate: float, currency: str) -> str:
+    """The hub's average ``rate`` (unrounded cost over unrounded quantity: the model's price unless it changed in
+    the period) to the fewest digits, at least the minor unit's, at which it multiplies out: the printed
+    quantity x the price, rounded to the minor unit, is the printed ``cost``."""
+    if not quantity:
+        return ""
+    for exact in (common.exact(rate), cost / quantity):
+        for digits in range(common.money_digits(currency), 13):
+            price = exact.quantize(Decimal(1).scaleb(-digits))
+            if common.money(quantity * price, currency) == cost:
+                return f"{price:,f}"
+    return f"{cost / quantity:,.12f}"
+
+
+def statement_number(tenant: str, start: int, end: int) -> str:
+    """Deterministic from tenant and period: the same statement always carries the same number."""
+    digest = hashlib.sha256(f"{tenant}\0{start}\0{end}".encode()).hexdigest()[:8].upper()
+    return f"GPU-{datetime.fromtimestamp(start, UTC):%Y%m}-{digest}"
+
+
+def period_text(start: int, end: int) -> str:
+    """The period with an inclusive end: whole days as dates, otherwise to the last second (UTC)."""
+    a, b = datetime.fromtimestamp(start, UTC), datetime.fromtimestamp(end, UTC)
+    if start % 86400 == 0 and end % 86400 == 0:
+        return f"{a:%Y-%m-%d} to {b - timedelta(days=1):%Y-%m-%d} (inclusive, UTC)"
+    return f"{a:%Y-%m-%d %H:%M:%S} to {b - timedelta(seconds=1):%Y-%m-%d %H:%M:%S} (inclusive, UTC)"
+
+
+def tenant_notes(r: BillingReport, tenant) -> list[str]:
+    """What the tenant must know about its statement, in its own terms (the provider's diagnostics stay in
+    :attr:`BillingReport.warnings`)."""
+    notes = []
+    if r.readable_end < r.end:
+        notes.append(f"Figures are final up to {rfc3339(r.readable_end)}; later hours are not included yet.")
+    if r.gaps:
+        notes.append(f"No usage was recorded for {len(r.gaps)} hour(s) of the period "
+                     f"({common.describe_hours(r.gaps)}); usage in those hours is not included.")
+    if r.partial:
+        notes.append("Part of the metrics store did not answer: some usage may be missing from this statement.")
+    notes += [f"{_hours(common.hours(u['gpu_hours']))} {unit(u['resource'])}{common.on_cluster(u['cluster'])} "
+              "have no price yet and are not included." for u in r.unpriced if u["namespace"] == tenant.namespace]
+    return notes
+
+
+def statements(r: BillingReport, output_dir: str | Path, issuer: Issuer, issued: date) -> list[tuple[Path, str]]:
+    """One HTML statement per tenant of the report: [(file name's path, html)]."""
     out = Path(output_dir)
-    out.mkdir(parents=True, exist_ok=True)
     template = _env().get_template("statement.html.j2")
-    cur, digits = r.currency, common.money_digits(r.currency)
+    cur = r.currency
     paths = []
     for tenant in r.tenants:
-        lines = r.tenant_lines(tenant.name)
-        classes = sorted({x.gpu_class for x in lines})
-        total = r.total(lines)
+        lines = [(x, r.billed(x)) for x in r.tenant_lines(tenant.name)]
+        per_unit: dict[tuple[str, str], Decimal] = {}
+        for x, b in lines:
+            key = (x.resource, unit(x.resource))
+            per_unit[key] = per_unit.get(key, Decimal(0)) + b.gpu_hours
         budgets = budget_rows(r, tenant)
-        notes = [f"{common.round_hours(u['gpu_hours']):g} GPU-hours of {u['resource']} on product "
-                 f"{u['product'] or '(none)'} (cluster {u['cluster']}) have no price yet and are not included."
-                 for u in r.unpriced if u["namespace"] == tenant.namespace]
-        notes += [w for w in r.warnings if w.startswith(_GENERAL_NOTES)]
         html = template.render(
-            tenant=tenant, currency=cur, start=rfc3339(r.start), end=rfc3339(r.end),
-            complete_until=rfc3339(r.readable_end), complete=r.readable_end >= r.end,
+            tenant=tenant, issuer=issuer, number=statement_number(tenant.name, r.start, r.end),
+            issued=issued.isoformat(), period=period_text(r.start, r.end), currency=cur,
+            currency_name=iso4217.Currency(cur).currency_name, digits=common.money_digits(cur),
+            single_cluster=r.single_cluster,
             lines=[{"cluster": x.cluster, "gpu_class": x.gpu_class, "resource": x.resource,
-                    "gpu_hours": _hours(b.gpu_hours), "rate": _money(x.cost / x.gpu_hours, cur) if x.gpu_hours else "",
-                    "cost": _money(b.cost, cur)} for x, b in ((x, r.billed(x)) for x in lines)],
-            total_gpu_hours=_hours(total.gpu_hours), total_cost=_money(total.cost, cur),
+                    "quantity": _hours(b.gpu_hours), "unit": unit(x.resource), "cost": _money(b.cost, cur),
+                    "price": unit_price(b.gpu_hours, b.cost, x.cost / x.gpu_hours if x.gpu_hours else 0, cur)}
+                   for x, b in lines],
+            usage=[{"resource": res, "unit": u, "quantity": _hours(q)} for (res, u), q in sorted(per_unit.items())],
+            total_cost=_money(sum((b.cost for _, b in lines), Decimal(0)), cur),
             budgets=[{**b, "cost": _money(b["cost"], cur), "budget": _money(b["budget"], cur),
                       "pct": f"{b['used'] * 100:.1f}" if b["used"] is not None else "",
                       "bar": min(100.0, (b["used"] or 0) * 100)} for b in budgets],
-            chart=daily_chart(r, tenant.name, classes), notes=notes, digits=digits)
-        path = out / statement_filename(tenant.name, r.start, r.end)
-        path.write_text(html, encoding="utf-8")
-        paths.append(path)
+            chart=daily_chart(r, tenant.name), notes=tenant_notes(r, tenant))
+        paths.append((out / statement_filename(tenant.name, r.start, r.end), html))
     return paths

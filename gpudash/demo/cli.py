@@ -1,0 +1,126 @@
+"""see it work in one command: a local Prometheus with a synthetic cluster's last two days and the rendered
+rules, the billing and CCSP reports of the last day, an HTML statement per tenant
+
+``python -m gpudash demo [-c gpudash.yaml] [--work-dir DIR] [--no-wait]``: the mock cluster
+(gpudash/demo/demo.mock.yaml) is written as OpenMetrics history, backfilled into a Prometheus on 127.0.0.1 (PATH's
+``prometheus``/``promtool``), the single-cluster spoke and hub rules are backfilled over it level by level
+(:mod:`gpudash.demo.prometheus`, the harness the e2e tests use), then the reports run against it as they would
+against a real cluster. Ctrl-C stops the server. Without -c it uses the bundled example model.
+"""
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+from gpudash.errors import GpudashError
+
+DAY, HOUR = 86400, 3600
+MOCK_FILE = Path(__file__).with_name("demo.mock.yaml")
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("-c", "--config", metavar="FILE", help="model file (default: the bundled example)")
+    parser.add_argument("--work-dir", metavar="DIR",
+                        help="folder for the rendered rules, history, TSDB and statements (default: a new temp folder)")
+    parser.add_argument("--no-wait", action="store_true", help="stop the server after the reports instead of "
+                                                               "serving it until Ctrl-C")
+
+
+def _say(text: str) -> None:
+    print(f"gpudash demo: {text}", file=sys.stderr, flush=True)
+
+
+def mock_for(model, end_hour: int):
+    """The demo mock bound to ``model``, ending at ``end_hour`` (a whole UTC hour)."""
+    import yaml
+
+    from gpudash.mock.config import compile_mock
+
+    raw = yaml.safe_load(MOCK_FILE.read_text(encoding="utf-8"))
+    probe = compile_mock(raw, model, str(MOCK_FILE))
+    raw["start"] = datetime.fromtimestamp(end_hour - probe.scenario.duration * 60, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return compile_mock(raw, model, str(MOCK_FILE))
+
+
+def run(args) -> int:
+    from gpudash.demo.prometheus import Prometheus, ToolMissing
+
+    model = _model(args)
+    now = time.time()
+    end_hour = int(now // HOUR) * HOUR
+    mock = mock_for(model, end_hour)
+    work = Path(args.work_dir) if args.work_dir else Path(tempfile.mkdtemp(prefix="gpudash-demo-"))
+    try:
+        work.mkdir(parents=True, exist_ok=True)
+        rules = _render_rules(model, work / "rendered")
+    except OSError as err:
+        raise GpudashError(f"--work-dir {work}: cannot write: {err.strerror or err}") from None
+    try:
+        prom = Prometheus(work / "prometheus")
+    except ToolMissing as err:
+        raise GpudashError(f"gpudash demo runs a local Prometheus: {err}") from None
+    try:
+        _backfill(prom, model, mock, rules, work, end_hour)
+        _reports(prom.url, model, end_hour - 2 * HOUR, now, work)
+        print(f"\nExplore the series: {prom.url}/graph  (work folder {work})")
+        if args.no_wait:
+            return 0
+        print("Ctrl-C stops the server.", flush=True)
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        prom.stop()
+
+
+def _model(args):
+    from gpudash.model import load_bundled_example, load_model
+
+    return load_model(args.config) if args.config else load_bundled_example()
+
+
+def _render_rules(model, out: Path) -> list[Path]:
+    """The single-cluster rule files (spoke, then hub) written to ``out``."""
+    from gpudash import rules, writer
+
+    writer.apply(writer.plan(out, rules.artifacts(model)))
+    return [out / rules.SPOKE_FILE, out / rules.HUB_FILE]
+
+
+def _backfill(prom, model, mock, rule_paths: list[Path], work: Path, end_hour: int) -> None:
+    from gpudash.mock.history import write_history
+    from gpudash.progress import Progress
+
+    _say(f"writing {mock.scenario.duration // 1440} days of a synthetic cluster's history "
+         f"({', '.join(mock.scenario.clusters)})")
+    with Progress("demo: history") as progress:
+        stats = write_history(mock, model, work / "history", progress=progress)
+    _say(f"loading {stats.samples} samples into Prometheus at {prom.url}")
+    prom.backfill_openmetrics(stats.files)
+    _say("evaluating the gpudash rules over the history (backfill, level by level)")
+    prom.backfill_rules(rule_paths, mock.start, end_hour, method="query")
+
+
+def _reports(url: str, model, end: int, now: float, work: Path) -> None:
+    from datetime import date
+
+    from gpudash.report import billing, nodes, render
+    from gpudash.report.client import Prometheus as Client
+
+    start = end - DAY
+    client = Client(url)
+    report = billing.fetch(client, model, start, end, now=now)
+    print(render.billing_table(report))
+    ccsp = nodes.fetch(client, model, start, end, now=now)
+    print(render.nodes_table(ccsp))
+    for warning in report.warnings + ccsp.warnings:
+        _say(f"warning: {warning}")
+    folder = work / "statements"
+    folder.mkdir(exist_ok=True)
+    for path, html in render.statements(report, folder, model.issuer, date.today()):
+        path.write_text(html, encoding="utf-8")
+        print(f"statement: {path}")
