@@ -360,8 +360,9 @@ def _fleet_md(f: dict) -> list[str]:
         out += [f"Where the time goes: the two hourly rules evaluate the allocation join (requests x Running phase x "
                 f"node product) at every 1-minute step of the previous hour: 60 steps per rule at every push, and "
                 f"the same hour again at each of the 12 pushes of the next hour (the hub reads each series from its "
-                f"own pushes of the hour, so the spoke no longer pushes explicit zeros for the hour before). One step of `sum by (cluster, namespace, product, resource) "
-                f"(allocation)` as an instant query takes {step:.3f} s here; the GPU-hours rule costs as much as "
+                f"own pushes of the hour, so the spoke no longer pushes explicit zeros for the hour before). One "
+                f"step of `sum by (cluster, namespace, product, resource) (allocation)` as an instant query "
+                f"takes {step:.3f} s here; the GPU-hours rule costs as much as "
                 f"{hourly / step if step else 0:.0f} of them (the subquery selects the series once for all steps).",
                 ""]
     out += [
