@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -57,13 +58,19 @@ def test_mock_serve_on_a_busy_port():
 
 
 def test_mock_bill_into_a_closed_pipe():
-    """`mock bill | head -1`: the reader goes away after one line."""
-    proc = subprocess.Popen([sys.executable, "-m", "gpudash", "mock", "bill", *MOCK], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert proc.stdout.readline().startswith("hour_start,")
-    proc.stdout.close()
-    err = proc.stderr.read()
-    assert proc.wait(timeout=120) == 2 and "Traceback" not in err and "broken pipe" in err, err
+    """`mock bill | head -0`: the reader is gone before the first write.
+
+    The bill is ~2 KiB, less than a pipe buffer, so a reader that leaves after one line may still
+    see a clean exit; closing the read end first makes every write meet EPIPE.
+    """
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "gpudash", "mock", "bill", *MOCK], cwd=ROOT,
+                              stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=120)
+    finally:
+        os.close(write_end)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr and "broken pipe" in proc.stderr, proc.stderr
 
 
 # --- malformed answers with HTTP 200 --------------------------------------------------------------------------
