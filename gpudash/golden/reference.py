@@ -35,9 +35,10 @@ def ksm(resource: str) -> str:
 def node_product(node: Node) -> str:
     """The node's product label value."""
     p = label_value(node.vendor, node.product)
+    shared = "-SHARED" if node.replicas > 1 and not node.rename_shared else ""
     if node.mig_strategy == "single":
-        return f"{p}-MIG-{node.mig_layout[0][0]}"
-    if node.replicas > 1 and not node.rename_shared:
+        return f"{p}-MIG-{node.mig_layout[0][0]}{shared}"
+    if shared and node.mig_strategy == "none":
         return f"{p}-SHARED"
     return p
 
@@ -78,13 +79,33 @@ class Reference:
                 for p in c.mig:
                     if (product, resource) in ((q, ksm(p.resource)), (f"{q}-MIG-{p.name}", "nvidia_com_gpu")):
                         return c, p.resource, p.price_per_hour
+                    shared = ((q, ksm(p.resource) + "_shared"), (f"{q}-MIG-{p.name}-SHARED", "nvidia_com_gpu"),
+                              (f"{q}-MIG-{p.name}", "nvidia_com_gpu_shared"))
+                    if c.time_slicing_replicas > 1 and (product, resource) in shared:
+                        return c, f"{p.resource}.shared", p.price_per_hour  # per slice: units are slices
         return None
+
+    def billed(self, node: Node, resource: str, units: int) -> tuple[str, float]:
+        """(kube-state-metrics resource, units) a request is billed as. A time-sliced MIG slice counts as
+        1/replicas of a slice (the node's replicas label), under ``..._shared`` on a mixed-strategy node; a
+        replica count above every MIG class's ``time_slicing.replicas`` stays whole, under a name no SKU has."""
+        shared = node.mig_strategy != "none" and node.replicas > 1
+        if not shared:
+            return ksm(resource), units
+        name = ksm(resource)
+        if node.mig_strategy == "mixed":
+            name = ksm(resource.removesuffix(".shared")) + "_shared"
+        top = max((c.time_slicing_replicas for c in self.model.gpu_classes if c.mig), default=1)
+        if node.replicas > top:
+            return f"{name}_replicas_{node.replicas}", units
+        return name, units / node.replicas
 
     def weight(self, product: str, resource: str) -> float:
         """Physical GPUs one unit counts as for CCSP (contract section 5)."""
         found = self.sku(product, resource)
         if found and found[1].startswith("nvidia.com/mig-"):
-            return mig.compute_share(found[0].mig_model, found[1].removeprefix("nvidia.com/mig-"))
+            profile = found[1].removeprefix("nvidia.com/mig-").removesuffix(".shared")
+            return mig.compute_share(found[0].mig_model, profile)
         if found and found[1] == "nvidia.com/gpu.shared":
             return 1 / found[0].time_slicing_replicas
         return 1.0
@@ -131,7 +152,7 @@ class Reference:
             return {}
         return {r: q for r, q in self.effective(pod).items() if q}
 
-    def pod_allocation(self, minute: int) -> dict[tuple, int]:
+    def pod_allocation(self, minute: int) -> dict[tuple, float]:
         """POD_ALLOCATED: {(cluster, namespace, pod, node, product, ksm resource, workload, workload_type): units}."""
         if minute in self._alloc:
             return self._alloc[minute]
@@ -139,9 +160,10 @@ class Reference:
         for pod in self.s.pods:
             node = self.observed(pod, minute)
             for r, q in self.allocation(pod, minute).items():
-                key = (pod.cluster, pod.namespace, pod.name, node[1], self.products[(pod.cluster, node[1])], ksm(r),
+                res, units = self.billed(self.s.node(pod.cluster, node[1]), r, q)
+                key = (pod.cluster, pod.namespace, pod.name, node[1], self.products[(pod.cluster, node[1])], res,
                        *workload(pod))
-                out[key] = out.get(key, 0) + q
+                out[key] = out.get(key, 0) + units
         return out
 
     # --- hourly billing (contract section 3) ----------------------------------------------------------------
@@ -149,9 +171,9 @@ class Reference:
         return range(hour * 60, hour * 60 + 60, self.step)
 
     @cache
-    def _units(self, hour: int, since: int) -> dict[tuple, int]:
+    def _units(self, hour: int, since: int) -> dict[tuple, float]:
         """{(cluster, namespace, product, ksm resource): sum over the hour's steps from minute ``since`` of units}
-        (exact integers)."""
+        (exact but for a time-sliced slice's 1/replicas)."""
         acc: dict[tuple, int] = {}
         for m in self.steps(hour):
             if m < since:

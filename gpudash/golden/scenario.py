@@ -5,7 +5,8 @@ portable terms: GPU classes by requirement (``gpu: {vendor: nvidia, mig: true}``
 model; ``gpu: {class: a100-80gb}``; ``gpu: {product: "NVIDIA Tesla T4"}`` = a product the model does not price),
 tenants by index (``tenant: 0``) or a literal ``namespace``, MIG profiles by size (``1g`` = the smallest 1g
 profile of the class) and requests by shorthand (``gpu`` = the node vendor's whole GPU, ``shared`` =
-``nvidia.com/gpu.shared``, ``mig-1g`` = that profile). :func:`resolve` turns one into a :class:`Scenario`
+``nvidia.com/gpu.shared``, ``mig-1g`` = that profile, ``mig-1g.shared`` = its renamed time-sliced
+replica). :func:`resolve` turns one into a :class:`Scenario`
 with literal names, or returns the reason the model cannot run it. Times are whole minutes from 0.
 
 Fault kinds: ``missed_scrapes`` (``job: ksm|dcgm``, ``at``, ``minutes``: no sample, bridged by the lookback),
@@ -241,8 +242,9 @@ def _resource(key: str, node: Node | None) -> str:
         return "amd.com/gpu" if node and node.vendor == "amd" else "nvidia.com/gpu"
     if key == "shared":
         return "nvidia.com/gpu.shared"
-    if key.startswith("mig-"):
-        return f"nvidia.com/mig-{_profile(key[4:], node.gpu_class if node else None)}"
+    if key.startswith("mig-"):  # mig-1g, or mig-1g.shared: the slice renamed by time-slicing
+        size, shared = key[4:].removesuffix(".shared"), key.endswith(".shared")
+        return f"nvidia.com/mig-{_profile(size, node.gpu_class if node else None)}{'.shared' * shared}"
     return key
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 
-from gpudash.golden.reference import Reference, ksm, node_product
+from gpudash.golden.reference import Reference, ksm, label_value, node_product
 from gpudash.golden.scenario import PUSH_RULES, Node, Pod, Scenario
 from gpudash.golden.scenario import uid_of as uid
 from gpudash.model.types import Exporter, Model
@@ -88,13 +88,36 @@ def _owner(pod: Pod) -> tuple[str, str, str]:
     return pod.owner_kind, pod.owner_name, "true"
 
 
+def _single_resource(node: Node) -> str:
+    return "nvidia_com_gpu_shared" if node.replicas > 1 and node.rename_shared else "nvidia_com_gpu"
+
+
+def _node_labels(node: Node, model: Model) -> tuple[tuple[str, str], ...]:
+    """The node's GPU Feature Discovery / AMD node labeller labels as kube_node_labels shows them: the product,
+    and under MIG with time-slicing the ``<resource>.replicas`` and ``<resource>.product`` labels of
+    NVIDIA/k8s-device-plugin internal/lm/resource.go (``-SHARED`` on the slice's product unless renamed)."""
+    if node.vendor == "amd":
+        return ((model.sources.amd_product_label, node_product(node)),)
+    out = {model.sources.nvidia_product_label: node_product(node)}
+    if node.mig_strategy == "single" and node.replicas > 1:
+        out["label_nvidia_com_gpu_replicas"] = str(node.replicas)
+    if node.mig_strategy == "mixed" and node.replicas > 1:
+        gpu = label_value(node.vendor, node.product)
+        shared = "" if node.rename_shared else "-SHARED"
+        for p, _ in node.mig_layout:
+            out[f"label_{ksm(f'nvidia.com/mig-{p}')}_replicas"] = str(node.replicas)
+            out[f"label_{ksm(f'nvidia.com/mig-{p}')}_product"] = f"{gpu}-MIG-{p}{shared}"
+    return tuple(sorted(out.items()))
+
+
 def _node_resources(node: Node) -> dict[str, int]:
     if node.vendor == "amd":
         return {"amd_com_gpu": node.count}
     if node.mig_strategy == "mixed":
-        return {ksm(f"nvidia.com/mig-{p}"): n * node.count for p, n in node.mig_layout}
+        suffix = ".shared" if node.replicas > 1 and node.rename_shared else ""
+        return {ksm(f"nvidia.com/mig-{p}{suffix}"): n * node.count * node.replicas for p, n in node.mig_layout}
     if node.mig_strategy == "single":
-        return {"nvidia_com_gpu": node.mig_layout[0][1] * node.count}
+        return {_single_resource(node): node.mig_layout[0][1] * node.count * node.replicas}
     if node.replicas > 1 and node.rename_shared:
         return {"nvidia_com_gpu_shared": node.count * node.replicas}
     return {"nvidia_com_gpu": node.count * node.replicas}
@@ -106,8 +129,7 @@ def _ksm_exposition(scenario: Scenario, model: Model, cluster: str, minute: int)
     for node in scenario.nodes:
         if node.cluster != cluster:
             continue
-        label = model.sources.amd_product_label if node.vendor == "amd" else model.sources.nvidia_product_label
-        out[(("__name__", "kube_node_labels"), job, ("node", node.name), (label, node_product(node)))] = 1
+        out[(("__name__", "kube_node_labels"), job, ("node", node.name), *_node_labels(node, model))] = 1
         for res, n in _node_resources(node).items():
             for metric in ("kube_node_status_allocatable", "kube_node_status_capacity"):
                 out[(("__name__", metric), job, ("node", node.name), ("resource", res), ("unit", "integer"))] = n
@@ -138,15 +160,16 @@ def _ksm_exposition(scenario: Scenario, model: Model, cluster: str, minute: int)
 
 # --- GPU exporters -------------------------------------------------------------------------------------------
 def _devices(node: Node) -> list[tuple[int, str | None, int]]:
-    """(gpu index, MIG profile or None, instance id) of every allocatable device of the node."""
+    """(gpu index, MIG profile or None, instance id or replica[, replica]) of every allocatable device."""
     if node.mig_strategy == "none":
         return [(g, None, r) for g in range(node.count) for r in range(node.replicas)]
-    return [(g, p, 1 + i) for g in range(node.count) for p, n in node.mig_layout for i in range(n)]
+    return [(g, p, 1 + i, r) for g in range(node.count) for p, n in node.mig_layout for i in range(n)
+            for r in range(node.replicas)]
 
 
 def _device_resource(node: Node, profile: str | None) -> str:
     if profile and node.mig_strategy == "mixed":
-        return f"nvidia.com/mig-{profile}"
+        return f"nvidia.com/mig-{profile}" + (".shared" if node.replicas > 1 and node.rename_shared else "")
     if node.vendor == "amd":
         return "amd.com/gpu"
     return "nvidia.com/gpu.shared" if node.replicas > 1 and node.rename_shared else "nvidia.com/gpu"
@@ -193,7 +216,8 @@ def _exporter_exposition(scenario: Scenario, model: Model, cluster: str, minute:
     for node in scenario.nodes:
         if node.cluster != cluster:
             continue
-        units = _devices(node) if node.mig_strategy != "none" else [(g, None, 0) for g in range(node.count)]
+        units = (sorted({d[:3] for d in _devices(node)}, key=str) if node.mig_strategy != "none"
+                 else [(g, None, 0) for g in range(node.count)])
         for g, profile, instance in units:
             holder = next((held[d] for d in sorted(held, key=str)
                            if d[:3] == (node.name, g, profile) and (profile is None or d[3] == instance)), None)

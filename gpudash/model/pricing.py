@@ -58,7 +58,33 @@ def _class_skus(c: GpuClass) -> list[Sku]:
             single = (f"{product}-MIG-{profile.name}", "nvidia_com_gpu")
             for prod, res in (mixed, single):
                 out.append(Sku(prod, res, c.name, profile.resource, profile.price_per_hour, share))
+            if c.time_slicing_replicas > 1:
+                out += _shared_slice_skus(c, product, profile.name, profile.price_per_hour, share)
     return out
+
+
+def _shared_slice_skus(c: GpuClass, product: str, profile: str, price: float, share: float) -> list[Sku]:
+    """A time-sliced MIG slice, as the spoke reports it: counted in slices (replicas / the node's replicas), so
+    priced at the slice price and weighted by the slice's compute share. Keys: the mixed strategy's
+    ``nvidia_com_mig_<profile>_shared`` on the GPU's product, the single strategy's ``nvidia.com/gpu`` on
+    ``<GPU>-MIG-<profile>-SHARED`` and, renamed, ``nvidia.com/gpu.shared`` on ``<GPU>-MIG-<profile>``
+    (NVIDIA/k8s-device-plugin internal/lm/resource.go ``getProductName``: ``-SHARED`` only when not renamed)."""
+    resource = f"nvidia.com/mig-{profile}.shared"
+    keys = ((product, ksm_resource(resource)), (f"{product}-MIG-{profile}-SHARED", "nvidia_com_gpu"),
+            (f"{product}-MIG-{profile}", "nvidia_com_gpu_shared"))
+    return [Sku(prod, res, c.name, resource, price, share) for prod, res in keys]
+
+
+def mig_profile_names(model: Model) -> tuple[str, ...]:
+    """Every MIG profile name of the model's classes, sorted."""
+    return tuple(sorted({p.name for c in model.gpu_classes for p in c.mig}))
+
+
+def mig_replicas(model: Model) -> tuple[int, ...]:
+    """The replica counts a time-sliced MIG slice is priced for: 2 up to the largest ``time_slicing.replicas`` of
+    a MIG class (a node shared more ways than that is reported unpriced)."""
+    top = max((c.time_slicing_replicas for c in model.gpu_classes if c.mig), default=1)
+    return tuple(range(2, top + 1))
 
 
 def skus(model: Model) -> tuple[Sku, ...]:

@@ -7,7 +7,7 @@ See docs/billing-contract.md for the definitions.
 """
 from __future__ import annotations
 
-from gpudash.model.pricing import skus
+from gpudash.model.pricing import mig_profile_names, mig_replicas, skus
 from gpudash.model.types import Exporter, Model
 from gpudash.promql import build as q
 from gpudash.rules import names
@@ -79,6 +79,60 @@ def _amd_partitions(alloc: str, nodes_with_requests: str, model: Model) -> str:
     return q.agg("sum", (*POD, "node", "product", "resource"), renamed)
 
 
+def _shared_slices(alloc: str, model: Model) -> str:
+    """``alloc`` with time-sliced MIG slices counted in slices: ``q`` replicas of a slice shared ``r`` ways are
+    ``q / r`` units of ``nvidia_com_mig_<profile>_shared`` (mixed strategy) or of the node's product and resource
+    (single strategy: ``<GPU>-MIG-<profile>-SHARED`` on ``nvidia.com/gpu``, ``<GPU>-MIG-<profile>`` on
+    ``nvidia.com/gpu.shared`` when renamed), priced at the slice price.
+
+    The replica count is GPU Feature Discovery's ``<resource>.replicas`` node label (NVIDIA/k8s-device-plugin
+    internal/lm/resource.go): ``nvidia.com/mig-<profile>.replicas`` under the mixed strategy (where ``-SHARED``
+    goes on ``nvidia.com/mig-<profile>.product``, not on ``nvidia.com/gpu.product``), ``nvidia.com/gpu.replicas``
+    on a ``-MIG-`` product under the single one. PromQL cannot divide by a label, so the label value is matched
+    against a constant table of the replica counts :func:`pricing.mig_replicas` allows; a count outside it stays
+    undivided under ``<resource>_replicas_<count>``, and a shared slice on a node without the label under
+    ``<resource>_replicas_unknown``: no SKU prices them (unpriced and alerted, never over-billed).
+    """
+    src, job = model.sources, ksm.job(model.sources)
+    many = "[0-9]*[2-9]|[0-9]*[1-9][0-9]+"  # a count of at least 2
+    sources = [(ksm.node_label(f"nvidia.com/mig-{p}{ksm.REPLICAS_SUFFIX}"),
+                ksm.sanitise_resource(f"nvidia.com/mig-{p}"), ()) for p in mig_profile_names(model)]
+    sources.append((ksm.node_label(f"nvidia.com/gpu{ksm.REPLICAS_SUFFIX}"), "nvidia_com_gpu",
+                    ((src.nvidia_product_label, "=~", ".+-MIG-.+"),)))
+    shared = " or ".join(
+        q.label_replace(q.label_replace(q.agg("max", ("cluster", "node", label),
+                                              q.selector(ksm.NODE_LABELS, job, (label, "=~", many), *extra)),
+                                        "gpudash_replicas", "$1", label, "(.+)"), "gpudash_base", resource, "", "")
+        for label, resource, extra in sources)
+    shared = q.agg("max", ("cluster", "node", "gpudash_base", "gpudash_replicas"), shared)
+
+    def base(expr: str) -> str:  # the resource without the device plugin's ".shared" rename
+        return q.label_replace(expr, "gpudash_base", "$1", "resource", "(.+?)(_shared)?")
+
+    requests = " or ".join(ksm.gpu_requests(m, src) for m in (ksm.CONTAINER_REQUESTS, ksm.INIT_CONTAINER_REQUESTS))
+    bases = q.agg("max", ("cluster", "node", "gpudash_base"), base(requests))
+    every = f"{shared} or on (cluster, node, gpudash_base) ({bases} * 0 + 1)"  # one join, alloc evaluated once
+    keyed = f"{base(alloc)} * on (cluster, node, gpudash_base) group_left (gpudash_replicas) ({every})"
+    known = mig_replicas(model)
+    if known:
+        keyed = q.label_replace(keyed, "gpudash_r", "$1", "gpudash_replicas",
+                                f"({q.regex_alternation(map(str, known))})")
+
+    def key(expr: str) -> str:
+        return q.call("label_join", expr, q.quote("gpudash_key"), q.quote("/"), q.quote("product"),
+                      q.quote("resource"), q.quote("gpudash_replicas"), q.quote("gpudash_r"))
+
+    mixed = q.label_replace(key(keyed), "resource", "${1}_shared", "gpudash_key",
+                            "[^/]*/(nvidia_com_mig_.+?)(_shared)?/[0-9]+/.*")
+    unknown = q.label_replace(key(mixed), "resource", "${1}_replicas_$2", "gpudash_key", "[^/]*/([^/]+)/([0-9]+)/")
+    # a shared slice on a node without a replicas label: its share is unknown, so no SKU may price it whole
+    unlabelled = q.label_replace(unknown, "resource", "${1}${2}${3}_replicas_unknown", "gpudash_key",
+                                 "(?:[^/]*/(nvidia_com_mig_.+_shared)|.+-MIG-[^/]+/(nvidia_com_gpu_shared)"
+                                 "|.+-MIG-[^/]+-SHARED/(nvidia_com_gpu))//")
+    table = ["vector(1)", *(q.const_series(repr(1 / r), gpudash_r=str(r)) for r in known)]
+    return f"{unlabelled} * on (gpudash_r) group_left () ({' or '.join(table)})"
+
+
 def allocation(model: Model) -> str:
     """GPUs allocated per (pod, uid, node, resource) to Running, node-bound pods, with the node's ``product``.
 
@@ -88,7 +142,8 @@ def allocation(model: Model) -> str:
     pods = f"{_effective_request(model)} * on {q.labels(POD)} group_left () {_running(model)}"
     request_nodes = q.agg("max", ("cluster", "node"), ksm.gpu_requests(ksm.CONTAINER_REQUESTS, model.sources))
     products = f"{_node_product(model)} or on (cluster, node) ({request_nodes} * 0 + 1)"
-    return _amd_partitions(f"({pods} * on (cluster, node) group_left (product) ({products}))", request_nodes, model)
+    with_product = f"({pods} * on (cluster, node) group_left (product) ({products}))"
+    return _amd_partitions(_shared_slices(with_product, model), request_nodes, model)
 
 
 def _workloads(model: Model) -> str:
