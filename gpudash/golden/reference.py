@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 import re
 from datetime import UTC, datetime
-from functools import cache, cached_property
+from functools import cache
 
-from gpudash.golden.scenario import Node, Pod, Scenario
+from gpudash.golden.scenario import Node, Pod, Scenario, assignments
 from gpudash.model import mig
 from gpudash.model.types import GpuClass, Model
 
@@ -111,27 +111,38 @@ class Reference:
         return 1.0
 
     # --- allocation (contract section 2) --------------------------------------------------------------------
-    @cached_property
-    def _ksm_scrapes(self) -> list[str]:
-        """Per minute: "ok", "missed" (no sample) or "down" (target down: series stale)."""
+    @cache
+    def _scrapes(self, job: str) -> list[str]:
+        """Per minute, for ``job`` (ksm | dcgm): "ok", "missed" (no sample) or "down" (target down: series stale)."""
+        down = "ksm_restart" if job == "ksm" else "exporter_gap"
         out = ["ok"] * (self.s.duration + 1)
         for f in self.s.faults:
-            if f.kind in ("missed_scrapes", "ksm_restart") and f.job == "ksm":
+            if f.kind == down or (f.kind == "missed_scrapes" and f.job == job):
                 for m in range(f.at, min(f.at + f.minutes, len(out))):
                     out[m] = "missed" if f.kind == "missed_scrapes" else "down"
         return out
 
-    def observed(self, pod: Pod, minute: int) -> tuple[str, str] | None:
-        """(phase, node) an instant query at ``minute`` sees for ``pod``, or None (no fresh, non-stale sample)."""
-        scrapes = self._ksm_scrapes
+    @property
+    def _ksm_scrapes(self) -> list[str]:
+        return self._scrapes("ksm")
+
+    def _scrape_seen(self, job: str, minute: int) -> int | None:
+        """The minute of the scrape of ``job`` an instant query at ``minute`` sees (the newest one within the
+        lookback), or None (none, or the target was down: its series are stale)."""
+        scrapes = self._scrapes(job)
         for k in range(minute, max(minute - LOOKBACK, -1), -1):
             if k >= len(scrapes) or scrapes[k] == "missed":
                 continue
-            if scrapes[k] == "down":
-                return None
-            exists, phase, node = pod.state(k)
-            return (phase, node) if exists else None
+            return None if scrapes[k] == "down" else k
         return None
+
+    def observed(self, pod: Pod, minute: int) -> tuple[str, str] | None:
+        """(phase, node) an instant query at ``minute`` sees for ``pod``, or None (no fresh, non-stale sample)."""
+        k = self._scrape_seen("ksm", minute)
+        if k is None:
+            return None
+        exists, phase, node = pod.state(k)
+        return (phase, node) if exists else None
 
     @staticmethod
     def effective(pod: Pod) -> dict[str, int]:
@@ -234,23 +245,54 @@ class Reference:
         return self.price(self.gpu_hours(hour))[1]
 
     # --- CCSP (contract section 5) --------------------------------------------------------------------------
+    def held(self, minute: int) -> dict[tuple, tuple[Pod, str]]:
+        """The devices held at ``minute``: {(node, gpu, profile, ...): (pod, container)}."""
+        return assignments(self.s)[minute]
+
+    def attributed_gpus(self, minute: int) -> dict[tuple, int]:
+        """{(cluster, node): physical GPUs that dcgm-exporter shows holding a pod} as an instant query at ``minute``
+        sees the exporter (NVIDIA nodes only; a down exporter shows none)."""
+        k = self._scrape_seen("dcgm", minute)
+        if k is None:
+            return {}
+        gpus: dict[tuple, set] = {}
+        for device, (pod, _) in self.held(k).items():
+            if self.s.node(pod.cluster, device[0]).vendor == "nvidia":
+                gpus.setdefault((pod.cluster, device[0]), set()).add(device[1])
+        return {key: len(g) for key, g in gpus.items()}
+
     def active_gpus(self, minute: int) -> dict[tuple, int]:
-        """{(cluster, node): g(s)} for nodes with allocated GPUs."""
+        """{(cluster, node, active_from): g(s)} for nodes with active GPUs: the GPUs dcgm-exporter attributes to a
+        pod where it attributes any ("dcgm"), else the fewest GPUs that hold the allocation ("allocation")."""
         load: dict[tuple, float] = {}
         for (cluster, _, _, node, product, res, _, _), q in self.pod_allocation(minute).items():
             load[(cluster, node)] = load.get((cluster, node), 0.0) + q * self.weight(product, res)
-        return {k: math.ceil(v - 1e-9) for k, v in load.items() if math.ceil(v - 1e-9) > 0}
+        held = self.attributed_gpus(minute)
+        out = {(*k, "dcgm"): g for k, g in held.items()}
+        for k, v in load.items():
+            if k not in held and math.ceil(v - 1e-9) > 0:
+                out[(*k, "allocation")] = math.ceil(v - 1e-9)
+        return out
 
     @cache
-    def node_max(self, hour: int, since: int = 0) -> dict[tuple, int]:
-        """NODE_ACTIVE_GPUS_MAX of ``hour``: {(cluster, node): max active GPUs} (nodes with at least one), from the
-        steps at or after minute ``since``."""
+    def node_max_by_source(self, hour: int, since: int = 0) -> dict[tuple, int]:
+        """NODE_ACTIVE_GPUS_MAX of ``hour`` as the spoke writes it: {(cluster, node, active_from): max active GPUs}
+        over the steps at or after minute ``since``."""
         out: dict[tuple, int] = {}
         for m in self.steps(hour):
             if m < since:
                 continue
             for k, g in self.active_gpus(m).items():
                 out[k] = max(out.get(k, 0), g)
+        return out
+
+    @cache
+    def node_max(self, hour: int, since: int = 0) -> dict[tuple, int]:
+        """{(cluster, node): max active GPUs} of ``hour`` (nodes with at least one), whichever source each step
+        used: what the hub keeps."""
+        out: dict[tuple, int] = {}
+        for (cluster, node, _), g in self.node_max_by_source(hour, since).items():
+            out[(cluster, node)] = max(out.get((cluster, node), 0), g)
         return out
 
     def fleet(self, hour: int) -> dict[str, tuple[int, int]]:

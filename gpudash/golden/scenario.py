@@ -20,6 +20,7 @@ Rules are named by kind: ``billed_hour``, ``steps``, ``gpu_hours``, ``node_max``
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -131,6 +132,53 @@ class Scenario:
 
     def faults_of(self, kind: str) -> tuple[Fault, ...]:
         return tuple(f for f in self.faults if f.kind == kind)
+
+
+# --- devices: what the device plugin hands out ---------------------------------------------------------------
+def devices(node: Node) -> list[tuple[int, str | None, int]]:
+    """(gpu index, MIG profile or None, instance id or replica[, replica]) of every allocatable device."""
+    if node.mig_strategy == "none":
+        return [(g, None, r) for g in range(node.count) for r in range(node.replicas)]
+    return [(g, p, 1 + i, r) for g in range(node.count) for p, n in node.mig_layout for i in range(n)
+            for r in range(node.replicas)]
+
+
+def device_resource(node: Node, profile: str | None) -> str:
+    if profile and node.mig_strategy == "mixed":
+        return f"nvidia.com/mig-{profile}" + (".shared" if node.replicas > 1 and node.rename_shared else "")
+    if node.vendor == "amd":
+        return "amd.com/gpu"
+    return "nvidia.com/gpu.shared" if node.replicas > 1 and node.rename_shared else "nvidia.com/gpu"
+
+
+@functools.cache
+def assignments(scenario: Scenario) -> list[dict[tuple, tuple[Pod, str]]]:
+    """Per minute: {(node, gpu, profile, instance): (pod, container)}, as the device plugin hands out devices."""
+    held: dict[str, list[tuple[tuple, str]]] = {}  # pod uid -> [(device, container)]
+    pods = {p.uid: p for p in scenario.pods}
+    out = []
+    for minute in range(scenario.duration + 1):
+        active = {}
+        for pod in scenario.pods:
+            exists, phase, node = pod.state(minute)
+            if exists and phase == "Running" and node:
+                active[pod.uid] = (pod, scenario.node(pod.cluster, node))
+        for gone in held.keys() - active.keys():
+            del held[gone]
+        taken = {d for devs in held.values() for d, _ in devs}
+        for pod_uid, (pod, node) in active.items():
+            if pod_uid in held:
+                continue
+            free = [(node.name, *d) for d in devices(node) if (node.name, *d) not in taken]
+            held[pod_uid] = []
+            for c in pod.containers:
+                for res, q in c.requests:
+                    for dev in [d for d in free if device_resource(node, d[2]) == res][:q]:
+                        held[pod_uid].append((dev, c.name))
+                        free.remove(dev)
+                        taken.add(dev)
+        out.append({d: (pods[u], c) for u, devs in held.items() for d, c in devs})
+    return out
 
 
 def minutes(value) -> int:

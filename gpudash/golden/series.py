@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 
 from gpudash.golden.reference import Reference, ksm, label_value, node_product
-from gpudash.golden.scenario import PUSH_RULES, Node, Pod, Scenario
+from gpudash.golden.scenario import PUSH_RULES, Node, Pod, Scenario, assignments, devices
 from gpudash.golden.scenario import uid_of as uid
 from gpudash.model.types import Exporter, Model
 from gpudash.rules import names
@@ -159,51 +159,6 @@ def _ksm_exposition(scenario: Scenario, model: Model, cluster: str, minute: int)
 
 
 # --- GPU exporters -------------------------------------------------------------------------------------------
-def _devices(node: Node) -> list[tuple[int, str | None, int]]:
-    """(gpu index, MIG profile or None, instance id or replica[, replica]) of every allocatable device."""
-    if node.mig_strategy == "none":
-        return [(g, None, r) for g in range(node.count) for r in range(node.replicas)]
-    return [(g, p, 1 + i, r) for g in range(node.count) for p, n in node.mig_layout for i in range(n)
-            for r in range(node.replicas)]
-
-
-def _device_resource(node: Node, profile: str | None) -> str:
-    if profile and node.mig_strategy == "mixed":
-        return f"nvidia.com/mig-{profile}" + (".shared" if node.replicas > 1 and node.rename_shared else "")
-    if node.vendor == "amd":
-        return "amd.com/gpu"
-    return "nvidia.com/gpu.shared" if node.replicas > 1 and node.rename_shared else "nvidia.com/gpu"
-
-
-def assignments(scenario: Scenario) -> list[dict[tuple, tuple[Pod, str]]]:
-    """Per minute: {(node, gpu, profile, instance): (pod, container)}, as the device plugin hands out devices."""
-    held: dict[str, list[tuple[tuple, str]]] = {}  # pod uid -> [(device, container)]
-    pods = {p.uid: p for p in scenario.pods}
-    out = []
-    for minute in range(scenario.duration + 1):
-        active = {}
-        for pod in scenario.pods:
-            exists, phase, node = pod.state(minute)
-            if exists and phase == "Running" and node:
-                active[pod.uid] = (pod, scenario.node(pod.cluster, node))
-        for gone in held.keys() - active.keys():
-            del held[gone]
-        taken = {d for devs in held.values() for d, _ in devs}
-        for pod_uid, (pod, node) in active.items():
-            if pod_uid in held:
-                continue
-            free = [(node.name, *d) for d in _devices(node) if (node.name, *d) not in taken]
-            held[pod_uid] = []
-            for c in pod.containers:
-                for res, q in c.requests:
-                    for dev in [d for d in free if _device_resource(node, d[2]) == res][:q]:
-                        held[pod_uid].append((dev, c.name))
-                        free.remove(dev)
-                        taken.add(dev)
-        out.append({d: (pods[u], c) for u, devs in held.items() for d, c in devs})
-    return out
-
-
 def _pod_labels(exporter: Exporter, holder: tuple[Pod, str]) -> list[tuple[str, str]]:
     """The pod attribution labels of an exporter series as Prometheus stores them (honorLabels or not)."""
     return [(exporter.tenant_label, holder[0].namespace), (exporter.pod_label, holder[0].name),
@@ -216,7 +171,7 @@ def _exporter_exposition(scenario: Scenario, model: Model, cluster: str, minute:
     for node in scenario.nodes:
         if node.cluster != cluster:
             continue
-        units = (sorted({d[:3] for d in _devices(node)}, key=str) if node.mig_strategy != "none"
+        units = (sorted({d[:3] for d in devices(node)}, key=str) if node.mig_strategy != "none"
                  else [(g, None, 0) for g in range(node.count)])
         for g, profile, instance in units:
             holder = next((held[d] for d in sorted(held, key=str)

@@ -170,6 +170,7 @@ class FastReference(Reference):
         super().__init__(scenario, model)
         self._full = scenario
         self._sku_cache: dict = {}
+        self._held = None
         buckets: dict[int, list[Pod]] = {}
         hours = scenario.duration // 60 + 1
         for pod in scenario.pods:
@@ -189,6 +190,14 @@ class FastReference(Reference):
             return super().pod_allocation(minute)
         finally:
             self.s = self._full
+
+    def held(self, minute: int):
+        """Device assignments from the scenario compressed to its change minutes (the same at every minute)."""
+        if self._held is None:
+            points = change_minutes(self._full)
+            self._held = (points, gs.assignments(compress(self._full, points)))
+        points, held = self._held
+        return held[max(0, bisect.bisect_right(points, minute) - 1)]
 
     def sku(self, product: str, resource: str):
         key = (product, resource)

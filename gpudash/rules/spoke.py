@@ -224,6 +224,21 @@ def _gpu_equivalents(node_res: str, model: Model) -> str:
     return f"{expr} * on (gpudash_weight) group_left () ({' or '.join(table)})"
 
 
+def _node_active(node_res: str, model: Model) -> str:
+    """Active GPUs per node at one step: the distinct physical GPUs (``gpu``, ``UUID``) whose DCGM series carry a
+    pod, where the node has such series; else the fewest GPUs that hold its allocation (MIG slices by compute
+    share, replicas by 1/replicas, rounded up). dcgm-exporter attributes every GPU and every MIG instance to the
+    pod holding it through the kubelet's pod-resources API (NVIDIA/dcgm-exporter
+    internal/pkg/transformation/kubernetes.go: a MIG device by its GPU instance, a time-sliced GPU by its base
+    device ID with the ``::<replica>`` suffix cut), so it knows which physical GPU a slice or replica is on,
+    which kube-state-metrics does not. ``active_from`` says which of the two a step used."""
+    held = gx.on_node(gx.attributed(gx.DCGM_FB_USED, model.sources.dcgm))
+    held = q.agg("count", ("cluster", "node"), q.agg("max", ("cluster", "node", *gx.DCGM_GPU_LABELS), held))
+    bound = f"ceil({q.agg('sum', ('cluster', 'node'), _gpu_equivalents(node_res, model))} - 1e-06)"
+    return (f"{q.label_replace(held, names.ACTIVE_FROM_LABEL, 'dcgm', '', '')} or on (cluster, node) "
+            f"{q.label_replace(bound, names.ACTIVE_FROM_LABEL, 'allocation', '', '')}")
+
+
 def rules(model: Model) -> tuple[Rule, ...]:
     alloc = allocation(model)
     r = model.billing.resolution
@@ -234,7 +249,7 @@ def rules(model: Model) -> tuple[Rule, ...]:
     node_res = q.agg("sum", ("cluster", "node", "product", "resource"), alloc)
     ksm_up = q.agg("max", ("cluster",), f"{q.selector('up', ksm.job(model.sources))} == 1")
     steps_observed = f"count_over_time({_per_step(ksm_up, model)})"
-    node_active = f"ceil({q.agg('sum', ('cluster', 'node'), _gpu_equivalents(node_res, model))} - 1e-06)"
+    node_active = _node_active(node_res, model)
 
     node_max = f"max_over_time({_per_step(node_active, model)})"
     workloads = _workloads(model)
@@ -258,8 +273,10 @@ def rules(model: Model) -> tuple[Rule, ...]:
              "\nhour the hourly figures cover. Less than every step (a restarted Prometheus with an empty"
              "\nTSDB, kube-state-metrics down) is an under-billed hour, which the hub alerts on."),
         Rule(names.NODE_ACTIVE_GPUS_MAX, _previous_hour(node_max),
-             "CCSP: most GPUs allocated to Running pods on each node at any step of the previous clock hour"
-             "\n(MIG slices by compute share, time-sliced replicas by 1/replicas, rounded up per step)."),
+             "CCSP: most GPUs allocated to Running pods on each node at any step of the previous clock hour:"
+             "\nphysical GPUs with a pod attributed by dcgm-exporter (active_from=dcgm), else the fewest GPUs"
+             "\nholding the allocation (active_from=allocation: MIG slices by compute share, replicas by"
+             "\n1/replicas, rounded up per step)."),
         *_activity_rules(model),
     )
 
