@@ -144,6 +144,8 @@ CASES = [
      "'7g.40gb' is not a MIG profile of A100-80GB (valid: 1g.10gb, 1g.20gb, 2g.20gb, 3g.40gb, 4g.40gb, 7g.80gb)", 13),
     ("mig-profile-shape", "1g.10gb: 0.5", "one-g: 0.5", "gpu_classes[0].mig['one-g']",
      "'one-g' is not a MIG profile name such as 1g.10gb", 13),
+    ("mig-variant-same-resource", "1g.10gb: 0.5", "1g.10gb: 0.5\n      1g.10gb+me: 0.6\n      1g.10gb-me: 0.6",
+     "gpu_classes[0].mig['1g.10gb-me']", "'1g.10gb-me' and '1g.10gb+me' are the same kube-state-metrics resource", 15),
     ("mig-price-negative", "1g.10gb: 0.5", "1g.10gb: -0.5", "gpu_classes[0].mig['1g.10gb']", "must be >= 0", 13),
     ("mig-not-mapping", A100_MIG, "    mig: [1g.10gb]\n", "gpu_classes[0].mig", "expected a mapping, got a list", 12),
     ("mig-on-amd", AMD_PRICE, AMD_PRICE + "    mig: {1g.10gb: 1.0}\n", "gpu_classes[2].mig",

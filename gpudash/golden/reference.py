@@ -37,7 +37,7 @@ def node_product(node: Node) -> str:
     p = label_value(node.vendor, node.product)
     shared = "-SHARED" if node.replicas > 1 and not node.rename_shared else ""
     if node.mig_strategy == "single":
-        return f"{p}-MIG-{node.mig_layout[0][0]}{shared}"
+        return f"{p}-MIG-{label_value(node.vendor, node.mig_layout[0][0])}{shared}"
     if shared and node.mig_strategy == "none":
         return f"{p}-SHARED"
     return p
@@ -77,10 +77,11 @@ class Reference:
                 if (product, resource) in ((q, "nvidia_com_gpu_shared"), (f"{q}-SHARED", "nvidia_com_gpu")):
                     return c, "nvidia.com/gpu.shared", c.shared_price_per_hour
                 for p in c.mig:
-                    if (product, resource) in ((q, ksm(p.resource)), (f"{q}-MIG-{p.name}", "nvidia_com_gpu")):
+                    single = f"{q}-MIG-{label_value('nvidia', p.name)}"  # GFD drops the + of 1g.10gb+me
+                    if (product, resource) in ((q, ksm(p.resource)), (single, "nvidia_com_gpu")):
                         return c, p.resource, p.price_per_hour
-                    shared = ((q, ksm(p.resource) + "_shared"), (f"{q}-MIG-{p.name}-SHARED", "nvidia_com_gpu"),
-                              (f"{q}-MIG-{p.name}", "nvidia_com_gpu_shared"))
+                    shared = ((q, ksm(p.resource) + "_shared"), (f"{single}-SHARED", "nvidia_com_gpu"),
+                              (single, "nvidia_com_gpu_shared"))
                     if c.time_slicing_replicas > 1 and (product, resource) in shared:
                         return c, f"{p.resource}.shared", p.price_per_hour  # per slice: units are slices
         return None
@@ -105,7 +106,8 @@ class Reference:
         found = self.sku(product, resource)
         if found and found[1].startswith("nvidia.com/mig-"):
             profile = found[1].removeprefix("nvidia.com/mig-").removesuffix(".shared")
-            return mig.compute_share(found[0].mig_model, profile)
+            slices = next(p.compute_slices for p in found[0].mig if p.name == profile)
+            return slices / mig.GPU_SLICES[found[0].mig_model][0]
         if found and found[1] == "nvidia.com/gpu.shared":
             return 1 / found[0].time_slicing_replicas
         return 1.0

@@ -25,7 +25,7 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from gpudash.errors import GpudashError, InputError
 from gpudash.model import mig
-from gpudash.model.pricing import product_label
+from gpudash.model.pricing import ksm_resource, product_label
 from gpudash.model.schema import DURATION_PATTERN, HTTP_SECRETS, INLINE_SECRETS, THANOS_QUERIER_URL, json_schema
 from gpudash.model.types import (
     MIN_RETENTION,
@@ -562,18 +562,26 @@ def _mig_model(c: dict, path: FieldPath, ctx: _Ctx) -> str | None:
 
 
 def _mig_profiles(c: dict, model: str | None, path: FieldPath, ctx: _Ctx) -> tuple[MigProfile, ...]:
-    """Every profile of ``model``, priced from the class's ``mig`` prices or by the default share rule."""
+    """Every profile of ``model``, priced from the class's ``mig`` prices or by the default share rule, and the
+    media-extension variants (``1g.10gb+me``) the class prices."""
     if model is None:
         return ()
     profiles, prices = mig.PROFILES[model], c.get("mig", {})
+    resources: dict[str, str] = {}
     for name in prices:
-        ctx.check(name in profiles, path + ("mig", name),
-                  f"{name!r} is not a MIG profile of {model} (valid: {', '.join(profiles)})")
+        ctx.check(mig.base_profile(name) in profiles, path + ("mig", name),
+                  f"{name!r} is not a MIG profile of {model} (valid: {', '.join(profiles)}); a media-extension "
+                  "variant adds +me, -me, +me.all or +gfx")
+        seen = resources.setdefault(ksm_resource(f"nvidia.com/mig-{name}"), name)
+        ctx.check(seen == name, path + ("mig", name),
+                  f"{name!r} and {seen!r} are the same kube-state-metrics resource; price only one of them")
     priced = [MigProfile(name, compute, memory,
                          float(prices[name]) if name in prices else
                          round(c["price_per_hour"] * mig.default_share(model, name), 6),
                          "model" if name in prices else "default")
               for name, (compute, memory) in profiles.items()]
+    priced += [MigProfile(name, *profiles[mig.base_profile(name)], float(price), "model")
+               for name, price in prices.items() if name not in profiles and mig.base_profile(name) in profiles]
     return tuple(sorted(priced, key=lambda p: (p.compute_slices, p.memory_slices, p.name)))
 
 

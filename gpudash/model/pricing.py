@@ -55,7 +55,8 @@ def _class_skus(c: GpuClass) -> list[Sku]:
         for profile in c.mig:
             share = mig.compute_share(c.mig_model, profile.name)
             mixed = (product, ksm_resource(profile.resource))
-            single = (f"{product}-MIG-{profile.name}", "nvidia_com_gpu")
+            # GFD sanitises the profile in the product too: 1g.10gb+me -> ...-MIG-1g.10gbme
+            single = (f"{product}-MIG-{product_label(c.vendor, profile.name)}", "nvidia_com_gpu")
             for prod, res in (mixed, single):
                 out.append(Sku(prod, res, c.name, profile.resource, profile.price_per_hour, share))
             if c.time_slicing_replicas > 1:
@@ -70,8 +71,9 @@ def _shared_slice_skus(c: GpuClass, product: str, profile: str, price: float, sh
     ``<GPU>-MIG-<profile>-SHARED`` and, renamed, ``nvidia.com/gpu.shared`` on ``<GPU>-MIG-<profile>``
     (NVIDIA/k8s-device-plugin internal/lm/resource.go ``getProductName``: ``-SHARED`` only when not renamed)."""
     resource = f"nvidia.com/mig-{profile}.shared"
-    keys = ((product, ksm_resource(resource)), (f"{product}-MIG-{profile}-SHARED", "nvidia_com_gpu"),
-            (f"{product}-MIG-{profile}", "nvidia_com_gpu_shared"))
+    single = f"{product}-MIG-{product_label(c.vendor, profile)}"
+    keys = ((product, ksm_resource(resource)), (f"{single}-SHARED", "nvidia_com_gpu"),
+            (single, "nvidia_com_gpu_shared"))
     return [Sku(prod, res, c.name, resource, price, share) for prod, res in keys]
 
 

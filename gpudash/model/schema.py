@@ -157,9 +157,11 @@ def _gpu_class() -> dict:
         "mig": {
             "description": "Price per hour of MIG profiles, e.g. 1g.10gb: 0.55; each must be a profile of the "
                            "class's MIG model. Unpriced profiles cost price_per_hour x max(compute share, memory "
-                           "share). NVIDIA only.",
+                           "share). Media-extension variants (1g.10gb+me, -me, +me.all, +gfx) are priced only when "
+                           "listed, else reported unpriced. NVIDIA only.",
             "type": "object",
-            "propertyNames": {"title": "a MIG profile name such as 1g.10gb", "pattern": "^[1-7]g\\.[0-9]+gb$"},
+            "propertyNames": {"title": "a MIG profile name such as 1g.10gb, or a media-extension variant such as "
+                                       "1g.10gb+me", "pattern": mig.VARIANT.pattern},
             "additionalProperties": {"$ref": "#/$defs/amount"}},
         "time_slicing": _object({
             "replicas": {"description": "Replicas each GPU is advertised as (nvidia.com/gpu.shared).",
