@@ -168,9 +168,10 @@ def _pod_labels(exporter: Exporter, holder: tuple[Pod, str]) -> list[tuple[str, 
 def _exporter_exposition(scenario: Scenario, model: Model, cluster: str, minute: int, held) -> dict[Labels, float]:
     src = model.sources
     out: dict[Labels, float] = {}
-    for node in scenario.nodes:
+    for index, node in enumerate(scenario.nodes):
         if node.cluster != cluster:
             continue
+        host = gx.DCGM_HOST_LABELS[index % 2]  # dcgm-exporter's old and new name, alternately: both must work
         units = (sorted({d[:3] for d in devices(node)}, key=str) if node.mig_strategy != "none"
                  else [(g, None, 0) for g in range(node.count)])
         for g, profile, instance in units:
@@ -185,7 +186,7 @@ def _exporter_exposition(scenario: Scenario, model: Model, cluster: str, minute:
                 out[(("__name__", f"{src.amd_metric_prefix}gpu_gfx_activity"), *labels)] = util
                 continue
             labels = [("job", gx.sample_job(src.dcgm)), ("gpu", str(g)), ("UUID", f"GPU-{uid(node.name, str(g))}"),
-                      ("device", f"nvidia{g}"), ("modelName", node.product), ("Hostname", node.name)]
+                      ("device", f"nvidia{g}"), ("modelName", node.product), (host, node.name)]
             if profile:
                 labels += [("GPU_I_PROFILE", profile), ("GPU_I_ID", str(instance))]
             if holder:
@@ -200,7 +201,7 @@ def _exporter_exposition(scenario: Scenario, model: Model, cluster: str, minute:
             for g in range(node.count):
                 out[(("__name__", "DCGM_FI_DEV_POWER_USAGE"), ("job", gx.sample_job(src.dcgm)), ("gpu", str(g)),
                      ("UUID", f"GPU-{uid(node.name, str(g))}"), ("device", f"nvidia{g}"),
-                     ("modelName", node.product), ("Hostname", node.name))] = 90
+                     ("modelName", node.product), (host, node.name))] = 90
     return out
 
 

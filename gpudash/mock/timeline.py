@@ -111,12 +111,12 @@ class Timeline:
         for key in [k for k in out["dcgm"] if dict(k)["__name__"] == "DCGM_FI_DEV_POWER_USAGE"]:
             d = dict(key)
             d["__name__"] = "DCGM_FI_DEV_XID_ERRORS"
-            out["dcgm"][tuple(sorted(d.items()))] = xids.get((d["Hostname"], d["gpu"]), 0)
+            out["dcgm"][tuple(sorted(d.items()))] = xids.get((d.get("Hostname") or d.get("hostname"), d["gpu"]), 0)
         for key, used in list(out["dcgm"].items()):
             d = dict(key)
             if d["__name__"] != "DCGM_FI_DEV_FB_USED":
                 continue
-            total = self.mock.memory.get((self.cluster, d["Hostname"]), 81920)
+            total = self.mock.memory.get((self.cluster, d.get("Hostname") or d.get("hostname")), 81920)
             if "GPU_I_PROFILE" in d:
                 gb = re.search(r"\.(\d+)gb", d["GPU_I_PROFILE"])
                 total = int(gb.group(1)) * 1024 if gb else total

@@ -293,6 +293,25 @@ def _exporter_per_pod(model: Model, metric: str, exporter: Exporter, fn: str, op
     return q.agg(op, ("cluster", "namespace", "pod", "gpu_model"), series)
 
 
+def _amd_activity(model: Model, fn: str, op: str) -> str:
+    """AMD graphics activity per pod, named by the node's ``amd.com/gpu.product-name`` label: the exporter's
+    ``card_model`` is a board part number (ROCm/device-metrics-exporter), not a GPU model a person recognises.
+    Pods on a node without the label keep ``card_model``."""
+    src = model.sources
+    series = gx.to_pod_labels(f"{fn}({gx.attributed(gx.amd_metric(src, gx.AMD_GFX_ACTIVITY), src.amd)}"
+                              f"[{q.duration(model.billing.mco_interval)}]) / 100", src.amd)
+    series = q.label_replace(q.label_replace(series, "node", "$1", gx.AMD_HOST_LABEL, "(.+)"),
+                             "gpu_model", "$1", gx.AMD_MODEL_LABEL, "(.*)")
+    per_node = q.agg(op, ("cluster", "namespace", "pod", "node", "gpu_model"), series)
+    products = q.agg("max", ("cluster", "node", "gpudash_product"),
+                     q.label_replace(q.selector(ksm.NODE_LABELS, ksm.job(src), (src.amd_product_label, "!=", "")),
+                                     "gpudash_product", "$1", src.amd_product_label, "(.+)"))
+    named = q.label_replace(f"{per_node} * on (cluster, node) group_left (gpudash_product) {products}",
+                            "gpu_model", "$1", "gpudash_product", "(.+)")
+    return q.agg(op, ("cluster", "namespace", "pod", "gpu_model"),
+                 f"{named} or on (cluster, namespace, pod) {per_node}")
+
+
 def _activity(model: Model, fn: str, op: str) -> str:
     """Per pod GPU activity ratio (0-1) over the push window: DCGM graphics-engine activity (works for MIG),
     falling back to DCGM GPU utilisation, and AMD graphics activity."""
@@ -300,8 +319,7 @@ def _activity(model: Model, fn: str, op: str) -> str:
     parts = (
         _exporter_per_pod(model, gx.DCGM_GR_ENGINE_ACTIVE, src.dcgm, fn, op, "", gx.DCGM_MODEL_LABEL),
         _exporter_per_pod(model, gx.DCGM_GPU_UTIL, src.dcgm, fn, op, " / 100", gx.DCGM_MODEL_LABEL),
-        _exporter_per_pod(model, gx.amd_metric(src, gx.AMD_GFX_ACTIVITY), src.amd, fn, op, " / 100",
-                          gx.AMD_MODEL_LABEL),
+        _amd_activity(model, fn, op),
     )
     return " or on (cluster, namespace, pod) ".join(parts)
 

@@ -22,7 +22,8 @@ DCGM_HOST_LABELS = ("Hostname", "hostname")
 DCGM_GPU_LABELS = ("gpu", "UUID")
 AMD_GFX_ACTIVITY = "gpu_gfx_activity"  # percent
 AMD_POWER = "gpu_package_power"  # watts
-AMD_MODEL_LABEL = "card_model"
+AMD_MODEL_LABEL = "card_model"  # a board part number, not the GPU model: display names come from the node label
+AMD_HOST_LABEL = "hostname"  # the node (ROCm/device-metrics-exporter pkg/amdgpu/gpuagent/gpuagent_gpu.go)
 
 
 def amd_metric(sources: Sources, name: str) -> str:
