@@ -527,7 +527,8 @@ def _gpu_classes(items: list[dict], ctx: _Ctx) -> tuple[GpuClass, ...]:
             name=c["name"], vendor=c["vendor"], products=tuple(sorted(c["products"])),
             price_per_hour=float(c["price_per_hour"]), mig_model=model, mig=_mig_profiles(c, model, path, ctx),
             shared_price_per_hour=_shared_price(c),
-            time_slicing_replicas=int(c.get("time_slicing", {}).get("replicas", 1))))
+            time_slicing_replicas=int(c.get("time_slicing", {}).get("replicas", 1)),
+            partitions=tuple(sorted((k, float(v)) for k, v in c.get("partitions", {}).items()))))
     return tuple(sorted(classes, key=lambda c: c.name))
 
 
@@ -544,6 +545,8 @@ def _claim_products(c: dict, path: FieldPath, owners: dict[str, str], ctx: _Ctx)
 
 def _mig_model(c: dict, path: FieldPath, ctx: _Ctx) -> str | None:
     """The class's MIG model: explicit, else inferred from the products (NVIDIA only)."""
+    ctx.check(c["vendor"] == "amd" or "partitions" not in c, path + ("partitions",),
+              "only for vendor amd (compute partitions are an AMD Instinct feature; NVIDIA has mig)")
     if c["vendor"] == "amd":
         for key in ("mig", "mig_model", "time_slicing"):
             ctx.check(key not in c, path + (key,), "not supported for vendor amd (MIG and time-slicing are "

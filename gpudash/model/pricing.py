@@ -45,9 +45,11 @@ def _class_skus(c: GpuClass) -> list[Sku]:
     for product in sorted({product_label(c.vendor, p) for p in c.products}):
         out.append(Sku(product, ksm_resource(c.whole_resource), c.name, c.whole_resource, c.price_per_hour, 1.0))
         if c.vendor == "amd":
+            priced = dict(c.partitions)  # the class's partitions table, else the compute share of the GPU price
             for name, share in partitions.partitions(product):
                 resource = f"amd.com/{name}"
-                out.append(Sku(product, ksm_resource(resource), c.name, resource, c.price_per_hour * share, share))
+                price = priced.get(name, c.price_per_hour * share)
+                out.append(Sku(product, ksm_resource(resource), c.name, resource, price, share))
             continue
         shared = 1.0 / c.time_slicing_replicas
         for prod, res in ((product, "nvidia_com_gpu_shared"), (f"{product}-SHARED", "nvidia_com_gpu")):
