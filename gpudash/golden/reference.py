@@ -148,14 +148,17 @@ class Reference:
 
     @staticmethod
     def effective(pod: Pod) -> dict[str, int]:
-        """max(max over init containers, sum over app containers) per resource."""
+        """max(max over regular init containers, sum over app containers and native sidecars) per resource: a
+        sidecar runs beside the app containers (KEP-753), and a regular init container is taken to run before
+        the sidecars start."""
         out: dict[str, int] = {}
-        for c in pod.containers:
+        for c in (*pod.containers, *(i for i in pod.init_containers if i.sidecar)):
             for r, q in c.requests:
                 out[r] = out.get(r, 0) + q
         for c in pod.init_containers:
-            for r, q in c.requests:
-                out[r] = max(out.get(r, 0), q)
+            if not c.sidecar:
+                for r, q in c.requests:
+                    out[r] = max(out.get(r, 0), q)
         return out
 
     def allocation(self, pod: Pod, minute: int) -> dict[str, int]:

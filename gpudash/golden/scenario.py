@@ -60,6 +60,7 @@ class Node:
 class Container:
     name: str
     requests: tuple[tuple[str, int], ...]  # (Kubernetes resource, quantity), sorted
+    sidecar: bool = False  # an init container with restartPolicy: Always (a native sidecar, KEP-753)
 
 
 @dataclass(frozen=True)
@@ -171,7 +172,7 @@ def assignments(scenario: Scenario) -> list[dict[tuple, tuple[Pod, str]]]:
                 continue
             free = [(node.name, *d) for d in devices(node) if (node.name, *d) not in taken]
             held[pod_uid] = []
-            for c in pod.containers:
+            for c in (*pod.containers, *(i for i in pod.init_containers if i.sidecar)):  # sidecars hold theirs
                 for res, q in c.requests:
                     for dev in [d for d in free if device_resource(node, d[2]) == res][:q]:
                         held[pod_uid].append((dev, c.name))
@@ -300,7 +301,7 @@ def _containers(raws, node: Node | None, prefix: str) -> tuple[Container, ...]:
     out = []
     for i, raw in enumerate(raws or ()):
         reqs = tuple(sorted((_resource(k, node), int(v)) for k, v in (raw.get("requests") or {}).items()))
-        out.append(Container(raw.get("name", f"{prefix}{i}"), reqs))
+        out.append(Container(raw.get("name", f"{prefix}{i}"), reqs, raw.get("restart_policy") == "Always"))
     return tuple(out)
 
 

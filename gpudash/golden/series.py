@@ -145,6 +145,9 @@ def _ksm_exposition(scenario: Scenario, model: Model, cluster: str, minute: int)
                 for res, q in c.requests:
                     out[(("__name__", metric), *ident, ("container", c.name), ("node", node),
                          ("resource", ksm(res)), ("unit", "integer"))] = q
+        for c in pod.init_containers:  # kube-state-metrics labels restart_policy only when it is set
+            policy = (("restart_policy", "Always"),) if c.sidecar else ()
+            out[(("__name__", "kube_pod_init_container_info"), *ident, ("container", c.name), *policy)] = 1
         for p in ("Pending", "Running", "Succeeded", "Failed", "Unknown"):
             out[(("__name__", "kube_pod_status_phase"), *ident, ("phase", p))] = int(p == phase)
         kind, name, controller = _owner(pod)
