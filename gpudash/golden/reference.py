@@ -19,6 +19,14 @@ from gpudash.model.types import GpuClass, Model
 LOOKBACK = 5  # minutes: a sample answers instant queries while younger than this
 
 
+def partition_share(product: str, partition: str) -> float:
+    """An AMD compute partition's share of its GPU, from its compute mode (AMD Instinct MI300 "GPU partitioning":
+    SPX whole, DPX 2, TPX 3, QPX 4 partitions, CPX one per XCD: 8 on MI300X/MI325X, 6 on MI300A)."""
+    mode = partition.split("_")[0]
+    per_gpu = {"spx": 1, "dpx": 2, "tpx": 3, "qpx": 4}.get(mode, 6 if "MI300A" in product.upper() else 8)
+    return 1 / per_gpu
+
+
 def label_value(vendor: str, product: str) -> str:
     """The node's product label value: GPU Feature Discovery for NVIDIA (characters outside ``[A-Za-z0-9-_. ]``
     dropped, words joined by ``-``), the AMD node labeller for AMD (spaces -> ``_``, parentheses dropped)."""
@@ -72,6 +80,10 @@ class Reference:
             for q in sorted({label_value(c.vendor, p) for p in c.products}):
                 if product == q and resource == ksm(c.whole_resource):
                     return c, c.whole_resource, c.price_per_hour
+                if c.vendor == "amd" and product == q and re.fullmatch(r"amd_com_[a-z]px_nps[1248]", resource):
+                    name = resource.removeprefix("amd_com_")
+                    price = dict(c.partitions).get(name, c.price_per_hour * partition_share(q, name))
+                    return c, f"amd.com/{name}", price
                 if c.vendor != "nvidia":
                     continue
                 if (product, resource) in ((q, "nvidia_com_gpu_shared"), (f"{q}-SHARED", "nvidia_com_gpu")):
@@ -90,6 +102,8 @@ class Reference:
         """(kube-state-metrics resource, units) a request is billed as. A time-sliced MIG slice counts as
         1/replicas of a slice (the node's replicas label), under ``..._shared`` on a mixed-strategy node; a
         replica count above every MIG class's ``time_slicing.replicas`` stays whole, under a name no SKU has."""
+        if node.partition and resource == "amd.com/gpu":  # single naming: one amd.com/gpu is one partition
+            return f"amd_com_{node.partition}", units
         shared = node.mig_strategy != "none" and node.replicas > 1
         if not shared:
             return ksm(resource), units
@@ -110,6 +124,8 @@ class Reference:
             return slices / mig.GPU_SLICES[found[0].mig_model][0]
         if found and found[1] == "nvidia.com/gpu.shared":
             return 1 / found[0].time_slicing_replicas
+        if found and found[1].startswith("amd.com/") and found[1] != "amd.com/gpu":
+            return partition_share(product, found[1].removeprefix("amd.com/"))
         return 1.0
 
     # --- allocation (contract section 2) --------------------------------------------------------------------

@@ -54,6 +54,9 @@ class Node:
     mig_layout: tuple[tuple[str, int], ...]  # (profile, instances per GPU); single: one profile
     replicas: int  # time-slicing replicas per GPU (1 = none)
     rename_shared: bool  # time-slicing advertises nvidia.com/gpu.shared (else nvidia.com/gpu on <product>-SHARED)
+    partition: str = ""  # AMD compute-memory partition of every GPU, e.g. cpx_nps4 ("" = whole GPUs)
+    partitions_per_gpu: int = 1  # as the scenario states it (CPX on MI300X: 8)
+    partition_strategy: str = "single"  # the AMD device plugin's naming: single (amd.com/gpu) | mixed (amd.com/<p>)
 
 
 @dataclass(frozen=True)
@@ -139,7 +142,7 @@ class Scenario:
 def devices(node: Node) -> list[tuple[int, str | None, int]]:
     """(gpu index, MIG profile or None, instance id or replica[, replica]) of every allocatable device."""
     if node.mig_strategy == "none":
-        return [(g, None, r) for g in range(node.count) for r in range(node.replicas)]
+        return [(g, None, r) for g in range(node.count) for r in range(node.replicas * node.partitions_per_gpu)]
     return [(g, p, 1 + i, r) for g in range(node.count) for p, n in node.mig_layout for i in range(n)
             for r in range(node.replicas)]
 
@@ -148,7 +151,7 @@ def device_resource(node: Node, profile: str | None) -> str:
     if profile and node.mig_strategy == "mixed":
         return f"nvidia.com/mig-{profile}" + (".shared" if node.replicas > 1 and node.rename_shared else "")
     if node.vendor == "amd":
-        return "amd.com/gpu"
+        return f"amd.com/{node.partition}" if node.partition and node.partition_strategy == "mixed" else "amd.com/gpu"
     return "nvidia.com/gpu.shared" if node.replicas > 1 and node.rename_shared else "nvidia.com/gpu"
 
 
@@ -281,8 +284,12 @@ def _node(raw: dict, model: Model, clusters: tuple[str, ...]) -> Node:
     replicas = c.time_slicing_replicas if ts and c else 1
     if ts and replicas < 2:
         raise Skip("time-slicing needs a class with time_slicing replicas")
+    part = raw.get("partition") or {}
+    if part and vendor != "amd":
+        raise ValueError(f"node {raw['name']}: partitions are AMD's")
     return Node(raw["name"], clusters[raw.get("cluster", 0)], vendor, product, c, raw.get("count", 1), strategy,
-                layout, replicas, bool(ts.get("rename", True)))
+                layout, replicas, bool(ts.get("rename", True)), part.get("name", ""), part.get("per_gpu", 1),
+                part.get("strategy", "single"))
 
 
 def _resource(key: str, node: Node | None) -> str:
@@ -291,6 +298,8 @@ def _resource(key: str, node: Node | None) -> str:
         return "amd.com/gpu" if node and node.vendor == "amd" else "nvidia.com/gpu"
     if key == "shared":
         return "nvidia.com/gpu.shared"
+    if key == "partition":  # the mixed strategy's partition resource of the node
+        return f"amd.com/{node.partition}" if node else key
     if key.startswith("mig-"):  # mig-1g, or mig-1g.shared: the slice renamed by time-slicing
         size, shared = key[4:].removesuffix(".shared"), key.endswith(".shared")
         return f"nvidia.com/mig-{_profile(size, node.gpu_class if node else None)}{'.shared' * shared}"

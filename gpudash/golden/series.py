@@ -96,8 +96,9 @@ def _node_labels(node: Node, model: Model) -> tuple[tuple[str, str], ...]:
     """The node's GPU Feature Discovery / AMD node labeller labels as kube_node_labels shows them: the product,
     and under MIG with time-slicing the ``<resource>.replicas`` and ``<resource>.product`` labels of
     NVIDIA/k8s-device-plugin internal/lm/resource.go (``-SHARED`` on the slice's product unless renamed)."""
-    if node.vendor == "amd":
-        return ((model.sources.amd_product_label, node_product(node)),)
+    if node.vendor == "amd":  # the node labeller's product name and compute-memory partition
+        part = ((model.sources.amd_partition_label, node.partition),) if node.partition else ()
+        return ((model.sources.amd_product_label, node_product(node)), *part)
     out = {model.sources.nvidia_product_label: node_product(node)}
     if node.mig_strategy == "single" and node.replicas > 1:
         out["label_nvidia_com_gpu_replicas"] = str(node.replicas)
@@ -111,8 +112,9 @@ def _node_labels(node: Node, model: Model) -> tuple[tuple[str, str], ...]:
 
 
 def _node_resources(node: Node) -> dict[str, int]:
-    if node.vendor == "amd":
-        return {"amd_com_gpu": node.count}
+    if node.vendor == "amd":  # ROCm/k8s-device-plugin docs/user-guide/configuration.md "Resource Naming Strategy"
+        mixed = node.partition and node.partition_strategy == "mixed"
+        return {f"amd_com_{node.partition}" if mixed else "amd_com_gpu": node.count * node.partitions_per_gpu}
     if node.mig_strategy == "mixed":
         suffix = ".shared" if node.replicas > 1 and node.rename_shared else ""
         return {ksm(f"nvidia.com/mig-{p}{suffix}"): n * node.count * node.replicas for p, n in node.mig_layout}
