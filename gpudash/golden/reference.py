@@ -274,13 +274,15 @@ class Reference:
         """{(cluster, node): physical GPUs that dcgm-exporter shows holding a pod} as an instant query at ``minute``
         sees the exporter (NVIDIA nodes only; a down exporter shows none)."""
         k = self._scrape_seen("dcgm", minute)
-        if k is None:
-            return {}
+        return {} if k is None else {key: len(g) for key, g in self.gpus_held(k).items()}
+
+    def gpus_held(self, k: int) -> dict[tuple, set]:
+        """{(cluster, node): GPU indices} holding a pod's device at scrape minute ``k`` (NVIDIA nodes)."""
         gpus: dict[tuple, set] = {}
         for device, (pod, _) in self.held(k).items():
             if self.s.node(pod.cluster, device[0]).vendor == "nvidia":
                 gpus.setdefault((pod.cluster, device[0]), set()).add(device[1])
-        return {key: len(g) for key, g in gpus.items()}
+        return gpus
 
     def active_gpus(self, minute: int) -> dict[tuple, int]:
         """{(cluster, node, active_from): g(s)} for nodes with active GPUs: the GPUs dcgm-exporter attributes to a

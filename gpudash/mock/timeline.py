@@ -166,8 +166,9 @@ class FastReference(Reference):
     ``minute`` only looks at pods that exist within the lookback (created at or before ``minute`` and not
     deleted more than LOOKBACK minutes earlier), and SKU look-ups are cached."""
 
-    def __init__(self, scenario: Scenario, model: Model):
+    def __init__(self, scenario: Scenario, model: Model, exporters_backfilled_from: int | None = None):
         super().__init__(scenario, model)
+        self.exporters_from = exporters_backfilled_from
         self._full = scenario
         self._sku_cache: dict = {}
         self._held = None
@@ -198,6 +199,20 @@ class FastReference(Reference):
             self._held = (points, gs.assignments(compress(self._full, points)))
         points, held = self._held
         return held[max(0, bisect.bisect_right(points, minute) - 1)]
+
+    def attributed_gpus(self, minute: int) -> dict[tuple, int]:
+        """As the golden reference, except for backfilled history (:mod:`gpudash.mock.history`
+        ``exporters_from``): exporter series exist only from ``exporters_backfilled_from`` on, and carry no
+        staleness markers, so a series that stopped (its pod left the GPU) is still read for the lookback and
+        every scrape stored within it counts."""
+        if self.exporters_from is None:
+            return super().attributed_gpus(minute)
+        scrapes, gpus = self._scrapes("dcgm"), {}
+        for k in range(minute, max(minute - LOOKBACK, self.exporters_from - 1, -1), -1):
+            if k < len(scrapes) and scrapes[k] == "ok":
+                for key, held in self.gpus_held(k).items():
+                    gpus.setdefault(key, set()).update(held)
+        return {key: len(g) for key, g in gpus.items()}
 
     def sku(self, product: str, resource: str):
         key = (product, resource)
