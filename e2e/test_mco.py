@@ -108,7 +108,7 @@ def test_month_through_mco(tmp_path, prometheus_factory, e2e_cache, stopwatch, t
     hub.backfill_rules([rendered / mco_sim.HUB_RULES_FILE], start, end, method="query")
     stopwatch("hub_backfill")
 
-    refs = pipeline.references(model, mock)
+    refs = pipeline.references(model, mock, toolset)
     truth = _truth(refs, mock)
     hours = range(0, mock.scenario.duration // 60 - 2)
     problems, counts = pipeline.compare_hub(hub, model, mock, refs, hours, cluster_label=True, truth=truth)

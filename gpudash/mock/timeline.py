@@ -166,9 +166,11 @@ class FastReference(Reference):
     ``minute`` only looks at pods that exist within the lookback (created at or before ``minute`` and not
     deleted more than LOOKBACK minutes earlier), and SKU look-ups are cached."""
 
-    def __init__(self, scenario: Scenario, model: Model, exporters_backfilled_from: int | None = None):
+    def __init__(self, scenario: Scenario, model: Model, exporters_backfilled_from: int | None = None,
+                 closed_lookback: bool = False):
         super().__init__(scenario, model)
         self.exporters_from = exporters_backfilled_from
+        self.lookback = LOOKBACK + int(closed_lookback)  # scrapes a step sees: Prometheus 2 includes one 5m old
         self._full = scenario
         self._sku_cache: dict = {}
         self._held = None
@@ -204,11 +206,12 @@ class FastReference(Reference):
         """As the golden reference, except for backfilled history (:mod:`gpudash.mock.history`
         ``exporters_from``): exporter series exist only from ``exporters_backfilled_from`` on, and carry no
         staleness markers, so a series that stopped (its pod left the GPU) is still read for the lookback and
-        every scrape stored within it counts."""
+        every scrape stored within it counts (``closed_lookback``: Prometheus 2, whose lookback includes a sample
+        exactly 5 minutes old, as step-aligned backfilled scrapes are)."""
         if self.exporters_from is None:
             return super().attributed_gpus(minute)
         scrapes, gpus = self._scrapes("dcgm"), {}
-        for k in range(minute, max(minute - LOOKBACK, self.exporters_from - 1, -1), -1):
+        for k in range(minute, max(minute - self.lookback, self.exporters_from - 1, -1), -1):
             if k < len(scrapes) and scrapes[k] == "ok":
                 for key, held in self.gpus_held(k).items():
                     gpus.setdefault(key, set()).update(held)
