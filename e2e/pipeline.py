@@ -76,7 +76,11 @@ def block_writer(toolset: str) -> str:
     return next((t for t in toolsets.NAMES if not toolsets.find(t).missing), toolset)
 
 
-def cached_blocks(cache_root: Path, model: Model, mock: Mock, exporters_days: int = 1,
+# Days at the end of the month for which the history holds GPU exporter series (a month of them is mostly volume)
+EXPORTER_DAYS = 1
+
+
+def cached_blocks(cache_root: Path, model: Model, mock: Mock, exporters_days: int = EXPORTER_DAYS,
                   toolset: str = toolsets.DEFAULT) -> tuple[dict, dict]:
     """{cluster: directory of TSDB blocks} of the mock's raw history for a server of ``toolset``, built once
     per content and block writer (file lock, so pytest-xdist workers share it), plus timings."""
@@ -147,8 +151,12 @@ def restarted_replica(workdir: Path, blocks: Path, t0: float, t1: float, **kw) -
 
 
 # --- comparisons with the reference model --------------------------------------------------------------------
-def references(model: Model, mock: Mock) -> dict:
-    return {c: FastReference(for_cluster(mock.scenario, c), model) for c in mock.scenario.clusters}
+def references(model: Model, mock: Mock, toolset: str = toolsets.DEFAULT) -> dict:
+    """The reference per cluster, reading the GPU exporters as :func:`cached_blocks` backfills them and as the
+    ``toolset``'s Prometheus looks back (README "Prometheus versions")."""
+    exporters_from = mock.scenario.duration - EXPORTER_DAYS * 1440
+    return {c: FastReference(for_cluster(mock.scenario, c), model, exporters_backfilled_from=exporters_from,
+                             closed_lookback=toolset == "2") for c in mock.scenario.clusters}
 
 
 class HubTruth:

@@ -24,7 +24,7 @@ def test_month_single_cluster(tmp_path, prometheus_factory, e2e_cache, stopwatch
     levels = prom.backfill_rules(files, start, end, method="query")
     stopwatch("rules_backfill")
     assert len(levels) >= 3, levels
-    refs = pipeline.references(model, mock)
+    refs = pipeline.references(model, mock, toolset)
     hours = range(0, mock.scenario.duration // 60 - 2)
     problems, counts = pipeline.compare_hub(prom, model, mock, refs, hours, cluster_label=False, clusters=[cluster])
     stopwatch("compare")

@@ -223,6 +223,24 @@
             },
           },
           {
+            // GPUs allocated on a node whose product label kube_node_labels does not show are billed at
+            // nothing (unpriced): vanilla kube-state-metrics exports no node labels without
+            // --metric-labels-allowlist=nodes=[...], or the labeller is not running there.
+            "alert": "GPUNodeWithoutProductLabel",
+            "expr": "sum by (cluster, node) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{product=\"\"}[7m30s])) > 0",
+            "for": "15m",
+            "labels": {
+              "severity": "warning",
+              "audience": "provider",
+            },
+            "annotations": {
+              "dashboard_url": "https://grafana.example.com/d/gpudash-provider",
+              "description": "Node {{ $labels.node }} on cluster {{ $labels.cluster }} holds {{ $value | printf \"%.0f\" }} GPUs allocated to Running pods but shows no GPU product label: their GPU-hours are unpriced. kube-state-metrics exports node labels only with --metric-labels-allowlist=nodes=[...] (OpenShift sets nodes=[*]), and GPU Feature Discovery or the AMD node labeller must run on the node.",
+              "runbook_url": "https://runbooks.example.com/gpudash/GPUNodeWithoutProductLabel",
+              "summary": "A node holds GPU allocations but has no GPU product label.",
+            },
+          },
+          {
             // GPU requests with no node binding (node="") are not billed: a pod waiting this long is demand
             // the fleet turns away (capacity, quota, fragmentation).
             "alert": "GPURequestsUnscheduled",

@@ -40,7 +40,7 @@
           "NVIDIA H100 80GB HBM3",
         ],
         "pricePerHour": 4.9,
-        "sharedPricePerHour": 4.9,
+        "sharedPricePerHour": 1.225,
         "mig": {
           "1g.10gb": 0.8,
           "1g.20gb": 1.225,

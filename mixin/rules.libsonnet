@@ -11,7 +11,7 @@
             // GPUs allocated now to each Running, node-bound pod, with its workload: the live burn rate per pod
             // and workload on the hub. Not an integral: billing uses the hourly series below.
             "record": "namespace_pod:gpudash_gpus_allocated:running",
-            "expr": "sum by (cluster, namespace, pod, node, product, resource, workload, workload_type) (sum by (cluster, namespace, pod, uid, node, product, resource) (label_replace(label_join((max by (cluster, namespace, pod, uid, node, resource) (label_replace(sum by (cluster, namespace, pod, uid, node, resource) (max by (cluster, namespace, pod, uid, container, node, resource) (kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}) or max by (cluster, namespace, pod, uid, container, node, resource) (kube_pod_init_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"} and on (cluster, namespace, pod, uid, container) kube_pod_init_container_info{job=\"%(kubeStateMetricsJob)s\",restart_policy=\"Always\"})), \"gpudash_part\", \"app\", \"\", \"\") or label_replace(max by (cluster, namespace, pod, uid, node, resource) (kube_pod_init_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"} unless on (cluster, namespace, pod, uid, container) kube_pod_init_container_info{job=\"%(kubeStateMetricsJob)s\",restart_policy=\"Always\"}), \"gpudash_part\", \"init\", \"\", \"\")) * on (cluster, namespace, pod, uid) group_left () max by (cluster, namespace, pod, uid) (kube_pod_status_phase{job=\"%(kubeStateMetricsJob)s\",phase=\"Running\"} == 1) * on (cluster, node) group_left (product) (max by (cluster, node, product) (label_replace(kube_node_labels{job=\"%(kubeStateMetricsJob)s\",%(nvidiaProductLabel)s!=\"\"}, \"product\", \"$1\", \"%(nvidiaProductLabel)s\", \"(.+)\") or on (cluster, node) label_replace(kube_node_labels{job=\"%(kubeStateMetricsJob)s\",%(amdProductLabel)s!=\"\"}, \"product\", \"$1\", \"%(amdProductLabel)s\", \"(.+)\")) or on (cluster, node) (max by (cluster, node) (kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}) * 0 + 1))) * on (cluster, node) group_left (gpudash_partition) (max by (cluster, node, gpudash_partition) (label_replace(kube_node_labels{job=\"%(kubeStateMetricsJob)s\",%(amdPartitionLabel)s=~\".+\",%(amdPartitionLabel)s!~\"spx_.*\"}, \"gpudash_partition\", \"$1\", \"%(amdPartitionLabel)s\", \"(.+)\")) or on (cluster, node) (max by (cluster, node) (kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}) * 0 + 1)), \"gpudash_key\", \"/\", \"resource\", \"gpudash_partition\"), \"resource\", \"amd_com_$1\", \"gpudash_key\", \"amd_com_gpu/(.+)\")) * on (cluster, namespace, pod) group_left (workload, workload_type) ((max by (cluster, namespace, pod, workload, workload_type) (label_replace(label_replace(kube_pod_labels{job=\"%(kubeStateMetricsJob)s\",label_serving_kserve_io_inferenceservice!=\"\"}, \"workload\", \"$1\", \"label_serving_kserve_io_inferenceservice\", \"(.+)\"), \"workload_type\", \"InferenceService\", \"\", \"\"))) or on (cluster, namespace, pod) (max by (cluster, namespace, pod, workload, workload_type) (label_replace(label_replace(kube_pod_labels{job=\"%(kubeStateMetricsJob)s\",label_notebook_name!=\"\"}, \"workload\", \"$1\", \"label_notebook_name\", \"(.+)\"), \"workload_type\", \"Notebook\", \"\", \"\"))) or on (cluster, namespace, pod) (max by (cluster, namespace, pod, workload, workload_type) (label_replace(label_replace(max by (cluster, namespace, pod, replicaset) (label_replace(kube_pod_owner{job=\"%(kubeStateMetricsJob)s\",owner_kind=\"ReplicaSet\"}, \"replicaset\", \"$1\", \"owner_name\", \"(.+)\")) * on (cluster, namespace, replicaset) group_left (owner_name) max by (cluster, namespace, replicaset, owner_name) (kube_replicaset_owner{job=\"%(kubeStateMetricsJob)s\",owner_kind=\"Deployment\"}), \"workload\", \"$1\", \"owner_name\", \"(.+)\"), \"workload_type\", \"Deployment\", \"\", \"\"))) or on (cluster, namespace, pod) (max by (cluster, namespace, pod, workload, workload_type) (label_replace(label_replace(max by (cluster, namespace, pod, replicaset) (label_replace(kube_pod_owner{job=\"%(kubeStateMetricsJob)s\",owner_kind=\"ReplicaSet\"}, \"replicaset\", \"$1\", \"owner_name\", \"(.+)\")), \"workload\", \"$1\", \"replicaset\", \"(.+)\"), \"workload_type\", \"ReplicaSet\", \"\", \"\"))) or on (cluster, namespace, pod) (max by (cluster, namespace, pod, workload, workload_type) (label_replace(label_replace(kube_pod_owner{job=\"%(kubeStateMetricsJob)s\",owner_kind!~\"ReplicaSet|<none>|\"}, \"workload\", \"$1\", \"owner_name\", \"(.+)\"), \"workload_type\", \"$1\", \"owner_kind\", \"(.+)\"))) or on (cluster, namespace, pod) (max by (cluster, namespace, pod, workload, workload_type) (label_replace(label_replace(kube_pod_owner{job=\"%(kubeStateMetricsJob)s\",owner_kind=~\"<none>|\"}, \"workload\", \"$1\", \"pod\", \"(.+)\"), \"workload_type\", \"Pod\", \"\", \"\"))) or on (cluster, namespace, pod) (max by (cluster, namespace, pod, workload, workload_type) (label_replace(label_replace(kube_pod_status_phase{job=\"%(kubeStateMetricsJob)s\",phase=\"Running\"}, \"workload\", \"$1\", \"pod\", \"(.+)\"), \"workload_type\", \"Pod\", \"\", \"\")))))" % $._config,
+            "expr": "sum by (cluster, namespace, pod, node, product, resource, workload, workload_type) (sum by (cluster, namespace, pod, uid, node, product, resource) (label_replace(label_join(label_replace(label_replace(label_join(label_replace(label_join(label_replace(label_replace((max by (cluster, namespace, pod, uid, node, resource) (label_replace(sum by (cluster, namespace, pod, uid, node, resource) (max by (cluster, namespace, pod, uid, container, node, resource) (kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}) or max by (cluster, namespace, pod, uid, container, node, resource) (kube_pod_init_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"} and on (cluster, namespace, pod, uid, container) kube_pod_init_container_info{job=\"%(kubeStateMetricsJob)s\",restart_policy=\"Always\"})), \"gpudash_part\", \"app\", \"\", \"\") or label_replace(max by (cluster, namespace, pod, uid, node, resource) (kube_pod_init_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"} unless on (cluster, namespace, pod, uid, container) kube_pod_init_container_info{job=\"%(kubeStateMetricsJob)s\",restart_policy=\"Always\"}), \"gpudash_part\", \"init\", \"\", \"\")) * on (cluster, namespace, pod, uid) group_left () max by (cluster, namespace, pod, uid) (kube_pod_status_phase{job=\"%(kubeStateMetricsJob)s\",phase=\"Running\"} == 1) * on (cluster, node) group_left (product) (max by (cluster, node, product) (label_replace(kube_node_labels{job=\"%(kubeStateMetricsJob)s\",%(nvidiaProductLabel)s!=\"\"}, \"product\", \"$1\", \"%(nvidiaProductLabel)s\", \"(.+)\") or on (cluster, node) label_replace(kube_node_labels{job=\"%(kubeStateMetricsJob)s\",%(amdProductLabel)s!=\"\"}, \"product\", \"$1\", \"%(amdProductLabel)s\", \"(.+)\")) or on (cluster, node) (max by (cluster, node) (kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}) * 0 + 1))), \"gpudash_base\", \"$1\", \"resource\", \"(.+?)(_shared)?\") * on (cluster, node, gpudash_base) group_left (gpudash_replicas) (max by (cluster, node, gpudash_base, gpudash_replicas) (label_replace(label_replace(max by (cluster, node, label_nvidia_com_mig_1g_10gb_replicas) (kube_node_labels{job=\"%(kubeStateMetricsJob)s\",label_nvidia_com_mig_1g_10gb_replicas=~\"[0-9]*[2-9]|[0-9]*[1-9][0-9]+\"}), \"gpudash_replicas\", \"$1\", \"label_nvidia_com_mig_1g_10gb_replicas\", \"(.+)\"), \"gpudash_base\", \"nvidia_com_mig_1g_10gb\", \"\", \"\") or label_replace(label_replace(max by (cluster, node, label_nvidia_com_mig_1g_20gb_replicas) (kube_node_labels{job=\"%(kubeStateMetricsJob)s\",label_nvidia_com_mig_1g_20gb_replicas=~\"[0-9]*[2-9]|[0-9]*[1-9][0-9]+\"}), \"gpudash_replicas\", \"$1\", \"label_nvidia_com_mig_1g_20gb_replicas\", \"(.+)\"), \"gpudash_base\", \"nvidia_com_mig_1g_20gb\", \"\", \"\") or label_replace(label_replace(max by (cluster, node, label_nvidia_com_mig_2g_20gb_replicas) (kube_node_labels{job=\"%(kubeStateMetricsJob)s\",label_nvidia_com_mig_2g_20gb_replicas=~\"[0-9]*[2-9]|[0-9]*[1-9][0-9]+\"}), \"gpudash_replicas\", \"$1\", \"label_nvidia_com_mig_2g_20gb_replicas\", \"(.+)\"), \"gpudash_base\", \"nvidia_com_mig_2g_20gb\", \"\", \"\") or label_replace(label_replace(max by (cluster, node, label_nvidia_com_mig_3g_40gb_replicas) (kube_node_labels{job=\"%(kubeStateMetricsJob)s\",label_nvidia_com_mig_3g_40gb_replicas=~\"[0-9]*[2-9]|[0-9]*[1-9][0-9]+\"}), \"gpudash_replicas\", \"$1\", \"label_nvidia_com_mig_3g_40gb_replicas\", \"(.+)\"), \"gpudash_base\", \"nvidia_com_mig_3g_40gb\", \"\", \"\") or label_replace(label_replace(max by (cluster, node, label_nvidia_com_mig_4g_40gb_replicas) (kube_node_labels{job=\"%(kubeStateMetricsJob)s\",label_nvidia_com_mig_4g_40gb_replicas=~\"[0-9]*[2-9]|[0-9]*[1-9][0-9]+\"}), \"gpudash_replicas\", \"$1\", \"label_nvidia_com_mig_4g_40gb_replicas\", \"(.+)\"), \"gpudash_base\", \"nvidia_com_mig_4g_40gb\", \"\", \"\") or label_replace(label_replace(max by (cluster, node, label_nvidia_com_mig_7g_80gb_replicas) (kube_node_labels{job=\"%(kubeStateMetricsJob)s\",label_nvidia_com_mig_7g_80gb_replicas=~\"[0-9]*[2-9]|[0-9]*[1-9][0-9]+\"}), \"gpudash_replicas\", \"$1\", \"label_nvidia_com_mig_7g_80gb_replicas\", \"(.+)\"), \"gpudash_base\", \"nvidia_com_mig_7g_80gb\", \"\", \"\") or label_replace(label_replace(max by (cluster, node, label_nvidia_com_gpu_replicas) (kube_node_labels{job=\"%(kubeStateMetricsJob)s\",label_nvidia_com_gpu_replicas=~\"[0-9]*[2-9]|[0-9]*[1-9][0-9]+\",%(nvidiaProductLabel)s=~\".+-MIG-.+\"}), \"gpudash_replicas\", \"$1\", \"label_nvidia_com_gpu_replicas\", \"(.+)\"), \"gpudash_base\", \"nvidia_com_gpu\", \"\", \"\")) or on (cluster, node, gpudash_base) (max by (cluster, node, gpudash_base) (label_replace(kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"} or kube_pod_init_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}, \"gpudash_base\", \"$1\", \"resource\", \"(.+?)(_shared)?\")) * 0 + 1)), \"gpudash_r\", \"$1\", \"gpudash_replicas\", \"(2|3|4)\"), \"gpudash_key\", \"/\", \"product\", \"resource\", \"gpudash_replicas\", \"gpudash_r\"), \"resource\", \"${1}_shared\", \"gpudash_key\", \"[^/]*/(nvidia_com_mig_.+?)(_shared)?/[0-9]+/.*\"), \"gpudash_key\", \"/\", \"product\", \"resource\", \"gpudash_replicas\", \"gpudash_r\"), \"resource\", \"${1}_replicas_$2\", \"gpudash_key\", \"[^/]*/([^/]+)/([0-9]+)/\"), \"resource\", \"${1}${2}${3}_replicas_unknown\", \"gpudash_key\", \"(?:[^/]*/(nvidia_com_mig_.+_shared)|.+-MIG-[^/]+/(nvidia_com_gpu_shared)|.+-MIG-[^/]+-SHARED/(nvidia_com_gpu))//\") * on (gpudash_r) group_left () (vector(1) or label_replace(vector(0.5), \"gpudash_r\", \"2\", \"\", \"\") or label_replace(vector(0.3333333333333333), \"gpudash_r\", \"3\", \"\", \"\") or label_replace(vector(0.25), \"gpudash_r\", \"4\", \"\", \"\")) * on (cluster, node) group_left (gpudash_partition) (max by (cluster, node, gpudash_partition) (label_replace(kube_node_labels{job=\"%(kubeStateMetricsJob)s\",%(amdPartitionLabel)s=~\".+\",%(amdPartitionLabel)s!~\"spx_.*\"}, \"gpudash_partition\", \"$1\", \"%(amdPartitionLabel)s\", \"(.+)\")) or on (cluster, node) (max by (cluster, node) (kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}) * 0 + 1)), \"gpudash_key\", \"/\", \"resource\", \"gpudash_partition\"), \"resource\", \"amd_com_$1\", \"gpudash_key\", \"amd_com_gpu/(.+)\")) * on (cluster, namespace, pod) group_left (workload, workload_type) ((max by (cluster, namespace, pod, workload, workload_type) (label_replace(label_replace(kube_pod_labels{job=\"%(kubeStateMetricsJob)s\",label_serving_kserve_io_inferenceservice!=\"\"}, \"workload\", \"$1\", \"label_serving_kserve_io_inferenceservice\", \"(.+)\"), \"workload_type\", \"InferenceService\", \"\", \"\"))) or on (cluster, namespace, pod) (max by (cluster, namespace, pod, workload, workload_type) (label_replace(label_replace(kube_pod_labels{job=\"%(kubeStateMetricsJob)s\",label_notebook_name!=\"\"}, \"workload\", \"$1\", \"label_notebook_name\", \"(.+)\"), \"workload_type\", \"Notebook\", \"\", \"\"))) or on (cluster, namespace, pod) (max by (cluster, namespace, pod, workload, workload_type) (label_replace(label_replace(max by (cluster, namespace, pod, replicaset) (label_replace(kube_pod_owner{job=\"%(kubeStateMetricsJob)s\",owner_kind=\"ReplicaSet\"}, \"replicaset\", \"$1\", \"owner_name\", \"(.+)\")) * on (cluster, namespace, replicaset) group_left (owner_name) max by (cluster, namespace, replicaset, owner_name) (kube_replicaset_owner{job=\"%(kubeStateMetricsJob)s\",owner_kind=\"Deployment\"}), \"workload\", \"$1\", \"owner_name\", \"(.+)\"), \"workload_type\", \"Deployment\", \"\", \"\"))) or on (cluster, namespace, pod) (max by (cluster, namespace, pod, workload, workload_type) (label_replace(label_replace(max by (cluster, namespace, pod, replicaset) (label_replace(kube_pod_owner{job=\"%(kubeStateMetricsJob)s\",owner_kind=\"ReplicaSet\"}, \"replicaset\", \"$1\", \"owner_name\", \"(.+)\")), \"workload\", \"$1\", \"replicaset\", \"(.+)\"), \"workload_type\", \"ReplicaSet\", \"\", \"\"))) or on (cluster, namespace, pod) (max by (cluster, namespace, pod, workload, workload_type) (label_replace(label_replace(kube_pod_owner{job=\"%(kubeStateMetricsJob)s\",owner_kind!~\"ReplicaSet|<none>|\"}, \"workload\", \"$1\", \"owner_name\", \"(.+)\"), \"workload_type\", \"$1\", \"owner_kind\", \"(.+)\"))) or on (cluster, namespace, pod) (max by (cluster, namespace, pod, workload, workload_type) (label_replace(label_replace(kube_pod_owner{job=\"%(kubeStateMetricsJob)s\",owner_kind=~\"<none>|\"}, \"workload\", \"$1\", \"pod\", \"(.+)\"), \"workload_type\", \"Pod\", \"\", \"\"))) or on (cluster, namespace, pod) (max by (cluster, namespace, pod, workload, workload_type) (label_replace(label_replace(kube_pod_status_phase{job=\"%(kubeStateMetricsJob)s\",phase=\"Running\"}, \"workload\", \"$1\", \"pod\", \"(.+)\"), \"workload_type\", \"Pod\", \"\", \"\")))))" % $._config,
           },
           {
             // GPU-hours allocated in the previous complete UTC clock hour, integrated at every spoke step
@@ -19,7 +19,7 @@
             // so the hub reads each hour exactly once and a lost push loses nothing. The sentinel row says
             // the rule ran.
             "record": "namespace_product_resource:gpudash_gpu_hours:previous_hour",
-            "expr": "last_over_time((sum_over_time((sum by (cluster, namespace, product, resource) (sum by (cluster, namespace, pod, uid, node, product, resource) (label_replace(label_join((max by (cluster, namespace, pod, uid, node, resource) (label_replace(sum by (cluster, namespace, pod, uid, node, resource) (max by (cluster, namespace, pod, uid, container, node, resource) (kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}) or max by (cluster, namespace, pod, uid, container, node, resource) (kube_pod_init_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"} and on (cluster, namespace, pod, uid, container) kube_pod_init_container_info{job=\"%(kubeStateMetricsJob)s\",restart_policy=\"Always\"})), \"gpudash_part\", \"app\", \"\", \"\") or label_replace(max by (cluster, namespace, pod, uid, node, resource) (kube_pod_init_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"} unless on (cluster, namespace, pod, uid, container) kube_pod_init_container_info{job=\"%(kubeStateMetricsJob)s\",restart_policy=\"Always\"}), \"gpudash_part\", \"init\", \"\", \"\")) * on (cluster, namespace, pod, uid) group_left () max by (cluster, namespace, pod, uid) (kube_pod_status_phase{job=\"%(kubeStateMetricsJob)s\",phase=\"Running\"} == 1) * on (cluster, node) group_left (product) (max by (cluster, node, product) (label_replace(kube_node_labels{job=\"%(kubeStateMetricsJob)s\",%(nvidiaProductLabel)s!=\"\"}, \"product\", \"$1\", \"%(nvidiaProductLabel)s\", \"(.+)\") or on (cluster, node) label_replace(kube_node_labels{job=\"%(kubeStateMetricsJob)s\",%(amdProductLabel)s!=\"\"}, \"product\", \"$1\", \"%(amdProductLabel)s\", \"(.+)\")) or on (cluster, node) (max by (cluster, node) (kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}) * 0 + 1))) * on (cluster, node) group_left (gpudash_partition) (max by (cluster, node, gpudash_partition) (label_replace(kube_node_labels{job=\"%(kubeStateMetricsJob)s\",%(amdPartitionLabel)s=~\".+\",%(amdPartitionLabel)s!~\"spx_.*\"}, \"gpudash_partition\", \"$1\", \"%(amdPartitionLabel)s\", \"(.+)\")) or on (cluster, node) (max by (cluster, node) (kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}) * 0 + 1)), \"gpudash_key\", \"/\", \"resource\", \"gpudash_partition\"), \"resource\", \"amd_com_$1\", \"gpudash_key\", \"amd_com_gpu/(.+)\"))))[1h:1m] offset 1ms) * 60 / 3600)[59m59s999ms:1h]) or label_replace(vector(0), \"gpudash_sentinel\", \"1\", \"\", \"\")" % $._config,
+            "expr": "last_over_time((sum_over_time((sum by (cluster, namespace, product, resource) (sum by (cluster, namespace, pod, uid, node, product, resource) (label_replace(label_join(label_replace(label_replace(label_join(label_replace(label_join(label_replace(label_replace((max by (cluster, namespace, pod, uid, node, resource) (label_replace(sum by (cluster, namespace, pod, uid, node, resource) (max by (cluster, namespace, pod, uid, container, node, resource) (kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}) or max by (cluster, namespace, pod, uid, container, node, resource) (kube_pod_init_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"} and on (cluster, namespace, pod, uid, container) kube_pod_init_container_info{job=\"%(kubeStateMetricsJob)s\",restart_policy=\"Always\"})), \"gpudash_part\", \"app\", \"\", \"\") or label_replace(max by (cluster, namespace, pod, uid, node, resource) (kube_pod_init_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"} unless on (cluster, namespace, pod, uid, container) kube_pod_init_container_info{job=\"%(kubeStateMetricsJob)s\",restart_policy=\"Always\"}), \"gpudash_part\", \"init\", \"\", \"\")) * on (cluster, namespace, pod, uid) group_left () max by (cluster, namespace, pod, uid) (kube_pod_status_phase{job=\"%(kubeStateMetricsJob)s\",phase=\"Running\"} == 1) * on (cluster, node) group_left (product) (max by (cluster, node, product) (label_replace(kube_node_labels{job=\"%(kubeStateMetricsJob)s\",%(nvidiaProductLabel)s!=\"\"}, \"product\", \"$1\", \"%(nvidiaProductLabel)s\", \"(.+)\") or on (cluster, node) label_replace(kube_node_labels{job=\"%(kubeStateMetricsJob)s\",%(amdProductLabel)s!=\"\"}, \"product\", \"$1\", \"%(amdProductLabel)s\", \"(.+)\")) or on (cluster, node) (max by (cluster, node) (kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}) * 0 + 1))), \"gpudash_base\", \"$1\", \"resource\", \"(.+?)(_shared)?\") * on (cluster, node, gpudash_base) group_left (gpudash_replicas) (max by (cluster, node, gpudash_base, gpudash_replicas) (label_replace(label_replace(max by (cluster, node, label_nvidia_com_mig_1g_10gb_replicas) (kube_node_labels{job=\"%(kubeStateMetricsJob)s\",label_nvidia_com_mig_1g_10gb_replicas=~\"[0-9]*[2-9]|[0-9]*[1-9][0-9]+\"}), \"gpudash_replicas\", \"$1\", \"label_nvidia_com_mig_1g_10gb_replicas\", \"(.+)\"), \"gpudash_base\", \"nvidia_com_mig_1g_10gb\", \"\", \"\") or label_replace(label_replace(max by (cluster, node, label_nvidia_com_mig_1g_20gb_replicas) (kube_node_labels{job=\"%(kubeStateMetricsJob)s\",label_nvidia_com_mig_1g_20gb_replicas=~\"[0-9]*[2-9]|[0-9]*[1-9][0-9]+\"}), \"gpudash_replicas\", \"$1\", \"label_nvidia_com_mig_1g_20gb_replicas\", \"(.+)\"), \"gpudash_base\", \"nvidia_com_mig_1g_20gb\", \"\", \"\") or label_replace(label_replace(max by (cluster, node, label_nvidia_com_mig_2g_20gb_replicas) (kube_node_labels{job=\"%(kubeStateMetricsJob)s\",label_nvidia_com_mig_2g_20gb_replicas=~\"[0-9]*[2-9]|[0-9]*[1-9][0-9]+\"}), \"gpudash_replicas\", \"$1\", \"label_nvidia_com_mig_2g_20gb_replicas\", \"(.+)\"), \"gpudash_base\", \"nvidia_com_mig_2g_20gb\", \"\", \"\") or label_replace(label_replace(max by (cluster, node, label_nvidia_com_mig_3g_40gb_replicas) (kube_node_labels{job=\"%(kubeStateMetricsJob)s\",label_nvidia_com_mig_3g_40gb_replicas=~\"[0-9]*[2-9]|[0-9]*[1-9][0-9]+\"}), \"gpudash_replicas\", \"$1\", \"label_nvidia_com_mig_3g_40gb_replicas\", \"(.+)\"), \"gpudash_base\", \"nvidia_com_mig_3g_40gb\", \"\", \"\") or label_replace(label_replace(max by (cluster, node, label_nvidia_com_mig_4g_40gb_replicas) (kube_node_labels{job=\"%(kubeStateMetricsJob)s\",label_nvidia_com_mig_4g_40gb_replicas=~\"[0-9]*[2-9]|[0-9]*[1-9][0-9]+\"}), \"gpudash_replicas\", \"$1\", \"label_nvidia_com_mig_4g_40gb_replicas\", \"(.+)\"), \"gpudash_base\", \"nvidia_com_mig_4g_40gb\", \"\", \"\") or label_replace(label_replace(max by (cluster, node, label_nvidia_com_mig_7g_80gb_replicas) (kube_node_labels{job=\"%(kubeStateMetricsJob)s\",label_nvidia_com_mig_7g_80gb_replicas=~\"[0-9]*[2-9]|[0-9]*[1-9][0-9]+\"}), \"gpudash_replicas\", \"$1\", \"label_nvidia_com_mig_7g_80gb_replicas\", \"(.+)\"), \"gpudash_base\", \"nvidia_com_mig_7g_80gb\", \"\", \"\") or label_replace(label_replace(max by (cluster, node, label_nvidia_com_gpu_replicas) (kube_node_labels{job=\"%(kubeStateMetricsJob)s\",label_nvidia_com_gpu_replicas=~\"[0-9]*[2-9]|[0-9]*[1-9][0-9]+\",%(nvidiaProductLabel)s=~\".+-MIG-.+\"}), \"gpudash_replicas\", \"$1\", \"label_nvidia_com_gpu_replicas\", \"(.+)\"), \"gpudash_base\", \"nvidia_com_gpu\", \"\", \"\")) or on (cluster, node, gpudash_base) (max by (cluster, node, gpudash_base) (label_replace(kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"} or kube_pod_init_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}, \"gpudash_base\", \"$1\", \"resource\", \"(.+?)(_shared)?\")) * 0 + 1)), \"gpudash_r\", \"$1\", \"gpudash_replicas\", \"(2|3|4)\"), \"gpudash_key\", \"/\", \"product\", \"resource\", \"gpudash_replicas\", \"gpudash_r\"), \"resource\", \"${1}_shared\", \"gpudash_key\", \"[^/]*/(nvidia_com_mig_.+?)(_shared)?/[0-9]+/.*\"), \"gpudash_key\", \"/\", \"product\", \"resource\", \"gpudash_replicas\", \"gpudash_r\"), \"resource\", \"${1}_replicas_$2\", \"gpudash_key\", \"[^/]*/([^/]+)/([0-9]+)/\"), \"resource\", \"${1}${2}${3}_replicas_unknown\", \"gpudash_key\", \"(?:[^/]*/(nvidia_com_mig_.+_shared)|.+-MIG-[^/]+/(nvidia_com_gpu_shared)|.+-MIG-[^/]+-SHARED/(nvidia_com_gpu))//\") * on (gpudash_r) group_left () (vector(1) or label_replace(vector(0.5), \"gpudash_r\", \"2\", \"\", \"\") or label_replace(vector(0.3333333333333333), \"gpudash_r\", \"3\", \"\", \"\") or label_replace(vector(0.25), \"gpudash_r\", \"4\", \"\", \"\")) * on (cluster, node) group_left (gpudash_partition) (max by (cluster, node, gpudash_partition) (label_replace(kube_node_labels{job=\"%(kubeStateMetricsJob)s\",%(amdPartitionLabel)s=~\".+\",%(amdPartitionLabel)s!~\"spx_.*\"}, \"gpudash_partition\", \"$1\", \"%(amdPartitionLabel)s\", \"(.+)\")) or on (cluster, node) (max by (cluster, node) (kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}) * 0 + 1)), \"gpudash_key\", \"/\", \"resource\", \"gpudash_partition\"), \"resource\", \"amd_com_$1\", \"gpudash_key\", \"amd_com_gpu/(.+)\"))))[1h:1m] offset 1ms) * 60 / 3600)[59m59s999ms:1h]) or label_replace(vector(0), \"gpudash_sentinel\", \"1\", \"\", \"\")" % $._config,
           },
           {
             // Start of the clock hour the hourly series of a push made now describe: the cluster's heartbeat
@@ -35,21 +35,23 @@
             "expr": "last_over_time((count_over_time((max by (cluster) (up{job=\"%(kubeStateMetricsJob)s\"} == 1))[1h:1m] offset 1ms))[59m59s999ms:1h]) or vector(0)" % $._config,
           },
           {
-            // CCSP: most GPUs allocated to Running pods on each node at any step of the previous clock hour
-            // (MIG slices by compute share, time-sliced replicas by 1/replicas, rounded up per step).
+            // CCSP: most GPUs allocated to Running pods on each node at any step of the previous clock hour:
+            // physical GPUs with a pod attributed by dcgm-exporter (active_from=dcgm), else the fewest GPUs
+            // holding the allocation (active_from=allocation: MIG slices by compute share, replicas by
+            // 1/replicas, rounded up per step).
             "record": "node:gpudash_gpus_active:max_previous_hour",
-            "expr": "last_over_time((max_over_time((ceil(sum by (cluster, node) (label_replace(label_replace(label_replace(label_replace(label_replace(label_replace(label_replace(label_replace(label_replace(label_join(sum by (cluster, node, product, resource) (sum by (cluster, namespace, pod, uid, node, product, resource) (label_replace(label_join((max by (cluster, namespace, pod, uid, node, resource) (label_replace(sum by (cluster, namespace, pod, uid, node, resource) (max by (cluster, namespace, pod, uid, container, node, resource) (kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}) or max by (cluster, namespace, pod, uid, container, node, resource) (kube_pod_init_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"} and on (cluster, namespace, pod, uid, container) kube_pod_init_container_info{job=\"%(kubeStateMetricsJob)s\",restart_policy=\"Always\"})), \"gpudash_part\", \"app\", \"\", \"\") or label_replace(max by (cluster, namespace, pod, uid, node, resource) (kube_pod_init_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"} unless on (cluster, namespace, pod, uid, container) kube_pod_init_container_info{job=\"%(kubeStateMetricsJob)s\",restart_policy=\"Always\"}), \"gpudash_part\", \"init\", \"\", \"\")) * on (cluster, namespace, pod, uid) group_left () max by (cluster, namespace, pod, uid) (kube_pod_status_phase{job=\"%(kubeStateMetricsJob)s\",phase=\"Running\"} == 1) * on (cluster, node) group_left (product) (max by (cluster, node, product) (label_replace(kube_node_labels{job=\"%(kubeStateMetricsJob)s\",%(nvidiaProductLabel)s!=\"\"}, \"product\", \"$1\", \"%(nvidiaProductLabel)s\", \"(.+)\") or on (cluster, node) label_replace(kube_node_labels{job=\"%(kubeStateMetricsJob)s\",%(amdProductLabel)s!=\"\"}, \"product\", \"$1\", \"%(amdProductLabel)s\", \"(.+)\")) or on (cluster, node) (max by (cluster, node) (kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}) * 0 + 1))) * on (cluster, node) group_left (gpudash_partition) (max by (cluster, node, gpudash_partition) (label_replace(kube_node_labels{job=\"%(kubeStateMetricsJob)s\",%(amdPartitionLabel)s=~\".+\",%(amdPartitionLabel)s!~\"spx_.*\"}, \"gpudash_partition\", \"$1\", \"%(amdPartitionLabel)s\", \"(.+)\")) or on (cluster, node) (max by (cluster, node) (kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}) * 0 + 1)), \"gpudash_key\", \"/\", \"resource\", \"gpudash_partition\"), \"resource\", \"amd_com_$1\", \"gpudash_key\", \"amd_com_gpu/(.+)\"))), \"gpudash_sku\", \"/\", \"product\", \"resource\"), \"gpudash_weight\", \"1\", \"\", \"\"), \"gpudash_weight\", \"0.125\", \"gpudash_sku\", \"AMD_Instinct_MI300X_OAM/amd_com_cpx_nps1|AMD_Instinct_MI300X_OAM/amd_com_cpx_nps2|AMD_Instinct_MI300X_OAM/amd_com_cpx_nps4|AMD_Instinct_MI300X_OAM/amd_com_cpx_nps8|AMD_Instinct_MI300X_VF/amd_com_cpx_nps1|AMD_Instinct_MI300X_VF/amd_com_cpx_nps2|AMD_Instinct_MI300X_VF/amd_com_cpx_nps4|AMD_Instinct_MI300X_VF/amd_com_cpx_nps8\"), \"gpudash_weight\", \"0.14285714285714285\", \"gpudash_sku\", \"NVIDIA-A100-80GB-PCIe-MIG-1g\\\\.10gb/nvidia_com_gpu|NVIDIA-A100-80GB-PCIe-MIG-1g\\\\.20gb/nvidia_com_gpu|NVIDIA-A100-80GB-PCIe/nvidia_com_mig_1g_10gb|NVIDIA-A100-80GB-PCIe/nvidia_com_mig_1g_20gb|NVIDIA-A100-SXM4-80GB-MIG-1g\\\\.10gb/nvidia_com_gpu|NVIDIA-A100-SXM4-80GB-MIG-1g\\\\.20gb/nvidia_com_gpu|NVIDIA-A100-SXM4-80GB/nvidia_com_mig_1g_10gb|NVIDIA-A100-SXM4-80GB/nvidia_com_mig_1g_20gb|NVIDIA-H100-80GB-HBM3-MIG-1g\\\\.10gb/nvidia_com_gpu|NVIDIA-H100-80GB-HBM3-MIG-1g\\\\.20gb/nvidia_com_gpu|NVIDIA-H100-80GB-HBM3/nvidia_com_mig_1g_10gb|NVIDIA-H100-80GB-HBM3/nvidia_com_mig_1g_20gb\"), \"gpudash_weight\", \"0.25\", \"gpudash_sku\", \"AMD_Instinct_MI300X_OAM/amd_com_qpx_nps1|AMD_Instinct_MI300X_OAM/amd_com_qpx_nps2|AMD_Instinct_MI300X_OAM/amd_com_qpx_nps4|AMD_Instinct_MI300X_OAM/amd_com_qpx_nps8|AMD_Instinct_MI300X_VF/amd_com_qpx_nps1|AMD_Instinct_MI300X_VF/amd_com_qpx_nps2|AMD_Instinct_MI300X_VF/amd_com_qpx_nps4|AMD_Instinct_MI300X_VF/amd_com_qpx_nps8|NVIDIA-L40S-SHARED/nvidia_com_gpu|NVIDIA-L40S/nvidia_com_gpu_shared\"), \"gpudash_weight\", \"0.2857142857142857\", \"gpudash_sku\", \"NVIDIA-A100-80GB-PCIe-MIG-2g\\\\.20gb/nvidia_com_gpu|NVIDIA-A100-80GB-PCIe/nvidia_com_mig_2g_20gb|NVIDIA-A100-SXM4-80GB-MIG-2g\\\\.20gb/nvidia_com_gpu|NVIDIA-A100-SXM4-80GB/nvidia_com_mig_2g_20gb|NVIDIA-H100-80GB-HBM3-MIG-2g\\\\.20gb/nvidia_com_gpu|NVIDIA-H100-80GB-HBM3/nvidia_com_mig_2g_20gb\"), \"gpudash_weight\", \"0.3333333333333333\", \"gpudash_sku\", \"AMD_Instinct_MI300X_OAM/amd_com_tpx_nps1|AMD_Instinct_MI300X_OAM/amd_com_tpx_nps2|AMD_Instinct_MI300X_OAM/amd_com_tpx_nps4|AMD_Instinct_MI300X_OAM/amd_com_tpx_nps8|AMD_Instinct_MI300X_VF/amd_com_tpx_nps1|AMD_Instinct_MI300X_VF/amd_com_tpx_nps2|AMD_Instinct_MI300X_VF/amd_com_tpx_nps4|AMD_Instinct_MI300X_VF/amd_com_tpx_nps8\"), \"gpudash_weight\", \"0.42857142857142855\", \"gpudash_sku\", \"NVIDIA-A100-80GB-PCIe-MIG-3g\\\\.40gb/nvidia_com_gpu|NVIDIA-A100-80GB-PCIe/nvidia_com_mig_3g_40gb|NVIDIA-A100-SXM4-80GB-MIG-3g\\\\.40gb/nvidia_com_gpu|NVIDIA-A100-SXM4-80GB/nvidia_com_mig_3g_40gb|NVIDIA-H100-80GB-HBM3-MIG-3g\\\\.40gb/nvidia_com_gpu|NVIDIA-H100-80GB-HBM3/nvidia_com_mig_3g_40gb\"), \"gpudash_weight\", \"0.5\", \"gpudash_sku\", \"AMD_Instinct_MI300X_OAM/amd_com_dpx_nps1|AMD_Instinct_MI300X_OAM/amd_com_dpx_nps2|AMD_Instinct_MI300X_OAM/amd_com_dpx_nps4|AMD_Instinct_MI300X_OAM/amd_com_dpx_nps8|AMD_Instinct_MI300X_VF/amd_com_dpx_nps1|AMD_Instinct_MI300X_VF/amd_com_dpx_nps2|AMD_Instinct_MI300X_VF/amd_com_dpx_nps4|AMD_Instinct_MI300X_VF/amd_com_dpx_nps8\"), \"gpudash_weight\", \"0.5714285714285714\", \"gpudash_sku\", \"NVIDIA-A100-80GB-PCIe-MIG-4g\\\\.40gb/nvidia_com_gpu|NVIDIA-A100-80GB-PCIe/nvidia_com_mig_4g_40gb|NVIDIA-A100-SXM4-80GB-MIG-4g\\\\.40gb/nvidia_com_gpu|NVIDIA-A100-SXM4-80GB/nvidia_com_mig_4g_40gb|NVIDIA-H100-80GB-HBM3-MIG-4g\\\\.40gb/nvidia_com_gpu|NVIDIA-H100-80GB-HBM3/nvidia_com_mig_4g_40gb\") * on (gpudash_weight) group_left () (label_replace(vector(1), \"gpudash_weight\", \"1\", \"\", \"\") or label_replace(vector(0.125), \"gpudash_weight\", \"0.125\", \"\", \"\") or label_replace(vector(0.14285714285714285), \"gpudash_weight\", \"0.14285714285714285\", \"\", \"\") or label_replace(vector(0.25), \"gpudash_weight\", \"0.25\", \"\", \"\") or label_replace(vector(0.2857142857142857), \"gpudash_weight\", \"0.2857142857142857\", \"\", \"\") or label_replace(vector(0.3333333333333333), \"gpudash_weight\", \"0.3333333333333333\", \"\", \"\") or label_replace(vector(0.42857142857142855), \"gpudash_weight\", \"0.42857142857142855\", \"\", \"\") or label_replace(vector(0.5), \"gpudash_weight\", \"0.5\", \"\", \"\") or label_replace(vector(0.5714285714285714), \"gpudash_weight\", \"0.5714285714285714\", \"\", \"\"))) - 1e-06))[1h:1m] offset 1ms))[59m59s999ms:1h]) or label_replace(vector(0), \"gpudash_sentinel\", \"1\", \"\", \"\")" % $._config,
+            "expr": "last_over_time((max_over_time((label_replace(count by (cluster, node) (max by (cluster, node, gpu, UUID) (label_replace(label_replace(DCGM_FI_DEV_FB_USED{job=~\"%(dcgmExporterJob)s\",exported_pod!=\"\",exported_namespace!=\"\"}, \"node\", \"$1\", \"Hostname\", \"(.+)\"), \"node\", \"$1\", \"hostname\", \"(.+)\"))), \"active_from\", \"dcgm\", \"\", \"\") or on (cluster, node) label_replace(ceil(sum by (cluster, node) (label_replace(label_replace(label_replace(label_replace(label_replace(label_replace(label_replace(label_replace(label_replace(label_join(sum by (cluster, node, product, resource) (sum by (cluster, namespace, pod, uid, node, product, resource) (label_replace(label_join(label_replace(label_replace(label_join(label_replace(label_join(label_replace(label_replace((max by (cluster, namespace, pod, uid, node, resource) (label_replace(sum by (cluster, namespace, pod, uid, node, resource) (max by (cluster, namespace, pod, uid, container, node, resource) (kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}) or max by (cluster, namespace, pod, uid, container, node, resource) (kube_pod_init_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"} and on (cluster, namespace, pod, uid, container) kube_pod_init_container_info{job=\"%(kubeStateMetricsJob)s\",restart_policy=\"Always\"})), \"gpudash_part\", \"app\", \"\", \"\") or label_replace(max by (cluster, namespace, pod, uid, node, resource) (kube_pod_init_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"} unless on (cluster, namespace, pod, uid, container) kube_pod_init_container_info{job=\"%(kubeStateMetricsJob)s\",restart_policy=\"Always\"}), \"gpudash_part\", \"init\", \"\", \"\")) * on (cluster, namespace, pod, uid) group_left () max by (cluster, namespace, pod, uid) (kube_pod_status_phase{job=\"%(kubeStateMetricsJob)s\",phase=\"Running\"} == 1) * on (cluster, node) group_left (product) (max by (cluster, node, product) (label_replace(kube_node_labels{job=\"%(kubeStateMetricsJob)s\",%(nvidiaProductLabel)s!=\"\"}, \"product\", \"$1\", \"%(nvidiaProductLabel)s\", \"(.+)\") or on (cluster, node) label_replace(kube_node_labels{job=\"%(kubeStateMetricsJob)s\",%(amdProductLabel)s!=\"\"}, \"product\", \"$1\", \"%(amdProductLabel)s\", \"(.+)\")) or on (cluster, node) (max by (cluster, node) (kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}) * 0 + 1))), \"gpudash_base\", \"$1\", \"resource\", \"(.+?)(_shared)?\") * on (cluster, node, gpudash_base) group_left (gpudash_replicas) (max by (cluster, node, gpudash_base, gpudash_replicas) (label_replace(label_replace(max by (cluster, node, label_nvidia_com_mig_1g_10gb_replicas) (kube_node_labels{job=\"%(kubeStateMetricsJob)s\",label_nvidia_com_mig_1g_10gb_replicas=~\"[0-9]*[2-9]|[0-9]*[1-9][0-9]+\"}), \"gpudash_replicas\", \"$1\", \"label_nvidia_com_mig_1g_10gb_replicas\", \"(.+)\"), \"gpudash_base\", \"nvidia_com_mig_1g_10gb\", \"\", \"\") or label_replace(label_replace(max by (cluster, node, label_nvidia_com_mig_1g_20gb_replicas) (kube_node_labels{job=\"%(kubeStateMetricsJob)s\",label_nvidia_com_mig_1g_20gb_replicas=~\"[0-9]*[2-9]|[0-9]*[1-9][0-9]+\"}), \"gpudash_replicas\", \"$1\", \"label_nvidia_com_mig_1g_20gb_replicas\", \"(.+)\"), \"gpudash_base\", \"nvidia_com_mig_1g_20gb\", \"\", \"\") or label_replace(label_replace(max by (cluster, node, label_nvidia_com_mig_2g_20gb_replicas) (kube_node_labels{job=\"%(kubeStateMetricsJob)s\",label_nvidia_com_mig_2g_20gb_replicas=~\"[0-9]*[2-9]|[0-9]*[1-9][0-9]+\"}), \"gpudash_replicas\", \"$1\", \"label_nvidia_com_mig_2g_20gb_replicas\", \"(.+)\"), \"gpudash_base\", \"nvidia_com_mig_2g_20gb\", \"\", \"\") or label_replace(label_replace(max by (cluster, node, label_nvidia_com_mig_3g_40gb_replicas) (kube_node_labels{job=\"%(kubeStateMetricsJob)s\",label_nvidia_com_mig_3g_40gb_replicas=~\"[0-9]*[2-9]|[0-9]*[1-9][0-9]+\"}), \"gpudash_replicas\", \"$1\", \"label_nvidia_com_mig_3g_40gb_replicas\", \"(.+)\"), \"gpudash_base\", \"nvidia_com_mig_3g_40gb\", \"\", \"\") or label_replace(label_replace(max by (cluster, node, label_nvidia_com_mig_4g_40gb_replicas) (kube_node_labels{job=\"%(kubeStateMetricsJob)s\",label_nvidia_com_mig_4g_40gb_replicas=~\"[0-9]*[2-9]|[0-9]*[1-9][0-9]+\"}), \"gpudash_replicas\", \"$1\", \"label_nvidia_com_mig_4g_40gb_replicas\", \"(.+)\"), \"gpudash_base\", \"nvidia_com_mig_4g_40gb\", \"\", \"\") or label_replace(label_replace(max by (cluster, node, label_nvidia_com_mig_7g_80gb_replicas) (kube_node_labels{job=\"%(kubeStateMetricsJob)s\",label_nvidia_com_mig_7g_80gb_replicas=~\"[0-9]*[2-9]|[0-9]*[1-9][0-9]+\"}), \"gpudash_replicas\", \"$1\", \"label_nvidia_com_mig_7g_80gb_replicas\", \"(.+)\"), \"gpudash_base\", \"nvidia_com_mig_7g_80gb\", \"\", \"\") or label_replace(label_replace(max by (cluster, node, label_nvidia_com_gpu_replicas) (kube_node_labels{job=\"%(kubeStateMetricsJob)s\",label_nvidia_com_gpu_replicas=~\"[0-9]*[2-9]|[0-9]*[1-9][0-9]+\",%(nvidiaProductLabel)s=~\".+-MIG-.+\"}), \"gpudash_replicas\", \"$1\", \"label_nvidia_com_gpu_replicas\", \"(.+)\"), \"gpudash_base\", \"nvidia_com_gpu\", \"\", \"\")) or on (cluster, node, gpudash_base) (max by (cluster, node, gpudash_base) (label_replace(kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"} or kube_pod_init_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}, \"gpudash_base\", \"$1\", \"resource\", \"(.+?)(_shared)?\")) * 0 + 1)), \"gpudash_r\", \"$1\", \"gpudash_replicas\", \"(2|3|4)\"), \"gpudash_key\", \"/\", \"product\", \"resource\", \"gpudash_replicas\", \"gpudash_r\"), \"resource\", \"${1}_shared\", \"gpudash_key\", \"[^/]*/(nvidia_com_mig_.+?)(_shared)?/[0-9]+/.*\"), \"gpudash_key\", \"/\", \"product\", \"resource\", \"gpudash_replicas\", \"gpudash_r\"), \"resource\", \"${1}_replicas_$2\", \"gpudash_key\", \"[^/]*/([^/]+)/([0-9]+)/\"), \"resource\", \"${1}${2}${3}_replicas_unknown\", \"gpudash_key\", \"(?:[^/]*/(nvidia_com_mig_.+_shared)|.+-MIG-[^/]+/(nvidia_com_gpu_shared)|.+-MIG-[^/]+-SHARED/(nvidia_com_gpu))//\") * on (gpudash_r) group_left () (vector(1) or label_replace(vector(0.5), \"gpudash_r\", \"2\", \"\", \"\") or label_replace(vector(0.3333333333333333), \"gpudash_r\", \"3\", \"\", \"\") or label_replace(vector(0.25), \"gpudash_r\", \"4\", \"\", \"\")) * on (cluster, node) group_left (gpudash_partition) (max by (cluster, node, gpudash_partition) (label_replace(kube_node_labels{job=\"%(kubeStateMetricsJob)s\",%(amdPartitionLabel)s=~\".+\",%(amdPartitionLabel)s!~\"spx_.*\"}, \"gpudash_partition\", \"$1\", \"%(amdPartitionLabel)s\", \"(.+)\")) or on (cluster, node) (max by (cluster, node) (kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node!=\"\"}) * 0 + 1)), \"gpudash_key\", \"/\", \"resource\", \"gpudash_partition\"), \"resource\", \"amd_com_$1\", \"gpudash_key\", \"amd_com_gpu/(.+)\"))), \"gpudash_sku\", \"/\", \"product\", \"resource\"), \"gpudash_weight\", \"1\", \"\", \"\"), \"gpudash_weight\", \"0.125\", \"gpudash_sku\", \"AMD_Instinct_MI300X_OAM/amd_com_cpx_nps1|AMD_Instinct_MI300X_OAM/amd_com_cpx_nps2|AMD_Instinct_MI300X_OAM/amd_com_cpx_nps4|AMD_Instinct_MI300X_OAM/amd_com_cpx_nps8|AMD_Instinct_MI300X_VF/amd_com_cpx_nps1|AMD_Instinct_MI300X_VF/amd_com_cpx_nps2|AMD_Instinct_MI300X_VF/amd_com_cpx_nps4|AMD_Instinct_MI300X_VF/amd_com_cpx_nps8\"), \"gpudash_weight\", \"0.14285714285714285\", \"gpudash_sku\", \"NVIDIA-A100-80GB-PCIe-MIG-1g\\\\.10gb/nvidia_com_gpu|NVIDIA-A100-80GB-PCIe-MIG-1g\\\\.20gb/nvidia_com_gpu|NVIDIA-A100-80GB-PCIe/nvidia_com_mig_1g_10gb|NVIDIA-A100-80GB-PCIe/nvidia_com_mig_1g_20gb|NVIDIA-A100-SXM4-80GB-MIG-1g\\\\.10gb/nvidia_com_gpu|NVIDIA-A100-SXM4-80GB-MIG-1g\\\\.20gb/nvidia_com_gpu|NVIDIA-A100-SXM4-80GB/nvidia_com_mig_1g_10gb|NVIDIA-A100-SXM4-80GB/nvidia_com_mig_1g_20gb|NVIDIA-H100-80GB-HBM3-MIG-1g\\\\.10gb-SHARED/nvidia_com_gpu|NVIDIA-H100-80GB-HBM3-MIG-1g\\\\.10gb/nvidia_com_gpu|NVIDIA-H100-80GB-HBM3-MIG-1g\\\\.10gb/nvidia_com_gpu_shared|NVIDIA-H100-80GB-HBM3-MIG-1g\\\\.20gb-SHARED/nvidia_com_gpu|NVIDIA-H100-80GB-HBM3-MIG-1g\\\\.20gb/nvidia_com_gpu|NVIDIA-H100-80GB-HBM3-MIG-1g\\\\.20gb/nvidia_com_gpu_shared|NVIDIA-H100-80GB-HBM3/nvidia_com_mig_1g_10gb|NVIDIA-H100-80GB-HBM3/nvidia_com_mig_1g_10gb_shared|NVIDIA-H100-80GB-HBM3/nvidia_com_mig_1g_20gb|NVIDIA-H100-80GB-HBM3/nvidia_com_mig_1g_20gb_shared\"), \"gpudash_weight\", \"0.25\", \"gpudash_sku\", \"AMD_Instinct_MI300X_OAM/amd_com_qpx_nps1|AMD_Instinct_MI300X_OAM/amd_com_qpx_nps2|AMD_Instinct_MI300X_OAM/amd_com_qpx_nps4|AMD_Instinct_MI300X_OAM/amd_com_qpx_nps8|AMD_Instinct_MI300X_VF/amd_com_qpx_nps1|AMD_Instinct_MI300X_VF/amd_com_qpx_nps2|AMD_Instinct_MI300X_VF/amd_com_qpx_nps4|AMD_Instinct_MI300X_VF/amd_com_qpx_nps8|NVIDIA-H100-80GB-HBM3-SHARED/nvidia_com_gpu|NVIDIA-H100-80GB-HBM3/nvidia_com_gpu_shared|NVIDIA-L40S-SHARED/nvidia_com_gpu|NVIDIA-L40S/nvidia_com_gpu_shared\"), \"gpudash_weight\", \"0.2857142857142857\", \"gpudash_sku\", \"NVIDIA-A100-80GB-PCIe-MIG-2g\\\\.20gb/nvidia_com_gpu|NVIDIA-A100-80GB-PCIe/nvidia_com_mig_2g_20gb|NVIDIA-A100-SXM4-80GB-MIG-2g\\\\.20gb/nvidia_com_gpu|NVIDIA-A100-SXM4-80GB/nvidia_com_mig_2g_20gb|NVIDIA-H100-80GB-HBM3-MIG-2g\\\\.20gb-SHARED/nvidia_com_gpu|NVIDIA-H100-80GB-HBM3-MIG-2g\\\\.20gb/nvidia_com_gpu|NVIDIA-H100-80GB-HBM3-MIG-2g\\\\.20gb/nvidia_com_gpu_shared|NVIDIA-H100-80GB-HBM3/nvidia_com_mig_2g_20gb|NVIDIA-H100-80GB-HBM3/nvidia_com_mig_2g_20gb_shared\"), \"gpudash_weight\", \"0.3333333333333333\", \"gpudash_sku\", \"AMD_Instinct_MI300X_OAM/amd_com_tpx_nps1|AMD_Instinct_MI300X_OAM/amd_com_tpx_nps2|AMD_Instinct_MI300X_OAM/amd_com_tpx_nps4|AMD_Instinct_MI300X_OAM/amd_com_tpx_nps8|AMD_Instinct_MI300X_VF/amd_com_tpx_nps1|AMD_Instinct_MI300X_VF/amd_com_tpx_nps2|AMD_Instinct_MI300X_VF/amd_com_tpx_nps4|AMD_Instinct_MI300X_VF/amd_com_tpx_nps8\"), \"gpudash_weight\", \"0.42857142857142855\", \"gpudash_sku\", \"NVIDIA-A100-80GB-PCIe-MIG-3g\\\\.40gb/nvidia_com_gpu|NVIDIA-A100-80GB-PCIe/nvidia_com_mig_3g_40gb|NVIDIA-A100-SXM4-80GB-MIG-3g\\\\.40gb/nvidia_com_gpu|NVIDIA-A100-SXM4-80GB/nvidia_com_mig_3g_40gb|NVIDIA-H100-80GB-HBM3-MIG-3g\\\\.40gb-SHARED/nvidia_com_gpu|NVIDIA-H100-80GB-HBM3-MIG-3g\\\\.40gb/nvidia_com_gpu|NVIDIA-H100-80GB-HBM3-MIG-3g\\\\.40gb/nvidia_com_gpu_shared|NVIDIA-H100-80GB-HBM3/nvidia_com_mig_3g_40gb|NVIDIA-H100-80GB-HBM3/nvidia_com_mig_3g_40gb_shared\"), \"gpudash_weight\", \"0.5\", \"gpudash_sku\", \"AMD_Instinct_MI300X_OAM/amd_com_dpx_nps1|AMD_Instinct_MI300X_OAM/amd_com_dpx_nps2|AMD_Instinct_MI300X_OAM/amd_com_dpx_nps4|AMD_Instinct_MI300X_OAM/amd_com_dpx_nps8|AMD_Instinct_MI300X_VF/amd_com_dpx_nps1|AMD_Instinct_MI300X_VF/amd_com_dpx_nps2|AMD_Instinct_MI300X_VF/amd_com_dpx_nps4|AMD_Instinct_MI300X_VF/amd_com_dpx_nps8\"), \"gpudash_weight\", \"0.5714285714285714\", \"gpudash_sku\", \"NVIDIA-A100-80GB-PCIe-MIG-4g\\\\.40gb/nvidia_com_gpu|NVIDIA-A100-80GB-PCIe/nvidia_com_mig_4g_40gb|NVIDIA-A100-SXM4-80GB-MIG-4g\\\\.40gb/nvidia_com_gpu|NVIDIA-A100-SXM4-80GB/nvidia_com_mig_4g_40gb|NVIDIA-H100-80GB-HBM3-MIG-4g\\\\.40gb-SHARED/nvidia_com_gpu|NVIDIA-H100-80GB-HBM3-MIG-4g\\\\.40gb/nvidia_com_gpu|NVIDIA-H100-80GB-HBM3-MIG-4g\\\\.40gb/nvidia_com_gpu_shared|NVIDIA-H100-80GB-HBM3/nvidia_com_mig_4g_40gb|NVIDIA-H100-80GB-HBM3/nvidia_com_mig_4g_40gb_shared\") * on (gpudash_weight) group_left () (label_replace(vector(1), \"gpudash_weight\", \"1\", \"\", \"\") or label_replace(vector(0.125), \"gpudash_weight\", \"0.125\", \"\", \"\") or label_replace(vector(0.14285714285714285), \"gpudash_weight\", \"0.14285714285714285\", \"\", \"\") or label_replace(vector(0.25), \"gpudash_weight\", \"0.25\", \"\", \"\") or label_replace(vector(0.2857142857142857), \"gpudash_weight\", \"0.2857142857142857\", \"\", \"\") or label_replace(vector(0.3333333333333333), \"gpudash_weight\", \"0.3333333333333333\", \"\", \"\") or label_replace(vector(0.42857142857142855), \"gpudash_weight\", \"0.42857142857142855\", \"\", \"\") or label_replace(vector(0.5), \"gpudash_weight\", \"0.5\", \"\", \"\") or label_replace(vector(0.5714285714285714), \"gpudash_weight\", \"0.5714285714285714\", \"\", \"\"))) - 1e-06), \"active_from\", \"allocation\", \"\", \"\"))[1h:1m] offset 1ms))[59m59s999ms:1h]) or label_replace(vector(0), \"gpudash_sentinel\", \"1\", \"\", \"\")" % $._config,
           },
           {
             // Peak GPU activity (0-1) of each pod over the push window: zero for long enough = an idle GPU
             // that is still billed (idle alerts and the idle report).
             "record": "namespace_pod:gpudash_gpu_activity:max",
-            "expr": "max by (cluster, namespace, pod, gpu_model) (label_replace(label_replace(label_replace(max_over_time(DCGM_FI_PROF_GR_ENGINE_ACTIVE{job=~\"%(dcgmExporterJob)s\",exported_pod!=\"\",exported_namespace!=\"\"}[5m]), \"namespace\", \"$1\", \"exported_namespace\", \"(.+)\"), \"pod\", \"$1\", \"exported_pod\", \"(.+)\"), \"gpu_model\", \"$1\", \"modelName\", \"(.*)\")) or on (cluster, namespace, pod) max by (cluster, namespace, pod, gpu_model) (label_replace(label_replace(label_replace(max_over_time(DCGM_FI_DEV_GPU_UTIL{job=~\"%(dcgmExporterJob)s\",exported_pod!=\"\",exported_namespace!=\"\"}[5m]) / 100, \"namespace\", \"$1\", \"exported_namespace\", \"(.+)\"), \"pod\", \"$1\", \"exported_pod\", \"(.+)\"), \"gpu_model\", \"$1\", \"modelName\", \"(.*)\")) or on (cluster, namespace, pod) max by (cluster, namespace, pod, gpu_model) (label_replace(max_over_time(gpu_gfx_activity{job=~\"%(amdExporterJob)s\",pod!=\"\",namespace!=\"\"}[5m]) / 100, \"gpu_model\", \"$1\", \"card_model\", \"(.*)\"))" % $._config,
+            "expr": "max by (cluster, namespace, pod, gpu_model) (label_replace(label_replace(label_replace(max_over_time(DCGM_FI_PROF_GR_ENGINE_ACTIVE{job=~\"%(dcgmExporterJob)s\",exported_pod!=\"\",exported_namespace!=\"\"}[5m]), \"namespace\", \"$1\", \"exported_namespace\", \"(.+)\"), \"pod\", \"$1\", \"exported_pod\", \"(.+)\"), \"gpu_model\", \"$1\", \"modelName\", \"(.*)\")) or on (cluster, namespace, pod) max by (cluster, namespace, pod, gpu_model) (label_replace(label_replace(label_replace(max_over_time(DCGM_FI_DEV_GPU_UTIL{job=~\"%(dcgmExporterJob)s\",exported_pod!=\"\",exported_namespace!=\"\"}[5m]) / 100, \"namespace\", \"$1\", \"exported_namespace\", \"(.+)\"), \"pod\", \"$1\", \"exported_pod\", \"(.+)\"), \"gpu_model\", \"$1\", \"modelName\", \"(.*)\")) or on (cluster, namespace, pod) max by (cluster, namespace, pod, gpu_model) (label_replace(max by (cluster, namespace, pod, node, gpu_model) (label_replace(label_replace(max_over_time(gpu_gfx_activity{job=~\"%(amdExporterJob)s\",pod!=\"\",namespace!=\"\"}[5m]) / 100, \"node\", \"$1\", \"hostname\", \"(.+)\"), \"gpu_model\", \"$1\", \"card_model\", \"(.*)\")) * on (cluster, node) group_left (gpudash_product) max by (cluster, node, gpudash_product) (label_replace(kube_node_labels{job=\"%(kubeStateMetricsJob)s\",%(amdProductLabel)s!=\"\"}, \"gpudash_product\", \"$1\", \"%(amdProductLabel)s\", \"(.+)\")), \"gpu_model\", \"$1\", \"gpudash_product\", \"(.+)\") or on (cluster, namespace, pod) max by (cluster, namespace, pod, node, gpu_model) (label_replace(label_replace(max_over_time(gpu_gfx_activity{job=~\"%(amdExporterJob)s\",pod!=\"\",namespace!=\"\"}[5m]) / 100, \"node\", \"$1\", \"hostname\", \"(.+)\"), \"gpu_model\", \"$1\", \"card_model\", \"(.*)\")))" % $._config,
           },
           {
             // Mean GPU activity (0-1) of each pod over the push window: allocated-vs-used efficiency panels.
             "record": "namespace_pod:gpudash_gpu_activity:avg",
-            "expr": "avg by (cluster, namespace, pod, gpu_model) (label_replace(label_replace(label_replace(avg_over_time(DCGM_FI_PROF_GR_ENGINE_ACTIVE{job=~\"%(dcgmExporterJob)s\",exported_pod!=\"\",exported_namespace!=\"\"}[5m]), \"namespace\", \"$1\", \"exported_namespace\", \"(.+)\"), \"pod\", \"$1\", \"exported_pod\", \"(.+)\"), \"gpu_model\", \"$1\", \"modelName\", \"(.*)\")) or on (cluster, namespace, pod) avg by (cluster, namespace, pod, gpu_model) (label_replace(label_replace(label_replace(avg_over_time(DCGM_FI_DEV_GPU_UTIL{job=~\"%(dcgmExporterJob)s\",exported_pod!=\"\",exported_namespace!=\"\"}[5m]) / 100, \"namespace\", \"$1\", \"exported_namespace\", \"(.+)\"), \"pod\", \"$1\", \"exported_pod\", \"(.+)\"), \"gpu_model\", \"$1\", \"modelName\", \"(.*)\")) or on (cluster, namespace, pod) avg by (cluster, namespace, pod, gpu_model) (label_replace(avg_over_time(gpu_gfx_activity{job=~\"%(amdExporterJob)s\",pod!=\"\",namespace!=\"\"}[5m]) / 100, \"gpu_model\", \"$1\", \"card_model\", \"(.*)\"))" % $._config,
+            "expr": "avg by (cluster, namespace, pod, gpu_model) (label_replace(label_replace(label_replace(avg_over_time(DCGM_FI_PROF_GR_ENGINE_ACTIVE{job=~\"%(dcgmExporterJob)s\",exported_pod!=\"\",exported_namespace!=\"\"}[5m]), \"namespace\", \"$1\", \"exported_namespace\", \"(.+)\"), \"pod\", \"$1\", \"exported_pod\", \"(.+)\"), \"gpu_model\", \"$1\", \"modelName\", \"(.*)\")) or on (cluster, namespace, pod) avg by (cluster, namespace, pod, gpu_model) (label_replace(label_replace(label_replace(avg_over_time(DCGM_FI_DEV_GPU_UTIL{job=~\"%(dcgmExporterJob)s\",exported_pod!=\"\",exported_namespace!=\"\"}[5m]) / 100, \"namespace\", \"$1\", \"exported_namespace\", \"(.+)\"), \"pod\", \"$1\", \"exported_pod\", \"(.+)\"), \"gpu_model\", \"$1\", \"modelName\", \"(.*)\")) or on (cluster, namespace, pod) avg by (cluster, namespace, pod, gpu_model) (label_replace(avg by (cluster, namespace, pod, node, gpu_model) (label_replace(label_replace(avg_over_time(gpu_gfx_activity{job=~\"%(amdExporterJob)s\",pod!=\"\",namespace!=\"\"}[5m]) / 100, \"node\", \"$1\", \"hostname\", \"(.+)\"), \"gpu_model\", \"$1\", \"card_model\", \"(.*)\")) * on (cluster, node) group_left (gpudash_product) max by (cluster, node, gpudash_product) (label_replace(kube_node_labels{job=\"%(kubeStateMetricsJob)s\",%(amdProductLabel)s!=\"\"}, \"gpudash_product\", \"$1\", \"%(amdProductLabel)s\", \"(.+)\")), \"gpu_model\", \"$1\", \"gpudash_product\", \"(.+)\") or on (cluster, namespace, pod) avg by (cluster, namespace, pod, node, gpu_model) (label_replace(label_replace(avg_over_time(gpu_gfx_activity{job=~\"%(amdExporterJob)s\",pod!=\"\",namespace!=\"\"}[5m]) / 100, \"node\", \"$1\", \"hostname\", \"(.+)\"), \"gpu_model\", \"$1\", \"card_model\", \"(.*)\")))" % $._config,
           },
         ],
       },
@@ -85,7 +87,7 @@
           {
             // Price per hour of amd.com/cpx_nps4 on AMD_Instinct_MI300X_OAM (class mi300x).
             "record": "cluster_product_resource:gpudash_price_per_hour:model",
-            "expr": "vector(0.5125)",
+            "expr": "vector(0.55)",
             "labels": {
               "cluster": "gpudash/model",
               "gpu_class": "mi300x",
@@ -337,7 +339,7 @@
           {
             // Price per hour of amd.com/cpx_nps4 on AMD_Instinct_MI300X_VF (class mi300x).
             "record": "cluster_product_resource:gpudash_price_per_hour:model",
-            "expr": "vector(0.5125)",
+            "expr": "vector(0.55)",
             "labels": {
               "cluster": "gpudash/model",
               "gpu_class": "mi300x",
@@ -937,7 +939,7 @@
           {
             // Price per hour of nvidia.com/gpu.shared on NVIDIA-H100-80GB-HBM3 (class h100-80gb).
             "record": "cluster_product_resource:gpudash_price_per_hour:model",
-            "expr": "vector(4.9)",
+            "expr": "vector(1.225)",
             "labels": {
               "cluster": "gpudash/model",
               "gpu_class": "h100-80gb",
@@ -959,6 +961,18 @@
             },
           },
           {
+            // Price per hour of nvidia.com/mig-1g.10gb.shared on NVIDIA-H100-80GB-HBM3 (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(0.8)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_mig_1g_10gb_shared",
+              "product": "NVIDIA-H100-80GB-HBM3",
+              "resource": "nvidia.com/mig-1g.10gb.shared",
+            },
+          },
+          {
             // Price per hour of nvidia.com/mig-1g.20gb on NVIDIA-H100-80GB-HBM3 (class h100-80gb).
             "record": "cluster_product_resource:gpudash_price_per_hour:model",
             "expr": "vector(1.225)",
@@ -968,6 +982,18 @@
               "ksm_resource": "nvidia_com_mig_1g_20gb",
               "product": "NVIDIA-H100-80GB-HBM3",
               "resource": "nvidia.com/mig-1g.20gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-1g.20gb.shared on NVIDIA-H100-80GB-HBM3 (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.225)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_mig_1g_20gb_shared",
+              "product": "NVIDIA-H100-80GB-HBM3",
+              "resource": "nvidia.com/mig-1g.20gb.shared",
             },
           },
           {
@@ -983,6 +1009,18 @@
             },
           },
           {
+            // Price per hour of nvidia.com/mig-2g.20gb.shared on NVIDIA-H100-80GB-HBM3 (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.4)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_mig_2g_20gb_shared",
+              "product": "NVIDIA-H100-80GB-HBM3",
+              "resource": "nvidia.com/mig-2g.20gb.shared",
+            },
+          },
+          {
             // Price per hour of nvidia.com/mig-3g.40gb on NVIDIA-H100-80GB-HBM3 (class h100-80gb).
             "record": "cluster_product_resource:gpudash_price_per_hour:model",
             "expr": "vector(2.45)",
@@ -992,6 +1030,18 @@
               "ksm_resource": "nvidia_com_mig_3g_40gb",
               "product": "NVIDIA-H100-80GB-HBM3",
               "resource": "nvidia.com/mig-3g.40gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-3g.40gb.shared on NVIDIA-H100-80GB-HBM3 (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(2.45)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_mig_3g_40gb_shared",
+              "product": "NVIDIA-H100-80GB-HBM3",
+              "resource": "nvidia.com/mig-3g.40gb.shared",
             },
           },
           {
@@ -1007,6 +1057,18 @@
             },
           },
           {
+            // Price per hour of nvidia.com/mig-4g.40gb.shared on NVIDIA-H100-80GB-HBM3 (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(2.8)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_mig_4g_40gb_shared",
+              "product": "NVIDIA-H100-80GB-HBM3",
+              "resource": "nvidia.com/mig-4g.40gb.shared",
+            },
+          },
+          {
             // Price per hour of nvidia.com/mig-7g.80gb on NVIDIA-H100-80GB-HBM3 (class h100-80gb).
             "record": "cluster_product_resource:gpudash_price_per_hour:model",
             "expr": "vector(4.9)",
@@ -1016,6 +1078,18 @@
               "ksm_resource": "nvidia_com_mig_7g_80gb",
               "product": "NVIDIA-H100-80GB-HBM3",
               "resource": "nvidia.com/mig-7g.80gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-7g.80gb.shared on NVIDIA-H100-80GB-HBM3 (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(4.9)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_mig_7g_80gb_shared",
+              "product": "NVIDIA-H100-80GB-HBM3",
+              "resource": "nvidia.com/mig-7g.80gb.shared",
             },
           },
           {
@@ -1031,6 +1105,30 @@
             },
           },
           {
+            // Price per hour of nvidia.com/mig-1g.10gb.shared on NVIDIA-H100-80GB-HBM3-MIG-1g.10gb (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(0.8)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_gpu_shared",
+              "product": "NVIDIA-H100-80GB-HBM3-MIG-1g.10gb",
+              "resource": "nvidia.com/mig-1g.10gb.shared",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-1g.10gb.shared on NVIDIA-H100-80GB-HBM3-MIG-1g.10gb-SHARED (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(0.8)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-H100-80GB-HBM3-MIG-1g.10gb-SHARED",
+              "resource": "nvidia.com/mig-1g.10gb.shared",
+            },
+          },
+          {
             // Price per hour of nvidia.com/mig-1g.20gb on NVIDIA-H100-80GB-HBM3-MIG-1g.20gb (class h100-80gb).
             "record": "cluster_product_resource:gpudash_price_per_hour:model",
             "expr": "vector(1.225)",
@@ -1040,6 +1138,30 @@
               "ksm_resource": "nvidia_com_gpu",
               "product": "NVIDIA-H100-80GB-HBM3-MIG-1g.20gb",
               "resource": "nvidia.com/mig-1g.20gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-1g.20gb.shared on NVIDIA-H100-80GB-HBM3-MIG-1g.20gb (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.225)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_gpu_shared",
+              "product": "NVIDIA-H100-80GB-HBM3-MIG-1g.20gb",
+              "resource": "nvidia.com/mig-1g.20gb.shared",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-1g.20gb.shared on NVIDIA-H100-80GB-HBM3-MIG-1g.20gb-SHARED (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.225)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-H100-80GB-HBM3-MIG-1g.20gb-SHARED",
+              "resource": "nvidia.com/mig-1g.20gb.shared",
             },
           },
           {
@@ -1055,6 +1177,30 @@
             },
           },
           {
+            // Price per hour of nvidia.com/mig-2g.20gb.shared on NVIDIA-H100-80GB-HBM3-MIG-2g.20gb (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.4)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_gpu_shared",
+              "product": "NVIDIA-H100-80GB-HBM3-MIG-2g.20gb",
+              "resource": "nvidia.com/mig-2g.20gb.shared",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-2g.20gb.shared on NVIDIA-H100-80GB-HBM3-MIG-2g.20gb-SHARED (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.4)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-H100-80GB-HBM3-MIG-2g.20gb-SHARED",
+              "resource": "nvidia.com/mig-2g.20gb.shared",
+            },
+          },
+          {
             // Price per hour of nvidia.com/mig-3g.40gb on NVIDIA-H100-80GB-HBM3-MIG-3g.40gb (class h100-80gb).
             "record": "cluster_product_resource:gpudash_price_per_hour:model",
             "expr": "vector(2.45)",
@@ -1064,6 +1210,30 @@
               "ksm_resource": "nvidia_com_gpu",
               "product": "NVIDIA-H100-80GB-HBM3-MIG-3g.40gb",
               "resource": "nvidia.com/mig-3g.40gb",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-3g.40gb.shared on NVIDIA-H100-80GB-HBM3-MIG-3g.40gb (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(2.45)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_gpu_shared",
+              "product": "NVIDIA-H100-80GB-HBM3-MIG-3g.40gb",
+              "resource": "nvidia.com/mig-3g.40gb.shared",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-3g.40gb.shared on NVIDIA-H100-80GB-HBM3-MIG-3g.40gb-SHARED (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(2.45)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-H100-80GB-HBM3-MIG-3g.40gb-SHARED",
+              "resource": "nvidia.com/mig-3g.40gb.shared",
             },
           },
           {
@@ -1079,6 +1249,30 @@
             },
           },
           {
+            // Price per hour of nvidia.com/mig-4g.40gb.shared on NVIDIA-H100-80GB-HBM3-MIG-4g.40gb (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(2.8)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_gpu_shared",
+              "product": "NVIDIA-H100-80GB-HBM3-MIG-4g.40gb",
+              "resource": "nvidia.com/mig-4g.40gb.shared",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-4g.40gb.shared on NVIDIA-H100-80GB-HBM3-MIG-4g.40gb-SHARED (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(2.8)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-H100-80GB-HBM3-MIG-4g.40gb-SHARED",
+              "resource": "nvidia.com/mig-4g.40gb.shared",
+            },
+          },
+          {
             // Price per hour of nvidia.com/mig-7g.80gb on NVIDIA-H100-80GB-HBM3-MIG-7g.80gb (class h100-80gb).
             "record": "cluster_product_resource:gpudash_price_per_hour:model",
             "expr": "vector(4.9)",
@@ -1091,9 +1285,33 @@
             },
           },
           {
-            // Price per hour of nvidia.com/gpu.shared on NVIDIA-H100-80GB-HBM3-SHARED (class h100-80gb).
+            // Price per hour of nvidia.com/mig-7g.80gb.shared on NVIDIA-H100-80GB-HBM3-MIG-7g.80gb (class h100-80gb).
             "record": "cluster_product_resource:gpudash_price_per_hour:model",
             "expr": "vector(4.9)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_gpu_shared",
+              "product": "NVIDIA-H100-80GB-HBM3-MIG-7g.80gb",
+              "resource": "nvidia.com/mig-7g.80gb.shared",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/mig-7g.80gb.shared on NVIDIA-H100-80GB-HBM3-MIG-7g.80gb-SHARED (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(4.9)",
+            "labels": {
+              "cluster": "gpudash/model",
+              "gpu_class": "h100-80gb",
+              "ksm_resource": "nvidia_com_gpu",
+              "product": "NVIDIA-H100-80GB-HBM3-MIG-7g.80gb-SHARED",
+              "resource": "nvidia.com/mig-7g.80gb.shared",
+            },
+          },
+          {
+            // Price per hour of nvidia.com/gpu.shared on NVIDIA-H100-80GB-HBM3-SHARED (class h100-80gb).
+            "record": "cluster_product_resource:gpudash_price_per_hour:model",
+            "expr": "vector(1.225)",
             "labels": {
               "cluster": "gpudash/model",
               "gpu_class": "h100-80gb",

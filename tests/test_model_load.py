@@ -252,6 +252,17 @@ def test_every_profile_of_the_mig_model_is_present_and_sorted():
             assert p.price_per_hour == round(2.8 * mig.default_share(model_name, p.name), 6)
 
 
+def test_media_extension_variants_priced_only_when_listed():
+    data = minimal()
+    data["gpu_classes"][0]["mig"] = {"1g.5gb+me": 0.4}
+    (c,) = model_from_dict(data).gpu_classes
+    variant = next(p for p in c.mig if p.name == "1g.5gb+me")
+    assert (variant.compute_slices, variant.memory_slices, variant.price_per_hour, variant.price_source) == \
+        (1, 1, 0.4, "model")
+    assert variant.resource == "nvidia.com/mig-1g.5gb+me"
+    assert not any(p.name.endswith(("-me", "+gfx", "+me.all")) for p in c.mig)  # others are not invented
+
+
 def test_mig_model_inferred_explicit_or_none():
     assert gpu_class(load_bundled_example(), "h100-80gb").mig_model == "H100-80GB"
     assert model_from_dict(minimal()).gpu_classes[0].mig_model == "A100-40GB"

@@ -123,7 +123,9 @@ def test_sku_table_covers_whole_mig_single_and_shared(example_model):
         assert rows[(product, "amd_com_gpu")].resource == "amd.com/gpu"
         cpx = rows[(product, "amd_com_cpx_nps4")]
         assert cpx.resource == "amd.com/cpx_nps4" and cpx.weight == 1 / 8
-        assert cpx.price_per_hour == rows[(product, "amd_com_gpu")].price_per_hour / 8
+        assert cpx.price_per_hour == 0.55  # the class's partitions table
+        dpx = rows[(product, "amd_com_dpx_nps1")]  # not in the table: its compute share of the GPU price
+        assert dpx.weight == 1 / 2 and dpx.price_per_hour == rows[(product, "amd_com_gpu")].price_per_hour / 2
 
 
 def test_public_series_names_follow_the_convention():

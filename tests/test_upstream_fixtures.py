@@ -45,10 +45,14 @@ def test_upstream_fixture_bills_as_computed_by_hand(path, tmp_path):
          "pod": a["pod"], "product": a["product"], "resource": a["resource"], "workload": a["pod"],
          "workload_type": "Pod"}), "value": a["value"]} for a in fixture["allocated"]]
     cost = [{"labels": _labels({"pod": pod}), "value": value} for pod, value in fixture["cost_per_hour"].items()]
+    models = [{"labels": _labels({"gpu_model": m, "pod": pod}), "value": 1}
+              for pod, m in fixture.get("gpu_model", {}).items()]
+    model_test = [{"expr": f"count by (pod, gpu_model) ({names.POD_ACTIVITY_MAX})", "eval_time": "5m",
+                   "exp_samples": models}] if models else []
     test = {"rule_files": ["rules.yaml"], "evaluation_interval": "1m", "tests": [{
         "interval": "1m", "input_series": _input_series(fixture["exposition"]),
         "promql_expr_test": [{"expr": names.POD_ALLOCATED, "eval_time": "5m", "exp_samples": allocated},
-                             {"expr": COST, "eval_time": "5m", "exp_samples": cost}]}]}
+                             {"expr": COST, "eval_time": "5m", "exp_samples": cost}, *model_test]}]}
     (tmp_path / "fixture.test.yaml").write_text(yaml.safe_dump(test, sort_keys=False))
     proc = subprocess.run(["promtool", "test", "rules", "fixture.test.yaml"], cwd=tmp_path, capture_output=True,
                           text=True)

@@ -64,6 +64,10 @@ def exporter_missing_for(model):
     return c.pushes(model, 3)
 
 
+def no_product_for(model):
+    return c.pushes(model, 3)
+
+
 def unscheduled_for(model):
     return max(1800, c.pushes(model, 3))
 
@@ -105,6 +109,13 @@ def _unpriced_text(currency, cluster, namespace, hours, resource, product):
     return (f"In the last hour namespace {namespace} on cluster {cluster} used {hours} GPU-hours of {resource} on "
             f"product \"{product}\", which the model has no price for: they are billed at nothing until the model "
             f"prices them (gpu_classes products, MIG or time-slicing prices, in {currency}).")
+
+
+def _no_product_text(cluster, node, gpus):
+    return (f"Node {node} on cluster {cluster} holds {gpus} GPUs allocated to Running pods but shows no GPU product "
+            "label: their GPU-hours are unpriced. kube-state-metrics exports node labels only with "
+            "--metric-labels-allowlist=nodes=[...] (OpenShift sets nodes=[*]), and GPU Feature Discovery or the AMD "
+            "node labeller must run on the node.")
 
 
 def _unscheduled_text(namespace, pod, cluster, gpus, resource, wait):
@@ -162,6 +173,8 @@ def alerts(model: Model) -> tuple:
                                         ("node", "=", "")))
     unscheduled = q.agg("sum", ("cluster", "namespace", "pod", "resource"),
                         q.agg("max", ("cluster", "namespace", "pod", "container", "resource"), pending))
+    no_product = q.agg("sum", ("cluster", "node"),
+                       c.fresh(model, q.selector(names.POD_ALLOCATED, ("product", "=", ""))))
     P2 = q.duration(c.pushes(model, 2))
     failures = q.agg("sum", ("cluster", "rule_group"),
                      f"increase({self_metric(an.RULE_EVALUATION_FAILURES)}[{P2}])")
@@ -208,6 +221,14 @@ def alerts(model: Model) -> tuple:
             help="Unpriced GPU-hours are never silently free: they are reported until the model prices the"
                  "\nproduct (a new GPU model, a node without a product label, an unknown MIG profile).",
             threshold="unpriced GPU-hours of the last hour > 0 (the hourly figure is its own debounce)"),
+        c.provider_alert(
+            model, an.NO_PRODUCT_LABEL, f"{no_product} > 0", no_product_for(model), "warning",
+            summary="A node holds GPU allocations but has no GPU product label.",
+            description=_no_product_text(lb("cluster"), lb("node"), c.VALUE_INT),
+            help="GPUs allocated on a node whose product label kube_node_labels does not show are billed at"
+                 "\nnothing (unpriced): vanilla kube-state-metrics exports no node labels without"
+                 "\n--metric-labels-allowlist=nodes=[...], or the labeller is not running there.",
+            threshold=f"pushed allocation with `product=\"\"` > 0; for {q.duration(no_product_for(model))}"),
         c.provider_alert(
             model, an.UNSCHEDULED, f"{unscheduled} > 0", unscheduled_for(model), "warning",
             summary="A pod has waited a long time for GPUs without being scheduled.",
@@ -371,6 +392,29 @@ def _unpriced_tests(model: Model) -> list[dict]:
         pt.case(model, start - 1, an.UNPRICED), pt.case(model, start, an.UNPRICED, [fired])])]
 
 
+def _no_product_tests(model: Model) -> list[dict]:
+    """A node whose pods' pushed allocation has no product fires after the hold; a labelled node never does."""
+    cluster, t = model.clusters[0], model.tenants[0]
+    hold = pt.steps(model, no_product_for(model))
+    start = 2
+    total = start + hold + 2
+    pod = {"cluster": cluster, "namespace": t.namespace, "resource": "nvidia_com_gpu", "workload": "train",
+           "workload_type": "Job"}
+    inputs = [
+        pt.series(names.POD_ALLOCATED, {**pod, "pod": "train-0", "node": "bare-node", "product": ""},
+                  [None] * start + [2] * (total - start)),
+        pt.series(names.POD_ALLOCATED, {**pod, "pod": "train-1", "node": "bare-node", "product": ""},
+                  [None] * start + [1] * (total - start)),
+        pt.series(names.POD_ALLOCATED, {**pod, "pod": "train-2", "node": "gpu-node-1",
+                                        "product": "NVIDIA-A100-SXM4-80GB"}, [4] * total),
+    ]
+    fired = _fired(model, an.NO_PRODUCT_LABEL, {"cluster": cluster, "node": "bare-node", "severity": "warning"},
+                   _no_product_text(cluster, "bare-node", "3"))
+    return [pt.test_group(model, "GPU allocations on a node without a product label", inputs, [
+        pt.case(model, start + hold - 1, an.NO_PRODUCT_LABEL),
+        pt.case(model, start + hold, an.NO_PRODUCT_LABEL, [fired])])]
+
+
 def _unscheduled_tests(model: Model) -> list[dict]:
     cluster, t = model.clusters[0], model.tenants[0]
     job = model.sources.kube_state_metrics_job
@@ -443,5 +487,5 @@ def _rule_tests(model: Model) -> list[dict]:
 
 def tests(model: Model) -> dict:
     groups = [*_not_reporting_tests(model), *_gap_tests(model), *_ksm_tests(model), *_exporter_missing_tests(model),
-              *_unpriced_tests(model), *_unscheduled_tests(model), *_rule_tests(model)]
+              *_unpriced_tests(model), *_no_product_tests(model), *_unscheduled_tests(model), *_rule_tests(model)]
     return pt.test_file(model, groups, "Billing-data integrity alerts, fed pushed and recorded series directly.")

@@ -205,8 +205,9 @@ def _spoke_file(s: sc.Scenario, model: Model) -> dict:
             for m in sorted({(h + 1) * 60, (h + 1) * 60 + 30, (h + 2) * 60 - step} & set(evaluations)):
                 tests.append(_check(names.HOURLY_GPU_HOURS, m, {k[1:]: v for k, v in ref.gpu_hours(h).items()},
                                     ("namespace", "product", "resource")))
-                tests.append(_check(names.NODE_ACTIVE_GPUS_MAX, m, {k[1:]: v for k, v in ref.node_max(h).items()},
-                                    ("node",)))
+                tests.append(_check(names.NODE_ACTIVE_GPUS_MAX, m,
+                                    {k[1:]: v for k, v in ref.node_max_by_source(h).items()},
+                                    ("node", names.ACTIVE_FROM_LABEL)))
         hub = HubView(ref, [(kind, m, rule_content(ref, kind, m)) for m in evaluations for kind in PUSH_RULES])
         for m in [m for m in evaluations if m >= 60 and m % 60 in (0, 60 - step)]:
             tests += _hub_checks(ref, m, hub, cluster_label=False)

@@ -10,13 +10,21 @@ from __future__ import annotations
 import math
 import re
 from datetime import UTC, datetime
-from functools import cache, cached_property
+from functools import cache
 
-from gpudash.golden.scenario import Node, Pod, Scenario
+from gpudash.golden.scenario import Node, Pod, Scenario, assignments
 from gpudash.model import mig
 from gpudash.model.types import GpuClass, Model
 
 LOOKBACK = 5  # minutes: a sample answers instant queries while younger than this
+
+
+def partition_share(product: str, partition: str) -> float:
+    """An AMD compute partition's share of its GPU, from its compute mode (AMD Instinct MI300 "GPU partitioning":
+    SPX whole, DPX 2, TPX 3, QPX 4 partitions, CPX one per XCD: 8 on MI300X/MI325X, 6 on MI300A)."""
+    mode = partition.split("_")[0]
+    per_gpu = {"spx": 1, "dpx": 2, "tpx": 3, "qpx": 4}.get(mode, 6 if "MI300A" in product.upper() else 8)
+    return 1 / per_gpu
 
 
 def label_value(vendor: str, product: str) -> str:
@@ -35,9 +43,10 @@ def ksm(resource: str) -> str:
 def node_product(node: Node) -> str:
     """The node's product label value."""
     p = label_value(node.vendor, node.product)
+    shared = "-SHARED" if node.replicas > 1 and not node.rename_shared else ""
     if node.mig_strategy == "single":
-        return f"{p}-MIG-{node.mig_layout[0][0]}"
-    if node.replicas > 1 and not node.rename_shared:
+        return f"{p}-MIG-{label_value(node.vendor, node.mig_layout[0][0])}{shared}"
+    if shared and node.mig_strategy == "none":
         return f"{p}-SHARED"
     return p
 
@@ -71,57 +80,101 @@ class Reference:
             for q in sorted({label_value(c.vendor, p) for p in c.products}):
                 if product == q and resource == ksm(c.whole_resource):
                     return c, c.whole_resource, c.price_per_hour
+                if c.vendor == "amd" and product == q and re.fullmatch(r"amd_com_[a-z]px_nps[1248]", resource):
+                    name = resource.removeprefix("amd_com_")
+                    price = dict(c.partitions).get(name, c.price_per_hour * partition_share(q, name))
+                    return c, f"amd.com/{name}", price
                 if c.vendor != "nvidia":
                     continue
                 if (product, resource) in ((q, "nvidia_com_gpu_shared"), (f"{q}-SHARED", "nvidia_com_gpu")):
                     return c, "nvidia.com/gpu.shared", c.shared_price_per_hour
                 for p in c.mig:
-                    if (product, resource) in ((q, ksm(p.resource)), (f"{q}-MIG-{p.name}", "nvidia_com_gpu")):
+                    single = f"{q}-MIG-{label_value('nvidia', p.name)}"  # GFD drops the + of 1g.10gb+me
+                    if (product, resource) in ((q, ksm(p.resource)), (single, "nvidia_com_gpu")):
                         return c, p.resource, p.price_per_hour
+                    shared = ((q, ksm(p.resource) + "_shared"), (f"{single}-SHARED", "nvidia_com_gpu"),
+                              (single, "nvidia_com_gpu_shared"))
+                    if c.time_slicing_replicas > 1 and (product, resource) in shared:
+                        return c, f"{p.resource}.shared", p.price_per_hour  # per slice: units are slices
         return None
+
+    def billed(self, node: Node, resource: str, units: int) -> tuple[str, float]:
+        """(kube-state-metrics resource, units) a request is billed as. A time-sliced MIG slice counts as
+        1/replicas of a slice (the node's replicas label), under ``..._shared`` on a mixed-strategy node; a
+        replica count above every MIG class's ``time_slicing.replicas`` stays whole, under a name no SKU has."""
+        if node.partition and resource == "amd.com/gpu":  # single naming: one amd.com/gpu is one partition
+            return f"amd_com_{node.partition}", units
+        shared = node.mig_strategy != "none" and node.replicas > 1
+        if not shared:
+            return ksm(resource), units
+        name = ksm(resource)
+        if node.mig_strategy == "mixed":
+            name = ksm(resource.removesuffix(".shared")) + "_shared"
+        top = max((c.time_slicing_replicas for c in self.model.gpu_classes if c.mig), default=1)
+        if node.replicas > top:
+            return f"{name}_replicas_{node.replicas}", units
+        return name, units / node.replicas
 
     def weight(self, product: str, resource: str) -> float:
         """Physical GPUs one unit counts as for CCSP (contract section 5)."""
         found = self.sku(product, resource)
         if found and found[1].startswith("nvidia.com/mig-"):
-            return mig.compute_share(found[0].mig_model, found[1].removeprefix("nvidia.com/mig-"))
+            profile = found[1].removeprefix("nvidia.com/mig-").removesuffix(".shared")
+            slices = next(p.compute_slices for p in found[0].mig if p.name == profile)
+            return slices / mig.GPU_SLICES[found[0].mig_model][0]
         if found and found[1] == "nvidia.com/gpu.shared":
             return 1 / found[0].time_slicing_replicas
+        if found and found[1].startswith("amd.com/") and found[1] != "amd.com/gpu":
+            return partition_share(product, found[1].removeprefix("amd.com/"))
         return 1.0
 
     # --- allocation (contract section 2) --------------------------------------------------------------------
-    @cached_property
-    def _ksm_scrapes(self) -> list[str]:
-        """Per minute: "ok", "missed" (no sample) or "down" (target down: series stale)."""
+    @cache
+    def _scrapes(self, job: str) -> list[str]:
+        """Per minute, for ``job`` (ksm | dcgm): "ok", "missed" (no sample) or "down" (target down: series stale)."""
+        down = "ksm_restart" if job == "ksm" else "exporter_gap"
         out = ["ok"] * (self.s.duration + 1)
         for f in self.s.faults:
-            if f.kind in ("missed_scrapes", "ksm_restart") and f.job == "ksm":
+            if f.kind == down or (f.kind == "missed_scrapes" and f.job == job):
                 for m in range(f.at, min(f.at + f.minutes, len(out))):
                     out[m] = "missed" if f.kind == "missed_scrapes" else "down"
         return out
 
-    def observed(self, pod: Pod, minute: int) -> tuple[str, str] | None:
-        """(phase, node) an instant query at ``minute`` sees for ``pod``, or None (no fresh, non-stale sample)."""
-        scrapes = self._ksm_scrapes
+    @property
+    def _ksm_scrapes(self) -> list[str]:
+        return self._scrapes("ksm")
+
+    def _scrape_seen(self, job: str, minute: int) -> int | None:
+        """The minute of the scrape of ``job`` an instant query at ``minute`` sees (the newest one within the
+        lookback), or None (none, or the target was down: its series are stale)."""
+        scrapes = self._scrapes(job)
         for k in range(minute, max(minute - LOOKBACK, -1), -1):
             if k >= len(scrapes) or scrapes[k] == "missed":
                 continue
-            if scrapes[k] == "down":
-                return None
-            exists, phase, node = pod.state(k)
-            return (phase, node) if exists else None
+            return None if scrapes[k] == "down" else k
         return None
+
+    def observed(self, pod: Pod, minute: int) -> tuple[str, str] | None:
+        """(phase, node) an instant query at ``minute`` sees for ``pod``, or None (no fresh, non-stale sample)."""
+        k = self._scrape_seen("ksm", minute)
+        if k is None:
+            return None
+        exists, phase, node = pod.state(k)
+        return (phase, node) if exists else None
 
     @staticmethod
     def effective(pod: Pod) -> dict[str, int]:
-        """max(max over init containers, sum over app containers) per resource."""
+        """max(max over regular init containers, sum over app containers and native sidecars) per resource: a
+        sidecar runs beside the app containers (KEP-753), and a regular init container is taken to run before
+        the sidecars start."""
         out: dict[str, int] = {}
-        for c in pod.containers:
+        for c in (*pod.containers, *(i for i in pod.init_containers if i.sidecar)):
             for r, q in c.requests:
                 out[r] = out.get(r, 0) + q
         for c in pod.init_containers:
-            for r, q in c.requests:
-                out[r] = max(out.get(r, 0), q)
+            if not c.sidecar:
+                for r, q in c.requests:
+                    out[r] = max(out.get(r, 0), q)
         return out
 
     def allocation(self, pod: Pod, minute: int) -> dict[str, int]:
@@ -131,7 +184,7 @@ class Reference:
             return {}
         return {r: q for r, q in self.effective(pod).items() if q}
 
-    def pod_allocation(self, minute: int) -> dict[tuple, int]:
+    def pod_allocation(self, minute: int) -> dict[tuple, float]:
         """POD_ALLOCATED: {(cluster, namespace, pod, node, product, ksm resource, workload, workload_type): units}."""
         if minute in self._alloc:
             return self._alloc[minute]
@@ -139,9 +192,10 @@ class Reference:
         for pod in self.s.pods:
             node = self.observed(pod, minute)
             for r, q in self.allocation(pod, minute).items():
-                key = (pod.cluster, pod.namespace, pod.name, node[1], self.products[(pod.cluster, node[1])], ksm(r),
+                res, units = self.billed(self.s.node(pod.cluster, node[1]), r, q)
+                key = (pod.cluster, pod.namespace, pod.name, node[1], self.products[(pod.cluster, node[1])], res,
                        *workload(pod))
-                out[key] = out.get(key, 0) + q
+                out[key] = out.get(key, 0) + units
         return out
 
     # --- hourly billing (contract section 3) ----------------------------------------------------------------
@@ -149,9 +203,9 @@ class Reference:
         return range(hour * 60, hour * 60 + 60, self.step)
 
     @cache
-    def _units(self, hour: int, since: int) -> dict[tuple, int]:
+    def _units(self, hour: int, since: int) -> dict[tuple, float]:
         """{(cluster, namespace, product, ksm resource): sum over the hour's steps from minute ``since`` of units}
-        (exact integers)."""
+        (exact but for a time-sliced slice's 1/replicas)."""
         acc: dict[tuple, int] = {}
         for m in self.steps(hour):
             if m < since:
@@ -212,23 +266,56 @@ class Reference:
         return self.price(self.gpu_hours(hour))[1]
 
     # --- CCSP (contract section 5) --------------------------------------------------------------------------
+    def held(self, minute: int) -> dict[tuple, tuple[Pod, str]]:
+        """The devices held at ``minute``: {(node, gpu, profile, ...): (pod, container)}."""
+        return assignments(self.s)[minute]
+
+    def attributed_gpus(self, minute: int) -> dict[tuple, int]:
+        """{(cluster, node): physical GPUs that dcgm-exporter shows holding a pod} as an instant query at ``minute``
+        sees the exporter (NVIDIA nodes only; a down exporter shows none)."""
+        k = self._scrape_seen("dcgm", minute)
+        return {} if k is None else {key: len(g) for key, g in self.gpus_held(k).items()}
+
+    def gpus_held(self, k: int) -> dict[tuple, set]:
+        """{(cluster, node): GPU indices} holding a pod's device at scrape minute ``k`` (NVIDIA nodes)."""
+        gpus: dict[tuple, set] = {}
+        for device, (pod, _) in self.held(k).items():
+            if self.s.node(pod.cluster, device[0]).vendor == "nvidia":
+                gpus.setdefault((pod.cluster, device[0]), set()).add(device[1])
+        return gpus
+
     def active_gpus(self, minute: int) -> dict[tuple, int]:
-        """{(cluster, node): g(s)} for nodes with allocated GPUs."""
+        """{(cluster, node, active_from): g(s)} for nodes with active GPUs: the GPUs dcgm-exporter attributes to a
+        pod where it attributes any ("dcgm"), else the fewest GPUs that hold the allocation ("allocation")."""
         load: dict[tuple, float] = {}
         for (cluster, _, _, node, product, res, _, _), q in self.pod_allocation(minute).items():
             load[(cluster, node)] = load.get((cluster, node), 0.0) + q * self.weight(product, res)
-        return {k: math.ceil(v - 1e-9) for k, v in load.items() if math.ceil(v - 1e-9) > 0}
+        held = self.attributed_gpus(minute)
+        out = {(*k, "dcgm"): g for k, g in held.items()}
+        for k, v in load.items():
+            if k not in held and math.ceil(v - 1e-9) > 0:
+                out[(*k, "allocation")] = math.ceil(v - 1e-9)
+        return out
 
     @cache
-    def node_max(self, hour: int, since: int = 0) -> dict[tuple, int]:
-        """NODE_ACTIVE_GPUS_MAX of ``hour``: {(cluster, node): max active GPUs} (nodes with at least one), from the
-        steps at or after minute ``since``."""
+    def node_max_by_source(self, hour: int, since: int = 0) -> dict[tuple, int]:
+        """NODE_ACTIVE_GPUS_MAX of ``hour`` as the spoke writes it: {(cluster, node, active_from): max active GPUs}
+        over the steps at or after minute ``since``."""
         out: dict[tuple, int] = {}
         for m in self.steps(hour):
             if m < since:
                 continue
             for k, g in self.active_gpus(m).items():
                 out[k] = max(out.get(k, 0), g)
+        return out
+
+    @cache
+    def node_max(self, hour: int, since: int = 0) -> dict[tuple, int]:
+        """{(cluster, node): max active GPUs} of ``hour`` (nodes with at least one), whichever source each step
+        used: what the hub keeps."""
+        out: dict[tuple, int] = {}
+        for (cluster, node, _), g in self.node_max_by_source(hour, since).items():
+            out[(cluster, node)] = max(out.get((cluster, node), 0), g)
         return out
 
     def fleet(self, hour: int) -> dict[str, tuple[int, int]]:

@@ -5,7 +5,8 @@ portable terms: GPU classes by requirement (``gpu: {vendor: nvidia, mig: true}``
 model; ``gpu: {class: a100-80gb}``; ``gpu: {product: "NVIDIA Tesla T4"}`` = a product the model does not price),
 tenants by index (``tenant: 0``) or a literal ``namespace``, MIG profiles by size (``1g`` = the smallest 1g
 profile of the class) and requests by shorthand (``gpu`` = the node vendor's whole GPU, ``shared`` =
-``nvidia.com/gpu.shared``, ``mig-1g`` = that profile). :func:`resolve` turns one into a :class:`Scenario`
+``nvidia.com/gpu.shared``, ``mig-1g`` = that profile, ``mig-1g.shared`` = its renamed time-sliced
+replica). :func:`resolve` turns one into a :class:`Scenario`
 with literal names, or returns the reason the model cannot run it. Times are whole minutes from 0.
 
 Fault kinds: ``missed_scrapes`` (``job: ksm|dcgm``, ``at``, ``minutes``: no sample, bridged by the lookback),
@@ -19,6 +20,7 @@ Rules are named by kind: ``billed_hour``, ``steps``, ``gpu_hours``, ``node_max``
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -52,12 +54,16 @@ class Node:
     mig_layout: tuple[tuple[str, int], ...]  # (profile, instances per GPU); single: one profile
     replicas: int  # time-slicing replicas per GPU (1 = none)
     rename_shared: bool  # time-slicing advertises nvidia.com/gpu.shared (else nvidia.com/gpu on <product>-SHARED)
+    partition: str = ""  # AMD compute-memory partition of every GPU, e.g. cpx_nps4 ("" = whole GPUs)
+    partitions_per_gpu: int = 1  # as the scenario states it (CPX on MI300X: 8)
+    partition_strategy: str = "single"  # the AMD device plugin's naming: single (amd.com/gpu) | mixed (amd.com/<p>)
 
 
 @dataclass(frozen=True)
 class Container:
     name: str
     requests: tuple[tuple[str, int], ...]  # (Kubernetes resource, quantity), sorted
+    sidecar: bool = False  # an init container with restartPolicy: Always (a native sidecar, KEP-753)
 
 
 @dataclass(frozen=True)
@@ -130,6 +136,53 @@ class Scenario:
 
     def faults_of(self, kind: str) -> tuple[Fault, ...]:
         return tuple(f for f in self.faults if f.kind == kind)
+
+
+# --- devices: what the device plugin hands out ---------------------------------------------------------------
+def devices(node: Node) -> list[tuple[int, str | None, int]]:
+    """(gpu index, MIG profile or None, instance id or replica[, replica]) of every allocatable device."""
+    if node.mig_strategy == "none":
+        return [(g, None, r) for g in range(node.count) for r in range(node.replicas * node.partitions_per_gpu)]
+    return [(g, p, 1 + i, r) for g in range(node.count) for p, n in node.mig_layout for i in range(n)
+            for r in range(node.replicas)]
+
+
+def device_resource(node: Node, profile: str | None) -> str:
+    if profile and node.mig_strategy == "mixed":
+        return f"nvidia.com/mig-{profile}" + (".shared" if node.replicas > 1 and node.rename_shared else "")
+    if node.vendor == "amd":
+        return f"amd.com/{node.partition}" if node.partition and node.partition_strategy == "mixed" else "amd.com/gpu"
+    return "nvidia.com/gpu.shared" if node.replicas > 1 and node.rename_shared else "nvidia.com/gpu"
+
+
+@functools.cache
+def assignments(scenario: Scenario) -> list[dict[tuple, tuple[Pod, str]]]:
+    """Per minute: {(node, gpu, profile, instance): (pod, container)}, as the device plugin hands out devices."""
+    held: dict[str, list[tuple[tuple, str]]] = {}  # pod uid -> [(device, container)]
+    pods = {p.uid: p for p in scenario.pods}
+    out = []
+    for minute in range(scenario.duration + 1):
+        active = {}
+        for pod in scenario.pods:
+            exists, phase, node = pod.state(minute)
+            if exists and phase == "Running" and node:
+                active[pod.uid] = (pod, scenario.node(pod.cluster, node))
+        for gone in held.keys() - active.keys():
+            del held[gone]
+        taken = {d for devs in held.values() for d, _ in devs}
+        for pod_uid, (pod, node) in active.items():
+            if pod_uid in held:
+                continue
+            free = [(node.name, *d) for d in devices(node) if (node.name, *d) not in taken]
+            held[pod_uid] = []
+            for c in (*pod.containers, *(i for i in pod.init_containers if i.sidecar)):  # sidecars hold theirs
+                for res, q in c.requests:
+                    for dev in [d for d in free if device_resource(node, d[2]) == res][:q]:
+                        held[pod_uid].append((dev, c.name))
+                        free.remove(dev)
+                        taken.add(dev)
+        out.append({d: (pods[u], c) for u, devs in held.items() for d, c in devs})
+    return out
 
 
 def minutes(value) -> int:
@@ -231,8 +284,12 @@ def _node(raw: dict, model: Model, clusters: tuple[str, ...]) -> Node:
     replicas = c.time_slicing_replicas if ts and c else 1
     if ts and replicas < 2:
         raise Skip("time-slicing needs a class with time_slicing replicas")
+    part = raw.get("partition") or {}
+    if part and vendor != "amd":
+        raise ValueError(f"node {raw['name']}: partitions are AMD's")
     return Node(raw["name"], clusters[raw.get("cluster", 0)], vendor, product, c, raw.get("count", 1), strategy,
-                layout, replicas, bool(ts.get("rename", True)))
+                layout, replicas, bool(ts.get("rename", True)), part.get("name", ""), part.get("per_gpu", 1),
+                part.get("strategy", "single"))
 
 
 def _resource(key: str, node: Node | None) -> str:
@@ -241,8 +298,11 @@ def _resource(key: str, node: Node | None) -> str:
         return "amd.com/gpu" if node and node.vendor == "amd" else "nvidia.com/gpu"
     if key == "shared":
         return "nvidia.com/gpu.shared"
-    if key.startswith("mig-"):
-        return f"nvidia.com/mig-{_profile(key[4:], node.gpu_class if node else None)}"
+    if key == "partition":  # the mixed strategy's partition resource of the node
+        return f"amd.com/{node.partition}" if node else key
+    if key.startswith("mig-"):  # mig-1g, or mig-1g.shared: the slice renamed by time-slicing
+        size, shared = key[4:].removesuffix(".shared"), key.endswith(".shared")
+        return f"nvidia.com/mig-{_profile(size, node.gpu_class if node else None)}{'.shared' * shared}"
     return key
 
 
@@ -250,7 +310,7 @@ def _containers(raws, node: Node | None, prefix: str) -> tuple[Container, ...]:
     out = []
     for i, raw in enumerate(raws or ()):
         reqs = tuple(sorted((_resource(k, node), int(v)) for k, v in (raw.get("requests") or {}).items()))
-        out.append(Container(raw.get("name", f"{prefix}{i}"), reqs))
+        out.append(Container(raw.get("name", f"{prefix}{i}"), reqs, raw.get("restart_policy") == "Always"))
     return tuple(out)
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import functools
 
-from gpudash.golden.reference import Reference, ksm, node_product
-from gpudash.golden.scenario import PUSH_RULES, Node, Pod, Scenario
+from gpudash.golden.reference import Reference, ksm, label_value, node_product
+from gpudash.golden.scenario import PUSH_RULES, Node, Pod, Scenario, assignments, devices
 from gpudash.golden.scenario import uid_of as uid
 from gpudash.model.types import Exporter, Model
 from gpudash.rules import names
@@ -88,13 +88,38 @@ def _owner(pod: Pod) -> tuple[str, str, str]:
     return pod.owner_kind, pod.owner_name, "true"
 
 
+def _single_resource(node: Node) -> str:
+    return "nvidia_com_gpu_shared" if node.replicas > 1 and node.rename_shared else "nvidia_com_gpu"
+
+
+def _node_labels(node: Node, model: Model) -> tuple[tuple[str, str], ...]:
+    """The node's GPU Feature Discovery / AMD node labeller labels as kube_node_labels shows them: the product,
+    and under MIG with time-slicing the ``<resource>.replicas`` and ``<resource>.product`` labels of
+    NVIDIA/k8s-device-plugin internal/lm/resource.go (``-SHARED`` on the slice's product unless renamed)."""
+    if node.vendor == "amd":  # the node labeller's product name and compute-memory partition
+        part = ((model.sources.amd_partition_label, node.partition),) if node.partition else ()
+        return ((model.sources.amd_product_label, node_product(node)), *part)
+    out = {model.sources.nvidia_product_label: node_product(node)}
+    if node.mig_strategy == "single" and node.replicas > 1:
+        out["label_nvidia_com_gpu_replicas"] = str(node.replicas)
+    if node.mig_strategy == "mixed" and node.replicas > 1:
+        gpu = label_value(node.vendor, node.product)
+        shared = "" if node.rename_shared else "-SHARED"
+        for p, _ in node.mig_layout:
+            out[f"label_{ksm(f'nvidia.com/mig-{p}')}_replicas"] = str(node.replicas)
+            out[f"label_{ksm(f'nvidia.com/mig-{p}')}_product"] = f"{gpu}-MIG-{p}{shared}"
+    return tuple(sorted(out.items()))
+
+
 def _node_resources(node: Node) -> dict[str, int]:
-    if node.vendor == "amd":
-        return {"amd_com_gpu": node.count}
+    if node.vendor == "amd":  # ROCm/k8s-device-plugin docs/user-guide/configuration.md "Resource Naming Strategy"
+        mixed = node.partition and node.partition_strategy == "mixed"
+        return {f"amd_com_{node.partition}" if mixed else "amd_com_gpu": node.count * node.partitions_per_gpu}
     if node.mig_strategy == "mixed":
-        return {ksm(f"nvidia.com/mig-{p}"): n * node.count for p, n in node.mig_layout}
+        suffix = ".shared" if node.replicas > 1 and node.rename_shared else ""
+        return {ksm(f"nvidia.com/mig-{p}{suffix}"): n * node.count * node.replicas for p, n in node.mig_layout}
     if node.mig_strategy == "single":
-        return {"nvidia_com_gpu": node.mig_layout[0][1] * node.count}
+        return {_single_resource(node): node.mig_layout[0][1] * node.count * node.replicas}
     if node.replicas > 1 and node.rename_shared:
         return {"nvidia_com_gpu_shared": node.count * node.replicas}
     return {"nvidia_com_gpu": node.count * node.replicas}
@@ -106,8 +131,7 @@ def _ksm_exposition(scenario: Scenario, model: Model, cluster: str, minute: int)
     for node in scenario.nodes:
         if node.cluster != cluster:
             continue
-        label = model.sources.amd_product_label if node.vendor == "amd" else model.sources.nvidia_product_label
-        out[(("__name__", "kube_node_labels"), job, ("node", node.name), (label, node_product(node)))] = 1
+        out[(("__name__", "kube_node_labels"), job, ("node", node.name), *_node_labels(node, model))] = 1
         for res, n in _node_resources(node).items():
             for metric in ("kube_node_status_allocatable", "kube_node_status_capacity"):
                 out[(("__name__", metric), job, ("node", node.name), ("resource", res), ("unit", "integer"))] = n
@@ -123,6 +147,9 @@ def _ksm_exposition(scenario: Scenario, model: Model, cluster: str, minute: int)
                 for res, q in c.requests:
                     out[(("__name__", metric), *ident, ("container", c.name), ("node", node),
                          ("resource", ksm(res)), ("unit", "integer"))] = q
+        for c in pod.init_containers:  # kube-state-metrics labels restart_policy only when it is set
+            policy = (("restart_policy", "Always"),) if c.sidecar else ()
+            out[(("__name__", "kube_pod_init_container_info"), *ident, ("container", c.name), *policy)] = 1
         for p in ("Pending", "Running", "Succeeded", "Failed", "Unknown"):
             out[(("__name__", "kube_pod_status_phase"), *ident, ("phase", p))] = int(p == phase)
         kind, name, controller = _owner(pod)
@@ -137,50 +164,6 @@ def _ksm_exposition(scenario: Scenario, model: Model, cluster: str, minute: int)
 
 
 # --- GPU exporters -------------------------------------------------------------------------------------------
-def _devices(node: Node) -> list[tuple[int, str | None, int]]:
-    """(gpu index, MIG profile or None, instance id) of every allocatable device of the node."""
-    if node.mig_strategy == "none":
-        return [(g, None, r) for g in range(node.count) for r in range(node.replicas)]
-    return [(g, p, 1 + i) for g in range(node.count) for p, n in node.mig_layout for i in range(n)]
-
-
-def _device_resource(node: Node, profile: str | None) -> str:
-    if profile and node.mig_strategy == "mixed":
-        return f"nvidia.com/mig-{profile}"
-    if node.vendor == "amd":
-        return "amd.com/gpu"
-    return "nvidia.com/gpu.shared" if node.replicas > 1 and node.rename_shared else "nvidia.com/gpu"
-
-
-def assignments(scenario: Scenario) -> list[dict[tuple, tuple[Pod, str]]]:
-    """Per minute: {(node, gpu, profile, instance): (pod, container)}, as the device plugin hands out devices."""
-    held: dict[str, list[tuple[tuple, str]]] = {}  # pod uid -> [(device, container)]
-    pods = {p.uid: p for p in scenario.pods}
-    out = []
-    for minute in range(scenario.duration + 1):
-        active = {}
-        for pod in scenario.pods:
-            exists, phase, node = pod.state(minute)
-            if exists and phase == "Running" and node:
-                active[pod.uid] = (pod, scenario.node(pod.cluster, node))
-        for gone in held.keys() - active.keys():
-            del held[gone]
-        taken = {d for devs in held.values() for d, _ in devs}
-        for pod_uid, (pod, node) in active.items():
-            if pod_uid in held:
-                continue
-            free = [(node.name, *d) for d in _devices(node) if (node.name, *d) not in taken]
-            held[pod_uid] = []
-            for c in pod.containers:
-                for res, q in c.requests:
-                    for dev in [d for d in free if _device_resource(node, d[2]) == res][:q]:
-                        held[pod_uid].append((dev, c.name))
-                        free.remove(dev)
-                        taken.add(dev)
-        out.append({d: (pods[u], c) for u, devs in held.items() for d, c in devs})
-    return out
-
-
 def _pod_labels(exporter: Exporter, holder: tuple[Pod, str]) -> list[tuple[str, str]]:
     """The pod attribution labels of an exporter series as Prometheus stores them (honorLabels or not)."""
     return [(exporter.tenant_label, holder[0].namespace), (exporter.pod_label, holder[0].name),
@@ -190,10 +173,12 @@ def _pod_labels(exporter: Exporter, holder: tuple[Pod, str]) -> list[tuple[str, 
 def _exporter_exposition(scenario: Scenario, model: Model, cluster: str, minute: int, held) -> dict[Labels, float]:
     src = model.sources
     out: dict[Labels, float] = {}
-    for node in scenario.nodes:
+    for index, node in enumerate(scenario.nodes):
         if node.cluster != cluster:
             continue
-        units = _devices(node) if node.mig_strategy != "none" else [(g, None, 0) for g in range(node.count)]
+        host = gx.DCGM_HOST_LABELS[index % 2]  # dcgm-exporter's old and new name, alternately: both must work
+        units = (sorted({d[:3] for d in devices(node)}, key=str) if node.mig_strategy != "none"
+                 else [(g, None, 0) for g in range(node.count)])
         for g, profile, instance in units:
             holder = next((held[d] for d in sorted(held, key=str)
                            if d[:3] == (node.name, g, profile) and (profile is None or d[3] == instance)), None)
@@ -206,7 +191,7 @@ def _exporter_exposition(scenario: Scenario, model: Model, cluster: str, minute:
                 out[(("__name__", f"{src.amd_metric_prefix}gpu_gfx_activity"), *labels)] = util
                 continue
             labels = [("job", gx.sample_job(src.dcgm)), ("gpu", str(g)), ("UUID", f"GPU-{uid(node.name, str(g))}"),
-                      ("device", f"nvidia{g}"), ("modelName", node.product), ("Hostname", node.name)]
+                      ("device", f"nvidia{g}"), ("modelName", node.product), (host, node.name)]
             if profile:
                 labels += [("GPU_I_PROFILE", profile), ("GPU_I_ID", str(instance))]
             if holder:
@@ -221,7 +206,7 @@ def _exporter_exposition(scenario: Scenario, model: Model, cluster: str, minute:
             for g in range(node.count):
                 out[(("__name__", "DCGM_FI_DEV_POWER_USAGE"), ("job", gx.sample_job(src.dcgm)), ("gpu", str(g)),
                      ("UUID", f"GPU-{uid(node.name, str(g))}"), ("device", f"nvidia{g}"),
-                     ("modelName", node.product), ("Hostname", node.name))] = 90
+                     ("modelName", node.product), (host, node.name))] = 90
     return out
 
 

@@ -15,6 +15,8 @@ node_pools:
     memory: 81920                # MiB per GPU (DCGM FB_FREE, AMD total VRAM)
     mig: {strategy: mixed, layout: {1g: 7}}          # or {strategy: single, profile: 1g, instances: 7}
     time_slicing: {rename: true}                     # the class's replicas; rename=false: <product>-SHARED
+                                 # (with mig: time-sliced MIG slices, replicas labels per GFD)
+    partition: {name: cpx_nps4, per_gpu: 8, strategy: single}   # AMD compute partitions (mixed: amd.com/<name>)
     exporter: dcgm               # dcgm | amd | none (default: by vendor): which exporter serves this pool
 workload:
   - name: trainer                # a pod (replicas: N gives trainer-0..N-1 on consecutive nodes)
@@ -23,7 +25,7 @@ workload:
     node: 0                      # node index in the pool
     owner: {kind: Deployment, name: trainer}         # Deployment | StatefulSet | Job | bare
     containers: [{name: main, requests: {gpu: 2}}]   # gpu | shared | mig-1g | literal resource names
-    init_containers: []
+    init_containers: []          # an entry with restart_policy: Always is a native sidecar
     lifecycle: [{at: 0m, phase: Pending}, {at: 2m, phase: Running}, {at: 3d, phase: Succeeded},
                 {at: 3d5m, deleted: true}, {at: 1h, restart: true}]
     utilisation: {schedule: [{percent: 80, for: 1h}, {percent: 0, for: 1h}], repeat: 5, then: 0}
@@ -135,6 +137,8 @@ def _compile(raw: dict, model: Model, source: str) -> Mock:
                 node["mig"] = p["mig"]
             if p.get("time_slicing"):
                 node["time_slicing"] = p["time_slicing"]
+            if p.get("partition"):
+                node["partition"] = p["partition"]
             nodes.append(node)
             literal[(p.get("cluster", 0), name)] = product
             memory[(p.get("cluster", 0), name)] = int(p.get("memory", 81920))

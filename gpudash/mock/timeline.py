@@ -111,12 +111,12 @@ class Timeline:
         for key in [k for k in out["dcgm"] if dict(k)["__name__"] == "DCGM_FI_DEV_POWER_USAGE"]:
             d = dict(key)
             d["__name__"] = "DCGM_FI_DEV_XID_ERRORS"
-            out["dcgm"][tuple(sorted(d.items()))] = xids.get((d["Hostname"], d["gpu"]), 0)
+            out["dcgm"][tuple(sorted(d.items()))] = xids.get((d.get("Hostname") or d.get("hostname"), d["gpu"]), 0)
         for key, used in list(out["dcgm"].items()):
             d = dict(key)
             if d["__name__"] != "DCGM_FI_DEV_FB_USED":
                 continue
-            total = self.mock.memory.get((self.cluster, d["Hostname"]), 81920)
+            total = self.mock.memory.get((self.cluster, d.get("Hostname") or d.get("hostname")), 81920)
             if "GPU_I_PROFILE" in d:
                 gb = re.search(r"\.(\d+)gb", d["GPU_I_PROFILE"])
                 total = int(gb.group(1)) * 1024 if gb else total
@@ -166,10 +166,14 @@ class FastReference(Reference):
     ``minute`` only looks at pods that exist within the lookback (created at or before ``minute`` and not
     deleted more than LOOKBACK minutes earlier), and SKU look-ups are cached."""
 
-    def __init__(self, scenario: Scenario, model: Model):
+    def __init__(self, scenario: Scenario, model: Model, exporters_backfilled_from: int | None = None,
+                 closed_lookback: bool = False):
         super().__init__(scenario, model)
+        self.exporters_from = exporters_backfilled_from
+        self.lookback = LOOKBACK + int(closed_lookback)  # scrapes a step sees: Prometheus 2 includes one 5m old
         self._full = scenario
         self._sku_cache: dict = {}
+        self._held = None
         buckets: dict[int, list[Pod]] = {}
         hours = scenario.duration // 60 + 1
         for pod in scenario.pods:
@@ -189,6 +193,29 @@ class FastReference(Reference):
             return super().pod_allocation(minute)
         finally:
             self.s = self._full
+
+    def held(self, minute: int):
+        """Device assignments from the scenario compressed to its change minutes (the same at every minute)."""
+        if self._held is None:
+            points = change_minutes(self._full)
+            self._held = (points, gs.assignments(compress(self._full, points)))
+        points, held = self._held
+        return held[max(0, bisect.bisect_right(points, minute) - 1)]
+
+    def attributed_gpus(self, minute: int) -> dict[tuple, int]:
+        """As the golden reference, except for backfilled history (:mod:`gpudash.mock.history`
+        ``exporters_from``): exporter series exist only from ``exporters_backfilled_from`` on, and carry no
+        staleness markers, so a series that stopped (its pod left the GPU) is still read for the lookback and
+        every scrape stored within it counts (``closed_lookback``: Prometheus 2, whose lookback includes a sample
+        exactly 5 minutes old, as step-aligned backfilled scrapes are)."""
+        if self.exporters_from is None:
+            return super().attributed_gpus(minute)
+        scrapes, gpus = self._scrapes("dcgm"), {}
+        for k in range(minute, max(minute - self.lookback, self.exporters_from - 1, -1), -1):
+            if k < len(scrapes) and scrapes[k] == "ok":
+                for key, held in self.gpus_held(k).items():
+                    gpus.setdefault(key, set()).update(held)
+        return {key: len(g) for key, g in gpus.items()}
 
     def sku(self, product: str, resource: str):
         key = (product, resource)

@@ -25,7 +25,7 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from gpudash.errors import GpudashError, InputError, raise_all
 from gpudash.model import mig
-from gpudash.model.pricing import product_label
+from gpudash.model.pricing import ksm_resource, product_label
 from gpudash.model.schema import DURATION_PATTERN, HTTP_SECRETS, INLINE_SECRETS, THANOS_QUERIER_URL, json_schema
 from gpudash.model.types import (
     MIN_RETENTION,
@@ -577,7 +577,8 @@ def _gpu_classes(items: list[dict], ctx: _Ctx) -> tuple[GpuClass, ...]:
             name=c["name"], vendor=c["vendor"], products=tuple(sorted(c["products"])),
             price_per_hour=float(c["price_per_hour"]), mig_model=model, mig=_mig_profiles(c, model, path, ctx),
             shared_price_per_hour=_shared_price(c),
-            time_slicing_replicas=int(c.get("time_slicing", {}).get("replicas", 1))))
+            time_slicing_replicas=int(c.get("time_slicing", {}).get("replicas", 1)),
+            partitions=tuple(sorted((k, float(v)) for k, v in c.get("partitions", {}).items()))))
     return tuple(sorted(classes, key=lambda c: c.name))
 
 
@@ -594,6 +595,8 @@ def _claim_products(c: dict, path: FieldPath, owners: dict[str, str], ctx: _Ctx)
 
 def _mig_model(c: dict, path: FieldPath, ctx: _Ctx) -> str | None:
     """The class's MIG model: explicit, else inferred from the products (NVIDIA only)."""
+    ctx.check(c["vendor"] == "amd" or "partitions" not in c, path + ("partitions",),
+              "only for vendor amd (compute partitions are an AMD Instinct feature; NVIDIA has mig)")
     if c["vendor"] == "amd":
         for key in ("mig", "mig_model", "time_slicing"):
             ctx.check(key not in c, path + (key,), "not supported for vendor amd (MIG and time-slicing are "
@@ -612,18 +615,26 @@ def _mig_model(c: dict, path: FieldPath, ctx: _Ctx) -> str | None:
 
 
 def _mig_profiles(c: dict, model: str | None, path: FieldPath, ctx: _Ctx) -> tuple[MigProfile, ...]:
-    """Every profile of ``model``, priced from the class's ``mig`` prices or by the default share rule."""
+    """Every profile of ``model``, priced from the class's ``mig`` prices or by the default share rule, and the
+    media-extension variants (``1g.10gb+me``) the class prices."""
     if model is None:
         return ()
     profiles, prices = mig.PROFILES[model], c.get("mig", {})
+    resources: dict[str, str] = {}
     for name in prices:
-        ctx.check(name in profiles, path + ("mig", name),
-                  f"{name!r} is not a MIG profile of {model} (valid: {', '.join(profiles)})")
+        ctx.check(mig.base_profile(name) in profiles, path + ("mig", name),
+                  f"{name!r} is not a MIG profile of {model} (valid: {', '.join(profiles)}); a media-extension "
+                  "variant adds +me, -me, +me.all or +gfx")
+        seen = resources.setdefault(ksm_resource(f"nvidia.com/mig-{name}"), name)
+        ctx.check(seen == name, path + ("mig", name),
+                  f"{name!r} and {seen!r} are the same kube-state-metrics resource; price only one of them")
     priced = [MigProfile(name, compute, memory,
                          float(prices[name]) if name in prices else
                          round(c["price_per_hour"] * mig.default_share(model, name), 6),
                          "model" if name in prices else "default")
               for name, (compute, memory) in profiles.items()]
+    priced += [MigProfile(name, *profiles[mig.base_profile(name)], float(price), "model")
+               for name, price in prices.items() if name not in profiles and mig.base_profile(name) in profiles]
     return tuple(sorted(priced, key=lambda p: (p.compute_slices, p.memory_slices, p.name)))
 
 

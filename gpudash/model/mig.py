@@ -44,6 +44,18 @@ _PRODUCT_PATTERNS: tuple[tuple[str, str], ...] = (
 )
 
 
+# Media-extension variants of a profile (1g.10gb+me, 1g.24gb-me, 1g.24gb+me.all, +gfx): separate device-plugin
+# resources with the base profile's compute and memory slices (NVIDIA/k8s-device-plugin CHANGELOG.md "Support MIG
+# devices with 1g.10gb+me profile", api/config/v1/resources_test.go). Priced only when a class lists them.
+VARIANT = re.compile(r"^(?P<base>[1-7]g\.[0-9]+gb)(?P<suffix>[+-]me|\+me\.all|\+gfx)?$")
+
+
+def base_profile(profile: str) -> str:
+    """The profile without its media-extension suffix: ``1g.10gb+me`` -> ``1g.10gb``."""
+    found = VARIANT.match(profile)
+    return found["base"] if found else profile
+
+
 def model_for_product(product: str) -> str | None:
     """The MIG-capable GPU model a product string names, or None (no MIG: L40S, T4, AMD...)."""
     for pattern, model in _PRODUCT_PATTERNS:
@@ -61,4 +73,4 @@ def default_share(model: str, profile: str) -> float:
 
 def compute_share(model: str, profile: str) -> float:
     """The profile's share of the GPU's compute slices (used to count MIG slices as GPU fractions)."""
-    return PROFILES[model][profile][0] / GPU_SLICES[model][0]
+    return PROFILES[model][base_profile(profile)][0] / GPU_SLICES[model][0]

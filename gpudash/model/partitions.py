@@ -6,7 +6,8 @@ mixed naming strategy, and the node labeller writes the same value as ``amd.com/
 ``current_compute_partition`` + "_" + ``current_memory_partition`` in lower case, internal/pkg/amdgpu/amdgpu.go).
 The compute mode splits the GPU's XCDs: SPX 1 partition, DPX 2, TPX 3, QPX 4, CPX one per XCD (8 on MI300X
 and MI325X, 6 on MI300A; AMD Instinct MI300 "GPU partitioning" documentation). The memory mode (NPS) does not
-change the compute share. A partition is priced at its compute share of the class's price.
+change the compute share. A partition is priced from the class's ``partitions`` table, else at its compute
+share of the class's price.
 """
 from __future__ import annotations
 

@@ -45,9 +45,11 @@ def _class_skus(c: GpuClass) -> list[Sku]:
     for product in sorted({product_label(c.vendor, p) for p in c.products}):
         out.append(Sku(product, ksm_resource(c.whole_resource), c.name, c.whole_resource, c.price_per_hour, 1.0))
         if c.vendor == "amd":
+            priced = dict(c.partitions)  # the class's partitions table, else the compute share of the GPU price
             for name, share in partitions.partitions(product):
                 resource = f"amd.com/{name}"
-                out.append(Sku(product, ksm_resource(resource), c.name, resource, c.price_per_hour * share, share))
+                price = priced.get(name, c.price_per_hour * share)
+                out.append(Sku(product, ksm_resource(resource), c.name, resource, price, share))
             continue
         shared = 1.0 / c.time_slicing_replicas
         for prod, res in ((product, "nvidia_com_gpu_shared"), (f"{product}-SHARED", "nvidia_com_gpu")):
@@ -55,10 +57,38 @@ def _class_skus(c: GpuClass) -> list[Sku]:
         for profile in c.mig:
             share = mig.compute_share(c.mig_model, profile.name)
             mixed = (product, ksm_resource(profile.resource))
-            single = (f"{product}-MIG-{profile.name}", "nvidia_com_gpu")
+            # GFD sanitises the profile in the product too: 1g.10gb+me -> ...-MIG-1g.10gbme
+            single = (f"{product}-MIG-{product_label(c.vendor, profile.name)}", "nvidia_com_gpu")
             for prod, res in (mixed, single):
                 out.append(Sku(prod, res, c.name, profile.resource, profile.price_per_hour, share))
+            if c.time_slicing_replicas > 1:
+                out += _shared_slice_skus(c, product, profile.name, profile.price_per_hour, share)
     return out
+
+
+def _shared_slice_skus(c: GpuClass, product: str, profile: str, price: float, share: float) -> list[Sku]:
+    """A time-sliced MIG slice, as the spoke reports it: counted in slices (replicas / the node's replicas), so
+    priced at the slice price and weighted by the slice's compute share. Keys: the mixed strategy's
+    ``nvidia_com_mig_<profile>_shared`` on the GPU's product, the single strategy's ``nvidia.com/gpu`` on
+    ``<GPU>-MIG-<profile>-SHARED`` and, renamed, ``nvidia.com/gpu.shared`` on ``<GPU>-MIG-<profile>``
+    (NVIDIA/k8s-device-plugin internal/lm/resource.go ``getProductName``: ``-SHARED`` only when not renamed)."""
+    resource = f"nvidia.com/mig-{profile}.shared"
+    single = f"{product}-MIG-{product_label(c.vendor, profile)}"
+    keys = ((product, ksm_resource(resource)), (f"{single}-SHARED", "nvidia_com_gpu"),
+            (single, "nvidia_com_gpu_shared"))
+    return [Sku(prod, res, c.name, resource, price, share) for prod, res in keys]
+
+
+def mig_profile_names(model: Model) -> tuple[str, ...]:
+    """Every MIG profile name of the model's classes, sorted."""
+    return tuple(sorted({p.name for c in model.gpu_classes for p in c.mig}))
+
+
+def mig_replicas(model: Model) -> tuple[int, ...]:
+    """The replica counts a time-sliced MIG slice is priced for: 2 up to the largest ``time_slicing.replicas`` of
+    a MIG class (a node shared more ways than that is reported unpriced)."""
+    top = max((c.time_slicing_replicas for c in model.gpu_classes if c.mig), default=1)
+    return tuple(range(2, top + 1))
 
 
 def skus(model: Model) -> tuple[Sku, ...]:

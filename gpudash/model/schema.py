@@ -8,7 +8,7 @@ the loader and stated in the ``description`` of the fields they constrain.
 """
 from __future__ import annotations
 
-from gpudash.model import mig
+from gpudash.model import mig, partitions
 from gpudash.model.types import DAY, MIN_RETENTION, Mco
 
 SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
@@ -157,9 +157,21 @@ def _gpu_class() -> dict:
         "mig": {
             "description": "Price per hour of MIG profiles, e.g. 1g.10gb: 0.55; each must be a profile of the "
                            "class's MIG model. Unpriced profiles cost price_per_hour x max(compute share, memory "
-                           "share). NVIDIA only.",
+                           "share). Media-extension variants (1g.10gb+me, -me, +me.all, +gfx) are priced only when "
+                           "listed, else reported unpriced. NVIDIA only.",
             "type": "object",
-            "propertyNames": {"title": "a MIG profile name such as 1g.10gb", "pattern": "^[1-7]g\\.[0-9]+gb$"},
+            "propertyNames": {"title": "a MIG profile name such as 1g.10gb, or a media-extension variant such as "
+                                       "1g.10gb+me", "pattern": mig.VARIANT.pattern},
+            "additionalProperties": {"$ref": "#/$defs/amount"}},
+        "partitions": {
+            "description": "Price per hour of AMD compute partitions, e.g. cpx_nps4: 0.60 (the device plugin's "
+                           "mixed-strategy resource amd.com/<compute>_<memory>, and the node label "
+                           "amd.com/gpu.compute-memory-partition under the single strategy). Unpriced partitions "
+                           "cost price_per_hour x their compute share (CPX on MI300X: 1/8). AMD only.",
+            "type": "object",
+            "propertyNames": {"title": "a partition such as cpx_nps4",
+                              "pattern": f"^({'|'.join(partitions.COMPUTE_MODES)})_"
+                                         f"({'|'.join(partitions.MEMORY_MODES)})$"},
             "additionalProperties": {"$ref": "#/$defs/amount"}},
         "time_slicing": _object({
             "replicas": {"description": "Replicas each GPU is advertised as (nvidia.com/gpu.shared).",

@@ -94,6 +94,7 @@ class GpuClass:
     mig: tuple[MigProfile, ...]  # every profile of mig_model, priced (explicitly or by the default rule)
     shared_price_per_hour: float  # price of one time-sliced replica (nvidia.com/gpu.shared)
     time_slicing_replicas: int = 1  # replicas per physical GPU (1 = no time-slicing configured)
+    partitions: tuple[tuple[str, float], ...] = ()  # AMD: (partition e.g. "cpx_nps4", price per hour), set in the model
 
     @property
     def whole_resource(self) -> str:

@@ -34,8 +34,11 @@ BILLED_HOUR = "cluster:gpudash_billed_hour:start_timestamp"
 # Spoke steps (billing.resolution) of the previous clock hour at which kube-state-metrics was up: how much of
 # the hour the hourly figures cover (all 3600 / resolution steps, unless data was lost); label cluster (hub).
 STEPS_OBSERVED = "cluster:gpudash_steps_observed:previous_hour"
-# Most GPUs allocated at any spoke step of the previous clock hour, per node (CCSP); labels node.
+# Most GPUs allocated at any spoke step of the previous clock hour, per node (CCSP); labels node, ACTIVE_FROM_LABEL.
 NODE_ACTIVE_GPUS_MAX = "node:gpudash_gpus_active:max_previous_hour"
+# Where a step's active GPUs of a node came from: "dcgm" (physical GPUs with a pod attributed by dcgm-exporter) or
+# "allocation" (the fewest GPUs that hold the node's allocation, for nodes without attributed exporter data).
+ACTIVE_FROM_LABEL = "active_from"
 # GPU activity ratio (0-1) per pod: peak and mean over the push window; labels namespace, pod, node, gpu_model.
 POD_ACTIVITY_MAX = "namespace_pod:gpudash_gpu_activity:max"
 POD_ACTIVITY_AVG = "namespace_pod:gpudash_gpu_activity:avg"

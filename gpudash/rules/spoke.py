@@ -7,7 +7,7 @@ See docs/billing-contract.md for the definitions.
 """
 from __future__ import annotations
 
-from gpudash.model.pricing import skus
+from gpudash.model.pricing import mig_profile_names, mig_replicas, skus
 from gpudash.model.types import Exporter, Model
 from gpudash.promql import build as q
 from gpudash.rules import names
@@ -79,6 +79,60 @@ def _amd_partitions(alloc: str, nodes_with_requests: str, model: Model) -> str:
     return q.agg("sum", (*POD, "node", "product", "resource"), renamed)
 
 
+def _shared_slices(alloc: str, model: Model) -> str:
+    """``alloc`` with time-sliced MIG slices counted in slices: ``q`` replicas of a slice shared ``r`` ways are
+    ``q / r`` units of ``nvidia_com_mig_<profile>_shared`` (mixed strategy) or of the node's product and resource
+    (single strategy: ``<GPU>-MIG-<profile>-SHARED`` on ``nvidia.com/gpu``, ``<GPU>-MIG-<profile>`` on
+    ``nvidia.com/gpu.shared`` when renamed), priced at the slice price.
+
+    The replica count is GPU Feature Discovery's ``<resource>.replicas`` node label (NVIDIA/k8s-device-plugin
+    internal/lm/resource.go): ``nvidia.com/mig-<profile>.replicas`` under the mixed strategy (where ``-SHARED``
+    goes on ``nvidia.com/mig-<profile>.product``, not on ``nvidia.com/gpu.product``), ``nvidia.com/gpu.replicas``
+    on a ``-MIG-`` product under the single one. PromQL cannot divide by a label, so the label value is matched
+    against a constant table of the replica counts :func:`pricing.mig_replicas` allows; a count outside it stays
+    undivided under ``<resource>_replicas_<count>``, and a shared slice on a node without the label under
+    ``<resource>_replicas_unknown``: no SKU prices them (unpriced and alerted, never over-billed).
+    """
+    src, job = model.sources, ksm.job(model.sources)
+    many = "[0-9]*[2-9]|[0-9]*[1-9][0-9]+"  # a count of at least 2
+    sources = [(ksm.node_label(f"nvidia.com/mig-{p}{ksm.REPLICAS_SUFFIX}"),
+                ksm.sanitise_resource(f"nvidia.com/mig-{p}"), ()) for p in mig_profile_names(model)]
+    sources.append((ksm.node_label(f"nvidia.com/gpu{ksm.REPLICAS_SUFFIX}"), "nvidia_com_gpu",
+                    ((src.nvidia_product_label, "=~", ".+-MIG-.+"),)))
+    shared = " or ".join(
+        q.label_replace(q.label_replace(q.agg("max", ("cluster", "node", label),
+                                              q.selector(ksm.NODE_LABELS, job, (label, "=~", many), *extra)),
+                                        "gpudash_replicas", "$1", label, "(.+)"), "gpudash_base", resource, "", "")
+        for label, resource, extra in sources)
+    shared = q.agg("max", ("cluster", "node", "gpudash_base", "gpudash_replicas"), shared)
+
+    def base(expr: str) -> str:  # the resource without the device plugin's ".shared" rename
+        return q.label_replace(expr, "gpudash_base", "$1", "resource", "(.+?)(_shared)?")
+
+    requests = " or ".join(ksm.gpu_requests(m, src) for m in (ksm.CONTAINER_REQUESTS, ksm.INIT_CONTAINER_REQUESTS))
+    bases = q.agg("max", ("cluster", "node", "gpudash_base"), base(requests))
+    every = f"{shared} or on (cluster, node, gpudash_base) ({bases} * 0 + 1)"  # one join, alloc evaluated once
+    keyed = f"{base(alloc)} * on (cluster, node, gpudash_base) group_left (gpudash_replicas) ({every})"
+    known = mig_replicas(model)
+    if known:
+        keyed = q.label_replace(keyed, "gpudash_r", "$1", "gpudash_replicas",
+                                f"({q.regex_alternation(map(str, known))})")
+
+    def key(expr: str) -> str:
+        return q.call("label_join", expr, q.quote("gpudash_key"), q.quote("/"), q.quote("product"),
+                      q.quote("resource"), q.quote("gpudash_replicas"), q.quote("gpudash_r"))
+
+    mixed = q.label_replace(key(keyed), "resource", "${1}_shared", "gpudash_key",
+                            "[^/]*/(nvidia_com_mig_.+?)(_shared)?/[0-9]+/.*")
+    unknown = q.label_replace(key(mixed), "resource", "${1}_replicas_$2", "gpudash_key", "[^/]*/([^/]+)/([0-9]+)/")
+    # a shared slice on a node without a replicas label: its share is unknown, so no SKU may price it whole
+    unlabelled = q.label_replace(unknown, "resource", "${1}${2}${3}_replicas_unknown", "gpudash_key",
+                                 "(?:[^/]*/(nvidia_com_mig_.+_shared)|.+-MIG-[^/]+/(nvidia_com_gpu_shared)"
+                                 "|.+-MIG-[^/]+-SHARED/(nvidia_com_gpu))//")
+    table = ["vector(1)", *(q.const_series(repr(1 / r), gpudash_r=str(r)) for r in known)]
+    return f"{unlabelled} * on (gpudash_r) group_left () ({' or '.join(table)})"
+
+
 def allocation(model: Model) -> str:
     """GPUs allocated per (pod, uid, node, resource) to Running, node-bound pods, with the node's ``product``.
 
@@ -88,7 +142,8 @@ def allocation(model: Model) -> str:
     pods = f"{_effective_request(model)} * on {q.labels(POD)} group_left () {_running(model)}"
     request_nodes = q.agg("max", ("cluster", "node"), ksm.gpu_requests(ksm.CONTAINER_REQUESTS, model.sources))
     products = f"{_node_product(model)} or on (cluster, node) ({request_nodes} * 0 + 1)"
-    return _amd_partitions(f"({pods} * on (cluster, node) group_left (product) ({products}))", request_nodes, model)
+    with_product = f"({pods} * on (cluster, node) group_left (product) ({products}))"
+    return _amd_partitions(_shared_slices(with_product, model), request_nodes, model)
 
 
 def _workloads(model: Model) -> str:
@@ -169,6 +224,21 @@ def _gpu_equivalents(node_res: str, model: Model) -> str:
     return f"{expr} * on (gpudash_weight) group_left () ({' or '.join(table)})"
 
 
+def _node_active(node_res: str, model: Model) -> str:
+    """Active GPUs per node at one step: the distinct physical GPUs (``gpu``, ``UUID``) whose DCGM series carry a
+    pod, where the node has such series; else the fewest GPUs that hold its allocation (MIG slices by compute
+    share, replicas by 1/replicas, rounded up). dcgm-exporter attributes every GPU and every MIG instance to the
+    pod holding it through the kubelet's pod-resources API (NVIDIA/dcgm-exporter
+    internal/pkg/transformation/kubernetes.go: a MIG device by its GPU instance, a time-sliced GPU by its base
+    device ID with the ``::<replica>`` suffix cut), so it knows which physical GPU a slice or replica is on,
+    which kube-state-metrics does not. ``active_from`` says which of the two a step used."""
+    held = gx.on_node(gx.attributed(gx.DCGM_FB_USED, model.sources.dcgm))
+    held = q.agg("count", ("cluster", "node"), q.agg("max", ("cluster", "node", *gx.DCGM_GPU_LABELS), held))
+    bound = f"ceil({q.agg('sum', ('cluster', 'node'), _gpu_equivalents(node_res, model))} - 1e-06)"
+    return (f"{q.label_replace(held, names.ACTIVE_FROM_LABEL, 'dcgm', '', '')} or on (cluster, node) "
+            f"{q.label_replace(bound, names.ACTIVE_FROM_LABEL, 'allocation', '', '')}")
+
+
 def rules(model: Model) -> tuple[Rule, ...]:
     alloc = allocation(model)
     r = model.billing.resolution
@@ -179,7 +249,7 @@ def rules(model: Model) -> tuple[Rule, ...]:
     node_res = q.agg("sum", ("cluster", "node", "product", "resource"), alloc)
     ksm_up = q.agg("max", ("cluster",), f"{q.selector('up', ksm.job(model.sources))} == 1")
     steps_observed = f"count_over_time({_per_step(ksm_up, model)})"
-    node_active = f"ceil({q.agg('sum', ('cluster', 'node'), _gpu_equivalents(node_res, model))} - 1e-06)"
+    node_active = _node_active(node_res, model)
 
     node_max = f"max_over_time({_per_step(node_active, model)})"
     workloads = _workloads(model)
@@ -203,8 +273,10 @@ def rules(model: Model) -> tuple[Rule, ...]:
              "\nhour the hourly figures cover. Less than every step (a restarted Prometheus with an empty"
              "\nTSDB, kube-state-metrics down) is an under-billed hour, which the hub alerts on."),
         Rule(names.NODE_ACTIVE_GPUS_MAX, _previous_hour(node_max),
-             "CCSP: most GPUs allocated to Running pods on each node at any step of the previous clock hour"
-             "\n(MIG slices by compute share, time-sliced replicas by 1/replicas, rounded up per step)."),
+             "CCSP: most GPUs allocated to Running pods on each node at any step of the previous clock hour:"
+             "\nphysical GPUs with a pod attributed by dcgm-exporter (active_from=dcgm), else the fewest GPUs"
+             "\nholding the allocation (active_from=allocation: MIG slices by compute share, replicas by"
+             "\n1/replicas, rounded up per step)."),
         *_activity_rules(model),
     )
 
@@ -221,6 +293,25 @@ def _exporter_per_pod(model: Model, metric: str, exporter: Exporter, fn: str, op
     return q.agg(op, ("cluster", "namespace", "pod", "gpu_model"), series)
 
 
+def _amd_activity(model: Model, fn: str, op: str) -> str:
+    """AMD graphics activity per pod, named by the node's ``amd.com/gpu.product-name`` label: the exporter's
+    ``card_model`` is a board part number (ROCm/device-metrics-exporter), not a GPU model a person recognises.
+    Pods on a node without the label keep ``card_model``."""
+    src = model.sources
+    series = gx.to_pod_labels(f"{fn}({gx.attributed(gx.amd_metric(src, gx.AMD_GFX_ACTIVITY), src.amd)}"
+                              f"[{q.duration(model.billing.mco_interval)}]) / 100", src.amd)
+    series = q.label_replace(q.label_replace(series, "node", "$1", gx.AMD_HOST_LABEL, "(.+)"),
+                             "gpu_model", "$1", gx.AMD_MODEL_LABEL, "(.*)")
+    per_node = q.agg(op, ("cluster", "namespace", "pod", "node", "gpu_model"), series)
+    products = q.agg("max", ("cluster", "node", "gpudash_product"),
+                     q.label_replace(q.selector(ksm.NODE_LABELS, ksm.job(src), (src.amd_product_label, "!=", "")),
+                                     "gpudash_product", "$1", src.amd_product_label, "(.+)"))
+    named = q.label_replace(f"{per_node} * on (cluster, node) group_left (gpudash_product) {products}",
+                            "gpu_model", "$1", "gpudash_product", "(.+)")
+    return q.agg(op, ("cluster", "namespace", "pod", "gpu_model"),
+                 f"{named} or on (cluster, namespace, pod) {per_node}")
+
+
 def _activity(model: Model, fn: str, op: str) -> str:
     """Per pod GPU activity ratio (0-1) over the push window: DCGM graphics-engine activity (works for MIG),
     falling back to DCGM GPU utilisation, and AMD graphics activity."""
@@ -228,8 +319,7 @@ def _activity(model: Model, fn: str, op: str) -> str:
     parts = (
         _exporter_per_pod(model, gx.DCGM_GR_ENGINE_ACTIVE, src.dcgm, fn, op, "", gx.DCGM_MODEL_LABEL),
         _exporter_per_pod(model, gx.DCGM_GPU_UTIL, src.dcgm, fn, op, " / 100", gx.DCGM_MODEL_LABEL),
-        _exporter_per_pod(model, gx.amd_metric(src, gx.AMD_GFX_ACTIVITY), src.amd, fn, op, " / 100",
-                          gx.AMD_MODEL_LABEL),
+        _amd_activity(model, fn, op),
     )
     return " or on (cluster, namespace, pod) ".join(parts)
 

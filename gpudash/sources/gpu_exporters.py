@@ -1,7 +1,7 @@
 """GPU exporter vocabulary: NVIDIA DCGM exporter and AMD device-metrics-exporter.
 
-Used for utilisation only: with time-slicing the exporters report per device, not per pod, so billing comes
-from allocation (kube-state-metrics) and never from these series.
+Used for utilisation and for CCSP's count of physical GPUs holding a pod: with time-slicing the exporters report
+per device, not per pod, so billing comes from allocation (kube-state-metrics) and never from these series.
 """
 from __future__ import annotations
 
@@ -14,10 +14,16 @@ DCGM_GR_ENGINE_ACTIVE = "DCGM_FI_PROF_GR_ENGINE_ACTIVE"  # ratio 0-1; the one th
 DCGM_GPU_UTIL = "DCGM_FI_DEV_GPU_UTIL"  # percent; not available for MIG instances
 DCGM_POWER_USAGE = "DCGM_FI_DEV_POWER_USAGE"  # watts
 DCGM_XID_ERRORS = "DCGM_FI_DEV_XID_ERRORS"  # last XID error code, 0 when none
+DCGM_FB_USED = "DCGM_FI_DEV_FB_USED"  # MiB; in the default counters, per GPU and per MIG instance
 DCGM_MODEL_LABEL = "modelName"
+# The node a DCGM series was measured on: dcgm-exporter renamed Hostname to hostname; either may be set.
+DCGM_HOST_LABELS = ("Hostname", "hostname")
+# A physical GPU: its index and UUID (a MIG instance's series carry its parent GPU's, plus GPU_I_ID/GPU_I_PROFILE).
+DCGM_GPU_LABELS = ("gpu", "UUID")
 AMD_GFX_ACTIVITY = "gpu_gfx_activity"  # percent
 AMD_POWER = "gpu_package_power"  # watts
-AMD_MODEL_LABEL = "card_model"
+AMD_MODEL_LABEL = "card_model"  # a board part number, not the GPU model: display names come from the node label
+AMD_HOST_LABEL = "hostname"  # the node (ROCm/device-metrics-exporter pkg/amdgpu/gpuagent/gpuagent_gpu.go)
 
 
 def amd_metric(sources: Sources, name: str) -> str:
@@ -52,4 +58,11 @@ def to_pod_labels(expr: str, exporter: Exporter) -> str:
     for plain, exported in (("namespace", exporter.tenant_label), ("pod", exporter.pod_label)):
         if plain != exported:
             expr = q.label_replace(expr, plain, "$1", exported, "(.+)")
+    return expr
+
+
+def on_node(expr: str) -> str:
+    """``expr`` (DCGM series) with its host label copied to ``node``, whichever of the two names it carries."""
+    for label in DCGM_HOST_LABELS:
+        expr = q.label_replace(expr, "node", "$1", label, "(.+)")
     return expr

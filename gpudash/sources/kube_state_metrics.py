@@ -33,6 +33,19 @@ INFERENCESERVICE_LABEL = "label_serving_kserve_io_inferenceservice"
 NOTEBOOK_LABEL = "label_notebook_name"
 
 
+# GPU Feature Discovery writes ``<resource>.replicas`` for every resource it labels (NVIDIA/k8s-device-plugin
+# internal/lm/resource.go ``baseLabeler``): the replicas each device is shared as (0 without a sharing config, 1
+# unshared). The key uses the resource's original name even when the sharing config renames it to ``.shared``, and
+# under the single MIG strategy the resource is ``nvidia.com/gpu``.
+REPLICAS_SUFFIX = ".replicas"
+
+
+def node_label(key: str) -> str:
+    """kube-state-metrics' ``kube_node_labels`` label for a node label key: ``nvidia.com/gpu.replicas`` ->
+    ``label_nvidia_com_gpu_replicas``."""
+    return "label_" + sanitise_resource(key)
+
+
 def sanitise_resource(resource: str) -> str:
     """kube-state-metrics' form of a Kubernetes resource name: ``nvidia.com/gpu`` -> ``nvidia_com_gpu``."""
     return re.sub(r"[^a-zA-Z0-9_]", "_", resource)
