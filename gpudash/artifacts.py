@@ -3,8 +3,10 @@ from __future__ import annotations
 
 from gpudash import alerts, golden, grafana, kube, mco, mixin, rules
 from gpudash.model.types import Model
+from gpudash.prune import deploy as prune
 
-FAMILIES = (rules.artifacts, alerts.artifacts, mco.artifacts, grafana.artifacts, golden.artifacts, mixin.artifacts)
+FAMILIES = (rules.artifacts, alerts.artifacts, mco.artifacts, grafana.artifacts, golden.artifacts, mixin.artifacts,
+            prune.artifacts)
 
 
 def _kustomization(resources) -> dict:
@@ -14,7 +16,7 @@ def _kustomization(resources) -> dict:
 def generate(model: Model, progress=None) -> dict[str, object]:
     """All output files of ``model``, plus kustomizations: one per folder holding Kubernetes objects (one
     deployment target each: ``mco`` and ``dashboards/acm`` on the ACM hub, ``rules/kubernetes``,
-    ``alerts/kubernetes`` and ``quotas`` on a cluster, ``grafana/operator`` where grafana-operator runs) and a
+    ``alerts/kubernetes``, ``quotas``, ``prune`` and ``prune/<cluster>`` on a cluster, ``grafana/operator`` where grafana-operator runs) and a
     top-level one listing every object. ``progress(done, total, what)`` is told of each family started."""
     files: dict[str, object] = {}
     for index, family in enumerate(FAMILIES):

@@ -28,6 +28,7 @@ from gpudash.model import mig
 from gpudash.model.pricing import ksm_resource, product_label
 from gpudash.model.schema import DURATION_PATTERN, HTTP_SECRETS, INLINE_SECRETS, THANOS_QUERIER_URL, json_schema
 from gpudash.model.types import (
+    DAY,
     MIN_RETENTION,
     Alerts,
     Billing,
@@ -39,6 +40,7 @@ from gpudash.model.types import (
     Mco,
     MigProfile,
     Model,
+    Prune,
     Retention,
     Sources,
     Tenant,
@@ -502,6 +504,7 @@ def _semantic(data: dict, ctx: _Ctx) -> Model:
         grafana=_grafana(data["grafana"]),
         mco=_mco(data["mco"]),
         issuer=_issuer(data["issuer"]),
+        prune=_prune(data["prune"], data["clusters"], ctx) if "prune" in data else None,
         source=ctx.file,
     )
 
@@ -555,6 +558,18 @@ def _mco(d: dict) -> Mco:
 def _issuer(d: dict) -> Issuer:
     return Issuer(name=d.get("name", ""), address=tuple(d.get("address", ())), tax_id=d.get("tax_id", ""),
                   email=d.get("email", ""))
+
+
+def _prune(d: dict, clusters: list[str], ctx: _Ctx) -> Prune:
+    interval = parse_duration(d["check_interval"])
+    ctx.check(15 <= interval <= DAY, ("prune", "check_interval"), f"{d['check_interval']} must be between 15s and 1d")
+    for i, cluster in enumerate(d.get("clusters", ())):
+        ctx.check(cluster in clusters, ("prune", "clusters", i), f"{cluster!r} is not one of the model's clusters "
+                                                                 f"({', '.join(sorted(clusters))})")
+    return Prune(image=d["image"], prometheus_url=d["prometheus_url"],
+                 clusters=tuple(sorted(d.get("clusters", clusters))), namespace=d["namespace"],
+                 run_mode=d["run_mode"], check_interval=interval, duration=parse_duration(d["duration"]),
+                 max_actions=d["max_actions"], token_secret=d.get("token_secret", ""))
 
 
 def _unique(items: list[dict], key: str, path: FieldPath, what: str, ctx: _Ctx) -> None:

@@ -9,7 +9,7 @@ the loader and stated in the ``description`` of the fields they constrain.
 from __future__ import annotations
 
 from gpudash.model import mig, partitions
-from gpudash.model.types import DAY, MIN_RETENTION, Mco
+from gpudash.model.types import DAY, MIN_RETENTION, PRUNE_CHECK_INTERVAL, PRUNE_MAX_ACTIONS, PRUNE_RUN_MODES, Mco
 
 SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
 DURATION_PATTERN = "^([0-9]+d)?([0-9]+h)?([0-9]+m)?([0-9]+s)?$"
@@ -311,6 +311,30 @@ def _issuer() -> dict:
         default={})
 
 
+def _prune() -> dict:
+    return _object({
+        "image": {"title": "a container image reference", "type": "string", "minLength": 1, "pattern": "^\\S+$",
+                  "description": "Image with gpudash and its prune extra (pip install 'gpudash[prune]')."},
+        "prometheus_url": _ref("url", "Where the pruner reads the recorded idle series: the hub's Thanos Querier "
+                                      "(reachable from the cluster) or the cluster's own Prometheus."),
+        "clusters": {"description": "Clusters a pruner is rendered for (prune/<cluster>/, each acting on its own "
+                                    "cluster's workloads); default every cluster of the model.",
+                     "type": "array", "minItems": 1, "uniqueItems": True, "items": {"$ref": "#/$defs/dns_subdomain"}},
+        "namespace": _ref("dns_label", "Namespace the pruner runs in (rendered as prune/namespace.yaml).",
+                          default="gpudash-prune"),
+        "run_mode": {"description": "dry-run: log what would be done; scale-down: do it.",
+                     "enum": list(PRUNE_RUN_MODES), "default": PRUNE_RUN_MODES[0]},
+        "check_interval": _ref("duration", "Time between cycles; 15s to 1d.", default=PRUNE_CHECK_INTERVAL),
+        "duration": _ref("duration", "Extra time a pod must already have been recorded idle, beyond "
+                                     "alerts.idle.window.", default="0s"),
+        "max_actions": {"title": "a non-negative integer", "type": "integer", "minimum": 0,
+                        "description": "Most workloads stopped per cycle.", "default": PRUNE_MAX_ACTIONS},
+        "token_secret": _ref("dns_subdomain", "Secret in the pruner's namespace whose key token is the bearer token "
+                                              "for prometheus_url; default: the pruner's service account token."),
+    }, "The idle-GPU pruner (gpudash prune --daemon) deployed on each cluster: rendered under prune/ only when "
+       "this section is present.", required=("image", "prometheus_url"))
+
+
 def json_schema() -> dict:
     """The JSON Schema of gpudash.yaml (a fresh dict on every call)."""
     return {
@@ -332,6 +356,7 @@ def json_schema() -> dict:
             "grafana": _grafana(),
             "mco": _mco(),
             "issuer": _issuer(),
+            "prune": _prune(),
         }, "GPU classes and prices, tenants (one namespace each) with budgets, and clusters: the one input from "
            "which gpudash renders rules, allowlists and dashboards.", required=("gpu_classes", "tenants", "clusters")),
         "$defs": _defs(),

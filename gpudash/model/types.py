@@ -163,6 +163,26 @@ class Issuer:
     email: str = ""
 
 
+PRUNE_RUN_MODES = ("dry-run", "scale-down")  # gpudash prune --run-mode; dry-run is the default everywhere
+PRUNE_CHECK_INTERVAL = "3m"  # default time between daemon cycles
+PRUNE_MAX_ACTIONS = 10  # default most workloads stopped per cycle
+
+
+@dataclass(frozen=True)
+class Prune:
+    """The idle-GPU pruner's in-cluster deployment (``prune/``): one daemon per cluster in ``clusters``."""
+
+    image: str  # container image holding gpudash with the ``prune`` extra
+    prometheus_url: str  # hub Thanos Querier (or the cluster's Prometheus) serving the recorded idle series
+    clusters: tuple[str, ...]  # cluster labels a pruner is rendered for, sorted
+    namespace: str
+    run_mode: str  # "dry-run" | "scale-down"
+    check_interval: int  # seconds between cycles
+    duration: int  # seconds a pod must already have been recorded idle, beyond alerts.idle.window
+    max_actions: int  # most workloads stopped per cycle
+    token_secret: str  # Secret (key "token") holding the Prometheus bearer token; "" = the service account's
+
+
 @dataclass(frozen=True)
 class Model:
     currency: str
@@ -175,6 +195,7 @@ class Model:
     grafana: Grafana
     mco: Mco = Mco()
     issuer: Issuer = Issuer()
+    prune: Prune | None = None  # None: no pruner rendered
     source: str = field(default="<bundled example>", compare=False)  # file the model came from
 
     def tenant_for_namespace(self, namespace: str) -> Tenant | None:

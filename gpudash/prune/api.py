@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from kubernetes import client, config
 from kubernetes.client.exceptions import ApiException
 
-from gpudash.prune.plan import KINDS, Kind
+from gpudash.prune.plan import KINDS, POD_NAME_ENV, Kind
 
 MERGE = "application/merge-patch+json"
 KSERVE_LABEL = "serving.kserve.io/inferenceservice"  # on every predictor pod (gpu-pruner's shortcut too)
@@ -92,7 +92,7 @@ class Api:
                                    "uid": meta.get("uid"), "resourceVersion": meta.get("resourceVersion")},
                 "reason": reason, "message": message, "type": "Normal", "action": action,
                 "source": {"component": "gpudash-prune"}, "reportingComponent": "gpudash.io/prune",
-                "reportingInstance": os.environ.get("POD_NAME", "gpudash-prune"),
+                "reportingInstance": os.environ.get(POD_NAME_ENV, "gpudash-prune"),
                 "firstTimestamp": now, "lastTimestamp": now, "count": 1}
         self._call(f"create event for {kind.name} {meta['namespace']}/{meta['name']}",
                    self.core.create_namespaced_event, meta["namespace"], body)

@@ -7,16 +7,19 @@ import time
 
 from gpudash.errors import GpudashError
 from gpudash.model.load import parse_duration
+from gpudash.model.types import PRUNE_CHECK_INTERVAL, PRUNE_MAX_ACTIONS, PRUNE_RUN_MODES
+from gpudash.prune.plan import TOKEN_ENV
 
 BUSY_KEYS = ("cluster", "namespace", "workload", "workload_type")
 SA_TOKEN = "/var/run/secrets/kubernetes.io/serviceaccount/token"
 
 
 def add_arguments(p) -> None:
-    p.add_argument("--run-mode", choices=("dry-run", "scale-down"), default="dry-run",
+    p.add_argument("--run-mode", choices=PRUNE_RUN_MODES, default=PRUNE_RUN_MODES[0],
                    help="dry-run (default): log what would be done; scale-down: do it")
     p.add_argument("--daemon", action="store_true", help="run a cycle every --check-interval until stopped")
-    p.add_argument("--check-interval", default="3m", help="time between cycles in --daemon mode (default 3m)")
+    p.add_argument("--check-interval", default=PRUNE_CHECK_INTERVAL,
+                   help=f"time between cycles in --daemon mode (default {PRUNE_CHECK_INTERVAL})")
     p.add_argument("--cycles", type=int, default=0, help="with --daemon: stop after this many cycles (0: never)")
     p.add_argument("--duration", default="0s",
                    help="extra time a pod must already have been recorded idle (beyond alerts.idle.window)")
@@ -24,12 +27,13 @@ def add_arguments(p) -> None:
     p.add_argument("--cluster", default=".*", help="cluster label (regex) of the cluster this pruner acts on")
     p.add_argument("--namespace", default=".*", help="namespaces to act on (regex, anchored)")
     p.add_argument("--model", default=".*", help="GPU models to act on (regex on gpu_model, anchored)")
-    p.add_argument("--max-actions", type=int, default=10, help="most workloads stopped per cycle (default 10)")
+    p.add_argument("--max-actions", type=int, default=PRUNE_MAX_ACTIONS,
+                   help=f"most workloads stopped per cycle (default {PRUNE_MAX_ACTIONS})")
     p.add_argument("--currency", default="USD", help="currency of the cost series, for Event messages")
     p.add_argument("--push-interval", default="5m", help="the model's billing.mco_interval (freshness of reads)")
     p.add_argument("--prometheus-url", help="hub (Thanos Querier) or cluster Prometheus URL")
-    p.add_argument("--prometheus-token", default=os.environ.get("GPUDASH_TOKEN"),
-                   help="bearer token (default $GPUDASH_TOKEN, else the in-cluster service account token)")
+    p.add_argument("--prometheus-token", default=os.environ.get(TOKEN_ENV),
+                   help=f"bearer token (default ${TOKEN_ENV}, else the in-cluster service account token)")
     p.add_argument("--ca-file", help="CA bundle for the Prometheus URL")
     p.add_argument("--kubeconfig", help="kubeconfig file (default: in-cluster config in a pod, else ~/.kube/config)")
     p.add_argument("--time", type=float, help="Unix time to read the idle series at (default now; for replays)")

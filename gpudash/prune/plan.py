@@ -14,6 +14,8 @@ NOTEBOOK_STOPPED = "kubeflow-resource-stopped"  # honoured by the Kubeflow noteb
 # (kserve/kserve pkg/constants/constants.go StopAnnotationKey); removing it starts it again.
 KSERVE_STOP = "serving.kserve.io/stop"
 POD = ("cluster", "namespace", "pod")
+TOKEN_ENV = "GPUDASH_TOKEN"  # the Prometheus bearer token (--prometheus-token's default)
+POD_NAME_ENV = "POD_NAME"  # the pruner pod's name, the Events' reportingInstance
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,20 @@ KINDS = {k.name: k for k in (
     Kind("Job", "batch", "v1", "jobs", "report"),
     Kind("Pod", "", "v1", "pods", "report"),
 )}
+
+
+def permissions() -> frozenset[tuple[str, str, str]]:
+    """(verb, API group, resource) of every call :mod:`gpudash.prune.api` makes: get pods and namespaces, get
+    each owner kind, patch the annotations of stoppable kinds and the ``scale`` subresource of scalable ones,
+    create Events. The ClusterRole's rules (:mod:`gpudash.prune.deploy`), nothing more."""
+    out = {("get", "", "namespaces"), ("create", "", "events")}
+    for kind in KINDS.values():
+        out.add(("get", kind.group, kind.plural))
+        if kind.how != "report":
+            out.add(("patch", kind.group, kind.plural))
+        if kind.how == "scale":
+            out |= {("get", kind.group, f"{kind.plural}/scale"), ("patch", kind.group, f"{kind.plural}/scale")}
+    return frozenset(out)
 
 
 @dataclass(frozen=True)
