@@ -57,6 +57,20 @@ class ApiServer:
     def get(self, path: str) -> dict:
         return self.objects[path]
 
+    def calls(self) -> set[tuple[str, str, str]]:
+        """(verb, API group, resource) of every request served: what RBAC would have to allow (the API
+        reference's verbs: GET of one object is get, PATCH is patch, POST is create)."""
+        verbs = {"GET": "get", "PATCH": "patch", "POST": "create"}
+        out = set()
+        for method, path in self.requests:
+            parts = path.strip("/").split("/")  # api/v1/... or apis/GROUP/VERSION/...
+            group, rest = ("", parts[2:]) if parts[0] == "api" else (parts[1], parts[3:])
+            if rest[0] == "namespaces" and len(rest) > 2:  # namespaces/NS/RESOURCE[/NAME[/SUBRESOURCE]]
+                rest = rest[2:]
+            resource = rest[0] + (f"/{rest[2]}" if len(rest) > 2 else "")
+            out.add((verbs[method], group, resource))
+        return out
+
     def __enter__(self):
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         return self
