@@ -16,8 +16,9 @@ def _kustomization(resources) -> dict:
 def generate(model: Model, progress=None) -> dict[str, object]:
     """All output files of ``model``, plus kustomizations: one per folder holding Kubernetes objects (one
     deployment target each: ``mco`` and ``dashboards/acm`` on the ACM hub, ``rules/kubernetes``,
-    ``alerts/kubernetes``, ``quotas``, ``prune`` and ``prune/<cluster>`` on a cluster, ``grafana/operator`` where grafana-operator runs) and a
-    top-level one listing every object. ``progress(done, total, what)`` is told of each family started."""
+    ``alerts/kubernetes``, ``quotas``, ``prune`` and ``prune/<cluster>`` on a cluster, ``grafana/operator`` where
+    grafana-operator runs) and a top-level one listing every object. ``progress(done, total, what)`` is told of
+    each family started."""
     files: dict[str, object] = {}
     for index, family in enumerate(FAMILIES):
         if progress:  # progress(done, total, what): the CLI's progress bar

@@ -51,7 +51,8 @@ def _args(model: Model, prune: Prune, cluster: str) -> list[str]:
 def deployment(model: Model, prune: Prune, cluster: str) -> dict:
     env = [{"name": plan.POD_NAME_ENV, "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}}]
     if prune.token_secret:
-        env.append({"name": plan.TOKEN_ENV, "valueFrom": {"secretKeyRef": {"name": prune.token_secret, "key": TOKEN_KEY}}})
+        secret = {"name": prune.token_secret, "key": TOKEN_KEY}
+        env.append({"name": plan.TOKEN_ENV, "valueFrom": {"secretKeyRef": secret}})
     container = {
         "name": "prune", "image": prune.image, "command": ["python", "-m", "gpudash", "prune"],
         "args": _args(model, prune, cluster), "env": env,
