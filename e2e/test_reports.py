@@ -97,7 +97,7 @@ def openmetrics() -> str:
 
 
 NEEDED_HUB_RULES = {names.HOUR_GPU_HOURS, names.HOUR_COST, names.UNPRICED_GPU_HOURS, names.POD_COST_RATE,
-                    names.CCSP_NODE_GPUS}
+                    names.CCSP_NODE_GPUS, names.POD_IDLE}
 
 
 def hub_rule_file(model, path: Path, needed=NEEDED_HUB_RULES) -> Path:
@@ -381,8 +381,9 @@ def test_nodes_refuses_a_tenant(hub, model_file):
 
 # --- idle -------------------------------------------------------------------------------------------------------
 def test_idle_lists_idle_workloads_as_a_dry_run(hub, model_file):
-    # At 02:00 with a 30 min window: notebook-0 never showed activity (seen since the 00:00 push) and infer-0
-    # has shown none since the 01:10 push; infer-1 (same Deployment) is busy, so that Deployment is not pruned.
+    # The hub's recorded idle series at 02:00 (alerts.idle.window 30m): notebook-0 never showed activity (seen
+    # since the 00:00 push) and infer-0 has shown none since the 01:10 push; infer-1 (same Deployment) is busy,
+    # so that Deployment is not pruned. Costs: a whole A100 3.20/h, a 1g.10gb slice 0.55/h.
     data, _ = ok_json("idle", "--prometheus-url", hub.url, "-c", str(model_file), "--time", "2026-02-01T02:00:00Z")
     assert data["time"] == "2026-02-01T02:00:00Z" and data["window"] == "30m"
     assert data["workloads"] == [
@@ -398,9 +399,18 @@ def test_idle_lists_idle_workloads_as_a_dry_run(hub, model_file):
     assert data["total_cost_per_hour"] == 3.75
 
 
+def test_idle_is_exactly_the_recorded_series(hub, model_file):
+    """One idle definition: the report's pods are the recorded idle series' pods, with its cost per hour."""
+    at = ts("2026-02-01T02:00:00")
+    recorded = {dict(lb)["pod"]: v for lb, v in hub.query(f"last_over_time({names.POD_IDLE}[{PUSH * 3 // 2}s])", at)}
+    data, _ = ok_json("idle", "--prometheus-url", hub.url, "-c", str(model_file), "--time", "2026-02-01T02:00:00Z")
+    assert {p: w["cost_per_hour"] for w in data["workloads"] for p in w["pods"]} == recorded \
+        == {"infer-0": 0.55, "notebook-0": 3.2}
+
+
 def test_idle_window_and_filters(hub, model_file):
     common = ("idle", "--prometheus-url", hub.url, "-c", str(model_file), "--time", "2026-02-01T02:00:00Z")
-    data, _ = ok_json(*common, "--window", "1h")  # infer-0 idle only 50 min: out
+    data, _ = ok_json(*common, "--window", "1h")  # narrows: infer-0 idle only 50 min, out
     assert [w["owner_name"] for w in data["workloads"]] == ["nb-alice"]
     data, _ = ok_json(*common, "--model", "AMD.*")
     assert data["workloads"] == []

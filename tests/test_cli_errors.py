@@ -142,7 +142,7 @@ URL = ["--prometheus-url", "http://127.0.0.1:1"]
      ["team-alpha is the namespace of tenant alpha, pass --tenant alpha"]),
     (["billing", "--prometheus-url", "http://127.0.0.1:1/api/v1/", *MODEL, *PERIOD],
      ["ends in /api/v1: pass the base URL (http://127.0.0.1:1)"]),
-    (["idle", *URL, *MODEL, "--window", "9m"], ["--window 9m is shorter than two pushes", "= 10m"]),
+    (["idle", *URL, *MODEL, "--window", "9m"], ["--window 9m is shorter than alerts.idle.window (30m)"]),
 ])
 def test_report_options(args, needles):
     one_line_exit_2(gpudash("report", *args), *needles)

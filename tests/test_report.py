@@ -23,6 +23,7 @@ from gpudash.report.billing import BillingReport, Line, budget_rows
 from gpudash.report.idle import IdleReport, IdleWorkload
 from gpudash.report.nodes import NodesReport
 from gpudash.report.period import PeriodError, chunks, parse_period, parse_time, readable_until, rfc3339
+from gpudash.rules import names
 
 ROOT = Path(__file__).resolve().parent.parent
 H = 3600
@@ -89,9 +90,9 @@ def test_round_money_to_the_currency_minor_unit_half_up():
 # --- PromQL -----------------------------------------------------------------------------------------------------
 def _all_queries(scope: queries.Scope) -> list[str]:
     return [queries.gpu_hours(scope), queries.cost(scope), queries.unpriced(scope),
-            queries.tenant_info_present(scope), queries.idle_candidates(scope, "NVIDIA.*", 1800),
+            queries.tenant_info_present(scope), queries.idle_recorded(scope, "NVIDIA.*", 450),
             queries.activity_history(scope, ".*", ["nb-0", "x.y"], 300), queries.allocated_now(scope, 450),
-            queries.pod_cost_rate(scope, 450), queries.activity_seen(scope, 1800)]
+            queries.activity_seen(scope, 1800)]
 
 
 def test_every_query_parses_and_reads_hour_h_at_h_plus_2h():
@@ -114,10 +115,13 @@ def test_a_tenant_scope_puts_its_namespace_on_every_selector():
     assert 'namespace="we\\"ird\\\\ns"' in queries.gpu_hours(queries.Scope(namespace=ns))
 
 
-def test_idle_filters_are_regex_matchers_as_in_gpu_pruner():
-    expr = queries.idle_candidates(queries.Scope(namespace_regex="team-.*"), "NVIDIA A10G", 1800)
-    assert 'namespace=~"team-.*"' in expr and 'gpu_model=~"NVIDIA A10G"' in expr and "[30m]" in expr
-    assert "namespace=" not in queries.idle_candidates(queries.Scope(namespace_regex=".*"), ".*", 1800)
+def test_idle_reads_the_recorded_series_and_filters_only_narrow_it():
+    """One idle definition (issue #15 point 1): the report reads names.POD_IDLE, never the activity series with
+    a window of its own; gpu-pruner's patterns become extra regex matchers on it."""
+    expr = queries.idle_recorded(queries.Scope(namespace_regex="team-.*"), "NVIDIA A10G", 450)
+    assert [s.name for s in vector_selectors(pp.parse(expr))] == [names.POD_IDLE]
+    assert 'namespace=~"team-.*"' in expr and 'gpu_model=~"NVIDIA A10G"' in expr and "[7m30s]" in expr
+    assert "namespace=" not in queries.idle_recorded(queries.Scope(namespace_regex=".*"), ".*", 450)
     # 1 ms shorter than the step: each push counted in exactly one step under Prometheus 2 and 3
     assert "[4m59s999ms]" in queries.activity_history(queries.Scope(), ".*", [], 300)
 

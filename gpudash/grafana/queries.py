@@ -93,7 +93,6 @@ def pod_activity(scope: Scope) -> str:
 
 
 def idle_pods(scope: Scope) -> str:
-    """Pods whose GPUs showed zero peak activity during the whole idle window (``alerts.idle.window``)."""
-    window = max(scope.model.alerts.idle.window, 2 * scope.model.billing.mco_interval)
-    peak = f"max_over_time({scope.sel(names.POD_ACTIVITY_MAX)}[{q.duration(window)}])"
-    return q.agg("max", ("cluster", "namespace", "pod"), peak) + " == 0"
+    """Pods the hub records as idle (``names.POD_IDLE``, :mod:`gpudash.rules.idle`: the one idle definition, the
+    series GPUAllocatedIdle and the pruner read), value their cost per hour."""
+    return q.agg("max", ("cluster", "namespace", "pod"), scope.now(names.POD_IDLE))

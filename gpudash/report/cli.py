@@ -83,11 +83,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     i = sub.add_parser("idle", help="workloads holding GPUs with zero activity (gpu-pruner's dry run)")
     _connection(i)
     i.add_argument("--window", type=_duration, metavar="DURATION",
-                   help="no GPU activity for this long (default: the model's alerts.idle.window, 30m)")
-    i.add_argument("--namespace", metavar="REGEX", default=None,
-                   help="namespace pattern (default: the model's alerts.idle.namespace_regex)")
-    i.add_argument("--model", metavar="REGEX", default=None,
-                   help='GPU model pattern, e.g. "NVIDIA A10G" (default: the model\'s alerts.idle.model_regex)')
+                   help="only pods idle at least this long (default and minimum: the model's alerts.idle.window)")
+    i.add_argument("--namespace", metavar="REGEX", default=".*",
+                   help="only these namespaces (the model's alerts.idle.namespace_regex already applies)")
+    i.add_argument("--model", metavar="REGEX", default=".*",
+                   help='only these GPU models, e.g. "NVIDIA A10G" (alerts.idle.model_regex already applies)')
     i.add_argument("--time", metavar="RFC3339", help="evaluate at this time (default: now)")
     i.add_argument("--lookback", type=_duration, default=7 * 86400, metavar="DURATION",
                    help="how far back to look for the last activity (default: 7d)")
@@ -114,12 +114,12 @@ def run(args) -> int:
 
         raise GpudashError(f"--cluster {args.cluster} is not one of the model's clusters "
                            f"({', '.join(model.clusters)}){did_you_mean(args.cluster, model.clusters)}")
-    if args.report == "idle" and args.window is not None and args.window < model.billing.min_window:
+    if args.report == "idle" and args.window is not None and args.window < model.alerts.idle.window:
         from gpudash.model.load import format_duration
 
-        raise GpudashError(f"--window {format_duration(args.window)} is shorter than two pushes (2 x "
-                           f"billing.mco_interval = {format_duration(model.billing.min_window)}): a window that "
-                           "short can miss every activity sample and call a busy GPU idle")
+        raise GpudashError(f"--window {format_duration(args.window)} is shorter than alerts.idle.window "
+                           f"({format_duration(model.alerts.idle.window)}): it narrows the recorded idle series "
+                           "(the one idle definition), never redefines it")
     prom = _client(args)
     namespace = None
     if getattr(args, "tenant", None):
@@ -152,12 +152,10 @@ def run(args) -> int:
                 print(render.nodes_table(report), end="")
         else:
             at = parse_time(args.time, "--time") if args.time else None
-            ns_regex = args.namespace if args.namespace is not None else model.alerts.idle.namespace_regex
-            model_regex = args.model if args.model is not None else model.alerts.idle.model_regex
-            if args.tenant and args.namespace is not None:
+            if args.tenant and args.namespace != ".*":
                 raise GpudashError("give --tenant or --namespace, not both")
-            report = idle.fetch(prom, model, at=at, window=args.window, namespace_regex=ns_regex,
-                                model_regex=model_regex, namespace=namespace, cluster=args.cluster,
+            report = idle.fetch(prom, model, at=at, window=args.window, namespace_regex=args.namespace,
+                                model_regex=args.model, namespace=namespace, cluster=args.cluster,
                                 lookback=args.lookback)
             _warn(report.warnings)
             print({"table": render.idle_table, "csv": render.idle_csv,

@@ -1,10 +1,11 @@
-"""The idle-GPU report: workloads holding GPUs whose pods showed zero peak GPU activity over a window.
+"""The idle-GPU report: workloads holding GPUs that the hub records as idle.
 
 This is gpu-pruner's dry run, read from the hub: it lists what a pruner would scale down and what it costs per
-hour, and never changes anything in a cluster. A pod is idle at time ``T`` when it holds GPUs at the latest push
-(``namespace_pod:gpudash_gpus_allocated:running``) and the peak of ``namespace_pod:gpudash_gpu_activity:max``
-(DCGM graphics-engine activity, GPU utilisation or AMD GFX activity, 0-1) was 0 over ``[T - window, T]``, and
-it has been observed for the whole window. Pods holding GPUs without any activity series are not called idle
+hour, and never changes anything in a cluster. It reads the recorded idle series
+``cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour`` (:mod:`gpudash.rules.idle`, the one definition the
+GPUAllocatedIdle alert, dashboards and ``gpudash prune`` read: zero peak activity over ``alerts.idle.window``,
+observed for the whole window, the model's filters and power veto). ``--window``, ``--namespace``, ``--model``,
+``--cluster`` and ``--tenant`` only narrow it. Pods holding GPUs without any activity series are never idle
 (there is no evidence either way); they are counted in a warning.
 
 "Idle since" is the end of the last push interval in which the pod showed activity, looked for up to
@@ -77,6 +78,8 @@ class IdleReport:
 def fetch(prom: Prometheus, model: Model, at: float | None = None, window: int | None = None,
           namespace_regex: str = ".*", model_regex: str = ".*", namespace: str | None = None,
           cluster: str | None = None, lookback: int = 7 * 86400) -> IdleReport:
+    """Idle workloads at ``at``: the recorded idle pods, narrowed to those idle for at least ``window`` (at least
+    ``alerts.idle.window``, which the recorded series applies)."""
     at = int(time.time() if at is None else at)
     window = window or model.alerts.idle.window
     interval = model.billing.mco_interval
@@ -97,12 +100,13 @@ def fetch(prom: Prometheus, model: Model, at: float | None = None, window: int |
         common.check_rules_installed(prom, queries.Scope(namespace=namespace), 0, 3600, set(), [])
         warnings.append(f"no pod holds GPUs at {rfc3339(at)} (no push of namespace_pod:gpudash_gpus_allocated:"
                         f"running in the {q.duration(latest)} before it)")
-    candidates = {tuple(labels.get(k, "") for k in queries.POD)
-                  for labels, _ in prom.query(queries.idle_candidates(scope, model_regex, window), at)}
-    idle = sorted(candidates & held.keys())
+    costs = {tuple(labels.get(k, "") for k in queries.POD): v
+             for labels, v in prom.query(queries.idle_recorded(scope, model_regex, latest), at)}
+    idle = sorted(costs.keys() & held.keys())
 
     since = _idle_since(prom, scope, model_regex, idle, at, lookback, interval)
-    idle = [k for k in idle if k in since and at - since[k] >= window]
+    since = {k: since.get(k, at - model.alerts.idle.window) for k in idle}  # recorded idle: the window at least
+    idle = [k for k in idle if at - since[k] >= window]
     if held:
         with_activity = {tuple(labels.get(k, "") for k in queries.POD)
                          for labels, _ in prom.query(queries.activity_seen(scope, window), at)}
@@ -112,8 +116,6 @@ def fetch(prom: Prometheus, model: Model, at: float | None = None, window: int |
             warnings.append(f"{len(blind)} pod(s) hold GPUs but have no GPU activity series (exporter not scraped, "
                             f"or its pod labels missing), so they cannot be judged idle: {shown}")
 
-    costs = {tuple(labels.get(k, "") for k in queries.POD): v
-             for labels, v in prom.query(queries.pod_cost_rate(scope, latest), at)}
     groups: dict[tuple, IdleWorkload] = {}
     for key in idle:
         pod = held[key]
@@ -124,9 +126,7 @@ def fetch(prom: Prometheus, model: Model, at: float | None = None, window: int |
             w.gpus += units
             w.resources[res] = w.resources.get(res, 0.0) + units
         w.idle_since = max(w.idle_since, since[key])
-        if key not in costs:
-            warnings.append(f"pod {key[1]}/{key[2]} on cluster {key[0]} has no cost rate (unpriced GPU?)")
-        w.cost_per_hour += costs.get(key, 0.0)
+        w.cost_per_hour += costs[key]
     for key, pod in held.items():
         wkey = (key[0], key[1], pod["kind"], pod["workload"])
         if wkey in groups and key[2] not in groups[wkey].pods:

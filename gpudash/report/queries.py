@@ -80,11 +80,12 @@ def node_active_gpus(scope: Scope) -> str:
 
 
 # --- idle report ------------------------------------------------------------------------------------------------
-def idle_candidates(scope: Scope, model_regex: str, window: int) -> str:
-    """Pods whose peak GPU activity over ``window`` seconds was zero."""
+def idle_recorded(scope: Scope, model_regex: str, lookback: int) -> str:
+    """Pods the hub records as idle at the latest push (``names.POD_IDLE``, the one idle definition: window,
+    model filters, power veto), value their cost per hour; the scope and ``model_regex`` only narrow it."""
     extra = (("gpu_model", "=~", model_regex),) if model_regex not in ("", ".*") else ()
-    sel = q.selector(names.POD_ACTIVITY_MAX, *scope.matchers(*extra))
-    return q.agg("max", POD, f"max_over_time({sel}[{q.duration(window)}])") + " == 0"
+    sel = q.selector(names.POD_IDLE, *scope.matchers(*extra))
+    return q.agg("max", POD, f"last_over_time({sel}[{q.duration(lookback)}])")
 
 
 def activity_history(scope: Scope, model_regex: str, pods: list[str], step: int) -> str:
@@ -110,18 +111,12 @@ def allocated_now(scope: Scope, lookback: int) -> str:
                  f"last_over_time({sel}[{q.duration(lookback)}])") + " > 0"
 
 
-def pod_cost_rate(scope: Scope, lookback: int) -> str:
-    sel = q.selector(names.POD_COST_RATE, *scope.matchers())
-    return q.agg("max", POD, f"last_over_time({sel}[{q.duration(lookback)}])")
-
-
 def tenant_queries(namespace: str, lookback: int, window: int) -> list[tuple[str, str]]:
     """(what, PromQL) of every query ``gpudash report`` sends with ``--tenant`` (billing and idle)."""
     scope = Scope(namespace=namespace)
     return [("billing gpu_hours", gpu_hours(scope)), ("billing cost", cost(scope)),
             ("billing unpriced", unpriced(scope)),
             ("rules installed", tenant_info_present(scope)), ("rules installed (series)", tenant_info_selector(scope)),
-            ("idle candidates", idle_candidates(scope, ".*", window)),
+            ("idle recorded", idle_recorded(scope, ".*", lookback)),
             ("idle history", activity_history(scope, ".*", ["a-pod"], window)),
-            ("idle activity seen", activity_seen(scope, window)), ("idle allocation", allocated_now(scope, lookback)),
-            ("idle cost rate", pod_cost_rate(scope, lookback))]
+            ("idle activity seen", activity_seen(scope, window)), ("idle allocation", allocated_now(scope, lookback))]
