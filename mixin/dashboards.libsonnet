@@ -469,7 +469,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{cluster=~\"$cluster\"}[10m]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (max_over_time(namespace_pod:gpudash_gpu_activity:max{cluster=~\"$cluster\"}[30m])) == 0)) or vector(0)",
+              "expr": "sum(last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{cluster=~\"$cluster\"}[10m]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (last_over_time(cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour{cluster=~\"$cluster\"}[10m])))) or vector(0)",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -1345,7 +1345,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum by (cluster, namespace, pod, workload) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{cluster=~\"$cluster\"}[10m]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (max_over_time(namespace_pod:gpudash_gpu_activity:max{cluster=~\"$cluster\"}[30m])) == 0))",
+              "expr": "sum by (cluster, namespace, pod, workload) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{cluster=~\"$cluster\"}[10m]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (last_over_time(cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour{cluster=~\"$cluster\"}[10m]))))",
               "format": "table",
               "legendFormat": "",
               "refId": "A",
@@ -1356,7 +1356,7 @@
               },
             },
             {
-              "expr": "sum by (cluster, namespace, pod, workload) (last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{cluster=~\"$cluster\"}[10m]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (max_over_time(namespace_pod:gpudash_gpu_activity:max{cluster=~\"$cluster\"}[30m])) == 0))",
+              "expr": "sum by (cluster, namespace, pod, workload) (last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{cluster=~\"$cluster\"}[10m]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (last_over_time(cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour{cluster=~\"$cluster\"}[10m]))))",
               "format": "table",
               "legendFormat": "",
               "refId": "B",
@@ -1465,7 +1465,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum by (cluster) (last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{cluster=~\"$cluster\"}[10m]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (max_over_time(namespace_pod:gpudash_gpu_activity:max{cluster=~\"$cluster\"}[30m])) == 0))",
+              "expr": "sum by (cluster) (last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{cluster=~\"$cluster\"}[10m]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (last_over_time(cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour{cluster=~\"$cluster\"}[10m]))))",
               "format": "time_series",
               "legendFormat": "{{cluster}}",
               "refId": "A",
@@ -3483,7 +3483,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{namespace=\"llm-serving\"}[10m]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (max_over_time(namespace_pod:gpudash_gpu_activity:max{namespace=\"llm-serving\"}[30m])) == 0)) or vector(0)",
+              "expr": "sum(last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{namespace=\"llm-serving\"}[10m]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (last_over_time(cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour{namespace=\"llm-serving\"}[10m])))) or vector(0)",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -5050,7 +5050,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{namespace=\"ml-research\"}[10m]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (max_over_time(namespace_pod:gpudash_gpu_activity:max{namespace=\"ml-research\"}[30m])) == 0)) or vector(0)",
+              "expr": "sum(last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{namespace=\"ml-research\"}[10m]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (last_over_time(cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour{namespace=\"ml-research\"}[10m])))) or vector(0)",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -6629,7 +6629,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{namespace=\"team-a\"}[10m]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (max_over_time(namespace_pod:gpudash_gpu_activity:max{namespace=\"team-a\"}[30m])) == 0)) or vector(0)",
+              "expr": "sum(last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{namespace=\"team-a\"}[10m]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (last_over_time(cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour{namespace=\"team-a\"}[10m])))) or vector(0)",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -8208,7 +8208,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{namespace=\"team-b\"}[10m]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (max_over_time(namespace_pod:gpudash_gpu_activity:max{namespace=\"team-b\"}[30m])) == 0)) or vector(0)",
+              "expr": "sum(last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{namespace=\"team-b\"}[10m]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (last_over_time(cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour{namespace=\"team-b\"}[10m])))) or vector(0)",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
