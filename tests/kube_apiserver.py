@@ -3,7 +3,8 @@
 Built from the Kubernetes API reference (kubernetes.io/docs/reference/using-api/api-concepts/: resourceVersion
 preconditions answer 409 Conflict; errors are ``meta/v1 Status`` bodies with reason and code; JSON merge patch
 ``application/merge-patch+json`` works on every kind, strategic merge patch is refused by CRDs with 415).
-Objects are plain dicts keyed by their path; ``forbid`` holds (method, path) pairs answered 403.
+Objects are plain dicts keyed by their path; ``forbid`` holds (method, path) pairs answered 403;
+``written_after_get`` paths change (new resourceVersion) right after each GET, as if another client wrote them.
 """
 from __future__ import annotations
 
@@ -38,6 +39,7 @@ class ApiServer:
         self.objects: dict[str, dict] = {}  # path -> object
         self.events: list[dict] = []
         self.forbid: set[tuple[str, str]] = set()
+        self.written_after_get: set[str] = set()  # paths another client writes right after each GET of them
         self.requests: list[tuple[str, str]] = []
         self._rv = itertools.count(100)
         self._lock = threading.Lock()
@@ -127,7 +129,10 @@ class ApiServer:
                         parts = key.split("/")
                         return self._send(404, status(404, "NotFound", f'{parts[-2]} "{parts[-1]}" not found'))
                     if method == "GET":
-                        return self._send(200, self._scale(obj) if scale else obj)
+                        self._send(200, self._scale(obj) if scale else obj)
+                        if path in server.written_after_get:  # a concurrent writer: the copy just sent is stale
+                            obj["metadata"]["resourceVersion"] = str(next(server._rv))
+                        return None
                     if method != "PATCH":
                         return self._send(405, status(405, "MethodNotAllowed", "the server does not allow this method"))
                     kind = self.headers.get("Content-Type", "")

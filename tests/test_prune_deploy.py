@@ -3,6 +3,7 @@ the pruner makes (recorded by the stand-in API server), and a Deployment whose a
 from __future__ import annotations
 
 import io
+import json
 
 import pytest
 
@@ -77,6 +78,22 @@ def test_cluster_role_allows_exactly_the_calls_the_pruner_makes(tmp_path):
         for target in ("Deployment/dep", "StatefulSet/sts", "ReplicaSet/rs", "Notebook/nb", "InferenceService/isvc"):
             cycle.restore(api, f"{NS}/{target}", out=out)
         assert granted(role) == server.calls()
+
+
+def test_a_workload_changed_since_it_was_read_is_left_alone(tmp_path):
+    """409 Conflict on the resourceVersion precondition: no scale, no Event, one error line, the cycle goes on."""
+    with ApiServer() as server:
+        idle = every_kind(server)
+        server.written_after_get.add(f"/apis/apps/v1/namespaces/{NS}/deployments/dep")
+        out = io.StringIO()
+        counts = cycle.run_cycle(connect(server.kubeconfig(tmp_path / "kubeconfig")), idle, [],
+                                 cycle.Options("scale-down", 10, 1800, "USD"), out=out)
+        errors = [line for line in map(json.loads, out.getvalue().splitlines()) if line["result"] == "error"]
+        assert counts == {"error": 1, "stopped": 4, "reported": 2}
+        assert errors[0]["name"] == "dep" and "409 Conflict: Operation cannot be fulfilled on deployments" \
+            in errors[0]["error"]
+        assert server.get(f"/apis/apps/v1/namespaces/{NS}/deployments/dep")["spec"]["replicas"] == 1
+        assert "dep" not in {e["involvedObject"]["name"] for e in server.events} and len(server.events) == 4
 
 
 def test_deployment_runs_the_daemon_with_the_model_settings():
