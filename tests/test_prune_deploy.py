@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import pytest
 
@@ -13,6 +14,7 @@ from gpudash.errors import InputError
 from gpudash.model import model_from_dict
 from gpudash.prune import cycle, deploy, plan
 from gpudash.prune.api import connect
+from tests.conftest import ROOT
 from tests.kube_apiserver import ApiServer
 
 MINIMAL = {
@@ -78,6 +80,20 @@ def test_cluster_role_allows_exactly_the_calls_the_pruner_makes(tmp_path):
         for target in ("Deployment/dep", "StatefulSet/sts", "ReplicaSet/rs", "Notebook/nb", "InferenceService/isvc"):
             cycle.restore(api, f"{NS}/{target}", out=out)
         assert granted(role) == server.calls()
+
+
+def test_the_readme_rbac_table_is_the_cluster_role():
+    text = (ROOT / "README.md").read_text()
+    table = text[text.index("**RBAC**"):text.index("No `list`, `watch`")]
+    documented = set()
+    for row in table.splitlines()[4:]:
+        if row.startswith("| "):
+            group, resources, verbs = (cell.strip() for cell in row.strip("|").split("|"))
+            group = "" if group == "core" else group.strip("`")
+            names = [n for n in re.findall(r"`([^`]+)`", resources) if n != "/scale"]
+            names += [f"{n}/scale" for n in names] if "/scale" in resources else []
+            documented |= {(v, group, n) for n in names for v in re.findall(r"`(\w+)`", verbs)}
+    assert documented == granted(deploy.cluster_role())
 
 
 def test_a_workload_changed_since_it_was_read_is_left_alone(tmp_path):
