@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from gpudash.promql import build as q
 from gpudash.rules import names
 
-BILLING_LINE = ("cluster", "namespace", "gpu_class", "resource")
-UNPRICED_LINE = ("cluster", "namespace", "product", "resource")
-NODE = ("cluster", "node")
-POD = ("cluster", "namespace", "pod")
+BILLING_LINE = names.labels(names.HOUR_COST)
+UNPRICED_LINE = names.labels(names.UNPRICED_GPU_HOURS)
+NODE = names.labels(names.CCSP_NODE_GPUS)
+POD = names.POD
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ def tenant_info_selector(scope: Scope) -> str:
 
 def cluster_billed_hour(scope: Scope) -> str:
     """Per cluster, the hour its pushes during hour H + 1 describe (== H when the cluster pushed in time)."""
-    return hour_read(names.BILLED_HOUR, ("cluster",), scope, namespaced=False)
+    return hour_read(names.BILLED_HOUR, names.labels(names.BILLED_HOUR), scope, namespaced=False)
 
 
 def node_active_gpus(scope: Scope) -> str:
