@@ -22,6 +22,7 @@ from gpudash.grafana import dashboards, delivery, isolation, uids
 from gpudash.grafana import panels as P
 from gpudash.grafana import provisioning as prov
 from gpudash.model.types import Model
+from gpudash.promql import read
 from gpudash.report import queries as report_queries
 
 
@@ -52,7 +53,8 @@ def rendered(model: Model, acm: bool = False) -> tuple[dict[str, dict], dict[str
 
 def prove_reports(model: Model) -> None:
     """Every query ``gpudash report --tenant`` sends is confined and complete through the proxy."""
-    lookback, window = 2 * model.billing.mco_interval, max(model.alerts.idle.window, 2 * model.billing.mco_interval)
+    lookback = read.fresh_seconds(model.billing.mco_interval)
+    window = max(model.alerts.idle.window, 2 * model.billing.mco_interval)
     for t in model.tenants:
         isolation.prove_queries(report_queries.tenant_queries(t.namespace, lookback, window), t.namespace,
                                 model.clusters)

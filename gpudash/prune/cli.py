@@ -7,6 +7,7 @@ import time
 
 from gpudash.errors import GpudashError
 from gpudash.model.load import parse_duration
+from gpudash.promql import read
 
 BUSY_KEYS = ("cluster", "namespace", "workload", "workload_type")
 SA_TOKEN = "/var/run/secrets/kubernetes.io/serviceaccount/token"
@@ -69,7 +70,7 @@ def run(args) -> int:
     if args.max_actions < 0:
         raise GpudashError(f"--max-actions {args.max_actions}: must be 0 or more")
     interval, duration = _seconds("--check-interval", args.check_interval), _seconds("--duration", args.duration)
-    fresh = _seconds("--push-interval", args.push_interval) * 3 // 2
+    fresh = read.fresh_seconds(_seconds("--push-interval", args.push_interval))
     prom = Prometheus(args.prometheus_url, token=_token(args), ca_file=args.ca_file)
     opts = cycle.Options(args.run_mode, args.max_actions,
                          _seconds("--idle-window", args.idle_window) + duration, args.currency)

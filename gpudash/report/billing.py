@@ -20,9 +20,10 @@ from decimal import Decimal
 
 from gpudash.model.pricing import skus
 from gpudash.model.types import Model, Tenant
+from gpudash.promql.read import HOUR
 from gpudash.report import common, queries
 from gpudash.report.client import Prometheus
-from gpudash.report.period import HOUR, month_start, next_month, readable_until, rfc3339
+from gpudash.report.period import month_start, next_month, readable_until, rfc3339
 
 DAY = 86400
 

@@ -7,9 +7,10 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 import iso4217
 
 from gpudash.errors import GpudashError
+from gpudash.promql.read import HOUR, READ_DELAY
 from gpudash.report import queries
 from gpudash.report.client import Prometheus, PrometheusError
-from gpudash.report.period import HOUR, READ_DELAY, chunks, rfc3339
+from gpudash.report.period import chunks, rfc3339
 from gpudash.rules import names
 
 GPU_HOURS_DIGITS = 6  # presentation precision of GPU-hours (a 1-minute step is 0.016667 GPU-hours)

@@ -15,7 +15,7 @@ from gpudash.errors import GenerationError
 from gpudash.model.pricing import skus
 from gpudash.model.types import Model
 from gpudash.promql import build as q
-from gpudash.promql import calendar
+from gpudash.promql import calendar, read
 from gpudash.rules import idle, names
 from gpudash.rules.format import Group, Rule
 
@@ -133,12 +133,12 @@ def _sum(series: str, expr: str) -> str:
 
 def _billing_rules(model: Model) -> tuple[Rule, ...]:
     hourly = _this_hours_push(model, names.HOURLY_GPU_HOURS)
-    current = f"last_over_time({names.POD_ALLOCATED}[{q.duration(model.billing.mco_interval * 3 // 2)}])"
+    current = read.now(names.POD_ALLOCATED, model.billing.mco_interval)
     window, interval = model.billing.burn_rate_window, model.billing.mco_interval
     unpriced_keys = q.label_replace(names.SKU_PRICE, "resource", "$1", "ksm_resource", "(.*)")
     # max by: one tenant name per namespace, whichever clusters the model constants are on
     tenants = f"on (namespace) group_left (tenant) {q.agg('max', ('namespace', 'tenant'), names.TENANT_INFO)}"
-    period_to_date = calendar.period_to_date(f"last_over_time({names.TENANT_HOUR_COST}[1h] offset 1ms)",
+    period_to_date = calendar.period_to_date(read.hour(names.TENANT_HOUR_COST),
                                              names.NAMESPACE_COST_RATE, names.labels(names.TENANT_HOUR_COST))
     return (
         Rule(names.HOUR_GPU_HOURS, _sum(names.HOUR_GPU_HOURS, _priced(hourly, "unit")),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from gpudash.model.types import Model
 from gpudash.promql import build as q
+from gpudash.promql import read
 from gpudash.rules import names
 from gpudash.rules.format import Group, Rule
 
@@ -31,7 +32,7 @@ def expr(model: Model) -> str:
     """Cost per hour of each idle pod, labels ``names.labels(names.POD_IDLE)``."""
     idle = model.alerts.idle
     window = q.duration(idle.window)
-    fresh = q.duration(model.billing.mco_interval * 3 // 2)
+    fresh = read.fresh_range(model.billing.mco_interval)
     activity = q.selector(names.POD_ACTIVITY_MAX, *_filters(model))
     peak = q.agg("max", names.labels(names.POD_ACTIVITY_MAX), f"max_over_time({activity}[{window}])")
     since = f"last_over_time({names.POD_ACTIVITY_MAX}[{fresh}] offset {window})"
@@ -39,7 +40,7 @@ def expr(model: Model) -> str:
     if idle.power_veto_watts > 0:
         drawn = q.agg("max", names.POD, f"max_over_time({names.POD_POWER_MAX}[{window}])")
         out = f"({out}) unless on {q.labels(names.POD)} ({drawn} >= {idle.power_veto_watts!r})"
-    cost = f"last_over_time({names.POD_COST_RATE}[{fresh}])"
+    cost = read.now(names.POD_COST_RATE, model.billing.mco_interval)
     return f"({out}) + on {q.labels(names.POD)} group_left (workload, workload_type) {cost}"
 
 
