@@ -16,6 +16,7 @@ import yaml
 from gpudash import artifacts, grafana
 from gpudash.grafana import delivery, isolation, panels, provisioning, uids
 from gpudash.model import model_from_dict
+from gpudash.promql import read
 from gpudash.promql.lint import vector_selectors
 from gpudash.rules import hub, names, spoke
 from tests.conftest import ROOT
@@ -145,10 +146,11 @@ def test_every_target_parses_and_reads_only_recorded_series(model, dashes):
     assert count > 60
 
 
-def test_no_range_shorter_than_two_push_intervals(model, dashes):
+def test_no_range_shorter_than_the_freshness_window(model, dashes):
     """On the hub samples are mco_interval apart: rate(x[1m]) would return nothing. Every range over data (a
-    range selector, or a subquery over an expression that reads series) spans at least two push intervals."""
-    minimum = 2 * model.billing.mco_interval
+    range selector, or a subquery over an expression that reads series) spans at least the hub's freshness
+    window (gpudash.promql.read: the latest push, whatever its jitter)."""
+    minimum = read.fresh_seconds(model.billing.mco_interval)
     for d in dashes:
         for _, target in panels.iter_targets(d):
             expr = substitute(target["expr"])
