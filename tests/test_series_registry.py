@@ -13,7 +13,8 @@ import promql_parser as p
 import pytest
 import yaml
 
-from gpudash.rules import HUB_FILE, SPOKE_FILE, hub, names, spoke
+from gpudash import layout
+from gpudash.rules import hub, names, spoke
 from gpudash.rules.format import Rule
 
 UNKNOWN = "?"  # a label set that cannot be told from the expression (a raw series not aggregated)
@@ -95,7 +96,7 @@ def _check(rules, hub: bool) -> set[str]:
     return {rule["record"] for rule in rules}
 
 
-@pytest.mark.parametrize("path, hub", [(SPOKE_FILE, False), (HUB_FILE, True)])
+@pytest.mark.parametrize("path, hub", [(layout.SPOKE_RULES, False), (layout.HUB_RULES, True)])
 def test_every_rendered_recording_rule_has_its_registered_labels(rendered, path, hub):
     rules = [r for g in yaml.safe_load((rendered / path).read_text())["groups"] for r in g["rules"] if "record" in r]
     assert _check(rules, hub)

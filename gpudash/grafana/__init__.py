@@ -17,6 +17,7 @@ violation fails the render.
 """
 from __future__ import annotations
 
+from gpudash import layout
 from gpudash.errors import GenerationError
 from gpudash.grafana import dashboards, delivery, isolation, uids
 from gpudash.grafana import panels as P
@@ -66,18 +67,18 @@ def artifacts(model: Model) -> dict[str, object]:
     acm_provider, acm_tenants = rendered(model, acm=True)
     out: dict[str, object] = {}
     for stem, data in provider.items():
-        out[f"dashboards/{stem}.json"] = data
+        out[layout.dashboard_json(stem)] = data
     for group in tenants.values():
         for stem, data in group.items():
-            out[f"dashboards/{stem}.json"] = data
+            out[layout.dashboard_json(stem)] = data
     for stem, data in acm_provider.items():
-        out[f"dashboards/acm/{stem}.yaml"] = delivery.acm_configmap(stem, data, prov.provider_folder_title(model))
+        out[layout.dashboard_configmap(stem)] = delivery.acm_configmap(stem, data, prov.provider_folder_title(model))
     for t in model.tenants:
         for stem, data in acm_tenants[t.name].items():
-            out[f"dashboards/acm/{stem}.yaml"] = delivery.acm_configmap(stem, data, prov.tenant_folder_title(t))
+            out[layout.dashboard_configmap(stem)] = delivery.acm_configmap(stem, data, prov.tenant_folder_title(t))
     files = {"provider": [f"{stem}.json" for stem in provider]}
     files.update({name: [f"{stem}.json" for stem in group] for name, group in tenants.items()})
     out.update(prov.files(model, files))
-    out["grafana/bootstrap.json"] = prov.bootstrap(model)
+    out[layout.GRAFANA_BOOTSTRAP] = prov.bootstrap(model)
     out.update(delivery.operator_objects(model, provider, tenants))
     return out
