@@ -37,7 +37,8 @@ GRAFANA_BOOTSTRAP = f"{GRAFANA}/bootstrap.json"
 
 # --- promtool tests -----------------------------------------------------------------------------------------------
 TEST_GLOB = "*.test.yaml"  # every promtool test file in TESTS
-GOLDEN_INDEX = f"{TESTS}/golden-scenarios.yaml"
+# The golden scenario index is not a promtool test: it lives in a subfolder, out of reach of `tests/*.yaml`.
+GOLDEN_INDEX = f"{TESTS}/golden/scenarios.yaml"
 
 
 def mco_configmap(name: str) -> str:

@@ -46,3 +46,16 @@ def test_sub_minute_models_get_the_index_only():
     files = emit_tests(model)
     assert list(files) == [layout.GOLDEN_INDEX]
     assert "whole minutes" in files[layout.GOLDEN_INDEX]["skipped_all"]
+
+
+def test_the_tests_folder_holds_only_promtool_tests(golden_dir):
+    """``promtool test rules tests/*.yaml`` (kubernetes-mixin's habit) must meet only test files: the golden
+    scenario index lives out of that glob's reach."""
+    import yaml
+
+    assert (golden_dir / layout.GOLDEN_INDEX).is_file()
+    found = sorted((golden_dir / layout.TESTS).glob("*.yaml"))
+    assert found == sorted((golden_dir / layout.TESTS).glob(layout.TEST_GLOB))
+    for path in found:
+        data = yaml.safe_load(path.read_text())
+        assert data["rule_files"] and data["tests"], path.name

@@ -13,8 +13,8 @@ Per scenario up to two files (plain data; the writer serialises them):
   ``hub_only`` scenarios (a month boundary, budgets): they evaluate hourly, on the hour, with on-time pushes
   (a push lands on every hour), which is enough for every hub rule and keeps a 31-day horizon affordable.
 
-``tests/golden-scenarios.yaml`` (:data:`gpudash.layout.GOLDEN_INDEX`) indexes the scenarios: what each protects,
-its files, or why it was skipped.
+``tests/golden/scenarios.yaml`` (:data:`gpudash.layout.GOLDEN_INDEX`, where ``promtool test rules tests/*.yaml``
+does not pick it up) indexes the scenarios: what each protects, its files, or why it was skipped.
 
 Comparisons: promtool 2.42 compares sample values exactly (``reflect.DeepEqual`` on float64; one ULP off fails,
 checked by experiment; ``fuzzy_compare`` only exists from 3.5). Rules and the reference add the same terms in
