@@ -19,8 +19,7 @@ from __future__ import annotations
 
 from gpudash import layout
 from gpudash.errors import GenerationError
-from gpudash.grafana import dashboards, delivery, isolation, uids
-from gpudash.grafana import panels as P
+from gpudash.grafana import delivery, isolation, uids
 from gpudash.grafana import provisioning as prov
 from gpudash.model.types import Model
 from gpudash.promql import read
@@ -33,6 +32,11 @@ def rendered(model: Model, acm: bool = False) -> tuple[dict[str, dict], dict[str
     ``acm`` selects the hub Grafana's datasource instead of gpudash's own. Tenant dashboards are proven
     isolated here.
     """
+    # grafanalib is loaded only to build dashboards: `gpudash --help` and the runtime tools that import
+    # gpudash.grafana.uids or .bootstrap never pay for it
+    from gpudash.grafana import dashboards
+    from gpudash.grafana import panels as P
+
     provider_ds = uids.ACM_DATASOURCE_UID if acm else uids.provider_datasource_uid()
     provider = {}
     for dash in dashboards.provider_dashboards(model):

@@ -48,7 +48,6 @@ import promql_parser as pp
 
 from gpudash.errors import GenerationError
 from gpudash.grafana import proxy
-from gpudash.grafana.panels import iter_panels, iter_targets
 from gpudash.promql.lint import vector_selectors
 from gpudash.rules import names
 
@@ -219,6 +218,8 @@ def check_proxy(expr: str, namespace: str, clusters: tuple[str, ...]) -> list[st
 def violations(dashboard: dict, namespace: str, datasource_uid: str,
                allowed: frozenset[str] = TENANT_SERIES, clusters: tuple[str, ...] = ()) -> list[Violation]:
     """Every reason the dashboard JSON could show data outside ``namespace``; [] = isolation proven."""
+    from gpudash.grafana.panels import iter_panels, iter_targets  # grafanalib only where dashboards are checked
+
     title = dashboard.get("title", dashboard.get("uid", "?"))
     out: list[Violation] = []
     variables = dashboard.get("templating", {}).get("list", [])
