@@ -1,6 +1,7 @@
 """Dashboards as Kubernetes objects: ACM hub Grafana ConfigMaps and grafana-operator v5 custom resources.
 
-ACM (design §4): MCO's ``grafana-dashboard-loader`` loads every ConfigMap labelled
+ACM: MCO's ``grafana-dashboard-loader`` (stolostron/multicluster-observability-operator
+``loaders/dashboards/pkg/controller/dashboard_controller.go``) loads every ConfigMap labelled
 ``grafana-custom-dashboard: "true"`` in ``open-cluster-management-observability`` into the hub Grafana, in
 the folder named by the annotation ``observability.open-cluster-management.io/dashboard-folder``. These
 dashboards query MCO's own datasource (``Observatorium``, uid 000000001) through rbac-query-proxy, which

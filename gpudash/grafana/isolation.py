@@ -1,6 +1,7 @@
 """Provable tenant isolation: every query of a tenant dashboard reads only that tenant's namespace.
 
-Grafana folders and orgs do not isolate data (design §4); the datasource does (rbac-query-proxy or the
+Grafana folders and orgs do not isolate data (whoever may query a datasource can send it any query, from
+Explore or the API); the datasource does (rbac-query-proxy or the
 thanos-querier tenancy port), and the dashboards must not even ask for other namespaces. This module proves
 the second part from the rendered JSON, at render time (a violation is a :class:`GenerationError`, exit 2)
 and in the tests.

@@ -20,7 +20,6 @@ from decimal import Decimal
 
 from gpudash.model.pricing import skus
 from gpudash.model.types import Model, Tenant
-from gpudash.promql.read import HOUR
 from gpudash.report import common, queries
 from gpudash.report.client import Prometheus
 from gpudash.report.period import month_start, next_month, readable_until, rfc3339
@@ -232,5 +231,3 @@ def days_of(report: BillingReport) -> list[int]:
     first = report.start - report.start % DAY
     return list(range(first, report.end, DAY))
 
-
-HOURS_PER_DAY = DAY // HOUR

@@ -69,13 +69,6 @@ def read_hourly(prom: Prometheus, exprs: dict[str, str], start: int, end: int,
     return out
 
 
-def rule_hours(prom: Prometheus, scope: queries.Scope, start: int, end: int,
-               progress: Callable[[int, int, str], None] | None = None) -> set[int]:
-    """Hours of ``[start, end)`` in which the hub rules recorded the model constants."""
-    found = read_hourly(prom, {"info": queries.tenant_info_present(scope)}, start, end, progress)
-    return {hour for _, hour, v in found["info"] if v > 0}
-
-
 def check_rules_installed(prom: Prometheus, scope: queries.Scope, start: int, end: int, seen: set[int],
                           warnings: list[str]) -> list[int]:
     """Raise when the hub rules are not installed at all; warn when they did not run for (part of) the period.
