@@ -34,6 +34,7 @@ import yaml  # noqa: E402
 
 from e2e import mco_sim, pipeline  # noqa: E402
 from e2e.harness import Prometheus  # noqa: E402
+from gpudash import layout  # noqa: E402
 from gpudash.rules import names  # noqa: E402
 from gpudash.sources.kube_state_metrics import GPU_RESOURCE_REGEX  # noqa: E402
 
@@ -207,12 +208,12 @@ def dashboard(work: Path, cache: Path) -> dict:
     prom = pipeline.prometheus_with_blocks(work / "dash", blocks[mock.scenario.clusters[0]])
     start, end = mock.start, mock.at(mock.scenario.duration)
     t0 = time.perf_counter()
-    prom.backfill_rules([rendered / "rules/gpudash-spoke.rules.yaml", rendered / "rules/gpudash-hub.rules.yaml"],
+    prom.backfill_rules([rendered / layout.SPOKE_RULES, rendered / layout.HUB_RULES],
                         start, end, method="query")
     backfill_s = time.perf_counter() - t0
     tenant = model.tenants[0]
     ns = tenant.namespace
-    board = rendered / "dashboards" / f"gpudash-tenant-{tenant.name}.json"
+    board = rendered / layout.dashboard_json(f"gpudash-tenant-{tenant.name}")
     # (1) "this month so far" on October 31 at 12:00 UTC: the stat panels' queries, and the raw equivalent
     t_month = mock.at(30 * DAY + 12 * HOUR)
     since = int(t_month - mock.start)  # seconds since the month (and the history) began

@@ -40,15 +40,16 @@ from pathlib import Path
 
 import yaml
 
+from gpudash import layout, mco
 from gpudash.golden.scenario import uid_of
 from gpudash.mock.openmetrics import FamilyBuffer
 
-ALLOWLIST_FILE = "mco/observability-metrics-custom-allowlist.yaml"
+ALLOWLIST_FILE = layout.mco_configmap(mco.ALLOWLIST)
 # The entries of ACM's default allowlist (operators/multiclusterobservability/manifests/base/config/
 # metrics_allowlist.yaml) that gpudash's hub alerts read: the collector federates them besides the custom list.
 DEFAULT_NAMES = ("up", "kube_pod_container_resource_requests", "kube_node_status_allocatable",
                  "kube_node_status_capacity", "kube_resourcequota")
-HUB_RULES_FILE = "rules/gpudash-hub.rules.yaml"
+HUB_RULES_FILE = layout.HUB_RULES
 
 
 @dataclass(frozen=True)

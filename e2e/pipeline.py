@@ -24,6 +24,7 @@ import yaml
 
 from e2e import toolsets
 from e2e.harness import Prometheus, tools
+from gpudash import layout
 from gpudash.mock.config import Mock
 from gpudash.mock.config import load as load_mock
 from gpudash.mock.history import write_history
@@ -308,7 +309,7 @@ def alert_rules(rendered: Path) -> dict[str, list[dict]]:
     from gpudash.model.load import parse_duration
 
     out: dict[str, list[dict]] = {}
-    for g in yaml.safe_load((rendered / "alerts/gpudash.alerts.yaml").read_text())["groups"]:
+    for g in yaml.safe_load((rendered / layout.ALERT_RULES).read_text())["groups"]:
         for r in g["rules"]:
             if "alert" in r:
                 out.setdefault(r["alert"], []).append({**r, "interval": parse_duration(g.get("interval", "1m"))})

@@ -6,6 +6,7 @@ import pytest
 
 from e2e import pipeline
 from e2e.docker_backend import DockerPrometheus, unavailable
+from gpudash import layout
 
 pytestmark = [pytest.mark.e2e]
 
@@ -16,8 +17,8 @@ def test_docker_prometheus_loads_rendered_rules(tmp_path):
         pytest.skip(why)
     model, _ = pipeline.load()
     rendered = pipeline.render(model, tmp_path / "rendered", rules_only=True)
-    prom = DockerPrometheus(tmp_path / "docker", rule_files=[rendered / "rules/gpudash-spoke.rules.yaml",
-                                                             rendered / "rules/gpudash-hub.rules.yaml"])
+    prom = DockerPrometheus(tmp_path / "docker", rule_files=[rendered / layout.SPOKE_RULES,
+                                                             rendered / layout.HUB_RULES])
     try:
         prom.start()
         groups = prom.api("rules")["groups"]

@@ -10,7 +10,7 @@ import pytest
 
 from e2e import pipeline
 from e2e.test_live import _live_model, _scrape_configs
-from gpudash import alerts, doctor, rules
+from gpudash import alerts, doctor, layout
 from gpudash.mock.server import MockServer
 from gpudash.report.client import Prometheus
 
@@ -28,9 +28,9 @@ def _setup(server, model, rendered, break_with: str = "") -> dict:
         scrape[1]["honor_labels"] = True
     if break_with == "ksm_job":  # kube-state-metrics scraped under another job name than the model's
         scrape[0]["job_name"] = "ksm-other"
-    files = [rendered / rules.SPOKE_FILE, rendered / rules.HUB_FILE]
+    files = [rendered / layout.SPOKE_RULES, rendered / layout.HUB_RULES]
     if break_with != "no_alerts":  # the alerts were never applied
-        files.append(rendered / alerts.PLAIN_FILE)
+        files.append(rendered / layout.ALERT_RULES)
     return {"rule_files": files, "config_extra": {"global": {"scrape_interval": "2s", "evaluation_interval": "10s"},
                                                   "scrape_configs": scrape}}
 

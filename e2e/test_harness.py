@@ -9,6 +9,7 @@ import yaml
 
 from e2e import pipeline, toolsets
 from e2e.harness import _labels_bytes, group_eval_start, rule_levels, xxh64
+from gpudash import layout
 from gpudash.rules import names
 
 HOUR = 3600
@@ -24,7 +25,7 @@ def test_rule_levels_follow_recorded_names(tmp_path):
     model, _ = pipeline.load()
     rendered = pipeline.render(model, tmp_path / "r", rules_only=True)
     groups = [g for f in ("gpudash-spoke", "gpudash-hub") for g in
-              yaml.safe_load((rendered / f"rules/{f}.rules.yaml").read_text())["groups"]]
+              yaml.safe_load((rendered / layout.RULES / f"{f}.rules.yaml").read_text())["groups"]]
     levels = rule_levels(groups)
     where = {rec: i for i, level in enumerate(levels) for rec in level}
     assert where["namespace_product_resource:gpudash_gpu_hours:previous_hour"] == 0
@@ -45,7 +46,7 @@ def test_query_backfill_equals_promtool(tmp_path: Path, prometheus_factory, e2e_
     # promtool's cost is per rule and block
     start = mock.at(10 * 1440 + 4 * 60)
     end = start + 2 * HOUR - 60
-    files = [rendered / "rules/gpudash-spoke.rules.yaml", rendered / "rules/gpudash-hub.rules.yaml"]
+    files = [rendered / layout.SPOKE_RULES, rendered / layout.HUB_RULES]
     out = {}
     for method in ("promtool", "query"):
         prom = pipeline.prometheus_with_blocks(tmp_path / method, blocks[east], toolset=toolset)

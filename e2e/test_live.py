@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from e2e import pipeline, toolsets
+from gpudash import layout
 from gpudash.mock.server import MockServer
 from gpudash.model import model_from_dict
 from gpudash.rules import names
@@ -65,7 +66,7 @@ def test_live_scrape_with_staleness(tmp_path: Path, prometheus_factory, stopwatc
     try:
         t0 = server.cluster.t0
         prom = prometheus_factory(
-            "live", rule_files=[rendered / "rules/gpudash-spoke.rules.yaml", rendered / "rules/gpudash-hub.rules.yaml"],
+            "live", rule_files=[rendered / layout.SPOKE_RULES, rendered / layout.HUB_RULES],
             config_extra={"global": {"scrape_interval": f"{SCRAPE}s", "evaluation_interval": "10s"},
                           "scrape_configs": _scrape_configs(server.address, model)})
         stopwatch("start")

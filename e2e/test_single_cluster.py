@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from e2e import pipeline, toolsets
+from gpudash import layout
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -20,7 +21,7 @@ def test_month_single_cluster(tmp_path, prometheus_factory, e2e_cache, stopwatch
     prometheus_factory.track(prom)
     stopwatch("start")
     start, end = mock.start, mock.at(mock.scenario.duration)
-    files = [rendered / "rules/gpudash-spoke.rules.yaml", rendered / "rules/gpudash-hub.rules.yaml"]
+    files = [rendered / layout.SPOKE_RULES, rendered / layout.HUB_RULES]
     levels = prom.backfill_rules(files, start, end, method="query")
     stopwatch("rules_backfill")
     assert len(levels) >= 3, levels

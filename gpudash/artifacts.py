@@ -1,7 +1,7 @@
 """Every artifact family in one place: model -> {output path: plain data}. Pure; no I/O."""
 from __future__ import annotations
 
-from gpudash import alerts, golden, grafana, kube, mco, mixin, rules
+from gpudash import alerts, golden, grafana, kube, layout, mco, mixin, rules
 from gpudash.model.types import Model
 from gpudash.prune import deploy as prune
 
@@ -35,8 +35,8 @@ def generate(model: Model, progress=None) -> dict[str, object]:
         folder, _, name = path.rpartition("/")
         by_folder.setdefault(folder, []).append(name)
     for folder, names in by_folder.items():
-        files[f"{folder}/kustomization.yaml" if folder else "kustomization.yaml"] = _kustomization(names)
-    files["kustomization.yaml"] = _kustomization(objects)
+        files[layout.kustomization(folder)] = _kustomization(names)
+    files[layout.KUSTOMIZATION] = _kustomization(objects)
     return files
 
 

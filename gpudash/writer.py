@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gpudash.errors import GpudashError, InputError
+from gpudash.layout import MANIFEST
 from gpudash.yamlfmt import dump_json, dump_yaml
 
-MANIFEST = ".gpudash-manifest.json"
 HEADER = "Rendered by gpudash from the model (gpudash.yaml): edit the model and re-render, not this file."
 
 

@@ -71,7 +71,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{cluster=~\"$cluster\",resource=~\"nvidia\\\\.com/gpu|amd\\\\.com/gpu\"}[10m])) or vector(0)",
+              "expr": "sum(last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{cluster=~\"$cluster\",resource=~\"nvidia\\\\.com/gpu|amd\\\\.com/gpu\"}[7m30s])) or vector(0)",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -136,7 +136,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{cluster=~\"$cluster\",resource=~\"nvidia\\\\.com/mig-.+\"}[10m])) or vector(0)",
+              "expr": "sum(last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{cluster=~\"$cluster\",resource=~\"nvidia\\\\.com/mig-.+\"}[7m30s])) or vector(0)",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -201,7 +201,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{cluster=~\"$cluster\",resource=\"nvidia.com/gpu.shared\"}[10m])) or vector(0)",
+              "expr": "sum(last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{cluster=~\"$cluster\",resource=\"nvidia.com/gpu.shared\"}[7m30s])) or vector(0)",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -267,7 +267,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost_per_hour:current{cluster=~\"$cluster\"}[10m])) or vector(0)",
+              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost_per_hour:current{cluster=~\"$cluster\"}[7m30s])) or vector(0)",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -333,7 +333,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost:period_to_date{cluster=~\"$cluster\"}[10m]))",
+              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost:period_to_date{cluster=~\"$cluster\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -399,7 +399,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost:period_projection{cluster=~\"$cluster\"}[10m]))",
+              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost:period_projection{cluster=~\"$cluster\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -469,7 +469,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{cluster=~\"$cluster\"}[10m]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (last_over_time(cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour{cluster=~\"$cluster\"}[10m])))) or vector(0)",
+              "expr": "sum(last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{cluster=~\"$cluster\"}[7m30s]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (last_over_time(cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour{cluster=~\"$cluster\"}[7m30s])))) or vector(0)",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -539,7 +539,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace_product_resource:gpudash_unpriced_gpu_hours:last_hour{cluster=~\"$cluster\"}[10m])) or vector(0)",
+              "expr": "sum(last_over_time(cluster_namespace_product_resource:gpudash_unpriced_gpu_hours:last_hour{cluster=~\"$cluster\"}[7m30s])) or vector(0)",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -647,7 +647,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum by (cluster, gpu_class, resource) (last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{cluster=~\"$cluster\"}[10m]))",
+              "expr": "sum by (cluster, gpu_class, resource) (last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{cluster=~\"$cluster\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "{{cluster}} {{gpu_class}} {{resource}}",
               "refId": "A",
@@ -744,7 +744,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum by (cluster, gpu_class) (sum by (cluster, namespace, pod, gpu_class) ((last_over_time(namespace_pod:gpudash_gpus_allocated:running{cluster=~\"$cluster\"}[10m]) * on (product, resource) group_left (gpu_class) max by (product, resource, gpu_class) (label_replace(cluster_product_resource:gpudash_price_per_hour:model * 0 + 1, \"resource\", \"$1\", \"ksm_resource\", \"(.*)\"))) or on (cluster, namespace, pod, resource) label_replace(last_over_time(namespace_pod:gpudash_gpus_allocated:running{cluster=~\"$cluster\"}[10m]), \"gpu_class\", \"unpriced\", \"\", \"\")) * on (cluster, namespace, pod) group_left () max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{cluster=~\"$cluster\"}[10m]))) / sum by (cluster, gpu_class) (sum by (cluster, namespace, pod, gpu_class) ((last_over_time(namespace_pod:gpudash_gpus_allocated:running{cluster=~\"$cluster\"}[10m]) * on (product, resource) group_left (gpu_class) max by (product, resource, gpu_class) (label_replace(cluster_product_resource:gpudash_price_per_hour:model * 0 + 1, \"resource\", \"$1\", \"ksm_resource\", \"(.*)\"))) or on (cluster, namespace, pod, resource) label_replace(last_over_time(namespace_pod:gpudash_gpus_allocated:running{cluster=~\"$cluster\"}[10m]), \"gpu_class\", \"unpriced\", \"\", \"\")))",
+              "expr": "sum by (cluster, gpu_class) (sum by (cluster, namespace, pod, gpu_class) ((last_over_time(namespace_pod:gpudash_gpus_allocated:running{cluster=~\"$cluster\"}[7m30s]) * on (product, resource) group_left (gpu_class) max by (product, resource, gpu_class) (label_replace(cluster_product_resource:gpudash_price_per_hour:model * 0 + 1, \"resource\", \"$1\", \"ksm_resource\", \"(.*)\"))) or on (cluster, namespace, pod, resource) label_replace(last_over_time(namespace_pod:gpudash_gpus_allocated:running{cluster=~\"$cluster\"}[7m30s]), \"gpu_class\", \"unpriced\", \"\", \"\")) * on (cluster, namespace, pod) group_left () max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{cluster=~\"$cluster\"}[7m30s]))) / sum by (cluster, gpu_class) (sum by (cluster, namespace, pod, gpu_class) ((last_over_time(namespace_pod:gpudash_gpus_allocated:running{cluster=~\"$cluster\"}[7m30s]) * on (product, resource) group_left (gpu_class) max by (product, resource, gpu_class) (label_replace(cluster_product_resource:gpudash_price_per_hour:model * 0 + 1, \"resource\", \"$1\", \"ksm_resource\", \"(.*)\"))) or on (cluster, namespace, pod, resource) label_replace(last_over_time(namespace_pod:gpudash_gpus_allocated:running{cluster=~\"$cluster\"}[7m30s]), \"gpu_class\", \"unpriced\", \"\", \"\")))",
               "format": "time_series",
               "legendFormat": "{{cluster}} {{gpu_class}}",
               "refId": "A",
@@ -840,7 +840,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum by (cluster) (last_over_time(cluster_namespace:gpudash_cost_per_hour:current{cluster=~\"$cluster\"}[10m]))",
+              "expr": "sum by (cluster) (last_over_time(cluster_namespace:gpudash_cost_per_hour:current{cluster=~\"$cluster\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "{{cluster}}",
               "refId": "A",
@@ -1031,7 +1031,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum by (tenant, namespace) (last_over_time(cluster_namespace:gpudash_cost:period_to_date{cluster=~\"$cluster\"}[10m]))",
+              "expr": "sum by (tenant, namespace) (last_over_time(cluster_namespace:gpudash_cost:period_to_date{cluster=~\"$cluster\"}[7m30s]))",
               "format": "table",
               "legendFormat": "",
               "refId": "A",
@@ -1042,7 +1042,7 @@
               },
             },
             {
-              "expr": "sum by (tenant, namespace) (last_over_time(cluster_namespace:gpudash_cost:period_projection{cluster=~\"$cluster\"}[10m]))",
+              "expr": "sum by (tenant, namespace) (last_over_time(cluster_namespace:gpudash_cost:period_projection{cluster=~\"$cluster\"}[7m30s]))",
               "format": "table",
               "legendFormat": "",
               "refId": "B",
@@ -1053,7 +1053,7 @@
               },
             },
             {
-              "expr": "max by (tenant, namespace) (last_over_time(cluster_namespace:gpudash_budget:model{cluster=~\"$cluster\"}[10m]))",
+              "expr": "max by (tenant, namespace) (last_over_time(cluster_namespace:gpudash_budget:model{cluster=~\"$cluster\"}[7m30s]))",
               "format": "table",
               "legendFormat": "",
               "refId": "C",
@@ -1064,7 +1064,7 @@
               },
             },
             {
-              "expr": "sum by (tenant, namespace) (last_over_time(cluster_namespace:gpudash_cost:period_to_date{cluster=~\"$cluster\"}[10m])) / max by (tenant, namespace) (last_over_time(cluster_namespace:gpudash_budget:model{cluster=~\"$cluster\"}[10m]))",
+              "expr": "sum by (tenant, namespace) (last_over_time(cluster_namespace:gpudash_cost:period_to_date{cluster=~\"$cluster\"}[7m30s])) / max by (tenant, namespace) (last_over_time(cluster_namespace:gpudash_budget:model{cluster=~\"$cluster\"}[7m30s]))",
               "format": "table",
               "legendFormat": "",
               "refId": "D",
@@ -1175,7 +1175,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "topk(10, sum by (namespace) (last_over_time(cluster_namespace:gpudash_cost_per_hour:current{cluster=~\"$cluster\"}[10m])))",
+              "expr": "topk(10, sum by (namespace) (last_over_time(cluster_namespace:gpudash_cost_per_hour:current{cluster=~\"$cluster\"}[7m30s])))",
               "format": "time_series",
               "legendFormat": "{{namespace}}",
               "refId": "A",
@@ -1243,7 +1243,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum by (cluster, namespace) (last_over_time(cluster_namespace:gpudash_cost_per_hour:current{cluster=~\"$cluster\"}[10m])) unless on (namespace) last_over_time(cluster_namespace:gpudash_tenant:info{cluster=~\"$cluster\"}[10m])",
+              "expr": "sum by (cluster, namespace) (last_over_time(cluster_namespace:gpudash_cost_per_hour:current{cluster=~\"$cluster\"}[7m30s])) unless on (namespace) last_over_time(cluster_namespace:gpudash_tenant:info{cluster=~\"$cluster\"}[7m30s])",
               "format": "table",
               "legendFormat": "",
               "refId": "A",
@@ -1345,7 +1345,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum by (cluster, namespace, pod, workload) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{cluster=~\"$cluster\"}[10m]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (last_over_time(cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour{cluster=~\"$cluster\"}[10m]))))",
+              "expr": "sum by (cluster, namespace, pod, workload) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{cluster=~\"$cluster\"}[7m30s]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (last_over_time(cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour{cluster=~\"$cluster\"}[7m30s]))))",
               "format": "table",
               "legendFormat": "",
               "refId": "A",
@@ -1356,7 +1356,7 @@
               },
             },
             {
-              "expr": "sum by (cluster, namespace, pod, workload) (last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{cluster=~\"$cluster\"}[10m]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (last_over_time(cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour{cluster=~\"$cluster\"}[10m]))))",
+              "expr": "sum by (cluster, namespace, pod, workload) (last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{cluster=~\"$cluster\"}[7m30s]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (last_over_time(cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour{cluster=~\"$cluster\"}[7m30s]))))",
               "format": "table",
               "legendFormat": "",
               "refId": "B",
@@ -1465,7 +1465,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum by (cluster) (last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{cluster=~\"$cluster\"}[10m]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (last_over_time(cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour{cluster=~\"$cluster\"}[10m]))))",
+              "expr": "sum by (cluster) (last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{cluster=~\"$cluster\"}[7m30s]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (last_over_time(cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour{cluster=~\"$cluster\"}[7m30s]))))",
               "format": "time_series",
               "legendFormat": "{{cluster}}",
               "refId": "A",
@@ -1573,7 +1573,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum by (cluster, gpu_class, resource) (last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{cluster=~\"$cluster\",resource=~\"nvidia\\\\.com/mig-.+\"}[10m]))",
+              "expr": "sum by (cluster, gpu_class, resource) (last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{cluster=~\"$cluster\",resource=~\"nvidia\\\\.com/mig-.+\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "{{cluster}} {{gpu_class}} {{resource}}",
               "refId": "A",
@@ -1738,7 +1738,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum by (cluster, namespace, product, resource) (last_over_time(cluster_namespace_product_resource:gpudash_unpriced_gpu_hours:last_hour{cluster=~\"$cluster\"}[10m]))",
+              "expr": "sum by (cluster, namespace, product, resource) (last_over_time(cluster_namespace_product_resource:gpudash_unpriced_gpu_hours:last_hour{cluster=~\"$cluster\"}[7m30s]))",
               "format": "table",
               "legendFormat": "",
               "refId": "A",
@@ -1828,7 +1828,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "count(count by (cluster) (last_over_time(cluster:gpudash_billed_hour:start_timestamp{cluster=~\"$cluster\"}[10m])))",
+              "expr": "count(count by (cluster) (last_over_time(cluster:gpudash_billed_hour:start_timestamp{cluster=~\"$cluster\"}[7m30s])))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -1895,7 +1895,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "(label_replace(vector(1), \"cluster\", \"prod-east\", \"\", \"\") or label_replace(vector(1), \"cluster\", \"prod-west\", \"\", \"\")) unless on (cluster) count by (cluster) (last_over_time(cluster:gpudash_billed_hour:start_timestamp{cluster=~\"$cluster\"}[10m]))",
+              "expr": "(label_replace(vector(1), \"cluster\", \"prod-east\", \"\", \"\") or label_replace(vector(1), \"cluster\", \"prod-west\", \"\", \"\")) unless on (cluster) count by (cluster) (last_over_time(cluster:gpudash_billed_hour:start_timestamp{cluster=~\"$cluster\"}[7m30s]))",
               "format": "table",
               "legendFormat": "",
               "refId": "A",
@@ -2108,7 +2108,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "avg by (cluster, job) (last_over_time(up{cluster=~\"$cluster\",job=~\"(?:%(kubeStateMetricsJob)s)|(?:%(dcgmExporterJob)s)|(?:%(amdExporterJob)s)\"}[10m]))" % $._config,
+              "expr": "avg by (cluster, job) (last_over_time(up{cluster=~\"$cluster\",job=~\"(?:%(kubeStateMetricsJob)s)|(?:%(dcgmExporterJob)s)|(?:%(amdExporterJob)s)\"}[7m30s]))" % $._config,
               "format": "time_series",
               "legendFormat": "{{cluster}} {{job}}",
               "refId": "A",
@@ -2203,7 +2203,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "count by (cluster) (last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{cluster=~\"$cluster\"}[10m]))",
+              "expr": "count by (cluster) (last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{cluster=~\"$cluster\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "{{cluster}}",
               "refId": "A",
@@ -2985,7 +2985,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost:period_to_date{namespace=\"llm-serving\"}[10m]))",
+              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost:period_to_date{namespace=\"llm-serving\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -3063,7 +3063,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost:period_to_date{namespace=\"llm-serving\"}[10m])) / max(last_over_time(cluster_namespace:gpudash_budget:model{namespace=\"llm-serving\"}[10m]))",
+              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost:period_to_date{namespace=\"llm-serving\"}[7m30s])) / max(last_over_time(cluster_namespace:gpudash_budget:model{namespace=\"llm-serving\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -3141,7 +3141,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost:period_projection{namespace=\"llm-serving\"}[10m]))",
+              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost:period_projection{namespace=\"llm-serving\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -3207,7 +3207,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(sum by (namespace) (label_replace((sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"llm-serving\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 0))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 0)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"llm-serving\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 1))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 1)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"llm-serving\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 2))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (namespace) (last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{namespace=\"llm-serving\"}[10m]) * scalar((vector(time() % 3600 + 3600) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
+              "expr": "sum(sum by (namespace) (label_replace((sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"llm-serving\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 0))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 0)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"llm-serving\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 1))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 1)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"llm-serving\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 2))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (namespace) (last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{namespace=\"llm-serving\"}[7m30s]) * scalar((vector(time() % 3600 + 3600) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -3273,7 +3273,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost_per_hour:current{namespace=\"llm-serving\"}[10m])) or vector(0)",
+              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost_per_hour:current{namespace=\"llm-serving\"}[7m30s])) or vector(0)",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -3339,7 +3339,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "max(last_over_time(cluster_namespace:gpudash_budget:model{namespace=\"llm-serving\"}[10m]))",
+              "expr": "max(last_over_time(cluster_namespace:gpudash_budget:model{namespace=\"llm-serving\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -3413,7 +3413,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"llm-serving\"}[10m])) * on (cluster, namespace, pod) group_left () max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"llm-serving\"}[10m]))) / sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"llm-serving\"}[10m])) and on (cluster, namespace, pod) max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"llm-serving\"}[10m])))",
+              "expr": "sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"llm-serving\"}[7m30s])) * on (cluster, namespace, pod) group_left () max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"llm-serving\"}[7m30s]))) / sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"llm-serving\"}[7m30s])) and on (cluster, namespace, pod) max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"llm-serving\"}[7m30s])))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -3483,7 +3483,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{namespace=\"llm-serving\"}[10m]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (last_over_time(cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour{namespace=\"llm-serving\"}[10m])))) or vector(0)",
+              "expr": "sum(last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{namespace=\"llm-serving\"}[7m30s]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (last_over_time(cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour{namespace=\"llm-serving\"}[7m30s])))) or vector(0)",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -3592,7 +3592,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost_per_hour:current{namespace=\"llm-serving\"}[10m]))",
+              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost_per_hour:current{namespace=\"llm-serving\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "now",
               "refId": "A",
@@ -3603,7 +3603,7 @@
               },
             },
             {
-              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost_per_hour:avg_window{namespace=\"llm-serving\"}[10m]))",
+              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost_per_hour:avg_window{namespace=\"llm-serving\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "average over 1h",
               "refId": "B",
@@ -3699,7 +3699,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum by (workload_type, workload) (last_over_time(cluster_namespace_workload:gpudash_cost_per_hour:current{namespace=\"llm-serving\"}[10m]))",
+              "expr": "sum by (workload_type, workload) (last_over_time(cluster_namespace_workload:gpudash_cost_per_hour:current{namespace=\"llm-serving\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "{{workload_type}}/{{workload}}",
               "refId": "A",
@@ -3792,7 +3792,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum by (cluster, pod, workload) (last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{namespace=\"llm-serving\"}[10m]))",
+              "expr": "sum by (cluster, pod, workload) (last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{namespace=\"llm-serving\"}[7m30s]))",
               "format": "table",
               "legendFormat": "",
               "refId": "A",
@@ -3803,7 +3803,7 @@
               },
             },
             {
-              "expr": "sum by (cluster, pod, workload) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"llm-serving\"}[10m]))",
+              "expr": "sum by (cluster, pod, workload) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"llm-serving\"}[7m30s]))",
               "format": "table",
               "legendFormat": "",
               "refId": "B",
@@ -3814,7 +3814,7 @@
               },
             },
             {
-              "expr": "max by (cluster, pod, workload) (max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"llm-serving\"}[10m])) * on (cluster, namespace, pod) group_left (workload) (max by (cluster, namespace, pod, workload) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"llm-serving\"}[10m])) * 0 + 1))",
+              "expr": "max by (cluster, pod, workload) (max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"llm-serving\"}[7m30s])) * on (cluster, namespace, pod) group_left (workload) (max by (cluster, namespace, pod, workload) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"llm-serving\"}[7m30s])) * 0 + 1))",
               "format": "table",
               "legendFormat": "",
               "refId": "C",
@@ -4138,7 +4138,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum by (cluster, gpu_class, resource) (last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{namespace=\"llm-serving\"}[10m]))",
+              "expr": "sum by (cluster, gpu_class, resource) (last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{namespace=\"llm-serving\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "{{cluster}} {{gpu_class}} {{resource}}",
               "refId": "A",
@@ -4246,7 +4246,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"llm-serving\"}[10m])))",
+              "expr": "sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"llm-serving\"}[7m30s])))",
               "format": "time_series",
               "legendFormat": "allocated",
               "refId": "A",
@@ -4257,7 +4257,7 @@
               },
             },
             {
-              "expr": "sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"llm-serving\"}[10m])) * on (cluster, namespace, pod) group_left () max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"llm-serving\"}[10m])))",
+              "expr": "sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"llm-serving\"}[7m30s])) * on (cluster, namespace, pod) group_left () max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"llm-serving\"}[7m30s])))",
               "format": "time_series",
               "legendFormat": "used",
               "refId": "B",
@@ -4354,7 +4354,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "max by (cluster, pod) (max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"llm-serving\"}[10m])))",
+              "expr": "max by (cluster, pod) (max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"llm-serving\"}[7m30s])))",
               "format": "time_series",
               "legendFormat": "{{cluster}}/{{pod}}",
               "refId": "A",
@@ -4434,7 +4434,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "last_over_time(ALERTS{namespace=\"llm-serving\"}[10m])",
+              "expr": "last_over_time(ALERTS{namespace=\"llm-serving\"}[7m30s])",
               "format": "table",
               "legendFormat": "",
               "refId": "A",
@@ -4560,7 +4560,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost:period_to_date{namespace=\"ml-research\"}[10m]))",
+              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost:period_to_date{namespace=\"ml-research\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -4634,7 +4634,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost:period_to_date{namespace=\"ml-research\"}[10m])) / max(last_over_time(cluster_namespace:gpudash_budget:model{namespace=\"ml-research\"}[10m]))",
+              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost:period_to_date{namespace=\"ml-research\"}[7m30s])) / max(last_over_time(cluster_namespace:gpudash_budget:model{namespace=\"ml-research\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -4708,7 +4708,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost:period_projection{namespace=\"ml-research\"}[10m]))",
+              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost:period_projection{namespace=\"ml-research\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -4774,7 +4774,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(sum by (namespace) (label_replace((sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"ml-research\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 0))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 0)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"ml-research\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 1))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 1)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"ml-research\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 2))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (namespace) (last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{namespace=\"ml-research\"}[10m]) * scalar((vector(time() % 3600 + 3600) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
+              "expr": "sum(sum by (namespace) (label_replace((sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"ml-research\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 0))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 0)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"ml-research\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 1))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 1)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"ml-research\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 2))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (namespace) (last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{namespace=\"ml-research\"}[7m30s]) * scalar((vector(time() % 3600 + 3600) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -4840,7 +4840,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost_per_hour:current{namespace=\"ml-research\"}[10m])) or vector(0)",
+              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost_per_hour:current{namespace=\"ml-research\"}[7m30s])) or vector(0)",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -4906,7 +4906,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "max(last_over_time(cluster_namespace:gpudash_budget:model{namespace=\"ml-research\"}[10m]))",
+              "expr": "max(last_over_time(cluster_namespace:gpudash_budget:model{namespace=\"ml-research\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -4980,7 +4980,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"ml-research\"}[10m])) * on (cluster, namespace, pod) group_left () max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"ml-research\"}[10m]))) / sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"ml-research\"}[10m])) and on (cluster, namespace, pod) max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"ml-research\"}[10m])))",
+              "expr": "sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"ml-research\"}[7m30s])) * on (cluster, namespace, pod) group_left () max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"ml-research\"}[7m30s]))) / sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"ml-research\"}[7m30s])) and on (cluster, namespace, pod) max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"ml-research\"}[7m30s])))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -5050,7 +5050,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{namespace=\"ml-research\"}[10m]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (last_over_time(cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour{namespace=\"ml-research\"}[10m])))) or vector(0)",
+              "expr": "sum(last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{namespace=\"ml-research\"}[7m30s]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (last_over_time(cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour{namespace=\"ml-research\"}[7m30s])))) or vector(0)",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -5159,7 +5159,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost_per_hour:current{namespace=\"ml-research\"}[10m]))",
+              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost_per_hour:current{namespace=\"ml-research\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "now",
               "refId": "A",
@@ -5170,7 +5170,7 @@
               },
             },
             {
-              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost_per_hour:avg_window{namespace=\"ml-research\"}[10m]))",
+              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost_per_hour:avg_window{namespace=\"ml-research\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "average over 1h",
               "refId": "B",
@@ -5266,7 +5266,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum by (workload_type, workload) (last_over_time(cluster_namespace_workload:gpudash_cost_per_hour:current{namespace=\"ml-research\"}[10m]))",
+              "expr": "sum by (workload_type, workload) (last_over_time(cluster_namespace_workload:gpudash_cost_per_hour:current{namespace=\"ml-research\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "{{workload_type}}/{{workload}}",
               "refId": "A",
@@ -5359,7 +5359,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum by (cluster, pod, workload) (last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{namespace=\"ml-research\"}[10m]))",
+              "expr": "sum by (cluster, pod, workload) (last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{namespace=\"ml-research\"}[7m30s]))",
               "format": "table",
               "legendFormat": "",
               "refId": "A",
@@ -5370,7 +5370,7 @@
               },
             },
             {
-              "expr": "sum by (cluster, pod, workload) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"ml-research\"}[10m]))",
+              "expr": "sum by (cluster, pod, workload) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"ml-research\"}[7m30s]))",
               "format": "table",
               "legendFormat": "",
               "refId": "B",
@@ -5381,7 +5381,7 @@
               },
             },
             {
-              "expr": "max by (cluster, pod, workload) (max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"ml-research\"}[10m])) * on (cluster, namespace, pod) group_left (workload) (max by (cluster, namespace, pod, workload) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"ml-research\"}[10m])) * 0 + 1))",
+              "expr": "max by (cluster, pod, workload) (max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"ml-research\"}[7m30s])) * on (cluster, namespace, pod) group_left (workload) (max by (cluster, namespace, pod, workload) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"ml-research\"}[7m30s])) * 0 + 1))",
               "format": "table",
               "legendFormat": "",
               "refId": "C",
@@ -5705,7 +5705,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum by (cluster, gpu_class, resource) (last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{namespace=\"ml-research\"}[10m]))",
+              "expr": "sum by (cluster, gpu_class, resource) (last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{namespace=\"ml-research\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "{{cluster}} {{gpu_class}} {{resource}}",
               "refId": "A",
@@ -5813,7 +5813,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"ml-research\"}[10m])))",
+              "expr": "sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"ml-research\"}[7m30s])))",
               "format": "time_series",
               "legendFormat": "allocated",
               "refId": "A",
@@ -5824,7 +5824,7 @@
               },
             },
             {
-              "expr": "sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"ml-research\"}[10m])) * on (cluster, namespace, pod) group_left () max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"ml-research\"}[10m])))",
+              "expr": "sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"ml-research\"}[7m30s])) * on (cluster, namespace, pod) group_left () max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"ml-research\"}[7m30s])))",
               "format": "time_series",
               "legendFormat": "used",
               "refId": "B",
@@ -5921,7 +5921,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "max by (cluster, pod) (max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"ml-research\"}[10m])))",
+              "expr": "max by (cluster, pod) (max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"ml-research\"}[7m30s])))",
               "format": "time_series",
               "legendFormat": "{{cluster}}/{{pod}}",
               "refId": "A",
@@ -6001,7 +6001,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "last_over_time(ALERTS{namespace=\"ml-research\"}[10m])",
+              "expr": "last_over_time(ALERTS{namespace=\"ml-research\"}[7m30s])",
               "format": "table",
               "legendFormat": "",
               "refId": "A",
@@ -6131,7 +6131,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost:period_to_date{namespace=\"team-a\"}[10m]))",
+              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost:period_to_date{namespace=\"team-a\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -6209,7 +6209,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost:period_to_date{namespace=\"team-a\"}[10m])) / max(last_over_time(cluster_namespace:gpudash_budget:model{namespace=\"team-a\"}[10m]))",
+              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost:period_to_date{namespace=\"team-a\"}[7m30s])) / max(last_over_time(cluster_namespace:gpudash_budget:model{namespace=\"team-a\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -6287,7 +6287,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost:period_projection{namespace=\"team-a\"}[10m]))",
+              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost:period_projection{namespace=\"team-a\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -6353,7 +6353,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(sum by (namespace) (label_replace((sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"team-a\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 0))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 0)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"team-a\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 1))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 1)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"team-a\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 2))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (namespace) (last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{namespace=\"team-a\"}[10m]) * scalar((vector(time() % 3600 + 3600) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
+              "expr": "sum(sum by (namespace) (label_replace((sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"team-a\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 0))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 0)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"team-a\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 1))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 1)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"team-a\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 2))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (namespace) (last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{namespace=\"team-a\"}[7m30s]) * scalar((vector(time() % 3600 + 3600) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -6419,7 +6419,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost_per_hour:current{namespace=\"team-a\"}[10m])) or vector(0)",
+              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost_per_hour:current{namespace=\"team-a\"}[7m30s])) or vector(0)",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -6485,7 +6485,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "max(last_over_time(cluster_namespace:gpudash_budget:model{namespace=\"team-a\"}[10m]))",
+              "expr": "max(last_over_time(cluster_namespace:gpudash_budget:model{namespace=\"team-a\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -6559,7 +6559,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"team-a\"}[10m])) * on (cluster, namespace, pod) group_left () max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"team-a\"}[10m]))) / sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"team-a\"}[10m])) and on (cluster, namespace, pod) max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"team-a\"}[10m])))",
+              "expr": "sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"team-a\"}[7m30s])) * on (cluster, namespace, pod) group_left () max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"team-a\"}[7m30s]))) / sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"team-a\"}[7m30s])) and on (cluster, namespace, pod) max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"team-a\"}[7m30s])))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -6629,7 +6629,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{namespace=\"team-a\"}[10m]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (last_over_time(cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour{namespace=\"team-a\"}[10m])))) or vector(0)",
+              "expr": "sum(last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{namespace=\"team-a\"}[7m30s]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (last_over_time(cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour{namespace=\"team-a\"}[7m30s])))) or vector(0)",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -6738,7 +6738,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost_per_hour:current{namespace=\"team-a\"}[10m]))",
+              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost_per_hour:current{namespace=\"team-a\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "now",
               "refId": "A",
@@ -6749,7 +6749,7 @@
               },
             },
             {
-              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost_per_hour:avg_window{namespace=\"team-a\"}[10m]))",
+              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost_per_hour:avg_window{namespace=\"team-a\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "average over 1h",
               "refId": "B",
@@ -6845,7 +6845,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum by (workload_type, workload) (last_over_time(cluster_namespace_workload:gpudash_cost_per_hour:current{namespace=\"team-a\"}[10m]))",
+              "expr": "sum by (workload_type, workload) (last_over_time(cluster_namespace_workload:gpudash_cost_per_hour:current{namespace=\"team-a\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "{{workload_type}}/{{workload}}",
               "refId": "A",
@@ -6938,7 +6938,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum by (cluster, pod, workload) (last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{namespace=\"team-a\"}[10m]))",
+              "expr": "sum by (cluster, pod, workload) (last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{namespace=\"team-a\"}[7m30s]))",
               "format": "table",
               "legendFormat": "",
               "refId": "A",
@@ -6949,7 +6949,7 @@
               },
             },
             {
-              "expr": "sum by (cluster, pod, workload) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"team-a\"}[10m]))",
+              "expr": "sum by (cluster, pod, workload) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"team-a\"}[7m30s]))",
               "format": "table",
               "legendFormat": "",
               "refId": "B",
@@ -6960,7 +6960,7 @@
               },
             },
             {
-              "expr": "max by (cluster, pod, workload) (max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"team-a\"}[10m])) * on (cluster, namespace, pod) group_left (workload) (max by (cluster, namespace, pod, workload) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"team-a\"}[10m])) * 0 + 1))",
+              "expr": "max by (cluster, pod, workload) (max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"team-a\"}[7m30s])) * on (cluster, namespace, pod) group_left (workload) (max by (cluster, namespace, pod, workload) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"team-a\"}[7m30s])) * 0 + 1))",
               "format": "table",
               "legendFormat": "",
               "refId": "C",
@@ -7284,7 +7284,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum by (cluster, gpu_class, resource) (last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{namespace=\"team-a\"}[10m]))",
+              "expr": "sum by (cluster, gpu_class, resource) (last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{namespace=\"team-a\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "{{cluster}} {{gpu_class}} {{resource}}",
               "refId": "A",
@@ -7392,7 +7392,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"team-a\"}[10m])))",
+              "expr": "sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"team-a\"}[7m30s])))",
               "format": "time_series",
               "legendFormat": "allocated",
               "refId": "A",
@@ -7403,7 +7403,7 @@
               },
             },
             {
-              "expr": "sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"team-a\"}[10m])) * on (cluster, namespace, pod) group_left () max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"team-a\"}[10m])))",
+              "expr": "sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"team-a\"}[7m30s])) * on (cluster, namespace, pod) group_left () max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"team-a\"}[7m30s])))",
               "format": "time_series",
               "legendFormat": "used",
               "refId": "B",
@@ -7500,7 +7500,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "max by (cluster, pod) (max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"team-a\"}[10m])))",
+              "expr": "max by (cluster, pod) (max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"team-a\"}[7m30s])))",
               "format": "time_series",
               "legendFormat": "{{cluster}}/{{pod}}",
               "refId": "A",
@@ -7580,7 +7580,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "last_over_time(ALERTS{namespace=\"team-a\"}[10m])",
+              "expr": "last_over_time(ALERTS{namespace=\"team-a\"}[7m30s])",
               "format": "table",
               "legendFormat": "",
               "refId": "A",
@@ -7710,7 +7710,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost:period_to_date{namespace=\"team-b\"}[10m]))",
+              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost:period_to_date{namespace=\"team-b\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -7788,7 +7788,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost:period_to_date{namespace=\"team-b\"}[10m])) / max(last_over_time(cluster_namespace:gpudash_budget:model{namespace=\"team-b\"}[10m]))",
+              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost:period_to_date{namespace=\"team-b\"}[7m30s])) / max(last_over_time(cluster_namespace:gpudash_budget:model{namespace=\"team-b\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -7866,7 +7866,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost:period_projection{namespace=\"team-b\"}[10m]))",
+              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost:period_projection{namespace=\"team-b\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -7932,7 +7932,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(sum by (namespace) (label_replace((sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"team-b\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 0))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 0)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"team-b\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 1))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 1)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"team-b\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 2))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (namespace) (last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{namespace=\"team-b\"}[10m]) * scalar((vector(time() % 3600 + 3600) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
+              "expr": "sum(sum by (namespace) (label_replace((sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"team-b\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 0))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 0)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"team-b\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 1))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 1)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"team-b\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 2))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (namespace) (last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{namespace=\"team-b\"}[7m30s]) * scalar((vector(time() % 3600 + 3600) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -7998,7 +7998,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost_per_hour:current{namespace=\"team-b\"}[10m])) or vector(0)",
+              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost_per_hour:current{namespace=\"team-b\"}[7m30s])) or vector(0)",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -8064,7 +8064,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "max(last_over_time(cluster_namespace:gpudash_budget:model{namespace=\"team-b\"}[10m]))",
+              "expr": "max(last_over_time(cluster_namespace:gpudash_budget:model{namespace=\"team-b\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -8138,7 +8138,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"team-b\"}[10m])) * on (cluster, namespace, pod) group_left () max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"team-b\"}[10m]))) / sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"team-b\"}[10m])) and on (cluster, namespace, pod) max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"team-b\"}[10m])))",
+              "expr": "sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"team-b\"}[7m30s])) * on (cluster, namespace, pod) group_left () max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"team-b\"}[7m30s]))) / sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"team-b\"}[7m30s])) and on (cluster, namespace, pod) max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"team-b\"}[7m30s])))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -8208,7 +8208,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{namespace=\"team-b\"}[10m]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (last_over_time(cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour{namespace=\"team-b\"}[10m])))) or vector(0)",
+              "expr": "sum(last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{namespace=\"team-b\"}[7m30s]) and on (cluster, namespace, pod) (max by (cluster, namespace, pod) (last_over_time(cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour{namespace=\"team-b\"}[7m30s])))) or vector(0)",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -8317,7 +8317,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost_per_hour:current{namespace=\"team-b\"}[10m]))",
+              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost_per_hour:current{namespace=\"team-b\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "now",
               "refId": "A",
@@ -8328,7 +8328,7 @@
               },
             },
             {
-              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost_per_hour:avg_window{namespace=\"team-b\"}[10m]))",
+              "expr": "sum(last_over_time(cluster_namespace:gpudash_cost_per_hour:avg_window{namespace=\"team-b\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "average over 1h",
               "refId": "B",
@@ -8424,7 +8424,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum by (workload_type, workload) (last_over_time(cluster_namespace_workload:gpudash_cost_per_hour:current{namespace=\"team-b\"}[10m]))",
+              "expr": "sum by (workload_type, workload) (last_over_time(cluster_namespace_workload:gpudash_cost_per_hour:current{namespace=\"team-b\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "{{workload_type}}/{{workload}}",
               "refId": "A",
@@ -8517,7 +8517,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum by (cluster, pod, workload) (last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{namespace=\"team-b\"}[10m]))",
+              "expr": "sum by (cluster, pod, workload) (last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current{namespace=\"team-b\"}[7m30s]))",
               "format": "table",
               "legendFormat": "",
               "refId": "A",
@@ -8528,7 +8528,7 @@
               },
             },
             {
-              "expr": "sum by (cluster, pod, workload) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"team-b\"}[10m]))",
+              "expr": "sum by (cluster, pod, workload) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"team-b\"}[7m30s]))",
               "format": "table",
               "legendFormat": "",
               "refId": "B",
@@ -8539,7 +8539,7 @@
               },
             },
             {
-              "expr": "max by (cluster, pod, workload) (max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"team-b\"}[10m])) * on (cluster, namespace, pod) group_left (workload) (max by (cluster, namespace, pod, workload) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"team-b\"}[10m])) * 0 + 1))",
+              "expr": "max by (cluster, pod, workload) (max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"team-b\"}[7m30s])) * on (cluster, namespace, pod) group_left (workload) (max by (cluster, namespace, pod, workload) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"team-b\"}[7m30s])) * 0 + 1))",
               "format": "table",
               "legendFormat": "",
               "refId": "C",
@@ -8863,7 +8863,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum by (cluster, gpu_class, resource) (last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{namespace=\"team-b\"}[10m]))",
+              "expr": "sum by (cluster, gpu_class, resource) (last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{namespace=\"team-b\"}[7m30s]))",
               "format": "time_series",
               "legendFormat": "{{cluster}} {{gpu_class}} {{resource}}",
               "refId": "A",
@@ -8971,7 +8971,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"team-b\"}[10m])))",
+              "expr": "sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"team-b\"}[7m30s])))",
               "format": "time_series",
               "legendFormat": "allocated",
               "refId": "A",
@@ -8982,7 +8982,7 @@
               },
             },
             {
-              "expr": "sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"team-b\"}[10m])) * on (cluster, namespace, pod) group_left () max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"team-b\"}[10m])))",
+              "expr": "sum(sum by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpus_allocated:running{namespace=\"team-b\"}[7m30s])) * on (cluster, namespace, pod) group_left () max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"team-b\"}[7m30s])))",
               "format": "time_series",
               "legendFormat": "used",
               "refId": "B",
@@ -9079,7 +9079,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "max by (cluster, pod) (max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"team-b\"}[10m])))",
+              "expr": "max by (cluster, pod) (max by (cluster, namespace, pod) (last_over_time(namespace_pod:gpudash_gpu_activity:avg{namespace=\"team-b\"}[7m30s])))",
               "format": "time_series",
               "legendFormat": "{{cluster}}/{{pod}}",
               "refId": "A",
@@ -9159,7 +9159,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "last_over_time(ALERTS{namespace=\"team-b\"}[10m])",
+              "expr": "last_over_time(ALERTS{namespace=\"team-b\"}[7m30s])",
               "format": "table",
               "legendFormat": "",
               "refId": "A",

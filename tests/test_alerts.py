@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from gpudash import alerts, artifacts, mco, rules, writer
+from gpudash import alerts, artifacts, layout, mco, rules, writer
 from gpudash.alerts import catalog, common, promtool
 from gpudash.alerts import names as an
 from gpudash.grafana import uids
@@ -90,9 +90,9 @@ def rule_names(rule_file: Path) -> set[str]:
 def check_rendered(out: Path):
     require("promtool")
     result = run("promtool", "check", "rules", "--lint=duplicate-rules", "--lint-fatal",
-                 *sorted(str(p) for p in out.glob("alerts/*.yaml")))
+                 *sorted(str(p) for p in out.glob(f"{layout.ALERTS}/*.yaml")))
     assert result.returncode == 0, result.stdout + result.stderr
-    tests = sorted(str(p) for p in out.glob("tests/alerts-*.test.yaml"))
+    tests = sorted(str(p) for p in out.glob(layout.alert_test("*")))
     assert tests
     result = run("promtool", "test", "rules", *tests)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -101,9 +101,9 @@ def check_rendered(out: Path):
 def coverage(out: Path) -> dict[str, tuple[int, int]]:
     """alertname -> (cases expecting it to fire, cases expecting silence) over the emitted tests."""
     seen: dict[str, list[int]] = {}
-    for path in out.glob("tests/alerts-*.test.yaml"):
+    for path in out.glob(layout.alert_test("*")):
         data = load(path)
-        assert data["rule_files"][-1] == "../alerts/gpudash.alerts.yaml"  # idle also loads the hub rules it reads
+        assert data["rule_files"][-1] == layout.from_tests(layout.ALERT_RULES)  # idle also loads the hub rules it reads
         for group in data["tests"]:
             for case in group["alert_rule_test"]:
                 counts = seen.setdefault(case["alertname"], [0, 0])
@@ -119,14 +119,14 @@ def test_promtool_accepts_the_alerts_and_their_tests_pass(rendered):
 
 def test_every_alert_is_tested_firing_and_not_firing(rendered):
     covered = coverage(rendered)
-    for name in rule_names(rendered / "alerts/gpudash.alerts.yaml"):
+    for name in rule_names(rendered / layout.ALERT_RULES):
         firing, silent = covered.get(name, (0, 0))
         assert firing and silent, f"{name}: {firing} firing and {silent} silent cases"
 
 
 def test_each_test_group_is_small(rendered):
     """Tiny groups keep promtool fast: a few dozen pushes and series at most."""
-    for path in rendered.glob("tests/alerts-*.test.yaml"):
+    for path in rendered.glob(layout.alert_test("*")):
         for group in load(path)["tests"]:
             assert len(group["input_series"]) <= 30, (path.name, group["name"])
             steps = max(sum(int(p.split("x")[1]) + 1 if "x" in p and not p.startswith("_") else
@@ -136,26 +136,26 @@ def test_each_test_group_is_small(rendered):
 
 
 def test_outputs_are_the_same_alerts_in_three_places(rendered, example_model):
-    plain = load(rendered / "alerts/gpudash.alerts.yaml")
-    prule = load(rendered / "alerts/kubernetes/gpudash-alerts.prometheusrule.yaml")
+    plain = load(rendered / layout.ALERT_RULES)
+    prule = load(rendered / layout.ALERTS_PROMETHEUS_RULE)
     assert prule["apiVersion"] == "monitoring.coreos.com/v1" and prule["kind"] == "PrometheusRule"
     assert prule["metadata"]["name"] == "gpudash-alerts"
     assert prule["metadata"]["namespace"] == "gpudash-monitoring"
     assert prule["spec"] == plain
-    ruler = load(rendered / "mco/thanos-ruler-custom-rules.yaml")
+    ruler = load(rendered / layout.mco_configmap(mco.RULER))
     hub = yaml.safe_load(ruler["data"]["custom_rules.yaml"])
     alert_groups = [g for g in hub["groups"] if g["name"].startswith("gpudash-alerts-")]
     assert alert_groups == plain["groups"]
-    assert "keep_firing_for" not in (rendered / "alerts/gpudash.alerts.yaml").read_text()  # promtool 2.42 floor
+    assert "keep_firing_for" not in (rendered / layout.ALERT_RULES).read_text()  # promtool 2.42 floor
 
 
 def test_alert_style(rendered, example_model):
-    text = (rendered / "alerts/gpudash.alerts.yaml").read_text()
+    text = (rendered / layout.ALERT_RULES).read_text()
     lines = text.splitlines()
     for i, line in enumerate(lines):  # every group and alert says what it means for billing
         if line.strip().startswith(("- alert:", "- name:")):
             assert lines[i - 1].strip().startswith("#"), line
-    for group in load(rendered / "alerts/gpudash.alerts.yaml")["groups"]:
+    for group in load(rendered / layout.ALERT_RULES)["groups"]:
         assert group["name"].startswith("gpudash-alerts-")
         assert group["interval"] == "5m"
         for rule in group["rules"]:
@@ -181,7 +181,7 @@ def test_alert_style(rendered, example_model):
 
 def test_firing_tenant_alerts_keep_namespace_and_add_tenant(rendered, example_model):
     tenants = {t.namespace: t.name for t in example_model.tenants}
-    for path in rendered.glob("tests/alerts-*.test.yaml"):
+    for path in rendered.glob(layout.alert_test("*")):
         for group in load(path)["tests"]:
             for case in group["alert_rule_test"]:
                 for alert in case["exp_alerts"]:
@@ -194,7 +194,7 @@ def test_firing_tenant_alerts_keep_namespace_and_add_tenant(rendered, example_mo
 
 def test_allowlist_adds_only_what_the_default_lacks(rendered, example_model):
     assert alerts.allowlist_names(example_model) == (gx.DCGM_XID_ERRORS,)
-    body = yaml.safe_load(load(rendered / "mco/observability-metrics-custom-allowlist.yaml")["data"]
+    body = yaml.safe_load(load(rendered / layout.mco_configmap(mco.ALLOWLIST))["data"]
                           ["metrics_list.yaml"])
     assert body["names"] == [gx.DCGM_XID_ERRORS]
     veto = model_from_dict(ODD)
@@ -233,13 +233,13 @@ def test_variant_models_render_valid_alerts_and_passing_tests(variant, tmp_path)
     assert covered, "no alert tests emitted"
     for name, (_firing, silent) in covered.items():
         assert silent, f"{variant}: {name} is never tested silent"
-    assert not {n for n in rule_names(out / "alerts/gpudash.alerts.yaml") if not covered.get(n, (0, 0))[0]} - {
+    assert not {n for n in rule_names(out / layout.ALERT_RULES) if not covered.get(n, (0, 0))[0]} - {
         an.QUOTA_EXHAUSTED}, f"{variant}: some alert is never tested firing"
 
 
 def test_odd_model_escapes_and_links(tmp_path):
     model = model_from_dict(ODD)
-    rules = yaml.safe_load(writer.serialise("x.yaml", alerts.artifacts(model)["alerts/gpudash.alerts.yaml"]))
+    rules = yaml.safe_load(writer.serialise("x.yaml", alerts.artifacts(model)[layout.ALERT_RULES]))
     idle_rule = next(r for g in rules["groups"] for r in g["rules"] if r["alert"] == an.IDLE)
     assert rnames.POD_IDLE in idle_rule["expr"]  # the alert reads the one recorded idle definition
     idle_expr = idle_record.expr(model)
@@ -255,7 +255,7 @@ def test_odd_model_escapes_and_links(tmp_path):
         '{{ "https://wiki.example.com/runbooks?alert=' + an.IDLE + '&x={{y}}" }}'
     assert common.tenant_dashboard_link(model, long_name) == f"https://g.example.com/grafana/d/{uid}"
     # the emitted idle test covers the veto, the unwatched namespace and the model filter
-    idle_tests = alerts.artifacts(model)["tests/alerts-idle.test.yaml"]["tests"][0]["input_series"]
+    idle_tests = alerts.artifacts(model)[layout.alert_test("idle")]["tests"][0]["input_series"]
     pods = {re.search(r'pod="([^"]+)"', s["series"]).group(1) for s in idle_tests if "pod=" in s["series"]}
     assert {"drawing-power", "unwatched", "other-model", "released", "busy"} <= pods
     assert rnames.POD_POWER_MAX in idle_expr
@@ -293,7 +293,7 @@ def test_alerts_fire_on_what_the_hub_rules_record(rendered, tmp_path):
 
     tenant = {"namespace": "team-b", "tenant": "team-b", an.AUDIENCE: an.TENANT}
     test = {
-        "rule_files": ["rules/gpudash-hub.rules.yaml", "alerts/gpudash.alerts.yaml"],
+        "rule_files": [layout.HUB_RULES, layout.ALERT_RULES],
         "evaluation_interval": "5m",
         "tests": [{"interval": "5m", "input_series": series, "promql_expr_test": [
             firing(an.BURN_RATE_JUMP, 20, {**tenant, "severity": "info"}, everywhere),

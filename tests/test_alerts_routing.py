@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from gpudash import layout
 from gpudash.alerts import names as an
 from gpudash.alerts import quotas, routing
 from gpudash.model import model_from_dict
@@ -50,17 +51,17 @@ def assert_routes(model, config: Path):
 
 
 def test_alertmanager_config_routes_each_tenant_to_its_receiver_only(rendered, example_model):
-    assert_routes(example_model, rendered / routing.PLAIN_FILE)
+    assert_routes(example_model, rendered / layout.ALERTMANAGER)
 
 
 def test_acm_secret_holds_the_same_config(rendered, tmp_path, example_model):
-    secret = yaml.safe_load((rendered / routing.SECRET_FILE).read_text())
+    secret = yaml.safe_load((rendered / layout.ALERTMANAGER_SECRET).read_text())
     assert secret["apiVersion"] == "v1" and secret["kind"] == "Secret" and secret["type"] == "Opaque"
     assert secret["metadata"]["name"] == "alertmanager-config"
     assert secret["metadata"]["namespace"] == "open-cluster-management-observability"
     assert set(secret["stringData"]) == {"alertmanager.yaml"}
     text = secret["stringData"]["alertmanager.yaml"]
-    assert yaml.safe_load(text) == yaml.safe_load((rendered / routing.PLAIN_FILE).read_text())
+    assert yaml.safe_load(text) == yaml.safe_load((rendered / layout.ALERTMANAGER).read_text())
     assert yaml.safe_load(text) == strip_comments(routing.config(example_model))
     assert "# " in text  # the receiver placeholders keep their comments
     path = tmp_path / "alertmanager.yaml"
@@ -71,7 +72,7 @@ def test_acm_secret_holds_the_same_config(rendered, tmp_path, example_model):
 def test_custom_and_shared_receivers(tmp_path):
     model = model_from_dict(ODD)  # zeta's receiver is the provider's; team-x has its own
     out = render_alerts(model, tmp_path)
-    assert_routes(model, out / routing.PLAIN_FILE)
+    assert_routes(model, out / layout.ALERTMANAGER)
     names = [r["name"] for r in routing.config(model)["receivers"]]
     assert names == sorted(set(names)) == ["noc", "null", "pager-x"]
 
@@ -89,16 +90,16 @@ def test_matchers_are_exact_and_escaped(tmp_path):
 
 
 def test_quotas_per_tenant(rendered, example_model):
-    files = sorted(p.name for p in (rendered / "quotas").glob("*.resourcequota.yaml"))
+    files = sorted(p.name for p in (rendered / layout.QUOTAS).glob("*.resourcequota.yaml"))
     assert files == sorted(f"{t.name}.resourcequota.yaml" for t in example_model.tenants if t.quota)
-    team_a = yaml.safe_load((rendered / "quotas/team-a.resourcequota.yaml").read_text())
+    team_a = yaml.safe_load((rendered / layout.quota("team-a")).read_text())
     assert team_a["apiVersion"] == "v1" and team_a["kind"] == "ResourceQuota"
     assert team_a["metadata"]["name"] == an.QUOTA_NAME and team_a["metadata"]["namespace"] == "team-a"
     assert team_a["spec"] == {"hard": {"requests.nvidia.com/gpu": "8", "requests.nvidia.com/mig-1g.10gb": "4"}}
-    research = yaml.safe_load((rendered / "quotas/research.resourcequota.yaml").read_text())
+    research = yaml.safe_load((rendered / layout.quota("research")).read_text())
     assert research["metadata"]["namespace"] == "ml-research"
     assert research["spec"] == {"hard": {"requests.amd.com/gpu": "4"}}
-    assert (rendered / "quotas/team-a.resourcequota.yaml").read_text().count("# GPU quota of tenant team-a") == 1
+    assert (rendered / layout.quota("team-a")).read_text().count("# GPU quota of tenant team-a") == 1
 
 
 @pytest.mark.parametrize("quota", [{}, {"nvidia.com/gpu.shared": 16, "nvidia.com/mig-3g.40gb": 2}])
@@ -110,7 +111,7 @@ def test_quota_objects_follow_the_model(quota):
         assert objects == {} and quotas.group(model) is None
         return
     (path, obj), = objects.items()
-    assert path == f"quotas/{model.tenants[0].name}.resourcequota.yaml"
+    assert path == layout.quota(model.tenants[0].name)
     assert obj["spec"]["hard"] == {f"requests.{k}": str(v) for k, v in quota.items()}
 
 

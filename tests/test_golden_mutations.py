@@ -7,12 +7,13 @@ import yaml
 from test_golden_suite import render
 
 from e2e import toolsets
+from gpudash import layout
 from gpudash.golden import run_promtool_tests
 from gpudash.promql import build as q
 from gpudash.rules import names
 
-SPOKE = "rules/gpudash-spoke.rules.yaml"
-HUB = "rules/gpudash-hub.rules.yaml"
+SPOKE = layout.SPOKE_RULES
+HUB = layout.HUB_RULES
 
 
 def _mig_at_full_price(text: str) -> str:
@@ -76,14 +77,14 @@ def test_mutation_is_caught(rendered, tmp_path, name, toolset):
     ends closed) and one step late on Prometheus 3 (left-open), so only a pod crossing the hour catches it there."""
     promtool = toolsets.require(toolset).promtool
     rule_file, edit, scenarios = MUTATIONS[name]
-    shutil.copytree(rendered / "rules", tmp_path / "rules")
-    (tmp_path / "tests").mkdir()
+    shutil.copytree(rendered / layout.RULES, tmp_path / layout.RULES)
+    (tmp_path / layout.TESTS).mkdir()
     original = (rendered / rule_file).read_text()
     mutated = edit(original)
     assert mutated != original, f"mutation {name!r} no longer applies to {rule_file}"
     (tmp_path / rule_file).write_text(mutated)
     for s in scenarios:
-        shutil.copy(rendered / "tests" / f"golden-{s}.test.yaml", tmp_path / "tests")
+        shutil.copy(rendered / layout.golden_test(s), tmp_path / layout.TESTS)
     results = run_promtool_tests(tmp_path, promtool=promtool)
     assert len(results) == len(scenarios)
     assert any(not r.ok and "exp:" in "\n".join(r.failures) for r in results), \

@@ -5,7 +5,7 @@ import time
 import pytest
 
 from e2e import toolsets
-from gpudash import artifacts, writer
+from gpudash import artifacts, layout, writer
 from gpudash.golden import run_promtool_tests
 from gpudash.model import load_bundled_example
 
@@ -44,5 +44,18 @@ def test_sub_minute_models_get_the_index_only():
         "gpu_classes": [{"name": "l4", "vendor": "nvidia", "products": ["NVIDIA L4"], "price_per_hour": 1}],
         "tenants": [{"name": "t", "namespace": "t", "budget": 1}], "clusters": ["c"]})
     files = emit_tests(model)
-    assert list(files) == ["tests/golden-scenarios.yaml"]
-    assert "whole minutes" in files["tests/golden-scenarios.yaml"]["skipped_all"]
+    assert list(files) == [layout.GOLDEN_INDEX]
+    assert "whole minutes" in files[layout.GOLDEN_INDEX]["skipped_all"]
+
+
+def test_the_tests_folder_holds_only_promtool_tests(golden_dir):
+    """``promtool test rules tests/*.yaml`` (kubernetes-mixin's habit) must meet only test files: the golden
+    scenario index lives out of that glob's reach."""
+    import yaml
+
+    assert (golden_dir / layout.GOLDEN_INDEX).is_file()
+    found = sorted((golden_dir / layout.TESTS).glob("*.yaml"))
+    assert found == sorted((golden_dir / layout.TESTS).glob(layout.TEST_GLOB))
+    for path in found:
+        data = yaml.safe_load(path.read_text())
+        assert data["rule_files"] and data["tests"], path.name

@@ -13,9 +13,10 @@ import promql_parser
 import pytest
 import yaml
 
-from gpudash import artifacts, grafana
+from gpudash import artifacts, grafana, layout
 from gpudash.grafana import delivery, isolation, panels, provisioning, uids
 from gpudash.model import model_from_dict
+from gpudash.promql import read
 from gpudash.promql.lint import vector_selectors
 from gpudash.rules import hub, names, spoke
 from tests.conftest import ROOT
@@ -145,10 +146,11 @@ def test_every_target_parses_and_reads_only_recorded_series(model, dashes):
     assert count > 60
 
 
-def test_no_range_shorter_than_two_push_intervals(model, dashes):
+def test_no_range_shorter_than_the_freshness_window(model, dashes):
     """On the hub samples are mco_interval apart: rate(x[1m]) would return nothing. Every range over data (a
-    range selector, or a subquery over an expression that reads series) spans at least two push intervals."""
-    minimum = 2 * model.billing.mco_interval
+    range selector, or a subquery over an expression that reads series) spans at least the hub's freshness
+    window (gpudash.promql.read: the latest push, whatever its jitter)."""
+    minimum = read.fresh_seconds(model.billing.mco_interval)
     for d in dashes:
         for _, target in panels.iter_targets(d):
             expr = substitute(target["expr"])
@@ -232,19 +234,19 @@ def dataclasses_replace(obj, **changes):
 
 def test_render_writes_every_grafana_file(rendered, model):
     for d in ("gpudash-provider", "gpudash-ccsp", *(f"gpudash-tenant-{t.name}" for t in model.tenants)):
-        assert (rendered / "dashboards" / f"{d}.json").is_file()
-        assert (rendered / "dashboards" / "acm" / f"{d}.yaml").is_file()
-        assert (rendered / "grafana" / "operator" / f"gpudash-dashboard-{d}.yaml").is_file()
-    text = (rendered / "dashboards" / "gpudash-provider.json").read_text()
+        assert (rendered / layout.dashboard_json(d)).is_file()
+        assert (rendered / layout.dashboard_configmap(d)).is_file()
+        assert (rendered / layout.grafana_operator(f"gpudash-dashboard-{d}")).is_file()
+    text = (rendered / layout.dashboard_json("gpudash-provider")).read_text()
     assert text == json.dumps(json.loads(text), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    assert (rendered / "grafana" / "bootstrap.json").is_file()
+    assert (rendered / layout.GRAFANA_BOOTSTRAP).is_file()
     for t in model.tenants:
-        assert (rendered / "grafana" / "provisioning" / "datasources" / f"gpudash-tenant-{t.name}.yaml").is_file()
-        assert (rendered / "grafana" / "provisioning" / "dashboards" / f"gpudash-tenant-{t.name}.yaml").is_file()
+        assert (rendered / layout.grafana_provisioning("datasources", f"gpudash-tenant-{t.name}")).is_file()
+        assert (rendered / layout.grafana_provisioning("dashboards", f"gpudash-tenant-{t.name}")).is_file()
 
 
 def test_acm_configmaps(rendered, model):
-    for path in sorted((rendered / "dashboards" / "acm").glob("*.yaml")):
+    for path in sorted((rendered / layout.DASHBOARDS / "acm").glob("*.yaml")):
         if path.name == "kustomization.yaml":
             continue
         cm = yaml.safe_load(path.read_text())
@@ -272,7 +274,7 @@ def test_operator_objects_and_gzip_round_trip(rendered, model):
     provider, tenants = grafana.rendered(model)
     by_uid = {**provider, **{s: d for g in tenants.values() for s, d in g.items()}}
     folders = {}
-    for path in sorted((rendered / "grafana" / "operator").glob("*.yaml")):
+    for path in sorted((rendered / layout.GRAFANA / "operator").glob("*.yaml")):
         if path.name == "kustomization.yaml":
             continue
         obj = yaml.safe_load(path.read_text())
@@ -294,7 +296,7 @@ def test_operator_objects_and_gzip_round_trip(rendered, model):
             ds = spec["datasource"]
             assert ds["secureJsonData"]["httpHeaderValue1"] == "Bearer ${token}"
             assert spec["valuesFrom"][0]["valueFrom"]["secretKeyRef"]["key"] == "token"
-    for path in sorted((rendered / "grafana" / "operator").glob("gpudash-dashboard-*.yaml")):
+    for path in sorted((rendered / layout.GRAFANA / "operator").glob("gpudash-dashboard-*.yaml")):
         obj = yaml.safe_load(path.read_text())
         assert folders[obj["spec"]["folderRef"]] == obj["spec"]["instanceSelector"]
 
@@ -306,7 +308,7 @@ def test_gzip_json_is_deterministic():
 
 
 def test_file_provisioning_per_org(rendered, model):
-    prov = rendered / "grafana" / "provisioning"
+    prov = rendered / layout.GRAFANA / "provisioning"
     provider = yaml.safe_load((prov / "datasources" / "gpudash-provider.yaml").read_text())
     assert provider["apiVersion"] == 1 and provider["datasources"][0]["orgId"] == 1
     for t in model.tenants:
@@ -329,14 +331,14 @@ def test_thanos_querier_mode_adds_the_namespace_parameter():
     model = model_from_dict(data)
     files = artifacts.generate(model)
     for t in model.tenants:
-        ds = files[f"grafana/provisioning/datasources/gpudash-tenant-{t.name}.yaml"]["datasources"][0]
+        ds = files[layout.grafana_provisioning("datasources", f"gpudash-tenant-{t.name}")]["datasources"][0]
         assert ds["jsonData"]["customQueryParameters"] == f"namespace={t.namespace}"
         assert ds["jsonData"]["httpMethod"] == "GET"
         assert ":9092" in ds["url"]
 
 
 def test_bootstrap_description(rendered, model):
-    desc = json.loads((rendered / "grafana" / "bootstrap.json").read_text())
+    desc = json.loads((rendered / layout.GRAFANA_BOOTSTRAP).read_text())
     assert desc == provisioning.bootstrap(model)
     orgs = desc["orgs"]
     assert orgs[0]["id"] == 1 and orgs[0]["create"] is False

@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 import yaml
 
-from gpudash import artifacts
+from gpudash import artifacts, layout
 from gpudash.errors import InputError
 from gpudash.mco import settings
 from gpudash.model.load import bundled_example_path, load_bundled_example, model_from_dict
@@ -60,7 +60,7 @@ def problems(obj: dict) -> list[str]:
 @pytest.mark.parametrize("output", ["patch", "resource"])
 def test_rendered_settings_validate_against_the_upstream_crd(output):
     files = settings.artifacts(model_from_dict(example(**{"mco.output": output})))
-    obj = files[settings.PATCH if output == "patch" else settings.RESOURCE]
+    obj = files[settings.PATCH if output == "patch" else layout.MCO_RESOURCE]
     assert problems(obj) == []
     assert obj["spec"]["observabilityAddonSpec"]["interval"] == 300
     assert obj["spec"]["advanced"]["retentionConfig"] == {
@@ -97,11 +97,11 @@ def test_object_storage_reference_comes_from_the_model():
 
 def test_the_patch_is_a_component_never_a_resource():
     files = artifacts.generate(load_bundled_example())
-    assert files[f"{settings.FOLDER}/kustomization.yaml"]["kind"] == "Component"
-    listed = files["kustomization.yaml"]["resources"] + files["mco/kustomization.yaml"]["resources"]
+    assert files[layout.kustomization(layout.MCO_SETTINGS)]["kind"] == "Component"
+    listed = files["kustomization.yaml"]["resources"] + files[layout.kustomization(layout.MCO)]["resources"]
     assert not any("settings" in r or r.endswith(".patch.yaml") or "template" in r for r in listed)
     whole = artifacts.generate(model_from_dict(example(**{"mco.output": "resource"})))
-    assert "multiclusterobservability.yaml" in whole["mco/kustomization.yaml"]["resources"]
+    assert "multiclusterobservability.yaml" in whole[layout.kustomization(layout.MCO)]["resources"]
     assert settings.PATCH not in whole
 
 

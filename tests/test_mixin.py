@@ -8,12 +8,12 @@ import json
 import pytest
 import yaml
 
-from gpudash import alerts, mixin, rules
+from gpudash import layout, mixin
 from gpudash.yamlfmt import strip_comments
 
 _gojsonnet = pytest.importorskip("_gojsonnet", reason="gojsonnet is in the test extra")
 
-MIXIN = f"import '{mixin.FOLDER}/mixin.libsonnet'"
+MIXIN = f"import '{layout.MIXIN}/mixin.libsonnet'"
 
 
 def evaluate(root, overrides: str = "{}") -> dict:
@@ -29,14 +29,14 @@ def default(rendered):
 
 def test_default_config_is_the_rendered_yaml(rendered, default):
     load = lambda rel: yaml.safe_load((rendered / rel).read_text())  # noqa: E731
-    assert default["rules"] == {"groups": load(rules.SPOKE_FILE)["groups"] + load(rules.HUB_FILE)["groups"]}
-    assert default["alerts"] == load(alerts.PLAIN_FILE)
-    dashboards = {p.name: json.loads(p.read_text()) for p in (rendered / "dashboards").glob("*.json")}
+    assert default["rules"] == {"groups": load(layout.SPOKE_RULES)["groups"] + load(layout.HUB_RULES)["groups"]}
+    assert default["alerts"] == load(layout.ALERT_RULES)
+    dashboards = {p.name: json.loads(p.read_text()) for p in (rendered / layout.DASHBOARDS).glob("*.json")}
     assert dashboards and default["dashboards"] == dashboards
 
 
 def test_the_mixin_is_vendorable(rendered):
-    folder = rendered / mixin.FOLDER
+    folder = rendered / layout.MIXIN
     assert json.loads((folder / "jsonnetfile.json").read_text())["dependencies"] == []
     assert "jb install" in (folder / "README.md").read_text()
 

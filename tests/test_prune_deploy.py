@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from gpudash import artifacts
+from gpudash import artifacts, layout
 from gpudash.cli import _parser
 from gpudash.errors import InputError
 from gpudash.model import model_from_dict
@@ -70,7 +70,7 @@ def every_kind(api: ApiServer) -> list[plan.IdlePod]:
 def test_cluster_role_allows_exactly_the_calls_the_pruner_makes(tmp_path):
     """A scale-down cycle over every kind, then a restore of each way of stopping: the (verb, group, resource)
     of every request the stand-in served is the rendered ClusterRole's grants, no more and no fewer."""
-    role = artifacts.generate(model())[f"{deploy.FOLDER}/clusterrole.yaml"]
+    role = artifacts.generate(model())[layout.PRUNE_CLUSTER_ROLE]
     with ApiServer() as server:
         idle = every_kind(server)
         api = connect(server.kubeconfig(tmp_path / "kubeconfig"))
@@ -116,13 +116,13 @@ def test_deployment_runs_the_daemon_with_the_model_settings():
     m = model(clusters=["west.eu"], run_mode="scale-down", check_interval="90s", max_actions=3, duration="15m",
               token_secret="hub-token")
     files = artifacts.generate(m)
-    assert deploy.deployment_path("east") not in files
-    dep = files[deploy.deployment_path("west.eu")]
-    assert files[f"{deploy.FOLDER}/west.eu/kustomization.yaml"]["resources"] == ["deployment.yaml"]
+    assert layout.prune_deployment("east") not in files
+    dep = files[layout.prune_deployment("west.eu")]
+    assert files[f"{layout.PRUNE}/west.eu/kustomization.yaml"]["resources"] == ["deployment.yaml"]
     assert (dep["spec"]["replicas"], dep["spec"]["strategy"]) == (1, {"type": "Recreate"})
     pod = dep["spec"]["template"]["spec"]
-    assert pod["serviceAccountName"] == files[f"{deploy.FOLDER}/serviceaccount.yaml"]["metadata"]["name"]
-    binding = files[f"{deploy.FOLDER}/clusterrolebinding.yaml"]
+    assert pod["serviceAccountName"] == files[layout.PRUNE_SERVICE_ACCOUNT]["metadata"]["name"]
+    binding = files[layout.PRUNE_CLUSTER_ROLE_BINDING]
     assert binding["subjects"][0]["namespace"] == dep["metadata"]["namespace"] == "gpudash-prune"
     (container,) = pod["containers"]
     assert container["command"][-3:] == ["-m", "gpudash", "prune"]
@@ -140,10 +140,10 @@ def test_defaults_and_no_section():
     p = model().prune
     assert (p.clusters, p.run_mode, p.check_interval, p.max_actions, p.namespace, p.token_secret) == \
         (("east", "west.eu"), "dry-run", 180, 10, "gpudash-prune", "")
-    dep = artifacts.generate(model())[deploy.deployment_path("east")]
+    dep = artifacts.generate(model())[layout.prune_deployment("east")]
     assert plan.TOKEN_ENV not in {e["name"] for e in dep["spec"]["template"]["spec"]["containers"][0]["env"]}
     files = artifacts.generate(model_from_dict(MINIMAL))
-    assert not [p for p in files if p.startswith(f"{deploy.FOLDER}/")]
+    assert not [p for p in files if p.startswith(f"{layout.PRUNE}/")]
 
 
 @pytest.mark.parametrize("prune,path,reason", [

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import yaml
 
-from gpudash import mco
+from gpudash import layout, mco
 from gpudash.model.pricing import product_label, skus
 from gpudash.promql import build as q
 from gpudash.promql.lint import parse, vector_selectors
@@ -21,15 +21,15 @@ def load(path):
 
 def test_promtool_accepts_every_rule_file(rendered):
     require("promtool")
-    files = sorted(str(p) for p in rendered.glob("rules/*.rules.yaml"))
+    files = sorted(str(p) for p in rendered.glob(f"{layout.RULES}/*.rules.yaml"))
     result = subprocess.run(["promtool", "check", "rules", "--lint=duplicate-rules", "--lint-fatal", *files],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_every_recording_rule_is_named_and_commented(rendered):
-    text = (rendered / "rules/gpudash-hub.rules.yaml").read_text()
-    for group in load(rendered / "rules/gpudash-hub.rules.yaml")["groups"]:
+    text = (rendered / layout.HUB_RULES).read_text()
+    for group in load(rendered / layout.HUB_RULES)["groups"]:
         for rule in group["rules"]:
             level, metric, ops = rule["record"].split(":")
             assert level and metric.startswith("gpudash_") and ops
@@ -42,7 +42,7 @@ def test_every_recording_rule_is_named_and_commented(rendered):
 
 def test_allowlist_rules_survive_the_collectors_json_flag(rendered, example_model):
     """The metrics-collector builds ``--recordingrule={"name":"..","query":"<expr>"}`` without escaping."""
-    cm = load(rendered / "mco/observability-metrics-custom-allowlist.yaml")
+    cm = load(rendered / layout.mco_configmap(mco.ALLOWLIST))
     assert cm["metadata"] == {"name": "observability-metrics-custom-allowlist",
                               "namespace": "open-cluster-management-observability",
                               "labels": cm["metadata"]["labels"]}
@@ -58,16 +58,16 @@ def test_allowlist_rules_survive_the_collectors_json_flag(rendered, example_mode
 
 
 def test_thanos_ruler_configmap_holds_the_hub_groups(rendered):
-    cm = load(rendered / "mco/thanos-ruler-custom-rules.yaml")
+    cm = load(rendered / layout.mco_configmap(mco.RULER))
     assert cm["metadata"]["name"] == "thanos-ruler-custom-rules"
     groups = yaml.safe_load(cm["data"]["custom_rules.yaml"])["groups"]
-    plain = load(rendered / "rules/gpudash-hub.rules.yaml")["groups"]
+    plain = load(rendered / layout.HUB_RULES)["groups"]
     assert groups[: len(plain)] == plain
 
 
 def test_prometheusrule_for_cluster_monitoring(rendered):
-    obj = load(rendered / "rules/kubernetes/gpudash-rules.prometheusrule.yaml")
-    ns = load(rendered / "rules/kubernetes/namespace.yaml")
+    obj = load(rendered / layout.RULES_PROMETHEUS_RULE)
+    ns = load(rendered / layout.RULES_NAMESPACE)
     assert obj["apiVersion"] == "monitoring.coreos.com/v1" and obj["kind"] == "PrometheusRule"
     assert obj["metadata"]["namespace"] == ns["metadata"]["name"]
     assert ns["metadata"]["labels"]["openshift.io/cluster-monitoring"] == "true"

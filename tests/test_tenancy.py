@@ -12,7 +12,7 @@ import promql_parser as pp
 import pytest
 import yaml
 
-from gpudash import artifacts, cli, grafana, kube, mco
+from gpudash import artifacts, cli, grafana, kube, layout, mco
 from gpudash.alerts import routing
 from gpudash.errors import GenerationError
 from gpudash.grafana import isolation, proxy, uids
@@ -62,7 +62,7 @@ def test_printing_keeps_sub_second_durations_and_is_idempotent(rendered):
     text = proxy.unparse(pp.parse(expr))
     assert "offset 1ms" in text and "[59m59s999ms:5m]" in text and "group_left (b)" in text
     count = 0
-    for path in rendered.glob("dashboards/*.json"):
+    for path in rendered.glob(f"{layout.DASHBOARDS}/*.json"):
         for _, target in iter_targets(json.loads(path.read_text())):
             once = proxy.unparse(pp.parse(isolation.substitute_macros(target["expr"])))
             assert proxy.unparse(pp.parse(once)) == once
@@ -149,7 +149,7 @@ def test_render_says_why_it_annotates_and_refuses_with_exit_2(tmp_path, monkeypa
     monkeypatch.setattr(kube, "LAST_APPLIED_LIMIT", 1000)
     assert cli.main(["render", "-c", str(model), "-o", str(tmp_path / "out")]) == 0
     err = capsys.readouterr().err
-    assert "mco/thanos-ruler-custom-rules.yaml" in err and "ServerSideApply=true" in err
+    assert layout.mco_configmap(mco.RULER) in err and "ServerSideApply=true" in err
     assert kube.SYNC_OPTIONS in (tmp_path / "out/mco/thanos-ruler-custom-rules.yaml").read_text()
     monkeypatch.setattr(kube, "MAX_OBJECT_BYTES", 20_000)
     assert cli.main(["render", "-c", str(model), "-o", str(tmp_path / "out2")]) == 2

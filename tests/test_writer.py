@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from gpudash import writer
+from gpudash import layout, mco, writer
 from gpudash.errors import InputError
 from tests.conftest import gpudash
 
@@ -17,11 +17,11 @@ def tree(root):
 
 def test_render_writes_manifest_of_every_file(tmp_path):
     assert gpudash("render", "--example", "-o", str(tmp_path)).returncode == 0
-    manifest = json.loads((tmp_path / writer.MANIFEST).read_text())
-    written = set(tree(tmp_path)) - {writer.MANIFEST}
+    manifest = json.loads((tmp_path / layout.MANIFEST).read_text())
+    written = set(tree(tmp_path)) - {layout.MANIFEST}
     assert set(manifest["files"]) == written
-    assert {"mco/observability-metrics-custom-allowlist.yaml", "rules/gpudash-spoke.rules.yaml",
-            "rules/gpudash-hub.rules.yaml", "kustomization.yaml"} <= written
+    assert {layout.mco_configmap(mco.ALLOWLIST), layout.SPOKE_RULES,
+            layout.HUB_RULES, "kustomization.yaml"} <= written
 
 
 def test_rerender_is_byte_identical_across_hash_seeds(tmp_path):
@@ -54,7 +54,7 @@ def test_refuses_to_overwrite_a_file_it_does_not_own(tmp_path):
     result = gpudash("render", "--example", "-o", str(tmp_path))
     assert result.returncode == 2 and "not written by gpudash" in result.stderr
     assert (tmp_path / "rules" / "gpudash-hub.rules.yaml").read_text() == "mine\n"
-    assert not (tmp_path / writer.MANIFEST).exists()
+    assert not (tmp_path / layout.MANIFEST).exists()
 
 
 def test_stale_owned_files_are_removed_and_others_kept(tmp_path):
@@ -85,7 +85,7 @@ def test_check_mode_both_ways(tmp_path):
     drift = gpudash("render", "--example", "--check", "-o", str(tmp_path))
     assert drift.returncode == 1
     assert "-        expr: vector(9.9)" in drift.stdout and "+        expr: vector(3.2)" in drift.stdout
-    assert "rules/gpudash-hub.rules.yaml" in drift.stderr
+    assert layout.HUB_RULES in drift.stderr
     assert tree(tmp_path) == before  # --check never writes
 
 
@@ -96,7 +96,7 @@ def test_check_reports_stale_files(tmp_path):
 
 
 def test_corrupt_manifest_is_a_clear_error(tmp_path):
-    (tmp_path / writer.MANIFEST).write_text("{not json")
+    (tmp_path / layout.MANIFEST).write_text("{not json")
     with pytest.raises(InputError, match="not a gpudash manifest"):
         writer.plan(tmp_path, {"a.yaml": {}})
 

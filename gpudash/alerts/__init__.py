@@ -4,18 +4,18 @@ quotas per tenant.
 Every alert reads gpudash's recorded series (and a few raw ones, see :mod:`gpudash.alerts.names`) and is built
 with :mod:`gpudash.promql.build`. The same groups run in the ACM hub's Thanos Ruler (``mco/`` ConfigMap), as a
 plain rule file and as a ``PrometheusRule`` for a single cluster. ``render`` also writes promtool tests for every
-alert (``tests/alerts-<family>.test.yaml``), the Alertmanager configuration and the tenants' ResourceQuotas.
+alert (``tests/alerts-<family>.test.yaml``), the Alertmanager configuration and the tenants' ResourceQuotas (paths:
+:mod:`gpudash.layout`).
 """
 from __future__ import annotations
 
+from gpudash import layout
 from gpudash.alerts import health, idle, integrity, quotas, routing, tenant
 from gpudash.model.types import Model
 from gpudash.rules import prometheus_rule
 from gpudash.rules.format import rule_file
 from gpudash.sources import gpu_exporters as gx
 
-PLAIN_FILE = "alerts/gpudash.alerts.yaml"
-PROMETHEUS_RULE_FILE = "alerts/kubernetes/gpudash-alerts.prometheusrule.yaml"
 PROMETHEUS_RULE_NAME = "gpudash-alerts"
 
 
@@ -45,14 +45,14 @@ def tests(model: Model) -> dict[str, dict]:
     """promtool alert tests per family, each pointing at the plain alerts file."""
     files = {"tenant": tenant.tests(model), "idle": idle.tests(model), "quota": quotas.tests(model),
              "integrity": integrity.tests(model), "health": health.tests(model)}
-    return {f"tests/alerts-{family}.test.yaml": data for family, data in files.items() if data is not None}
+    return {layout.alert_test(family): data for family, data in files.items() if data is not None}
 
 
 def artifacts(model: Model) -> dict[str, dict]:
     groups = hub_groups(model)
     return {
-        PLAIN_FILE: rule_file(groups),
-        PROMETHEUS_RULE_FILE: prometheus_rule(PROMETHEUS_RULE_NAME, groups),
+        layout.ALERT_RULES: rule_file(groups),
+        layout.ALERTS_PROMETHEUS_RULE: prometheus_rule(PROMETHEUS_RULE_NAME, groups),
         **routing.artifacts(model),
         **quotas.objects(model),
         **tests(model),

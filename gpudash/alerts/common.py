@@ -1,9 +1,8 @@
 """Building blocks shared by every alert family: the alert type with its billing comment, routing labels,
 annotations (summary, description, runbook and dashboard links), Go-template snippets and timings.
 
-Timing: the hub sees one sample of every pushed series per ``billing.mco_interval`` (P) and the Thanos Ruler
-evaluates every P, so every series an alert reads is taken with ``last_over_time(x[1.5 P])`` (the newest
-sample of the last push, whatever the push jitter) and ``for:`` durations are whole multiples of P.
+Timing: every series an alert reads is taken "now" as :mod:`gpudash.promql.read` defines it (the newest sample
+of the last push) and ``for:`` durations are whole multiples of the push interval P.
 """
 from __future__ import annotations
 
@@ -14,6 +13,7 @@ from gpudash.alerts import names as an
 from gpudash.grafana import uids
 from gpudash.model.types import Model
 from gpudash.promql import build as q
+from gpudash.promql import read
 from gpudash.rules import names
 from gpudash.rules.format import Alert, Group
 from gpudash.yamlfmt import COMMENT
@@ -54,13 +54,9 @@ def push(model: Model) -> int:
     return model.billing.mco_interval
 
 
-def fresh_range(model: Model) -> str:
-    return q.duration(push(model) * 3 // 2)
-
-
 def fresh(model: Model, selector: str) -> str:
-    """The newest sample of ``selector`` from the latest push (``last_over_time(x[1.5 P])``)."""
-    return f"last_over_time({selector}[{fresh_range(model)}])"
+    """The newest sample of ``selector`` from the latest push (:func:`gpudash.promql.read.now`)."""
+    return read.now(selector, push(model))
 
 
 def pushes(model: Model, count: int) -> int:

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import re
 
+from gpudash import layout
 from gpudash.alerts import common as c
 from gpudash.alerts import names as an
 from gpudash.alerts import promtool as pt
 from gpudash.model.types import Model
 from gpudash.promql import build as q
-from gpudash.rules import HUB_FILE, names
 from gpudash.rules import idle as idle_rule
+from gpudash.rules import names
 
 
 def _expr(model: Model) -> str:
@@ -154,6 +155,7 @@ def tests(model: Model) -> dict:
     ]
     out = pt.test_file(model, [group],
                        "Idle GPU alert over the recorded idle series, fed the spoke activity and hub cost series.")
-    out["rule_files"] = ["../" + HUB_FILE, *out["rule_files"]]  # the idle rule records what the alert reads,
-    out["group_eval_order"] = [idle_rule.GROUP, an.GROUP_IDLE]  # before the alert, at every evaluation
+    # the idle rule records what the alert reads, before the alert at every evaluation
+    out["rule_files"] = [layout.from_tests(layout.HUB_RULES), *out["rule_files"]]
+    out["group_eval_order"] = [idle_rule.GROUP, an.GROUP_IDLE]
     return out

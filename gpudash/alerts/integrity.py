@@ -13,6 +13,7 @@ from gpudash.alerts import names as an
 from gpudash.alerts import promtool as pt
 from gpudash.model.types import Model
 from gpudash.promql import build as q
+from gpudash.promql import read
 from gpudash.rules import names
 from gpudash.sources import gpu_exporters as gx
 from gpudash.sources import kube_state_metrics as ksm
@@ -141,7 +142,8 @@ def _not_reporting(model: Model):
     heartbeat carries no cluster label (a single cluster, where ``cluster`` is only an external label)."""
     heartbeat = names.BILLED_HOUR
     single = c.fresh(model, q.selector(heartbeat, ("cluster", "=", "")))
-    absent = " or ".join(f"absent_over_time({q.selector(heartbeat, ('cluster', '=', cluster))}[{c.fresh_range(model)}])"
+    fresh = read.fresh_range(c.push(model))
+    absent = " or ".join(f"absent_over_time({q.selector(heartbeat, ('cluster', '=', cluster))}[{fresh}])"
                          for cluster in model.clusters)
     return c.provider_alert(
         model, an.CLUSTER_NOT_REPORTING, f"({absent}) unless on () {single}", not_reporting_for(model), "critical",
@@ -149,7 +151,7 @@ def _not_reporting(model: Model):
         description=_not_reporting_text(c.label("cluster")),
         help=f"A cluster of the model's clusters list pushed no {heartbeat}"
              "\n(sent at every push, GPUs or not): nothing it runs is billed while it is silent.",
-        threshold=f"no push from a `clusters` entry in {c.fresh_range(model)}; "
+        threshold=f"no push from a `clusters` entry in {fresh}; "
                   f"for {q.duration(not_reporting_for(model))}")
 
 

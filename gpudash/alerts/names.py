@@ -3,9 +3,9 @@ alerts read besides gpudash's own recorded series (:mod:`gpudash.rules.names`).
 
 Raw series on the ACM hub come from ACM's default allowlist (``up``, ``kube_node_status_capacity`` /
 ``_allocatable``, ``kube_pod_container_resource_requests``, ``kube_resourcequota``) or from gpudash's custom
-allowlist (:func:`gpudash.alerts.allowlist_names`: DCGM XID errors, and GPU power when the idle alert has a
-power veto). gpudash records no series of its own for alerts. Dashboard links use the uids of
-:mod:`gpudash.grafana.uids`.
+allowlist (:func:`gpudash.alerts.allowlist_names`: DCGM XID errors only). The idle alert's power veto reads the
+spoke series ``namespace_pod:gpudash_gpu_power:max`` (through the hub's recorded idle series), never raw power.
+Dashboard links use the uids of :mod:`gpudash.grafana.uids`.
 """
 from __future__ import annotations
 

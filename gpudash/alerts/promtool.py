@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import math
 
+from gpudash import layout
 from gpudash.alerts import names as an
 from gpudash.alerts.common import provider_dashboard_link, push, runbook_url
 from gpudash.model.types import Model
 from gpudash.promql import build as q
-
-ALERTS_FILE = "alerts/gpudash.alerts.yaml"
-FROM_TESTS = "../" + ALERTS_FILE
 
 
 def _number(value: float) -> str:
@@ -75,5 +73,5 @@ def test_group(model: Model, name: str, input_series: list[dict], cases: list[di
 def test_file(model: Model, groups: list[dict], help_text: str) -> dict:
     from gpudash.yamlfmt import COMMENT
 
-    return {COMMENT: help_text, "rule_files": [FROM_TESTS], "evaluation_interval": q.duration(push(model)),
-            "tests": groups}
+    return {COMMENT: help_text, "rule_files": [layout.from_tests(layout.ALERT_RULES)],
+            "evaluation_interval": q.duration(push(model)), "tests": groups}

@@ -8,7 +8,7 @@ Policy or an Argo CD ApplicationSet), not on the hub. ``kube_resourcequota`` is 
 """
 from __future__ import annotations
 
-from gpudash import kube
+from gpudash import kube, layout
 from gpudash.alerts import common as c
 from gpudash.alerts import names as an
 from gpudash.alerts import promtool as pt
@@ -22,7 +22,7 @@ KEY = ("cluster", "namespace", "resource")
 
 
 def quota_path(t: Tenant) -> str:
-    return f"quotas/{t.name}.resourcequota.yaml"
+    return layout.quota(t.name)
 
 
 def resource_quota(model: Model, t: Tenant) -> dict:

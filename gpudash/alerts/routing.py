@@ -19,15 +19,13 @@ Alertmanager (Secret ``alertmanager-main`` in ``openshift-monitoring``).
 """
 from __future__ import annotations
 
-from gpudash import kube
+from gpudash import kube, layout
 from gpudash.alerts import names as an
 from gpudash.model.types import Model
 from gpudash.promql import build as q
 from gpudash.yamlfmt import COMMENT, dump_yaml
 
 # Alertmanager's conventional file name; the .yml suffix also keeps it out of `promtool check rules alerts/*.yaml`.
-PLAIN_FILE = "alerts/alertmanager.yml"
-SECRET_FILE = "mco/alertmanager-config.secret.yaml"
 SECRET_NAME = "alertmanager-config"
 SECRET_NAMESPACE = "open-cluster-management-observability"
 SECRET_KEY = "alertmanager.yaml"
@@ -110,4 +108,4 @@ def secret(model: Model) -> dict:
 
 
 def artifacts(model: Model) -> dict[str, dict]:
-    return {PLAIN_FILE: {COMMENT: HEADER, **config(model)}, SECRET_FILE: secret(model)}
+    return {layout.ALERTMANAGER: {COMMENT: HEADER, **config(model)}, layout.ALERTMANAGER_SECRET: secret(model)}

@@ -85,10 +85,10 @@ def _model(args):
 
 def _render_rules(model, out: Path) -> list[Path]:
     """The single-cluster rule files (spoke, then hub) written to ``out``."""
-    from gpudash import rules, writer
+    from gpudash import layout, rules, writer
 
     writer.apply(writer.plan(out, rules.artifacts(model)))
-    return [out / rules.SPOKE_FILE, out / rules.HUB_FILE]
+    return [out / layout.SPOKE_RULES, out / layout.HUB_RULES]
 
 
 def _backfill(prom, model, mock, rule_paths: list[Path], work: Path, end_hour: int) -> None:

@@ -13,7 +13,8 @@ Per scenario up to two files (plain data; the writer serialises them):
   ``hub_only`` scenarios (a month boundary, budgets): they evaluate hourly, on the hour, with on-time pushes
   (a push lands on every hour), which is enough for every hub rule and keeps a 31-day horizon affordable.
 
-``tests/golden-scenarios.yaml`` indexes the scenarios: what each protects, its files, or why it was skipped.
+``tests/golden/scenarios.yaml`` (:data:`gpudash.layout.GOLDEN_INDEX`, where ``promtool test rules tests/*.yaml``
+does not pick it up) indexes the scenarios: what each protects, its files, or why it was skipped.
 
 Comparisons: promtool 2.42 compares sample values exactly (``reflect.DeepEqual`` on float64; one ULP off fails,
 checked by experiment; ``fuzzy_compare`` only exists from 3.5). Rules and the reference add the same terms in
@@ -27,6 +28,7 @@ import dataclasses
 import functools
 import math
 
+from gpudash import layout
 from gpudash.golden import scenario as sc
 from gpudash.golden.reference import Reference, period_start
 from gpudash.golden.scenario import PUSH_RULES
@@ -34,8 +36,8 @@ from gpudash.golden.series import HOURLY_KINDS, push_times, pushed, rule_content
 from gpudash.model.types import Model
 from gpudash.rules import names
 
-SPOKE_RULES = "../rules/gpudash-spoke.rules.yaml"
-HUB_RULES = "../rules/gpudash-hub.rules.yaml"
+SPOKE_RULES = layout.from_tests(layout.SPOKE_RULES)
+HUB_RULES = layout.from_tests(layout.HUB_RULES)
 GROUP_ORDER = ["gpudash-spoke", "gpudash-hub-model", "gpudash-hub-billing", "gpudash-hub-ccsp", "gpudash-hub-idle"]
 STABLE = 10  # minutes without allocation change before burn-rate based figures are checked
 # Faults of the push path: a scenario with any of them gets a push-path (hub) test file.
@@ -49,7 +51,7 @@ def emit_tests(model: Model, directory=sc.SCENARIO_DIR) -> dict[str, dict]:
     of minutes gets the index only, saying why (its rules are still checked by ``promtool check rules``)."""
     if model.billing.resolution % 60 or model.billing.mco_interval % 60:
         why = "golden scenarios need billing.resolution and billing.mco_interval in whole minutes"
-        return {"tests/golden-scenarios.yaml": {"scenarios": {}, "skipped_all": why}}
+        return {layout.GOLDEN_INDEX: {"scenarios": {}, "skipped_all": why}}
     scenarios, skipped = sc.load(model, directory)
     out: dict[str, dict] = {}
     index = {name: {"skipped": why} for name, why in skipped.items()}
@@ -57,12 +59,12 @@ def emit_tests(model: Model, directory=sc.SCENARIO_DIR) -> dict[str, dict]:
         ref = Reference(s, model)
         files = []
         if not s.hub_only:
-            files.append((f"tests/golden-{s.name}.test.yaml", _spoke_file(s, model)))
+            files.append((layout.golden_test(s.name), _spoke_file(s, model)))
         if s.hub_only or len(s.clusters) > 1 or any(s.faults_of(k) for k in PUSH_FAULTS):
-            files.append((f"tests/golden-{s.name}-hub.test.yaml", _hub_file(s, model, ref)))
+            files.append((layout.golden_test(s.name, hub=True), _hub_file(s, model, ref)))
         out.update(files)
-        index[s.name] = {"protects": s.protects, "files": [path.removeprefix("tests/") for path, _ in files]}
-    out["tests/golden-scenarios.yaml"] = {"scenarios": dict(sorted(index.items()))}
+        index[s.name] = {"protects": s.protects, "files": [path.removeprefix(f"{layout.TESTS}/") for path, _ in files]}
+    out[layout.GOLDEN_INDEX] = {"scenarios": dict(sorted(index.items()))}
     return out
 
 

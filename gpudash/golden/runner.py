@@ -12,7 +12,7 @@ from pathlib import Path
 
 import yaml
 
-PATTERN = "*.test.yaml"
+from gpudash import layout
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,8 @@ class Result:
 def test_files(directory) -> list[Path]:
     """The promtool test files of a rendered folder (its ``tests/``) or of a folder of tests."""
     root = Path(directory)
-    return sorted((root / "tests" if (root / "tests").is_dir() else root).glob(PATTERN))
+    tests = root / layout.TESTS
+    return sorted((tests if tests.is_dir() else root).glob(layout.TEST_GLOB))
 
 
 def run_file(path: Path, promtool: str = "promtool") -> Result:

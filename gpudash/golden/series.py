@@ -320,8 +320,8 @@ def pushed(scenario: Scenario, model: Model, ref: Reference) -> list[dict[str, s
 
 _SERIES = {"gpu_hours": names.HOURLY_GPU_HOURS, "node_max": names.NODE_ACTIVE_GPUS_MAX,
            "billed_hour": names.BILLED_HOUR, "steps": names.STEPS_OBSERVED, "pod_alloc": names.POD_ALLOCATED}
-_KEYS = {"gpu_hours": ("namespace", "product", "resource"), "node_max": ("node",), "billed_hour": (), "steps": (),
-         "pod_alloc": ("namespace", "pod", "node", "product", "resource", "workload", "workload_type")}
+# The reference model's key of each kind: the series' identifying labels (the registry's), cluster first.
+_KEYS = {kind: tuple(label for label in names.key(series) if label != "cluster") for kind, series in _SERIES.items()}
 
 
 def _pushed_labels(kind: str, key) -> Labels:

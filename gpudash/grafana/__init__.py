@@ -17,11 +17,12 @@ violation fails the render.
 """
 from __future__ import annotations
 
+from gpudash import layout
 from gpudash.errors import GenerationError
-from gpudash.grafana import dashboards, delivery, isolation, uids
-from gpudash.grafana import panels as P
+from gpudash.grafana import delivery, isolation, uids
 from gpudash.grafana import provisioning as prov
 from gpudash.model.types import Model
+from gpudash.promql import read
 from gpudash.report import queries as report_queries
 
 
@@ -31,6 +32,11 @@ def rendered(model: Model, acm: bool = False) -> tuple[dict[str, dict], dict[str
     ``acm`` selects the hub Grafana's datasource instead of gpudash's own. Tenant dashboards are proven
     isolated here.
     """
+    # grafanalib is loaded only to build dashboards: `gpudash --help` and the runtime tools that import
+    # gpudash.grafana.uids or .bootstrap never pay for it
+    from gpudash.grafana import dashboards
+    from gpudash.grafana import panels as P
+
     provider_ds = uids.ACM_DATASOURCE_UID if acm else uids.provider_datasource_uid()
     provider = {}
     for dash in dashboards.provider_dashboards(model):
@@ -52,7 +58,8 @@ def rendered(model: Model, acm: bool = False) -> tuple[dict[str, dict], dict[str
 
 def prove_reports(model: Model) -> None:
     """Every query ``gpudash report --tenant`` sends is confined and complete through the proxy."""
-    lookback, window = 2 * model.billing.mco_interval, max(model.alerts.idle.window, 2 * model.billing.mco_interval)
+    lookback = read.fresh_seconds(model.billing.mco_interval)
+    window = max(model.alerts.idle.window, 2 * model.billing.mco_interval)
     for t in model.tenants:
         isolation.prove_queries(report_queries.tenant_queries(t.namespace, lookback, window), t.namespace,
                                 model.clusters)
@@ -64,18 +71,18 @@ def artifacts(model: Model) -> dict[str, object]:
     acm_provider, acm_tenants = rendered(model, acm=True)
     out: dict[str, object] = {}
     for stem, data in provider.items():
-        out[f"dashboards/{stem}.json"] = data
+        out[layout.dashboard_json(stem)] = data
     for group in tenants.values():
         for stem, data in group.items():
-            out[f"dashboards/{stem}.json"] = data
+            out[layout.dashboard_json(stem)] = data
     for stem, data in acm_provider.items():
-        out[f"dashboards/acm/{stem}.yaml"] = delivery.acm_configmap(stem, data, prov.provider_folder_title(model))
+        out[layout.dashboard_configmap(stem)] = delivery.acm_configmap(stem, data, prov.provider_folder_title(model))
     for t in model.tenants:
         for stem, data in acm_tenants[t.name].items():
-            out[f"dashboards/acm/{stem}.yaml"] = delivery.acm_configmap(stem, data, prov.tenant_folder_title(t))
+            out[layout.dashboard_configmap(stem)] = delivery.acm_configmap(stem, data, prov.tenant_folder_title(t))
     files = {"provider": [f"{stem}.json" for stem in provider]}
     files.update({name: [f"{stem}.json" for stem in group] for name, group in tenants.items()})
     out.update(prov.files(model, files))
-    out["grafana/bootstrap.json"] = prov.bootstrap(model)
+    out[layout.GRAFANA_BOOTSTRAP] = prov.bootstrap(model)
     out.update(delivery.operator_objects(model, provider, tenants))
     return out

@@ -24,6 +24,7 @@ from gpudash.grafana.queries import (
 )
 from gpudash.model.types import Model, Tenant
 from gpudash.promql import build as q
+from gpudash.promql import read
 from gpudash.promql.calendar import period_to_date
 from gpudash.rules import names
 from gpudash.sources import kube_state_metrics as ksm
@@ -232,7 +233,7 @@ def ccsp(model: Model) -> P.Dashboard:
     node_gpus = s.hour(names.CCSP_NODE_GPUS)
     nodes = q.agg("sum", ("cluster",), s.hour(names.CCSP_ACTIVE_NODES))
     gpus = q.agg("sum", ("cluster",), s.hour(names.CCSP_ACTIVE_GPUS))
-    hour_start = Q("vector(time() - 7200)", instant=False, table=True, interval="1h")
+    hour_start = Q(read.READ_HOUR_START, instant=False, table=True, interval="1h")
     hourly_note = ("Each clock hour is read once, at T = hour start + 2 h (when the hub has it complete); the "
                    "'Hour (UTC)' column is the hour the row reports.")
     panels = [

@@ -1,6 +1,7 @@
 """Dashboards as Kubernetes objects: ACM hub Grafana ConfigMaps and grafana-operator v5 custom resources.
 
-ACM (design §4): MCO's ``grafana-dashboard-loader`` loads every ConfigMap labelled
+ACM: MCO's ``grafana-dashboard-loader`` (stolostron/multicluster-observability-operator
+``loaders/dashboards/pkg/controller/dashboard_controller.go``) loads every ConfigMap labelled
 ``grafana-custom-dashboard: "true"`` in ``open-cluster-management-observability`` into the hub Grafana, in
 the folder named by the annotation ``observability.open-cluster-management.io/dashboard-folder``. These
 dashboards query MCO's own datasource (``Observatorium``, uid 000000001) through rbac-query-proxy, which
@@ -20,7 +21,7 @@ import gzip
 import json
 import re
 
-from gpudash import kube
+from gpudash import kube, layout
 from gpudash.errors import GenerationError
 from gpudash.grafana import provisioning as prov
 from gpudash.model.types import Model, Tenant
@@ -121,25 +122,25 @@ def operator_objects(model: Model, provider: dict[str, dict], tenants: dict[str,
 
     out = {}
     folder = object_name("gpudash-folder", "provider")
-    out[f"grafana/operator/{folder}.yaml"] = grafana_folder(
+    out[layout.grafana_operator(folder)] = grafana_folder(
         folder, uids.provider_folder_uid(), prov.provider_folder_title(model), prov.PROVIDER_FOLDER_PERMISSIONS,
         provider_selector())
     ds = object_name("gpudash-datasource", "provider")
-    out[f"grafana/operator/{ds}.yaml"] = grafana_datasource(ds, prov.provider_datasource(model),
+    out[layout.grafana_operator(ds)] = grafana_datasource(ds, prov.provider_datasource(model),
                                                             provider_selector(), provider_token_secret())
     for stem, dash in sorted(provider.items()):
         name = object_name("gpudash-dashboard", stem)
-        out[f"grafana/operator/{name}.yaml"] = grafana_dashboard(name, dash, folder, provider_selector())
+        out[layout.grafana_operator(name)] = grafana_dashboard(name, dash, folder, provider_selector())
     for t in model.tenants:
         sel = tenant_selector(t)
         tfolder = object_name("gpudash-folder-tenant", t.name)
-        out[f"grafana/operator/{tfolder}.yaml"] = grafana_folder(
+        out[layout.grafana_operator(tfolder)] = grafana_folder(
             tfolder, uids.tenant_folder_uid(t.name), prov.tenant_folder_title(t), prov.TENANT_FOLDER_PERMISSIONS,
             sel)
         tds = object_name("gpudash-datasource-tenant", t.name)
-        out[f"grafana/operator/{tds}.yaml"] = grafana_datasource(
+        out[layout.grafana_operator(tds)] = grafana_datasource(
             tds, prov.tenant_datasource(model, t, None), sel, tenant_token_secret(t))
         for stem, dash in sorted(tenants[t.name].items()):
             name = object_name("gpudash-dashboard", stem)
-            out[f"grafana/operator/{name}.yaml"] = grafana_dashboard(name, dash, tfolder, sel)
+            out[layout.grafana_operator(name)] = grafana_dashboard(name, dash, tfolder, sel)
     return out

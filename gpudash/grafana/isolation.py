@@ -1,6 +1,7 @@
 """Provable tenant isolation: every query of a tenant dashboard reads only that tenant's namespace.
 
-Grafana folders and orgs do not isolate data (design §4); the datasource does (rbac-query-proxy or the
+Grafana folders and orgs do not isolate data (whoever may query a datasource can send it any query, from
+Explore or the API); the datasource does (rbac-query-proxy or the
 thanos-querier tenancy port), and the dashboards must not even ask for other namespaces. This module proves
 the second part from the rendered JSON, at render time (a violation is a :class:`GenerationError`, exit 2)
 and in the tests.
@@ -48,7 +49,6 @@ import promql_parser as pp
 
 from gpudash.errors import GenerationError
 from gpudash.grafana import proxy
-from gpudash.grafana.panels import iter_panels, iter_targets
 from gpudash.promql.lint import vector_selectors
 from gpudash.rules import names
 
@@ -219,6 +219,8 @@ def check_proxy(expr: str, namespace: str, clusters: tuple[str, ...]) -> list[st
 def violations(dashboard: dict, namespace: str, datasource_uid: str,
                allowed: frozenset[str] = TENANT_SERIES, clusters: tuple[str, ...] = ()) -> list[Violation]:
     """Every reason the dashboard JSON could show data outside ``namespace``; [] = isolation proven."""
+    from gpudash.grafana.panels import iter_panels, iter_targets  # grafanalib only where dashboards are checked
+
     title = dashboard.get("title", dashboard.get("uid", "?"))
     out: list[Violation] = []
     variables = dashboard.get("templating", {}).get("list", [])

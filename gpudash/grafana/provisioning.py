@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlencode
 
+from gpudash import layout
 from gpudash.errors import GenerationError
 from gpudash.grafana import uids
 from gpudash.model.types import Model, Tenant
@@ -139,21 +140,21 @@ def files(model: Model, dashboard_files: dict[str, list[str]]) -> dict[str, dict
     """
     check_names(model)
     out = {}
-    out["grafana/provisioning/datasources/gpudash-provider.yaml"] = _file(
+    out[layout.grafana_provisioning("datasources", "gpudash-provider")] = _file(
         "datasources", [provider_datasource(model)],
         f"Provider org ({PROVIDER_ORG_ID}): all namespaces. Set {PROVIDER_TOKEN_ENV} in Grafana's environment.")
-    out["grafana/provisioning/dashboards/gpudash-provider.yaml"] = _file(
+    out[layout.grafana_provisioning("dashboards", "gpudash-provider")] = _file(
         "providers", [_provider_entry(f"gpudash-provider-{f.removesuffix('.json')}", PROVIDER_ORG_ID,
                                       provider_folder_title(model), uids.provider_folder_uid(), f)
                       for f in dashboard_files["provider"]],
         f"Provider dashboards, org {PROVIDER_ORG_ID}; mount the rendered dashboards/ folder at {DASHBOARDS_DIR}.")
     for t in model.tenants:
         org = f"${{{org_id_env(t)}}}"
-        out[f"grafana/provisioning/datasources/gpudash-tenant-{t.name}.yaml"] = _file(
+        out[layout.grafana_provisioning("datasources", f"gpudash-tenant-{t.name}")] = _file(
             "datasources", [tenant_datasource(model, t, org)],
             f"Tenant {t.name} (namespace {t.namespace}), org \"{org_name(t)}\": {org_id_env(t)} comes from "
             f"`gpudash grafana-bootstrap`; {token_env(model, t)} holds the tenant's bearer token.")
-        out[f"grafana/provisioning/dashboards/gpudash-tenant-{t.name}.yaml"] = _file(
+        out[layout.grafana_provisioning("dashboards", f"gpudash-tenant-{t.name}")] = _file(
             "providers", [_provider_entry(f"gpudash-tenant-{t.name}-{f.removesuffix('.json')}", org,
                                           tenant_folder_title(t), uids.tenant_folder_uid(t.name), f)
                           for f in dashboard_files[t.name]],

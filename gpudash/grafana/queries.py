@@ -1,14 +1,7 @@
 """PromQL of dashboard panels, built with :mod:`gpudash.promql.build` over recorded series only.
 
-Hub facts every query respects (design §4): the hub holds one sample per push interval ``P``
-(``billing.mco_interval``), and the hub rules run every ``P``. So
-
-* an instantaneous value is read as ``last_over_time(series[2P])``: never empty between two samples,
-  whatever the query step or lookback delta (it may linger up to 2P after a series stops);
-* no ``rate(x[1m])``: no range shorter than 2P anywhere;
-* clock-hour series (``...:last_hour``) are read once per hour at hour boundaries ``T`` with
-  ``last_over_time(series[1h] offset 1ms)``, which holds hour ``[T-2h, T-1h)`` (docs/billing-contract.md §6:
-  hour h is pushed during hour h+1 and complete at h+2h).
+Every query reads the hub as :mod:`gpudash.promql.read` defines it: instantaneous values "now" (the latest
+push), clock-hour series once per hour at hour boundaries ``T`` (hour ``[T-2h, T-1h)``).
 
 A :class:`Scope` adds the same matchers to every selector: ``namespace="<ns>"`` on tenant dashboards (the
 isolation proof in :mod:`gpudash.grafana.isolation` checks every one), ``cluster=~"$cluster"`` on provider
@@ -20,11 +13,11 @@ from dataclasses import dataclass
 
 from gpudash.model.types import Model
 from gpudash.promql import build as q
+from gpudash.promql import read
 from gpudash.rules import names
 
 Matcher = tuple[str, str, str]
 
-HOUR_READ = "[1h] offset 1ms"
 
 
 @dataclass(frozen=True)
@@ -38,20 +31,20 @@ class Scope:
 
     @property
     def fresh(self) -> str:
-        """The range that always holds the latest hub sample: two push intervals."""
-        return q.duration(2 * self.model.billing.mco_interval)
+        """The range that always holds the latest hub sample (:func:`gpudash.promql.read.fresh_range`)."""
+        return read.fresh_range(self.model.billing.mco_interval)
 
     def sel(self, metric: str, *extra: Matcher, cluster_label: bool = True) -> str:
         scoped = (*self.always, *(self.clustered if cluster_label else ()), *extra)
         return q.selector(metric, *scoped)
 
     def now(self, metric: str, *extra: Matcher, cluster_label: bool = True) -> str:
-        """The latest value of a series: ``last_over_time(series[2P])``."""
-        return f"last_over_time({self.sel(metric, *extra, cluster_label=cluster_label)}[{self.fresh}])"
+        """The latest value of a series (:func:`gpudash.promql.read.now`)."""
+        return read.now(self.sel(metric, *extra, cluster_label=cluster_label), self.model.billing.mco_interval)
 
     def hour(self, metric: str, *extra: Matcher, cluster_label: bool = True) -> str:
         """A clock-hour series read at an hour boundary T: the value of hour [T-2h, T-1h)."""
-        return f"last_over_time({self.sel(metric, *extra, cluster_label=cluster_label)}{HOUR_READ})"
+        return read.hour(self.sel(metric, *extra, cluster_label=cluster_label))
 
 
 def tenant_scope(model: Model, namespace: str) -> Scope:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from gpudash import alerts, kube
+from gpudash import alerts, kube, layout
 from gpudash.mco import settings
 from gpudash.model.types import Model
 from gpudash.rules import hub, spoke
@@ -45,7 +45,7 @@ def ruler_rules(model: Model) -> dict:
 
 def artifacts(model: Model) -> dict[str, dict]:
     return {
-        f"mco/{ALLOWLIST}.yaml": allowlist(model),
-        f"mco/{RULER}.yaml": ruler_rules(model),
+        layout.mco_configmap(ALLOWLIST): allowlist(model),
+        layout.mco_configmap(RULER): ruler_rules(model),
         **settings.artifacts(model),
     }

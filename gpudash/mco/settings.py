@@ -11,16 +11,13 @@ leaves unset.
 """
 from __future__ import annotations
 
-from gpudash import kube
+from gpudash import kube, layout
 from gpudash.model.load import format_duration
 from gpudash.model.types import Model
 
 API_VERSION = "observability.open-cluster-management.io/v1beta2"
 KIND = "MultiClusterObservability"
-FOLDER = "mco/settings"  # the kustomize Component (patch output)
-PATCH = f"{FOLDER}/multiclusterobservability{kube.PATCH_SUFFIX}"
-RESOURCE = "mco/multiclusterobservability.yaml"  # resource output
-SECRET_TEMPLATE = "mco/thanos-object-storage.secret.template.yaml"
+PATCH = f"{layout.MCO_SETTINGS}/multiclusterobservability{kube.PATCH_SUFFIX}"
 
 
 def spec(model: Model) -> dict:
@@ -82,10 +79,10 @@ def secret_template(model: Model) -> str:
 
 
 def artifacts(model: Model) -> dict[str, object]:
-    out: dict[str, object] = {SECRET_TEMPLATE: secret_template(model)}
+    out: dict[str, object] = {layout.MCO_SECRET_TEMPLATE: secret_template(model)}
     if model.mco.output == "resource":
-        out[RESOURCE] = custom_resource(model)
+        out[layout.MCO_RESOURCE] = custom_resource(model)
     else:
         out[PATCH] = patch(model)
-        out[f"{FOLDER}/kustomization.yaml"] = component()
+        out[layout.kustomization(layout.MCO_SETTINGS)] = component()
     return out

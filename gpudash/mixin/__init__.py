@@ -13,13 +13,12 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from gpudash import alerts, grafana
+from gpudash import alerts, grafana, layout
 from gpudash.mixin import jsonnet
 from gpudash.model.types import Model, Sources
 from gpudash.rules import hub, spoke
 from gpudash.rules.format import rule_file
 
-FOLDER = "mixin"
 RULES, ALERTS, DASHBOARDS, CONFIG = "rules.libsonnet", "alerts.libsonnet", "dashboards.libsonnet", "config.libsonnet"
 
 # _config field -> (what it selects, its value in the model's sources, the sources with another value).
@@ -110,13 +109,13 @@ def artifacts(model: Model) -> dict[str, object]:
     real, probe = content(model), content(_probe(model))
     sentinels = {sentinel(name): name for name in FIELDS}
     values = defaults(model)
-    files = {f"{FOLDER}/{name}": _part(field, real[field], probe[field], sentinels, values)
+    files = {f"{layout.MIXIN}/{name}": _part(field, real[field], probe[field], sentinels, values)
              for name, field in ((RULES, "prometheusRules"), (ALERTS, "prometheusAlerts"),
                                  (DASHBOARDS, "grafanaDashboards"))}
-    files[f"{FOLDER}/{CONFIG}"] = _config_libsonnet(model)
-    files[f"{FOLDER}/mixin.libsonnet"] = _mixin_libsonnet()
-    files[f"{FOLDER}/jsonnetfile.json"] = {"version": 1, "dependencies": [], "legacyImports": True}
-    files[f"{FOLDER}/README.md"] = README
+    files[f"{layout.MIXIN}/{CONFIG}"] = _config_libsonnet(model)
+    files[f"{layout.MIXIN}/mixin.libsonnet"] = _mixin_libsonnet()
+    files[f"{layout.MIXIN}/jsonnetfile.json"] = {"version": 1, "dependencies": [], "legacyImports": True}
+    files[f"{layout.MIXIN}/README.md"] = README
     return files
 
 

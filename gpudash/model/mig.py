@@ -2,7 +2,7 @@
 
 Profile names are ``<compute slices>g.<memory GB>gb``. A GA100/GH100 GPU has 7 compute slices and 8 memory
 slices; the A30 has 4 and 4. Sources: NVIDIA MIG User Guide "Supported MIG Profiles" and NVIDIA/mig-parted's
-default config (see design.md section 5).
+default config (``deployments/systemd/config-default.yaml``).
 
 Default price rule (a profile the model does not price): ``price_per_hour x max(compute share, memory share)``,
 where compute share = compute slices / GPU compute slices and memory share = memory slices / GPU memory slices.

@@ -5,6 +5,7 @@ Shared by the hub rules and the dashboards so both compute period-to-date the sa
 from __future__ import annotations
 
 from gpudash.promql import build as q
+from gpudash.promql import read
 
 # Seconds since the start of the UTC month / the time left in it, at the evaluation time.
 SINCE_MONTH_START = "((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))"
@@ -52,13 +53,13 @@ def period_to_date(hour_expr: str, rate_expr: str, by: tuple[str, ...]) -> str:
     quantity per hour right now) for the time since then, never before the month start.
 
     ``hour_expr`` must give, at an hour-aligned step ``s``, the figure of hour ``[s - 2h, s - 1h)`` (the hub
-    series read with ``last_over_time(...[1h] offset 1ms)``). A 31-day hourly subquery holds at most three
+    series read with :func:`gpudash.promql.read.hour`). A 31-day hourly subquery holds at most three
     months, so the month index modulo 3 tells the current month apart from the others; it is compared per
     step with ``time()`` only, so the expression is right in instant and range queries (and rule backfills)
     alike.
     """
     now = month_index("vector(time())")
-    step = month_index("vector(time() - 7200)")
+    step = month_index(read.READ_HOUR_START)
     parts = []
     for k in range(3):
         inner = f"{hour_expr} and on () ({step} % 3 == {k})"

@@ -8,6 +8,7 @@ import time
 from gpudash.errors import GpudashError
 from gpudash.model.load import parse_duration
 from gpudash.model.types import PRUNE_CHECK_INTERVAL, PRUNE_MAX_ACTIONS, PRUNE_RUN_MODES
+from gpudash.promql import read
 from gpudash.prune.plan import TOKEN_ENV
 
 BUSY_KEYS = ("cluster", "namespace", "workload", "workload_type")
@@ -73,7 +74,7 @@ def run(args) -> int:
     if args.max_actions < 0:
         raise GpudashError(f"--max-actions {args.max_actions}: must be 0 or more")
     interval, duration = _seconds("--check-interval", args.check_interval), _seconds("--duration", args.duration)
-    fresh = _seconds("--push-interval", args.push_interval) * 3 // 2
+    fresh = read.fresh_seconds(_seconds("--push-interval", args.push_interval))
     prom = Prometheus(args.prometheus_url, token=_token(args), ca_file=args.ca_file)
     opts = cycle.Options(args.run_mode, args.max_actions,
                          _seconds("--idle-window", args.idle_window) + duration, args.currency)

@@ -9,19 +9,14 @@ stops the old pod before the new one starts, so two pruners never act in the sam
 """
 from __future__ import annotations
 
-from gpudash import kube
+from gpudash import kube, layout
 from gpudash.model.types import Model, Prune
 from gpudash.promql import build as q
 from gpudash.prune import plan
 from gpudash.yamlfmt import COMMENT
 
-FOLDER = "prune"
 NAME = "gpudash-prune"  # ServiceAccount, ClusterRole and binding; Deployments add their cluster
 TOKEN_KEY = "token"  # key of prune.token_secret
-
-
-def deployment_path(cluster: str) -> str:
-    return f"{FOLDER}/{cluster}/deployment.yaml"
 
 
 def cluster_role() -> dict:
@@ -75,11 +70,11 @@ def artifacts(model: Model) -> dict[str, dict]:
         return {}
     account = {"kind": "ServiceAccount", "name": NAME, "namespace": prune.namespace}
     return {
-        f"{FOLDER}/namespace.yaml": kube.obj("v1", "Namespace", prune.namespace),
-        f"{FOLDER}/serviceaccount.yaml": kube.obj("v1", "ServiceAccount", NAME, prune.namespace),
-        f"{FOLDER}/clusterrole.yaml": cluster_role(),
-        f"{FOLDER}/clusterrolebinding.yaml": kube.obj(
+        layout.PRUNE_NAMESPACE: kube.obj("v1", "Namespace", prune.namespace),
+        layout.PRUNE_SERVICE_ACCOUNT: kube.obj("v1", "ServiceAccount", NAME, prune.namespace),
+        layout.PRUNE_CLUSTER_ROLE: cluster_role(),
+        layout.PRUNE_CLUSTER_ROLE_BINDING: kube.obj(
             "rbac.authorization.k8s.io/v1", "ClusterRoleBinding", NAME, subjects=[account],
             roleRef={"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": NAME}),
-        **{deployment_path(c): deployment(model, prune, c) for c in prune.clusters},
+        **{layout.prune_deployment(c): deployment(model, prune, c) for c in prune.clusters},
     }

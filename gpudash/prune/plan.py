@@ -13,7 +13,7 @@ NOTEBOOK_STOPPED = "kubeflow-resource-stopped"  # honoured by the Kubeflow noteb
 # KServe >= 0.15 stops an InferenceService (deletes its serving objects) while this is "true"
 # (kserve/kserve pkg/constants/constants.go StopAnnotationKey); removing it starts it again.
 KSERVE_STOP = "serving.kserve.io/stop"
-POD = ("cluster", "namespace", "pod")
+POD = names.POD
 TOKEN_ENV = "GPUDASH_TOKEN"  # the Prometheus bearer token (--prometheus-token's default)
 POD_NAME_ENV = "POD_NAME"  # the pruner pod's name, the Events' reportingInstance
 
@@ -70,7 +70,7 @@ def idle_query(fresh_seconds: int, cluster: str = ".*", namespace: str = ".*", g
     fresh = q.duration(fresh_seconds)
     matchers = [(k, "=~", v) for k, v in (("cluster", cluster), ("namespace", namespace), ("gpu_model", gpu_model))
                 if v != ".*"]
-    idle = f"last_over_time({q.selector(names.POD_IDLE, *matchers)}[{fresh}])"  # labels names.POD_IDLE_LABELS
+    idle = f"last_over_time({q.selector(names.POD_IDLE, *matchers)}[{fresh}])"  # labels names.labels(names.POD_IDLE)
     tenants = f"max by (namespace) (last_over_time({names.TENANT_INFO}[{fresh}]))"
     out = f"{idle} and on (namespace) {tenants}"
     if duration:

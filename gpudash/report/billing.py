@@ -22,7 +22,7 @@ from gpudash.model.pricing import skus
 from gpudash.model.types import Model, Tenant
 from gpudash.report import common, queries
 from gpudash.report.client import Prometheus
-from gpudash.report.period import HOUR, month_start, next_month, readable_until, rfc3339
+from gpudash.report.period import month_start, next_month, readable_until, rfc3339
 
 DAY = 86400
 
@@ -231,5 +231,3 @@ def days_of(report: BillingReport) -> list[int]:
     first = report.start - report.start % DAY
     return list(range(first, report.end, DAY))
 
-
-HOURS_PER_DAY = DAY // HOUR

@@ -7,9 +7,10 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 import iso4217
 
 from gpudash.errors import GpudashError
+from gpudash.promql.read import HOUR, READ_DELAY
 from gpudash.report import queries
 from gpudash.report.client import Prometheus, PrometheusError
-from gpudash.report.period import HOUR, READ_DELAY, chunks, rfc3339
+from gpudash.report.period import chunks, rfc3339
 from gpudash.rules import names
 
 GPU_HOURS_DIGITS = 6  # presentation precision of GPU-hours (a 1-minute step is 0.016667 GPU-hours)
@@ -66,13 +67,6 @@ def read_hourly(prom: Prometheus, exprs: dict[str, str], start: int, end: int,
                     if a <= hour < b and v == v:  # drop NaN
                         out[key].append((labels, hour, v))
     return out
-
-
-def rule_hours(prom: Prometheus, scope: queries.Scope, start: int, end: int,
-               progress: Callable[[int, int, str], None] | None = None) -> set[int]:
-    """Hours of ``[start, end)`` in which the hub rules recorded the model constants."""
-    found = read_hourly(prom, {"info": queries.tenant_info_present(scope)}, start, end, progress)
-    return {hour for _, hour, v in found["info"] if v > 0}
 
 
 def check_rules_installed(prom: Prometheus, scope: queries.Scope, start: int, end: int, seen: set[int],

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from gpudash.model.pricing import skus
 from gpudash.model.types import Model
 from gpudash.promql import build as q
+from gpudash.promql import read
 from gpudash.report import common, queries
 from gpudash.report.client import Prometheus
 from gpudash.report.period import MAX_POINTS, rfc3339
@@ -84,7 +85,7 @@ def fetch(prom: Prometheus, model: Model, at: float | None = None, window: int |
     window = window or model.alerts.idle.window
     interval = model.billing.mco_interval
     scope = queries.Scope(namespace=namespace, cluster=cluster, namespace_regex=namespace_regex)
-    latest = interval * 3 // 2  # the latest push, allowing for jitter (as the hub rules do)
+    latest = read.fresh_seconds(interval)  # the latest push, allowing for jitter (as the hub rules do)
     warnings: list[str] = []
 
     billed_as = {(s.product, s.ksm_resource): s.resource for s in skus(model)}

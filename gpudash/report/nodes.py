@@ -14,9 +14,10 @@ import time
 from dataclasses import dataclass, field
 
 from gpudash.model.types import Model
+from gpudash.promql.read import HOUR
 from gpudash.report import common, queries
 from gpudash.report.client import Prometheus
-from gpudash.report.period import HOUR, readable_until, rfc3339
+from gpudash.report.period import readable_until, rfc3339
 
 
 @dataclass

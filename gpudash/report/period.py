@@ -1,19 +1,18 @@
 """Report periods: RFC 3339 parsing, whole-hour checks, and splitting long periods into query chunks.
 
 Billing and CCSP figures are recorded once per UTC clock hour; hour ``H`` (``[H, H + 1h)``) is final on the
-hub at ``H + 2h`` and read there with ``last_over_time(series[1h] offset 1ms)`` (docs/billing-contract.md
-section 6). A range query with step 1h from ``a + 2h`` to ``b + 1h`` therefore returns every hour of
-``[a, b)``. Long periods are cut at UTC month boundaries, so no query asks for more than 745 points (Prometheus
-refuses more than 11,000 per series) and each stays small enough for the server's query timeout.
+hub at ``H + READ_DELAY`` (2h) and read there (:mod:`gpudash.promql.read`). A range query with step 1h from
+``a + 2h`` to ``b + 1h`` therefore returns every hour of ``[a, b)``. Long periods are cut at UTC month
+boundaries, so no query asks for more than 745 points (Prometheus refuses more than 11,000 per series) and each
+stays small enough for the server's query timeout.
 """
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
 from gpudash.errors import GpudashError
+from gpudash.promql.read import HOUR, READ_DELAY
 
-HOUR = 3600
-READ_DELAY = 2 * HOUR  # hour H is read at H + 2h
 MAX_POINTS = 10_000  # per range query; Prometheus' hard limit is 11,000
 
 

@@ -1,7 +1,7 @@
 """The PromQL the reports send, built with :mod:`gpudash.promql.build` (every label value escaped there).
 
-Hourly series are read the way docs/billing-contract.md section 6 says: ``last_over_time(series[1h] offset
-1ms)`` evaluated at ``H + 2h`` gives hour ``H``. ``max by`` over the identifying labels removes duplicates a
+Hourly series are read as :mod:`gpudash.promql.read` defines it: :func:`~gpudash.promql.read.hour` evaluated
+at ``H + READ_DELAY`` gives hour ``H``. ``max by`` over the identifying labels removes duplicates a
 hub may add (e.g. two Thanos Ruler replicas that differ only by a replica label) without double counting.
 
 When a report is confined to one tenant, every selector carries ``namespace="<ns>"`` so that a tenancy proxy
@@ -15,12 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gpudash.promql import build as q
+from gpudash.promql import read
 from gpudash.rules import names
 
-BILLING_LINE = ("cluster", "namespace", "gpu_class", "resource")
-UNPRICED_LINE = ("cluster", "namespace", "product", "resource")
-NODE = ("cluster", "node")
-POD = ("cluster", "namespace", "pod")
+BILLING_LINE = names.labels(names.HOUR_COST)
+UNPRICED_LINE = names.labels(names.UNPRICED_GPU_HOURS)
+NODE = names.labels(names.CCSP_NODE_GPUS)
+POD = names.POD
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ class Scope:
 def hour_read(metric: str, by: tuple[str, ...], scope: Scope, namespaced: bool = True) -> str:
     """Hour H's value of an hourly series, when evaluated at H + 2h."""
     sel = q.selector(metric, *scope.matchers(namespaced=namespaced))
-    return q.agg("max", by, f"last_over_time({sel}[1h] offset 1ms)")
+    return q.agg("max", by, read.hour(sel))
 
 
 def gpu_hours(scope: Scope) -> str:
@@ -63,7 +64,7 @@ def unpriced(scope: Scope) -> str:
 def tenant_info_present(scope: Scope) -> str:
     """1 for every hour in which the hub rules were running (the model constants are recorded every interval)."""
     sel = q.selector(names.TENANT_INFO, *Scope(namespace=scope.namespace).matchers())
-    return f"count(last_over_time({sel}[1h] offset 1ms))"
+    return f"count({read.hour(sel)})"
 
 
 def tenant_info_selector(scope: Scope) -> str:
@@ -72,7 +73,7 @@ def tenant_info_selector(scope: Scope) -> str:
 
 def cluster_billed_hour(scope: Scope) -> str:
     """Per cluster, the hour its pushes during hour H + 1 describe (== H when the cluster pushed in time)."""
-    return hour_read(names.BILLED_HOUR, ("cluster",), scope, namespaced=False)
+    return hour_read(names.BILLED_HOUR, names.labels(names.BILLED_HOUR), scope, namespaced=False)
 
 
 def node_active_gpus(scope: Scope) -> str:

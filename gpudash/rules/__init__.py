@@ -2,13 +2,11 @@
 ``PrometheusRule`` objects for a single cluster without ACM."""
 from __future__ import annotations
 
-from gpudash import kube
+from gpudash import kube, layout
 from gpudash.model.types import Model
 from gpudash.rules import hub, spoke
 from gpudash.rules.format import rule_file
 
-SPOKE_FILE = "rules/gpudash-spoke.rules.yaml"
-HUB_FILE = "rules/gpudash-hub.rules.yaml"
 # Platform Prometheus on OpenShift loads PrometheusRules only from namespaces with this label; user workload
 # monitoring forbids the cross-namespace rules billing needs.
 SINGLE_CLUSTER_NAMESPACE = "gpudash-monitoring"
@@ -25,8 +23,8 @@ def artifacts(model: Model) -> dict[str, dict]:
     namespace = kube.obj("v1", "Namespace", SINGLE_CLUSTER_NAMESPACE,
                          labels={"openshift.io/cluster-monitoring": "true"})
     return {
-        SPOKE_FILE: rule_file([spoke.group(model)]),
-        HUB_FILE: rule_file(hub.groups(model)),
-        "rules/kubernetes/namespace.yaml": namespace,
-        "rules/kubernetes/gpudash-rules.prometheusrule.yaml": prometheus_rule("gpudash-rules", groups),
+        layout.SPOKE_RULES: rule_file([spoke.group(model)]),
+        layout.HUB_RULES: rule_file(hub.groups(model)),
+        layout.RULES_NAMESPACE: namespace,
+        layout.RULES_PROMETHEUS_RULE: prometheus_rule("gpudash-rules", groups),
     }

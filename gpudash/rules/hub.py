@@ -15,12 +15,9 @@ from gpudash.errors import GenerationError
 from gpudash.model.pricing import skus
 from gpudash.model.types import Model
 from gpudash.promql import build as q
-from gpudash.promql import calendar
+from gpudash.promql import calendar, read
 from gpudash.rules import idle, names
 from gpudash.rules.format import Group, Rule
-
-BILLING_LINE = ("cluster", "namespace", "gpu_class", "resource")
-
 
 ROWS_PER_RULE = 100  # tenant rows per table rule: short expressions, ~80 bytes per tenant
 _ROW = "([^ ]+) ([^ ]+) ([^ ]*)"  # the TENANT_ROWS row label: "<namespace> <tenant> <alert_at,...>"
@@ -94,13 +91,6 @@ def _priced(expr: str, value: str) -> str:
     return f"{keyed} * on (product, ksm_resource) group_left (gpu_class, resource) {table}"
 
 
-# The labels of each hourly spoke series on the hub (the collector adds cluster; clusterID is dropped here).
-_PUSHED_LABELS = {
-    names.HOURLY_GPU_HOURS: ("cluster", "namespace", "product", "resource", names.SENTINEL_LABEL),
-    names.NODE_ACTIVE_GPUS_MAX: ("cluster", "node", names.SENTINEL_LABEL),
-    names.STEPS_OBSERVED: ("cluster",),
-    names.BILLED_HOUR: ("cluster",),
-}
 # The hub's lookback (Prometheus and Thanos Query default 5m): a subquery step no longer sees every sample.
 _LOOKBACK = 300
 
@@ -110,7 +100,9 @@ def _pushed(model: Model, series: str, sentinel: str | None = None) -> str:
     this one, each series from its own pushes made during this clock hour; ``sentinel`` "" for the data rows,
     "1" for the sentinel row, None for a series without one."""
     selector = series if sentinel is None else q.selector(series, (names.SENTINEL_LABEL, "=", sentinel))
-    return calendar.pushed_this_hour(selector, _PUSHED_LABELS[series], min(model.billing.mco_interval, _LOOKBACK))
+    # the series' identifying labels (the collector adds cluster; clusterID is dropped here)
+    by = (*names.key(series), names.SENTINEL_LABEL) if names.SERIES[series].sentinel else names.key(series)
+    return calendar.pushed_this_hour(selector, by, min(model.billing.mco_interval, _LOOKBACK))
 
 
 def _this_hours_push(model: Model, series: str) -> str:
@@ -134,41 +126,43 @@ def _coverage(model: Model) -> str:
     return f"({observed} / {steps} and on (cluster) {ran}) or on (cluster) ({pushed} * 0)"
 
 
+def _sum(series: str, expr: str) -> str:
+    """``expr`` summed by the registered labels of the recorded ``series``."""
+    return q.agg("sum", names.labels(series), expr)
+
+
 def _billing_rules(model: Model) -> tuple[Rule, ...]:
     hourly = _this_hours_push(model, names.HOURLY_GPU_HOURS)
-    current = f"last_over_time({names.POD_ALLOCATED}[{q.duration(model.billing.mco_interval * 3 // 2)}])"
-    pod_keep = ("cluster", "namespace", "pod", "workload", "workload_type")
+    current = read.now(names.POD_ALLOCATED, model.billing.mco_interval)
     window, interval = model.billing.burn_rate_window, model.billing.mco_interval
     unpriced_keys = q.label_replace(names.SKU_PRICE, "resource", "$1", "ksm_resource", "(.*)")
     # max by: one tenant name per namespace, whichever clusters the model constants are on
     tenants = f"on (namespace) group_left (tenant) {q.agg('max', ('namespace', 'tenant'), names.TENANT_INFO)}"
-    period_to_date = calendar.period_to_date(f"last_over_time({names.TENANT_HOUR_COST}[1h] offset 1ms)",
-                                             names.NAMESPACE_COST_RATE, ("cluster", "namespace"))
+    period_to_date = calendar.period_to_date(read.hour(names.TENANT_HOUR_COST),
+                                             names.NAMESPACE_COST_RATE, names.labels(names.TENANT_HOUR_COST))
     return (
-        Rule(names.HOUR_GPU_HOURS, q.agg("sum", BILLING_LINE, _priced(hourly, "unit")),
+        Rule(names.HOUR_GPU_HOURS, _sum(names.HOUR_GPU_HOURS, _priced(hourly, "unit")),
              "GPU-hours of the last complete clock hour per billing line (cluster, tenant namespace, class,"
              "\nbilled resource). Hour H is read at H+2h with last_over_time(...[1h] offset 1ms)."),
-        Rule(names.HOUR_COST, q.agg("sum", BILLING_LINE, _priced(hourly, "price")),
+        Rule(names.HOUR_COST, _sum(names.HOUR_COST, _priced(hourly, "price")),
              f"Cost in {model.currency} of the last complete clock hour per billing line: what is invoiced."),
         Rule(names.UNPRICED_GPU_HOURS,
-             q.agg("sum", ("cluster", "namespace", "product", "resource"),
-                   f"{hourly} unless on (product, resource) {unpriced_keys}"),
+             _sum(names.UNPRICED_GPU_HOURS, f"{hourly} unless on (product, resource) {unpriced_keys}"),
              "GPU-hours of the last hour on products or resources the model has no price for: never silently"
              "\nfree; alerted and shown to the provider until the model prices them."),
         Rule(names.BILLING_COVERAGE, _coverage(model),
              "Share of the last complete clock hour the cluster's billed figures cover (1: every spoke step;"
              "\n0: an hourly rule failed in every push, so the hour is missing). Below 1 is under-billing."),
-        Rule(names.TENANT_HOUR_COST, q.agg("sum", ("cluster", "namespace"), _priced(hourly, "price")),
+        Rule(names.TENANT_HOUR_COST, _sum(names.TENANT_HOUR_COST, _priced(hourly, "price")),
              "Cost of the last complete clock hour per namespace and cluster: the input of period-to-date"
              "\n(from the pushed figures, as the billing lines: a line that stops is gone at once)."),
-        Rule(names.CLASS_ALLOCATED, q.agg("sum", BILLING_LINE, _priced(current, "unit")),
+        Rule(names.CLASS_ALLOCATED, _sum(names.CLASS_ALLOCATED, _priced(current, "unit")),
              "GPUs allocated now per billing line (latest push)."),
-        Rule(names.POD_COST_RATE, q.agg("sum", pod_keep, _priced(current, "price")),
+        Rule(names.POD_COST_RATE, _sum(names.POD_COST_RATE, _priced(current, "price")),
              f"Burn rate in {model.currency}/hour of each pod right now."),
-        Rule(names.WORKLOAD_COST_RATE, q.agg("sum", ("cluster", "namespace", "workload", "workload_type"),
-                                             names.POD_COST_RATE),
+        Rule(names.WORKLOAD_COST_RATE, _sum(names.WORKLOAD_COST_RATE, names.POD_COST_RATE),
              f"Burn rate in {model.currency}/hour of each workload (Deployment, StatefulSet, Job, ...) right now."),
-        Rule(names.NAMESPACE_COST_RATE, q.agg("sum", ("cluster", "namespace"), names.POD_COST_RATE),
+        Rule(names.NAMESPACE_COST_RATE, _sum(names.NAMESPACE_COST_RATE, names.POD_COST_RATE),
              f"Burn rate in {model.currency}/hour of each namespace per cluster right now."),
         Rule(names.TENANT_COST_RATE_AVG,
              f"sum_over_time(last_over_time({names.NAMESPACE_COST_RATE}[{q.duration(interval)}])"
@@ -191,13 +185,13 @@ def _ccsp_rules(model: Model) -> tuple[Rule, ...]:
     """Each rule reads the pushed figures itself, not another recorded series: a recorded series read at the
     same evaluation would leave its last hour's value behind where no staleness marker was written (a restart,
     a rule backfill) when a node stops."""
-    nodes = q.agg("max", ("cluster", "node"), _this_hours_push(model, names.NODE_ACTIVE_GPUS_MAX))
+    nodes = q.agg("max", names.labels(names.CCSP_NODE_GPUS), _this_hours_push(model, names.NODE_ACTIVE_GPUS_MAX))
     return (
         Rule(names.CCSP_NODE_GPUS, nodes,
              "CCSP: most GPUs active at once on each node during the last complete clock hour."),
-        Rule(names.CCSP_ACTIVE_NODES, f"count by (cluster) ({nodes} >= 1)",
+        Rule(names.CCSP_ACTIVE_NODES, q.agg("count", names.labels(names.CCSP_ACTIVE_NODES), f"{nodes} >= 1"),
              "CCSP: worker nodes with at least one active GPU during the last complete clock hour."),
-        Rule(names.CCSP_ACTIVE_GPUS, f"sum by (cluster) ({nodes})",
+        Rule(names.CCSP_ACTIVE_GPUS, _sum(names.CCSP_ACTIVE_GPUS, nodes),
              "CCSP: fleet total of the per-node hourly maxima for the last complete clock hour."),
     )
 

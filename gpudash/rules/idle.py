@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from gpudash.model.types import Model
 from gpudash.promql import build as q
+from gpudash.promql import read
 from gpudash.rules import names
 from gpudash.rules.format import Group, Rule
 
-POD = ("cluster", "namespace", "pod")
 GROUP = "gpudash-hub-idle"
 
 
@@ -29,19 +29,19 @@ def _filters(model: Model) -> tuple:
 
 
 def expr(model: Model) -> str:
-    """Cost per hour of each idle pod, labels ``names.POD_IDLE_LABELS``."""
+    """Cost per hour of each idle pod, labels ``names.labels(names.POD_IDLE)``."""
     idle = model.alerts.idle
     window = q.duration(idle.window)
-    fresh = q.duration(model.billing.mco_interval * 3 // 2)
+    fresh = read.fresh_range(model.billing.mco_interval)
     activity = q.selector(names.POD_ACTIVITY_MAX, *_filters(model))
-    peak = q.agg("max", (*POD, "gpu_model"), f"max_over_time({activity}[{window}])")
+    peak = q.agg("max", names.labels(names.POD_ACTIVITY_MAX), f"max_over_time({activity}[{window}])")
     since = f"last_over_time({names.POD_ACTIVITY_MAX}[{fresh}] offset {window})"
-    out = f"({peak} == 0) and on {q.labels(POD)} {since}"
+    out = f"({peak} == 0) and on {q.labels(names.POD)} {since}"
     if idle.power_veto_watts > 0:
-        drawn = q.agg("max", POD, f"max_over_time({names.POD_POWER_MAX}[{window}])")
-        out = f"({out}) unless on {q.labels(POD)} ({drawn} >= {idle.power_veto_watts!r})"
-    cost = f"last_over_time({names.POD_COST_RATE}[{fresh}])"
-    return f"({out}) + on {q.labels(POD)} group_left (workload, workload_type) {cost}"
+        drawn = q.agg("max", names.POD, f"max_over_time({names.POD_POWER_MAX}[{window}])")
+        out = f"({out}) unless on {q.labels(names.POD)} ({drawn} >= {idle.power_veto_watts!r})"
+    cost = read.now(names.POD_COST_RATE, model.billing.mco_interval)
+    return f"({out}) + on {q.labels(names.POD)} group_left (workload, workload_type) {cost}"
 
 
 def group(model: Model) -> Group:

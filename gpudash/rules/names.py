@@ -1,7 +1,12 @@
-"""Public names of every series gpudash records: the contract between rules, alerts, dashboards and reports.
+"""The series registry: every series gpudash records, with its labels and meaning, declared once.
 
-Names follow ``level:metric:operations``; the level lists the labels kept (``cluster`` is added on the hub
-by the ACM metrics-collector, or comes from the Prometheus external labels on a single cluster).
+This is the contract between rules, alerts, dashboards and reports. Generators take their ``by`` clauses from
+:func:`labels` / :func:`key`, and tests/test_series_registry.py checks every rendered recording rule's output
+labels against it.
+
+Names follow ``level:metric:operations``; the level lists the labels kept. ``cluster`` is in every series' labels:
+spoke rules keep it when the spoke's Prometheus has it as an external label, and on the hub the ACM
+metrics-collector adds it to everything a spoke pushes (with ``clusterID``, which no hub rule keeps).
 
 Spoke series are evaluated on each managed cluster (as MCO allowlist ``recording_rules`` at every push, or as
 a plain rule group every ``billing.resolution`` without ACM). Hub series are Thanos Ruler rules over what
@@ -16,34 +21,94 @@ the spokes pushed. Label conventions:
   e.g. ``NVIDIA-A100-SXM4-80GB``, ``NVIDIA-A100-SXM4-80GB-MIG-1g.10gb``); empty when the node has none.
 * ``gpu_class`` is the model's class name; ``tenant`` the model's tenant name.
 """
+from __future__ import annotations
 
-# --- spoke: evaluated on every managed cluster, pushed to the hub -------------------------------------------------
-# GPUs (units of `resource`) allocated right now to each Running, node-bound pod; labels namespace, pod, node,
-# product, resource, workload, workload_type. Burn rate per pod/workload and live allocation views.
-POD_ALLOCATED = "namespace_pod:gpudash_gpus_allocated:running"
-# GPU-hours allocated in the previous complete clock hour (UTC), integrated at full spoke resolution; labels
-# namespace, product, resource. Every push during hour h+1 carries hour h's total, so lost pushes lose nothing.
-# The hub reads each pushed hourly series only from samples evaluated during hour h+1 (the collector stamps a
-# recording-rule sample with its own query's evaluation time), so no series is ever taken for the wrong hour.
-HOURLY_GPU_HOURS = "namespace_product_resource:gpudash_gpu_hours:previous_hour"
+from dataclasses import dataclass
+
+SPOKE, HUB = "spoke", "hub"
 # Every hourly spoke rule adds one row with only this label (value 0): proof that the rule ran in that push.
 SENTINEL_LABEL = "gpudash_sentinel"
-# Start (Unix seconds) of the clock hour a push made now describes; label cluster (on the hub). The cluster's
-# heartbeat: pushed whether or not it runs GPUs.
-BILLED_HOUR = "cluster:gpudash_billed_hour:start_timestamp"
-# Spoke steps (billing.resolution) of the previous clock hour at which kube-state-metrics was up: how much of
-# the hour the hourly figures cover (all 3600 / resolution steps, unless data was lost); label cluster (hub).
-STEPS_OBSERVED = "cluster:gpudash_steps_observed:previous_hour"
-# Most GPUs allocated at any spoke step of the previous clock hour, per node (CCSP); labels node, ACTIVE_FROM_LABEL.
-NODE_ACTIVE_GPUS_MAX = "node:gpudash_gpus_active:max_previous_hour"
 # Where a step's active GPUs of a node came from: "dcgm" (physical GPUs with a pod attributed by dcgm-exporter) or
 # "allocation" (the fewest GPUs that hold the node's allocation, for nodes without attributed exporter data).
 ACTIVE_FROM_LABEL = "active_from"
-# GPU activity ratio (0-1) per pod: peak and mean over the push window; labels namespace, pod, node, gpu_model.
-POD_ACTIVITY_MAX = "namespace_pod:gpudash_gpu_activity:max"
-POD_ACTIVITY_AVG = "namespace_pod:gpudash_gpu_activity:avg"
-# Peak GPU power (W) per pod over the push window; labels namespace, pod. Only when alerts.idle.power_veto_watts > 0.
-POD_POWER_MAX = "namespace_pod:gpudash_gpu_power:max"
+
+
+@dataclass(frozen=True)
+class Series:
+    """One recorded series: its ``labels`` in the order of the rule's ``by`` clause; ``detail`` labels describe
+    a series without identifying it (the hub reads it by :attr:`key`); ``sentinel`` series also carry the one
+    :data:`SENTINEL_LABEL` row."""
+
+    name: str
+    where: str  # SPOKE or HUB
+    labels: tuple[str, ...]
+    meaning: str
+    detail: tuple[str, ...] = ()
+    sentinel: bool = False
+
+    @property
+    def key(self) -> tuple[str, ...]:
+        return tuple(label for label in self.labels if label not in self.detail)
+
+
+SERIES: dict[str, Series] = {}
+
+
+def _series(name: str, where: str, labels: tuple[str, ...], meaning: str, **extra) -> str:
+    SERIES[name] = Series(name, where, labels, meaning, **extra)
+    return name
+
+
+def labels(name: str) -> tuple[str, ...]:
+    """The labels of the recorded series ``name``."""
+    return SERIES[name].labels
+
+
+def key(name: str) -> tuple[str, ...]:
+    """The identifying labels of the recorded series ``name`` (its labels without the detail ones)."""
+    return SERIES[name].key
+
+
+# A pod's identity on the hub (the labels the hub rules, alerts and reports match pods on).
+POD = ("cluster", "namespace", "pod")
+_WORKLOAD = ("workload", "workload_type")
+_BILLING_LINE = ("cluster", "namespace", "gpu_class", "resource")
+_PRODUCT_LINE = ("cluster", "namespace", "product", "resource")
+_TENANT = ("cluster", "namespace", "tenant")
+
+# --- spoke: evaluated on every managed cluster, pushed to the hub -------------------------------------------------
+POD_ALLOCATED = _series(
+    "namespace_pod:gpudash_gpus_allocated:running", SPOKE, (*POD, "node", "product", "resource", *_WORKLOAD),
+    "GPUs (units of `resource`) allocated right now to each Running, node-bound pod: burn rate per pod and "
+    "workload, live allocation views.")
+HOURLY_GPU_HOURS = _series(
+    "namespace_product_resource:gpudash_gpu_hours:previous_hour", SPOKE, _PRODUCT_LINE,
+    "GPU-hours allocated in the previous complete clock hour (UTC), integrated at full spoke resolution. Every "
+    "push during hour h+1 carries hour h's total, so lost pushes lose nothing; the hub reads each pushed hourly "
+    "series only from samples evaluated during hour h+1 (the collector stamps a recording-rule sample with its "
+    "own query's evaluation time), so no series is ever taken for the wrong hour.", sentinel=True)
+BILLED_HOUR = _series(
+    "cluster:gpudash_billed_hour:start_timestamp", SPOKE, ("cluster",),
+    "Start (Unix seconds) of the clock hour a push made now describes: the cluster's heartbeat, pushed whether "
+    "or not it runs GPUs.")
+STEPS_OBSERVED = _series(
+    "cluster:gpudash_steps_observed:previous_hour", SPOKE, ("cluster",),
+    "Spoke steps (billing.resolution) of the previous clock hour at which kube-state-metrics was up: how much "
+    "of the hour the hourly figures cover (all 3600 / resolution steps, unless data was lost).")
+NODE_ACTIVE_GPUS_MAX = _series(
+    "node:gpudash_gpus_active:max_previous_hour", SPOKE, ("cluster", "node", ACTIVE_FROM_LABEL),
+    "Most GPUs active at any spoke step of the previous clock hour, per node (CCSP); `active_from` says "
+    "whether dcgm-exporter attribution or the allocation gave the figure.", detail=(ACTIVE_FROM_LABEL,),
+    sentinel=True)
+POD_ACTIVITY_MAX = _series(
+    "namespace_pod:gpudash_gpu_activity:max", SPOKE, (*POD, "gpu_model"),
+    "Peak GPU activity ratio (0-1) per pod over the push window.")
+POD_ACTIVITY_AVG = _series(
+    "namespace_pod:gpudash_gpu_activity:avg", SPOKE, (*POD, "gpu_model"),
+    "Mean GPU activity ratio (0-1) per pod over the push window.")
+POD_POWER_MAX = _series(
+    "namespace_pod:gpudash_gpu_power:max", SPOKE, POD,
+    "Peak GPU power (W) per pod over the push window. Only when alerts.idle.power_veto_watts > 0.")
 
 # --- hub: model constants -----------------------------------------------------------------------------------------
 # Every hub series carries `cluster`, so that ACM's rbac-query-proxy (which adds a cluster matcher to every selector,
@@ -51,56 +116,78 @@ POD_POWER_MAX = "namespace_pod:gpudash_gpu_power:max"
 # reads are one table on a reserved cluster value no managed cluster can match; the tenant-visible ones are expanded
 # to every cluster of the model's `clusters` (readable wherever the tenant has metrics access there).
 MODEL_CLUSTER = "gpudash/model"
-# Price per hour of one unit of `resource` on `product` (provider-only; joined by the billing rules); labels
-# cluster (MODEL_CLUSTER), product, ksm_resource, gpu_class, resource.
-SKU_PRICE = "cluster_product_resource:gpudash_price_per_hour:model"
-# The compact tenant table (provider-only): value the budget, label row "<namespace> <tenant> <alert_at,...>";
-# labels cluster (MODEL_CLUSTER), part (the rule holding the row), row. Decoded onto each model cluster below.
-TENANT_ROWS = "cluster_row:gpudash_tenant:model"
-# Per cluster of the model: 1 per tenant; labels cluster, namespace, tenant.
-TENANT_INFO = "cluster_namespace:gpudash_tenant:info"
-# Per cluster of the model: budget per billing period (the same on every cluster: take max, never sum, across
-# clusters); labels cluster, namespace, tenant.
-TENANT_BUDGET = "cluster_namespace:gpudash_budget:model"
-# Per cluster of the model: one series per alert threshold (fraction of budget); labels cluster, namespace, tenant,
-# threshold.
-TENANT_THRESHOLD = "cluster_namespace:gpudash_budget_threshold:model"
+SKU_PRICE = _series(
+    "cluster_product_resource:gpudash_price_per_hour:model", HUB,
+    ("cluster", "gpu_class", "ksm_resource", "product", "resource"),
+    "Price per hour of one unit of `resource` on `product` (provider-only, on MODEL_CLUSTER; joined by the "
+    "billing rules).")
+TENANT_ROWS = _series(
+    "cluster_row:gpudash_tenant:model", HUB, ("cluster", "part", "row"),
+    "The compact tenant table (provider-only, on MODEL_CLUSTER): value the budget, label row "
+    "\"<namespace> <tenant> <alert_at,...>\", part the rule holding the row. Decoded onto each model cluster.")
+TENANT_INFO = _series(
+    "cluster_namespace:gpudash_tenant:info", HUB, _TENANT, "1 per tenant, on every cluster of the model.")
+TENANT_BUDGET = _series(
+    "cluster_namespace:gpudash_budget:model", HUB, _TENANT,
+    "Budget per billing period, on every cluster of the model (the same everywhere: take max, never sum, across "
+    "clusters).")
+TENANT_THRESHOLD = _series(
+    "cluster_namespace:gpudash_budget_threshold:model", HUB, (*_TENANT, "threshold"),
+    "One series per alert threshold (fraction of budget) of each tenant, on every cluster of the model.")
 
 # --- hub: billing -------------------------------------------------------------------------------------------------
-# GPU-hours and cost of the last complete clock hour; labels cluster, namespace, gpu_class, resource.
-HOUR_GPU_HOURS = "cluster_namespace_class_resource:gpudash_gpu_hours:last_hour"
-HOUR_COST = "cluster_namespace_class_resource:gpudash_cost:last_hour"
-# Pushed GPU-hours whose (product, resource) has no price: visible, never silently free; labels cluster,
-# namespace, product, resource.
-UNPRICED_GPU_HOURS = "cluster_namespace_product_resource:gpudash_unpriced_gpu_hours:last_hour"
-# Cost per hour right now (burn rate); per namespace, per workload, per pod, on each cluster.
-NAMESPACE_COST_RATE = "cluster_namespace:gpudash_cost_per_hour:current"
-WORKLOAD_COST_RATE = "cluster_namespace_workload:gpudash_cost_per_hour:current"
-POD_COST_RATE = "cluster_namespace_pod:gpudash_cost_per_hour:current"
-# Cost of the last complete clock hour per namespace and cluster (input of period-to-date).
-TENANT_HOUR_COST = "cluster_namespace:gpudash_cost:last_hour"
-# GPUs allocated right now by class; labels cluster, namespace, gpu_class, resource.
-CLASS_ALLOCATED = "cluster_namespace_class_resource:gpudash_gpus_allocated:current"
-# Period-to-date cost and its projection to the period end, per cluster (labels cluster, namespace, tenant; a
-# tenant's figure is the sum over clusters). Every (model cluster, tenant) pair has a series, 0 when unused.
-TENANT_COST_PTD = "cluster_namespace:gpudash_cost:period_to_date"
-TENANT_COST_PROJECTED = "cluster_namespace:gpudash_cost:period_projection"
-# Average cost per hour over billing.burn_rate_window, per cluster (labels cluster, namespace).
-TENANT_COST_RATE_AVG = "cluster_namespace:gpudash_cost_per_hour:avg_window"
-
-# Idle GPUs (gpudash.rules.idle, the one idle definition): per pod holding priced GPUs whose peak activity over
-# alerts.idle.window was zero (model namespace/model filters, power veto, observed for the whole window), the
-# pod's cost per hour. Read by GPUAllocatedIdle, the idle report and `gpudash prune`.
-POD_IDLE = "cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour"
-POD_IDLE_LABELS = ("cluster", "namespace", "pod", "gpu_model", "workload", "workload_type")
-
-# Share (0-1) of the last complete clock hour that the cluster's billed figures cover: the steps observed over
-# the steps in an hour, 0 when the cluster pushed in the hour but an hourly rule failed in every push (the hour
-# is lost, not repeated); label cluster. Below 1 the hour is under-billed: GPUBillingDataGap.
-BILLING_COVERAGE = "cluster:gpudash_billing_coverage:last_hour"
+HOUR_GPU_HOURS = _series(
+    "cluster_namespace_class_resource:gpudash_gpu_hours:last_hour", HUB, _BILLING_LINE,
+    "GPU-hours of the last complete clock hour per billing line.")
+HOUR_COST = _series(
+    "cluster_namespace_class_resource:gpudash_cost:last_hour", HUB, _BILLING_LINE,
+    "Cost of the last complete clock hour per billing line: what is invoiced.")
+UNPRICED_GPU_HOURS = _series(
+    "cluster_namespace_product_resource:gpudash_unpriced_gpu_hours:last_hour", HUB, _PRODUCT_LINE,
+    "Pushed GPU-hours whose (product, resource) has no price: visible, never silently free.")
+NAMESPACE_COST_RATE = _series(
+    "cluster_namespace:gpudash_cost_per_hour:current", HUB, ("cluster", "namespace"),
+    "Cost per hour right now (burn rate) per namespace and cluster.")
+WORKLOAD_COST_RATE = _series(
+    "cluster_namespace_workload:gpudash_cost_per_hour:current", HUB, ("cluster", "namespace", *_WORKLOAD),
+    "Cost per hour right now (burn rate) per workload.")
+POD_COST_RATE = _series(
+    "cluster_namespace_pod:gpudash_cost_per_hour:current", HUB, (*POD, *_WORKLOAD),
+    "Cost per hour right now (burn rate) per pod, with its workload.")
+TENANT_HOUR_COST = _series(
+    "cluster_namespace:gpudash_cost:last_hour", HUB, ("cluster", "namespace"),
+    "Cost of the last complete clock hour per namespace and cluster (input of period-to-date).")
+CLASS_ALLOCATED = _series(
+    "cluster_namespace_class_resource:gpudash_gpus_allocated:current", HUB, _BILLING_LINE,
+    "GPUs allocated right now per billing line.")
+TENANT_COST_PTD = _series(
+    "cluster_namespace:gpudash_cost:period_to_date", HUB, _TENANT,
+    "Period-to-date cost per cluster (a tenant's figure is the sum over clusters); every (model cluster, tenant) "
+    "pair has a series, 0 when unused.")
+TENANT_COST_PROJECTED = _series(
+    "cluster_namespace:gpudash_cost:period_projection", HUB, _TENANT,
+    "Period-to-date cost projected to the period end with the average burn rate, per cluster.")
+TENANT_COST_RATE_AVG = _series(
+    "cluster_namespace:gpudash_cost_per_hour:avg_window", HUB, ("cluster", "namespace"),
+    "Average cost per hour over billing.burn_rate_window, per cluster.")
+POD_IDLE = _series(
+    "cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour", HUB, (*POD, "gpu_model", *_WORKLOAD),
+    "The one idle definition (gpudash.rules.idle): the cost per hour of each pod holding priced GPUs whose peak "
+    "activity over alerts.idle.window was zero (model namespace/model filters, power veto, observed for the "
+    "whole window). Read by GPUAllocatedIdle, the idle report and `gpudash prune`.")
+BILLING_COVERAGE = _series(
+    "cluster:gpudash_billing_coverage:last_hour", HUB, ("cluster",),
+    "Share (0-1) of the last complete clock hour that the cluster's billed figures cover: steps observed over "
+    "steps in an hour, 0 when the cluster pushed in the hour but an hourly rule failed in every push (the hour "
+    "is lost, not repeated). Below 1 the hour is under-billed: GPUBillingDataGap.")
 
 # --- hub: CCSP ----------------------------------------------------------------------------------------------------
-# Per node, last complete hour: max GPUs active (labels cluster, node); active nodes and fleet GPUs (labels cluster).
-CCSP_NODE_GPUS = "cluster_node:gpudash_gpus_active:max_last_hour"
-CCSP_ACTIVE_NODES = "cluster:gpudash_nodes_active:last_hour"
-CCSP_ACTIVE_GPUS = "cluster:gpudash_gpus_active:sum_last_hour"
+CCSP_NODE_GPUS = _series(
+    "cluster_node:gpudash_gpus_active:max_last_hour", HUB, ("cluster", "node"),
+    "CCSP: most GPUs active at once on each node during the last complete clock hour.")
+CCSP_ACTIVE_NODES = _series(
+    "cluster:gpudash_nodes_active:last_hour", HUB, ("cluster",),
+    "CCSP: nodes with at least one active GPU during the last complete clock hour.")
+CCSP_ACTIVE_GPUS = _series(
+    "cluster:gpudash_gpus_active:sum_last_hour", HUB, ("cluster",),
+    "CCSP: fleet total of the per-node hourly maxima for the last complete clock hour.")

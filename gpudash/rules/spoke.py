@@ -15,8 +15,7 @@ from gpudash.rules.format import Group, Rule
 from gpudash.sources import gpu_exporters as gx
 from gpudash.sources import kube_state_metrics as ksm
 
-POD = ("cluster", "namespace", "pod", "uid")
-PRODUCT_KEY = ("product", "resource")
+POD = (*names.POD, "uid")
 
 
 def _running(model: Model) -> str:
@@ -242,19 +241,17 @@ def _node_active(node_res: str, model: Model) -> str:
 def rules(model: Model) -> tuple[Rule, ...]:
     alloc = allocation(model)
     r = model.billing.resolution
-    by_product = ("cluster", "namespace", "product", "resource")
-    per_product = q.agg("sum", by_product, alloc)
+    per_product = q.agg("sum", names.labels(names.HOURLY_GPU_HOURS), alloc)
 
     hour_gpu_hours = f"sum_over_time({_per_step(per_product, model)}) * {r} / 3600"
     node_res = q.agg("sum", ("cluster", "node", "product", "resource"), alloc)
-    ksm_up = q.agg("max", ("cluster",), f"{q.selector('up', ksm.job(model.sources))} == 1")
+    ksm_up = q.agg("max", names.labels(names.STEPS_OBSERVED), f"{q.selector('up', ksm.job(model.sources))} == 1")
     steps_observed = f"count_over_time({_per_step(ksm_up, model)})"
     node_active = _node_active(node_res, model)
 
     node_max = f"max_over_time({_per_step(node_active, model)})"
     workloads = _workloads(model)
-    pod_keep = ("cluster", "namespace", "pod", "node", "product", "resource", "workload", "workload_type")
-    pod_alloc = q.agg("sum", pod_keep,
+    pod_alloc = q.agg("sum", names.labels(names.POD_ALLOCATED),
                       f"{alloc} * on (cluster, namespace, pod) group_left (workload, workload_type) ({workloads})")
     return (
         Rule(names.POD_ALLOCATED, pod_alloc,
@@ -288,9 +285,9 @@ def _exporter_per_pod(model: Model, metric: str, exporter: Exporter, fn: str, op
     series = gx.to_pod_labels(f"{fn}({gx.attributed(metric, exporter)}[{q.duration(model.billing.mco_interval)}])"
                               f"{scale}", exporter)
     if model_label is None:
-        return q.agg(op, ("cluster", "namespace", "pod"), series)
+        return q.agg(op, names.labels(names.POD_POWER_MAX), series)
     series = q.label_replace(series, "gpu_model", "$1", model_label, "(.*)")
-    return q.agg(op, ("cluster", "namespace", "pod", "gpu_model"), series)
+    return q.agg(op, names.labels(names.POD_ACTIVITY_MAX), series)
 
 
 def _amd_activity(model: Model, fn: str, op: str) -> str:
@@ -308,8 +305,7 @@ def _amd_activity(model: Model, fn: str, op: str) -> str:
                                      "gpudash_product", "$1", src.amd_product_label, "(.+)"))
     named = q.label_replace(f"{per_node} * on (cluster, node) group_left (gpudash_product) {products}",
                             "gpu_model", "$1", "gpudash_product", "(.+)")
-    return q.agg(op, ("cluster", "namespace", "pod", "gpu_model"),
-                 f"{named} or on (cluster, namespace, pod) {per_node}")
+    return q.agg(op, names.labels(names.POD_ACTIVITY_MAX), f"{named} or on (cluster, namespace, pod) {per_node}")
 
 
 def _activity(model: Model, fn: str, op: str) -> str:

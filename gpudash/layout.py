@@ -1,0 +1,96 @@
+"""The output layout: every path ``render`` writes, relative to the output folder, defined here and nowhere else.
+
+Generators name their files with these; the writer, the CLI, tests, e2e and benchmarks read them from here.
+"""
+from __future__ import annotations
+
+# --- folders ------------------------------------------------------------------------------------------------------
+RULES = "rules"  # recording rules: plain rule files, and PrometheusRule objects for a single cluster
+ALERTS = "alerts"  # alert rules and the Alertmanager configuration
+MCO = "mco"  # objects for the ACM hub (MultiClusterObservability, allowlist, Thanos Ruler rules)
+DASHBOARDS = "dashboards"  # Grafana dashboard JSON, and ACM's grafana-dashboard ConfigMaps under acm/
+GRAFANA = "grafana"  # Grafana provisioning, grafana-operator objects, the bootstrap description
+QUOTAS = "quotas"  # tenants' ResourceQuotas
+TESTS = "tests"  # promtool tests (alerts and golden scenarios); ``promtool test rules tests/*.yaml`` runs them all
+MIXIN = "mixin"  # the monitoring-mixin (jsonnet)
+PRUNE = "prune"  # the idle-GPU pruner's RBAC (same on every cluster) and one Deployment folder per cluster
+
+KUSTOMIZATION = "kustomization.yaml"  # one per folder of Kubernetes objects, and one at the top
+MANIFEST = ".gpudash-manifest.json"  # what the writer owns in the output folder
+
+# --- rules --------------------------------------------------------------------------------------------------------
+SPOKE_RULES = f"{RULES}/gpudash-spoke.rules.yaml"
+HUB_RULES = f"{RULES}/gpudash-hub.rules.yaml"
+RULES_NAMESPACE = f"{RULES}/kubernetes/namespace.yaml"
+RULES_PROMETHEUS_RULE = f"{RULES}/kubernetes/gpudash-rules.prometheusrule.yaml"
+
+# --- alerts -------------------------------------------------------------------------------------------------------
+ALERT_RULES = f"{ALERTS}/gpudash.alerts.yaml"
+ALERTS_PROMETHEUS_RULE = f"{ALERTS}/kubernetes/gpudash-alerts.prometheusrule.yaml"
+ALERTMANAGER = f"{ALERTS}/alertmanager.yml"
+ALERTMANAGER_SECRET = f"{MCO}/alertmanager-config.secret.yaml"
+
+# --- ACM hub ------------------------------------------------------------------------------------------------------
+MCO_SETTINGS = f"{MCO}/settings"  # the kustomize Component (patch output)
+MCO_RESOURCE = f"{MCO}/multiclusterobservability.yaml"  # resource output
+MCO_SECRET_TEMPLATE = f"{MCO}/thanos-object-storage.secret.template.yaml"
+GRAFANA_BOOTSTRAP = f"{GRAFANA}/bootstrap.json"
+
+# --- idle-GPU pruner ---------------------------------------------------------------------------------------------
+PRUNE_NAMESPACE = f"{PRUNE}/namespace.yaml"
+PRUNE_SERVICE_ACCOUNT = f"{PRUNE}/serviceaccount.yaml"
+PRUNE_CLUSTER_ROLE = f"{PRUNE}/clusterrole.yaml"
+PRUNE_CLUSTER_ROLE_BINDING = f"{PRUNE}/clusterrolebinding.yaml"
+
+
+def prune_deployment(cluster: str) -> str:
+    return f"{PRUNE}/{cluster}/deployment.yaml"
+
+
+# --- promtool tests -----------------------------------------------------------------------------------------------
+TEST_GLOB = "*.test.yaml"  # every promtool test file in TESTS
+# The golden scenario index is not a promtool test: it lives in a subfolder, out of reach of `tests/*.yaml`.
+GOLDEN_INDEX = f"{TESTS}/golden/scenarios.yaml"
+
+
+def mco_configmap(name: str) -> str:
+    return f"{MCO}/{name}.yaml"
+
+
+def quota(tenant: str) -> str:
+    return f"{QUOTAS}/{tenant}.resourcequota.yaml"
+
+
+def alert_test(family: str) -> str:
+    return f"{TESTS}/alerts-{family}.test.yaml"
+
+
+def golden_test(scenario: str, hub: bool = False) -> str:
+    return f"{TESTS}/golden-{scenario}{'-hub' if hub else ''}.test.yaml"
+
+
+def from_tests(path: str) -> str:
+    """``path`` as a promtool test file in TESTS names it (``rule_files`` are relative to the test file)."""
+    return f"../{path}"
+
+
+def dashboard_json(stem: str) -> str:
+    return f"{DASHBOARDS}/{stem}.json"
+
+
+def dashboard_configmap(stem: str) -> str:
+    """ACM's grafana-dashboard ConfigMap of a dashboard."""
+    return f"{DASHBOARDS}/acm/{stem}.yaml"
+
+
+def grafana_operator(name: str) -> str:
+    return f"{GRAFANA}/operator/{name}.yaml"
+
+
+def grafana_provisioning(kind: str, name: str) -> str:
+    """Grafana provisioning file of ``kind`` ``datasources`` or ``dashboards``."""
+    return f"{GRAFANA}/provisioning/{kind}/{name}.yaml"
+
+
+def kustomization(folder: str) -> str:
+    return f"{folder}/{KUSTOMIZATION}" if folder else KUSTOMIZATION

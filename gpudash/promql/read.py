@@ -1,0 +1,40 @@
+"""How the hub is read: "now", "the hour H" and when an hour is final. Hub rules, alerts, dashboards, reports and
+the pruner take these from here.
+
+The hub holds one sample of every pushed series per push interval ``P`` (``billing.mco_interval``, the ACM
+metrics-collector's interval) and the hub rules run every ``P``:
+
+* **now**: the latest value of a series is ``last_over_time(series[1.5 P])``, the newest sample of the last push
+  whatever its jitter (no range shorter than that anywhere: no ``rate(x[1m])``);
+* **the hour H**: a clock-hour series (``...:last_hour``) records hour ``H`` during ``[H + 1h, H + 2h)``, so at an
+  hour boundary ``T`` the read ``last_over_time(series[1h] offset 1ms)`` holds exactly hour ``[T - 2h, T - 1h)``
+  (the 1 ms keeps the sample at ``T`` itself, which describes the next hour, out under Prometheus 2 and 3);
+* **final**: hour ``H`` is final, and read, at ``H + READ_DELAY``.
+"""
+from __future__ import annotations
+
+from gpudash.promql import build as q
+
+HOUR = 3600
+READ_DELAY = 2 * HOUR  # hour H is pushed during H + 1h and read at H + 2h
+HOUR_RANGE = "[1h] offset 1ms"  # the range that holds, at an hour boundary T, hour [T - 2h, T - 1h)
+READ_HOUR_START = f"vector(time() - {READ_DELAY})"  # the start of the hour that a read at the evaluation time holds
+
+
+def fresh_seconds(interval: int) -> int:
+    """The range that always holds the latest push of a series pushed every ``interval`` seconds: 1.5 pushes."""
+    return interval * 3 // 2
+
+
+def fresh_range(interval: int) -> str:
+    return q.duration(fresh_seconds(interval))
+
+
+def now(selector: str, interval: int) -> str:
+    """The latest value of ``selector`` on the hub: ``last_over_time(selector[1.5 P])``."""
+    return f"last_over_time({selector}[{fresh_range(interval)}])"
+
+
+def hour(selector: str) -> str:
+    """The clock-hour series ``selector`` read at an hour boundary ``T``: the value of hour ``[T - 2h, T - 1h)``."""
+    return f"last_over_time({selector}{HOUR_RANGE})"
