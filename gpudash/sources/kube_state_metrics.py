@@ -21,6 +21,9 @@ REPLICASET_OWNER = "kube_replicaset_owner"
 NODE_LABELS = "kube_node_labels"
 NODE_ALLOCATABLE = "kube_node_status_allocatable"
 NODE_CAPACITY = "kube_node_status_capacity"
+POD_INFO = "kube_pod_info"
+POD_PVC = "kube_pod_spec_volumes_persistentvolumeclaims_info"  # one series per PVC volume of a pod (labels volume,
+# persistentvolumeclaim): a pod whose volume has no such series mounts something else, e.g. an emptyDir
 
 # Every extended resource of the GPU vendors, in kube-state-metrics' sanitised form: billed when the model
 # prices it, else recorded as unpriced (and alerted), never silently free. This covers the NVIDIA device
