@@ -1,10 +1,11 @@
 """Every artifact family in one place: model -> {output path: plain data}. Pure; no I/O."""
 from __future__ import annotations
 
-from gpudash import alerts, golden, grafana, kube, mco, mixin, rules
+from gpudash import alerts, golden, grafana, kube, mco, mixin, rules, wiring
 from gpudash.model.types import Model
 
-FAMILIES = (rules.artifacts, alerts.artifacts, mco.artifacts, grafana.artifacts, golden.artifacts, mixin.artifacts)
+FAMILIES = (rules.artifacts, alerts.artifacts, mco.artifacts, grafana.artifacts, golden.artifacts, mixin.artifacts,
+            wiring.artifacts)
 
 
 def _kustomization(resources) -> dict:

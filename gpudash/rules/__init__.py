@@ -23,7 +23,7 @@ def prometheus_rule(name: str, groups) -> dict:
 def artifacts(model: Model) -> dict[str, dict]:
     groups = (spoke.group(model), *hub.groups(model))
     namespace = kube.obj("v1", "Namespace", SINGLE_CLUSTER_NAMESPACE,
-                         labels={"openshift.io/cluster-monitoring": "true"})
+                         labels=kube.CLUSTER_MONITORING)
     return {
         SPOKE_FILE: rule_file([spoke.group(model)]),
         HUB_FILE: rule_file(hub.groups(model)),
