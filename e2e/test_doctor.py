@@ -15,8 +15,9 @@ import yaml
 
 from e2e import mco_sim, pipeline
 from e2e.test_live import _live_model, _scrape_configs
-from gpudash import alerts, doctor, rules
+from gpudash import alerts, doctor, rules, wiring
 from gpudash.mock.server import MockServer, exposition
+from gpudash.model.types import SelfManaged
 from gpudash.report.client import Prometheus
 from gpudash.sources import kube_state_metrics as ksm
 
@@ -31,8 +32,20 @@ HUBS = ("hub", "hub_fast", "hub_bare", "hub_stalled")
 
 
 def _model():
+    """The live model, pushing every PUSH seconds, on a self-managed spoke (the exporters scraped as wiring/ says)."""
     model = _live_model()
-    return dataclasses.replace(model, billing=dataclasses.replace(model.billing, mco_interval=PUSH))
+    managed = SelfManaged("gpu-monitoring", (("app", "dcgm-exporter"),), (("app", "amd-metrics-exporter"),))
+    return dataclasses.replace(model, billing=dataclasses.replace(model.billing, mco_interval=PUSH),
+                               sources=dataclasses.replace(model.sources, self_managed=managed))
+
+
+def _as_rendered(scrape: list[dict], model) -> None:
+    """The exporters' scrape jobs as the rendered ServiceMonitors set them up: honor_labels and job."""
+    monitors = wiring.artifacts(model)
+    for job, what in zip(scrape[1:3], ("dcgm", "amd")):
+        (endpoint,) = monitors[wiring.SERVICE_MONITORS[what][0]]["spec"]["endpoints"]
+        job["honor_labels"] = endpoint["honorLabels"]
+        (job["job_name"],) = [r["replacement"] for r in endpoint["relabelings"] if r["targetLabel"] == "job"]
 
 
 def _platform_pods(claimed: bool) -> str:
@@ -61,6 +74,7 @@ class _Pods(BaseHTTPRequestHandler):
 
 def _spoke(mock: str, pods: str, model, rendered, break_with: str = "") -> dict:
     scrape = _scrape_configs(mock, model)
+    _as_rendered(scrape, model)
     # The platform Prometheus pods as kube-state-metrics exports them, from a target of their own (an extra
     # kube-state-metrics target would double its `up`): the series take kube-state-metrics' job.
     scrape.append({"job_name": "platform-pods", "scrape_interval": "2s", "static_configs": [{"targets": [pods]}],
