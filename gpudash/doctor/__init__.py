@@ -254,6 +254,8 @@ def push_intervals(prom: Prometheus, model: Model, expected: tuple[str, ...], no
 def billed_hours(prom: Prometheus, model: Model, expected: tuple[str, ...], now: float) -> list[Check]:
     """The last hour's coverage series exist for the clusters that push: the hub rules turn pushes into billed
     hours (a cluster that does not push fails its push check instead)."""
+    if not expected:
+        return []
     coverage = {labels.get("cluster", ""): v for labels, v in prom.query(names.BILLING_COVERAGE, now)}
     absent = [c for c in expected if c not in coverage]
     if absent:
