@@ -1,29 +1,88 @@
-"""``gpudash doctor`` against real Prometheus servers scraping the live mock cluster (rules loaded as on a
-single cluster): a healthy setup has no failing check, and each broken setup fails exactly the one check that
-names its cause. The four servers scrape side by side for about 45 seconds."""
+"""``gpudash doctor`` against real Prometheus servers scraping the live mock cluster: spokes with the rules loaded
+as on a single cluster, and hubs that receive the healthy spoke's allowlisted series every push interval (a
+federation scrape standing in for ACM's metrics-collector, which pushes the same series with their sample
+times). A healthy setup has no failing check, and each broken setup fails exactly the one check that names its
+cause. The servers scrape side by side for about a minute."""
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+import yaml
 
-from e2e import pipeline
+from e2e import mco_sim, pipeline
 from e2e.test_live import _live_model, _scrape_configs
-from gpudash import alerts, doctor, layout
-from gpudash.mock.server import MockServer
+from gpudash import alerts, doctor, layout, wiring
+from gpudash.mock.server import MockServer, exposition
+from gpudash.model.types import SelfManaged
 from gpudash.report.client import Prometheus
+from gpudash.sources import kube_state_metrics as ksm
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
-WARMUP = 45.0  # seconds: a few scrapes and an evaluation of every rule group (intervals 10 s and 30 s, each
-# group starting at an offset within its interval)
+WARMUP = 65.0  # seconds: a few scrapes, an evaluation of every rule group (intervals 10 s and 20 s, each group
+# starting at an offset within its interval) and three pushes to the hubs
+PUSH = 20  # seconds: billing.mco_interval of the doctor's model; a multiple of the spoke rules' 10 s interval,
+# so each federation scrape finds a sample evaluated one interval after the last one
+SPOKES = ("healthy", "honor_labels", "ksm_job", "no_alerts", "emptydir")
+HUBS = ("hub", "hub_fast", "hub_bare", "hub_stalled")
 
 
-def _setup(server, model, rendered, break_with: str = "") -> dict:
-    scrape = _scrape_configs(server.address, model)
+def _model():
+    """The live model, pushing every PUSH seconds, on a self-managed spoke (the exporters scraped as wiring/ says)."""
+    model = _live_model()
+    managed = SelfManaged("gpu-monitoring", (("app", "dcgm-exporter"),), (("app", "amd-metrics-exporter"),))
+    return dataclasses.replace(model, billing=dataclasses.replace(model.billing, mco_interval=PUSH),
+                               sources=dataclasses.replace(model.sources, self_managed=managed))
+
+
+def _as_rendered(scrape: list[dict], model) -> None:
+    """The exporters' scrape jobs as the rendered ServiceMonitors set them up: honor_labels and job."""
+    monitors = wiring.artifacts(model)
+    for job, what in zip(scrape[1:3], ("dcgm", "amd")):
+        (endpoint,) = monitors[wiring.SERVICE_MONITORS[what][0]]["spec"]["endpoints"]
+        job["honor_labels"] = endpoint["honorLabels"]
+        (job["job_name"],) = [r["replacement"] for r in endpoint["relabelings"] if r["targetLabel"] == "job"]
+
+
+def _platform_pods(claimed: bool) -> str:
+    """kube-state-metrics' series of the platform Prometheus pod: its TSDB volume a PVC or not (an emptyDir)."""
+    pod = (("namespace", doctor.PLATFORM_NAMESPACE), ("pod", "prometheus-k8s-0"))
+    series = {(("__name__", ksm.POD_INFO), *pod): 1}
+    if claimed:
+        series[(("__name__", ksm.POD_PVC), *pod, ("persistentvolumeclaim", f"{doctor.PLATFORM_TSDB_VOLUME}-"
+                "prometheus-k8s-0"), ("volume", doctor.PLATFORM_TSDB_VOLUME))] = 1
+    return exposition(series)
+
+
+class _Pods(BaseHTTPRequestHandler):
+    bodies = {"/pvc": _platform_pods(True), "/emptydir": _platform_pods(False)}
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        body = self.bodies.get(self.path, "").encode()
+        self.send_response(200 if body else 404)
+        self.send_header("Content-Type", "text/plain; version=0.0.4")
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def _spoke(mock: str, pods: str, model, rendered, break_with: str = "") -> dict:
+    scrape = _scrape_configs(mock, model)
+    _as_rendered(scrape, model)
+    # The platform Prometheus pods as kube-state-metrics exports them, from a target of their own (an extra
+    # kube-state-metrics target would double its `up`): the series take kube-state-metrics' job.
+    scrape.append({"job_name": "platform-pods", "scrape_interval": "2s", "static_configs": [{"targets": [pods]}],
+                   "metrics_path": "/emptydir" if break_with == "emptydir" else "/pvc",
+                   "metric_relabel_configs": [{"target_label": "job",
+                                               "replacement": model.sources.kube_state_metrics_job}]})
     for job in scrape:
-        job["static_configs"][0]["labels"]["cluster"] = model.clusters[0]  # the single cluster's name
+        job["static_configs"][0].setdefault("labels", {})["cluster"] = model.clusters[0]  # the single cluster's name
     if break_with == "honor_labels":  # the DCGM ServiceMonitor with honorLabels: true, the model says unset
         scrape[1]["honor_labels"] = True
     if break_with == "ksm_job":  # kube-state-metrics scraped under another job name than the model's
@@ -35,58 +94,131 @@ def _setup(server, model, rendered, break_with: str = "") -> dict:
                                                   "scrape_configs": scrape}}
 
 
+def _stalled_alerts(rendered, tmp) -> object:
+    """The alert groups with a one-hour interval: loaded and healthy but not evaluated during the test, as when
+    the Ruler evaluating them is stuck."""
+    groups = yaml.safe_load((rendered / layout.ALERT_RULES).read_text())
+    for group in groups["groups"]:
+        group["interval"] = "1h"
+    path = tmp / "stalled.alerts.yaml"
+    path.write_text(yaml.safe_dump(groups, sort_keys=False))
+    return path
+
+
+def _hub(spoke_url: str, model, rendered, tmp, break_with: str = "") -> dict:
+    """A hub receiving the allowlisted series of the healthy spoke once per push interval, as each of the
+    model's clusters (the spoke's cluster label replaced)."""
+    allowlist = mco_sim.decode_allowlist(rendered / mco_sim.ALLOWLIST_FILE)
+    match = allowlist.selectors() + [f'{{__name__="{record}"}}' for record, _ in allowlist.recording_rules]
+    host = spoke_url.removeprefix("http://")
+    interval = PUSH // 2 if break_with == "hub_fast" else PUSH  # the collector pushes more often than the model
+    scrape = []
+    for cluster in model.clusters:
+        relabel = {"target_label": "cluster", "replacement": cluster}
+        if break_with == "hub_bare" and cluster != model.clusters[0]:
+            relabel = {"action": "labeldrop", "regex": "cluster"}  # pushed without its cluster label
+        scrape.append({"job_name": f"push-{cluster}", "scrape_interval": f"{interval}s", "metrics_path": "/federate",
+                       "honor_labels": True, "params": {"match[]": match}, "static_configs": [{"targets": [host]}],
+                       "metric_relabel_configs": [relabel]})
+    stalled = break_with == "hub_stalled"
+    files = [rendered / layout.HUB_RULES, _stalled_alerts(rendered, tmp) if stalled else rendered / layout.ALERT_RULES]
+    return {"rule_files": files, "config_extra": {"global": {"evaluation_interval": "10s"}, "scrape_configs": scrape}}
+
+
 @pytest.fixture(scope="module")
 def live(tmp_path_factory):
-    """{setup name: (Prometheus URL, model)} after the warm-up; the servers stop at module teardown."""
+    """{setup name: Prometheus URL}, model after the warm-up; the servers stop at module teardown."""
     from e2e.harness import Prometheus as Server
 
     tmp = tmp_path_factory.mktemp("doctor")
-    model = _live_model()
+    model = _model()
     rendered = pipeline.render(model, tmp / "rendered", rules_only=True)
     mock_file = tmp / "live.mock.yaml"
     mock_file.write_text((pipeline.DATA / "live.mock.yaml").read_text())
     server = MockServer(mock_file, model, port=0).start()
+    pods = ThreadingHTTPServer(("127.0.0.1", 0), _Pods)
+    threading.Thread(target=pods.serve_forever, daemon=True).start()
+    pods_address = f"127.0.0.1:{pods.server_address[1]}"
     servers = {}
     try:
-        for name in ("healthy", "honor_labels", "ksm_job", "no_alerts"):
-            servers[name] = Server(tmp / name, **_setup(server, model, rendered, name)).start()
+        for name in SPOKES:
+            servers[name] = Server(tmp / name, **_spoke(server.address, pods_address, model, rendered, name)).start()
+        for name in HUBS:
+            servers[name] = Server(tmp / name, **_hub(servers["healthy"].url, model, rendered, tmp, name)).start()
         time.sleep(WARMUP)
         yield {name: s.url for name, s in servers.items()}, model
     finally:
         for s in servers.values():
             s.stop()
+        pods.shutdown()
         server.stop()
 
 
-def _failed(url, model) -> list[doctor.Check]:
-    return [c for c in doctor.run(Prometheus(url), model, "single") if c.status == doctor.FAIL]
+def _failed(url, model, role: str = "single") -> list[doctor.Check]:
+    return [c for c in doctor.run(Prometheus(url), model, role) if c.status == doctor.FAIL]
+
+
+def _one_failure(url, model, role: str = "single") -> doctor.Check:
+    failed = _failed(url, model, role)
+    assert len(failed) == 1, [c.line() for c in failed]
+    return failed[0]
+
+
+def _not_ok(checks) -> list[doctor.Check]:
+    """Checks not ok, but for the last hour's coverage: the servers started within this hour, so it is short."""
+    return [c for c in checks if c.status != doctor.OK and c.name != "billed hours"]
 
 
 def test_healthy_cluster_passes(live):
     urls, model = live
     checks = doctor.run(Prometheus(urls["healthy"]), model, "single")
-    assert [c for c in checks if c.status == doctor.FAIL] == [], "\n".join(c.line() for c in checks)
+    assert _not_ok(checks) == [], "\n".join(c.line() for c in checks)
     assert {c.name for c in checks} >= {"node product labels", "GPUs on nodes priced", "spoke rules evaluate",
-                                        "rule groups", "billed hours", "tenant series carry cluster"}
+                                        "rule groups", "billed hours", "tenant series carry cluster",
+                                        "Prometheus storage"}
+    (rules_check,) = [c for c in checks if c.name == "spoke rules evaluate"]
+    assert "slowest" in rules_check.found and "s (" in rules_check.found  # the query time is reported
+
+
+def test_healthy_hub_passes(live):
+    urls, model = live
+    checks = doctor.run(Prometheus(urls["hub"]), model, "hub")
+    assert _not_ok(checks) == [], "\n".join(c.line() for c in checks)
+    names = {c.name for c in checks}
+    assert {f"push from {c}" for c in model.clusters} | {f"push interval of {c}" for c in model.clusters} <= names
 
 
 def test_exporter_label_mode_differs_from_the_model(live):
     urls, model = live
-    (check,) = _failed(urls["honor_labels"], model)
+    check = _one_failure(urls["honor_labels"], model)
     assert check.name == "dcgm exporter labels" and "honorLabels: true" in check.found
 
 
 def test_kube_state_metrics_under_another_job(live):
     urls, model = live
-    (check,) = _failed(urls["ksm_job"], model)
+    check = _one_failure(urls["ksm_job"], model)
     assert check.name.startswith("raw series") and "found under job ksm-other" in check.found
 
 
 def test_alerts_not_installed(live):
     urls, model = live
-    (check,) = _failed(urls["no_alerts"], model)
+    check = _one_failure(urls["no_alerts"], model)
     first = alerts.hub_groups(model)[0].name
     assert check.name == "rule groups" and check.found.startswith(f"not loaded: {first}")
+
+
+def test_prometheus_on_empty_dir(live):
+    urls, model = live
+    check = _one_failure(urls["emptydir"], model)
+    assert check.name == "Prometheus storage"
+    assert check.found == f"{doctor.PLATFORM_TSDB_VOLUME} is not a PersistentVolumeClaim (emptyDir) on prometheus-k8s-0"
+
+
+def test_storage_cannot_tell_without_the_pods(live):
+    urls, model = live
+    other = dataclasses.replace(model, sources=dataclasses.replace(model.sources, kube_state_metrics_job="ksm-other"))
+    (check,) = doctor.storage(Prometheus(urls["healthy"]), other, time.time())
+    assert check.status == doctor.WARN and check.found.startswith("cannot tell")
 
 
 def test_a_product_no_class_lists(live):
@@ -94,7 +226,34 @@ def test_a_product_no_class_lists(live):
     a100 = next(c for c in model.gpu_classes if c.name == "a100-80gb")
     narrowed = dataclasses.replace(a100, products=tuple(p for p in a100.products if "SXM4" not in p))
     unpriced = dataclasses.replace(model, gpu_classes=tuple(narrowed if c is a100 else c for c in model.gpu_classes))
-    failed = _failed(urls["healthy"], unpriced)
-    assert len(failed) == 1, [c.line() for c in failed]
-    (check,) = failed
+    check = _one_failure(urls["healthy"], unpriced)
     assert check.name == "GPUs on nodes priced" and "no GPU class lists NVIDIA-A100-SXM4-80GB" in check.found
+
+
+def test_hub_push_interval_differs_from_the_model(live):
+    urls, model = live
+    failed = _failed(urls["hub_fast"], model, "hub")
+    assert [c.name for c in failed] == [f"push interval of {c}" for c in model.clusters], [c.line() for c in failed]
+    assert failed[0].found == f"pushes every {PUSH // 2}s, billing.mco_interval is {PUSH}s"
+
+
+def test_hub_cluster_not_pushing(live):
+    urls, model = live
+    silent = dataclasses.replace(model, clusters=(*model.clusters, "prod-north"))
+    check = _one_failure(urls["hub"], silent, "hub")
+    assert check.name == "push from prod-north" and check.found == "never pushed (within the lookback)"
+
+
+def test_hub_tenant_series_without_cluster(live):
+    urls, model = live
+    first = dataclasses.replace(model, clusters=model.clusters[:1])  # the other cluster pushes without its label
+    check = _one_failure(urls["hub_bare"], first, "hub")
+    assert check.name == "tenant series carry cluster" and check.found.startswith("without cluster: cluster_namespace")
+
+
+def test_hub_ruler_not_evaluating(live):
+    urls, model = live
+    check = _one_failure(urls["hub_stalled"], model, "hub")
+    first = alerts.hub_groups(model)[0].name
+    assert check.name == "rule groups" and check.found.startswith(f"{len(alerts.hub_groups(model))} group(s) not "
+                                                                  f"evaluating, first {first} (never evaluated)")

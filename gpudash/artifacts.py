@@ -1,12 +1,12 @@
 """Every artifact family in one place: model -> {output path: plain data}. Pure; no I/O."""
 from __future__ import annotations
 
-from gpudash import alerts, golden, grafana, kube, layout, mco, mixin, rules
+from gpudash import alerts, golden, grafana, kube, layout, mco, mixin, rules, wiring
 from gpudash.model.types import Model
 from gpudash.prune import deploy as prune
 
 FAMILIES = (rules.artifacts, alerts.artifacts, mco.artifacts, grafana.artifacts, golden.artifacts, mixin.artifacts,
-            prune.artifacts)
+            prune.artifacts, wiring.artifacts)
 
 
 def _kustomization(resources) -> dict:

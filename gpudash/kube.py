@@ -14,6 +14,9 @@ LAST_APPLIED_LIMIT = 262_144
 SYNC_OPTIONS = "argocd.argoproj.io/sync-options"
 SERVER_SIDE_APPLY = "ServerSideApply=true"
 
+# OpenShift's platform Prometheus selects ServiceMonitors and PrometheusRules only in namespaces labelled so
+# (openshift/cluster-monitoring-operator assets/prometheus-k8s/prometheus.yaml, *NamespaceSelector).
+CLUSTER_MONITORING = {"openshift.io/cluster-monitoring": "true"}
 PART_OF = {"app.kubernetes.io/part-of": "gpudash", "app.kubernetes.io/managed-by": "gpudash"}
 
 

@@ -13,6 +13,7 @@ GRAFANA = "grafana"  # Grafana provisioning, grafana-operator objects, the boots
 QUOTAS = "quotas"  # tenants' ResourceQuotas
 TESTS = "tests"  # promtool tests (alerts and golden scenarios); ``promtool test rules tests/*.yaml`` runs them all
 MIXIN = "mixin"  # the monitoring-mixin (jsonnet)
+WIRING = "wiring"  # scrape wiring for self-managed spokes (sources.self_managed)
 PRUNE = "prune"  # the idle-GPU pruner's RBAC (same on every cluster) and one Deployment folder per cluster
 
 KUSTOMIZATION = "kustomization.yaml"  # one per folder of Kubernetes objects, and one at the top
@@ -35,6 +36,12 @@ MCO_SETTINGS = f"{MCO}/settings"  # the kustomize Component (patch output)
 MCO_RESOURCE = f"{MCO}/multiclusterobservability.yaml"  # resource output
 MCO_SECRET_TEMPLATE = f"{MCO}/thanos-object-storage.secret.template.yaml"
 GRAFANA_BOOTSTRAP = f"{GRAFANA}/bootstrap.json"
+
+# --- scrape wiring ------------------------------------------------------------------------------------------------
+WIRING_NAMESPACE = f"{WIRING}/namespace.yaml"
+KSM_ALLOWLIST = f"{WIRING}/kube-state-metrics-metric-labels-allowlist.txt"
+DCGM_SERVICE_MONITOR = f"{WIRING}/dcgm-exporter.servicemonitor.yaml"
+AMD_SERVICE_MONITOR = f"{WIRING}/amd-metrics-exporter.servicemonitor.yaml"
 
 # --- idle-GPU pruner ---------------------------------------------------------------------------------------------
 PRUNE_NAMESPACE = f"{PRUNE}/namespace.yaml"

@@ -264,6 +264,14 @@ CASES = [
      "could not determine a constructor", 1),
     ("recursive-alias", "clusters: [east, west]", "clusters: &c [east, *c]", "clusters[1]", "a value contains itself",
      34),
+    ("self-managed-namespace", "  kube_state_metrics_job: kube-state-metrics", "  kube_state_metrics_job: "
+     "kube-state-metrics\n  self_managed: {namespace: GPU_Mon}", "sources.self_managed.namespace", "DNS-1123", 7),
+    ("self-managed-custom-label", "  kube_state_metrics_job: kube-state-metrics", "  kube_state_metrics_job: "
+     "kube-state-metrics\n  nvidia_product_label: label_gpu_model\n  self_managed: {}", "sources.nvidia_product_label",
+     "is not kube-state-metrics' name of a node label gpudash knows", 7),
+    ("self-managed-service-labels", "  kube_state_metrics_job: kube-state-metrics", "  kube_state_metrics_job: "
+     "kube-state-metrics\n  self_managed: {amd_service_labels: {app: 'not a value'}}",
+     "sources.self_managed.amd_service_labels.app", "is not a Kubernetes label value", 7),
 ]
 
 

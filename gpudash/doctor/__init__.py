@@ -4,8 +4,10 @@ model assumes, and the rules run. Each check reads the Prometheus HTTP API throu
 """
 from __future__ import annotations
 
+import statistics
 import time
 from dataclasses import dataclass
+from datetime import datetime
 
 from gpudash import alerts
 from gpudash.model.pricing import skus
@@ -21,6 +23,15 @@ ROLES = ("spoke", "hub", "single")  # single: one Prometheus running the spoke a
 SLOW_RULE = 5.0  # seconds: a spoke rule slower than this delays the metrics-collector's push
 # Raw series the spoke rules read (gpudash/rules/spoke.py), each pinned to kube-state-metrics' job.
 KSM_SERIES = (ksm.CONTAINER_REQUESTS, ksm.POD_PHASE, ksm.NODE_LABELS, ksm.NODE_ALLOCATABLE, ksm.POD_OWNER)
+# OpenShift's platform Prometheus: the cluster-monitoring-operator's Prometheus CR "k8s" in openshift-monitoring
+# (openshift/cluster-monitoring-operator assets/prometheus-k8s/prometheus.yaml); prometheus-operator names its
+# StatefulSet prometheus-<name> and its TSDB volume prometheus-<name>-db (prometheus-operator
+# pkg/prometheus/statefulset.go volumeName), an emptyDir unless the CR has a volumeClaimTemplate
+# (cluster-monitoring-config prometheusK8s.volumeClaimTemplate).
+PLATFORM_NAMESPACE = "openshift-monitoring"
+PLATFORM_PODS = "prometheus-k8s-[0-9]+"
+PLATFORM_TSDB_VOLUME = "prometheus-k8s-db"
+INTERVAL_TOLERANCE = 0.2  # a median push spacing this far (relative) from billing.mco_interval fails
 
 
 @dataclass(frozen=True)
@@ -135,6 +146,31 @@ def spoke_rules(prom: Prometheus, model: Model, now: float) -> list[Check]:
                   "give Prometheus more CPU or a shorter billing.resolution" if status == WARN else "")]
 
 
+def storage(prom: Prometheus, model: Model, now: float) -> list[Check]:
+    """The platform Prometheus keeps its TSDB on a PersistentVolumeClaim: with an emptyDir a rescheduled pod
+    starts empty and the hour it was in cannot be billed from it. Prometheus' own API cannot tell (its
+    ``storage.tsdb.path`` is /prometheus either way), so this reads kube-state-metrics' view of the pods."""
+    job, name = ksm.job(model.sources), "Prometheus storage"
+    pods = (("namespace", "=", PLATFORM_NAMESPACE), ("pod", "=~", PLATFORM_PODS))
+    seen = sorted(_values(prom, q.selector(ksm.POD_INFO, job, *pods), "pod", now))
+    if not seen:
+        return [Check(name, WARN, f"cannot tell: no {PLATFORM_NAMESPACE}/prometheus-k8s pods in {ksm.POD_INFO}",
+                      "make sure Prometheus' data directory is a PersistentVolumeClaim, not an emptyDir")]
+    claimed = _values(prom, q.selector(ksm.POD_PVC, job, *pods, ("volume", "=", PLATFORM_TSDB_VOLUME)), "pod", now)
+    bare = [p for p in seen if p not in claimed]
+    if bare:
+        return [Check(name, FAIL, f"{PLATFORM_TSDB_VOLUME} is not a PersistentVolumeClaim (emptyDir) on "
+                      f"{', '.join(bare)}", "set prometheusK8s.volumeClaimTemplate in the openshift-monitoring "
+                      "cluster-monitoring-config ConfigMap")]
+    return [Check(name, OK, f"{PLATFORM_TSDB_VOLUME} on a PersistentVolumeClaim ({len(seen)} pod(s))")]
+
+
+def _group_age(group: dict, now: float) -> float | None:
+    """Seconds since the group's last evaluation; None when it never ran (Go's zero time)."""
+    last = datetime.fromisoformat(group.get("lastEvaluation") or "0001-01-01T00:00:00Z")
+    return None if last.year < 1970 else now - last.timestamp()
+
+
 def _groups(prom: Prometheus) -> dict[str, dict]:
     return {g["name"]: g for g in prom.rules()["groups"]}
 
@@ -151,7 +187,14 @@ def rule_groups(prom: Prometheus, model: Model, now: float, groups) -> list[Chec
            for r in loaded[g.name]["rules"] if r.get("health") == "err"]
     if bad:
         return [Check("rule groups", FAIL, f"{len(bad)} rule(s) failing, first {bad[0]}", "see the rule's error")]
-    return [Check("rule groups", OK, f"{len(groups)} groups loaded and healthy")]
+    ages = {g.name: _group_age(loaded[g.name], now) for g in groups}
+    idle = [n for n, age in ages.items() if age is None or age > 3 * float(loaded[n].get("interval") or 60)]
+    if idle:
+        age = ages[idle[0]]
+        shown = "never evaluated" if age is None else f"last evaluated {age:.0f}s ago"
+        return [Check("rule groups", FAIL, f"{len(idle)} group(s) not evaluating, first {idle[0]} ({shown})",
+                      "check the rule evaluator (Thanos Ruler on the hub) is running and can query")]
+    return [Check("rule groups", OK, f"{len(groups)} groups loaded, healthy and evaluating")]
 
 
 def _ages(prom: Prometheus, now: float) -> dict[str, float]:
@@ -184,8 +227,35 @@ def pushes(prom: Prometheus, model: Model, expected: tuple[str, ...], now: float
     return out
 
 
+def push_intervals(prom: Prometheus, model: Model, expected: tuple[str, ...], now: float) -> list[Check]:
+    """Each cluster pushes every ``billing.mco_interval`` (the metrics-collector's interval): the median spacing
+    of its heartbeat samples over the last ten intervals, read as the distinct sample timestamps of a range
+    query stepping ten times per interval."""
+    want = model.billing.mco_interval
+    out = []
+    for cluster in expected:
+        heartbeat = f"timestamp({q.selector(names.BILLED_HOUR, ('cluster', '=', cluster))})"
+        rows = prom.query_range(heartbeat, now - 10 * want, now, want / 10)
+        stamps = sorted({v for _, values in rows for _, v in values})
+        name = f"push interval of {_shown(cluster)}"
+        if len(stamps) < 2:
+            out.append(Check(name, WARN, f"cannot tell yet: {len(stamps)} push(es) in the last {10 * want}s"))
+            continue
+        spacing = statistics.median(b - a for a, b in zip(stamps, stamps[1:]))
+        if abs(spacing - want) > INTERVAL_TOLERANCE * want:
+            out.append(Check(name, FAIL, f"pushes every {spacing:.0f}s, billing.mco_interval is {want}s",
+                             "set billing.mco_interval to the MultiClusterObservability CR's "
+                             "observabilityAddonSpec.interval (or the other way round) and re-render"))
+        else:
+            out.append(Check(name, OK, f"pushes every {spacing:.0f}s as billing.mco_interval says"))
+    return out
+
+
 def billed_hours(prom: Prometheus, model: Model, expected: tuple[str, ...], now: float) -> list[Check]:
-    """The last hour's coverage series exist: the hub rules turn pushes into billed hours."""
+    """The last hour's coverage series exist for the clusters that push: the hub rules turn pushes into billed
+    hours (a cluster that does not push fails its push check instead)."""
+    if not expected:
+        return []
     coverage = {labels.get("cluster", ""): v for labels, v in prom.query(names.BILLING_COVERAGE, now)}
     absent = [c for c in expected if c not in coverage]
     if absent:
@@ -213,12 +283,16 @@ def run(prom: Prometheus, model: Model, role: str, now: float | None = None) -> 
     now = time.time() if now is None else now
     checks: list[Check] = []
     if role in ("spoke", "single"):
-        for check in (raw_series, product_labels, pricing, exporters, spoke_rules):
+        for check in (raw_series, product_labels, pricing, exporters, spoke_rules, storage):
             checks += check(prom, model, now)
     if role in ("hub", "single"):
         local = (spoke.group(model),) if role == "single" else ()  # on ACM the collector runs the spoke rules
         checks += rule_groups(prom, model, now, (*local, *hub.groups(model), *alerts.hub_groups(model)))
         expected = clusters(prom, model, role, now)
-        checks += pushes(prom, model, expected, now) + billed_hours(prom, model, expected, now)
+        push_checks = pushes(prom, model, expected, now)
+        pushing = tuple(c for c, check in zip(expected, push_checks) if check.status == OK)
+        checks += push_checks + billed_hours(prom, model, pushing, now)
+        if role == "hub":  # on a single cluster nothing pushes: the spoke rules are a rule group
+            checks += push_intervals(prom, model, pushing, now)
         checks += tenant_clusters(prom, model, now)
     return checks

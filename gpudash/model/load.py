@@ -42,10 +42,12 @@ from gpudash.model.types import (
     Model,
     Prune,
     Retention,
+    SelfManaged,
     Sources,
     Tenant,
     TenantDatasource,
 )
+from gpudash.sources import kube_state_metrics as ksm
 
 BUNDLED_SOURCE = "<bundled example>"
 DEFAULT_MODEL = "gpudash.yaml"  # looked for in the current folder; ``gpudash init`` writes it
@@ -703,7 +705,17 @@ def _sources(d: dict, ctx: _Ctx) -> Sources:
     for key in ("dcgm", "amd"):
         problem = _re2_problem(d[key]["job"])
         ctx.check(problem is None, ("sources", key, "job"), str(problem))
-    return Sources(**{**d, "dcgm": Exporter(**d["dcgm"]), "amd": Exporter(**d["amd"])})
+    managed = d.get("self_managed")
+    if managed is not None:
+        known = {ksm.node_label(k) for k in ksm.PRODUCT_KEYS}
+        for key in ("nvidia_product_label", "amd_product_label", "amd_partition_label"):
+            ctx.check(d[key] in known, ("sources", key),
+                      f"{d[key]!r} is not kube-state-metrics' name of a node label gpudash knows ("
+                      f"{', '.join(ksm.PRODUCT_KEYS)}), so sources.self_managed cannot write its "
+                      "--metric-labels-allowlist: use the default or omit self_managed")
+        managed = SelfManaged(managed["namespace"], *(tuple(sorted(managed[f"{e}_service_labels"].items()))
+                                                      for e in ("dcgm", "amd")))
+    return Sources(**{**d, "dcgm": Exporter(**d["dcgm"]), "amd": Exporter(**d["amd"]), "self_managed": managed})
 
 
 def _alerts(d: dict, billing: Billing, ctx: _Ctx) -> Alerts:

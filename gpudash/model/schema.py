@@ -50,6 +50,20 @@ def _defs() -> dict:
             "type": "string", "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$",
             "maxLength": 253,
         },
+        "k8s_labels": {"title": "Kubernetes labels (a mapping of label keys to values)", "type": "object",
+                       "minProperties": 1, "propertyNames": {"$ref": "#/$defs/k8s_label_key"},
+                       "additionalProperties": {"$ref": "#/$defs/k8s_label_value"}},
+        "k8s_label_key": {
+            "title": "a Kubernetes label key (an optional DNS subdomain and '/', then at most 63 letters, digits, "
+                     "'-', '_' and '.', starting and ending with a letter or digit)",
+            "type": "string",
+            "pattern": "^([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$",
+        },
+        "k8s_label_value": {
+            "title": "a Kubernetes label value (at most 63 letters, digits, '-', '_' and '.', starting and ending "
+                     "with a letter or digit)",
+            "type": "string", "pattern": "^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$",
+        },
         "label_name": {
             "title": "a Prometheus label name (letters, digits and '_', not starting with a digit)",
             "type": "string", "pattern": "^[a-zA-Z_][a-zA-Z0-9_]*$",
@@ -132,6 +146,19 @@ def _sources() -> dict:
                                                   "compute-memory partition (amd.com/gpu.compute-memory-partition,"
                                                   " e.g. cpx_nps4).",
                                     default="label_amd_com_gpu_compute_memory_partition"),
+        "self_managed": _object({
+            "namespace": _ref("dns_label", "The GPU exporters' namespace: render labels it "
+                                           "openshift.io/cluster-monitoring=true and puts the ServiceMonitors there.",
+                              default="gpu-monitoring"),
+            # NVIDIA/dcgm-exporter deployment/templates/_helpers.tpl (selectorLabels), service.yaml (port "metrics")
+            "dcgm_service_labels": _ref("k8s_labels", "Labels of the DCGM exporter's Service (port named metrics, "
+                                                      "9400).", default={"app.kubernetes.io/name": "dcgm-exporter"}),
+            # ROCm/device-metrics-exporter helm-charts: the pods' app label is <release>-amdgpu-metrics-exporter
+            "amd_service_labels": _ref("k8s_labels", "Labels of the AMD device-metrics-exporter's Service (port "
+                                                     "5000).", default={"app": "amd-gpu-amdgpu-metrics-exporter"}),
+        }, "Spokes whose GPU exporters were installed without the GPU Operators' ServiceMonitors: render writes "
+           "wiring/ (ServiceMonitors with the honorLabels of each exporter's tenant_label, and kube-state-metrics' "
+           "--metric-labels-allowlist). Omit it when the GPU Operators scrape the exporters."),
     }, "Job and label names that differ between installations. kube_node_labels carries node labels only when "
        "kube-state-metrics runs with --metric-labels-allowlist=nodes=[...] (OpenShift: nodes=[*]).", default={})
 

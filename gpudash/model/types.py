@@ -57,6 +57,15 @@ class Exporter:
 
 
 @dataclass(frozen=True)
+class SelfManaged:
+    """Spokes whose GPU exporters are not scraped by the GPU Operators' ServiceMonitors: render writes wiring/."""
+
+    namespace: str  # the exporters' namespace, where the ServiceMonitors go (labelled for cluster monitoring)
+    dcgm_service_labels: tuple[tuple[str, str], ...]  # labels of the DCGM exporter's Service
+    amd_service_labels: tuple[tuple[str, str], ...]  # labels of the AMD device-metrics-exporter's Service
+
+
+@dataclass(frozen=True)
 class Sources:
     """Label and job names that differ between installations."""
 
@@ -67,6 +76,7 @@ class Sources:
     nvidia_product_label: str  # kube_node_labels label holding the GFD product, e.g. label_nvidia_com_gpu_product
     amd_product_label: str  # kube_node_labels label holding the AMD product name
     amd_partition_label: str  # kube_node_labels label holding the AMD compute-memory partition, e.g. cpx_nps4
+    self_managed: SelfManaged | None = None  # None: the GPU Operators' ServiceMonitors scrape the exporters
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ def prometheus_rule(name: str, groups) -> dict:
 def artifacts(model: Model) -> dict[str, dict]:
     groups = (spoke.group(model), *hub.groups(model))
     namespace = kube.obj("v1", "Namespace", SINGLE_CLUSTER_NAMESPACE,
-                         labels={"openshift.io/cluster-monitoring": "true"})
+                         labels=kube.CLUSTER_MONITORING)
     return {
         layout.SPOKE_RULES: rule_file([spoke.group(model)]),
         layout.HUB_RULES: rule_file(hub.groups(model)),

@@ -94,9 +94,9 @@ def _shared_slices(alloc: str, model: Model) -> str:
     """
     src, job = model.sources, ksm.job(model.sources)
     many = "[0-9]*[2-9]|[0-9]*[1-9][0-9]+"  # a count of at least 2
-    sources = [(ksm.node_label(f"nvidia.com/mig-{p}{ksm.REPLICAS_SUFFIX}"),
+    sources = [(ksm.node_label(ksm.replicas_key(f"nvidia.com/mig-{p}")),
                 ksm.sanitise_resource(f"nvidia.com/mig-{p}"), ()) for p in mig_profile_names(model)]
-    sources.append((ksm.node_label(f"nvidia.com/gpu{ksm.REPLICAS_SUFFIX}"), "nvidia_com_gpu",
+    sources.append((ksm.node_label(ksm.replicas_key("nvidia.com/gpu")), "nvidia_com_gpu",
                     ((src.nvidia_product_label, "=~", ".+-MIG-.+"),)))
     shared = " or ".join(
         q.label_replace(q.label_replace(q.agg("max", ("cluster", "node", label),

@@ -21,6 +21,9 @@ REPLICASET_OWNER = "kube_replicaset_owner"
 NODE_LABELS = "kube_node_labels"
 NODE_ALLOCATABLE = "kube_node_status_allocatable"
 NODE_CAPACITY = "kube_node_status_capacity"
+POD_INFO = "kube_pod_info"
+POD_PVC = "kube_pod_spec_volumes_persistentvolumeclaims_info"  # one series per PVC volume of a pod (labels volume,
+# persistentvolumeclaim): a pod whose volume has no such series mounts something else, e.g. an emptyDir
 
 # Every extended resource of the GPU vendors, in kube-state-metrics' sanitised form: billed when the model
 # prices it, else recorded as unpriced (and alerted), never silently free. This covers the NVIDIA device
@@ -28,9 +31,12 @@ NODE_CAPACITY = "kube_node_status_capacity"
 # (nvidia.com/mig-1g.10gb.me) and the AMD device plugin's partition resources (amd.com/cpx_nps4).
 GPU_RESOURCE_REGEX = "nvidia_com_.+|amd_com_.+"
 
-# Pod labels that name the workload better than the owner chain (KServe, Kubeflow notebooks).
-INFERENCESERVICE_LABEL = "label_serving_kserve_io_inferenceservice"
-NOTEBOOK_LABEL = "label_notebook_name"
+# Pod label keys that name the workload better than the owner chain (KServe, Kubeflow notebooks).
+INFERENCESERVICE_KEY = "serving.kserve.io/inferenceservice"
+NOTEBOOK_KEY = "notebook-name"
+# Node label keys of the GPU products and the AMD partition (GPU Feature Discovery, the AMD node labeller):
+# the model's sources.*_label defaults are kube-state-metrics' names of these.
+PRODUCT_KEYS = ("nvidia.com/gpu.product", "amd.com/gpu.product-name", "amd.com/gpu.compute-memory-partition")
 
 
 # GPU Feature Discovery writes ``<resource>.replicas`` for every resource it labels (NVIDIA/k8s-device-plugin
@@ -38,6 +44,11 @@ NOTEBOOK_LABEL = "label_notebook_name"
 # unshared). The key uses the resource's original name even when the sharing config renames it to ``.shared``, and
 # under the single MIG strategy the resource is ``nvidia.com/gpu``.
 REPLICAS_SUFFIX = ".replicas"
+
+
+def replicas_key(resource: str) -> str:
+    """GPU Feature Discovery's node label key of ``resource``'s replica count: ``nvidia.com/gpu.replicas``."""
+    return resource + REPLICAS_SUFFIX
 
 
 def node_label(key: str) -> str:
@@ -49,6 +60,10 @@ def node_label(key: str) -> str:
 def sanitise_resource(resource: str) -> str:
     """kube-state-metrics' form of a Kubernetes resource name: ``nvidia.com/gpu`` -> ``nvidia_com_gpu``."""
     return re.sub(r"[^a-zA-Z0-9_]", "_", resource)
+
+
+INFERENCESERVICE_LABEL = node_label(INFERENCESERVICE_KEY)  # kube_pod_labels names pod labels as node labels
+NOTEBOOK_LABEL = node_label(NOTEBOOK_KEY)
 
 
 def job(sources: Sources) -> tuple[str, str, str]:
