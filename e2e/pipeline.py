@@ -226,7 +226,10 @@ def compare_hub(prom: Prometheus, model: Model, mock: Mock, refs: dict, hours: r
                 clusters=None, truth: HubTruth | None = None) -> tuple[list[str], dict]:
     """Every hourly billing line, unpriced line, per-node CCSP maximum and fleet figure of ``hours``, read
     as the contract says (hour h at h + 2h with ``last_over_time(series[1h] offset 1ms)``), against ``truth``
-    (default: every hour in full). Returns the mismatches and counts of what was compared."""
+    (default: every hour in full). Returns the mismatches and counts of what was compared; ``counts["shared"]``
+    is, per MIG or time-sliced node ("cluster/node"), [node-hours whose maximum came from dcgm-exporter's
+    attribution at some step, those of them above the fewest GPUs that could hold the allocation]: compared
+    exactly like every other node-hour, they show the attributed count, not the bound, was checked."""
     clusters = clusters or list(refs)
     truth = truth or HubTruth(refs)
     cl = ("cluster",) if cluster_label else ()
@@ -244,7 +247,9 @@ def compare_hub(prom: Prometheus, model: Model, mock: Mock, refs: dict, hours: r
         "active_gpus": hourly_by_range(prom, read.format(names.CCSP_ACTIVE_GPUS), mock, hours, cl),
     }
     problems: list[str] = []
-    counts = {k: 0 for k in got}
+    counts: dict = {k: 0 for k in got}
+    counts["shared"] = {}
+    shared = {(n.cluster, n.name) for n in mock.scenario.nodes if n.mig_strategy != "none" or n.replicas > 1}
     node_hours = exact_node_hours = 0
     for h in hours:
         exp = {k: {} for k in got}
@@ -264,6 +269,13 @@ def compare_hub(prom: Prometheus, model: Model, mock: Mock, refs: dict, hours: r
         for what in got:
             counts[what] += len([v for v in exp[what].values() if v])
             _diff(what, h, got[what][h], exp[what], problems)
+        for c in clusters:
+            for (_, node), g in truth.node_max(c, h).items():
+                if (c, node) in shared and (c, node, "dcgm") in truth.refs[c].node_max_by_source(h):
+                    bound = max(truth.refs[c].allocation_bound(m).get((c, node), 0) for m in truth.refs[c].steps(h))
+                    acc = counts["shared"].setdefault(f"{c}/{node}", [0, 0])
+                    acc[0] += 1
+                    acc[1] += g > bound
         node_hours += len(exp["node_max"])
         exact_node_hours += sum(1 for k, v in exp["node_max"].items() if _close(got["node_max"][h].get(k, 0), v))
     counts["node_hours_exact_ratio"] = exact_node_hours / node_hours if node_hours else 1.0
@@ -272,6 +284,19 @@ def compare_hub(prom: Prometheus, model: Model, mock: Mock, refs: dict, hours: r
         "gpu_hours_expected": sum(sum(gh for gh, _ in truth.billing(c, h).values()) for c in clusters for h in hours),
     }
     return problems, counts
+
+
+def shared_ccsp_gaps(mock: Mock, counts: dict, clusters) -> list[str]:
+    """MIG or time-sliced nodes of ``clusters`` whose CCSP figures :func:`compare_hub` did not check against
+    dcgm-exporter's attribution (no attributed node-hour), or, with more than one GPU, never where it exceeds
+    the compute-share bound (so a rule that fell back to the bound would pass unnoticed)."""
+    out = []
+    for n in mock.scenario.nodes:
+        if n.cluster in clusters and (n.mig_strategy != "none" or n.replicas > 1):
+            attributed, above = counts["shared"].get(f"{n.cluster}/{n.name}", (0, 0))
+            if not attributed or (n.count > 1 and not above):
+                out.append(f"{n.cluster}/{n.name}: {attributed} attributed node-hours, {above} above the bound")
+    return out
 
 
 def hub_start(model: Model, mock: Mock) -> float:

@@ -12,7 +12,12 @@ As the real collector does, pushes go out with the rules that succeeded: prod-ea
 every push of one hour (that hour is a gap with coverage 0 and an alert, never another hour's figures) and its
 CCSP rule in some pushes of another (nothing lost); prod-west's rules straddle hour boundaries on some days, and
 its collector lands on a replica restarted with an empty TSDB (the cut hour is under-billed by the lost steps
-only, with an alert). Every hour not lost must match the reference exactly."""
+only, with an alert). Every hour not lost must match the reference exactly.
+
+CCSP on MIG and time-sliced nodes (MIG mixed and single strategy, time-sliced slices of both, time-sliced whole
+GPUs): on every hour where dcgm-exporter reported (the month's last day), each node's maximum on the hub equals
+the physical GPUs dcgm-exporter shows holding a pod, including hours where that is more than the fewest GPUs that
+could hold the allocation. A pod requesting an ``nvidia.com/`` resource no SKU has is unpriced and alerted."""
 from __future__ import annotations
 
 import concurrent.futures
@@ -34,6 +39,7 @@ OUTAGE = (20 * DAY + 10 * HOUR + 10, 40)  # prod-west pushes lost from day 20 10
 LOST_HOUR = 10 * 24 + 4  # prod-east's GPU-hours rule fails in every push of the hour after (day 10 05:00-06:00)
 FLAKY_HOUR = 12 * 24 + 9  # prod-east's CCSP rule fails in half the pushes of the hour after
 RESTART = 15 * DAY + 14 * HOUR + 20  # prod-west's collector lands on a replica restarted with an empty TSDB
+PASSTHROUGH = "nvidia_com_GA100_A100_PCIE_80GB"  # the passthrough pod's resource as kube-state-metrics names it
 STRADDLE_DAYS = (3, 9, 17, 26)  # prod-west's pushes at these midnights run some rules before, some after
 
 
@@ -115,6 +121,7 @@ def test_month_through_mco(tmp_path, prometheus_factory, e2e_cache, stopwatch, t
     stopwatch("compare_hours")
     assert counts["gpu_hours"] > 1400 and counts["node_max"] > 1400, counts
     assert not problems, f"{len(problems)} mismatches (of {counts}):\n" + "\n".join(problems[:25])
+    assert not pipeline.shared_ccsp_gaps(mock, counts, mock.scenario.clusters), counts["shared"]
     assert len(logs[0].lost) >= 50 and len(logs[1].lost) == 8, "about 1 % of pushes and the outage were lost"
 
     # Period-to-date, at hub evaluations where allocation was stable (the estimate uses the current rate).
@@ -186,6 +193,7 @@ def _check_report(hub, model, truth):
     for k, (gh, cost) in got.items():
         assert abs(gh - exp[k][0]) <= 1e-5 * max(1, gh) and abs(cost - exp[k][1]) <= 0.0051, (k, gh, cost, exp[k])
     assert report["unpriced"] and report["non_tenant"], "the T4 pod and the ml-sandbox pod are reported"
+    assert any(x["resource"] == PASSTHROUGH and x["gpu_hours"] for x in report["unpriced"]), report["unpriced"]
 
 
 def _groups(rendered):
@@ -206,6 +214,9 @@ def _check_alerts(hub, rendered, model, mock, truth):
     # A product the model does not price (the T4 pod, day 5) is reported, never silently free.
     assert fired("GPUUsageUnpriced", 5 * DAY + 12 * HOUR, cluster=east, namespace="team-alpha")
     assert not fired("GPUUsageUnpriced", 7 * DAY + 12 * HOUR, cluster=east)
+    # So is an nvidia.com/ resource no SKU has (the KubeVirt passthrough pod, day 8), on a priced product.
+    assert fired("GPUUsageUnpriced", 8 * DAY + 12 * HOUR, cluster=east, namespace="team-beta",
+                 resource=PASSTHROUGH)
     # A pod Pending with GPU requests for two days (day 6 to 8) is flagged.
     assert fired("GPURequestsUnscheduled", 7 * DAY, cluster=west, namespace="team-beta")
     # The 40-minute push outage of prod-west is seen as a cluster not reporting.

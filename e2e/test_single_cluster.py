@@ -1,5 +1,9 @@
 """Single cluster without ACM: a month of raw history in one Prometheus, the rendered spoke and hub rule files
-backfilled level by level, every hour's bill and CCSP figures compared with the reference model."""
+backfilled level by level, every hour's bill and CCSP figures compared with the reference model.
+
+CCSP on MIG and time-sliced nodes (mixed and single strategy MIG, time-sliced slices): on every hour where
+dcgm-exporter reported (the month's last day), each node's maximum equals the physical GPUs dcgm-exporter shows
+holding a pod, including hours where that is more than the fewest GPUs that could hold the allocation."""
 from __future__ import annotations
 
 import pytest
@@ -31,3 +35,4 @@ def test_month_single_cluster(tmp_path, prometheus_factory, e2e_cache, stopwatch
     stopwatch("compare")
     assert counts["gpu_hours"] > 700 and counts["node_max"] > 700, counts
     assert not problems, f"{len(problems)} mismatches (of {counts}):\n" + "\n".join(problems[:25])
+    assert not pipeline.shared_ccsp_gaps(mock, counts, [cluster]), counts["shared"]

@@ -383,6 +383,18 @@ def test_csv_lines_are_the_json_lines():
         [(Decimal(str(x["gpu_hours"])), Decimal(str(x["cost"]))) for x in report.to_json()["lines"]]
 
 
+def test_csv_lines_add_up_to_the_printed_totals():
+    """CSV prints lines only (no total rows): summed per tenant they give the totals the other formats print."""
+    report = naive_report()
+    sums: dict[str, list[Decimal]] = {}
+    for r in csv.DictReader(io.StringIO(render.billing_csv(report))):
+        acc = sums.setdefault(r["tenant"], [Decimal(0), Decimal(0)])
+        acc[0] += Decimal(r["gpu_hours"])
+        acc[1] += Decimal(r["cost"])
+    assert sums == {t: [b.gpu_hours, b.cost] for t, b in report.totals()}
+    assert sum(c for _, c in sums.values()) == report.total_cost == Decimal("3.68")
+
+
 def test_table_totals_are_sums_of_printed_lines():
     text = render.billing_table(naive_report())
     lines_part, totals_part = text.split("\n\n")[1:3]
@@ -416,6 +428,15 @@ def test_html_totals_and_budget_are_sums_of_printed_lines(tmp_path):
             assert common.money(_money(quantity) * _money(price), "USD") == _money(cost)
         # a one-month period: the budget table's month cost is the statement's total
         assert f'<td class="num">{foot[0]}</td><td class="num">' in html[html.index("</tfoot>"):]
+        # the summary cards: the total cost, and per resource the sum of its lines' printed quantities
+        cards = dict(re.findall(r'<div class="label[^"]*">([^<]*)</div><div class="value">([^<]*)</div>', html))
+        assert cards.pop("Total cost") == f"{foot[0]} USD"
+        quantities: dict[str, Decimal] = {}
+        for row in body.split("</tr>"):
+            found = re.search(r"<code>([^<]*)</code>.*?<td class=\"num\">([^<]*)</td>", row, re.S)
+            if found:
+                quantities[found[1]] = quantities.get(found[1], Decimal(0)) + _money(found[2])
+        assert {r: _money(q) for r, q in cards.items()} == quantities and quantities
 
 
 

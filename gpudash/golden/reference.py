@@ -284,17 +284,19 @@ class Reference:
                 gpus.setdefault((pod.cluster, device[0]), set()).add(device[1])
         return gpus
 
-    def active_gpus(self, minute: int) -> dict[tuple, int]:
-        """{(cluster, node, active_from): g(s)} for nodes with active GPUs: the GPUs dcgm-exporter attributes to a
-        pod where it attributes any ("dcgm"), else the fewest GPUs that hold the allocation ("allocation")."""
+    def allocation_bound(self, minute: int) -> dict[tuple, int]:
+        """{(cluster, node): the fewest GPUs that can hold the allocation at ``minute``} (nodes with any)."""
         load: dict[tuple, float] = {}
         for (cluster, _, _, node, product, res, _, _), q in self.pod_allocation(minute).items():
             load[(cluster, node)] = load.get((cluster, node), 0.0) + q * self.weight(product, res)
+        return {k: math.ceil(v - 1e-9) for k, v in load.items() if math.ceil(v - 1e-9) > 0}
+
+    def active_gpus(self, minute: int) -> dict[tuple, int]:
+        """{(cluster, node, active_from): g(s)} for nodes with active GPUs: the GPUs dcgm-exporter attributes to a
+        pod where it attributes any ("dcgm"), else the fewest GPUs that hold the allocation ("allocation")."""
         held = self.attributed_gpus(minute)
         out = {(*k, "dcgm"): g for k, g in held.items()}
-        for k, v in load.items():
-            if k not in held and math.ceil(v - 1e-9) > 0:
-                out[(*k, "allocation")] = math.ceil(v - 1e-9)
+        out.update({(*k, "allocation"): g for k, g in self.allocation_bound(minute).items() if k not in held})
         return out
 
     @cache
