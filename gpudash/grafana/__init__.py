@@ -3,9 +3,11 @@
 Artifacts (all from the model, deterministic):
 
 * ``dashboards/<uid>.json`` — plain dashboard JSON using gpudash's own datasource UIDs (file provisioning,
-  grafana-operator, manual import);
+  grafana-operator);
 * ``dashboards/acm/<uid>.yaml`` — the same dashboards as ACM hub Grafana ConfigMaps, querying MCO's
   ``Observatorium`` datasource;
+* ``dashboards/import/<uid>.json`` — the provider and CCSP dashboards for Grafana's "Import dashboard"
+  (``__inputs``: the importer picks the Prometheus datasource);
 * ``grafana/provisioning/{datasources,dashboards}/*.yaml`` — Grafana file provisioning, one org per tenant;
 * ``grafana/bootstrap.json`` — orgs, folders, permissions and service accounts that
   ``gpudash grafana-bootstrap`` creates through the Grafana HTTP API;
@@ -23,6 +25,8 @@ from gpudash.grafana import panels as P
 from gpudash.grafana import provisioning as prov
 from gpudash.model.types import Model
 from gpudash.report import queries as report_queries
+
+IMPORT_DIR = "dashboards/import"  # provider and CCSP dashboards for a manual import
 
 
 def rendered(model: Model, acm: bool = False) -> tuple[dict[str, dict], dict[str, dict[str, dict]]]:
@@ -65,6 +69,7 @@ def artifacts(model: Model) -> dict[str, object]:
     out: dict[str, object] = {}
     for stem, data in provider.items():
         out[f"dashboards/{stem}.json"] = data
+        out[f"{IMPORT_DIR}/{stem}.json"] = P.for_import(data)
     for group in tenants.values():
         for stem, data in group.items():
             out[f"dashboards/{stem}.json"] = data
