@@ -503,6 +503,7 @@ def _semantic(data: dict, ctx: _Ctx) -> Model:
         mco=_mco(data["mco"]),
         issuer=_issuer(data["issuer"]),
         source=ctx.file,
+        tenant_order=tuple(t["name"] for t in data["tenants"]),
     )
 
 
