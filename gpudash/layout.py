@@ -85,6 +85,11 @@ def dashboard_json(stem: str) -> str:
     return f"{DASHBOARDS}/{stem}.json"
 
 
+def dashboard_import(stem: str) -> str:
+    """A provider or CCSP dashboard with ``__inputs``, for Grafana's manual "Import dashboard"."""
+    return f"{DASHBOARDS}/import/{stem}.json"
+
+
 def dashboard_configmap(stem: str) -> str:
     """ACM's grafana-dashboard ConfigMap of a dashboard."""
     return f"{DASHBOARDS}/acm/{stem}.yaml"

@@ -39,7 +39,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "Whole GPUs (nvidia.com/gpu, amd.com/gpu) allocated right now to Running pods on all selected clusters: the quantity billed per hour at the class price.",
           "fieldConfig": {
@@ -78,7 +78,7 @@
               "instant": true,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -104,7 +104,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "MIG instances (nvidia.com/mig-*) allocated right now; each is billed at its profile price, not the whole-GPU price.",
           "fieldConfig": {
@@ -143,7 +143,7 @@
               "instant": true,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -169,7 +169,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "Time-sliced GPU replicas (nvidia.com/gpu.shared) allocated right now; each is billed at the class's shared price.",
           "fieldConfig": {
@@ -208,7 +208,7 @@
               "instant": true,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -234,7 +234,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "What all namespaces on the selected clusters are billed per hour right now (USD/h), from the pods' GPU requests and the model's prices.",
           "fieldConfig": {
@@ -274,7 +274,7 @@
               "instant": true,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -300,7 +300,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "Cost of this billing period (UTC month) so far, summed over all tenants (all clusters): exact to the hour before last, estimated since. In USD.",
           "fieldConfig": {
@@ -340,7 +340,7 @@
               "instant": true,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -366,7 +366,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "Period-to-date revenue plus every tenant's average burn rate over billing.burn_rate_window for the time left in the month.",
           "fieldConfig": {
@@ -406,7 +406,7 @@
               "instant": true,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -432,7 +432,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "Burn rate (USD/h) of pods whose GPUs showed zero activity for the whole idle window (30m): money spent on allocated but unused GPUs.",
           "fieldConfig": {
@@ -476,7 +476,7 @@
               "instant": true,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -502,7 +502,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "GPU-hours of the last complete clock hour on products or resources the model has no price for. Never silently free: should be 0; price them in gpudash.yaml.",
           "fieldConfig": {
@@ -546,7 +546,7 @@
               "instant": true,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -585,7 +585,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "Units of each billed resource (whole GPUs, MIG slices, shared replicas) allocated to Running pods, per cluster and GPU class.",
           "fieldConfig": {
@@ -654,7 +654,7 @@
               "instant": false,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -680,7 +680,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "Allocation-weighted mean GPU activity (0-100 %) of the pods holding GPUs: low values mean GPUs are paid for but not used. Pods without GPU activity metrics are left out.",
           "fieldConfig": {
@@ -751,7 +751,7 @@
               "instant": false,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -777,7 +777,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "Burn rate of all namespaces per cluster (USD/h).",
           "fieldConfig": {
@@ -847,7 +847,7 @@
               "instant": false,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -873,7 +873,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "Invoiced cost of each complete clock hour per cluster, in USD. A bar at T is the hour [T-2h, T-1h): an hour is complete on the hub two hours after it starts.",
           "fieldConfig": {
@@ -944,7 +944,7 @@
               "instant": false,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -983,7 +983,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "Per tenant: cost of this billing period so far, projected cost at the end of the period and budget (all USD), and the share of the budget spent. Sorted by spend.",
           "fieldConfig": {
@@ -1038,7 +1038,7 @@
               "instant": true,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
             {
@@ -1049,7 +1049,7 @@
               "instant": true,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
             {
@@ -1060,7 +1060,7 @@
               "instant": true,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
             {
@@ -1071,7 +1071,7 @@
               "instant": true,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -1112,7 +1112,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "The ten namespaces billed most per hour right now (USD/h), all clusters.",
           "fieldConfig": {
@@ -1182,7 +1182,7 @@
               "instant": false,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -1208,7 +1208,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "Namespaces that hold GPUs but are no tenant of the model: their burn rate (USD/h) is not invoiced to anyone. Add them as tenants or stop them.",
           "fieldConfig": {
@@ -1250,7 +1250,7 @@
               "instant": true,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -1297,7 +1297,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "Pods whose GPUs showed zero activity during the whole idle window (30m) while still allocated: GPUs held and their burn rate (USD/h).",
           "fieldConfig": {
@@ -1352,7 +1352,7 @@
               "instant": true,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
             {
@@ -1363,7 +1363,7 @@
               "instant": true,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -1402,7 +1402,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "Burn rate of idle-but-allocated pods per cluster (USD/h).",
           "fieldConfig": {
@@ -1472,7 +1472,7 @@
               "instant": false,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -1511,7 +1511,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "MIG instances allocated per cluster, class and profile (billed resource nvidia.com/mig-<profile>).",
           "fieldConfig": {
@@ -1580,7 +1580,7 @@
               "instant": false,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -1606,7 +1606,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "GPU-hours of MIG slices per complete clock hour, per profile. A bar at T is the hour [T-2h, T-1h).",
           "fieldConfig": {
@@ -1677,7 +1677,7 @@
               "instant": false,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -1703,7 +1703,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "GPU-hours of the last complete clock hour per cluster, namespace, node product and resource that the model has no price for (unknown product or no product label). Add the product to a GPU class in gpudash.yaml.",
           "fieldConfig": {
@@ -1745,7 +1745,7 @@
               "instant": true,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -1792,7 +1792,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "Clusters that pushed gpudash's spoke series (the billed-hour marker every push carries) in the last two push intervals. The model lists 2: fewer means billing data is missing (a lost push is recovered only within the hour).",
           "fieldConfig": {
@@ -1835,7 +1835,7 @@
               "instant": true,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -1861,7 +1861,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "Clusters named in gpudash.yaml with no pushed data in the last two push intervals: their usage is not being billed until pushes resume.",
           "fieldConfig": {
@@ -1902,7 +1902,7 @@
               "instant": true,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -1930,7 +1930,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "Seconds since the newest sample each cluster pushed (timestamp() of the pushed series): gpudash's billed-hour marker and kube-state-metrics' up. It should stay below the push interval; after an hour without pushes a clock hour is lost.",
           "fieldConfig": {
@@ -2007,7 +2007,7 @@
               "instant": false,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
             {
@@ -2018,7 +2018,7 @@
               "instant": false,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -2044,7 +2044,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "Share of scrape targets up per cluster and job: kube-state-metrics (allocation, the billing source) and the GPU exporters (utilisation only).",
           "fieldConfig": {
@@ -2115,7 +2115,7 @@
               "instant": false,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -2141,7 +2141,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "Billing lines (cluster x namespace x class x resource) in the last complete clock hour, per cluster: a sudden drop means usage stopped or data is missing.",
           "fieldConfig": {
@@ -2210,7 +2210,7 @@
               "instant": false,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -2242,6 +2242,24 @@
       ],
       "templating": {
         "list": [
+          {
+            "name": "datasource",
+            "label": "Datasource",
+            "type": "datasource",
+            "query": "prometheus",
+            "current": {
+              "selected": true,
+              "text": "gpudash-ds-provider",
+              "value": "gpudash-ds-provider",
+            },
+            "options": [],
+            "hide": 0,
+            "includeAll": false,
+            "multi": false,
+            "refresh": 1,
+            "regex": "",
+            "skipUrlSync": false,
+          },
           {
             "allValue": ".*",
             "current": {
@@ -2330,7 +2348,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "Worker nodes with at least one GPU allocated to a Running pod at some spoke step of the clock hour, per cluster. A bar at T is the hour [T-2h, T-1h).",
           "fieldConfig": {
@@ -2400,7 +2418,7 @@
               "instant": false,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -2426,7 +2444,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "Sum over nodes of each node's most GPUs active at once in the clock hour (MIG slices by compute share, time-sliced replicas by 1/replicas, rounded up), per cluster. A bar at T is the hour [T-2h, T-1h).",
           "fieldConfig": {
@@ -2496,7 +2514,7 @@
               "instant": false,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
             {
@@ -2508,7 +2526,7 @@
               "instant": false,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -2534,7 +2552,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "Most GPUs active at once on each node during the clock hour. A point at T is the hour [T-2h, T-1h).",
           "fieldConfig": {
@@ -2604,7 +2622,7 @@
               "instant": false,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -2642,7 +2660,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "CCSP report lines: per cluster and clock hour, the active worker nodes and the fleet total of active GPUs. Each clock hour is read once, at T = hour start + 2 h (when the hub has it complete); the 'Hour (UTC)' column is the hour the row reports.",
           "fieldConfig": {
@@ -2697,7 +2715,7 @@
               "instant": false,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
             {
@@ -2709,7 +2727,7 @@
               "instant": false,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
             {
@@ -2721,7 +2739,7 @@
               "instant": false,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -2755,7 +2773,7 @@
         {
           "datasource": {
             "type": "prometheus",
-            "uid": "gpudash-ds-provider",
+            "uid": "${datasource}",
           },
           "description": "CCSP report lines: per node and clock hour, the most GPUs active at once. Each clock hour is read once, at T = hour start + 2 h (when the hub has it complete); the 'Hour (UTC)' column is the hour the row reports.",
           "fieldConfig": {
@@ -2810,7 +2828,7 @@
               "instant": false,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
             {
@@ -2822,7 +2840,7 @@
               "instant": false,
               "datasource": {
                 "type": "prometheus",
-                "uid": "gpudash-ds-provider",
+                "uid": "${datasource}",
               },
             },
           ],
@@ -2865,6 +2883,24 @@
       ],
       "templating": {
         "list": [
+          {
+            "name": "datasource",
+            "label": "Datasource",
+            "type": "datasource",
+            "query": "prometheus",
+            "current": {
+              "selected": true,
+              "text": "gpudash-ds-provider",
+              "value": "gpudash-ds-provider",
+            },
+            "options": [],
+            "hide": 0,
+            "includeAll": false,
+            "multi": false,
+            "refresh": 1,
+            "regex": "",
+            "skipUrlSync": false,
+          },
           {
             "allValue": ".*",
             "current": {

@@ -285,3 +285,54 @@ def test_auth_headers():
     assert bootstrap.auth_from_env({"GRAFANA_TOKEN": "t"}) == {"Authorization": "Bearer t"}
     assert bootstrap.auth_from_env({"GRAFANA_USER": "admin", "GRAFANA_PASSWORD": "secret"}) == \
         {"Authorization": ADMIN}
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def write_lines(out: str) -> list[str]:
+    return [line for line in out.splitlines() if line.split(" ", 1)[0] in bootstrap.WRITES]
+
+
+@pytest.mark.parametrize("args, why", [
+    ((), "no --grafana-url"),
+    (("--grafana-url", "http://grafana.invalid"), "no Grafana credentials"),
+    (("--grafana-url", f"http://admin:secret@127.0.0.1:{free_port()}"), "cannot reach Grafana at http://***@127.0.0.1"),
+])
+def test_dry_run_offline_prints_the_plan(args, why, admin_env, monkeypatch, example_model, capsys):
+    if "credentials" in why:
+        for var in ("GRAFANA_USER", "GRAFANA_PASSWORD"):
+            monkeypatch.delenv(var)
+    assert run_cli("--dry-run", *args) == 0
+    out, err = capsys.readouterr()
+    assert why in err and "the plan for an empty Grafana" in err and "secret" not in out + err
+    for t in example_model.tenants:
+        assert f'org "{provisioning.org_name(t)}" (created; its id goes to {provisioning.org_id_env(t)})' in out
+        assert f'folder "{provisioning.tenant_folder_title(t)}" (uid {uids.tenant_folder_uid(t.name)};' in out
+        assert f'datasource "gpudash {t.name}" (uid {uids.tenant_datasource_uid(t.name)},' in out
+        assert f"{provisioning.org_id_env(t)}=<created on apply>" in out
+    assert f'folder "{example_model.grafana.provider_folder}" (uid {uids.provider_folder_uid()};' in out
+    assert out.count(f"service account {provisioning.SERVICE_ACCOUNT} (Editor, no token)") == \
+        1 + len(example_model.tenants)
+    assert f"{len(write_lines(out))} write(s) would be made to an empty Grafana" in err
+
+
+def test_offline_plan_makes_the_writes_a_first_run_makes(grafana_server, admin_env, capsys):
+    """The offline plan assumes an empty Grafana: its writes are those of a dry run against one."""
+    assert run_cli("--dry-run") == 0
+    offline = write_lines(capsys.readouterr().out)
+    assert run_cli("--dry-run", "--grafana-url", grafana_server.url) == 0
+    assert write_lines(capsys.readouterr().out) == offline and offline
+    assert run_cli("--grafana-url", grafana_server.url) == 0
+    assert len(grafana_server.writes()) == len(offline)
+
+
+def test_grafana_url_is_required_without_dry_run(admin_env, capsys):
+    assert run_cli() == 2
+    err = capsys.readouterr().err
+    assert err == "gpudash: grafana-bootstrap needs --grafana-url (or --dry-run for the plan alone)\n"

@@ -35,6 +35,15 @@ def all_dashboards(model, acm=False) -> list[dict]:
     return [*provider.values(), *(d for group in tenants.values() for d in group.values())]
 
 
+def panel_datasources(dash: dict) -> set[str]:
+    """The datasource uid every panel and target queries, ``${datasource}`` read from the variable's selection
+    (as Grafana interpolates it)."""
+    current = {v["name"]: v["current"]["value"] for v in dash["templating"]["list"] if v["type"] == "datasource"}
+    refs = {p["datasource"]["uid"] for p in panels.iter_panels(dash) if p["type"] != "row"}
+    refs |= {t["datasource"]["uid"] for _, t in panels.iter_targets(dash)}
+    return {current.get(r[2:-1], r) if r.startswith("${") else r for r in refs}
+
+
 def substitute(expr: str) -> str:
     """Grafana macros and the provider dashboards' $cluster variable ("All" = .*)."""
     return isolation.substitute_macros(expr).replace("$cluster", ".*")
@@ -259,8 +268,7 @@ def test_acm_configmaps(rendered, model):
         assert key == f"{path.stem}.json"
         dash = json.loads(text)
         assert dash["uid"] == path.stem
-        ds = {p["datasource"]["uid"] for p in panels.iter_panels(dash) if p["type"] != "row"}
-        assert ds == {uids.ACM_DATASOURCE_UID}
+        assert panel_datasources(dash) == {uids.ACM_DATASOURCE_UID}
         if path.stem.startswith("gpudash-tenant-"):
             t = next(t for t in model.tenants if uids.tenant_dashboard_uid(t.name) == path.stem)
             assert folder == provisioning.tenant_folder_title(t)
@@ -361,3 +369,93 @@ def test_render_is_deterministic_across_hash_seeds(tmp_path):
         outs.append({p.relative_to(out).as_posix(): p.read_bytes()
                      for p in out.rglob("*") if p.is_file() and ("dashboards" in p.parts or "grafana" in p.parts)})
     assert outs[0] == outs[1] and len(outs[0]) > 20
+
+
+# --- datasource variable and manual import (#14 point 11) ---------------------------------------------------------
+
+def import_dashboard(template: dict, inputs: list[dict]) -> dict:
+    """A stand-in for Grafana's import (POST /api/dashboards/import), written from grafana/grafana
+    pkg/services/dashboardimport/utils/dash_template_evaluator.go: every ``__inputs`` entry needs an input of its
+    name and type, each ``${NAME}`` in any string becomes the input's value, ``__inputs`` is dropped."""
+    values = {}
+    for want in template.get("__inputs", []):
+        found = [i for i in inputs if i["type"] == want["type"] and i["name"] in (want["name"], "*")]
+        if not found:
+            raise KeyError(f"Dashboard input variable: {want['name']} missing from import command")
+        values["${" + want["name"] + "}"] = found[0]["value"]
+
+    def walk(node):
+        if isinstance(node, str):
+            return re.sub(r"\$\{.+?\}", lambda m: values.get(m.group(0), m.group(0)), node)
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        if isinstance(node, dict):
+            return {k: walk(v) for k, v in node.items() if k != "__inputs"}
+        return node
+    return walk(template)
+
+
+def test_provider_dashboards_read_a_datasource_variable_set_to_the_provisioned_datasource(rendered, model):
+    ds_file = yaml.safe_load((rendered / "grafana/provisioning/datasources/gpudash-provider.yaml").read_text())
+    (provisioned,) = ds_file["datasources"]
+    for acm, uid in ((False, provisioned["uid"]), (True, uids.ACM_DATASOURCE_UID)):
+        provider, _ = grafana.rendered(model, acm=acm)
+        assert set(provider) == {uids.provider_dashboard_uid(), uids.ccsp_dashboard_uid()}
+        for dash in provider.values():
+            var = dash["templating"]["list"][0]
+            assert (var["name"], var["type"], var["query"]) == ("datasource", "datasource", provisioned["type"])
+            assert var["current"]["value"] == uid
+            refs = {p["datasource"]["uid"] for p in panels.iter_panels(dash) if p["type"] != "row"}
+            assert refs | {t["datasource"]["uid"] for _, t in panels.iter_targets(dash)} == {"${datasource}"}
+            assert panel_datasources(dash) == {uid}
+            assert "${DS_" not in json.dumps(dash)  # nothing substitutes an import input in provisioned copies
+    on_disk = json.loads((rendered / "dashboards" / f"{uids.provider_dashboard_uid()}.json").read_text())
+    assert panel_datasources(on_disk) == {provisioned["uid"]}
+
+
+def test_manual_import_asks_for_the_datasource_and_every_panel_uses_it(rendered, model):
+    provider, _ = grafana.rendered(model)
+    files = sorted((rendered / layout.dashboard_import("x")).parent.glob("*.json"))
+    assert [p.stem for p in files] == sorted(provider)
+    for path in files:
+        template = json.loads(path.read_text())
+        (wanted,) = template["__inputs"]
+        assert wanted["type"] == "datasource" and wanted["pluginId"] == "prometheus"
+        names_used = set(re.findall(r"\$\{([A-Za-z0-9_]+)", json.dumps(template)))
+        variables = {v["name"] for v in template["templating"]["list"]}
+        assert names_used <= variables | {wanted["name"]}, names_used
+        with pytest.raises(KeyError, match="missing from import command"):
+            import_dashboard(template, [])
+        imported = import_dashboard(template, [{"name": wanted["name"], "type": "datasource",
+                                                "pluginId": "prometheus", "value": "their-prometheus"}])
+        assert "__inputs" not in imported and "${DS_" not in json.dumps(imported)
+        assert panel_datasources(imported) == {"their-prometheus"}
+        # apart from the selected datasource, the import is the provisioned dashboard
+        imported["templating"]["list"][0]["current"] = provider[path.stem]["templating"]["list"][0]["current"]
+        assert imported == provider[path.stem]
+
+
+def test_for_import_needs_a_datasource_variable(model):
+    _, tenants = grafana.rendered(model)
+    tenant = next(iter(tenants["team-a"].values()))
+    with pytest.raises(ValueError, match="no datasource variable"):
+        panels.for_import(tenant)
+
+
+def test_money_has_one_format_everywhere(model, dashes):
+    """Every amount of money, in every panel and column, is the currency code suffix with 2 decimals."""
+    money = {panels.currency_unit(model.currency), panels.currency_rate_unit(model.currency)}
+    seen = 0
+    for d in dashes:
+        for p in panels.iter_panels(d):
+            if p["type"] == "row":
+                continue
+            defaults = p["fieldConfig"]["defaults"]
+            units = [defaults["unit"]] + [prop["value"] for o in p["fieldConfig"].get("overrides", [])
+                                          for prop in o["properties"] if prop["id"] == "unit"]
+            for unit in units:
+                assert not unit.startswith("currency"), (d["title"], p["title"], unit)
+                if unit in money:
+                    seen += 1
+                    assert defaults.get("decimals") == 2, (d["title"], p["title"])
+    assert seen > 20

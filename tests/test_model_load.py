@@ -95,7 +95,7 @@ def test_json_schema_returns_a_fresh_dict():
 
 # --- the schema covers the model -------------------------------------------------------------------------------
 
-DERIVED = {"Model.source", "GpuClass.shared_price_per_hour", "GpuClass.time_slicing_replicas"}
+DERIVED = {"Model.source", "Model.tenant_order", "GpuClass.shared_price_per_hour", "GpuClass.time_slicing_replicas"}
 SECTIONS = {  # dataclass -> schema path of the object it is built from
     types.Billing: ("billing",), types.Sources: ("sources",), types.GpuClass: ("gpu_classes", "[]"),
     types.Tenant: ("tenants", "[]"), types.Alerts: ("alerts",), types.IdleAlerts: ("alerts", "idle"),

@@ -3,9 +3,11 @@
 Artifacts (all from the model, deterministic):
 
 * ``dashboards/<uid>.json`` — plain dashboard JSON using gpudash's own datasource UIDs (file provisioning,
-  grafana-operator, manual import);
+  grafana-operator);
 * ``dashboards/acm/<uid>.yaml`` — the same dashboards as ACM hub Grafana ConfigMaps, querying MCO's
   ``Observatorium`` datasource;
+* ``dashboards/import/<uid>.json`` — the provider and CCSP dashboards for Grafana's "Import dashboard"
+  (``__inputs``: the importer picks the Prometheus datasource);
 * ``grafana/provisioning/{datasources,dashboards}/*.yaml`` — Grafana file provisioning, one org per tenant;
 * ``grafana/bootstrap.json`` — orgs, folders, permissions and service accounts that
   ``gpudash grafana-bootstrap`` creates through the Grafana HTTP API;
@@ -66,12 +68,15 @@ def prove_reports(model: Model) -> None:
 
 
 def artifacts(model: Model) -> dict[str, object]:
+    from gpudash.grafana import panels as P  # grafanalib, as in rendered()
+
     prove_reports(model)
     provider, tenants = rendered(model)
     acm_provider, acm_tenants = rendered(model, acm=True)
     out: dict[str, object] = {}
     for stem, data in provider.items():
         out[layout.dashboard_json(stem)] = data
+        out[layout.dashboard_import(stem)] = P.for_import(data)
     for group in tenants.values():
         for stem, data in group.items():
             out[layout.dashboard_json(stem)] = data

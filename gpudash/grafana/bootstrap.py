@@ -13,7 +13,10 @@ tenant provisioning files read them from its environment.
 
 Auth: ``GRAFANA_TOKEN`` (a bearer token), else ``GRAFANA_USER``/``GRAFANA_PASSWORD`` (basic auth). Creating
 orgs needs a Grafana server admin, which service-account tokens never are: use basic auth for the first run.
-``--dry-run`` performs only the reads and prints every call it would make. Errors (Grafana unreachable,
+``--dry-run`` performs only the reads and prints every call it would make. Without a reachable Grafana (no
+``--grafana-url``, no credentials, or no answer) it prints the plan for an empty Grafana instead: the orgs,
+folders, permissions and service accounts it would create, and the datasource each org gets from the
+provisioning files (gpudash creates no teams: an org is the unit of access). Errors (Grafana unreachable,
 401/403, an unexpected status) are one line on stderr and exit code 2.
 """
 from __future__ import annotations
@@ -27,6 +30,7 @@ from urllib.parse import quote
 
 from gpudash.cliargs import add_model_options, load_model_from_args
 from gpudash.errors import GpudashError
+from gpudash.report.client import redact_url
 
 TIMEOUT = 15
 WRITES = ("POST", "PUT", "PATCH", "DELETE")
@@ -34,9 +38,14 @@ WRITES = ("POST", "PUT", "PATCH", "DELETE")
 
 def add_arguments(parser) -> None:
     add_model_options(parser)
-    parser.add_argument("--grafana-url", required=True, help="Grafana base URL, e.g. https://grafana.example.com")
+    parser.add_argument("--grafana-url", help="Grafana base URL, e.g. https://grafana.example.com (required "
+                                              "unless --dry-run)")
     parser.add_argument("--dry-run", action="store_true", help="read only: print the calls that would be made")
     parser.add_argument("--env-file", help="also write the GPUDASH_ORG_ID_* lines to this file")
+
+
+class Unreachable(GpudashError):
+    """Grafana did not answer."""
 
 
 @dataclass
@@ -61,6 +70,7 @@ class Client:
     url: str
     auth_header: dict
     dry_run: bool = False
+    offline: bool = False  # plan against an empty Grafana: nothing is sent, reads find nothing
     calls: list[Call] = field(default_factory=list)
     session: object = None
 
@@ -78,13 +88,15 @@ class Client:
 
         call = Call(method, path, org, body)
         self.calls.append(call)
-        if self.dry_run and method in WRITES:
+        if (self.dry_run or self.offline) and method in WRITES:
             return None, None
+        if self.offline:
+            return (404, None) if missing_ok else (200, None)
         headers = {"X-Grafana-Org-Id": str(org)} if org is not None else {}
         try:
             resp = self.session.request(method, self.url + path, json=body, headers=headers, timeout=TIMEOUT)
         except requests.RequestException as err:
-            raise GpudashError(f"cannot reach Grafana at {self.url} ({_reason(err)})") from None
+            raise Unreachable(f"cannot reach Grafana at {redact_url(self.url)} ({_reason(err)})") from None
         call.status = resp.status_code
         if resp.status_code == 401:
             raise GpudashError(f"Grafana rejected the credentials (401) on {method} {path}: check GRAFANA_TOKEN "
@@ -196,20 +208,82 @@ def env_lines(env: dict[str, int | None]) -> str:
     return "".join(f"{k}={'<created on apply>' if v is None else v}\n" for k, v in sorted(env.items()))
 
 
+_PERMISSION = {1: "View", 2: "Edit", 4: "Admin"}
+
+
+def plan(description: dict, datasources: dict[str, dict]) -> str:
+    """The objects of ``description`` as readable lines; ``datasources`` maps an org key to its provisioned
+    datasource."""
+    lines = []
+    for org in description["orgs"]:
+        where = f"org {org['id']} (exists)" if org["id"] is not None else \
+            f"org \"{org['name']}\" (created; its id goes to {org['orgIdEnv']})"
+        lines.append(where)
+        for f in org["folders"]:
+            perms = ", ".join(f"{p['role']}: {_PERMISSION[p['permission']]}" for p in f["permissions"])
+            lines.append(f"  folder \"{f['title']}\" (uid {f['uid']}; {perms})")
+        for sa in org["serviceAccounts"]:
+            lines.append(f"  service account {sa['name']} ({sa['role']}, no token)")
+        ds = datasources[org["key"]]
+        lines.append(f"  datasource \"{ds['name']}\" (uid {ds['uid']}, {redact_url(ds['url'])}): from the "
+                     "provisioning files")
+    return "".join(f"{line}\n" for line in lines)
+
+
+def _connect(args) -> Client:
+    """A client for ``--grafana-url``; in a dry run without a Grafana to read, an offline one."""
+    if not args.grafana_url and not args.dry_run:
+        raise GpudashError("grafana-bootstrap needs --grafana-url (or --dry-run for the plan alone)")
+    why = None if args.grafana_url else "no --grafana-url"
+    try:
+        auth = auth_from_env()
+    except GpudashError as err:
+        if not args.dry_run:
+            raise
+        auth, why = {}, why or str(err)
+    return _offline(args.grafana_url or "", why) if why else Client(args.grafana_url, auth, dry_run=args.dry_run)
+
+
+def _offline(url: str, why: str) -> Client:
+    print(f"gpudash: dry run without Grafana ({why}): the plan for an empty Grafana", file=sys.stderr)
+    return Client(url, {}, dry_run=True, offline=True)
+
+
+def _datasources(model) -> dict[str, dict]:
+    from gpudash.grafana import provisioning as prov
+
+    out = {"provider": prov.provider_datasource(model)}
+    out.update({t.name: prov.tenant_datasource(model, t, None) for t in model.tenants})
+    return out
+
+
 def run(args) -> int:
     from gpudash.grafana.provisioning import bootstrap
-    description = bootstrap(load_model_from_args(args))
-    client = Client(args.grafana_url, auth_from_env(), dry_run=args.dry_run)
-    env = apply(client, description)
+    model = load_model_from_args(args)
+    description = bootstrap(model)
+    client = _connect(args)
+    try:
+        env = apply(client, description)
+    except Unreachable as err:
+        if not args.dry_run:
+            raise
+        client = _offline(client.url, str(err))
+        env = apply(client, description)
     writes = [call for call in client.calls if call.method in WRITES]
-    if args.dry_run:
+    if client.offline:
+        print(plan(description, _datasources(model)), end="")
+        for call in writes:
+            print(call)
+        print(f"gpudash: dry run: {len(writes)} write(s) would be made to an empty Grafana", file=sys.stderr)
+    elif args.dry_run:
         for call in client.calls:
             print(call)
-        print(f"gpudash: dry run: {len(writes)} write(s) would be made to {client.url}", file=sys.stderr)
+        print(f"gpudash: dry run: {len(writes)} write(s) would be made to {redact_url(client.url)}", file=sys.stderr)
     else:
         for call in writes:
             print(f"gpudash: {call.method} {call.path} -> {call.status}", file=sys.stderr)
-        print(f"gpudash: Grafana at {client.url} is bootstrapped ({len(writes)} change(s))", file=sys.stderr)
+        print(f"gpudash: Grafana at {redact_url(client.url)} is bootstrapped ({len(writes)} change(s))",
+              file=sys.stderr)
     text = env_lines(env)
     print(text, end="")
     if args.env_file and not args.dry_run:

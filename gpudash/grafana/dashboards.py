@@ -3,6 +3,9 @@
 * **Provider** (internal): fleet allocation and utilisation, revenue, tenants by spend, idle GPUs and their
   cost, MIG use, unpriced usage, billing-data health.
 * **CCSP**: hourly active worker nodes and active GPUs per node and in total, as graphs and exportable tables.
+
+Provider and CCSP dashboards read their datasource through a ``datasource`` variable (and filter by a ``cluster``
+variable), so they also work imported by hand into any Grafana (:func:`~gpudash.grafana.panels.for_import`).
 * **Tenant** (one per tenant): cost and GPU-hours of the period against the budget, projection, burn rate in
   total / per workload / per pod, GPU-hours by class and cluster, efficiency, active alerts. Every selector
   carries ``namespace="<ns>"``; there are no template variables.
@@ -223,7 +226,7 @@ def provider(model: Model) -> P.Dashboard:
         description="Fleet GPU allocation, utilisation, revenue, idle GPUs and billing-data health (provider only).",
         tags=("gpudash", PROVIDER_TAG), panels=tuple(panels), time_from="now-7d",
         refresh=q.duration(model.billing.mco_interval), variables=(_cluster_variable(model),),
-        links=(P.DashboardLink("GPU billing", (PROVIDER_TAG,)),))
+        datasource_variable=True, links=(P.DashboardLink("GPU billing", (PROVIDER_TAG,)),))
 
 
 # --- CCSP ---------------------------------------------------------------------------------------------------------
@@ -268,7 +271,7 @@ def ccsp(model: Model) -> P.Dashboard:
         title="GPU billing: CCSP hourly report", uid=uids.ccsp_dashboard_uid(),
         description="Hourly active worker nodes and GPUs (per node and fleet total) for the CCSP report.",
         tags=("gpudash", PROVIDER_TAG, "ccsp"), panels=tuple(panels), time_from="now-2d/d",
-        refresh="1h", variables=(_cluster_variable(model),),
+        refresh="1h", variables=(_cluster_variable(model),), datasource_variable=True,
         links=(P.DashboardLink("GPU billing", (PROVIDER_TAG,)),))
 
 

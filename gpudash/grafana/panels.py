@@ -5,7 +5,7 @@ grafanalib's quirks are handled here and nowhere else:
 * it emits ``schemaVersion`` 12 unless told: dashboards get :data:`SCHEMA_VERSION` (39, Grafana 10.x/11.x);
 * Stat panels default to ``thresholds.steps: ""``: every panel gets explicit thresholds (a base step at least);
 * a ``Target`` without a datasource emits ``"datasource": null``: every panel and every target carries the
-  datasource UID it was built for;
+  datasource UID it was built for, or ``${datasource}`` on dashboards with a datasource variable;
 * legacy keys (dashboard ``id``, ``rows``, ``style``; target ``intervalFactor``/``step``; null panel fields)
   are removed, so provisioning never sees a database ``id`` and the JSON stays small and diffable;
 * panel ids and grid positions are assigned here, left to right in rows of 24 columns.
@@ -15,6 +15,7 @@ them is a programming error (``ValueError``).
 """
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -188,6 +189,39 @@ def custom_variable(name: str, label: str, values: tuple[str, ...]) -> dict:
     return data
 
 
+DATASOURCE_VARIABLE = "datasource"
+# The input Grafana's dashboard import asks for: it writes the chosen datasource wherever "${DS_PROMETHEUS}"
+# stands in a string of the JSON and drops ``__inputs`` (grafana/grafana
+# pkg/services/dashboardimport/utils/dash_template_evaluator.go; the ``__inputs`` entry has the shape that
+# public/app/features/dashboard/components/DashExportModal/DashboardExporter.ts writes for a datasource).
+IMPORT_INPUT = "DS_PROMETHEUS"
+
+
+def datasource_variable(ds: dict) -> dict:
+    """A ``datasource`` variable over the org's datasources of ``ds``'s type, ``ds`` selected: panels read
+    ``${datasource}``, so the dashboard works wherever a datasource of that type exists."""
+    return {"name": DATASOURCE_VARIABLE, "label": "Datasource", "type": "datasource", "query": ds["type"],
+            "current": {"selected": True, "text": ds["uid"], "value": ds["uid"]}, "options": [], "hide": 0,
+            "includeAll": False, "multi": False, "refresh": 1, "regex": "", "skipUrlSync": False}
+
+
+def for_import(dashboard: dict) -> dict:
+    """The dashboard for Grafana's "Import dashboard": ``__inputs`` asks for a Prometheus datasource, whose
+    value Grafana puts in the ``datasource`` variable (every panel reads it). Only for dashboards rendered
+    with a datasource variable."""
+    out = copy.deepcopy(dashboard)
+    found = [v for v in out["templating"]["list"] if v["name"] == DATASOURCE_VARIABLE]
+    if not found:
+        raise ValueError(f"dashboard {dashboard.get('uid')!r} has no datasource variable to import through")
+    ref = f"${{{IMPORT_INPUT}}}"
+    found[0]["current"] = {"selected": False, "text": ref, "value": ref}
+    out["__inputs"] = [{"name": IMPORT_INPUT, "label": "Prometheus", "type": "datasource",
+                        "pluginId": found[0]["query"], "pluginName": "Prometheus",
+                        "description": "The Prometheus-compatible datasource that holds gpudash's recorded series "
+                                       "(the ACM hub's Observatorium, or a cluster's thanos-querier)."}]
+    return out
+
+
 def _plain(obj) -> object:
     """grafanalib objects -> plain JSON data (dicts, lists, scalars)."""
     return json.loads(json.dumps(obj.to_json_data(), cls=DashboardEncoder))
@@ -260,11 +294,14 @@ class Dashboard:
     time_from: str = "now-24h"
     refresh: str = "5m"
     variables: tuple[Callable[[dict], dict], ...] = ()  # ds -> variable JSON
+    # Panels read ``${datasource}`` (a variable, first in the list) instead of the fixed datasource.
+    datasource_variable: bool = False
     links: tuple[DashboardLink, ...] = field(default=())
 
 
 def render(dash: Dashboard, ds: dict) -> dict:
-    """The dashboard JSON for datasource ``ds`` (``{"type": "prometheus", "uid": ...}``)."""
+    """The dashboard JSON for datasource ``ds`` (``{"type": "prometheus", "uid": ...}``): fixed in every panel, or
+    the datasource variable's selection when the dashboard has one."""
     if not ds.get("uid"):
         raise ValueError("dashboards need a datasource uid")
     links = [G.DashboardLink(title=link.title, type="dashboards", tags=list(link.tags), asDropdown=True,
@@ -277,8 +314,10 @@ def render(dash: Dashboard, ds: dict) -> dict:
         templating=G.Templating(list=[]), panels=[]))
     for key in ("id", "rows", "hideControls", "sharedCrosshair", "style", "gnetId", "__inputs", "version"):
         data.pop(key, None)
-    data["panels"] = _layout(list(dash.panels), ds)
-    data["templating"] = {"list": [make(ds) for make in dash.variables]}
+    panel_ds = {"type": ds["type"], "uid": f"${{{DATASOURCE_VARIABLE}}}"} if dash.datasource_variable else ds
+    data["panels"] = _layout(list(dash.panels), panel_ds)
+    own = [datasource_variable(ds)] if dash.datasource_variable else []
+    data["templating"] = {"list": own + [make(ds) for make in dash.variables]}
     for link in data["links"]:
         for key in ("tooltip", "url"):
             if not link.get(key):

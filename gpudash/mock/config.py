@@ -20,7 +20,7 @@ node_pools:
     exporter: dcgm               # dcgm | amd | none (default: by vendor): which exporter serves this pool
 workload:
   - name: trainer                # a pod (replicas: N gives trainer-0..N-1 on consecutive nodes)
-    tenant: 0                    # model tenant by index, or namespace: <literal>
+    tenant: 0                    # model tenant by index in the model file's order, or namespace: <literal>
     pool: a100
     node: 0                      # node index in the pool
     owner: {kind: Deployment, name: trainer}         # Deployment | StatefulSet | Job | bare
@@ -145,7 +145,7 @@ def _compile(raw: dict, model: Model, source: str) -> Mock:
             exporter[(p.get("cluster", 0), name)] = kind
     pods = []
     for w in raw.get("workload", ()):
-        pods += _jobs(w["jobs"], pools) if "jobs" in w else _pods(w, pools)
+        pods += _jobs(w["jobs"], pools, model) if "jobs" in w else _pods(w, pools, model)
     clusters = 1 + max([n["cluster"] for n in nodes] + [p.get("cluster", 0) for p in pods], default=0)
     scenario_raw = {"name": raw.get("name", Path(source).stem), "protects": raw.get("description", "mock cluster"),
                     "duration": raw.get("duration", "1d"), "clusters": clusters, "nodes": nodes, "pods": pods,
@@ -192,8 +192,17 @@ def _node_of(w: dict, pools: dict, index: int = 0) -> tuple[str, int]:
     return f"{pool['name']}-{(int(w.get('node', 0)) + index) % n}", pool.get("cluster", 0)
 
 
-def _tenant(w: dict) -> dict:
-    return {"tenant": w["tenant"]} if "tenant" in w else {"namespace": w["namespace"]}
+def _namespace(w: dict, model: Model) -> dict:
+    """``tenant: N``, the N-th tenant as the model file lists them (not by name), or ``namespace: <literal>``."""
+    if "tenant" not in w:
+        return {"namespace": w["namespace"]}
+    tenants = model.tenants_in_file_order()
+    index = w["tenant"]
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(tenants):
+        listed = ", ".join(f"{i} = {t.name}" for i, t in enumerate(tenants))
+        raise ValueError(f"workload {w['name']}: tenant {index!r} is no index into the model's tenants ({listed}); "
+                         "use namespace: for a literal namespace")
+    return {"namespace": tenants[index].namespace}
 
 
 def utilisation_steps(spec, first: int = 0) -> list[dict] | float:
@@ -215,14 +224,14 @@ def utilisation_steps(spec, first: int = 0) -> list[dict] | float:
     return out
 
 
-def _pods(w: dict, pools: dict) -> list[dict]:
+def _pods(w: dict, pools: dict, model: Model) -> list[dict]:
     out = []
-    replicas = int(w.get("replicas", 1))
+    replicas, namespace = int(w.get("replicas", 1)), _namespace(w, model)
     for r in range(replicas):
         node, cluster = _node_of(w, pools, r)
         events = [dict(e) for e in w["lifecycle"]]
         first = min(sc.minutes(e["at"]) for e in events)
-        pod = {"name": w["name"] if replicas == 1 and "replicas" not in w else f"{w['name']}-{r}", **_tenant(w),
+        pod = {"name": w["name"] if replicas == 1 and "replicas" not in w else f"{w['name']}-{r}", **namespace,
                "node": node, "cluster": cluster, "owner": w.get("owner", {"kind": "bare"}),
                "containers": w.get("containers") or [{"name": "main", "requests": w.get("requests", {"gpu": 1})}],
                "init_containers": w.get("init_containers", []), "lifecycle": events,
@@ -233,14 +242,14 @@ def _pods(w: dict, pools: dict) -> list[dict]:
     return out
 
 
-def _jobs(j: dict, pools: dict) -> list[dict]:
+def _jobs(j: dict, pools: dict, model: Model) -> list[dict]:
     """A deterministic stream of short jobs."""
     rng = random.Random(j.get("seed", 0))
     every, run, jitter = sc.minutes(j["every"]), sc.minutes(j["run"]), sc.minutes(j.get("jitter", 0))
     pending, delete_after = sc.minutes(j.get("pending", 0)), sc.minutes(j.get("delete_after", 2))
     start, until = sc.minutes(j.get("start", 0)), sc.minutes(j["until"])
     spread, fail_every = int(j.get("nodes", 1)), int(j.get("fail_every", 0))
-    out, k, t = [], 0, start
+    out, k, t, namespace = [], 0, start, _namespace(j, model)
     while t < until:
         length = max(1, run + (rng.randint(-jitter, jitter) if jitter else 0))
         node, cluster = _node_of({**j, "node": j.get("node", 0)}, pools, k % spread)
@@ -250,7 +259,7 @@ def _jobs(j: dict, pools: dict) -> list[dict]:
         events = ([{"at": t, "phase": "Pending"}] if pending else []) + [
             {"at": running, "phase": "Running"}, {"at": running + length, "phase": end_phase},
             {"at": running + length + delete_after, "deleted": True}]
-        out.append({"name": f"{j['name']}-{k:05d}", **_tenant(j), "node": node, "cluster": cluster,
+        out.append({"name": f"{j['name']}-{k:05d}", **namespace, "node": node, "cluster": cluster,
                     "owner": {"kind": "Job", "name": f"{j['name']}-{k:05d}"},
                     "containers": [{"name": "main", "requests": j.get("requests", {"gpu": 1})}],
                     "lifecycle": events, "utilisation": utilisation_steps(j.get("utilisation", 90), running)})

@@ -508,6 +508,7 @@ def _semantic(data: dict, ctx: _Ctx) -> Model:
         issuer=_issuer(data["issuer"]),
         prune=_prune(data["prune"], data["clusters"], ctx) if "prune" in data else None,
         source=ctx.file,
+        tenant_order=tuple(t["name"] for t in data["tenants"]),
     )
 
 

@@ -207,6 +207,12 @@ class Model:
     issuer: Issuer = Issuer()
     prune: Prune | None = None  # None: no pruner rendered
     source: str = field(default="<bundled example>", compare=False)  # file the model came from
+    tenant_order: tuple[str, ...] = field(default=(), compare=False)  # tenant names as the file lists them
+
+    def tenants_in_file_order(self) -> tuple[Tenant, ...]:
+        """The tenants in the model file's order (mock files index them so); by name when it is unknown."""
+        by_name = {t.name: t for t in self.tenants}
+        return tuple(by_name[n] for n in self.tenant_order) or self.tenants
 
     def tenant_for_namespace(self, namespace: str) -> Tenant | None:
         return next((t for t in self.tenants if t.namespace == namespace), None)
