@@ -7,9 +7,14 @@ Every document is parsed back and compared with its data before it is returned.
 """
 from __future__ import annotations
 
+import functools
 import json
 
 import yaml
+
+# libyaml's parser when PyYAML was built with it (the same YAML 1.1 resolver and constructors either way);
+# the round-trip check below parses every document, so the pure-Python parser made it quadratic-looking slow.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 COMMENT = "__comment__"
 
@@ -24,6 +29,18 @@ def strip_comments(data):
 
 
 def _scalar(value) -> str:
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return _scalar_text(type(value), value)  # the type too: True == 1 and 1.0 == 1 hash alike
+    return _emit(value)
+
+
+@functools.lru_cache(maxsize=65536)
+def _scalar_text(_type, value) -> str:
+    """Keys and values repeat across files (and tenants): each distinct scalar is emitted once."""
+    return _emit(value)
+
+
+def _emit(value) -> str:
     text = yaml.safe_dump(value, width=2**31, default_flow_style=True, allow_unicode=True)
     return text.removesuffix("\n").removesuffix("\n...").removesuffix("...").rstrip("\n")
 
@@ -93,7 +110,7 @@ def dump_yaml(data, header: str = "") -> str:
     else:
         lines.append(_scalar(data))
     text = "\n".join(lines) + "\n"
-    if yaml.safe_load(text) != strip_comments(data):
+    if yaml.load(text, Loader=_LOADER) != strip_comments(data):
         raise ValueError("YAML emitter round-trip mismatch")  # a bug in this module, never user input
     return text
 

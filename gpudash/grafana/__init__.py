@@ -17,11 +17,14 @@ violation fails the render.
 """
 from __future__ import annotations
 
+import json
+import weakref
+
 from gpudash.errors import GenerationError
-from gpudash.grafana import dashboards, delivery, isolation, uids
+from gpudash.grafana import dashboards, delivery, isolation, tenant_board, uids
 from gpudash.grafana import panels as P
 from gpudash.grafana import provisioning as prov
-from gpudash.model.types import Model
+from gpudash.model.types import Model, Tenant
 from gpudash.report import queries as report_queries
 
 
@@ -38,16 +41,34 @@ def rendered(model: Model, acm: bool = False) -> tuple[dict[str, dict], dict[str
     tenants: dict[str, dict[str, dict]] = {}
     for t in model.tenants:
         ds_uid = uids.ACM_DATASOURCE_UID if acm else uids.tenant_datasource_uid(t.name)
-        dash = dashboards.tenant(model, t)
-        data = P.render(dash, prov.datasource_ref(ds_uid))
+        stem, text = _tenant_json(model, t)
+        data = tenant_board.with_datasource(json.loads(text), uids.tenant_datasource_uid(t.name), ds_uid)
         isolation.prove(data, t.namespace, ds_uid, model.clusters)
-        tenants[t.name] = {dashboards.file_name(dash): data}
+        tenants[t.name] = {stem: data}
     seen: dict[str, str] = {}
     for stem, data in [*provider.items(), *((s, d) for group in tenants.values() for s, d in group.items())]:
         if data["uid"] in seen:
             raise GenerationError(f"dashboards {seen[data['uid']]!r} and {stem!r} have the same uid {data['uid']}")
         seen[data["uid"]] = stem
     return provider, tenants
+
+
+# id(model) -> {tenant name: (file stem, compact JSON)}, dropped with the model (models are not all hashable).
+_BUILT: dict[int, dict[str, tuple[str, str]]] = {}
+
+
+def _tenant_json(model: Model, t: Tenant) -> tuple[str, str]:
+    """(file stem, compact JSON) of ``t``'s dashboard with its own datasource, built through grafanalib once per
+    model and tenant: both delivery variants and the mixin specialise a fresh copy of it."""
+    if id(model) not in _BUILT:
+        _BUILT[id(model)] = {}
+        weakref.finalize(model, _BUILT.pop, id(model), None)
+    built = _BUILT[id(model)]
+    if t.name not in built:
+        dash = dashboards.tenant(model, t)
+        built[t.name] = dashboards.file_name(dash), json.dumps(P.render(dash, prov.datasource_ref(
+            uids.tenant_datasource_uid(t.name))), separators=(",", ":"), ensure_ascii=False)
+    return built[t.name]
 
 
 def prove_reports(model: Model) -> None:
