@@ -11,6 +11,7 @@ so the command itself runs unchanged.
 """
 from __future__ import annotations
 
+import functools
 import json
 import sys
 import time
@@ -40,6 +41,7 @@ def main(argv: list[str]) -> int:
     phases: dict[str, float] = {}
 
     def timed(name, fn):
+        @functools.wraps(fn)
         def wrapper(*a, **kw):
             t0 = time.perf_counter()
             try:

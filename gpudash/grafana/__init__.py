@@ -80,23 +80,30 @@ def prove_reports(model: Model) -> None:
 
 
 def artifacts(model: Model) -> dict[str, object]:
+    """The files of the chosen delivery targets (gpudash.targets: the caller keeps only those; the variants no
+    chosen target needs are not built)."""
+    chosen = set(model.outputs.targets)
     prove_reports(model)
     provider, tenants = rendered(model)
-    acm_provider, acm_tenants = rendered(model, acm=True)
     out: dict[str, object] = {}
     for stem, data in provider.items():
         out[f"dashboards/{stem}.json"] = data
     for group in tenants.values():
         for stem, data in group.items():
             out[f"dashboards/{stem}.json"] = data
-    for stem, data in acm_provider.items():
-        out[f"dashboards/acm/{stem}.yaml"] = delivery.acm_configmap(stem, data, prov.provider_folder_title(model))
-    for t in model.tenants:
-        for stem, data in acm_tenants[t.name].items():
-            out[f"dashboards/acm/{stem}.yaml"] = delivery.acm_configmap(stem, data, prov.tenant_folder_title(t))
-    files = {"provider": [f"{stem}.json" for stem in provider]}
-    files.update({name: [f"{stem}.json" for stem in group] for name, group in tenants.items()})
-    out.update(prov.files(model, files))
-    out["grafana/bootstrap.json"] = prov.bootstrap(model)
-    out.update(delivery.operator_objects(model, provider, tenants))
+    if "acm" in chosen:
+        acm_provider, acm_tenants = rendered(model, acm=True)
+        for stem, data in acm_provider.items():
+            out[f"dashboards/acm/{stem}.yaml"] = delivery.acm_configmap(stem, data,
+                                                                        prov.provider_folder_title(model))
+        for t in model.tenants:
+            for stem, data in acm_tenants[t.name].items():
+                out[f"dashboards/acm/{stem}.yaml"] = delivery.acm_configmap(stem, data, prov.tenant_folder_title(t))
+    if "grafana-provisioning" in chosen:
+        files = {"provider": [f"{stem}.json" for stem in provider]}
+        files.update({name: [f"{stem}.json" for stem in group] for name, group in tenants.items()})
+        out.update(prov.files(model, files))
+        out["grafana/bootstrap.json"] = prov.bootstrap(model)
+    if "grafana-operator" in chosen:
+        out.update(delivery.operator_objects(model, provider, tenants))
     return out

@@ -39,11 +39,13 @@ from gpudash.model.types import (
     Mco,
     MigProfile,
     Model,
+    Outputs,
     Retention,
     Sources,
     Tenant,
     TenantDatasource,
 )
+from gpudash.targets import ALL
 
 BUNDLED_SOURCE = "<bundled example>"
 DEFAULT_MODEL = "gpudash.yaml"  # looked for in the current folder; ``gpudash init`` writes it
@@ -502,6 +504,7 @@ def _semantic(data: dict, ctx: _Ctx) -> Model:
         grafana=_grafana(data["grafana"]),
         mco=_mco(data["mco"]),
         issuer=_issuer(data["issuer"]),
+        outputs=Outputs(targets=tuple(t for t in ALL if t in data["outputs"]["targets"])),
         source=ctx.file,
     )
 

@@ -9,6 +9,7 @@ the loader and stated in the ``description`` of the fields they constrain.
 from __future__ import annotations
 
 from gpudash.model import mig, partitions
+from gpudash import targets
 from gpudash.model.types import DAY, MIN_RETENTION, Mco
 
 SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
@@ -299,6 +300,16 @@ def _mco() -> dict:
         default={})
 
 
+def _outputs() -> dict:
+    return _object({
+        "targets": {"description": "Delivery targets to write besides the rules, alerts, quotas and golden tests "
+                                   "(always written): " + "; ".join(f"{k}: {v}" for k, (v, _) in
+                                                                    targets.TARGETS.items()) + ".",
+                    "type": "array", "uniqueItems": True, "items": {"enum": list(targets.ALL)},
+                    "default": list(targets.ALL)},
+    }, "What render writes. The default writes every target; see the README for the minimal sets.", default={})
+
+
 def _issuer() -> dict:
     text = {"type": "string", "maxLength": 200}
     return _object({
@@ -332,6 +343,7 @@ def json_schema() -> dict:
             "grafana": _grafana(),
             "mco": _mco(),
             "issuer": _issuer(),
+            "outputs": _outputs(),
         }, "GPU classes and prices, tenants (one namespace each) with budgets, and clusters: the one input from "
            "which gpudash renders rules, allowlists and dashboards.", required=("gpu_classes", "tenants", "clusters")),
         "$defs": _defs(),

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from gpudash.targets import ALL
+
 Vendor = str  # "nvidia" | "amd"
 
 
@@ -164,6 +166,13 @@ class Issuer:
 
 
 @dataclass(frozen=True)
+class Outputs:
+    """What ``render`` writes: the delivery targets of :mod:`gpudash.targets` (all by default)."""
+
+    targets: tuple[str, ...] = ALL  # in the order of gpudash.targets.TARGETS
+
+
+@dataclass(frozen=True)
 class Model:
     currency: str
     billing: Billing
@@ -175,6 +184,7 @@ class Model:
     grafana: Grafana
     mco: Mco = Mco()
     issuer: Issuer = Issuer()
+    outputs: Outputs = Outputs()
     source: str = field(default="<bundled example>", compare=False)  # file the model came from
 
     def tenant_for_namespace(self, namespace: str) -> Tenant | None:
