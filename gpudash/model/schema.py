@@ -8,8 +8,8 @@ the loader and stated in the ``description`` of the fields they constrain.
 """
 from __future__ import annotations
 
-from gpudash.model import mig, partitions
 from gpudash import targets
+from gpudash.model import mig, partitions
 from gpudash.model.types import DAY, MIN_RETENTION, Mco
 
 SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
