@@ -28,6 +28,11 @@ def strip_comments(data):
     return data
 
 
+def _has_keys(data: dict) -> bool:
+    """Whether ``data`` has a key besides :data:`COMMENT` (without copying it as strip_comments would)."""
+    return any(k != COMMENT for k in data)
+
+
 def _scalar(value) -> str:
     if isinstance(value, (str, int, float, bool)) or value is None:
         return _scalar_text(type(value), value)  # the type too: True == 1 and 1.0 == 1 hash alike
@@ -59,7 +64,7 @@ def _block(value: str, pad: str) -> str:
 
 def _value(value, pad: str) -> tuple[str, list[str]]:
     """(text after ``key:``, following lines) for a mapping value or list item at indentation ``pad``."""
-    if isinstance(value, dict) and strip_comments(value):
+    if isinstance(value, dict) and _has_keys(value):
         return "", _mapping(value, pad + "  ")
     if isinstance(value, list) and value:
         return "", _sequence(value, pad + "  ")
@@ -86,7 +91,7 @@ def _sequence(items: list, pad: str) -> list[str]:
     lines = []
     for item in items:
         lines += _comment_lines(item, pad)
-        if isinstance(item, dict) and strip_comments(item):
+        if isinstance(item, dict) and _has_keys(item):
             inner = _mapping(item, pad + "  ")
             lines.append(f"{pad}- {inner[0].lstrip()}")
             lines += inner[1:]
@@ -101,7 +106,7 @@ def dump_yaml(data, header: str = "") -> str:
     """YAML text of ``data`` (optionally after ``#`` header lines); verified to parse back to the data."""
     lines = [f"# {h}".rstrip() for h in header.splitlines()] if header else []
     lines += _comment_lines(data, "")
-    if isinstance(data, dict) and strip_comments(data):
+    if isinstance(data, dict) and _has_keys(data):
         lines += _mapping(data, "")
     elif isinstance(data, list) and data:
         lines += _sequence(data, "")
