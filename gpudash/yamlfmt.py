@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 
 import yaml
 
@@ -42,7 +43,16 @@ def _scalar(value) -> str:
 @functools.lru_cache(maxsize=65536)
 def _scalar_text(_type, value) -> str:
     """Keys and values repeat across files (and tenants): each distinct scalar is emitted once."""
+    if _type is str and _PLAIN.match(value) and _RESOLVER.resolve(yaml.ScalarNode, value, (True, False)) == _STR:
+        return value  # what the emitter writes for it: a plain scalar (tests/test_yamlfmt_scalars.py compares)
     return _emit(value)
+
+
+# Strings PyYAML writes plain when they resolve to a string (not a bool, number, null or date): a letter, then
+# letters, digits and ``_ . / -`` only: no indicator, space or quote its emitter would have to escape.
+_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_./-]*\Z")
+_RESOLVER = yaml.resolver.Resolver()
+_STR = "tag:yaml.org,2002:str"
 
 
 def _emit(value) -> str:
