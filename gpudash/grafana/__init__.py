@@ -39,6 +39,8 @@ def rendered(model: Model, acm: bool = False) -> tuple[dict[str, dict], dict[str
     for dash in dashboards.provider_dashboards(model):
         provider[dashboards.file_name(dash)] = P.render(dash, prov.datasource_ref(provider_ds))
     tenants: dict[str, dict[str, dict]] = {}
+    if not acm:
+        _BUILT.pop(id(model), None)  # built afresh here; only the ACM variant that follows reuses the build
     for t in model.tenants:
         ds_uid = uids.ACM_DATASOURCE_UID if acm else uids.tenant_datasource_uid(t.name)
         stem, text = _tenant_json(model, t)
