@@ -61,7 +61,7 @@ _BUILT: dict[int, dict[str, tuple[str, str]]] = {}
 
 def _tenant_json(model: Model, t: Tenant) -> tuple[str, str]:
     """(file stem, compact JSON) of ``t``'s dashboard with its own datasource, built through grafanalib once per
-    model and tenant: both delivery variants and the mixin specialise a fresh copy of it."""
+    render of the gpudash variant: the ACM variant that follows specialises a fresh copy of it."""
     if id(model) not in _BUILT:
         _BUILT[id(model)] = {}
         weakref.finalize(model, _BUILT.pop, id(model), None)
