@@ -11,12 +11,15 @@ so the command itself runs unchanged.
 """
 from __future__ import annotations
 
+import functools
 import json
+import os
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+PROBE_ROOT = "GPUDASH_PROBE_ROOT"  # run.py measures a base commit too: the tree to import gpudash from
+sys.path.insert(0, os.environ.get(PROBE_ROOT) or str(Path(__file__).resolve().parent.parent))
 
 
 def _vm_hwm_kib() -> int:
@@ -40,6 +43,7 @@ def main(argv: list[str]) -> int:
     phases: dict[str, float] = {}
 
     def timed(name, fn):
+        @functools.wraps(fn)
         def wrapper(*a, **kw):
             t0 = time.perf_counter()
             try:

@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 import yaml  # noqa: E402
 
+from benchmarks.render_probe import PROBE_ROOT  # noqa: E402
 from e2e import mco_sim, pipeline  # noqa: E402
 from e2e.harness import Prometheus  # noqa: E402
 from gpudash import layout  # noqa: E402
@@ -137,11 +138,16 @@ def accuracy(work: Path, cache: Path, lost: float = 0.01) -> dict:
 
 
 # --- 2. render scale ---------------------------------------------------------------------------------------------
-def render_scale(work: Path, counts, deadline: float) -> list[dict]:
-    """``gpudash render`` of the e2e model with N tenants, each in a fresh process (benchmarks/render_probe.py):
-    wall time, time per phase and peak RSS. A size whose linear extrapolation from the previous one would pass
-    ``deadline`` (time.monotonic) is not run; its row says so and gives the extrapolation."""
+def render_scale(work: Path, counts, deadline: float, root: Path = ROOT) -> list[dict]:
+    """``gpudash render`` of the e2e model with N tenants, each in a fresh process (benchmarks/render_probe.py)
+    importing gpudash from ``root`` (this tree, or a worktree of the base commit): wall time, time per phase,
+    peak RSS and MB written per delivery target (gpudash.targets of this tree; "always" for the files every
+    render writes). A size whose linear extrapolation from the previous one would pass ``deadline``
+    (time.monotonic) is not run; its row says so and gives the extrapolation."""
+    from gpudash import targets
+
     raw = yaml.safe_load(pipeline.MODEL.read_text())
+    work.mkdir(parents=True, exist_ok=True)
     out: list[dict] = []
     for n in counts:
         left = deadline - time.monotonic()
@@ -159,7 +165,8 @@ def render_scale(work: Path, counts, deadline: float) -> list[dict]:
         t0 = time.perf_counter()
         try:
             r = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "render_probe.py"), str(path), str(dest)],
-                               capture_output=True, text=True, timeout=max(30, left), cwd=ROOT)
+                               capture_output=True, text=True, timeout=max(30, left), cwd=root,
+                               env={**os.environ, PROBE_ROOT: str(root)})
         except subprocess.TimeoutExpired:
             out.append({"tenants": n, "skipped": f"stopped after {time.perf_counter() - t0:.0f} s (budget)"})
             continue
@@ -170,9 +177,42 @@ def render_scale(work: Path, counts, deadline: float) -> list[dict]:
         row = json.loads(line.removeprefix("RENDER_PROBE "))
         row["tenants"] = n
         row["process_seconds"] = round(time.perf_counter() - t0, 2)  # with interpreter start-up and imports
+        by_target: dict[str, int] = {}
+        for f in dest.rglob("*"):
+            if f.is_file():
+                for name in targets.claimed_by(str(f.relative_to(dest))) or {"always"}:
+                    by_target[name] = by_target.get(name, 0) + f.stat().st_size
+        row["bytes_by_target"] = dict(sorted(by_target.items()))
         out.append(row)
         shutil.rmtree(dest, ignore_errors=True)
     return out
+
+
+def base_worktree(work: Path, commit: str) -> Path:
+    """A detached git worktree of ``commit`` (the base to compare with), removed by :func:`drop_worktree`."""
+    path = work / "base-tree"
+    subprocess.run(["git", "worktree", "add", "--detach", str(path), commit], cwd=ROOT, check=True,
+                   capture_output=True)
+    return path
+
+
+def drop_worktree(path: Path) -> None:
+    subprocess.run(["git", "worktree", "remove", "--force", str(path)], cwd=ROOT, capture_output=True)
+
+
+def scale(work: Path, counts, deadline: float, base: str | None) -> dict:
+    """Render scale of this tree and, with ``base``, of that commit in the same run, with their ratios."""
+    rows = render_scale(work / "new", counts, deadline)
+    if not base:
+        return {"rows": rows}
+    commit = subprocess.run(["git", "rev-parse", "--short", base], cwd=ROOT, capture_output=True, text=True,
+                            check=True).stdout.strip()
+    tree = base_worktree(work, commit)
+    try:
+        base_rows = render_scale(work / "base", counts, deadline, root=tree)
+    finally:
+        drop_worktree(tree)
+    return {"rows": rows, "base": {"commit": commit, "rows": base_rows}}
 
 
 # --- 3. fleet: rule cost and series pushed ----------------------------------------------------------------------
@@ -309,21 +349,45 @@ def _accuracy_md(acc: dict) -> list[str]:
     return out
 
 
-def _scale_md(rows: list[dict], meta: dict) -> list[str]:
+def _scale_table(rows: list[dict]) -> list[str]:
+    out = ["| tenants | render s | process s | peak RSS MB | files | MB written | MB by target | slowest phases (s) |",
+           "|---:|---:|---:|---:|---:|---:|---|---|"]
+    for r in rows:
+        if "seconds" not in r:
+            out.append(f"| {r['tenants']:,} | | | | | | | {r.get('skipped') or r.get('error')} |")
+            continue
+        top = sorted(r["phases"].items(), key=lambda kv: -kv[1])[:3]
+        per = ", ".join(f"{k} {v / 1e6:.1f}" for k, v in r.get("bytes_by_target", {}).items())
+        out.append(f"| {r['tenants']:,} | {r['seconds']:.1f} | {r['process_seconds']:.1f} | {r['peak_rss_mb']:.0f} | "
+                   f"{r['files']:,} | {r['bytes'] / 1e6:.1f} | {per} | "
+                   + ", ".join(f"{k} {v:.1f}" for k, v in top) + " |")
+    return out
+
+
+def _ratios(rows: list[dict], base_rows: list[dict]) -> list[str]:
+    old = {r["tenants"]: r for r in base_rows if "seconds" in r}
+    out = ["| tenants | render time (this / base) | peak RSS | MB written |", "|---:|---:|---:|---:|"]
+    for r in rows:
+        b = old.get(r["tenants"])
+        if "seconds" in r and b:
+            out.append(f"| {r['tenants']:,} | {r['seconds'] / b['seconds']:.2f} | "
+                       f"{r['peak_rss_mb'] / b['peak_rss_mb']:.2f} | {r['bytes'] / b['bytes']:.2f} |")
+    return out
+
+
+def _scale_md(sc: dict, meta: dict) -> list[str]:
     out = ["## 2. Render time and peak memory by number of tenants", "", _meta_line(meta), "",
            "`gpudash render -c MODEL -o OUT` of the e2e model (3 GPU classes, 2 clusters) with N tenants, each in a "
            "fresh process (`benchmarks/render_probe.py`): wall time of the command (imports excluded; the process "
-           "column includes them), the slowest phases, peak RSS (`VmHWM`).", "",
-           "| tenants | render s | process s | peak RSS MB | files | MB written | slowest phases (s) |",
-           "|---:|---:|---:|---:|---:|---:|---|"]
-    for r in rows:
-        if "seconds" not in r:
-            out.append(f"| {r['tenants']:,} | | | | | | {r.get('skipped') or r.get('error')} |")
-            continue
-        top = sorted(r["phases"].items(), key=lambda kv: -kv[1])[:3]
-        out.append(f"| {r['tenants']:,} | {r['seconds']:.1f} | {r['process_seconds']:.1f} | {r['peak_rss_mb']:.0f} | "
-                   f"{r['files']:,} | {r['bytes'] / 1e6:.1f} | " + ", ".join(f"{k} {v:.1f}" for k, v in top) + " |")
-    return out + [""]
+           "column includes them), the slowest phases, peak RSS (`VmHWM`), MB written per delivery target "
+           "(`outputs.targets`, all of them here; \"always\" is what every render writes; a file two targets "
+           "deliver counts for both).", "", *_scale_table(sc.get("rows", [])), ""]
+    base = sc.get("base")
+    if base:
+        out += [f"The base commit {base['commit']} in the same run (a git worktree, the same probe and models):", "",
+                *_scale_table(base["rows"]), "", "Ratios, this commit over the base (below 1 is better):", "",
+                *_ratios(sc.get("rows", []), base["rows"]), ""]
+    return out
 
 
 def _fleet_md(f: dict) -> list[str]:
@@ -500,7 +564,7 @@ def write_markdown(res: dict, path: Path) -> None:
         out += _fleet_md(res["fleet"]) if "error" not in res["fleet"] else ["## 1. Rule cost", "",
                                                                            f"Failed: {res['fleet']['error']}", ""]
     if "scale" in res:
-        out += _scale_md(res["scale"].get("rows", []), res["scale"]["meta"])
+        out += _scale_md(res["scale"], res["scale"]["meta"])
     if "accuracy" in res:
         out += _accuracy_md(res["accuracy"]) if "error" not in res["accuracy"] else [
             "## 3. Billing accuracy", "", f"Failed: {res['accuracy']['error']}", ""]
@@ -532,6 +596,11 @@ def machine() -> dict:
 SECTIONS = ("accuracy", "dashboard", "fleet", "scale")
 
 
+def _merge_base() -> str:
+    r = subprocess.run(["git", "merge-base", "HEAD", "main"], capture_output=True, text=True, cwd=ROOT)
+    return r.stdout.strip()[:12] if r.returncode == 0 else ""
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="2,000 GPUs, models of 10 and 100 tenants")
@@ -543,6 +612,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=str(Path(__file__).parent / "RESULTS.md"))
     ap.add_argument("--keep", action="store_true", help="keep the work directory (printed)")
     ap.add_argument("--report", action="store_true", help="only rewrite RESULTS.md from results.json")
+    ap.add_argument("--base", default=_merge_base(), help="commit whose render scale is measured in the same run "
+                    "for the ratios (default: the merge base with main; '' for none)")
     args = ap.parse_args(argv)
     if args.report:
         write_markdown(json.loads(Path(args.out).with_name("results.json").read_text()), Path(args.out))
@@ -563,7 +634,7 @@ def main(argv: list[str] | None = None) -> int:
     tmp = tempfile.mkdtemp(prefix="gpudash-bench-")
     work = Path(tmp)
     try:
-        run_all(work, only, res, gpus, tenants, args.repeat, deadline, command.strip())
+        run_all(work, only, res, gpus, tenants, args.repeat, deadline, command.strip(), args.base or None)
     finally:
         for prom in STARTED:
             prom.stop()
@@ -578,13 +649,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_all(work: Path, only: list[str], res: dict, gpus: int, tenants: list[int], repeat: int, deadline: float,
-            command: str) -> None:
+            command: str, base: str | None = None) -> None:
     cache = work / "cache"  # the e2e month's history blocks, built once for accuracy and dashboard
     commit = source_commit()
     sections = {"accuracy": lambda: accuracy(work / "acc", cache),
                 "dashboard": lambda: dashboard(work / "dash", cache),
                 "fleet": lambda: fleet(work / "fleet", gpus, repeat),
-                "scale": lambda: {"rows": render_scale(work / "scale", tenants, deadline)}}
+                "scale": lambda: scale(work / "scale", tenants, deadline, base)}
     for name in only:
         (work / name).mkdir(parents=True, exist_ok=True)
         (work / {"accuracy": "acc", "dashboard": "dash"}.get(name, name)).mkdir(parents=True, exist_ok=True)

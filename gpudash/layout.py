@@ -16,18 +16,26 @@ MIXIN = "mixin"  # the monitoring-mixin (jsonnet)
 WIRING = "wiring"  # scrape wiring for self-managed spokes (sources.self_managed)
 PRUNE = "prune"  # the idle-GPU pruner's RBAC (same on every cluster) and one Deployment folder per cluster
 
+RULES_KUBERNETES = f"{RULES}/kubernetes"  # PrometheusRule objects for a cluster's own Prometheus
+ALERTS_KUBERNETES = f"{ALERTS}/kubernetes"
+DASHBOARDS_ACM = f"{DASHBOARDS}/acm"  # ACM hub Grafana ConfigMaps
+DASHBOARDS_IMPORT = f"{DASHBOARDS}/import"  # provider and CCSP dashboards with __inputs for a manual import
+DASHBOARD_PREFIX = "gpudash-"  # every dashboard's file stem (its uid) starts so
+GRAFANA_OPERATOR = f"{GRAFANA}/operator"  # grafana-operator v5 objects
+GRAFANA_PROVISIONING = f"{GRAFANA}/provisioning"  # Grafana file provisioning
+
 KUSTOMIZATION = "kustomization.yaml"  # one per folder of Kubernetes objects, and one at the top
 MANIFEST = ".gpudash-manifest.json"  # what the writer owns in the output folder
 
 # --- rules --------------------------------------------------------------------------------------------------------
 SPOKE_RULES = f"{RULES}/gpudash-spoke.rules.yaml"
 HUB_RULES = f"{RULES}/gpudash-hub.rules.yaml"
-RULES_NAMESPACE = f"{RULES}/kubernetes/namespace.yaml"
-RULES_PROMETHEUS_RULE = f"{RULES}/kubernetes/gpudash-rules.prometheusrule.yaml"
+RULES_NAMESPACE = f"{RULES_KUBERNETES}/namespace.yaml"
+RULES_PROMETHEUS_RULE = f"{RULES_KUBERNETES}/gpudash-rules.prometheusrule.yaml"
 
 # --- alerts -------------------------------------------------------------------------------------------------------
 ALERT_RULES = f"{ALERTS}/gpudash.alerts.yaml"
-ALERTS_PROMETHEUS_RULE = f"{ALERTS}/kubernetes/gpudash-alerts.prometheusrule.yaml"
+ALERTS_PROMETHEUS_RULE = f"{ALERTS_KUBERNETES}/gpudash-alerts.prometheusrule.yaml"
 ALERTMANAGER = f"{ALERTS}/alertmanager.yml"
 ALERTMANAGER_SECRET = f"{MCO}/alertmanager-config.secret.yaml"
 
@@ -87,21 +95,21 @@ def dashboard_json(stem: str) -> str:
 
 def dashboard_import(stem: str) -> str:
     """A provider or CCSP dashboard with ``__inputs``, for Grafana's manual "Import dashboard"."""
-    return f"{DASHBOARDS}/import/{stem}.json"
+    return f"{DASHBOARDS_IMPORT}/{stem}.json"
 
 
 def dashboard_configmap(stem: str) -> str:
     """ACM's grafana-dashboard ConfigMap of a dashboard."""
-    return f"{DASHBOARDS}/acm/{stem}.yaml"
+    return f"{DASHBOARDS_ACM}/{stem}.yaml"
 
 
 def grafana_operator(name: str) -> str:
-    return f"{GRAFANA}/operator/{name}.yaml"
+    return f"{GRAFANA_OPERATOR}/{name}.yaml"
 
 
 def grafana_provisioning(kind: str, name: str) -> str:
     """Grafana provisioning file of ``kind`` ``datasources`` or ``dashboards``."""
-    return f"{GRAFANA}/provisioning/{kind}/{name}.yaml"
+    return f"{GRAFANA_PROVISIONING}/{kind}/{name}.yaml"
 
 
 def kustomization(folder: str) -> str:

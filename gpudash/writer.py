@@ -14,6 +14,7 @@ Rules it keeps:
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import json
 import os
@@ -51,7 +52,12 @@ class Plan:
     owned: dict[str, str]  # path -> digest recorded in the current manifest
 
     def changed(self) -> list[str]:
-        return sorted(p for p, text in self.files.items() if _read(self.outdir / p) != text)
+        return list(self._changed)
+
+    @functools.cached_property
+    def _changed(self) -> tuple[str, ...]:
+        """Read once: ``counts``, ``edited`` and ``diff`` all ask (each file read once per render)."""
+        return tuple(sorted(p for p, text in self.files.items() if _read(self.outdir / p) != text))
 
     def stale(self) -> list[str]:
         return sorted(p for p in self.owned if p not in self.files)

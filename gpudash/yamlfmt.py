@@ -7,9 +7,15 @@ Every document is parsed back and compared with its data before it is returned.
 """
 from __future__ import annotations
 
+import functools
 import json
+import re
 
 import yaml
+
+# libyaml's parser when PyYAML was built with it (the same YAML 1.1 resolver and constructors either way);
+# the round-trip check below parses every document, so the pure-Python parser made it quadratic-looking slow.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 COMMENT = "__comment__"
 
@@ -23,7 +29,33 @@ def strip_comments(data):
     return data
 
 
+def _has_keys(data: dict) -> bool:
+    """Whether ``data`` has a key besides :data:`COMMENT` (without copying it as strip_comments would)."""
+    return any(k != COMMENT for k in data)
+
+
 def _scalar(value) -> str:
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return _scalar_text(type(value), value)  # the type too: True == 1 and 1.0 == 1 hash alike
+    return _emit(value)
+
+
+@functools.lru_cache(maxsize=65536)
+def _scalar_text(_type, value) -> str:
+    """Keys and values repeat across files (and tenants): each distinct scalar is emitted once."""
+    if _type is str and _PLAIN.match(value) and _RESOLVER.resolve(yaml.ScalarNode, value, (True, False)) == _STR:
+        return value  # what the emitter writes for it: a plain scalar (tests/test_yamlfmt_scalars.py compares)
+    return _emit(value)
+
+
+# Strings PyYAML writes plain when they resolve to a string (not a bool, number, null or date): a letter, then
+# letters, digits and ``_ . / -`` only: no indicator, space or quote its emitter would have to escape.
+_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_./-]*\Z")
+_RESOLVER = yaml.resolver.Resolver()
+_STR = "tag:yaml.org,2002:str"
+
+
+def _emit(value) -> str:
     text = yaml.safe_dump(value, width=2**31, default_flow_style=True, allow_unicode=True)
     return text.removesuffix("\n").removesuffix("\n...").removesuffix("...").rstrip("\n")
 
@@ -42,7 +74,7 @@ def _block(value: str, pad: str) -> str:
 
 def _value(value, pad: str) -> tuple[str, list[str]]:
     """(text after ``key:``, following lines) for a mapping value or list item at indentation ``pad``."""
-    if isinstance(value, dict) and strip_comments(value):
+    if isinstance(value, dict) and _has_keys(value):
         return "", _mapping(value, pad + "  ")
     if isinstance(value, list) and value:
         return "", _sequence(value, pad + "  ")
@@ -69,7 +101,7 @@ def _sequence(items: list, pad: str) -> list[str]:
     lines = []
     for item in items:
         lines += _comment_lines(item, pad)
-        if isinstance(item, dict) and strip_comments(item):
+        if isinstance(item, dict) and _has_keys(item):
             inner = _mapping(item, pad + "  ")
             lines.append(f"{pad}- {inner[0].lstrip()}")
             lines += inner[1:]
@@ -84,7 +116,7 @@ def dump_yaml(data, header: str = "") -> str:
     """YAML text of ``data`` (optionally after ``#`` header lines); verified to parse back to the data."""
     lines = [f"# {h}".rstrip() for h in header.splitlines()] if header else []
     lines += _comment_lines(data, "")
-    if isinstance(data, dict) and strip_comments(data):
+    if isinstance(data, dict) and _has_keys(data):
         lines += _mapping(data, "")
     elif isinstance(data, list) and data:
         lines += _sequence(data, "")
@@ -93,7 +125,7 @@ def dump_yaml(data, header: str = "") -> str:
     else:
         lines.append(_scalar(data))
     text = "\n".join(lines) + "\n"
-    if yaml.safe_load(text) != strip_comments(data):
+    if yaml.load(text, Loader=_LOADER) != strip_comments(data):
         raise ValueError("YAML emitter round-trip mismatch")  # a bug in this module, never user input
     return text
 

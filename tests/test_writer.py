@@ -1,4 +1,7 @@
-"""The writer: manifest ownership, stale-file removal, atomic failure, --check, determinism."""
+"""The writer: manifest ownership, stale-file removal, atomic failure, --check, determinism.
+
+One end-to-end test renders the example with ``python -m gpudash`` (another hash seed than this process's);
+every other test gives the writer plain data and runs in milliseconds."""
 from __future__ import annotations
 
 import json
@@ -6,7 +9,7 @@ import os
 
 import pytest
 
-from gpudash import layout, mco, writer
+from gpudash import cli, layout, writer
 from gpudash.errors import InputError
 from tests.conftest import gpudash
 
@@ -15,46 +18,60 @@ def tree(root):
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
-def test_render_writes_manifest_of_every_file(tmp_path):
-    assert gpudash("render", "--example", "-o", str(tmp_path)).returncode == 0
-    manifest = json.loads((tmp_path / layout.MANIFEST).read_text())
-    written = set(tree(tmp_path)) - {layout.MANIFEST}
-    assert set(manifest["files"]) == written
-    assert {layout.mco_configmap(mco.ALLOWLIST), layout.SPOKE_RULES,
-            layout.HUB_RULES, "kustomization.yaml"} <= written
-
-
-def test_rerender_is_byte_identical_across_hash_seeds(tmp_path):
-    outs = []
-    for seed in ("0", "1", "4242"):
-        out = tmp_path / seed
-        env = {**os.environ, "PYTHONHASHSEED": seed}
-        assert gpudash("render", "--example", "-o", str(out), env=env).returncode == 0
-        outs.append(tree(out))
-    assert outs[0] == outs[1] == outs[2]
-
-
-def test_bad_model_leaves_output_untouched(tmp_path):
+def test_render_end_to_end(tmp_path, rendered):
+    """The CLI writes what the in-process render (session fixture) wrote, byte for byte under another hash
+    seed, with a manifest of every file; ``--check`` is clean, then finds a hand edit and writes nothing."""
     out = tmp_path / "out"
-    assert gpudash("render", "--example", "-o", str(out)).returncode == 0
+    env = {**os.environ, "PYTHONHASHSEED": "4242" if os.environ.get("PYTHONHASHSEED") != "4242" else "1"}
+    assert gpudash("render", "--example", "-o", str(out), env=env).returncode == 0
+    assert tree(out) == tree(rendered)
+    manifest = json.loads((out / layout.MANIFEST).read_text())
+    assert set(manifest["files"]) == set(tree(out)) - {layout.MANIFEST}
+    target = out / layout.HUB_RULES
+    target.write_text(target.read_text().replace("vector(3.2)", "vector(9.9)"))
+    before = tree(out)
+    drift = gpudash("render", "--example", "--check", "-o", str(out))
+    assert drift.returncode == 1
+    assert "-        expr: vector(9.9)" in drift.stdout and "+        expr: vector(3.2)" in drift.stdout
+    assert layout.HUB_RULES in drift.stderr
+    assert tree(out) == before  # --check never writes
+
+
+def test_bad_model_leaves_output_untouched(tmp_path, capsys):
+    out = tmp_path / "out"
+    writer.apply(writer.plan(out, {"rules/a.yaml": {"x": 1}}))
     (out / "my-notes.txt").write_text("not gpudash's")
     before = tree(out)
     bad = tmp_path / "gpudash.yaml"
     bad.write_text("currency: USD\ngpu_classes: []\ntenants: []\nclusters: []\n")
-    result = gpudash("render", "-c", str(bad), "-o", str(out))
-    assert result.returncode == 2
-    assert "Traceback" not in result.stderr and result.stderr.startswith(f"gpudash: {bad}: 3 errors:\n")
-    assert result.stderr.count("\n") == 4  # every error of the file, one line each
+    assert cli.main(["render", "-c", str(bad), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.startswith(f"gpudash: {bad}: 3 errors:\n")
+    assert err.count("\n") == 4  # every error of the file, one line each
     assert tree(out) == before
 
 
 def test_refuses_to_overwrite_a_file_it_does_not_own(tmp_path):
     (tmp_path / "rules").mkdir()
     (tmp_path / "rules" / "gpudash-hub.rules.yaml").write_text("mine\n")
-    result = gpudash("render", "--example", "-o", str(tmp_path))
-    assert result.returncode == 2 and "not written by gpudash" in result.stderr
+    with pytest.raises(InputError, match="not written by gpudash"):
+        writer.plan(tmp_path, {"rules/gpudash-hub.rules.yaml": {"groups": []}, "other.yaml": {}})
     assert (tmp_path / "rules" / "gpudash-hub.rules.yaml").read_text() == "mine\n"
     assert not (tmp_path / layout.MANIFEST).exists()
+
+
+def test_check_finds_a_hand_edit_and_writes_nothing(tmp_path):
+    files = {"rules/hub.yaml": {"expr": "vector(3.2)"}, "b.json": {"z": 3}}
+    writer.apply(writer.plan(tmp_path, files))
+    assert writer.plan(tmp_path, files).changed() == []
+    target = tmp_path / "rules" / "hub.yaml"
+    target.write_text(target.read_text().replace("vector(3.2)", "vector(9.9)"))
+    before = tree(tmp_path)
+    p = writer.plan(tmp_path, files)
+    assert p.changed() == ["rules/hub.yaml"] and p.edited() == ["rules/hub.yaml"] and p.counts() == (1, 1, 0)
+    text = writer.diff(p)
+    assert "-expr: vector(9.9)" in text and "+expr: vector(3.2)" in text and "a/rules/hub.yaml" in text
+    assert tree(tmp_path) == before  # planning and diffing never write
 
 
 def test_stale_owned_files_are_removed_and_others_kept(tmp_path):
@@ -75,20 +92,6 @@ def test_stale_file_edited_by_hand_is_kept(tmp_path):
     assert kept == ["two.yaml"] and (tmp_path / "two.yaml").read_text() == "edited\n"
 
 
-def test_check_mode_both_ways(tmp_path):
-    assert gpudash("render", "--example", "-o", str(tmp_path)).returncode == 0
-    clean = gpudash("render", "--example", "--check", "-o", str(tmp_path))
-    assert clean.returncode == 0, clean.stderr
-    target = tmp_path / "rules" / "gpudash-hub.rules.yaml"
-    target.write_text(target.read_text().replace("vector(3.2)", "vector(9.9)"))
-    before = tree(tmp_path)
-    drift = gpudash("render", "--example", "--check", "-o", str(tmp_path))
-    assert drift.returncode == 1
-    assert "-        expr: vector(9.9)" in drift.stdout and "+        expr: vector(3.2)" in drift.stdout
-    assert layout.HUB_RULES in drift.stderr
-    assert tree(tmp_path) == before  # --check never writes
-
-
 def test_check_reports_stale_files(tmp_path):
     writer.apply(writer.plan(tmp_path, {"old.yaml": {"x": 1}}))
     p = writer.plan(tmp_path, {"new.yaml": {"x": 1}})
@@ -104,8 +107,8 @@ def test_corrupt_manifest_is_a_clear_error(tmp_path):
 def test_output_path_that_is_a_file(tmp_path):
     f = tmp_path / "file"
     f.write_text("x")
-    result = gpudash("render", "--example", "-o", str(f))
-    assert result.returncode == 2 and "not a directory" in result.stderr
+    with pytest.raises(InputError, match="not a directory"):
+        writer.plan(f, {"a.yaml": {}})
 
 
 # --- hand edits, symbolic links (plain data: no render) ---------------------------------------------------------

@@ -107,8 +107,7 @@ def tenant_dashboard_url(model: Model) -> str:
 
     The uid is ``gpudash-tenant-<tenant>`` unless that is too long for Grafana; the tenants whose uid differs
     are listed in the template, so every tenant's link is exact."""
-    simple = [t for t in model.tenants if uids.tenant_dashboard_uid(t.name) == _UID_PREFIX + t.name]
-    special = [t for t in model.tenants if t not in simple]
+    special = [t for t in model.tenants if uids.tenant_dashboard_uid(t.name) != _UID_PREFIX + t.name]
     base = literal(f"{model.alerts.dashboard_url}/d/")
     if not special:
         return f"{base}{_UID_PREFIX}{label('tenant')}"

@@ -4,10 +4,10 @@ Artifacts (all from the model, deterministic):
 
 * ``dashboards/<uid>.json`` — plain dashboard JSON using gpudash's own datasource UIDs (file provisioning,
   grafana-operator);
-* ``dashboards/acm/<uid>.yaml`` — the same dashboards as ACM hub Grafana ConfigMaps, querying MCO's
-  ``Observatorium`` datasource;
 * ``dashboards/import/<uid>.json`` — the provider and CCSP dashboards for Grafana's "Import dashboard"
   (``__inputs``: the importer picks the Prometheus datasource);
+* ``dashboards/acm/<uid>.yaml`` — the same dashboards as ACM hub Grafana ConfigMaps, querying MCO's
+  ``Observatorium`` datasource;
 * ``grafana/provisioning/{datasources,dashboards}/*.yaml`` — Grafana file provisioning, one org per tenant;
 * ``grafana/bootstrap.json`` — orgs, folders, permissions and service accounts that
   ``gpudash grafana-bootstrap`` creates through the Grafana HTTP API;
@@ -19,11 +19,14 @@ violation fails the render.
 """
 from __future__ import annotations
 
+import json
+import weakref
+
 from gpudash import layout
 from gpudash.errors import GenerationError
-from gpudash.grafana import delivery, isolation, uids
+from gpudash.grafana import delivery, isolation, tenant_board, uids
 from gpudash.grafana import provisioning as prov
-from gpudash.model.types import Model
+from gpudash.model.types import Model, Tenant
 from gpudash.promql import read
 from gpudash.report import queries as report_queries
 
@@ -44,18 +47,41 @@ def rendered(model: Model, acm: bool = False) -> tuple[dict[str, dict], dict[str
     for dash in dashboards.provider_dashboards(model):
         provider[dashboards.file_name(dash)] = P.render(dash, prov.datasource_ref(provider_ds))
     tenants: dict[str, dict[str, dict]] = {}
+    if not acm:
+        _BUILT.pop(id(model), None)  # built afresh here; only the ACM variant that follows reuses the build
     for t in model.tenants:
         ds_uid = uids.ACM_DATASOURCE_UID if acm else uids.tenant_datasource_uid(t.name)
-        dash = dashboards.tenant(model, t)
-        data = P.render(dash, prov.datasource_ref(ds_uid))
+        stem, text = _tenant_json(model, t)
+        data = tenant_board.with_datasource(json.loads(text), uids.tenant_datasource_uid(t.name), ds_uid)
         isolation.prove(data, t.namespace, ds_uid, model.clusters)
-        tenants[t.name] = {dashboards.file_name(dash): data}
+        tenants[t.name] = {stem: data}
     seen: dict[str, str] = {}
     for stem, data in [*provider.items(), *((s, d) for group in tenants.values() for s, d in group.items())]:
         if data["uid"] in seen:
             raise GenerationError(f"dashboards {seen[data['uid']]!r} and {stem!r} have the same uid {data['uid']}")
         seen[data["uid"]] = stem
     return provider, tenants
+
+
+# id(model) -> {tenant name: (file stem, compact JSON)}, dropped with the model (models are not all hashable).
+_BUILT: dict[int, dict[str, tuple[str, str]]] = {}
+
+
+def _tenant_json(model: Model, t: Tenant) -> tuple[str, str]:
+    """(file stem, compact JSON) of ``t``'s dashboard with its own datasource, built through grafanalib once per
+    render of the gpudash variant: the ACM variant that follows specialises a fresh copy of it."""
+    from gpudash.grafana import dashboards
+    from gpudash.grafana import panels as P
+
+    if id(model) not in _BUILT:
+        _BUILT[id(model)] = {}
+        weakref.finalize(model, _BUILT.pop, id(model), None)
+    built = _BUILT[id(model)]
+    if t.name not in built:
+        dash = dashboards.tenant(model, t)
+        built[t.name] = dashboards.file_name(dash), json.dumps(P.render(dash, prov.datasource_ref(
+            uids.tenant_datasource_uid(t.name))), separators=(",", ":"), ensure_ascii=False)
+    return built[t.name]
 
 
 def prove_reports(model: Model) -> None:
@@ -68,11 +94,13 @@ def prove_reports(model: Model) -> None:
 
 
 def artifacts(model: Model) -> dict[str, object]:
+    """The files of the chosen delivery targets (gpudash.targets: the caller keeps only those; the variants no
+    chosen target needs are not built)."""
     from gpudash.grafana import panels as P  # grafanalib, as in rendered()
 
+    chosen = set(model.outputs.targets)
     prove_reports(model)
     provider, tenants = rendered(model)
-    acm_provider, acm_tenants = rendered(model, acm=True)
     out: dict[str, object] = {}
     for stem, data in provider.items():
         out[layout.dashboard_json(stem)] = data
@@ -80,14 +108,19 @@ def artifacts(model: Model) -> dict[str, object]:
     for group in tenants.values():
         for stem, data in group.items():
             out[layout.dashboard_json(stem)] = data
-    for stem, data in acm_provider.items():
-        out[layout.dashboard_configmap(stem)] = delivery.acm_configmap(stem, data, prov.provider_folder_title(model))
-    for t in model.tenants:
-        for stem, data in acm_tenants[t.name].items():
-            out[layout.dashboard_configmap(stem)] = delivery.acm_configmap(stem, data, prov.tenant_folder_title(t))
-    files = {"provider": [f"{stem}.json" for stem in provider]}
-    files.update({name: [f"{stem}.json" for stem in group] for name, group in tenants.items()})
-    out.update(prov.files(model, files))
-    out[layout.GRAFANA_BOOTSTRAP] = prov.bootstrap(model)
-    out.update(delivery.operator_objects(model, provider, tenants))
+    if "acm" in chosen:
+        acm_provider, acm_tenants = rendered(model, acm=True)
+        for stem, data in acm_provider.items():
+            out[layout.dashboard_configmap(stem)] = delivery.acm_configmap(stem, data,
+                                                                        prov.provider_folder_title(model))
+        for t in model.tenants:
+            for stem, data in acm_tenants[t.name].items():
+                out[layout.dashboard_configmap(stem)] = delivery.acm_configmap(stem, data, prov.tenant_folder_title(t))
+    if "grafana-provisioning" in chosen:
+        files = {"provider": [f"{stem}.json" for stem in provider]}
+        files.update({name: [f"{stem}.json" for stem in group] for name, group in tenants.items()})
+        out.update(prov.files(model, files))
+        out[layout.GRAFANA_BOOTSTRAP] = prov.bootstrap(model)
+    if "grafana-operator" in chosen:
+        out.update(delivery.operator_objects(model, provider, tenants))
     return out

@@ -40,6 +40,7 @@ from gpudash.model.types import (
     Mco,
     MigProfile,
     Model,
+    Outputs,
     Prune,
     Retention,
     SelfManaged,
@@ -48,6 +49,7 @@ from gpudash.model.types import (
     TenantDatasource,
 )
 from gpudash.sources import kube_state_metrics as ksm
+from gpudash.targets import ALL
 
 BUNDLED_SOURCE = "<bundled example>"
 DEFAULT_MODEL = "gpudash.yaml"  # looked for in the current folder; ``gpudash init`` writes it
@@ -507,6 +509,7 @@ def _semantic(data: dict, ctx: _Ctx) -> Model:
         mco=_mco(data["mco"]),
         issuer=_issuer(data["issuer"]),
         prune=_prune(data["prune"], data["clusters"], ctx) if "prune" in data else None,
+        outputs=Outputs(targets=tuple(t for t in ALL if t in data["outputs"]["targets"])),
         source=ctx.file,
         tenant_order=tuple(t["name"] for t in data["tenants"]),
     )

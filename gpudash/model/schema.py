@@ -8,6 +8,7 @@ the loader and stated in the ``description`` of the fields they constrain.
 """
 from __future__ import annotations
 
+from gpudash import targets
 from gpudash.model import mig, partitions
 from gpudash.model.types import DAY, MIN_RETENTION, PRUNE_CHECK_INTERVAL, PRUNE_MAX_ACTIONS, PRUNE_RUN_MODES, Mco
 
@@ -326,6 +327,16 @@ def _mco() -> dict:
         default={})
 
 
+def _outputs() -> dict:
+    return _object({
+        "targets": {"description": "Delivery targets to write besides the rules, alerts, quotas and golden tests "
+                                   "(always written): " + "; ".join(f"{k}: {v}" for k, (v, _) in
+                                                                    targets.TARGETS.items()) + ".",
+                    "type": "array", "uniqueItems": True, "items": {"enum": list(targets.ALL)},
+                    "default": list(targets.ALL)},
+    }, "What render writes. The default writes every target; see the README for the minimal sets.", default={})
+
+
 def _issuer() -> dict:
     text = {"type": "string", "maxLength": 200}
     return _object({
@@ -384,6 +395,7 @@ def json_schema() -> dict:
             "mco": _mco(),
             "issuer": _issuer(),
             "prune": _prune(),
+            "outputs": _outputs(),
         }, "GPU classes and prices, tenants (one namespace each) with budgets, and clusters: the one input from "
            "which gpudash renders rules, allowlists and dashboards.", required=("gpu_classes", "tenants", "clusters")),
         "$defs": _defs(),

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from gpudash.targets import ALL
+
 Vendor = str  # "nvidia" | "amd"
 
 
@@ -194,6 +196,13 @@ class Prune:
 
 
 @dataclass(frozen=True)
+class Outputs:
+    """What ``render`` writes: the delivery targets of :mod:`gpudash.targets` (all by default)."""
+
+    targets: tuple[str, ...] = ALL  # in the order of gpudash.targets.TARGETS
+
+
+@dataclass(frozen=True)
 class Model:
     currency: str
     billing: Billing
@@ -206,6 +215,7 @@ class Model:
     mco: Mco = Mco()
     issuer: Issuer = Issuer()
     prune: Prune | None = None  # None: no pruner rendered
+    outputs: Outputs = Outputs()
     source: str = field(default="<bundled example>", compare=False)  # file the model came from
     tenant_order: tuple[str, ...] = field(default=(), compare=False)  # tenant names as the file lists them
 
