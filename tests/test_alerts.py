@@ -209,7 +209,7 @@ def test_allowlist_adds_only_what_the_default_lacks(rendered, example_model):
 
 
 def test_docs_table_is_current(example_model):
-    doc = (ROOT / "README.md").read_text()
+    doc = (ROOT / "docs" / "alerts.md").read_text()
     assert catalog.table(example_model) in doc, "re-generate the table with gpudash.alerts.catalog.table"
     for name in {r["alert"] for r in catalog.rows(example_model)}:
         assert f"`{name}`" in doc

@@ -82,8 +82,8 @@ def test_cluster_role_allows_exactly_the_calls_the_pruner_makes(tmp_path):
         assert granted(role) == server.calls()
 
 
-def test_the_readme_rbac_table_is_the_cluster_role():
-    text = (ROOT / "README.md").read_text()
+def test_the_docs_rbac_table_is_the_cluster_role():
+    text = (ROOT / "docs" / "prune.md").read_text()
     table = text[text.index("**RBAC**"):text.index("No `list`, `watch`")]
     documented = set()
     for row in table.splitlines()[4:]:
