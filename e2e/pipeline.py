@@ -154,7 +154,7 @@ def restarted_replica(workdir: Path, blocks: Path, t0: float, t1: float, **kw) -
 # --- comparisons with the reference model --------------------------------------------------------------------
 def references(model: Model, mock: Mock, toolset: str = toolsets.DEFAULT) -> dict:
     """The reference per cluster, reading the GPU exporters as :func:`cached_blocks` backfills them and as the
-    ``toolset``'s Prometheus looks back (README "Prometheus versions")."""
+    ``toolset``'s Prometheus looks back (README.md, Known limits, "Prometheus versions")."""
     exporters_from = mock.scenario.duration - EXPORTER_DAYS * 1440
     return {c: FastReference(for_cluster(mock.scenario, c), model, exporters_backfilled_from=exporters_from,
                              closed_lookback=toolset == "2") for c in mock.scenario.clusters}

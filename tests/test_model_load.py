@@ -150,7 +150,7 @@ def test_defaults_of_a_minimal_model():
     assert tenant.quota == ()
     assert tenant.receiver == "tenant-team-a"
     assert model.alerts == types.Alerts(
-        runbook_url="https://github.com/gpudash/gpudash/blob/main/README.md#alert-{alertname}",
+        runbook_url="https://github.com/gpudash/gpudash/blob/main/docs/alerts.md#alert-{alertname}",
         dashboard_url="http://localhost:3000", provider_receiver="gpu-provider", burn_jump_factor=2.0,
         idle=types.IdleAlerts(window=1800, namespace_regex=".*", model_regex=".*", power_veto_watts=0.0))
     provider = "http://rbac-query-proxy.open-cluster-management-observability.svc:8080"

@@ -1,4 +1,4 @@
-"""The alert table of README.md (Alerts), generated from the alert definitions (a test keeps the doc in sync)."""
+"""The alert table of docs/alerts.md, generated from the alert definitions (a test keeps the doc in sync)."""
 from __future__ import annotations
 
 from gpudash.alerts import hub_groups

@@ -28,7 +28,7 @@ _UID_PREFIX = "gpudash-tenant-"
 
 @dataclass(frozen=True)
 class BillingAlert(Alert):
-    """An alert rule with the comment written above it (what it means for billing) and, for README.md (Alerts),
+    """An alert rule with the comment written above it (what it means for billing) and, for docs/alerts.md,
     its default threshold and window in words."""
 
     help: str = ""

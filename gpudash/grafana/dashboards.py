@@ -11,7 +11,7 @@ variable), so they also work imported by hand into any Grafana (:func:`~gpudash.
   carries ``namespace="<ns>"``; there are no template variables.
 
 Dashboards read only recorded series (:mod:`gpudash.rules.names`, plus ``up`` and ``ALERTS``, which Prometheus
-itself records). The README (Dashboards) describes every panel.
+itself records). docs/dashboards.md describes every panel.
 """
 from __future__ import annotations
 

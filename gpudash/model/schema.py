@@ -276,7 +276,7 @@ def _alerts() -> dict:
             "title": "an http(s) URL containing {alertname}", "type": "string",
             "pattern": "^https?://\\S*\\{alertname\\}\\S*$",
             "description": "Runbook link of every alert; {alertname} is replaced by the alert name.",
-            "default": "https://github.com/gpudash/gpudash/blob/main/README.md#alert-{alertname}"},
+            "default": "https://github.com/gpudash/gpudash/blob/main/docs/alerts.md#alert-{alertname}"},
         "dashboard_url": _ref("url", "Grafana base URL for dashboard links (a trailing slash is dropped).",
                               default="http://localhost:3000"),
         "provider_receiver": _ref("receiver", "Alertmanager receiver of the provider's alerts.",
@@ -334,7 +334,7 @@ def _outputs() -> dict:
                                                                     targets.TARGETS.items()) + ".",
                     "type": "array", "uniqueItems": True, "items": {"enum": list(targets.ALL)},
                     "default": list(targets.ALL)},
-    }, "What render writes. The default writes every target; see the README for the minimal sets.", default={})
+    }, "What render writes. The default writes every target; see docs/outputs.md for the minimal sets.", default={})
 
 
 def _issuer() -> dict:

@@ -1,6 +1,6 @@
 """billing statements, CCSP hourly report and idle-GPU report from a live Prometheus or Thanos
 
-``python -m gpudash report billing|nodes|idle --prometheus-url URL ...``; see the README (Reports). Reports only
+``python -m gpudash report billing|nodes|idle --prometheus-url URL ...``; see docs/reports.md. Reports only
 read (HTTP GET/POST to the Prometheus query API); they never change anything in a cluster. Warnings (partial
 data, unpriced usage, non-tenant namespaces, hours not final yet) go to stderr, and also into the JSON and HTML
 output; errors are one line on stderr and exit code 2.
