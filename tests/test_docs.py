@@ -1,6 +1,7 @@
 """The docs stay linked: every relative link of README.md and docs/*.md reaches an existing file and, for a
 Markdown file, an existing heading or ``<a id>`` anchor; every docs page is reachable from the README; every
-alert's runbook anchor exists on the page the schema's default ``alerts.runbook_url`` points at."""
+alert's runbook anchor exists on the page the schema's default ``alerts.runbook_url`` points at; the
+recorded-series tables are the registry's."""
 from __future__ import annotations
 
 import re
@@ -11,6 +12,8 @@ import pytest
 
 from gpudash.alerts import catalog
 from gpudash.model import json_schema
+from gpudash.rules import catalog as series_catalog
+from gpudash.rules import names
 from tests.conftest import ROOT
 
 README = ROOT / "README.md"
@@ -82,6 +85,14 @@ def test_every_alert_has_a_runbook_anchor_where_the_default_url_points(example_m
     found = anchors(ROOT / page)
     missing = [a["alert"] for a in catalog.rows(example_model) if fragment.format(alertname=a["alert"]) not in found]
     assert missing == []
+
+
+@pytest.mark.parametrize("where", [names.SPOKE, names.HUB])
+def test_series_tables_are_the_registry(where):
+    doc = (ROOT / "docs" / "billing.md").read_text()
+    assert series_catalog.table(where) in doc, "re-generate the table with gpudash.rules.catalog.table"
+    start, end = series_catalog.markers(where)
+    assert doc.count(start) == doc.count(end) == 1
 
 
 def test_slug_matches_github():
