@@ -189,6 +189,48 @@ def _ptd_checks(ref: Reference, model: Model, minute: int, hour_lines=None, clus
                         ("namespace", "tenant", "threshold"), metric=False)]
 
 
+def _every_series_checks(ref: Reference, model: Model, minute: int, hub: HubView) -> list[dict]:
+    """Spoke file, ``every_series`` scenarios: the series no other check asserts -- heartbeat, steps observed,
+    burn rates, current allocation, the hour's cost per namespace, average burn and projection, and the model
+    data (prices of the SKUs in use, the tenant table, tenant info) -- at ``minute``, by value from the
+    reference. The spoke file has one cluster and no ``cluster`` label on the data (the model's series have
+    one)."""
+    def local(rows):  # drop the cluster
+        return {k[1:]: v for k, v in rows.items()}
+
+    who = ("namespace", "tenant")
+    tenants = {t.namespace: t.name for t in model.tenants}
+    projected: dict[tuple, float] = {}
+    for (_, ns), v in ref.projection_by_cluster(minute).items():
+        projected[(ns, tenants[ns])] = projected.get((ns, tenants[ns]), 0.0) + v
+    sku_keys = ("cluster", "gpu_class", "ksm_resource", "product", "resource")
+    prices = []
+    for product, res in sorted({(k[4], k[5]) for k in ref.pod_allocation(minute)}):
+        found = ref.sku(product, res)
+        if found:
+            selector = f'{names.SKU_PRICE}{{product="{product}",ksm_resource="{res}"}}'
+            prices.append(_check(f"max by ({', '.join(sku_keys)}) ({selector})", minute,
+                                 {(names.MODEL_CLUSTER, found[0].name, res, product, found[1]): found[2]}, sku_keys,
+                                 metric=False))
+    return [
+        _check(names.BILLED_HOUR, minute, {(): ref.billed_hour_start(minute)}, ()),
+        _check(names.STEPS_OBSERVED, minute, {(): ref.steps_observed(minute // 60 - 1)}, ()),
+        _check(names.CLASS_ALLOCATED, minute, local(ref.class_allocated(minute)), ("namespace", "gpu_class", "resource")),
+        _check(names.POD_COST_RATE, minute, local(ref.pod_cost_rate(minute)),
+               ("namespace", "pod", "workload", "workload_type")),
+        _check(names.WORKLOAD_COST_RATE, minute, local(ref.workload_cost_rate(minute)),
+               ("namespace", "workload", "workload_type")),
+        _check(names.NAMESPACE_COST_RATE, minute, local(ref.cost_rate(minute)), ("namespace",)),
+        _check(names.TENANT_HOUR_COST, minute, local(ref.hour_cost(ref.price(hub.at(minute)["gpu_hours"])[0])),
+               ("namespace",)),
+        _check(names.TENANT_COST_RATE_AVG, minute, local(ref.avg_cost_rate(minute)), ("namespace",)),
+        _check(f"sum by ({', '.join(who)}) ({names.TENANT_COST_PROJECTED})", minute, projected, who, metric=False),
+        *prices,
+        _check(f"max by (row) ({names.TENANT_ROWS})", minute, ref.tenant_rows(), ("row",), metric=False),
+        _check(names.TENANT_INFO, minute, ref.tenant_info(), ("cluster", "namespace", "tenant")),
+    ]
+
+
 # --- files -------------------------------------------------------------------------------------------------------
 def _spoke_file(s: sc.Scenario, model: Model) -> dict:
     step = model.billing.mco_interval // 60
@@ -215,6 +257,11 @@ def _spoke_file(s: sc.Scenario, model: Model) -> dict:
             tests += _hub_checks(ref, m, hub, cluster_label=False)
         tests += [t for m in evaluations if m >= 120 and m % 60 == 0 and _stable(ref, m)
                   for t in _ptd_checks(ref, model, m, cluster_label=False)]
+        if "every_series" in s.checks:  # at the last whole hour whose burn-rate window was stable throughout
+            window, last = model.billing.burn_rate_window // 60, s.duration // 60 * 60
+            if last < 120 or not all(_stable(ref, m) for m in range(last - window, last + 1, step)):
+                raise ValueError(f"scenario {s.name}: every_series needs a stable last burn-rate window")
+            tests += _every_series_checks(ref, model, last, hub)
         groups.append({"name": f"{s.name} [{cluster}]: {s.protects}", "interval": "1m",
                        "input_series": synthesise(local, model, cluster), "promql_expr_test": tests})
     return {"rule_files": [SPOKE_RULES, HUB_RULES], "evaluation_interval": f"{step}m", "group_eval_order": GROUP_ORDER,

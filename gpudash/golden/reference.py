@@ -328,15 +328,76 @@ class Reference:
             out[cluster] = (nodes + 1, gpus + g)
         return out
 
-    # --- period to date (contract section 7) ----------------------------------------------------------------
-    def cost_rate(self, minute: int) -> dict[tuple, float]:
-        """{(cluster, namespace): cost per hour} of the allocation at ``minute``."""
+    # --- current allocation and burn rates (contract section 7) ---------------------------------------------
+    def class_allocated(self, minute: int) -> dict[tuple, float]:
+        """{(cluster, namespace, gpu_class, billed resource): priced units allocated} at ``minute``."""
         out: dict[tuple, float] = {}
         for (cluster, ns, _, _, product, res, _, _), q in self.pod_allocation(minute).items():
             found = self.sku(product, res)
             if found:
-                out[(cluster, ns)] = out.get((cluster, ns), 0.0) + q * found[2]
+                key = (cluster, ns, found[0].name, found[1])
+                out[key] = out.get(key, 0.0) + q
         return out
+
+    def pod_cost_rate(self, minute: int) -> dict[tuple, float]:
+        """{(cluster, namespace, pod, workload, workload_type): cost per hour} of the allocation at ``minute``."""
+        out: dict[tuple, float] = {}
+        for (cluster, ns, pod, _, product, res, wl, wl_type), q in self.pod_allocation(minute).items():
+            found = self.sku(product, res)
+            if found:
+                key = (cluster, ns, pod, wl, wl_type)
+                out[key] = out.get(key, 0.0) + q * found[2]
+        return out
+
+    def workload_cost_rate(self, minute: int) -> dict[tuple, float]:
+        """{(cluster, namespace, workload, workload_type): cost per hour} at ``minute``."""
+        out: dict[tuple, float] = {}
+        for (cluster, ns, _, wl, wl_type), rate in self.pod_cost_rate(minute).items():
+            out[(cluster, ns, wl, wl_type)] = out.get((cluster, ns, wl, wl_type), 0.0) + rate
+        return out
+
+    def cost_rate(self, minute: int) -> dict[tuple, float]:
+        """{(cluster, namespace): cost per hour} of the allocation at ``minute``."""
+        out: dict[tuple, float] = {}
+        for (cluster, ns, *_), rate in self.pod_cost_rate(minute).items():
+            out[(cluster, ns)] = out.get((cluster, ns), 0.0) + rate
+        return out
+
+    def avg_cost_rate(self, minute: int) -> dict[tuple, float]:
+        """{(cluster, namespace): average cost per hour over billing.burn_rate_window} at ``minute``: the cost
+        rate sampled every push interval (at multiples of it since the epoch) over the window ending at
+        ``minute``, time without a rate counting as zero."""
+        step, window = self.model.billing.mco_interval // 60, self.model.billing.burn_rate_window // 60
+        out: dict[tuple, float] = {}
+        for m in range(minute, max(minute - window, -1), -step):
+            for key, rate in self.cost_rate(m).items():
+                out[key] = out.get(key, 0.0) + rate * step / window
+        return out
+
+    @staticmethod
+    def hour_cost(lines: dict[tuple, tuple[float, float]]) -> dict[tuple, float]:
+        """Billing lines (as :meth:`price` gives them) -> {(cluster, namespace): cost}, tenant namespace or not."""
+        out: dict[tuple, float] = {}
+        for (cluster, ns, _, _), (_, cost) in lines.items():
+            out[(cluster, ns)] = out.get((cluster, ns), 0.0) + cost
+        return out
+
+    @staticmethod
+    def billed_hour_start(minute: int) -> int:
+        """The heartbeat at ``minute``: start (Unix seconds) of the clock hour before the one containing it."""
+        return (minute // 60 - 1) * 3600
+
+    # --- model data (contract section 8) --------------------------------------------------------------------
+    def tenant_info(self) -> dict[tuple, int]:
+        """{(model cluster, namespace, tenant): 1}."""
+        return {(c, t.namespace, t.name): 1 for c in self.model.clusters for t in self.model.tenants}
+
+    def tenant_rows(self) -> dict[tuple, float]:
+        """{(row "<namespace> <tenant> <alert_at,...>",): budget} of the compact tenant table."""
+        return {(f"{t.namespace} {t.name} {','.join(f'{a:g}' for a in t.alert_at)}",): t.budget
+                for t in self.model.tenants}
+
+    # --- period to date (contract section 7) ----------------------------------------------------------------
 
     def period_to_date_by_cluster(self, minute: int, rate_minute: int | None = None,
                                   hour_lines=None) -> dict[tuple[str, str], float]:
@@ -362,6 +423,17 @@ class Reference:
         out = {t.namespace: 0.0 for t in self.model.tenants}
         for (_, ns), cost in self.period_to_date_by_cluster(minute, rate_minute, hour_lines).items():
             out[ns] += cost
+        return out
+
+    def projection_by_cluster(self, minute: int) -> dict[tuple[str, str], float]:
+        """{(cluster, tenant namespace): projected cost at the period end} at ``minute``: period-to-date plus the
+        average cost rate x the time left until the next period starts."""
+        out = self.period_to_date_by_cluster(minute)
+        left = period_start(period_start(minute) + 32 * 24 * 60) - minute
+        tenants = {t.namespace for t in self.model.tenants}
+        for (cluster, ns), rate in self.avg_cost_rate(minute).items():
+            if ns in tenants:
+                out[(cluster, ns)] = out.get((cluster, ns), 0.0) + rate * left / 60
         return out
 
     def thresholds_crossed(self, minute: int) -> dict[str, tuple[float, ...]]:
