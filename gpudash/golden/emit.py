@@ -190,7 +190,8 @@ def _ptd_checks(ref: Reference, model: Model, minute: int, hour_lines=None, clus
 
 
 def _every_series_checks(ref: Reference, model: Model, minute: int, hub: HubView) -> list[dict]:
-    """Spoke file, ``every_series`` scenarios: the series no other check asserts -- heartbeat, steps observed,
+    """Spoke file, ``every_series`` scenarios: the series no other check asserts -- activity, idle, heartbeat,
+    steps observed,
     burn rates, current allocation, the hour's cost per namespace, average burn and projection, and the model
     data (prices of the SKUs in use, the tenant table, tenant info) -- at ``minute``, by value from the
     reference. The spoke file has one cluster and no ``cluster`` label on the data (the model's series have
@@ -212,7 +213,15 @@ def _every_series_checks(ref: Reference, model: Model, minute: int, hub: HubView
             prices.append(_check(f"max by ({', '.join(sku_keys)}) ({selector})", minute,
                                  {(names.MODEL_CLUSTER, found[0].name, res, product, found[1]): found[2]}, sku_keys,
                                  metric=False))
+    activity, idle = ref.activity(minute), ref.idle(minute)
+    if activity != ref.activity(minute, closed=True) or idle != ref.idle(minute, closed=True):
+        raise ValueError(f"scenario {ref.s.name}: activity differs between Prometheus 2's and 3's range windows")
     return [
+        _check(names.POD_ACTIVITY_MAX, minute, {k[1:]: v[0] for k, v in activity.items()},
+               ("namespace", "pod", "gpu_model")),
+        _check(names.POD_ACTIVITY_AVG, minute, {k[1:]: v[1] for k, v in activity.items()},
+               ("namespace", "pod", "gpu_model")),
+        _check(names.POD_IDLE, minute, local(idle), ("namespace", "pod", "gpu_model", "workload", "workload_type")),
         _check(names.BILLED_HOUR, minute, {(): ref.billed_hour_start(minute)}, ()),
         _check(names.STEPS_OBSERVED, minute, {(): ref.steps_observed(minute // 60 - 1)}, ()),
         _check(names.CLASS_ALLOCATED, minute, local(ref.class_allocated(minute)), ("namespace", "gpu_class", "resource")),
@@ -257,10 +266,12 @@ def _spoke_file(s: sc.Scenario, model: Model) -> dict:
             tests += _hub_checks(ref, m, hub, cluster_label=False)
         tests += [t for m in evaluations if m >= 120 and m % 60 == 0 and _stable(ref, m)
                   for t in _ptd_checks(ref, model, m, cluster_label=False)]
-        if "every_series" in s.checks:  # at the last whole hour whose burn-rate window was stable throughout
+        if "every_series" in s.checks:  # at the last whole hour, its burn-rate window free of stopped allocation
             window, last = model.billing.burn_rate_window // 60, s.duration // 60 * 60
-            if last < 120 or not all(_stable(ref, m) for m in range(last - window, last + 1, step)):
-                raise ValueError(f"scenario {s.name}: every_series needs a stable last burn-rate window")
+            if last < 120 or not all(ref.pod_allocation(m - step).items() <= ref.pod_allocation(m).items()
+                                     for m in range(last - window, last + 1, step)):
+                raise ValueError(f"scenario {s.name}: every_series needs no allocation stopping in the last "
+                                 "burn-rate window (the hub reads a pod's last push for 1.5 push intervals)")
             tests += _every_series_checks(ref, model, last, hub)
         groups.append({"name": f"{s.name} [{cluster}]: {s.protects}", "interval": "1m",
                        "input_series": synthesise(local, model, cluster), "promql_expr_test": tests})

@@ -328,6 +328,55 @@ class Reference:
             out[cluster] = (nodes + 1, gpus + g)
         return out
 
+    # --- GPU activity and idle (contract section 9) ----------------------------------------------------------
+    @cache
+    def activity(self, minute: int, closed: bool = False) -> dict[tuple, tuple[float, float]]:
+        """{(cluster, namespace, pod, gpu_model): (peak, mean)} activity ratio over the push window ``(minute - P,
+        minute]`` (``closed``: ``[minute - P, minute]``, Prometheus 2's range): per exporter series (a device the
+        pod holds) the max / mean of its scraped samples, then the max / mean of those per pod. NVIDIA nodes only
+        (dcgm-exporter: engine activity, ``modelName`` the product)."""
+        window = self.model.billing.mco_interval // 60
+        series: dict[tuple, list[float]] = {}
+        for k in range(max(minute - window + (0 if closed else 1), 0), minute + 1):
+            if self._scrapes("dcgm")[k] != "ok":
+                continue
+            for device, (pod, container) in self.held(k).items():
+                node = self.s.node(pod.cluster, device[0])
+                if node.vendor != "nvidia":
+                    raise ValueError(f"scenario {self.s.name}: the reference models NVIDIA activity only")
+                key = (pod.cluster, pod.namespace, pod.name, node.product, device, container)
+                series.setdefault(key, []).append(pod.utilisation_at(k) / 100)
+        per_pod: dict[tuple, list[tuple[float, float]]] = {}
+        for (*key, _, _), values in series.items():
+            per_pod.setdefault(tuple(key), []).append((max(values), sum(values) / len(values)))
+        return {k: (max(p for p, _ in v), sum(a for _, a in v) / len(v)) for k, v in per_pod.items()}
+
+    def idle(self, minute: int, closed: bool = False) -> dict[tuple, float]:
+        """POD_IDLE: {(cluster, namespace, pod, gpu_model, workload, workload_type): cost per hour} of the pods
+        with a cost now whose peak activity was zero at every push in ``(minute - W, minute]`` (W =
+        alerts.idle.window; ``closed``: from ``minute - W`` on, and closed activity windows) and that had an activity figure at a push in ``(minute - W - 1.5 P, minute - W]``
+        (observed since the window started), within the idle namespace and GPU-model regexes. Without the power
+        veto (``power_veto_watts`` 0)."""
+        idle, step = self.model.alerts.idle, self.model.billing.mco_interval // 60
+        if idle.power_veto_watts > 0:
+            raise ValueError("the reference models idle without the power veto only")
+        window = idle.window // 60
+        pushes = range(0, minute + 1, step)
+        peaks: dict[tuple, float] = {}
+        for m in (m for m in pushes if minute - window < m + closed):
+            for key, (peak, _) in self.activity(m, closed).items():
+                peaks[key] = max(peaks.get(key, 0.0), peak)
+        seen = {key for m in pushes if minute - window - step * 3 / 2 < m <= minute - window
+                for key in self.activity(m, closed)}
+        rates = self.pod_cost_rate(minute)
+        out = {}
+        for (cluster, ns, pod, model), peak in peaks.items():
+            wl = next(((w, t) for (c, n, p, w, t) in rates if (c, n, p) == (cluster, ns, pod)), None)
+            if (peak == 0 and wl and (cluster, ns, pod, model) in seen and re.fullmatch(idle.namespace_regex, ns)
+                    and re.fullmatch(idle.model_regex, model)):
+                out[(cluster, ns, pod, model, *wl)] = rates[(cluster, ns, pod, *wl)]
+        return out
+
     # --- current allocation and burn rates (contract section 7) ---------------------------------------------
     def class_allocated(self, minute: int) -> dict[tuple, float]:
         """{(cluster, namespace, gpu_class, billed resource): priced units allocated} at ``minute``."""
