@@ -213,9 +213,11 @@ def _every_series_checks(ref: Reference, model: Model, minute: int, hub: HubView
             prices.append(_check(f"max by ({', '.join(sku_keys)}) ({selector})", minute,
                                  {(names.MODEL_CLUSTER, found[0].name, res, product, found[1]): found[2]}, sku_keys,
                                  metric=False))
-    activity, idle = ref.activity(minute), ref.idle(minute)
-    if activity != ref.activity(minute, closed=True) or idle != ref.idle(minute, closed=True):
+    activity, idle, power = ref.activity(minute), ref.idle(minute), ref.power(minute)
+    if (activity, idle, power) != (ref.activity(minute, True), ref.idle(minute, True), ref.power(minute, True)):
         raise ValueError(f"scenario {ref.s.name}: activity differs between Prometheus 2's and 3's range windows")
+    if model.alerts.idle.power_veto_watts > 0:  # the series is recorded only then
+        prices.append(_check(names.POD_POWER_MAX, minute, local(power), ("namespace", "pod")))
     return [
         _check(names.POD_ACTIVITY_MAX, minute, {k[1:]: v[0] for k, v in activity.items()},
                ("namespace", "pod", "gpu_model")),
@@ -224,7 +226,8 @@ def _every_series_checks(ref: Reference, model: Model, minute: int, hub: HubView
         _check(names.POD_IDLE, minute, local(idle), ("namespace", "pod", "gpu_model", "workload", "workload_type")),
         _check(names.BILLED_HOUR, minute, {(): ref.billed_hour_start(minute)}, ()),
         _check(names.STEPS_OBSERVED, minute, {(): ref.steps_observed(minute // 60 - 1)}, ()),
-        _check(names.CLASS_ALLOCATED, minute, local(ref.class_allocated(minute)), ("namespace", "gpu_class", "resource")),
+        _check(names.CLASS_ALLOCATED, minute, local(ref.class_allocated(minute)),
+               ("namespace", "gpu_class", "resource")),
         _check(names.POD_COST_RATE, minute, local(ref.pod_cost_rate(minute)),
                ("namespace", "pod", "workload", "workload_type")),
         _check(names.WORKLOAD_COST_RATE, minute, local(ref.workload_cost_rate(minute)),

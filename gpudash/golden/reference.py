@@ -12,7 +12,7 @@ import re
 from datetime import UTC, datetime
 from functools import cache
 
-from gpudash.golden.scenario import Node, Pod, Scenario, assignments
+from gpudash.golden.scenario import Node, Pod, Scenario, assignments, power_watts
 from gpudash.model import mig
 from gpudash.model.types import GpuClass, Model
 
@@ -330,6 +330,22 @@ class Reference:
 
     # --- GPU activity and idle (contract section 9) ----------------------------------------------------------
     @cache
+    def power(self, minute: int, closed: bool = False) -> dict[tuple, float]:
+        """{(cluster, namespace, pod): peak power (W)} over the push window (as :meth:`activity`) of the whole
+        NVIDIA GPUs the pod holds (dcgm-exporter attributes a MIG node's power to no pod)."""
+        window = self.model.billing.mco_interval // 60
+        out: dict[tuple, float] = {}
+        for k in range(max(minute - window + (0 if closed else 1), 0), minute + 1):
+            if self._scrapes("dcgm")[k] != "ok":
+                continue
+            for device, (pod, _) in self.held(k).items():
+                node = self.s.node(pod.cluster, device[0])
+                if node.vendor == "nvidia" and node.mig_strategy == "none":
+                    key = (pod.cluster, pod.namespace, pod.name)
+                    out[key] = max(out.get(key, 0.0), power_watts(pod.utilisation_at(k)))
+        return out
+
+    @cache
     def activity(self, minute: int, closed: bool = False) -> dict[tuple, tuple[float, float]]:
         """{(cluster, namespace, pod, gpu_model): (peak, mean)} activity ratio over the push window ``(minute - P,
         minute]`` (``closed``: ``[minute - P, minute]``, Prometheus 2's range): per exporter series (a device the
@@ -354,26 +370,29 @@ class Reference:
     def idle(self, minute: int, closed: bool = False) -> dict[tuple, float]:
         """POD_IDLE: {(cluster, namespace, pod, gpu_model, workload, workload_type): cost per hour} of the pods
         with a cost now whose peak activity was zero at every push in ``(minute - W, minute]`` (W =
-        alerts.idle.window; ``closed``: from ``minute - W`` on, and closed activity windows) and that had an activity figure at a push in ``(minute - W - 1.5 P, minute - W]``
-        (observed since the window started), within the idle namespace and GPU-model regexes. Without the power
-        veto (``power_veto_watts`` 0)."""
+        alerts.idle.window; ``closed``: from ``minute - W`` on, with closed activity windows) and that had an
+        activity figure at a push in ``(minute - W - 1.5 P, minute - W]`` (observed since the window started),
+        within the idle namespace and GPU-model regexes, unless the power veto is on and the pod's peak power
+        over the window reached it."""
         idle, step = self.model.alerts.idle, self.model.billing.mco_interval // 60
-        if idle.power_veto_watts > 0:
-            raise ValueError("the reference models idle without the power veto only")
         window = idle.window // 60
         pushes = range(0, minute + 1, step)
         peaks: dict[tuple, float] = {}
+        drawn: dict[tuple, float] = {}
         for m in (m for m in pushes if minute - window < m + closed):
             for key, (peak, _) in self.activity(m, closed).items():
                 peaks[key] = max(peaks.get(key, 0.0), peak)
+            for key, watts in self.power(m, closed).items():
+                drawn[key] = max(drawn.get(key, 0.0), watts)
         seen = {key for m in pushes if minute - window - step * 3 / 2 < m <= minute - window
                 for key in self.activity(m, closed)}
         rates = self.pod_cost_rate(minute)
         out = {}
         for (cluster, ns, pod, model), peak in peaks.items():
             wl = next(((w, t) for (c, n, p, w, t) in rates if (c, n, p) == (cluster, ns, pod)), None)
-            if (peak == 0 and wl and (cluster, ns, pod, model) in seen and re.fullmatch(idle.namespace_regex, ns)
-                    and re.fullmatch(idle.model_regex, model)):
+            vetoed = 0 < idle.power_veto_watts <= drawn.get((cluster, ns, pod), 0.0)
+            if (peak == 0 and wl and not vetoed and (cluster, ns, pod, model) in seen
+                    and re.fullmatch(idle.namespace_regex, ns) and re.fullmatch(idle.model_regex, model)):
                 out[(cluster, ns, pod, model, *wl)] = rates[(cluster, ns, pod, *wl)]
         return out
 

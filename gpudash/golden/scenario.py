@@ -139,6 +139,11 @@ class Scenario:
 
 
 # --- devices: what the device plugin hands out ---------------------------------------------------------------
+def power_watts(utilisation: float) -> float:
+    """A synthetic whole GPU's power draw (W) at ``utilisation`` percent (a held device's; 0 when free)."""
+    return 60 + 3 * utilisation
+
+
 def devices(node: Node) -> list[tuple[int, str | None, int]]:
     """(gpu index, MIG profile or None, instance id or replica[, replica]) of every allocatable device."""
     if node.mig_strategy == "none":
