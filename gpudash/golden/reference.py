@@ -397,24 +397,27 @@ class Reference:
         return out
 
     # --- current allocation and burn rates (contract section 7) ---------------------------------------------
+    def _priced_allocation(self, minute: int):
+        """(POD_ALLOCATED key, SKU as :meth:`sku` gives it, units) of each priced allocation at ``minute``."""
+        for key, q in self.pod_allocation(minute).items():
+            found = self.sku(key[4], key[5])
+            if found:
+                yield key, found, q
+
     def class_allocated(self, minute: int) -> dict[tuple, float]:
         """{(cluster, namespace, gpu_class, billed resource): priced units allocated} at ``minute``."""
         out: dict[tuple, float] = {}
-        for (cluster, ns, _, _, product, res, _, _), q in self.pod_allocation(minute).items():
-            found = self.sku(product, res)
-            if found:
-                key = (cluster, ns, found[0].name, found[1])
-                out[key] = out.get(key, 0.0) + q
+        for (cluster, ns, *_), (gpu_class, resource, _), q in self._priced_allocation(minute):
+            key = (cluster, ns, gpu_class.name, resource)
+            out[key] = out.get(key, 0.0) + q
         return out
 
     def pod_cost_rate(self, minute: int) -> dict[tuple, float]:
         """{(cluster, namespace, pod, workload, workload_type): cost per hour} of the allocation at ``minute``."""
         out: dict[tuple, float] = {}
-        for (cluster, ns, pod, _, product, res, wl, wl_type), q in self.pod_allocation(minute).items():
-            found = self.sku(product, res)
-            if found:
-                key = (cluster, ns, pod, wl, wl_type)
-                out[key] = out.get(key, 0.0) + q * found[2]
+        for (cluster, ns, pod, _, _, _, wl, wl_type), (_, _, price), q in self._priced_allocation(minute):
+            key = (cluster, ns, pod, wl, wl_type)
+            out[key] = out.get(key, 0.0) + q * price
         return out
 
     def workload_cost_rate(self, minute: int) -> dict[tuple, float]:
