@@ -34,6 +34,7 @@ from gpudash.golden.reference import Reference, period_start
 from gpudash.golden.scenario import PUSH_RULES
 from gpudash.golden.series import HOURLY_KINDS, push_times, pushed, rule_content, rule_samples, synthesise
 from gpudash.model.types import Model
+from gpudash.promql import build as q
 from gpudash.rules import names
 
 SPOKE_RULES = layout.from_tests(layout.SPOKE_RULES)
@@ -190,12 +191,11 @@ def _ptd_checks(ref: Reference, model: Model, minute: int, hour_lines=None, clus
 
 
 def _every_series_checks(ref: Reference, model: Model, minute: int, hub: HubView) -> list[dict]:
-    """Spoke file, ``every_series`` scenarios: the series no other check asserts -- activity, idle, heartbeat,
-    steps observed,
-    burn rates, current allocation, the hour's cost per namespace, average burn and projection, and the model
-    data (prices of the SKUs in use, the tenant table, tenant info) -- at ``minute``, by value from the
-    reference. The spoke file has one cluster and no ``cluster`` label on the data (the model's series have
-    one)."""
+    """Spoke file, ``every_series`` scenarios: the series no other check asserts -- activity, idle (and power
+    with the veto on), heartbeat, steps observed, burn rates, current allocation, the hour's cost per namespace,
+    average burn and projection, and the model data (prices of the SKUs in use, the tenant table, tenant info) --
+    at ``minute``, by value from the reference. The spoke file has one cluster and no ``cluster`` label on the
+    data (the model's series have one)."""
     def local(rows):  # drop the cluster
         return {k[1:]: v for k, v in rows.items()}
 
@@ -205,19 +205,19 @@ def _every_series_checks(ref: Reference, model: Model, minute: int, hub: HubView
     for (_, ns), v in ref.projection_by_cluster(minute).items():
         projected[(ns, tenants[ns])] = projected.get((ns, tenants[ns]), 0.0) + v
     sku_keys = ("cluster", "gpu_class", "ksm_resource", "product", "resource")
-    prices = []
+    extra = []
     for product, res in sorted({(k[4], k[5]) for k in ref.pod_allocation(minute)}):
         found = ref.sku(product, res)
         if found:
-            selector = f'{names.SKU_PRICE}{{product="{product}",ksm_resource="{res}"}}'
-            prices.append(_check(f"max by ({', '.join(sku_keys)}) ({selector})", minute,
-                                 {(names.MODEL_CLUSTER, found[0].name, res, product, found[1]): found[2]}, sku_keys,
-                                 metric=False))
+            selector = q.selector(names.SKU_PRICE, ("product", "=", product), ("ksm_resource", "=", res))
+            extra.append(_check(q.agg("max", sku_keys, selector), minute,
+                                {(names.MODEL_CLUSTER, found[0].name, res, product, found[1]): found[2]}, sku_keys,
+                                metric=False))
     activity, idle, power = ref.activity(minute), ref.idle(minute), ref.power(minute)
     if (activity, idle, power) != (ref.activity(minute, True), ref.idle(minute, True), ref.power(minute, True)):
         raise ValueError(f"scenario {ref.s.name}: activity differs between Prometheus 2's and 3's range windows")
     if model.alerts.idle.power_veto_watts > 0:  # the series is recorded only then
-        prices.append(_check(names.POD_POWER_MAX, minute, local(power), ("namespace", "pod")))
+        extra.append(_check(names.POD_POWER_MAX, minute, local(power), ("namespace", "pod")))
     return [
         _check(names.POD_ACTIVITY_MAX, minute, {k[1:]: v[0] for k, v in activity.items()},
                ("namespace", "pod", "gpu_model")),
@@ -236,9 +236,9 @@ def _every_series_checks(ref: Reference, model: Model, minute: int, hub: HubView
         _check(names.TENANT_HOUR_COST, minute, local(ref.hour_cost(ref.price(hub.at(minute)["gpu_hours"])[0])),
                ("namespace",)),
         _check(names.TENANT_COST_RATE_AVG, minute, local(ref.avg_cost_rate(minute)), ("namespace",)),
-        _check(f"sum by ({', '.join(who)}) ({names.TENANT_COST_PROJECTED})", minute, projected, who, metric=False),
-        *prices,
-        _check(f"max by (row) ({names.TENANT_ROWS})", minute, ref.tenant_rows(), ("row",), metric=False),
+        _check(q.agg("sum", who, names.TENANT_COST_PROJECTED), minute, projected, who, metric=False),
+        *extra,
+        _check(q.agg("max", ("row",), names.TENANT_ROWS), minute, ref.tenant_rows(), ("row",), metric=False),
         _check(names.TENANT_INFO, minute, ref.tenant_info(), ("cluster", "namespace", "tenant")),
     ]
 
