@@ -129,7 +129,7 @@ class Scenario:
     pods: tuple[Pod, ...]
     faults: tuple[Fault, ...] = ()
     hub_only: bool = False  # month-scale: only the push path (pushed series in, hub rules) is tested
-    checks: tuple[str, ...] = field(default=())  # extra checks named in the file, e.g. "budget"
+    checks: tuple[str, ...] = field(default=())  # extra checks named in the file: "labels", "every_series"
 
     def node(self, cluster: str, name: str) -> Node:
         return next(n for n in self.nodes if (n.cluster, n.name) == (cluster, name))
