@@ -34,6 +34,7 @@ from gpudash.golden.reference import Reference, period_start
 from gpudash.golden.scenario import PUSH_RULES
 from gpudash.golden.series import HOURLY_KINDS, push_times, pushed, rule_content, rule_samples, synthesise
 from gpudash.model.types import Model
+from gpudash.promql import build as q
 from gpudash.rules import names
 
 SPOKE_RULES = layout.from_tests(layout.SPOKE_RULES)
@@ -189,6 +190,59 @@ def _ptd_checks(ref: Reference, model: Model, minute: int, hour_lines=None, clus
                         ("namespace", "tenant", "threshold"), metric=False)]
 
 
+def _every_series_checks(ref: Reference, model: Model, minute: int, hub: HubView) -> list[dict]:
+    """Spoke file, ``every_series`` scenarios: the series no other check asserts -- activity, idle (and power
+    with the veto on), heartbeat, steps observed, burn rates, current allocation, the hour's cost per namespace,
+    average burn and projection, and the model data (prices of the SKUs in use, the tenant table, tenant info) --
+    at ``minute``, by value from the reference. The spoke file has one cluster and no ``cluster`` label on the
+    data (the model's series have one)."""
+    def local(rows):  # drop the cluster
+        return {k[1:]: v for k, v in rows.items()}
+
+    who = ("namespace", "tenant")
+    tenants = {t.namespace: t.name for t in model.tenants}
+    projected: dict[tuple, float] = {}
+    for (_, ns), v in ref.projection_by_cluster(minute).items():
+        projected[(ns, tenants[ns])] = projected.get((ns, tenants[ns]), 0.0) + v
+    sku_keys = ("cluster", "gpu_class", "ksm_resource", "product", "resource")
+    extra = []
+    for product, res in sorted({(k[4], k[5]) for k in ref.pod_allocation(minute)}):
+        found = ref.sku(product, res)
+        if found:
+            selector = q.selector(names.SKU_PRICE, ("product", "=", product), ("ksm_resource", "=", res))
+            extra.append(_check(q.agg("max", sku_keys, selector), minute,
+                                {(names.MODEL_CLUSTER, found[0].name, res, product, found[1]): found[2]}, sku_keys,
+                                metric=False))
+    activity, idle, power = ref.activity(minute), ref.idle(minute), ref.power(minute)
+    if (activity, idle, power) != (ref.activity(minute, True), ref.idle(minute, True), ref.power(minute, True)):
+        raise ValueError(f"scenario {ref.s.name}: activity differs between Prometheus 2's and 3's range windows")
+    if model.alerts.idle.power_veto_watts > 0:  # the series is recorded only then
+        extra.append(_check(names.POD_POWER_MAX, minute, local(power), ("namespace", "pod")))
+    return [
+        _check(names.POD_ACTIVITY_MAX, minute, {k[1:]: v[0] for k, v in activity.items()},
+               ("namespace", "pod", "gpu_model")),
+        _check(names.POD_ACTIVITY_AVG, minute, {k[1:]: v[1] for k, v in activity.items()},
+               ("namespace", "pod", "gpu_model")),
+        _check(names.POD_IDLE, minute, local(idle), ("namespace", "pod", "gpu_model", "workload", "workload_type")),
+        _check(names.BILLED_HOUR, minute, {(): ref.billed_hour_start(minute)}, ()),
+        _check(names.STEPS_OBSERVED, minute, {(): ref.steps_observed(minute // 60 - 1)}, ()),
+        _check(names.CLASS_ALLOCATED, minute, local(ref.class_allocated(minute)),
+               ("namespace", "gpu_class", "resource")),
+        _check(names.POD_COST_RATE, minute, local(ref.pod_cost_rate(minute)),
+               ("namespace", "pod", "workload", "workload_type")),
+        _check(names.WORKLOAD_COST_RATE, minute, local(ref.workload_cost_rate(minute)),
+               ("namespace", "workload", "workload_type")),
+        _check(names.NAMESPACE_COST_RATE, minute, local(ref.cost_rate(minute)), ("namespace",)),
+        _check(names.TENANT_HOUR_COST, minute, local(ref.hour_cost(ref.price(hub.at(minute)["gpu_hours"])[0])),
+               ("namespace",)),
+        _check(names.TENANT_COST_RATE_AVG, minute, local(ref.avg_cost_rate(minute)), ("namespace",)),
+        _check(q.agg("sum", who, names.TENANT_COST_PROJECTED), minute, projected, who, metric=False),
+        *extra,
+        _check(q.agg("max", ("row",), names.TENANT_ROWS), minute, ref.tenant_rows(), ("row",), metric=False),
+        _check(names.TENANT_INFO, minute, ref.tenant_info(), ("cluster", "namespace", "tenant")),
+    ]
+
+
 # --- files -------------------------------------------------------------------------------------------------------
 def _spoke_file(s: sc.Scenario, model: Model) -> dict:
     step = model.billing.mco_interval // 60
@@ -215,6 +269,13 @@ def _spoke_file(s: sc.Scenario, model: Model) -> dict:
             tests += _hub_checks(ref, m, hub, cluster_label=False)
         tests += [t for m in evaluations if m >= 120 and m % 60 == 0 and _stable(ref, m)
                   for t in _ptd_checks(ref, model, m, cluster_label=False)]
+        if "every_series" in s.checks:  # at the last whole hour, its burn-rate window free of stopped allocation
+            window, last = model.billing.burn_rate_window // 60, s.duration // 60 * 60
+            if last < 120 or not all(ref.pod_allocation(m - step).items() <= ref.pod_allocation(m).items()
+                                     for m in range(last - window, last + 1, step)):
+                raise ValueError(f"scenario {s.name}: every_series needs no allocation stopping in the last "
+                                 "burn-rate window (the hub reads a pod's last push for 1.5 push intervals)")
+            tests += _every_series_checks(ref, model, last, hub)
         groups.append({"name": f"{s.name} [{cluster}]: {s.protects}", "interval": "1m",
                        "input_series": synthesise(local, model, cluster), "promql_expr_test": tests})
     return {"rule_files": [SPOKE_RULES, HUB_RULES], "evaluation_interval": f"{step}m", "group_eval_order": GROUP_ORDER,

@@ -12,7 +12,7 @@ import re
 from datetime import UTC, datetime
 from functools import cache
 
-from gpudash.golden.scenario import Node, Pod, Scenario, assignments
+from gpudash.golden.scenario import Node, Pod, Scenario, assignments, power_watts
 from gpudash.model import mig
 from gpudash.model.types import GpuClass, Model
 
@@ -328,15 +328,147 @@ class Reference:
             out[cluster] = (nodes + 1, gpus + g)
         return out
 
-    # --- period to date (contract section 7) ----------------------------------------------------------------
+    # --- GPU activity and idle (contract section 9) ----------------------------------------------------------
+    @cache
+    def power(self, minute: int, closed: bool = False) -> dict[tuple, float]:
+        """{(cluster, namespace, pod): peak power (W)} over the push window (as :meth:`activity`) of the whole
+        NVIDIA GPUs the pod holds (dcgm-exporter attributes a MIG node's power to no pod)."""
+        window = self.model.billing.mco_interval // 60
+        out: dict[tuple, float] = {}
+        for k in range(max(minute - window + (0 if closed else 1), 0), minute + 1):
+            if self._scrapes("dcgm")[k] != "ok":
+                continue
+            for device, (pod, _) in self.held(k).items():
+                node = self.s.node(pod.cluster, device[0])
+                if node.vendor == "nvidia" and node.mig_strategy == "none":
+                    key = (pod.cluster, pod.namespace, pod.name)
+                    out[key] = max(out.get(key, 0.0), power_watts(pod.utilisation_at(k)))
+        return out
+
+    @cache
+    def activity(self, minute: int, closed: bool = False) -> dict[tuple, tuple[float, float]]:
+        """{(cluster, namespace, pod, gpu_model): (peak, mean)} activity ratio over the push window ``(minute - P,
+        minute]`` (``closed``: ``[minute - P, minute]``, Prometheus 2's range): per exporter series (a device the
+        pod holds) the max / mean of its scraped samples, then the max / mean of those per pod. NVIDIA nodes only
+        (dcgm-exporter: engine activity, ``modelName`` the product)."""
+        window = self.model.billing.mco_interval // 60
+        series: dict[tuple, list[float]] = {}
+        for k in range(max(minute - window + (0 if closed else 1), 0), minute + 1):
+            if self._scrapes("dcgm")[k] != "ok":
+                continue
+            for device, (pod, container) in self.held(k).items():
+                node = self.s.node(pod.cluster, device[0])
+                if node.vendor != "nvidia":
+                    raise ValueError(f"scenario {self.s.name}: the reference models NVIDIA activity only")
+                key = (pod.cluster, pod.namespace, pod.name, node.product, device, container)
+                series.setdefault(key, []).append(pod.utilisation_at(k) / 100)
+        per_pod: dict[tuple, list[tuple[float, float]]] = {}
+        for (*key, _, _), values in series.items():
+            per_pod.setdefault(tuple(key), []).append((max(values), sum(values) / len(values)))
+        return {k: (max(p for p, _ in v), sum(a for _, a in v) / len(v)) for k, v in per_pod.items()}
+
+    def idle(self, minute: int, closed: bool = False) -> dict[tuple, float]:
+        """POD_IDLE: {(cluster, namespace, pod, gpu_model, workload, workload_type): cost per hour} of the pods
+        with a cost now whose peak activity was zero at every push in ``(minute - W, minute]`` (W =
+        alerts.idle.window; ``closed``: from ``minute - W`` on, with closed activity windows) and that had an
+        activity figure at a push in ``(minute - W - 1.5 P, minute - W]`` (observed since the window started),
+        within the idle namespace and GPU-model regexes, unless the power veto is on and the pod's peak power
+        over the window reached it."""
+        idle, step = self.model.alerts.idle, self.model.billing.mco_interval // 60
+        window = idle.window // 60
+        pushes = range(0, minute + 1, step)
+        peaks: dict[tuple, float] = {}
+        drawn: dict[tuple, float] = {}
+        for m in (m for m in pushes if minute - window < m + closed):
+            for key, (peak, _) in self.activity(m, closed).items():
+                peaks[key] = max(peaks.get(key, 0.0), peak)
+            for key, watts in self.power(m, closed).items():
+                drawn[key] = max(drawn.get(key, 0.0), watts)
+        seen = {key for m in pushes if minute - window - step * 3 / 2 < m <= minute - window
+                for key in self.activity(m, closed)}
+        rates = self.pod_cost_rate(minute)
+        out = {}
+        for (cluster, ns, pod, model), peak in peaks.items():
+            wl = next(((w, t) for (c, n, p, w, t) in rates if (c, n, p) == (cluster, ns, pod)), None)
+            vetoed = 0 < idle.power_veto_watts <= drawn.get((cluster, ns, pod), 0.0)
+            if (peak == 0 and wl and not vetoed and (cluster, ns, pod, model) in seen
+                    and re.fullmatch(idle.namespace_regex, ns) and re.fullmatch(idle.model_regex, model)):
+                out[(cluster, ns, pod, model, *wl)] = rates[(cluster, ns, pod, *wl)]
+        return out
+
+    # --- current allocation and burn rates (contract section 7) ---------------------------------------------
+    def _priced_allocation(self, minute: int):
+        """(POD_ALLOCATED key, SKU as :meth:`sku` gives it, units) of each priced allocation at ``minute``."""
+        for key, q in self.pod_allocation(minute).items():
+            found = self.sku(key[4], key[5])
+            if found:
+                yield key, found, q
+
+    def class_allocated(self, minute: int) -> dict[tuple, float]:
+        """{(cluster, namespace, gpu_class, billed resource): priced units allocated} at ``minute``."""
+        out: dict[tuple, float] = {}
+        for (cluster, ns, *_), (gpu_class, resource, _), q in self._priced_allocation(minute):
+            key = (cluster, ns, gpu_class.name, resource)
+            out[key] = out.get(key, 0.0) + q
+        return out
+
+    def pod_cost_rate(self, minute: int) -> dict[tuple, float]:
+        """{(cluster, namespace, pod, workload, workload_type): cost per hour} of the allocation at ``minute``."""
+        out: dict[tuple, float] = {}
+        for (cluster, ns, pod, _, _, _, wl, wl_type), (_, _, price), q in self._priced_allocation(minute):
+            key = (cluster, ns, pod, wl, wl_type)
+            out[key] = out.get(key, 0.0) + q * price
+        return out
+
+    def workload_cost_rate(self, minute: int) -> dict[tuple, float]:
+        """{(cluster, namespace, workload, workload_type): cost per hour} at ``minute``."""
+        out: dict[tuple, float] = {}
+        for (cluster, ns, _, wl, wl_type), rate in self.pod_cost_rate(minute).items():
+            out[(cluster, ns, wl, wl_type)] = out.get((cluster, ns, wl, wl_type), 0.0) + rate
+        return out
+
     def cost_rate(self, minute: int) -> dict[tuple, float]:
         """{(cluster, namespace): cost per hour} of the allocation at ``minute``."""
         out: dict[tuple, float] = {}
-        for (cluster, ns, _, _, product, res, _, _), q in self.pod_allocation(minute).items():
-            found = self.sku(product, res)
-            if found:
-                out[(cluster, ns)] = out.get((cluster, ns), 0.0) + q * found[2]
+        for (cluster, ns, *_), rate in self.pod_cost_rate(minute).items():
+            out[(cluster, ns)] = out.get((cluster, ns), 0.0) + rate
         return out
+
+    def avg_cost_rate(self, minute: int) -> dict[tuple, float]:
+        """{(cluster, namespace): average cost per hour over billing.burn_rate_window} at ``minute``: the cost
+        rate sampled every push interval (at multiples of it since the epoch) over the window ending at
+        ``minute``, time without a rate counting as zero."""
+        step, window = self.model.billing.mco_interval // 60, self.model.billing.burn_rate_window // 60
+        out: dict[tuple, float] = {}
+        for m in range(minute, max(minute - window, -1), -step):
+            for key, rate in self.cost_rate(m).items():
+                out[key] = out.get(key, 0.0) + rate * step / window
+        return out
+
+    @staticmethod
+    def hour_cost(lines: dict[tuple, tuple[float, float]]) -> dict[tuple, float]:
+        """Billing lines (as :meth:`price` gives them) -> {(cluster, namespace): cost}, tenant namespace or not."""
+        out: dict[tuple, float] = {}
+        for (cluster, ns, _, _), (_, cost) in lines.items():
+            out[(cluster, ns)] = out.get((cluster, ns), 0.0) + cost
+        return out
+
+    @staticmethod
+    def billed_hour_start(minute: int) -> int:
+        """The heartbeat at ``minute``: start (Unix seconds) of the clock hour before the one containing it."""
+        return (minute // 60 - 1) * 3600
+
+    # --- model data (contract section 8) --------------------------------------------------------------------
+    def tenant_info(self) -> dict[tuple, int]:
+        """{(model cluster, namespace, tenant): 1}."""
+        return {(c, t.namespace, t.name): 1 for c in self.model.clusters for t in self.model.tenants}
+
+    def tenant_rows(self) -> dict[tuple, float]:
+        """{(row "<namespace> <tenant> <alert_at,...>",): budget} of the compact tenant table."""
+        return {(f"{t.namespace} {t.name} {','.join(f'{a:g}' for a in t.alert_at)}",): t.budget
+                for t in self.model.tenants}
+
+    # --- period to date (contract section 7) ----------------------------------------------------------------
 
     def period_to_date_by_cluster(self, minute: int, rate_minute: int | None = None,
                                   hour_lines=None) -> dict[tuple[str, str], float]:
@@ -362,6 +494,17 @@ class Reference:
         out = {t.namespace: 0.0 for t in self.model.tenants}
         for (_, ns), cost in self.period_to_date_by_cluster(minute, rate_minute, hour_lines).items():
             out[ns] += cost
+        return out
+
+    def projection_by_cluster(self, minute: int) -> dict[tuple[str, str], float]:
+        """{(cluster, tenant namespace): projected cost at the period end} at ``minute``: period-to-date plus the
+        average cost rate x the time left until the next period starts."""
+        out = self.period_to_date_by_cluster(minute)
+        left = period_start(period_start(minute) + 32 * 24 * 60) - minute
+        tenants = {t.namespace for t in self.model.tenants}
+        for (cluster, ns), rate in self.avg_cost_rate(minute).items():
+            if ns in tenants:
+                out[(cluster, ns)] = out.get((cluster, ns), 0.0) + rate * left / 60
         return out
 
     def thresholds_crossed(self, minute: int) -> dict[str, tuple[float, ...]]:

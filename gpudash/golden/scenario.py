@@ -129,7 +129,7 @@ class Scenario:
     pods: tuple[Pod, ...]
     faults: tuple[Fault, ...] = ()
     hub_only: bool = False  # month-scale: only the push path (pushed series in, hub rules) is tested
-    checks: tuple[str, ...] = field(default=())  # extra checks named in the file, e.g. "budget"
+    checks: tuple[str, ...] = field(default=())  # extra checks named in the file: "labels", "every_series"
 
     def node(self, cluster: str, name: str) -> Node:
         return next(n for n in self.nodes if (n.cluster, n.name) == (cluster, name))
@@ -139,6 +139,11 @@ class Scenario:
 
 
 # --- devices: what the device plugin hands out ---------------------------------------------------------------
+def power_watts(utilisation: float) -> float:
+    """A synthetic whole GPU's power draw (W) at ``utilisation`` percent (a held device's; 0 when free)."""
+    return 60 + 3 * utilisation
+
+
 def devices(node: Node) -> list[tuple[int, str | None, int]]:
     """(gpu index, MIG profile or None, instance id or replica[, replica]) of every allocatable device."""
     if node.mig_strategy == "none":

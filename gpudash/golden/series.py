@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 
 from gpudash.golden.reference import Reference, ksm, label_value, node_product
-from gpudash.golden.scenario import PUSH_RULES, Node, Pod, Scenario, assignments, devices
+from gpudash.golden.scenario import PUSH_RULES, Node, Pod, Scenario, assignments, devices, power_watts
 from gpudash.golden.scenario import uid_of as uid
 from gpudash.model.types import Exporter, Model
 from gpudash.rules import names
@@ -201,7 +201,7 @@ def _exporter_exposition(scenario: Scenario, model: Model, cluster: str, minute:
             out[(("__name__", "DCGM_FI_DEV_FB_USED"), *key)] = 1024 + 100 * util if holder else 0
             if node.mig_strategy == "none":
                 out[(("__name__", "DCGM_FI_DEV_GPU_UTIL"), *key)] = util
-                out[(("__name__", "DCGM_FI_DEV_POWER_USAGE"), *key)] = 60 + 3 * util
+                out[(("__name__", "DCGM_FI_DEV_POWER_USAGE"), *key)] = power_watts(util)
         if node.vendor == "nvidia" and node.mig_strategy != "none":
             for g in range(node.count):
                 out[(("__name__", "DCGM_FI_DEV_POWER_USAGE"), ("job", gx.sample_job(src.dcgm)), ("gpu", str(g)),
