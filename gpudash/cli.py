@@ -155,7 +155,9 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        return args.func(args)
+        code = args.func(args)
+        sys.stdout.flush()  # output smaller than the buffer meets a closed pipe here, not at interpreter exit
+        return code
     except GpudashError as err:
         print(f"gpudash: {err}", file=sys.stderr)
         return err.exit_code
