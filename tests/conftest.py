@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE_RENDERED = ROOT / "examples" / "rendered"  # the bundled example, rendered and committed (drift-tested)
 sys.path.insert(0, str(ROOT))  # e2e.toolsets (which Prometheus versions the tests run on) under any runner
 
 

@@ -14,8 +14,8 @@ from gpudash import layout, rules, writer
 from gpudash.golden import emit_tests, scenario
 from gpudash.golden.runner import run_file
 from gpudash.rules import names
+from tests.conftest import EXAMPLE_RENDERED
 
-REPO = Path(__file__).resolve().parent.parent
 EVERY_SERIES = "whole-gpu-steady"  # the scenario with checks: [every_series]
 # Series no golden test can assert exactly, with the reason. Keep this as short as possible.
 NOT_ASSERTED: dict[str, str] = {}
@@ -52,7 +52,7 @@ def test_the_power_veto_golden_test_passes(with_power_veto):
 
 @pytest.fixture(scope="module")
 def asserted(with_power_veto) -> set[str]:
-    return asserted_series(REPO) | asserted_series(with_power_veto)
+    return asserted_series(EXAMPLE_RENDERED) | asserted_series(with_power_veto)
 
 
 def test_every_registered_series_is_asserted_by_value(asserted):
