@@ -49,8 +49,9 @@ def _scalar_text(_type, value) -> str:
 
 
 # Strings PyYAML writes plain when they resolve to a string (not a bool, number, null or date): a letter, then
-# letters, digits and ``_ . / -`` only: no indicator, space or quote its emitter would have to escape.
-_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_./-]*\Z")
+# letters, digits and ``_ . / + = -`` only (base64 too: grafana-operator's gzipJson): no indicator, space or quote
+# its emitter would have to escape.
+_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_./+=-]*\Z")
 _RESOLVER = yaml.resolver.Resolver()
 _STR = "tag:yaml.org,2002:str"
 

@@ -19,14 +19,13 @@ violation fails the render.
 """
 from __future__ import annotations
 
-import json
 import weakref
 
 from gpudash import layout
 from gpudash.errors import GenerationError
 from gpudash.grafana import delivery, isolation, tenant_board, uids
 from gpudash.grafana import provisioning as prov
-from gpudash.model.types import Model, Tenant
+from gpudash.model.types import Model
 from gpudash.promql import read
 from gpudash.report import queries as report_queries
 
@@ -35,7 +34,7 @@ def rendered(model: Model, acm: bool = False) -> tuple[dict[str, dict], dict[str
     """(provider dashboards by file stem, {tenant name: tenant dashboards by file stem}) as Grafana JSON.
 
     ``acm`` selects the hub Grafana's datasource instead of gpudash's own. Tenant dashboards are proven
-    isolated here.
+    isolated here, each variant as returned.
     """
     # grafanalib is loaded only to build dashboards: `gpudash --help` and the runtime tools that import
     # gpudash.grafana.uids or .bootstrap never pay for it
@@ -47,13 +46,11 @@ def rendered(model: Model, acm: bool = False) -> tuple[dict[str, dict], dict[str
     for dash in dashboards.provider_dashboards(model):
         provider[dashboards.file_name(dash)] = P.render(dash, prov.datasource_ref(provider_ds))
     tenants: dict[str, dict[str, dict]] = {}
-    if not acm:
-        _BUILT.pop(id(model), None)  # built afresh here; only the ACM variant that follows reuses the build
     for t in model.tenants:
-        ds_uid = uids.ACM_DATASOURCE_UID if acm else uids.tenant_datasource_uid(t.name)
-        stem, text = _tenant_json(model, t)
-        data = tenant_board.with_datasource(json.loads(text), uids.tenant_datasource_uid(t.name), ds_uid)
-        isolation.prove(data, t.namespace, ds_uid, model.clusters)
+        stem, data = _tenant_boards(model)[t.name]
+        if acm:
+            data = tenant_board.with_datasource(data, uids.tenant_datasource_uid(t.name), uids.ACM_DATASOURCE_UID)
+            isolation.prove(data, t.namespace, uids.ACM_DATASOURCE_UID, model.clusters)
         tenants[t.name] = {stem: data}
     seen: dict[str, str] = {}
     for stem, data in [*provider.items(), *((s, d) for group in tenants.values() for s, d in group.items())]:
@@ -63,25 +60,26 @@ def rendered(model: Model, acm: bool = False) -> tuple[dict[str, dict], dict[str
     return provider, tenants
 
 
-# id(model) -> {tenant name: (file stem, compact JSON)}, dropped with the model (models are not all hashable).
-_BUILT: dict[int, dict[str, tuple[str, str]]] = {}
+# id(model) -> {tenant name: (file stem, dashboard JSON)}, dropped with the model (models are not all hashable).
+_BUILT: dict[int, dict[str, tuple[str, dict]]] = {}
 
 
-def _tenant_json(model: Model, t: Tenant) -> tuple[str, str]:
-    """(file stem, compact JSON) of ``t``'s dashboard with its own datasource, built through grafanalib once per
-    render of the gpudash variant: the ACM variant that follows specialises a fresh copy of it."""
+def _tenant_boards(model: Model) -> dict[str, tuple[str, dict]]:
+    """{tenant name: (file stem, dashboard JSON)} with each tenant's own datasource, built through grafanalib and
+    proven isolated once per model: the Grafana and mixin families and the ACM variant share them (read-only)."""
     from gpudash.grafana import dashboards
     from gpudash.grafana import panels as P
 
     if id(model) not in _BUILT:
-        _BUILT[id(model)] = {}
+        built = {}
+        for t in model.tenants:
+            dash, ds_uid = dashboards.tenant(model, t), uids.tenant_datasource_uid(t.name)
+            data = P.render(dash, prov.datasource_ref(ds_uid))
+            isolation.prove(data, t.namespace, ds_uid, model.clusters)
+            built[t.name] = dashboards.file_name(dash), data
+        _BUILT[id(model)] = built
         weakref.finalize(model, _BUILT.pop, id(model), None)
-    built = _BUILT[id(model)]
-    if t.name not in built:
-        dash = dashboards.tenant(model, t)
-        built[t.name] = dashboards.file_name(dash), json.dumps(P.render(dash, prov.datasource_ref(
-            uids.tenant_datasource_uid(t.name))), separators=(",", ":"), ensure_ascii=False)
-    return built[t.name]
+    return _BUILT[id(model)]
 
 
 def prove_reports(model: Model) -> None:

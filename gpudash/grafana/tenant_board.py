@@ -9,18 +9,20 @@ from __future__ import annotations
 
 
 def with_datasource(data, old_uid: str, new_uid: str):
-    """``data`` (plain dashboard JSON, changed in place and returned) with every ``datasource`` reference to
-    ``old_uid`` pointing at ``new_uid`` instead."""
+    """A copy of ``data`` (plain dashboard JSON, left unchanged) with every ``datasource`` reference to
+    ``old_uid`` pointing at ``new_uid`` instead; containers are copied, scalars shared."""
     if old_uid == new_uid:
         return data
-    stack = [data]
-    while stack:
-        node = stack.pop()
+
+    def copy(node):
         if isinstance(node, dict):
-            ref = node.get("datasource")
+            out = {k: copy(v) for k, v in node.items()}
+            ref = out.get("datasource")
             if isinstance(ref, dict) and ref.get("uid") == old_uid:
-                node["datasource"] = {**ref, "uid": new_uid}
-            stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
-        elif isinstance(node, list):
-            stack.extend(v for v in node if isinstance(v, (dict, list)))
-    return data
+                out["datasource"] = {**ref, "uid": new_uid}
+            return out
+        if isinstance(node, list):
+            return [copy(v) for v in node]
+        return node
+
+    return copy(data)
