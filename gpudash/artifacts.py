@@ -23,17 +23,18 @@ def generate(model: Model, progress=None) -> dict[str, object]:
     ``progress(done, total, what)`` is told of each family started."""
     files: dict[str, object] = {}
     chosen = model.outputs.targets
-    for index, family in enumerate(FAMILIES):
-        if progress:  # progress(done, total, what): the CLI's progress bar
-            progress(index, len(FAMILIES), family.__module__.rsplit(".", 1)[-1])
-        only = ONLY_FOR.get(getattr(family, "__wrapped__", family))
-        if only is not None and only not in chosen:
-            continue
-        for path, data in family(model).items():
-            if path in files:
-                raise AssertionError(f"two artifact families write {path}")
-            if targets.wanted(path, chosen):
-                files[path] = data
+    with grafana.shared(model):  # the Grafana and mixin families share one build of the tenant dashboards
+        for index, family in enumerate(FAMILIES):
+            if progress:  # progress(done, total, what): the CLI's progress bar
+                progress(index, len(FAMILIES), family.__module__.rsplit(".", 1)[-1])
+            only = ONLY_FOR.get(getattr(family, "__wrapped__", family))
+            if only is not None and only not in chosen:
+                continue
+            for path, data in family(model).items():
+                if path in files:
+                    raise AssertionError(f"two artifact families write {path}")
+                if targets.wanted(path, chosen):
+                    files[path] = data
     objects = sorted(p for p, d in files.items() if kube.is_resource(p, d))
     for path in objects:
         files[path] = kube.fit(path, files[path])

@@ -19,7 +19,8 @@ violation fails the render.
 """
 from __future__ import annotations
 
-import weakref
+import contextlib
+import dataclasses
 
 from gpudash import layout
 from gpudash.errors import GenerationError
@@ -28,6 +29,7 @@ from gpudash.grafana import provisioning as prov
 from gpudash.model.types import Model
 from gpudash.promql import read
 from gpudash.report import queries as report_queries
+from gpudash.yamlfmt import dump_json
 
 
 def rendered(model: Model, acm: bool = False) -> tuple[dict[str, dict], dict[str, dict[str, dict]]]:
@@ -36,22 +38,8 @@ def rendered(model: Model, acm: bool = False) -> tuple[dict[str, dict], dict[str
     ``acm`` selects the hub Grafana's datasource instead of gpudash's own. Tenant dashboards are proven
     isolated here, each variant as returned.
     """
-    # grafanalib is loaded only to build dashboards: `gpudash --help` and the runtime tools that import
-    # gpudash.grafana.uids or .bootstrap never pay for it
-    from gpudash.grafana import dashboards
-    from gpudash.grafana import panels as P
-
-    provider_ds = uids.ACM_DATASOURCE_UID if acm else uids.provider_datasource_uid()
-    provider = {}
-    for dash in dashboards.provider_dashboards(model):
-        provider[dashboards.file_name(dash)] = P.render(dash, prov.datasource_ref(provider_ds))
-    tenants: dict[str, dict[str, dict]] = {}
-    for t in model.tenants:
-        stem, data = _tenant_boards(model)[t.name]
-        if acm:
-            data = tenant_board.with_datasource(data, uids.tenant_datasource_uid(t.name), uids.ACM_DATASOURCE_UID)
-            isolation.prove(data, t.namespace, uids.ACM_DATASOURCE_UID, model.clusters)
-        tenants[t.name] = {stem: data}
+    provider = provider_boards(model, acm)
+    tenants = {name: {b.stem: b.data} for name, b in tenant_boards(model, acm).items()}
     seen: dict[str, str] = {}
     for stem, data in [*provider.items(), *((s, d) for group in tenants.values() for s, d in group.items())]:
         if data["uid"] in seen:
@@ -60,26 +48,66 @@ def rendered(model: Model, acm: bool = False) -> tuple[dict[str, dict], dict[str
     return provider, tenants
 
 
-# id(model) -> {tenant name: (file stem, dashboard JSON)}, dropped with the model (models are not all hashable).
-_BUILT: dict[int, dict[str, tuple[str, dict]]] = {}
-
-
-def _tenant_boards(model: Model) -> dict[str, tuple[str, dict]]:
-    """{tenant name: (file stem, dashboard JSON)} with each tenant's own datasource, built through grafanalib and
-    proven isolated once per model: the Grafana and mixin families and the ACM variant share them (read-only)."""
+def provider_boards(model: Model, acm: bool = False) -> dict[str, dict]:
+    """The provider dashboards by file stem (the provider datasource, or with ``acm`` the hub Grafana's)."""
+    # grafanalib is loaded only to build dashboards: `gpudash --help` and the runtime tools that import
+    # gpudash.grafana.uids or .bootstrap never pay for it
     from gpudash.grafana import dashboards
     from gpudash.grafana import panels as P
 
-    if id(model) not in _BUILT:
-        built = {}
+    ds = prov.datasource_ref(uids.ACM_DATASOURCE_UID if acm else uids.provider_datasource_uid())
+    return {dashboards.file_name(dash): P.render(dash, ds) for dash in dashboards.provider_dashboards(model)}
+
+
+def tenant_boards(model: Model, acm: bool = False) -> dict[str, tenant_board.Board]:
+    """{tenant name: its dashboard} with the tenant's own datasource, or with ``acm`` the hub Grafana's; each
+    variant proven isolated as written."""
+    own = _tenant_boards(model)
+    if not acm:
+        return own
+    out = {}
+    for t in model.tenants:
+        out[t.name] = tenant_board.variant(own[t.name], uids.tenant_datasource_uid(t.name), uids.ACM_DATASOURCE_UID)
+        isolation.prove(out[t.name].data, t.namespace, uids.ACM_DATASOURCE_UID, model.clusters)
+    return out
+
+
+# id(model) -> {tenant name: its dashboard}, or None before the first build, while a render shares them.
+_BUILT: dict[int, dict[str, tenant_board.Board] | None] = {}
+
+
+@contextlib.contextmanager
+def shared(model: Model):
+    """Within it, every family rendering ``model`` gets the same tenant dashboards (built on first use);
+    outside, each call builds them afresh."""
+    _BUILT[id(model)] = None
+    try:
+        yield
+    finally:
+        _BUILT.pop(id(model), None)
+
+
+def _tenant_boards(model: Model) -> dict[str, tenant_board.Board]:
+    """Each tenant's dashboard with its own datasource, built through grafanalib, proven isolated and serialised
+    once per render (:func:`shared`): the Grafana and mixin families and the ACM variant share them (read-only).
+
+    They are built from the model without its ``sources`` (a tenant dashboard reads recorded series only, as the
+    isolation proof requires, never a raw exporter's job or labels), so they are the same for every ``sources``:
+    the mixin's probe render relies on it."""
+    from gpudash.grafana import dashboards
+    from gpudash.grafana import panels as P
+
+    built = _BUILT.get(id(model))
+    if built is None:
+        built, blind = {}, dataclasses.replace(model, sources=None)
         for t in model.tenants:
-            dash, ds_uid = dashboards.tenant(model, t), uids.tenant_datasource_uid(t.name)
+            dash, ds_uid = dashboards.tenant(blind, t), uids.tenant_datasource_uid(t.name)
             data = P.render(dash, prov.datasource_ref(ds_uid))
             isolation.prove(data, t.namespace, ds_uid, model.clusters)
-            built[t.name] = dashboards.file_name(dash), data
-        _BUILT[id(model)] = built
-        weakref.finalize(model, _BUILT.pop, id(model), None)
-    return _BUILT[id(model)]
+            built[t.name] = tenant_board.board(dashboards.file_name(dash), data)
+        if id(model) in _BUILT:
+            _BUILT[id(model)] = built
+    return built
 
 
 def prove_reports(model: Model) -> None:
@@ -103,17 +131,17 @@ def artifacts(model: Model) -> dict[str, object]:
     for stem, data in provider.items():
         out[layout.dashboard_json(stem)] = data
         out[layout.dashboard_import(stem)] = P.for_import(data)
-    for group in tenants.values():
-        for stem, data in group.items():
-            out[layout.dashboard_json(stem)] = data
+    for b in tenant_boards(model).values():
+        out[layout.dashboard_json(b.stem)] = b.text  # serialised once, with the ACM variant derived from it
     if "acm" in chosen:
-        acm_provider, acm_tenants = rendered(model, acm=True)
-        for stem, data in acm_provider.items():
-            out[layout.dashboard_configmap(stem)] = delivery.acm_configmap(stem, data,
+        for stem, data in provider_boards(model, acm=True).items():
+            out[layout.dashboard_configmap(stem)] = delivery.acm_configmap(stem, dump_json(data),
                                                                         prov.provider_folder_title(model))
+        acm = tenant_boards(model, acm=True)
         for t in model.tenants:
-            for stem, data in acm_tenants[t.name].items():
-                out[layout.dashboard_configmap(stem)] = delivery.acm_configmap(stem, data, prov.tenant_folder_title(t))
+            b = acm[t.name]
+            out[layout.dashboard_configmap(b.stem)] = delivery.acm_configmap(b.stem, b.text,
+                                                                          prov.tenant_folder_title(t))
     if "grafana-provisioning" in chosen:
         files = {"provider": [f"{stem}.json" for stem in provider]}
         files.update({name: [f"{stem}.json" for stem in group] for name, group in tenants.items()})
