@@ -131,6 +131,16 @@ def dump_yaml(data, header: str = "") -> str:
     return text
 
 
+def json_text(data, **dumps_args) -> str:
+    """``json.dumps(strip_comments(data), **dumps_args)`` without copying ``data`` when it holds no
+    :data:`COMMENT` key: its text would name every such key as the JSON string below."""
+    text = json.dumps(data, **dumps_args)
+    return text if _COMMENT_TOKEN not in text else json.dumps(strip_comments(data), **dumps_args)
+
+
+_COMMENT_TOKEN = json.dumps(COMMENT)
+
+
 def dump_json(data) -> str:
     """JSON text: keys sorted, 2-space indent, trailing newline."""
-    return json.dumps(strip_comments(data), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return json_text(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
