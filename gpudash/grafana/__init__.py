@@ -26,7 +26,7 @@ from gpudash import layout
 from gpudash.errors import GenerationError
 from gpudash.grafana import delivery, isolation, tenant_board, uids
 from gpudash.grafana import provisioning as prov
-from gpudash.model.types import Model
+from gpudash.model.types import Model, Tenant
 from gpudash.promql import read
 from gpudash.report import queries as report_queries
 from gpudash.yamlfmt import dump_json
@@ -62,14 +62,14 @@ def provider_boards(model: Model, acm: bool = False) -> dict[str, dict]:
 def tenant_boards(model: Model, acm: bool = False) -> dict[str, tenant_board.Board]:
     """{tenant name: its dashboard} with the tenant's own datasource, or with ``acm`` the hub Grafana's; each
     variant proven isolated as written."""
-    own = _tenant_boards(model)
-    if not acm:
-        return own
-    out = {}
-    for t in model.tenants:
-        out[t.name] = tenant_board.variant(own[t.name], uids.tenant_datasource_uid(t.name), uids.ACM_DATASOURCE_UID)
-        isolation.prove(out[t.name].data, t.namespace, uids.ACM_DATASOURCE_UID, model.clusters)
-    return out
+    return {t.name: _acm_board(model, t) for t in model.tenants} if acm else _tenant_boards(model)
+
+
+def _acm_board(model: Model, t: Tenant) -> tenant_board.Board:
+    b = tenant_board.variant(_tenant_boards(model)[t.name], uids.tenant_datasource_uid(t.name),
+                             uids.ACM_DATASOURCE_UID)
+    isolation.prove(b.data, t.namespace, uids.ACM_DATASOURCE_UID, model.clusters)
+    return b
 
 
 # id(model) -> {tenant name: its dashboard}, or None before the first build, while a render shares them.
@@ -137,9 +137,8 @@ def artifacts(model: Model) -> dict[str, object]:
         for stem, data in provider_boards(model, acm=True).items():
             out[layout.dashboard_configmap(stem)] = delivery.acm_configmap(stem, dump_json(data),
                                                                         prov.provider_folder_title(model))
-        acm = tenant_boards(model, acm=True)
-        for t in model.tenants:
-            b = acm[t.name]
+        for t in model.tenants:  # one at a time: only the text is kept
+            b = _acm_board(model, t)
             out[layout.dashboard_configmap(b.stem)] = delivery.acm_configmap(b.stem, b.text,
                                                                           prov.tenant_folder_title(t))
     if "grafana-provisioning" in chosen:
