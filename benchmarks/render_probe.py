@@ -1,8 +1,8 @@
 """Run ``gpudash render -c MODEL -o OUT`` in this (fresh) process and print one JSON line of measurements:
-wall time of the command, the share of each phase (model load, each artifact family, writing), peak RSS
-(``VmHWM`` of /proc/self/status: ``resource.getrusage``'s ``ru_maxrss`` survives ``exec`` on Linux, so a probe
-started by a large parent would report the parent's peak) and, with ``--tracemalloc``, the peak of Python
-allocations (slower).
+wall time and CPU time of the command (CPU time is what to compare on a loaded machine), the share of each
+phase (model load, each artifact family, writing), peak RSS (``VmHWM`` of /proc/self/status:
+``resource.getrusage``'s ``ru_maxrss`` survives ``exec`` on Linux, so a probe started by a large parent would
+report the parent's peak) and, with ``--tracemalloc``, the peak of Python allocations (slower).
 
     python benchmarks/render_probe.py MODEL OUT [--tracemalloc]
 
@@ -57,10 +57,11 @@ def main(argv: list[str]) -> int:
                                for f in artifacts.FAMILIES)
     writer.plan = timed("write (plan)", writer.plan)
     writer.apply = timed("write (apply)", writer.apply)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     rc = cli.main(["render", "-c", model, "-o", out])
-    wall = time.perf_counter() - t0
-    row = {"rc": rc, "seconds": round(wall, 3), "phases": {k: round(v, 3) for k, v in phases.items()},
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    row = {"rc": rc, "seconds": round(wall, 3), "cpu_seconds": round(cpu, 3),
+           "phases": {k: round(v, 3) for k, v in phases.items()},
            "peak_rss_mb": round(_vm_hwm_kib() / 1024, 1),
            "files": sum(1 for p in Path(out).rglob("*") if p.is_file()),
            "bytes": sum(p.stat().st_size for p in Path(out).rglob("*") if p.is_file())}

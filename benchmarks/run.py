@@ -350,15 +350,17 @@ def _accuracy_md(acc: dict) -> list[str]:
 
 
 def _scale_table(rows: list[dict]) -> list[str]:
-    out = ["| tenants | render s | process s | peak RSS MB | files | MB written | MB by target | slowest phases (s) |",
-           "|---:|---:|---:|---:|---:|---:|---|---|"]
+    out = ["| tenants | render s | CPU s | process s | peak RSS MB | files | MB written | MB by target | "
+           "slowest phases (s) |", "|---:|---:|---:|---:|---:|---:|---:|---|---|"]
     for r in rows:
         if "seconds" not in r:
-            out.append(f"| {r['tenants']:,} | | | | | | | {r.get('skipped') or r.get('error')} |")
+            out.append(f"| {r['tenants']:,} | | | | | | | | {r.get('skipped') or r.get('error')} |")
             continue
         top = sorted(r["phases"].items(), key=lambda kv: -kv[1])[:3]
         per = ", ".join(f"{k} {v / 1e6:.1f}" for k, v in r.get("bytes_by_target", {}).items())
-        out.append(f"| {r['tenants']:,} | {r['seconds']:.1f} | {r['process_seconds']:.1f} | {r['peak_rss_mb']:.0f} | "
+        cpu = f"{r['cpu_seconds']:.1f}" if "cpu_seconds" in r else ""
+        out.append(f"| {r['tenants']:,} | {r['seconds']:.1f} | {cpu} | {r['process_seconds']:.1f} | "
+                   f"{r['peak_rss_mb']:.0f} | "
                    f"{r['files']:,} | {r['bytes'] / 1e6:.1f} | {per} | "
                    + ", ".join(f"{k} {v:.1f}" for k, v in top) + " |")
     return out
@@ -366,11 +368,12 @@ def _scale_table(rows: list[dict]) -> list[str]:
 
 def _ratios(rows: list[dict], base_rows: list[dict]) -> list[str]:
     old = {r["tenants"]: r for r in base_rows if "seconds" in r}
-    out = ["| tenants | render time (this / base) | peak RSS | MB written |", "|---:|---:|---:|---:|"]
+    out = ["| tenants | render time (this / base) | CPU time | peak RSS | MB written |", "|---:|---:|---:|---:|---:|"]
     for r in rows:
         b = old.get(r["tenants"])
         if "seconds" in r and b:
-            out.append(f"| {r['tenants']:,} | {r['seconds'] / b['seconds']:.2f} | "
+            cpu = f"{r['cpu_seconds'] / b['cpu_seconds']:.2f}" if "cpu_seconds" in r and "cpu_seconds" in b else ""
+            out.append(f"| {r['tenants']:,} | {r['seconds'] / b['seconds']:.2f} | {cpu} | "
                        f"{r['peak_rss_mb'] / b['peak_rss_mb']:.2f} | {r['bytes'] / b['bytes']:.2f} |")
     return out
 
@@ -378,10 +381,11 @@ def _ratios(rows: list[dict], base_rows: list[dict]) -> list[str]:
 def _scale_md(sc: dict, meta: dict) -> list[str]:
     out = ["## 2. Render time and peak memory by number of tenants", "", _meta_line(meta), "",
            "`gpudash render -c MODEL -o OUT` of the e2e model (3 GPU classes, 2 clusters) with N tenants, each in a "
-           "fresh process (`benchmarks/render_probe.py`): wall time of the command (imports excluded; the process "
-           "column includes them), the slowest phases, peak RSS (`VmHWM`), MB written per delivery target "
-           "(`outputs.targets`, all of them here; \"always\" is what every render writes; a file two targets "
-           "deliver counts for both).", "", *_scale_table(sc.get("rows", [])), ""]
+           "fresh process (`benchmarks/render_probe.py`): wall and CPU time of the command (imports excluded; the "
+           "process column includes them; on a loaded machine compare CPU time), the slowest phases, peak RSS "
+           "(`VmHWM`), MB written per delivery target (`outputs.targets`, all of them here; \"always\" is what "
+           "every render writes; a file two targets deliver counts for both).", "",
+           *_scale_table(sc.get("rows", [])), ""]
     base = sc.get("base")
     if base:
         out += [f"The base commit {base['commit']} in the same run (a git worktree, the same probe and models):", "",
