@@ -497,8 +497,9 @@ def _summary(res: dict) -> list[str]:
                  f"{ours:,} vs {naive:,} ({naive / max(1, ours):.1f}x fewer) |"]
     sc = res.get("scale")
     if sc and isinstance(sc, dict) and "rows" in sc:
-        rows.append("| `render` time / peak RSS by tenants | " + ", ".join(
-            f"{r['tenants']:,}: {r['seconds']:.0f} s / {r['peak_rss_mb']:.0f} MB" if "seconds" in r
+        rows.append("| `render` time (CPU time) / peak RSS by tenants | " + ", ".join(
+            f"{r['tenants']:,}: {r['seconds']:.0f} s ({r.get('cpu_seconds', 0):.0f} s) / {r['peak_rss_mb']:.0f} MB"
+            if "seconds" in r
             else f"{r['tenants']:,}: not run" for r in sc["rows"]) + " |")
     acc = res.get("accuracy")
     if acc and "error" not in acc:
