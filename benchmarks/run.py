@@ -8,7 +8,7 @@ tenant dashboard queries from recorded versus raw series. Not part of the test s
     python benchmarks/run.py --report              # rewrite RESULTS.md from results.json, run nothing
 
 Every figure comes from a real Prometheus (Debian 2.42) started by e2e.harness on 127.0.0.1 and stopped by PID,
-and from the independent reference model (gpudash.golden.reference). RESULTS.md says which machine, which
+and from the independent reference model (gpudash.simulation.reference). RESULTS.md says which machine, which
 command and what was scaled down to stay within the time budget (``--budget``, seconds).
 """
 from __future__ import annotations
@@ -312,7 +312,7 @@ def _accuracy_md(acc: dict) -> list[str]:
            f"{acc['pushes_lost']} of {acc['pushes']} pushes ({acc['lost_pushes']:.0%}) lost at random in the "
            "simulated metrics-collector. GPU-hours of hours 0-765 (all classes, and usage on unpriced products) "
            "per billing line, error relative to the independent reference model "
-           "(`gpudash.golden.reference`):", "",
+           "(`gpudash.simulation.reference`):", "",
            "- **gpudash**: the hub's `cluster_namespace_class_resource:gpudash_gpu_hours:last_hour` (+ the unpriced "
            "series), each hour read at hour + 2 h as the contract says;",
            "- **naive A, OpenCost-style**: per request series, `avg_over_time(kube_pod_container_resource_requests"
