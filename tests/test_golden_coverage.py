@@ -12,7 +12,7 @@ import yaml
 
 from gpudash import layout, rules, writer
 from gpudash.golden.emit import SCENARIO_DIR, emit_tests
-from gpudash.golden.runner import run_file
+from gpudash.promtest import run_file
 from gpudash.rules import names
 from tests.conftest import EXAMPLE_RENDERED
 

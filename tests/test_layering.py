@@ -13,7 +13,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import gpudash
+from gpudash import cli
 
 PACKAGE = Path(gpudash.__file__).resolve().parent
 GENERATORS = ("gpudash.artifacts", "gpudash.rules", "gpudash.alerts", "gpudash.grafana", "gpudash.mco",
@@ -102,10 +105,33 @@ def test_the_import_graph_sees_lazy_and_relative_imports():
     assert "gpudash.report" in reachable(graph, "gpudash.doctor.cli")
 
 
-def test_help_does_not_load_grafanalib():
+def test_help_does_not_load_grafanalib_or_the_extras():
     code = ("import sys\nfrom gpudash import cli\ntry:\n    cli.main(['--help'])\nexcept SystemExit:\n    pass\n"
-            "print(sorted({m.split('.')[0] for m in sys.modules} & {'grafanalib', 'jinja2'}))")
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'grafanalib', *cli.EXTRA_PACKAGES}))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                             env=None, cwd=PACKAGE.parent)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
+URL = ["--prometheus-url", "http://127.0.0.1:9"]
+PERIOD = ["--start", "2026-01-01T00:00:00Z", "--end", "2026-01-02T00:00:00Z"]
+
+
+@pytest.mark.parametrize("argv, package, extra", [
+    (["report", "billing", "--example", *URL, *PERIOD], "requests", "report"),
+    (["report", "billing", "--example", *URL, *PERIOD], "jinja2", "report"),
+    (["doctor", "--example", *URL], "requests", "report"),
+    (["grafana-bootstrap", "--example", "--grafana-url", "http://127.0.0.1:9"], "requests", "bootstrap"),
+    (["prune", *URL], "kubernetes", "prune"),
+])
+def test_a_runtime_command_without_its_extra_says_what_to_install(argv, package, extra, monkeypatch, capsys):
+    """A missing optional dependency (pyproject's extras) is one line and exit 2, not a traceback."""
+    monkeypatch.setenv("GRAFANA_TOKEN", "t")
+    monkeypatch.setitem(sys.modules, package, None)  # `import package` now raises ModuleNotFoundError
+    for name in [m for m in sys.modules if m in ("gpudash.report.render", "gpudash.prune.api")]:
+        monkeypatch.delitem(sys.modules, name)  # imported by an earlier test: make the command import it again
+        monkeypatch.delattr(sys.modules[name.rpartition(".")[0]], name.rpartition(".")[2], raising=False)
+    assert cli.main(argv) == 2
+    assert capsys.readouterr().err == (f"gpudash: {argv[0]} needs the {package} package: "
+                                       f"pip install 'gpudash[{extra}]'\n")
