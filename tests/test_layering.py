@@ -23,8 +23,8 @@ from gpudash import cli
 PACKAGE = Path(gpudash.__file__).resolve().parent
 # module prefix -> layer; the longest prefix wins. A new module must be placed here (test_every_module_has_a_layer).
 LAYERS = {
-    **dict.fromkeys(("gpudash.errors", "gpudash.layout", "gpudash.promql", "gpudash.kube", "gpudash.yamlfmt"),
-                    "foundation"),  # paths, escaping, object helpers, the one serialiser: used by every layer
+    **dict.fromkeys(("gpudash.errors", "gpudash.layout", "gpudash.promql", "gpudash.kube", "gpudash.yamlfmt",
+                     "gpudash.doctable"), "foundation"),  # paths, escaping, object helpers, the one serialiser
     **dict.fromkeys(("gpudash.model", "gpudash.sources"), "model"),  # the typed model and the metric vocabularies
     **dict.fromkeys(("gpudash.rules", "gpudash.alerts", "gpudash.grafana", "gpudash.mco", "gpudash.mixin",
                      "gpudash.wiring", "gpudash.golden", "gpudash.prune.deploy", "gpudash.prune.plan",
@@ -35,7 +35,8 @@ LAYERS = {
     "gpudash.simulation": "simulation",
     **dict.fromkeys(("gpudash.__main__", "gpudash.cli", "gpudash.cliargs", "gpudash.progress",
                      "gpudash.promtest", "gpudash.grafana_bootstrap", "gpudash.report", "gpudash.prune",
-                     "gpudash.doctor", "gpudash.demo", "gpudash.mock"), "runtime"),
+                     "gpudash.doctor", "gpudash.demo", "gpudash.mock",
+                     "gpudash.docs"), "runtime"),
 }
 MAY_IMPORT = {
     "foundation": {"foundation"},
