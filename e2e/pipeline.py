@@ -53,9 +53,13 @@ def render(model: Model, out: Path, rules_only: bool = False) -> Path:
     """The model's artifacts written to ``out`` (``rules_only``: just rules/, alerts/ and mco/, e.g. for models
     the golden test emitter cannot take)."""
     from gpudash import alerts, artifacts, mco, rules, writer
+    from gpudash.rules import hub, spoke
 
-    files = ({**rules.artifacts(model), **alerts.artifacts(model), **mco.artifacts(model)} if rules_only
-             else artifacts.generate(model))
+    if rules_only:
+        groups = spoke.group(model), hub.groups(model), alerts.hub_groups(model)
+        files = {**rules.files(*groups[:2]), **alerts.files(model, groups[2]), **mco.objects(model, *groups)}
+    else:
+        files = artifacts.generate(model)
     writer.apply(writer.plan(out, files))
     return out
 

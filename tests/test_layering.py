@@ -29,7 +29,7 @@ LAYERS = {
     **dict.fromkeys(("gpudash.rules", "gpudash.alerts", "gpudash.grafana", "gpudash.mco", "gpudash.mixin",
                      "gpudash.wiring", "gpudash.golden", "gpudash.prune.deploy", "gpudash.prune.plan",
                      # pure PromQL builders of the reports: render proves every tenant report query isolated
-                     "gpudash.report.queries"), "content"),
+                     "gpudash.report.queries", "gpudash.content"), "content"),
     **dict.fromkeys(("gpudash.targets", "gpudash.artifacts"), "delivery"),
     "gpudash.writer": "writer",
     "gpudash.simulation": "simulation",
@@ -51,7 +51,6 @@ MAY_IMPORT = {
 EXCEPTIONS = {
     ("gpudash.golden", "gpudash.simulation"): "the golden emitter's expectations come from the reference model",
     ("gpudash.mock", "gpudash.simulation"): "the mock serves the simulation's series",
-    ("gpudash.model", "gpudash.targets"): "the model validates outputs.targets against the targets' names",
 }
 RUNTIME_PACKAGES = ("requests", "jinja2", "kubernetes")  # pyproject extras: only runtime tools import them
 
