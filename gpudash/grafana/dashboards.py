@@ -195,12 +195,14 @@ def provider(model: Model) -> P.Dashboard:
 
         P.row("Billing data health"),
         P.stat("Clusters pushing", f"Clusters that pushed gpudash's spoke series (the billed-hour marker every "
-               f"push carries) in the last two push intervals. The model lists {len(model.clusters)}: fewer means "
-               "billing data is missing (a lost push is recovered only within the hour).", P.GPUS,
+               f"push carries) within the hub's freshness window (1.5 push intervals, as every hub read). The "
+               f"model lists {len(model.clusters)}: fewer means billing data is missing (a lost push is recovered "
+               "only within the hour).", P.GPUS,
                (Q(f"count({pushing})", instant=True),),
                thresholds=((None, P.RED), (float(len(model.clusters)), P.GREEN)), no_value="0", width=4),
         P.table("Clusters of the model not pushing", "Clusters named in gpudash.yaml with no pushed data in the "
-                "last two push intervals: their usage is not being billed until pushes resume.", P.GPUS,
+                "hub's freshness window (1.5 push intervals): their usage is not being billed until pushes "
+                "resume.", P.GPUS,
                 (Q(f"({clusters}) unless on (cluster) {pushing}", instant=True, table=True),),
                 hide=("Time", "Value"), width=8, height=4),
         P.timeseries("Push age per cluster", "Seconds since the newest sample each cluster pushed (timestamp() "
