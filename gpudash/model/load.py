@@ -575,7 +575,8 @@ def _prune(d: dict, clusters: list[str], ctx: _Ctx) -> Prune:
     return Prune(image=d["image"], prometheus_url=d["prometheus_url"],
                  clusters=tuple(sorted(d.get("clusters", clusters))), namespace=d["namespace"],
                  run_mode=d["run_mode"], check_interval=interval, duration=parse_duration(d["duration"]),
-                 max_actions=d["max_actions"], token_secret=d.get("token_secret", ""))
+                 max_actions=d["max_actions"], token_secret=d.get("token_secret", ""),
+                 trusted_ca_bundle=d["trusted_ca_bundle"])
 
 
 def _unique(items: list[dict], key: str, path: FieldPath, what: str, ctx: _Ctx) -> None:
