@@ -119,33 +119,34 @@ def prove_reports(model: Model) -> None:
                                 model.clusters)
 
 
-def artifacts(model: Model) -> dict[str, object]:
-    """The files of the chosen delivery targets (gpudash.targets: the caller keeps only those; the variants no
-    chosen target needs are not built)."""
+def plain(model: Model, provider: dict[str, dict]) -> dict[str, object]:
+    """``dashboards/<uid>.json``: the dashboards with gpudash's datasources (files and file provisioning); the
+    tenant dashboards as their one build serialised them (the content's, within a render: :func:`shared`)."""
+    out: dict[str, object] = {layout.dashboard_json(stem): data for stem, data in provider.items()}
+    out.update({layout.dashboard_json(b.stem): b.text for b in tenant_boards(model).values()})
+    return out
+
+
+def for_import(provider: dict[str, dict]) -> dict[str, dict]:
+    """``dashboards/import/<uid>.json``: the provider and CCSP dashboards with ``__inputs`` (files)."""
     from gpudash.grafana import panels as P  # grafanalib, as in rendered()
 
-    chosen = set(model.outputs.targets)
-    prove_reports(model)
-    provider, tenants = rendered(model)
-    out: dict[str, object] = {}
-    for stem, data in provider.items():
-        out[layout.dashboard_json(stem)] = data
-        out[layout.dashboard_import(stem)] = P.for_import(data)
-    for b in tenant_boards(model).values():
-        out[layout.dashboard_json(b.stem)] = b.text  # serialised once, with the ACM variant derived from it
-    if "acm" in chosen:
-        for stem, data in provider_boards(model, acm=True).items():
-            out[layout.dashboard_configmap(stem)] = delivery.acm_configmap(stem, dump_json(data),
-                                                                        prov.provider_folder_title(model))
-        for t in model.tenants:  # one at a time: only the text is kept
-            b = _acm_board(model, t)
-            out[layout.dashboard_configmap(b.stem)] = delivery.acm_configmap(b.stem, b.text,
-                                                                          prov.tenant_folder_title(t))
-    if "grafana-provisioning" in chosen:
-        files = {"provider": [f"{stem}.json" for stem in provider]}
-        files.update({name: [f"{stem}.json" for stem in group] for name, group in tenants.items()})
-        out.update(prov.files(model, files))
-        out[layout.GRAFANA_BOOTSTRAP] = prov.bootstrap(model)
-    if "grafana-operator" in chosen:
-        out.update(delivery.operator_objects(model, provider, tenants))
+    return {layout.dashboard_import(stem): P.for_import(data) for stem, data in provider.items()}
+
+
+def acm(model: Model) -> dict[str, dict]:
+    """``dashboards/acm/<uid>.yaml``: every dashboard as an ACM hub Grafana ConfigMap (MCO's datasource)."""
+    out = {layout.dashboard_configmap(stem): delivery.acm_configmap(stem, dump_json(data),
+                                                                    prov.provider_folder_title(model))
+           for stem, data in provider_boards(model, acm=True).items()}
+    for t in model.tenants:  # one at a time: only the text is kept
+        b = _acm_board(model, t)
+        out[layout.dashboard_configmap(b.stem)] = delivery.acm_configmap(b.stem, b.text, prov.tenant_folder_title(t))
     return out
+
+
+def provisioned(model: Model, provider: dict[str, dict], tenants: dict[str, dict[str, dict]]) -> dict[str, object]:
+    """Grafana file provisioning of the plain dashboards, and ``grafana/bootstrap.json``."""
+    files = {"provider": [f"{stem}.json" for stem in provider]}
+    files.update({name: [f"{stem}.json" for stem in group] for name, group in tenants.items()})
+    return {**prov.files(model, files), layout.GRAFANA_BOOTSTRAP: prov.bootstrap(model)}
