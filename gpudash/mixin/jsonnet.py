@@ -26,7 +26,8 @@ def _template(real: str, probe: str, sentinels: dict[str, str], defaults: dict[s
 
 
 def _scalar(v) -> str:
-    """``json.dumps(v)``; strings straight through the C encoder json.dumps itself ends in (ensure_ascii)."""
+    """``json.dumps(v)``; a string straight through the function json.dumps ends in for it with its default
+    ``ensure_ascii`` (CPython Lib/json/encoder.py, JSONEncoder.encode: ``encode_basestring_ascii``)."""
     return _ENCODE_ASCII(v) if type(v) is str else json.dumps(v)
 
 
