@@ -10,6 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE_RENDERED = ROOT / "examples" / "rendered"  # the bundled example, rendered and committed (drift-tested)
+FIXTURES = Path(__file__).resolve().parent / "fixtures"  # upstream files the tests check against
 sys.path.insert(0, str(ROOT))  # e2e.toolsets (which Prometheus versions the tests run on) under any runner
 
 

@@ -20,7 +20,7 @@ from gpudash.promql import read
 from gpudash.promql.lint import vector_selectors
 from gpudash.rules import hub, names, spoke
 from tests.conftest import ROOT
-from tests.test_model_load import example_dict
+from tests.unit.test_model_load import example_dict
 
 
 def recorded_series(model) -> set[str]:

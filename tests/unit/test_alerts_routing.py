@@ -14,7 +14,7 @@ from gpudash.alerts import quotas, routing
 from gpudash.model import model_from_dict
 from gpudash.yamlfmt import strip_comments
 from tests.conftest import require
-from tests.test_alerts import ODD, render_alerts
+from tests.unit.test_alerts import ODD, render_alerts
 
 
 def amtool(*args: str) -> subprocess.CompletedProcess:

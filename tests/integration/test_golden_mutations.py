@@ -4,13 +4,13 @@ import shutil
 
 import pytest
 import yaml
-from test_golden_suite import render
 
 from e2e import toolsets
 from gpudash import layout
 from gpudash.golden import run_promtool_tests
 from gpudash.promql import build as q
 from gpudash.rules import names
+from tests.integration.test_golden_suite import render
 
 SPOKE = layout.SPOKE_RULES
 HUB = layout.HUB_RULES

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 
 import jsonschema
 import pytest
@@ -13,8 +12,9 @@ from gpudash import artifacts, layout
 from gpudash.errors import InputError
 from gpudash.mco import settings
 from gpudash.model.load import bundled_example_path, load_bundled_example, model_from_dict
+from tests.conftest import FIXTURES
 
-SCHEMA = json.loads((Path(__file__).parent / "fixtures/upstream/mco/multiclusterobservability-v1beta2.schema.json")
+SCHEMA = json.loads((FIXTURES / "upstream/mco/multiclusterobservability-v1beta2.schema.json")
                     .read_text())
 
 

@@ -24,8 +24,8 @@ from gpudash.report.idle import IdleReport, IdleWorkload
 from gpudash.report.nodes import NodesReport
 from gpudash.report.period import PeriodError, chunks, parse_period, parse_time, readable_until, rfc3339
 from gpudash.rules import names
+from tests.conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 H = 3600
 
 
