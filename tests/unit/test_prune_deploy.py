@@ -8,13 +8,13 @@ import re
 
 import pytest
 
-from gpudash import artifacts, layout
+from gpudash import layout
 from gpudash.cli import _parser
 from gpudash.errors import InputError
 from gpudash.model import model_from_dict
 from gpudash.prune import cycle, deploy, plan
 from gpudash.prune.api import connect
-from tests.conftest import ROOT
+from tests.conftest import ROOT, generate_without_golden
 from tests.kube_apiserver import ApiServer
 
 MINIMAL = {
@@ -70,7 +70,7 @@ def every_kind(api: ApiServer) -> list[plan.IdlePod]:
 def test_cluster_role_allows_exactly_the_calls_the_pruner_makes(tmp_path):
     """A scale-down cycle over every kind, then a restore of each way of stopping: the (verb, group, resource)
     of every request the stand-in served is the rendered ClusterRole's grants, no more and no fewer."""
-    role = artifacts.generate(model())[layout.PRUNE_CLUSTER_ROLE]
+    role = generate_without_golden(model())[layout.PRUNE_CLUSTER_ROLE]
     with ApiServer() as server:
         idle = every_kind(server)
         api = connect(server.kubeconfig(tmp_path / "kubeconfig"))
@@ -115,7 +115,7 @@ def test_a_workload_changed_since_it_was_read_is_left_alone(tmp_path):
 def test_deployment_runs_the_daemon_with_the_model_settings():
     m = model(clusters=["west.eu"], run_mode="scale-down", check_interval="90s", max_actions=3, duration="15m",
               token_secret="hub-token")
-    files = artifacts.generate(m)
+    files = generate_without_golden(m)
     assert layout.prune_deployment("east") not in files
     dep = files[layout.prune_deployment("west.eu")]
     assert files[f"{layout.PRUNE}/west.eu/kustomization.yaml"]["resources"] == ["deployment.yaml"]
@@ -140,9 +140,9 @@ def test_defaults_and_no_section():
     p = model().prune
     assert (p.clusters, p.run_mode, p.check_interval, p.max_actions, p.namespace, p.token_secret) == \
         (("east", "west.eu"), "dry-run", 180, 10, "gpudash-prune", "")
-    dep = artifacts.generate(model())[layout.prune_deployment("east")]
+    dep = generate_without_golden(model())[layout.prune_deployment("east")]
     assert plan.TOKEN_ENV not in {e["name"] for e in dep["spec"]["template"]["spec"]["containers"][0]["env"]}
-    files = artifacts.generate(model_from_dict(MINIMAL))
+    files = generate_without_golden(model_from_dict(MINIMAL))
     assert not [p for p in files if p.startswith(f"{layout.PRUNE}/")]
 
 

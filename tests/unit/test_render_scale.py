@@ -1,16 +1,11 @@
 """Render at scale: delivery targets chosen by the model, tenant dashboards built once and specialised, and the
-isolation proof run once per query shape (issue #16). Expected files come from the full default render."""
+isolation proof run once per query shape (issue #16); the targets' renders: tests/integration/test_render_scale.py."""
 from __future__ import annotations
 
-import dataclasses
-
-import pytest
-
-from gpudash import artifacts, cli, layout, mco, targets, writer
+from gpudash import cli, layout, targets
 from gpudash.grafana import dashboards, isolation, tenant_board, uids
 from gpudash.grafana import panels as P
 from gpudash.grafana import provisioning as prov
-from gpudash.model.types import Outputs
 
 CLUSTERS = ("prod-east", "prod-west")
 METRIC = "cluster_namespace:gpudash_cost:period_to_date"
@@ -26,26 +21,6 @@ def test_unknown_target_is_a_clear_error(tmp_path, capsys):
     assert "Traceback" not in err and f"{model}:" in err
     assert "outputs.targets[1]: 'argocd' is not one of files, prometheus-rule, acm" in err
     assert not (tmp_path / "out").exists()  # nothing half-written
-
-
-@pytest.mark.parametrize("chosen", [("acm",), ("files", "grafana-provisioning"), ()])
-def test_targets_write_a_subset_of_the_default_render(example_model, rendered, tmp_path, chosen):
-    """Each chosen set writes exactly the always-written files plus its targets' files, each byte-identical to
-    the default (all targets) render; kustomizations list only the objects written."""
-    model = dataclasses.replace(example_model, outputs=Outputs(targets=chosen))
-    out = tmp_path / "out"
-    writer.apply(writer.plan(out, artifacts.generate(model)))
-    written = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()} - {layout.MANIFEST}
-    full = {str(p.relative_to(rendered)) for p in rendered.rglob("*") if p.is_file()} - {layout.MANIFEST}
-    expected = {p for p in full if targets.wanted(p, chosen) and not p.endswith("kustomization.yaml")}
-    assert {p for p in written if not p.endswith("kustomization.yaml")} == expected
-    for p in expected:
-        assert (out / p).read_bytes() == (rendered / p).read_bytes(), p
-    assert layout.GOLDEN_INDEX in written  # the golden tests are always written
-    assert (layout.mco_configmap(mco.RULER) in written) == ("acm" in chosen)
-    provisioned = layout.grafana_provisioning("dashboards", "gpudash-provider")
-    assert (provisioned in written) == ("grafana-provisioning" in chosen)
-    assert not any(p.startswith((f"{layout.MIXIN}/", f"{layout.GRAFANA_OPERATOR}/")) for p in written)
 
 
 def test_every_file_of_the_example_has_at_most_its_targets():
