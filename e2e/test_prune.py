@@ -28,7 +28,7 @@ from gpudash.rules import names
 from gpudash.rules.format import rule_file
 from gpudash.yamlfmt import strip_comments
 from tests.conftest import ROOT
-from tests.kube_apiserver import ApiServer
+from tests.standins import ApiServer
 
 STORY_AT = story.ts("2026-02-01T02:00:00")  # the story's "now"
 NS = "team-a"

@@ -15,7 +15,7 @@ from gpudash.model import model_from_dict
 from gpudash.prune import cycle, deploy, plan
 from gpudash.prune.api import connect
 from tests.conftest import ROOT, generate_without_golden
-from tests.kube_apiserver import ApiServer
+from tests.standins import ApiServer
 
 MINIMAL = {
     "gpu_classes": [{"name": "t4", "vendor": "nvidia", "products": ["Tesla T4"], "price_per_hour": 0.3}],
