@@ -17,6 +17,7 @@ from urllib.parse import urlencode
 
 import requests
 
+from gpudash.cliargs import TOKEN_ENV
 from gpudash.errors import GpudashError
 
 # Above this URL length the query is sent as a form POST (all three servers accept both).
@@ -139,7 +140,7 @@ class Prometheus:
     def _data(self, resp: requests.Response, query: str):
         if resp.status_code == 401:
             raise PrometheusError(
-                f"Prometheus at {self.shown} answered 401 Unauthorized: the bearer token (--token or GPUDASH_TOKEN) "
+                f"Prometheus at {self.shown} answered 401 Unauthorized: the bearer token (--token or {TOKEN_ENV}) "
                 "is missing, invalid or expired")
         if resp.status_code == 403:
             raise PrometheusError(

@@ -10,6 +10,7 @@ import pytest
 
 from gpudash import layout
 from gpudash.cli import _parser
+from gpudash.cliargs import TOKEN_ENV
 from gpudash.errors import InputError
 from gpudash.model import model_from_dict
 from gpudash.prune import cycle, deploy, plan
@@ -132,7 +133,7 @@ def test_deployment_runs_the_daemon_with_the_model_settings():
     assert (args.cluster, args.idle_window, args.push_interval, args.currency, args.prometheus_url) == \
         ("west\\.eu", "30m", "5m", "USD", PRUNE["prometheus_url"])
     env = {e["name"]: e["valueFrom"] for e in container["env"]}
-    assert env[plan.TOKEN_ENV]["secretKeyRef"] == {"name": "hub-token", "key": deploy.TOKEN_KEY}
+    assert env[TOKEN_ENV]["secretKeyRef"] == {"name": "hub-token", "key": deploy.TOKEN_KEY}
     assert env[plan.POD_NAME_ENV]["fieldRef"]["fieldPath"] == "metadata.name"
 
 
@@ -141,7 +142,7 @@ def test_defaults_and_no_section():
     assert (p.clusters, p.run_mode, p.check_interval, p.max_actions, p.namespace, p.token_secret) == \
         (("east", "west.eu"), "dry-run", 180, 10, "gpudash-prune", "")
     dep = generate_without_golden(model())[layout.prune_deployment("east")]
-    assert plan.TOKEN_ENV not in {e["name"] for e in dep["spec"]["template"]["spec"]["containers"][0]["env"]}
+    assert TOKEN_ENV not in {e["name"] for e in dep["spec"]["template"]["spec"]["containers"][0]["env"]}
     files = generate_without_golden(model_from_dict(MINIMAL))
     assert not [p for p in files if p.startswith(f"{layout.PRUNE}/")]
 
