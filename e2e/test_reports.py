@@ -98,7 +98,7 @@ NEEDED_HUB_RULES = {names.HOUR_GPU_HOURS, names.HOUR_COST, names.UNPRICED_GPU_HO
                     names.CCSP_NODE_GPUS, names.POD_IDLE}
 
 
-def hub_rule_file(model, path: Path, needed=NEEDED_HUB_RULES) -> Path:
+def hub_rule_groups(model, needed=NEEDED_HUB_RULES) -> list[dict]:
     """The real hub rules the reports read, over the model constants.
 
     promtool's rule backfill costs seconds per rule, whatever the rule does, and the model group has one tiny
@@ -122,8 +122,7 @@ def hub_rule_file(model, path: Path, needed=NEEDED_HUB_RULES) -> Path:
             g["rules"] = [{"record": k, "expr": " or ".join(v)} for k, v in merged.items()]
         else:
             g["rules"] = [r for r in g["rules"] if r["record"] in needed]
-    path.write_text(yaml.safe_dump({"groups": [g for g in groups if g["rules"]]}, sort_keys=False, width=1 << 20))
-    return path
+    return [g for g in groups if g["rules"]]
 
 
 # --- fixtures ---------------------------------------------------------------------------------------------------
@@ -135,24 +134,10 @@ def model_file(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def hub(tmp_path_factory, model_file):
-    try:
-        harness.tools()
-    except harness.ToolMissing as err:
-        pytest.skip(str(err))
+def hub(pushed_hub, model_file):
     from gpudash.model import load_model
 
-    work = tmp_path_factory.mktemp("hub")
-    om = work / "pushed.om.txt"
-    om.write_text(openmetrics())
-    prom = harness.Prometheus(work / "prom")
-    try:
-        prom.start()
-        prom.backfill_openmetrics([om])
-        prom.backfill_rules([hub_rule_file(load_model(model_file), work / "hub.rules.yaml")], PUSH_FROM, PUSH_TO)
-        yield prom
-    finally:
-        prom.stop()
+    return pushed_hub("hub", openmetrics(), hub_rule_groups(load_model(model_file)), PUSH_FROM, PUSH_TO)
 
 
 def report(*args: str, env_token: str | None = None, cwd=None) -> subprocess.CompletedProcess:
@@ -554,24 +539,11 @@ def _golden_openmetrics(model, layout) -> str:
 
 
 @pytest.fixture(scope="module")
-def golden_hub(tmp_path_factory):
-    try:
-        harness.tools()
-    except harness.ToolMissing as err:
-        pytest.skip(str(err))
+def golden_hub(pushed_hub):
     pytest.importorskip("gpudash.golden.series")
     model, layout, end = _golden_layout()
-    work = tmp_path_factory.mktemp("golden-hub")
-    om = work / "pushed.om.txt"
-    om.write_text(_golden_openmetrics(model, layout))
-    prom = harness.Prometheus(work / "prom")
-    try:
-        prom.start()
-        prom.backfill_openmetrics([om])
-        prom.backfill_rules([hub_rule_file(model, work / "hub.rules.yaml")], GOLDEN_BASE, end)
-        yield prom, model, layout
-    finally:
-        prom.stop()
+    prom = pushed_hub("golden-hub", _golden_openmetrics(model, layout), hub_rule_groups(model), GOLDEN_BASE, end)
+    return prom, model, layout
 
 
 @pytest.mark.slow
