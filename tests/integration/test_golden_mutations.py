@@ -10,7 +10,6 @@ from gpudash import layout
 from gpudash.golden import run_promtool_tests
 from gpudash.promql import build as q
 from gpudash.rules import names
-from tests.integration.test_golden_suite import render
 
 SPOKE = layout.SPOKE_RULES
 HUB = layout.HUB_RULES
@@ -61,13 +60,6 @@ MUTATIONS = {
                             ["whole-gpu-steady", "pod-crossing-hour"]),
     "cluster-level push gate": (HUB, _cluster_level_gate, ["mco-rule-failed-hour-hub", "mco-push-straddle-hub"]),
 }
-
-
-@pytest.fixture(scope="module")
-def rendered(tmp_path_factory):
-    out = tmp_path_factory.mktemp("rendered")
-    render(out)
-    return out
 
 
 @pytest.mark.parametrize("toolset", toolsets.params())
