@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from e2e import toolsets
+from e2e import pipeline, toolsets
 from e2e.harness import Prometheus, ToolMissing, tools
 
 TIMINGS: dict[str, dict] = {}
@@ -84,6 +84,14 @@ def pushed_hub(tmp_path_factory):
     yield start
     for prom in started:
         prom.stop()
+
+
+@pytest.fixture(scope="session")
+def month(tmp_path_factory):
+    """(model, mock, rendered) of the e2e month (e2e/data): its rules, alerts and MCO files rendered once per
+    session, all the month tests read (a whole render of the e2e model is mostly its golden tests)."""
+    model, mock = pipeline.load()
+    return model, mock, pipeline.render(model, tmp_path_factory.mktemp("month-rendered"), rules_only=True)
 
 
 @pytest.fixture(scope="session")
