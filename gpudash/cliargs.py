@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 
-TOKEN_ENV = "GPUDASH_TOKEN"  # the Prometheus bearer token's environment variable (report, doctor, prune)
+from gpudash.promql.read import TOKEN_ENV
 
 
 def add_model_options(parser: argparse.ArgumentParser) -> None:

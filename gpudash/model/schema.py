@@ -8,9 +8,17 @@ the loader and stated in the ``description`` of the fields they constrain.
 """
 from __future__ import annotations
 
-from gpudash import targets
 from gpudash.model import mig, partitions
-from gpudash.model.types import DAY, MIN_RETENTION, PRUNE_CHECK_INTERVAL, PRUNE_MAX_ACTIONS, PRUNE_RUN_MODES, Mco
+from gpudash.model.types import (
+    ALL_TARGETS,
+    DAY,
+    MIN_RETENTION,
+    PRUNE_CHECK_INTERVAL,
+    PRUNE_MAX_ACTIONS,
+    PRUNE_RUN_MODES,
+    TARGETS,
+    Mco,
+)
 
 SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
 DURATION_PATTERN = "^([0-9]+d)?([0-9]+h)?([0-9]+m)?([0-9]+s)?$"
@@ -330,10 +338,9 @@ def _mco() -> dict:
 def _outputs() -> dict:
     return _object({
         "targets": {"description": "Delivery targets to write besides the rules, alerts, quotas and golden tests "
-                                   "(always written): " + "; ".join(f"{k}: {v}" for k, (v, _) in
-                                                                    targets.TARGETS.items()) + ".",
-                    "type": "array", "uniqueItems": True, "items": {"enum": list(targets.ALL)},
-                    "default": list(targets.ALL)},
+                                   "(always written): " + "; ".join(f"{k}: {v}" for k, v in TARGETS.items()) + ".",
+                    "type": "array", "uniqueItems": True, "items": {"enum": list(ALL_TARGETS)},
+                    "default": list(ALL_TARGETS)},
     }, "What render writes. The default writes every target; see docs/outputs.md for the minimal sets.", default={})
 
 
@@ -369,6 +376,10 @@ def _prune() -> dict:
                         "description": "Most workloads stopped per cycle.", "default": PRUNE_MAX_ACTIONS},
         "token_secret": _ref("dns_subdomain", "Secret in the pruner's namespace whose key token is the bearer token "
                                               "for prometheus_url; default: the pruner's service account token."),
+        "trusted_ca_bundle": {"type": "boolean", "default": False,
+                              "description": "Verify prometheus_url with the cluster's trusted CA bundle (OpenShift's "
+                                             "Cluster Network Operator injects it into a ConfigMap gpudash renders), "
+                                             "for a hub route whose CA is not in the image's trust store."},
     }, "The idle-GPU pruner (gpudash prune --daemon) deployed on each cluster: rendered under prune/ only when "
        "this section is present.", required=("image", "prometheus_url"))
 

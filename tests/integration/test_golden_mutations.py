@@ -7,8 +7,8 @@ import yaml
 
 from e2e import toolsets
 from gpudash import layout
-from gpudash.golden import run_promtool_tests
 from gpudash.promql import build as q
+from gpudash.promtest import run_promtool_tests
 from gpudash.rules import names
 
 SPOKE = layout.SPOKE_RULES

@@ -6,15 +6,14 @@ import pytest
 import yaml
 
 from e2e import toolsets
-from gpudash import layout
-from gpudash.golden import run_promtool_tests, runner
+from gpudash import layout, promtest
 
 
 @pytest.mark.parametrize("toolset", toolsets.params())
 def test_every_golden_test_passes(rendered, toolset):
     promtool = toolsets.require(toolset).promtool
     start = time.monotonic()
-    results = run_promtool_tests(rendered, promtool=promtool)
+    results = promtest.run_promtool_tests(rendered, promtool=promtool)
     seconds = time.monotonic() - start
     print(f"\n{len(results)} golden test files in {seconds:.1f} s ({promtool})")
     assert len(results) >= 25
@@ -24,7 +23,7 @@ def test_every_golden_test_passes(rendered, toolset):
 
 def test_sub_minute_models_get_the_index_only():
     """Scenarios are in whole minutes: a 30 s resolution/push model renders, and says why it has no golden tests."""
-    from gpudash.golden import emit_tests
+    from gpudash.golden.emit import emit_tests
     from gpudash.model import model_from_dict
 
     model = model_from_dict({
@@ -62,7 +61,7 @@ def test_a_batch_names_the_file_that_failed(tmp_path, toolset):
 
     for name, value in (("a.test.yaml", 1), ("b.test.yaml", 7), ("c.test.yaml", 1)):
         write(name, value)
-    (batch,) = runner._batches(runner.test_files(tmp_path), 1)
-    results = {r.file: r for r in runner.run_batch(batch, promtool)}
+    (batch,) = promtest._batches(promtest.test_files(tmp_path), 1)
+    results = {r.file: r for r in promtest.run_batch(batch, promtool)}
     assert {f: r.ok for f, r in results.items()} == {"a.test.yaml": True, "b.test.yaml": False, "c.test.yaml": True}
     assert "exp: {__name__=\"x\"} 7E+00" in "\n".join(results["b.test.yaml"].failures)

@@ -2,10 +2,7 @@
 docs/billing-contract.md (never from running the code)."""
 import pytest
 
-from gpudash.golden import scenario as sc
 from gpudash.golden.emit import HubView
-from gpudash.golden.reference import Reference, period_start
-from gpudash.golden.series import notation, rule_content, rule_samples, scrape, synthesise
 from gpudash.model.types import (
     Alerts,
     Billing,
@@ -19,6 +16,9 @@ from gpudash.model.types import (
     Tenant,
     TenantDatasource,
 )
+from gpudash.simulation import scenario as sc
+from gpudash.simulation.reference import Reference, period_start
+from gpudash.simulation.series import notation, rule_content, rule_samples, scrape, synthesise
 
 A100 = GpuClass("a100", "nvidia", ("NVIDIA A100-SXM4-80GB",), 3.0, "A100-80GB",
                 (MigProfile("1g.10gb", 1, 1, 0.5, "model"), MigProfile("3g.40gb", 3, 4, 1.5, "model")), 1.0)
@@ -153,6 +153,11 @@ def test_skips_what_the_model_cannot_run():
         scenario([pod([{"at": "0m", "phase": "Running"}])], clusters=3)
     with pytest.raises(sc.Skip, match="no GPU class"):
         scenario([pod([{"at": "0m", "phase": "Running"}])], [{"name": "n1", "gpu": {"vendor": "amd"}}])
+
+
+def test_an_unknown_check_is_refused():
+    with pytest.raises(ValueError, match=r"unknown checks \['budget'\]"):
+        scenario([pod([{"at": "0m", "phase": "Running"}])], checks=["budget", "labels"])
 
 
 def test_hub_view_takes_each_series_from_its_own_pushes_of_the_current_hour():

@@ -10,9 +10,9 @@ import pytest
 
 from gpudash import layout
 from gpudash.cli import _parser
-from gpudash.cliargs import TOKEN_ENV
 from gpudash.errors import InputError
 from gpudash.model import model_from_dict
+from gpudash.promql.read import TOKEN_ENV
 from gpudash.prune import cycle, deploy, plan
 from gpudash.prune.api import connect
 from tests.conftest import ROOT, generate_without_golden
@@ -135,6 +135,21 @@ def test_deployment_runs_the_daemon_with_the_model_settings():
     env = {e["name"]: e["valueFrom"] for e in container["env"]}
     assert env[TOKEN_ENV]["secretKeyRef"] == {"name": "hub-token", "key": deploy.TOKEN_KEY}
     assert env[plan.POD_NAME_ENV]["fieldRef"]["fieldPath"] == "metadata.name"
+
+
+def test_trusted_ca_bundle_is_injected_mounted_and_passed_to_the_cli():
+    files = generate_without_golden(model(trusted_ca_bundle=True))
+    cm = files[layout.PRUNE_TRUSTED_CA]
+    assert (cm["kind"], cm["metadata"]["namespace"]) == ("ConfigMap", "gpudash-prune") and "data" not in cm
+    assert cm["metadata"]["labels"]["config.openshift.io/inject-trusted-cabundle"] == "true"
+    assert "trusted-ca.configmap.yaml" in files[layout.kustomization(layout.PRUNE)]["resources"]
+    pod = files[layout.prune_deployment("east")]["spec"]["template"]["spec"]
+    (container,) = pod["containers"]
+    args = _parser().parse_args(container["command"][3:] + container["args"])
+    (mount,) = container["volumeMounts"]
+    assert args.ca_file == f"{mount['mountPath']}/ca-bundle.crt" and mount["readOnly"]
+    assert pod["volumes"] == [{"name": mount["name"], "configMap": {"name": cm["metadata"]["name"]}}]
+    assert layout.PRUNE_TRUSTED_CA not in generate_without_golden(model())
 
 
 def test_defaults_and_no_section():

@@ -1,8 +1,11 @@
 """Render at scale: delivery targets chosen by the model, tenant dashboards built once and specialised, and the
-isolation proof run once per query shape (issue #16); the targets' renders: tests/integration/test_render_scale.py."""
+isolation proof run once per query shape (issue #16). The targets' whole renders:
+tests/integration/test_render_scale.py."""
 from __future__ import annotations
 
-from gpudash import cli, layout, targets
+import pytest
+
+from gpudash import cli, targets
 from gpudash.grafana import dashboards, isolation, tenant_board, uids
 from gpudash.grafana import panels as P
 from gpudash.grafana import provisioning as prov
@@ -21,12 +24,6 @@ def test_unknown_target_is_a_clear_error(tmp_path, capsys):
     assert "Traceback" not in err and f"{model}:" in err
     assert "outputs.targets[1]: 'argocd' is not one of files, prometheus-rule, acm" in err
     assert not (tmp_path / "out").exists()  # nothing half-written
-
-
-def test_every_file_of_the_example_has_at_most_its_targets():
-    assert targets.claimed_by(layout.dashboard_json("gpudash-tenant-team-a")) == {"files", "grafana-provisioning"}
-    assert targets.claimed_by(layout.dashboard_configmap("gpudash-tenant-team-a")) == {"acm"}
-    assert targets.claimed_by(layout.HUB_RULES) == set()
 
 
 def test_specialised_datasource_variant_equals_a_full_build(example_model):
@@ -61,3 +58,10 @@ def test_expressions_without_a_shape_get_the_full_proof():
     expr = f"sum({METRIC}{{namespace='team-e'}})"
     assert isolation.query_violations([("q", expr)], "team-e", CLUSTERS) == []
     assert isolation.query_violations([("q", expr)], "team-f", CLUSTERS)
+
+
+def test_two_targets_may_deliver_a_file_only_identically():
+    assert targets.merge({"files": {"a.json": {"x": 1}}, "grafana-provisioning": {"a.json": {"x": 1}}}) == \
+        {"a.json": {"x": 1}}
+    with pytest.raises(AssertionError, match="a.json"):
+        targets.merge({"files": {"a.json": {"x": 1}}, "grafana-provisioning": {"a.json": {"x": 2}}})

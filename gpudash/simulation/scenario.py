@@ -1,4 +1,4 @@
-"""Golden scenarios: small declarative cluster stories, resolved against a user's model.
+"""Scenarios: small declarative cluster stories, resolved against a user's model.
 
 A scenario file (``gpudash/golden/scenarios/*.yaml``) describes nodes, pods with a lifecycle and faults in
 portable terms: GPU classes by requirement (``gpu: {vendor: nvidia, mig: true}`` = the first class with a MIG
@@ -30,12 +30,14 @@ import yaml
 
 from gpudash.model.types import GpuClass, Model
 
-SCENARIO_DIR = Path(__file__).parent / "scenarios"
 PHASES = ("Pending", "Running", "Succeeded", "Failed", "Unknown")
 FAULT_KINDS = ("missed_scrapes", "ksm_restart", "ksm_duplicate", "exporter_gap", "mco_jitter", "mco_missed",
                "mco_rule_failed", "mco_straddle", "spoke_restart")
 PUSH_RULES = ("billed_hour", "steps", "gpu_hours", "node_max", "pod_alloc")
 OWNER_KINDS = ("Deployment", "StatefulSet", "Job", "bare")
+# Extra hub assertions a scenario may ask for (gpudash.golden.emit): "labels" compares every hub series' full
+# label set; "every_series" asserts every registered series by value. Budget thresholds are checked in every one.
+CHECKS = ("labels", "every_series")
 
 
 class Skip(Exception):
@@ -129,7 +131,7 @@ class Scenario:
     pods: tuple[Pod, ...]
     faults: tuple[Fault, ...] = ()
     hub_only: bool = False  # month-scale: only the push path (pushed series in, hub rules) is tested
-    checks: tuple[str, ...] = field(default=())  # extra checks named in the file: "labels", "every_series"
+    checks: tuple[str, ...] = field(default=())  # extra checks named in the file, from CHECKS
 
     def node(self, cluster: str, name: str) -> Node:
         return next(n for n in self.nodes if (n.cluster, n.name) == (cluster, name))
@@ -201,13 +203,13 @@ def minutes(value) -> int:
     return (d * 24 + h) * 60 + m
 
 
-def load_files(directory: Path = SCENARIO_DIR) -> list[dict]:
+def load_files(directory: Path) -> list[dict]:
     """Every scenario file of ``directory`` as raw data, sorted by name."""
     raws = [yaml.safe_load(p.read_text()) for p in sorted(directory.glob("*.yaml"))]
     return sorted(raws, key=lambda r: r["name"])
 
 
-def load(model: Model, directory: Path = SCENARIO_DIR) -> tuple[list[Scenario], dict[str, str]]:
+def load(model: Model, directory: Path) -> tuple[list[Scenario], dict[str, str]]:
     """The scenarios ``model`` can run, and {scenario name: reason} for those it cannot."""
     runnable, skipped = [], {}
     for raw in load_files(directory):
@@ -235,6 +237,9 @@ def resolve(raw: dict, model: Model) -> Scenario:
         seen[key] = seen.get(key, 0) + 1
         pods.append(_pod(p, model, by_name, clusters, seen[key]))
     faults = tuple(_fault(f) for f in raw.get("faults", ()))
+    unknown = sorted(set(raw.get("checks", ())) - set(CHECKS))
+    if unknown:
+        raise ValueError(f"scenario {raw['name']}: unknown checks {unknown} (known: {', '.join(CHECKS)})")
     return Scenario(raw["name"], raw["protects"].strip(), minutes(raw["duration"]), clusters, nodes, tuple(pods),
                     faults, bool(raw.get("hub_only", False)), tuple(raw.get("checks", ())))
 
