@@ -1,6 +1,6 @@
 """Regenerate the generated tables of docs/ (``python -m gpudash.docs [REPOSITORY]``): the model's fields from
 the schema, the recorded series from the registry, the alerts and the dashboard panels from the bundled example.
-tests/test_docs.py fails when a page holds another table than :func:`blocks` gives. A developer tool."""
+tests/unit/test_docs.py fails when a page holds another table than :func:`blocks` gives. A developer tool."""
 from __future__ import annotations
 
 import sys

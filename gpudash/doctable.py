@@ -1,5 +1,5 @@
 """Generated Markdown tables of docs/: one table between two HTML comment markers, so a page keeps its prose
-and ``python -m gpudash.docs`` replaces only the generated part (tests/test_docs.py fails when one drifted)."""
+and ``python -m gpudash.docs`` replaces only the generated part (tests/unit/test_docs.py fails when one drifted)."""
 from __future__ import annotations
 
 

@@ -44,7 +44,7 @@ def _scalar(value) -> str:
 def _scalar_text(_type, value) -> str:
     """Keys and values repeat across files (and tenants): each distinct scalar is emitted once."""
     if _type is str and _PLAIN.match(value) and _RESOLVER.resolve(yaml.ScalarNode, value, (True, False)) == _STR:
-        return value  # what the emitter writes for it: a plain scalar (tests/test_yamlfmt_scalars.py compares)
+        return value  # what the emitter writes for it: a plain scalar (tests/unit/test_yamlfmt_scalars.py compares)
     return _emit(value)
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 from gpudash.errors import GpudashError
+from gpudash.promql.read import TOKEN_ENV
 
 # Above this URL length the query is sent as a form POST (all three servers accept both).
 _MAX_GET_URL = 4000
@@ -142,7 +143,7 @@ class Prometheus:
     def _data(self, resp, query: str):
         if resp.status_code == 401:
             raise PrometheusError(
-                f"Prometheus at {self.shown} answered 401 Unauthorized: the bearer token (--token or GPUDASH_TOKEN) "
+                f"Prometheus at {self.shown} answered 401 Unauthorized: the bearer token (--token or {TOKEN_ENV}) "
                 "is missing, invalid or expired")
         if resp.status_code == 403:
             raise PrometheusError(

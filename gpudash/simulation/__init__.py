@@ -2,5 +2,5 @@
 independent reference model of what they bill (reference.py), written from docs/billing-contract.md.
 
 The golden emitter (gpudash/golden) and the synthetic cluster (gpudash/mock) build on it; generators never
-import it (tests/test_layering.py).
+import it (tests/unit/test_layering.py).
 """

@@ -6,7 +6,7 @@ import pytest
 from gpudash.errors import InputError
 from gpudash.mock.config import compile_mock
 from gpudash.model import model_from_dict
-from tests.test_model_load import example_dict
+from tests.unit.test_model_load import example_dict
 
 MOCK = {
     "start": "2026-10-01T00:00:00Z", "duration": "2h",

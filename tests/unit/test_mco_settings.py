@@ -3,18 +3,18 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 
 import jsonschema
 import pytest
 import yaml
 
-from gpudash import artifacts, layout
+from gpudash import layout
 from gpudash.errors import InputError
 from gpudash.mco import settings
 from gpudash.model.load import bundled_example_path, load_bundled_example, model_from_dict
+from tests.conftest import FIXTURES, generate_without_golden
 
-SCHEMA = json.loads((Path(__file__).parent / "fixtures/upstream/mco/multiclusterobservability-v1beta2.schema.json")
+SCHEMA = json.loads((FIXTURES / "upstream/mco/multiclusterobservability-v1beta2.schema.json")
                     .read_text())
 
 
@@ -95,12 +95,12 @@ def test_object_storage_reference_comes_from_the_model():
     assert "name: s3-metrics" in settings.secret_template(model) and "store.yaml: |" in settings.secret_template(model)
 
 
-def test_the_patch_is_a_component_never_a_resource():
-    files = artifacts.generate(load_bundled_example())
+def test_the_patch_is_a_component_never_a_resource(example_files):
+    files = example_files
     assert files[layout.kustomization(layout.MCO_SETTINGS)]["kind"] == "Component"
     listed = files["kustomization.yaml"]["resources"] + files[layout.kustomization(layout.MCO)]["resources"]
     assert not any("settings" in r or r.endswith(".patch.yaml") or "template" in r for r in listed)
-    whole = artifacts.generate(model_from_dict(example(**{"mco.output": "resource"})))
+    whole = generate_without_golden(model_from_dict(example(**{"mco.output": "resource"})))
     assert "multiclusterobservability.yaml" in whole[layout.kustomization(layout.MCO)]["resources"]
     assert settings.PATCH not in whole
 

@@ -1,20 +1,20 @@
-"""Alertmanager routing (amtool is required: scripts/install-system-deps.sh installs Debian's
-prometheus-alertmanager) and the tenants' GPU ResourceQuotas."""
+"""Alertmanager routing checked by the real amtool (required: scripts/install-system-deps.sh installs Debian's
+prometheus-alertmanager); quotas and receivers without amtool: tests/unit/test_alerts_routing.py."""
 from __future__ import annotations
 
 import subprocess
 from pathlib import Path
 
-import pytest
 import yaml
 
 from gpudash import layout
 from gpudash.alerts import names as an
-from gpudash.alerts import quotas, routing
+from gpudash.alerts import routing
 from gpudash.model import model_from_dict
 from gpudash.yamlfmt import strip_comments
 from tests.conftest import require
-from tests.test_alerts import ODD, render_alerts
+from tests.unit.test_alerts import ODD, render_alerts
+from tests.unit.test_alerts_routing import _with_receivers
 
 
 def amtool(*args: str) -> subprocess.CompletedProcess:
@@ -89,46 +89,6 @@ def test_matchers_are_exact_and_escaped(tmp_path):
     assert receivers(path, "x=a.b.c") == ["r"]  # exact: no regex
 
 
-def test_quotas_per_tenant(rendered, example_model):
-    files = sorted(p.name for p in (rendered / layout.QUOTAS).glob("*.resourcequota.yaml"))
-    assert files == sorted(f"{t.name}.resourcequota.yaml" for t in example_model.tenants if t.quota)
-    team_a = yaml.safe_load((rendered / layout.quota("team-a")).read_text())
-    assert team_a["apiVersion"] == "v1" and team_a["kind"] == "ResourceQuota"
-    assert team_a["metadata"]["name"] == an.QUOTA_NAME and team_a["metadata"]["namespace"] == "team-a"
-    assert team_a["spec"] == {"hard": {"requests.nvidia.com/gpu": "8", "requests.nvidia.com/mig-1g.10gb": "4"}}
-    research = yaml.safe_load((rendered / layout.quota("research")).read_text())
-    assert research["metadata"]["namespace"] == "ml-research"
-    assert research["spec"] == {"hard": {"requests.amd.com/gpu": "4"}}
-    assert (rendered / layout.quota("team-a")).read_text().count("# GPU quota of tenant team-a") == 1
-
-
-@pytest.mark.parametrize("quota", [{}, {"nvidia.com/gpu.shared": 16, "nvidia.com/mig-3g.40gb": 2}])
-def test_quota_objects_follow_the_model(quota):
-    data = {**ODD, "tenants": [{**ODD["tenants"][0], "quota": quota}, ODD["tenants"][1]]}
-    model = model_from_dict(data)
-    objects = quotas.objects(model)
-    if not quota:
-        assert objects == {} and quotas.group(model) is None
-        return
-    (path, obj), = objects.items()
-    assert path == layout.quota(model.tenants[0].name)
-    assert obj["spec"]["hard"] == {f"requests.{k}": str(v) for k, v in quota.items()}
-
-
-# --- receivers from the model -----------------------------------------------------------------------------------
-
-def _with_receivers(example_model_data: dict, receivers: dict) -> dict:
-    data = {**example_model_data, "alerts": {**example_model_data.get("alerts", {}), "receivers": receivers}}
-    return data
-
-
-@pytest.fixture()
-def example_data():
-    from gpudash.model.load import bundled_example_path
-
-    return yaml.safe_load(bundled_example_path().read_text())
-
-
 def test_model_receivers_reach_the_rendered_config_and_alertmanager_accepts_it(example_model, tmp_path):
     rendered = {r["name"]: r for r in strip_comments(routing.config(example_model))["receivers"]}
     for name, integrations in example_model.alerts.receivers:
@@ -147,28 +107,3 @@ def test_receiver_only_named_in_the_model_is_rendered(example_data, tmp_path):
     config = tmp_path / "alertmanager.yml"
     config.write_text(yaml.safe_dump(strip_comments(routing.config(model))))
     check_config(config)
-
-
-@pytest.mark.parametrize("kind, entry, field, instead", [
-    ("slack_configs", {"api_url": "https://hooks.slack.com/services/T/B/secret"}, "api_url", "api_url_file"),
-    ("pagerduty_configs", {"routing_key": "abc"}, "routing_key", "routing_key_file"),
-    ("webhook_configs", {"url": "https://hook.example.com/token"}, "url", "url_file"),
-    ("email_configs", {"to": "a@example.com", "auth_password": "pw"}, "auth_password", "auth_password_file"),
-    ("msteams_configs", {"webhook_url": "https://x.example.com/secret"}, "webhook_url", "webhook_url_file"),
-    ("webhook_configs", {"url_file": "/f", "http_config": {"authorization": {"credentials": "tok"}}},
-     "http_config.authorization.credentials", "credentials_file"),
-])
-def test_inlined_secrets_are_refused(example_data, kind, entry, field, instead):
-    from gpudash.errors import InputError
-
-    with pytest.raises(InputError) as err:
-        model_from_dict(_with_receivers(example_data, {"gpu-provider": {kind: [entry]}}))
-    assert err.value.path == f"alerts.receivers['gpu-provider'].{kind}[0].{field}"
-    assert err.value.reason.endswith(f"with {instead} instead") and "secret" in err.value.reason
-
-
-def test_unknown_integration_is_refused(example_data):
-    from gpudash.errors import InputError
-
-    with pytest.raises(InputError, match=r"alerts.receivers\['gpu-provider'\]"):
-        model_from_dict(_with_receivers(example_data, {"gpu-provider": {"carrier_pigeon_configs": []}}))

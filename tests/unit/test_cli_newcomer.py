@@ -1,13 +1,10 @@
 """A newcomer's first commands: no silent example model, ``init``, ``--example``, ``--version``."""
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from gpudash import cli
-from gpudash.model import json_schema
-from gpudash.model.load import DEFAULT_MODEL, bundled_example_path
+from gpudash.model.load import DEFAULT_MODEL
 
 NO_MODEL = "gpudash: no gpudash.yaml here: pass -c FILE, or run `gpudash init` to start from the example\n"
 
@@ -25,18 +22,6 @@ def test_no_model_is_an_error_not_the_example(argv, tmp_path, monkeypatch, capsy
     assert list(tmp_path.iterdir()) == []  # nothing written beside the user's files
 
 
-def test_init_writes_the_example_and_its_schema_then_render_uses_it(tmp_path, monkeypatch, capsys):
-    monkeypatch.chdir(tmp_path)
-    assert cli.main(["init"]) == 0
-    model = (tmp_path / DEFAULT_MODEL).read_text()
-    assert model == bundled_example_path().read_text()
-    modeline = model.splitlines()[0]
-    assert modeline == f"# yaml-language-server: $schema={cli.SCHEMA_FILE}"
-    assert json.loads((tmp_path / cli.SCHEMA_FILE).read_text()) == json_schema()
-    assert cli.main(["validate"]) == 0
-    assert f"{DEFAULT_MODEL} is valid" in capsys.readouterr().out
-
-
 def test_init_never_overwrites(tmp_path, capsys):
     (tmp_path / DEFAULT_MODEL).write_text("mine\n")
     assert cli.main(["init", "-o", str(tmp_path)]) == 2
@@ -44,15 +29,6 @@ def test_init_never_overwrites(tmp_path, capsys):
     assert err.count("\n") == 1 and "already exists" in err and str(tmp_path / DEFAULT_MODEL) in err
     assert (tmp_path / DEFAULT_MODEL).read_text() == "mine\n"
     assert not (tmp_path / cli.SCHEMA_FILE).exists()
-
-
-def test_example_is_explicit_and_exclusive_with_config(tmp_path, monkeypatch, capsys):
-    monkeypatch.chdir(tmp_path)
-    assert cli.main(["validate", "--example"]) == 0
-    assert "<bundled example> is valid" in capsys.readouterr().out
-    with pytest.raises(SystemExit) as exit_:
-        cli.main(["validate", "--example", "-c", "x.yaml"])
-    assert exit_.value.code == 2
 
 
 def test_version(capsys):

@@ -1,161 +1,19 @@
-"""``gpudash grafana-bootstrap`` against a stand-in for Grafana's HTTP API.
-
-No Grafana binary can be installed here, so :class:`FakeGrafana` is a small stateful HTTP server on
-127.0.0.1 (ephemeral port) that implements the API contract of the endpoints the client calls, as documented
-for Grafana 10/11: ``/api/orgs`` (server admin only), ``/api/orgs/name/:name``, ``/api/folders``,
-``/api/folders/:uid``, ``/api/folders/:uid/permissions``, ``/api/serviceaccounts`` (+ ``/search``, PATCH
-``/:id``), org selection by the ``X-Grafana-Org-Id`` header, 401 for bad credentials, 403 for a token
-that is not a server admin. It is a stand-in for the contract, not a Grafana emulator: it checks what the
-client relies on (status codes, bodies, org scoping, idempotency).
-"""
+"""``gpudash grafana-bootstrap`` against a stand-in for Grafana's HTTP API (no Grafana binary can be installed
+here): :class:`tests.standins.Grafana`, built from the documented contract of the endpoints the client calls."""
 from __future__ import annotations
-
-import base64
-import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
 
 from gpudash import cli
 from gpudash import grafana_bootstrap as bootstrap
 from gpudash.grafana import provisioning, uids
-
-ADMIN = "Basic " + base64.b64encode(b"admin:secret").decode()
-TOKEN = "Bearer org1-editor-token"
-
-
-class FakeGrafana:
-    def __init__(self):
-        self.orgs = {1: "Main Org."}
-        self.folders: dict[tuple[int, str], dict] = {}
-        self.permissions: dict[tuple[int, str], list[dict]] = {}
-        self.service_accounts: dict[int, list[dict]] = {}
-        self.log: list[tuple[str, str, int]] = []
-        self.fail_with: int | None = None  # answer every request with this status
-        self.next_id = 100
-        self.lock = threading.Lock()
-
-    # -- helpers -------------------------------------------------------------------------------------------------
-    def new_id(self) -> int:
-        self.next_id += 1
-        return self.next_id
-
-    def writes(self) -> list[tuple[str, str, int]]:
-        return [entry for entry in self.log if entry[0] in ("POST", "PUT", "PATCH", "DELETE")]
-
-    def handle(self, method: str, path: str, query: dict, headers, body) -> tuple[int, object]:
-        if self.fail_with:
-            return self.fail_with, {"message": "internal error"}
-        auth = headers.get("Authorization", "")
-        if auth not in (ADMIN, TOKEN):
-            return 401, {"message": "invalid username or password"}
-        org = int(headers.get("X-Grafana-Org-Id") or 1)
-        if auth == TOKEN and org != 1:
-            return 401, {"message": "token is not valid for this organization"}
-        if org not in self.orgs:
-            return 403, {"message": "user is not a member of the organization"}
-        self.log.append((method, path, org))
-        parts = [unquote(p) for p in path.strip("/").split("/")]
-
-        if parts[:2] == ["api", "orgs"]:
-            if auth != ADMIN:
-                return 403, {"message": "Permission denied: server admin required"}
-            if method == "GET" and len(parts) == 4 and parts[2] == "name":
-                for oid, name in self.orgs.items():
-                    if name == parts[3]:
-                        return 200, {"id": oid, "name": name, "address": {}}
-                return 404, {"message": "Organization not found"}
-            if method == "POST" and len(parts) == 2:
-                if body["name"] in self.orgs.values():
-                    return 409, {"message": "Organization name taken"}
-                oid = max(self.orgs) + 1
-                self.orgs[oid] = body["name"]
-                self.service_accounts[oid] = []
-                return 200, {"orgId": oid, "message": "Organization created"}
-
-        if parts[:2] == ["api", "folders"]:
-            if method == "POST" and len(parts) == 2:
-                key = (org, body["uid"])
-                if key in self.folders:
-                    return 409, {"message": "a folder with the same uid already exists"}
-                folder = {"id": self.new_id(), "uid": body["uid"], "title": body["title"], "version": 1}
-                self.folders[key] = folder
-                # Grafana's defaults for a folder created through the API: its creator, Editor, Viewer.
-                self.permissions[key] = [{"userId": 1, "userLogin": "admin", "permission": 4},
-                                         {"role": "Editor", "permission": 2}, {"role": "Viewer", "permission": 1}]
-                return 200, folder
-            key = (org, parts[2]) if len(parts) >= 3 else None
-            if key not in self.folders:
-                return 404, {"message": "folder not found"}
-            if len(parts) == 3 and method == "GET":
-                return 200, self.folders[key]
-            if len(parts) == 3 and method == "PUT":
-                folder = self.folders[key]
-                folder.update(title=body["title"], version=folder["version"] + 1)
-                return 200, folder
-            if len(parts) == 4 and parts[3] == "permissions":
-                if method == "GET":
-                    return 200, [{**i, "uid": key[1], "inherited": False} for i in self.permissions[key]]
-                if method == "POST":
-                    self.permissions[key] = [dict(i) for i in body["items"]]
-                    return 200, {"message": "Folder permissions updated"}
-
-        if parts[:2] == ["api", "serviceaccounts"]:
-            accounts = self.service_accounts.setdefault(org, [])
-            if method == "GET" and parts[2:] == ["search"]:
-                text = query.get("query", [""])[0]
-                found = [a for a in accounts if text in a["name"]]
-                return 200, {"totalCount": len(found), "serviceAccounts": found, "page": 1, "perPage": 1000}
-            if method == "POST" and len(parts) == 2:
-                if any(a["name"] == body["name"] for a in accounts):
-                    return 400, {"message": "service account already exists"}
-                account = {"id": self.new_id(), "name": body["name"], "login": f"sa-{body['name']}",
-                           "orgId": org, "role": body["role"], "isDisabled": body.get("isDisabled", False)}
-                accounts.append(account)
-                return 201, account
-            if method == "PATCH" and len(parts) == 3:
-                for a in accounts:
-                    if a["id"] == int(parts[2]):
-                        a.update(body)
-                        return 200, {"message": "Service account updated", "serviceaccount": a}
-                return 404, {"message": "service account not found"}
-        return 404, {"message": "not found"}
+from tests.standins import ADMIN, TOKEN, Grafana
 
 
 @pytest.fixture()
 def grafana_server():
-    state = FakeGrafana()
-
-    class Handler(BaseHTTPRequestHandler):
-        def _serve(self):
-            url = urlsplit(self.path)
-            length = int(self.headers.get("Content-Length") or 0)
-            body = json.loads(self.rfile.read(length)) if length else None
-            with state.lock:
-                status, payload = state.handle(self.command, url.path, parse_qs(url.query), self.headers, body)
-            data = json.dumps(payload).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _serve
-
-        def log_message(self, *args):  # keep test output clean
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    state.url = f"http://127.0.0.1:{server.server_address[1]}"
-    try:
-        yield state
-    finally:
-        server.shutdown()
-        server.server_close()
+    with Grafana() as server:
+        yield server
 
 
 @pytest.fixture()

@@ -3,18 +3,17 @@ traceback (#14 point 8). The malformed answers come from a tiny HTTP server on 1
 with JSON shaped wrongly in each way the Prometheus API's result formats can be broken."""
 from __future__ import annotations
 
-import http.server
 import json
 import os
 import socket
 import subprocess
 import sys
-import threading
 from contextlib import contextmanager
 
 import pytest
 
 from tests.conftest import ROOT, gpudash
+from tests.standins import StandIn
 
 DATA = ROOT / "e2e" / "data"
 MODEL = ["-c", str(DATA / "model.yaml")]
@@ -98,28 +97,9 @@ MALFORMED = {  # what is wrong -> (report, answer to /api/v1/query and /api/v1/q
 
 @contextmanager
 def serving(body: bytes):
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802
-            answer = SERIES if self.path.startswith("/api/v1/series") else body
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(answer)))
-            self.end_headers()
-            self.wfile.write(answer)
-
-        do_POST = do_GET  # noqa: N815
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    """A server answering ``body`` to every query (and a valid series list to /api/v1/series)."""
+    with StandIn(lambda request: (200, SERIES if request.path == "/api/v1/series" else body)) as server:
+        yield server.url
 
 
 @pytest.mark.parametrize("case", MALFORMED)

@@ -1,40 +1,17 @@
 """The writer: manifest ownership, stale-file removal, atomic failure, --check, determinism.
 
-One end-to-end test renders the example with ``python -m gpudash`` (another hash seed than this process's);
-every other test gives the writer plain data and runs in milliseconds."""
+Every test gives the writer plain data and runs in milliseconds; the one end-to-end render (``python -m
+gpudash`` under another hash seed) is tests/integration/test_writer.py."""
 from __future__ import annotations
-
-import json
-import os
 
 import pytest
 
 from gpudash import cli, layout, writer
 from gpudash.errors import InputError
-from tests.conftest import gpudash
 
 
 def tree(root):
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
-
-
-def test_render_end_to_end(tmp_path, rendered):
-    """The CLI writes what the in-process render (session fixture) wrote, byte for byte under another hash
-    seed, with a manifest of every file; ``--check`` is clean, then finds a hand edit and writes nothing."""
-    out = tmp_path / "out"
-    env = {**os.environ, "PYTHONHASHSEED": "4242" if os.environ.get("PYTHONHASHSEED") != "4242" else "1"}
-    assert gpudash("render", "--example", "-o", str(out), env=env).returncode == 0
-    assert tree(out) == tree(rendered)
-    manifest = json.loads((out / layout.MANIFEST).read_text())
-    assert set(manifest["files"]) == set(tree(out)) - {layout.MANIFEST}
-    target = out / layout.HUB_RULES
-    target.write_text(target.read_text().replace("vector(3.2)", "vector(9.9)"))
-    before = tree(out)
-    drift = gpudash("render", "--example", "--check", "-o", str(out))
-    assert drift.returncode == 1
-    assert "-        expr: vector(9.9)" in drift.stdout and "+        expr: vector(3.2)" in drift.stdout
-    assert layout.HUB_RULES in drift.stderr
-    assert tree(out) == before  # --check never writes
 
 
 def test_bad_model_leaves_output_untouched(tmp_path, capsys):

@@ -7,8 +7,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import subprocess
-import sys
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
@@ -25,7 +23,6 @@ from gpudash.report.nodes import NodesReport
 from gpudash.report.period import PeriodError, chunks, parse_period, parse_time, readable_until, rfc3339
 from gpudash.rules import names
 
-ROOT = Path(__file__).resolve().parent.parent
 H = 3600
 
 
@@ -309,34 +306,6 @@ def test_progress_only_on_a_terminal(capsys):
 
 
 # --- command line -----------------------------------------------------------------------------------------------
-def gpudash(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "gpudash", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120)
-
-
-def test_report_is_a_registered_command():
-    r = gpudash("--help")
-    assert r.returncode == 0 and "report" in r.stdout
-    r = gpudash("report", "idle", "--help")
-    assert r.returncode == 0 and "--window" in r.stdout and "--namespace REGEX" in r.stdout
-
-
-def test_off_the_hour_period_fails_before_any_query():
-    r = gpudash("report", "billing", "--example", "--prometheus-url", "http://127.0.0.1:9",
-                "--start", "2026-01-01T00:15:00Z",
-                "--end", "2026-01-02T00:00:00Z")
-    assert r.returncode == 2 and r.stdout == ""
-    assert r.stderr.startswith("gpudash: --start 2026-01-01T00:15:00Z is not on a whole UTC hour")
-
-
-def test_unknown_tenant_is_one_line():
-    r = gpudash("report", "billing", "--example", "--prometheus-url", "http://127.0.0.1:9",
-                "--start", "2026-01-01T00:00:00Z",
-                "--end", "2026-01-02T00:00:00Z", "--tenant", "nobody")
-    assert r.returncode == 2 and "--tenant 'nobody' is not a tenant of the model" in r.stderr
-    assert len(r.stderr.splitlines()) == 1
-
-
 def test_rfc3339_output():
     assert rfc3339(0) == "1970-01-01T00:00:00Z"
 
@@ -440,19 +409,3 @@ def test_html_totals_and_budget_are_sums_of_printed_lines(tmp_path):
 
 
 
-def test_statement_pdf_is_an_invoice(tmp_path):
-    """Printed by headless Chromium (--format pdf's path), read back with pdftotext: the arithmetic holds."""
-    from e2e import invoice
-    from gpudash.report import pdf
-
-    try:
-        pdf.browser()
-    except Exception:
-        pytest.skip("no Chromium: the statement was not printed")
-    (_, html), = [s for s in statements(billing_report(), tmp_path) if "team-a" in s[0].name]
-    path = tmp_path / "statement.pdf"
-    path.write_bytes(pdf.to_pdf(html))
-    text = invoice.pdf_text(path)
-    lines, total = invoice.check(text, "USD")
-    assert [a for _, _, a in lines] == [Decimal("38.40"), Decimal("6.23")] and total == Decimal("44.63")
-    assert "Statement no." in text and "Example GPU Cloud Ltd." in text and "file://" not in text  # no header/footer

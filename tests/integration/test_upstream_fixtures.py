@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import subprocess
-from pathlib import Path
 
 import pytest
 import yaml
@@ -13,8 +12,9 @@ from gpudash.model import load_model
 from gpudash.rules import hub, names, spoke
 from gpudash.rules.format import rule_file
 from gpudash.yamlfmt import dump_yaml
+from tests.conftest import FIXTURES
 
-HERE = Path(__file__).parent / "fixtures" / "upstream"
+HERE = FIXTURES / "upstream"
 FIXTURES = sorted(p for p in HERE.glob("*.yaml") if p.name != "model.yaml")
 SERIES = re.compile(r"^(?P<name>[a-zA-Z_:][a-zA-Z0-9_:]*)\{(?P<labels>.*)\} (?P<value>\S+)$")
 COST = (f'sum by (pod) (label_replace({names.POD_ALLOCATED}, "ksm_resource", "$1", "resource", "(.*)")'

@@ -4,7 +4,6 @@ import shutil
 
 import pytest
 import yaml
-from test_golden_suite import render
 
 from e2e import toolsets
 from gpudash import layout
@@ -61,13 +60,6 @@ MUTATIONS = {
                             ["whole-gpu-steady", "pod-crossing-hour"]),
     "cluster-level push gate": (HUB, _cluster_level_gate, ["mco-rule-failed-hour-hub", "mco-push-straddle-hub"]),
 }
-
-
-@pytest.fixture(scope="module")
-def rendered(tmp_path_factory):
-    out = tmp_path_factory.mktemp("rendered")
-    render(out)
-    return out
 
 
 @pytest.mark.parametrize("toolset", toolsets.params())

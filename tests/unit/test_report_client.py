@@ -1,51 +1,38 @@
 """The Prometheus API client: every failure is one readable line (exit 2), against tiny local HTTP servers."""
 from __future__ import annotations
 
-import http.server
 import json
 import socket
-import threading
 import time
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import parse_qs
 
 import pytest
 
 from gpudash.report.client import Prometheus, PrometheusError
+from tests.standins import StandIn
 
 
-class _Handler(http.server.BaseHTTPRequestHandler):
-    def _answer(self, params):
-        self.server.seen.append((self.command, urlparse(self.path).path, params, self.headers.get("Authorization")))
-        code, ctype, body = self.server.reply(params)
-        try:
-            self.send_response(code)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
+class _Prometheus(StandIn):
+    """Records (method, path, parameters, Authorization) of each request and answers ``reply(parameters)``:
+    (status, content type, body)."""
 
-    def do_GET(self):  # noqa: N802
-        self._answer({k: v[0] for k, v in parse_qs(urlparse(self.path).query).items()})
+    def __init__(self):
+        self.seen: list[tuple] = []
+        self.reply = lambda params: (200, "application/json", b"{}")
+        super().__init__(self._answer)
 
-    def do_POST(self):  # noqa: N802
-        length = int(self.headers.get("Content-Length", 0))
-        self._answer({k: v[0] for k, v in parse_qs(self.rfile.read(length).decode()).items()})
-
-    def log_message(self, *args):
-        pass
+    def _answer(self, request):
+        form = parse_qs(request.body.decode()) if request.method == "POST" else request.query
+        params = {k: v[0] for k, v in form.items()}
+        self.seen.append((request.method, request.path, params, request.headers.get("Authorization")))
+        code, ctype, body = self.reply(params)
+        return code, body, ctype
 
 
 @pytest.fixture
 def server():
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    srv.seen, srv.daemon_threads = [], True
-    srv.reply = lambda params: (200, "application/json", b"{}")
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    srv.url = f"http://127.0.0.1:{srv.server_address[1]}"
-    yield srv
-    srv.shutdown()
+    with _Prometheus() as srv:
+        yield srv
 
 
 def _json(data, code=200):

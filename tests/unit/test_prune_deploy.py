@@ -8,14 +8,15 @@ import re
 
 import pytest
 
-from gpudash import artifacts, layout
+from gpudash import layout
 from gpudash.cli import _parser
 from gpudash.errors import InputError
 from gpudash.model import model_from_dict
+from gpudash.promql.read import TOKEN_ENV
 from gpudash.prune import cycle, deploy, plan
 from gpudash.prune.api import connect
-from tests.conftest import ROOT
-from tests.kube_apiserver import ApiServer
+from tests.conftest import ROOT, generate_without_golden
+from tests.standins import ApiServer
 
 MINIMAL = {
     "gpu_classes": [{"name": "t4", "vendor": "nvidia", "products": ["Tesla T4"], "price_per_hour": 0.3}],
@@ -70,7 +71,7 @@ def every_kind(api: ApiServer) -> list[plan.IdlePod]:
 def test_cluster_role_allows_exactly_the_calls_the_pruner_makes(tmp_path):
     """A scale-down cycle over every kind, then a restore of each way of stopping: the (verb, group, resource)
     of every request the stand-in served is the rendered ClusterRole's grants, no more and no fewer."""
-    role = artifacts.generate(model())[layout.PRUNE_CLUSTER_ROLE]
+    role = generate_without_golden(model())[layout.PRUNE_CLUSTER_ROLE]
     with ApiServer() as server:
         idle = every_kind(server)
         api = connect(server.kubeconfig(tmp_path / "kubeconfig"))
@@ -115,7 +116,7 @@ def test_a_workload_changed_since_it_was_read_is_left_alone(tmp_path):
 def test_deployment_runs_the_daemon_with_the_model_settings():
     m = model(clusters=["west.eu"], run_mode="scale-down", check_interval="90s", max_actions=3, duration="15m",
               token_secret="hub-token")
-    files = artifacts.generate(m)
+    files = generate_without_golden(m)
     assert layout.prune_deployment("east") not in files
     dep = files[layout.prune_deployment("west.eu")]
     assert files[f"{layout.PRUNE}/west.eu/kustomization.yaml"]["resources"] == ["deployment.yaml"]
@@ -132,12 +133,12 @@ def test_deployment_runs_the_daemon_with_the_model_settings():
     assert (args.cluster, args.idle_window, args.push_interval, args.currency, args.prometheus_url) == \
         ("west\\.eu", "30m", "5m", "USD", PRUNE["prometheus_url"])
     env = {e["name"]: e["valueFrom"] for e in container["env"]}
-    assert env[plan.TOKEN_ENV]["secretKeyRef"] == {"name": "hub-token", "key": deploy.TOKEN_KEY}
+    assert env[TOKEN_ENV]["secretKeyRef"] == {"name": "hub-token", "key": deploy.TOKEN_KEY}
     assert env[plan.POD_NAME_ENV]["fieldRef"]["fieldPath"] == "metadata.name"
 
 
 def test_trusted_ca_bundle_is_injected_mounted_and_passed_to_the_cli():
-    files = artifacts.generate(model(trusted_ca_bundle=True))
+    files = generate_without_golden(model(trusted_ca_bundle=True))
     cm = files[layout.PRUNE_TRUSTED_CA]
     assert (cm["kind"], cm["metadata"]["namespace"]) == ("ConfigMap", "gpudash-prune") and "data" not in cm
     assert cm["metadata"]["labels"]["config.openshift.io/inject-trusted-cabundle"] == "true"
@@ -148,16 +149,16 @@ def test_trusted_ca_bundle_is_injected_mounted_and_passed_to_the_cli():
     (mount,) = container["volumeMounts"]
     assert args.ca_file == f"{mount['mountPath']}/ca-bundle.crt" and mount["readOnly"]
     assert pod["volumes"] == [{"name": mount["name"], "configMap": {"name": cm["metadata"]["name"]}}]
-    assert layout.PRUNE_TRUSTED_CA not in artifacts.generate(model())
+    assert layout.PRUNE_TRUSTED_CA not in generate_without_golden(model())
 
 
 def test_defaults_and_no_section():
     p = model().prune
     assert (p.clusters, p.run_mode, p.check_interval, p.max_actions, p.namespace, p.token_secret) == \
         (("east", "west.eu"), "dry-run", 180, 10, "gpudash-prune", "")
-    dep = artifacts.generate(model())[layout.prune_deployment("east")]
-    assert plan.TOKEN_ENV not in {e["name"] for e in dep["spec"]["template"]["spec"]["containers"][0]["env"]}
-    files = artifacts.generate(model_from_dict(MINIMAL))
+    dep = generate_without_golden(model())[layout.prune_deployment("east")]
+    assert TOKEN_ENV not in {e["name"] for e in dep["spec"]["template"]["spec"]["containers"][0]["env"]}
+    files = generate_without_golden(model_from_dict(MINIMAL))
     assert not [p for p in files if p.startswith(f"{layout.PRUNE}/")]
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import jsonschema
 import pytest
@@ -15,8 +14,9 @@ from gpudash import kube, layout, rules, wiring
 from gpudash.model import model_from_dict
 from gpudash.model.load import bundled_example_path
 from gpudash.sources import kube_state_metrics as ksm
+from tests.conftest import FIXTURES
 
-SCHEMA = json.loads((Path(__file__).parent / "fixtures/upstream/servicemonitor/servicemonitor-v1.schema.json")
+SCHEMA = json.loads((FIXTURES / "upstream/servicemonitor/servicemonitor-v1.schema.json")
                     .read_text())
 EXPORTERS = {what: path for what, (path, _, _) in wiring.SERVICE_MONITORS.items()}
 

@@ -1,35 +1,21 @@
-"""Generated rules: valid for promtool, parseable, escaped, and shaped as ACM and OpenShift expect."""
+"""Generated rules: parseable, escaped, and shaped as ACM and OpenShift expect (promtool checks them in
+tests/integration/test_rules.py)."""
 from __future__ import annotations
 
 import json
-import subprocess
 from dataclasses import replace
-
-import yaml
 
 from gpudash import layout, mco
 from gpudash.model.pricing import product_label, skus
 from gpudash.promql import build as q
 from gpudash.promql.lint import parse, vector_selectors
 from gpudash.rules import hub, names, spoke
-from tests.conftest import require
-
-
-def load(path):
-    return yaml.safe_load(path.read_text())
-
-
-def test_promtool_accepts_every_rule_file(rendered):
-    require("promtool")
-    files = sorted(str(p) for p in rendered.glob(f"{layout.RULES}/*.rules.yaml"))
-    result = subprocess.run(["promtool", "check", "rules", "--lint=duplicate-rules", "--lint-fatal", *files],
-                            capture_output=True, text=True)
-    assert result.returncode == 0, result.stdout + result.stderr
+from tests.conftest import load_yaml
 
 
 def test_every_recording_rule_is_named_and_commented(rendered):
     text = (rendered / layout.HUB_RULES).read_text()
-    for group in load(rendered / layout.HUB_RULES)["groups"]:
+    for group in load_yaml(rendered / layout.HUB_RULES)["groups"]:
         for rule in group["rules"]:
             level, metric, ops = rule["record"].split(":")
             assert level and metric.startswith("gpudash_") and ops
@@ -42,11 +28,11 @@ def test_every_recording_rule_is_named_and_commented(rendered):
 
 def test_allowlist_rules_survive_the_collectors_json_flag(rendered, example_model):
     """The metrics-collector builds ``--recordingrule={"name":"..","query":"<expr>"}`` without escaping."""
-    cm = load(rendered / layout.mco_configmap(mco.ALLOWLIST))
+    cm = load_yaml(rendered / layout.mco_configmap(mco.ALLOWLIST))
     assert cm["metadata"] == {"name": "observability-metrics-custom-allowlist",
                               "namespace": "open-cluster-management-observability",
                               "labels": cm["metadata"]["labels"]}
-    body = yaml.safe_load(cm["data"]["metrics_list.yaml"])
+    body = load_yaml(cm["data"]["metrics_list.yaml"])
     expected = {r.record: r.expr for r in spoke.rules(example_model)}
     decoded = {}
     for rule in body["recording_rules"]:
@@ -58,16 +44,16 @@ def test_allowlist_rules_survive_the_collectors_json_flag(rendered, example_mode
 
 
 def test_thanos_ruler_configmap_holds_the_hub_groups(rendered):
-    cm = load(rendered / layout.mco_configmap(mco.RULER))
+    cm = load_yaml(rendered / layout.mco_configmap(mco.RULER))
     assert cm["metadata"]["name"] == "thanos-ruler-custom-rules"
-    groups = yaml.safe_load(cm["data"]["custom_rules.yaml"])["groups"]
-    plain = load(rendered / layout.HUB_RULES)["groups"]
+    groups = load_yaml(cm["data"]["custom_rules.yaml"])["groups"]
+    plain = load_yaml(rendered / layout.HUB_RULES)["groups"]
     assert groups[: len(plain)] == plain
 
 
 def test_prometheusrule_for_cluster_monitoring(rendered):
-    obj = load(rendered / layout.RULES_PROMETHEUS_RULE)
-    ns = load(rendered / layout.RULES_NAMESPACE)
+    obj = load_yaml(rendered / layout.RULES_PROMETHEUS_RULE)
+    ns = load_yaml(rendered / layout.RULES_NAMESPACE)
     assert obj["apiVersion"] == "monitoring.coreos.com/v1" and obj["kind"] == "PrometheusRule"
     assert obj["metadata"]["namespace"] == ns["metadata"]["name"]
     assert ns["metadata"]["labels"]["openshift.io/cluster-monitoring"] == "true"
@@ -75,10 +61,10 @@ def test_prometheusrule_for_cluster_monitoring(rendered):
 
 
 def test_kustomization_lists_every_kubernetes_object(rendered):
-    kust = load(rendered / "kustomization.yaml")
+    kust = load_yaml(rendered / "kustomization.yaml")
     objects = []
     for path in sorted(rendered.rglob("*.yaml")):
-        data = yaml.safe_load(path.read_text())
+        data = load_yaml(path)
         if (isinstance(data, dict) and "apiVersion" in data and "kind" in data
                 and data["kind"] not in ("Kustomization", "Component") and not path.name.endswith(".patch.yaml")):
             objects.append(str(path.relative_to(rendered)))
@@ -144,11 +130,11 @@ def test_each_object_folder_has_its_own_kustomization(rendered):
     for kust_path in rendered.rglob("kustomization.yaml"):
         if kust_path.parent == rendered:
             continue
-        kust = load(kust_path)
+        kust = load_yaml(kust_path)
         if kust["kind"] == "Component":  # mco/settings: patches only, listed under patches
             assert [p["path"] for p in kust["patches"]] == sorted(
                 p.name for p in kust_path.parent.glob("*.patch.yaml")), kust_path
             continue
         local = sorted(p.name for p in kust_path.parent.glob("*.yaml") if p.name != "kustomization.yaml"
-                       and "apiVersion" in (load(p) or {}))
+                       and "apiVersion" in (load_yaml(p) or {}))
         assert kust["resources"] == local, kust_path
