@@ -87,7 +87,7 @@ def test_every_alert_has_a_runbook_anchor_where_the_default_url_points(example_m
     assert missing == []
 
 
-@pytest.mark.parametrize("where", [names.SPOKE, names.HUB])
+@pytest.mark.parametrize("where", [names.SPOKE, names.SPOKE_TIER, names.HUB])
 def test_series_tables_are_the_registry(where):
     doc = (ROOT / "docs" / "billing.md").read_text()
     assert series_catalog.table(where) in doc, "re-generate the table with gpudash.rules.catalog.table"

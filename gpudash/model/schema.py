@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from gpudash import targets
 from gpudash.model import mig, partitions
-from gpudash.model.types import DAY, MIN_RETENTION, PRUNE_CHECK_INTERVAL, PRUNE_MAX_ACTIONS, PRUNE_RUN_MODES, Mco
+from gpudash.model.types import (
+    DAY,
+    MIN_RETENTION,
+    PRUNE_CHECK_INTERVAL,
+    PRUNE_MAX_ACTIONS,
+    PRUNE_RUN_MODES,
+    SPOKE_TIERS,
+    Mco,
+)
 
 SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
 DURATION_PATTERN = "^([0-9]+d)?([0-9]+h)?([0-9]+m)?([0-9]+s)?$"
@@ -94,6 +102,10 @@ def _billing() -> dict:
                                          "15s to 1h and at least the resolution.", default="5m"),
         "burn_rate_window": _ref("duration", "Window of the recent burn rate used by projections and alerts; at "
                                              "least twice the mco_interval.", default="1h"),
+        "spoke_tier": {"description": "policy: each managed cluster's Prometheus records the per-step allocation "
+                                      "every resolution (delivered as an ACM Policy) and the pushed hourly rules "
+                                      "read those samples; none: every push re-derives the hour from raw series.",
+                       "enum": list(SPOKE_TIERS), "default": SPOKE_TIERS[0]},
         "retention": _retention(),
     }, "How GPU time is sampled, pushed and billed.", default={})
 

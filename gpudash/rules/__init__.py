@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from gpudash import kube, layout
 from gpudash.model.types import Model
-from gpudash.rules import hub, spoke
-from gpudash.rules.format import rule_file
+from gpudash.rules import hub, spoke, spoke_tier
+from gpudash.rules.format import Group, rule_file
 
 # Platform Prometheus on OpenShift loads PrometheusRules only from namespaces with this label; user workload
 # monitoring forbids the cross-namespace rules billing needs.
 SINGLE_CLUSTER_NAMESPACE = "gpudash-monitoring"
+
+
+def namespace() -> dict:
+    """The namespace of gpudash's PrometheusRules, labelled for OpenShift cluster monitoring."""
+    return kube.obj("v1", "Namespace", SINGLE_CLUSTER_NAMESPACE, labels=kube.CLUSTER_MONITORING)
 
 
 def prometheus_rule(name: str, groups) -> dict:
@@ -18,13 +23,23 @@ def prometheus_rule(name: str, groups) -> dict:
                     labels={"role": "alert-rules"}, spec=rule_file(groups))
 
 
+def tier_groups(model: Model) -> tuple[Group, ...]:
+    """The spoke tier's group with ``billing.spoke_tier: policy``, else none."""
+    return (spoke_tier.group(model),) if model.billing.tier else ()
+
+
+def spoke_groups(model: Model) -> tuple[Group, ...]:
+    """Every spoke group a single cluster runs: the tier's (if on), then ``gpudash-spoke``."""
+    return (*tier_groups(model), spoke.group(model))
+
+
 def artifacts(model: Model) -> dict[str, dict]:
-    groups = (spoke.group(model), *hub.groups(model))
-    namespace = kube.obj("v1", "Namespace", SINGLE_CLUSTER_NAMESPACE,
-                         labels=kube.CLUSTER_MONITORING)
+    """Rule files, and the single-cluster PrometheusRule; with the spoke tier its group is one more in both."""
+    tier = tier_groups(model)
     return {
+        **({layout.SPOKE_TIER_RULES: rule_file(tier)} if tier else {}),
         layout.SPOKE_RULES: rule_file([spoke.group(model)]),
         layout.HUB_RULES: rule_file(hub.groups(model)),
-        layout.RULES_NAMESPACE: namespace,
-        layout.RULES_PROMETHEUS_RULE: prometheus_rule("gpudash-rules", groups),
+        layout.RULES_NAMESPACE: namespace(),
+        layout.RULES_PROMETHEUS_RULE: prometheus_rule("gpudash-rules", (*spoke_groups(model), *hub.groups(model))),
     }
