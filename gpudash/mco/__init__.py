@@ -1,11 +1,12 @@
 """ACM Multi-Cluster Observability objects: the metrics allowlist, the Thanos Ruler rules ConfigMap and the
-MultiClusterObservability settings (:mod:`gpudash.mco.settings`)."""
+MultiClusterObservability settings (:mod:`gpudash.mco.settings`), and the spoke tier's governance Policy
+(:mod:`gpudash.mco.spoke_tier`)."""
 from __future__ import annotations
 
 import json
 
 from gpudash import alerts, kube, layout
-from gpudash.mco import settings
+from gpudash.mco import settings, spoke_tier
 from gpudash.model.types import Model
 from gpudash.rules import hub, spoke
 from gpudash.rules.format import rule_file
@@ -48,4 +49,5 @@ def artifacts(model: Model) -> dict[str, dict]:
         layout.mco_configmap(ALLOWLIST): allowlist(model),
         layout.mco_configmap(RULER): ruler_rules(model),
         **settings.artifacts(model),
+        **spoke_tier.artifacts(model, NAMESPACE),
     }
