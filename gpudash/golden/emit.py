@@ -32,13 +32,22 @@ from gpudash import layout
 from gpudash.golden import scenario as sc
 from gpudash.golden.reference import Reference, period_start
 from gpudash.golden.scenario import PUSH_RULES
-from gpudash.golden.series import HOURLY_KINDS, push_times, pushed, rule_content, rule_samples, synthesise
+from gpudash.golden.series import (
+    HOURLY_KINDS,
+    push_times,
+    pushed,
+    rule_content,
+    rule_samples,
+    synthesise,
+    tier_recorded,
+)
 from gpudash.model.types import Model
 from gpudash.promql import build as q
-from gpudash.rules import names
+from gpudash.rules import names, spoke_tier
 
 SPOKE_RULES = layout.from_tests(layout.SPOKE_RULES)
 HUB_RULES = layout.from_tests(layout.HUB_RULES)
+TIER_RULES = layout.from_tests(layout.SPOKE_TIER_RULES)
 GROUP_ORDER = ["gpudash-spoke", "gpudash-hub-model", "gpudash-hub-billing", "gpudash-hub-ccsp", "gpudash-hub-idle"]
 STABLE = 10  # minutes without allocation change before burn-rate based figures are checked
 # Faults of the push path: a scenario with any of them gets a push-path (hub) test file.
@@ -276,10 +285,22 @@ def _spoke_file(s: sc.Scenario, model: Model) -> dict:
                 raise ValueError(f"scenario {s.name}: every_series needs no allocation stopping in the last "
                                  "burn-rate window (the hub reads a pod's last push for 1.5 push intervals)")
             tests += _every_series_checks(ref, model, last, hub)
+        inputs = synthesise(local, model, cluster) + (tier_recorded(ref) if s.faults_of("tier_missed") else [])
         groups.append({"name": f"{s.name} [{cluster}]: {s.protects}", "interval": "1m",
-                       "input_series": synthesise(local, model, cluster), "promql_expr_test": tests})
-    return {"rule_files": [SPOKE_RULES, HUB_RULES], "evaluation_interval": f"{step}m", "group_eval_order": GROUP_ORDER,
-            "tests": groups}
+                       "input_series": inputs, "promql_expr_test": tests})
+    return {**_spoke_rules(s, model, step), "tests": groups}
+
+
+def _spoke_rules(s: sc.Scenario, model: Model, step: int) -> dict:
+    """The rule files and evaluation of a spoke file. With the spoke tier its group runs too, first, so every
+    step is evaluated at ``billing.resolution`` (promtool runs every group at one interval); a scenario whose
+    tier misses evaluations gets the tier's samples as input instead (:func:`series.tier_recorded`)."""
+    if not model.billing.tier or s.faults_of("tier_missed"):
+        return {"rule_files": [SPOKE_RULES, HUB_RULES], "evaluation_interval": f"{step}m",
+                "group_eval_order": GROUP_ORDER}
+    return {"rule_files": [TIER_RULES, SPOKE_RULES, HUB_RULES],
+            "evaluation_interval": q.duration(model.billing.resolution),
+            "group_eval_order": [spoke_tier.GROUP, *GROUP_ORDER]}
 
 
 def _hub_file(s: sc.Scenario, model: Model, ref: Reference) -> dict:

@@ -15,7 +15,9 @@ Fault kinds: ``missed_scrapes`` (``job: ksm|dcgm``, ``at``, ``minutes``: no samp
 ``mco_jitter`` (``offsets``: minutes after each push slot, cycled), ``mco_missed`` (``pushes``: push slot times
 lost), ``mco_rule_failed`` (``rules`` fail in the pushes of slots ``pushes``; the rest of each push arrives),
 ``mco_straddle`` (``rules`` of the pushes of slots ``pushes`` are evaluated a minute before the others) and
-``spoke_restart`` (``at``: from then on the collector queries a Prometheus replica whose TSDB starts empty then).
+``spoke_restart`` (``at``: from then on the collector queries a Prometheus replica whose TSDB starts empty then);
+``tier_missed`` (``at``, ``minutes``: the spoke tier's rule group did not run, e.g. its Prometheus restarted with
+the TSDB kept; only with ``billing.spoke_tier: policy``).
 Rules are named by kind: ``billed_hour``, ``steps``, ``gpu_hours``, ``node_max``, ``pod_alloc``.
 """
 from __future__ import annotations
@@ -33,7 +35,7 @@ from gpudash.model.types import GpuClass, Model
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
 PHASES = ("Pending", "Running", "Succeeded", "Failed", "Unknown")
 FAULT_KINDS = ("missed_scrapes", "ksm_restart", "ksm_duplicate", "exporter_gap", "mco_jitter", "mco_missed",
-               "mco_rule_failed", "mco_straddle", "spoke_restart")
+               "mco_rule_failed", "mco_straddle", "spoke_restart", "tier_missed")
 PUSH_RULES = ("billed_hour", "steps", "gpu_hours", "node_max", "pod_alloc")
 OWNER_KINDS = ("Deployment", "StatefulSet", "Job", "bare")
 
@@ -235,6 +237,8 @@ def resolve(raw: dict, model: Model) -> Scenario:
         seen[key] = seen.get(key, 0) + 1
         pods.append(_pod(p, model, by_name, clusters, seen[key]))
     faults = tuple(_fault(f) for f in raw.get("faults", ()))
+    if any(f.kind == "tier_missed" for f in faults) and not model.billing.tier:
+        raise Skip("protects the spoke tier: needs billing.spoke_tier: policy")
     return Scenario(raw["name"], raw["protects"].strip(), minutes(raw["duration"]), clusters, nodes, tuple(pods),
                     faults, bool(raw.get("hub_only", False)), tuple(raw.get("checks", ())))
 
