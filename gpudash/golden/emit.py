@@ -201,7 +201,7 @@ def _ptd_checks(ref: Reference, model: Model, minute: int, hour_lines=None, clus
 
 def _every_series_checks(ref: Reference, model: Model, minute: int, hub: HubView) -> list[dict]:
     """Spoke file, ``every_series`` scenarios: the series no other check asserts -- activity, idle (and power
-    with the veto on), heartbeat, steps observed, burn rates, current allocation, the hour's cost per namespace,
+    with the veto on, the spoke tier's samples with the tier on), heartbeat, steps observed, burn rates, current allocation, the hour's cost per namespace,
     average burn and projection, and the model data (prices of the SKUs in use, the tenant table, tenant info) --
     at ``minute``, by value from the reference. The spoke file has one cluster and no ``cluster`` label on the
     data (the model's series have one)."""
@@ -227,6 +227,12 @@ def _every_series_checks(ref: Reference, model: Model, minute: int, hub: HubView
         raise ValueError(f"scenario {ref.s.name}: activity differs between Prometheus 2's and 3's range windows")
     if model.alerts.idle.power_veto_watts > 0:  # the series is recorded only then
         extra.append(_check(names.POD_POWER_MAX, minute, local(power), ("namespace", "pod")))
+    if model.billing.tier:  # the spoke tier's samples at this step
+        extra += [_check(names.TIER_ALLOCATED, minute, local(ref.product_lines(minute)),
+                         ("namespace", "product", "resource")),
+                  _check(names.TIER_NODE_ACTIVE, minute, local(ref.active_gpus(minute)),
+                         ("node", names.ACTIVE_FROM_LABEL)),
+                  _check(names.TIER_KSM_UP, minute, {(): float(ref.ksm_up(minute))}, ())]
     return [
         _check(names.POD_ACTIVITY_MAX, minute, {k[1:]: v[0] for k, v in activity.items()},
                ("namespace", "pod", "gpu_model")),
