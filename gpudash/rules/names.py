@@ -97,7 +97,8 @@ BILLED_HOUR = _series(
 STEPS_OBSERVED = _series(
     "cluster:gpudash_steps_observed:previous_hour", SPOKE, ("cluster",),
     "Spoke steps (billing.resolution) of the previous clock hour at which kube-state-metrics was up: how much "
-    "of the hour the hourly figures cover (all 3600 / resolution steps, unless data was lost).")
+    "of the hour the hourly figures cover (all 3600 / resolution steps, unless data was lost). With the spoke "
+    "tier, the steps it recorded: a missed evaluation is a step not observed.")
 NODE_ACTIVE_GPUS_MAX = _series(
     "node:gpudash_gpus_active:max_previous_hour", SPOKE, ("cluster", "node", ACTIVE_FROM_LABEL),
     "Most GPUs active at any spoke step of the previous clock hour, per node (CCSP); `active_from` says "
