@@ -201,10 +201,10 @@ def _ptd_checks(ref: Reference, model: Model, minute: int, hour_lines=None, clus
 
 def _every_series_checks(ref: Reference, model: Model, minute: int, hub: HubView) -> list[dict]:
     """Spoke file, ``every_series`` scenarios: the series no other check asserts -- activity, idle (and power
-    with the veto on, the spoke tier's samples with the tier on), heartbeat, steps observed, burn rates, current allocation, the hour's cost per namespace,
-    average burn and projection, and the model data (prices of the SKUs in use, the tenant table, tenant info) --
-    at ``minute``, by value from the reference. The spoke file has one cluster and no ``cluster`` label on the
-    data (the model's series have one)."""
+    with the veto on, the spoke tier's samples with the tier on), heartbeat, steps observed, burn rates, current
+    allocation, the hour's cost per namespace, average burn and projection, and the model data (prices of the
+    SKUs in use, the tenant table, tenant info) -- at ``minute``, by value from the reference. The spoke file has
+    one cluster and no ``cluster`` label on the data (the model's series have one)."""
     def local(rows):  # drop the cluster
         return {k[1:]: v for k, v in rows.items()}
 
