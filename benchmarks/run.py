@@ -8,7 +8,7 @@ tenant dashboard queries from recorded versus raw series. Not part of the test s
     python benchmarks/run.py --report              # rewrite RESULTS.md from results.json, run nothing
 
 Every figure comes from a real Prometheus (Debian 2.42) started by e2e.harness on 127.0.0.1 and stopped by PID,
-and from the independent reference model (gpudash.golden.reference). RESULTS.md says which machine, which
+and from the independent reference model (gpudash.simulation.reference). RESULTS.md says which machine, which
 command and what was scaled down to stay within the time budget (``--budget``, seconds).
 """
 from __future__ import annotations
@@ -141,11 +141,9 @@ def accuracy(work: Path, cache: Path, lost: float = 0.01) -> dict:
 def render_scale(work: Path, counts, deadline: float, root: Path = ROOT) -> list[dict]:
     """``gpudash render`` of the e2e model with N tenants, each in a fresh process (benchmarks/render_probe.py)
     importing gpudash from ``root`` (this tree, or a worktree of the base commit): wall time, time per phase,
-    peak RSS and MB written per delivery target (gpudash.targets of this tree; "always" for the files every
-    render writes). A size whose linear extrapolation from the previous one would pass ``deadline``
+    peak RSS and MB written per delivery target (measured by the probe; "always" for the files every render
+    writes). A size whose linear extrapolation from the previous one would pass ``deadline``
     (time.monotonic) is not run; its row says so and gives the extrapolation."""
-    from gpudash import targets
-
     raw = yaml.safe_load(pipeline.MODEL.read_text())
     work.mkdir(parents=True, exist_ok=True)
     out: list[dict] = []
@@ -177,12 +175,6 @@ def render_scale(work: Path, counts, deadline: float, root: Path = ROOT) -> list
         row = json.loads(line.removeprefix("RENDER_PROBE "))
         row["tenants"] = n
         row["process_seconds"] = round(time.perf_counter() - t0, 2)  # with interpreter start-up and imports
-        by_target: dict[str, int] = {}
-        for f in dest.rglob("*"):
-            if f.is_file():
-                for name in targets.claimed_by(str(f.relative_to(dest))) or {"always"}:
-                    by_target[name] = by_target.get(name, 0) + f.stat().st_size
-        row["bytes_by_target"] = dict(sorted(by_target.items()))
         out.append(row)
         shutil.rmtree(dest, ignore_errors=True)
     return out
@@ -312,7 +304,7 @@ def _accuracy_md(acc: dict) -> list[str]:
            f"{acc['pushes_lost']} of {acc['pushes']} pushes ({acc['lost_pushes']:.0%}) lost at random in the "
            "simulated metrics-collector. GPU-hours of hours 0-765 (all classes, and usage on unpriced products) "
            "per billing line, error relative to the independent reference model "
-           "(`gpudash.golden.reference`):", "",
+           "(`gpudash.simulation.reference`):", "",
            "- **gpudash**: the hub's `cluster_namespace_class_resource:gpudash_gpu_hours:last_hour` (+ the unpriced "
            "series), each hour read at hour + 2 h as the contract says;",
            "- **naive A, OpenCost-style**: per request series, `avg_over_time(kube_pod_container_resource_requests"

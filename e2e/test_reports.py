@@ -557,11 +557,12 @@ GOLDEN_BASE = ts("2025-03-03T00:00:00")
 
 def _golden_layout():
     """Runnable golden scenarios of the bundled example (day-scale ones), each in its own slot of hours."""
-    from gpudash.golden import reference, scenario
+    from gpudash.golden.emit import SCENARIO_DIR
     from gpudash.model import load_bundled_example
+    from gpudash.simulation import reference, scenario
 
     model = load_bundled_example()
-    runnable, _ = scenario.load(model)
+    runnable, _ = scenario.load(model, SCENARIO_DIR)
     out, base = [], GOLDEN_BASE
     for s in runnable:
         if s.duration > 24 * 60:
@@ -572,7 +573,7 @@ def _golden_layout():
 
 
 def _golden_openmetrics(model, layout) -> str:
-    from gpudash.golden.series import pushed_samples
+    from gpudash.simulation.series import pushed_samples
 
     series = story.Series()
     for s, ref, base in layout:
@@ -590,7 +591,7 @@ def golden_hub(tmp_path_factory):
         harness.tools()
     except harness.ToolMissing as err:
         pytest.skip(str(err))
-    pytest.importorskip("gpudash.golden.series")
+    pytest.importorskip("gpudash.simulation.series")
     model, layout, end = _golden_layout()
     work = tmp_path_factory.mktemp("golden-hub")
     om = work / "pushed.om.txt"
@@ -610,9 +611,9 @@ def test_reports_match_the_reference_model_on_every_golden_scenario(golden_hub):
     """Billing lines, unpriced hours and CCSP rows of each golden scenario, read by the reports through the real
     hub rules, equal the independent reference model's figures for every hour that reached the hub."""
     from gpudash.golden.emit import HubView
-    from gpudash.golden.series import rule_samples
     from gpudash.report import billing, nodes
     from gpudash.report.client import Prometheus as Client
+    from gpudash.simulation.series import rule_samples
 
     prom, model, layout = golden_hub
     client = Client(prom.url)

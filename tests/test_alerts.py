@@ -18,6 +18,7 @@ from gpudash.model import model_from_dict
 from gpudash.promql.lint import parse
 from gpudash.rules import idle as idle_record
 from gpudash.rules import names as rnames
+from gpudash.rules import spoke
 from gpudash.sources import gpu_exporters as gx
 from tests.conftest import ROOT, require
 
@@ -201,10 +202,10 @@ def test_allowlist_adds_only_what_the_default_lacks(rendered, example_model):
     assert alerts.allowlist_names(veto) == (gx.DCGM_XID_ERRORS,)  # the veto reads a spoke series, not raw power
     assert alerts.allowlist_names(model_from_dict(FAST)) == ()  # AMD only
     assert alerts.allowlist_names(model_from_dict(AMD_VETO)) == ()
-    body = yaml.safe_load(mco.allowlist(veto)["data"]["metrics_list.yaml"])
+    body = yaml.safe_load(mco.allowlist(veto, spoke.group(veto))["data"]["metrics_list.yaml"])
     assert body["names"] == [gx.DCGM_XID_ERRORS]
     assert rnames.POD_POWER_MAX in {r["record"] for r in body["recording_rules"]}
-    no_veto = yaml.safe_load(mco.allowlist(example_model)["data"]["metrics_list.yaml"])
+    no_veto = yaml.safe_load(mco.allowlist(example_model, spoke.group(example_model))["data"]["metrics_list.yaml"])
     assert rnames.POD_POWER_MAX not in {r["record"] for r in no_veto["recording_rules"]}
 
 

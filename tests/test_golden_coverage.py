@@ -11,8 +11,8 @@ import pytest
 import yaml
 
 from gpudash import layout, rules, writer
-from gpudash.golden import emit_tests, scenario
-from gpudash.golden.runner import run_file
+from gpudash.golden.emit import SCENARIO_DIR, emit_tests
+from gpudash.promtest import run_file
 from gpudash.rules import names
 from tests.conftest import EXAMPLE_RENDERED
 
@@ -41,7 +41,7 @@ def with_power_veto(tmp_path_factory, example_model) -> Path:
     model = replace(example_model, alerts=replace(example_model.alerts, idle=idle),
                     billing=replace(example_model.billing, spoke_tier="policy"))
     scenarios = tmp_path_factory.mktemp("scenarios")
-    shutil.copy(scenario.SCENARIO_DIR / f"{EVERY_SERIES}.yaml", scenarios)
+    shutil.copy(SCENARIO_DIR / f"{EVERY_SERIES}.yaml", scenarios)
     out = tmp_path_factory.mktemp("veto")
     writer.apply(writer.plan(out, {**rules.artifacts(model), **emit_tests(model, scenarios)}))
     return out

@@ -8,8 +8,8 @@ from test_golden_suite import render
 
 from e2e import toolsets
 from gpudash import layout
-from gpudash.golden import run_promtool_tests
 from gpudash.promql import build as q
+from gpudash.promtest import run_promtool_tests
 from gpudash.rules import names
 
 SPOKE = layout.SPOKE_RULES

@@ -2,10 +2,7 @@
 docs/billing-contract.md (never from running the code)."""
 import pytest
 
-from gpudash.golden import scenario as sc
 from gpudash.golden.emit import HubView
-from gpudash.golden.reference import Reference, period_start
-from gpudash.golden.series import notation, rule_content, rule_samples, scrape, synthesise
 from gpudash.model.types import (
     Alerts,
     Billing,
@@ -19,6 +16,9 @@ from gpudash.model.types import (
     Tenant,
     TenantDatasource,
 )
+from gpudash.simulation import scenario as sc
+from gpudash.simulation.reference import Reference, period_start
+from gpudash.simulation.series import notation, rule_content, rule_samples, scrape, synthesise
 
 A100 = GpuClass("a100", "nvidia", ("NVIDIA A100-SXM4-80GB",), 3.0, "A100-80GB",
                 (MigProfile("1g.10gb", 1, 1, 0.5, "model"), MigProfile("3g.40gb", 3, 4, 1.5, "model")), 1.0)

@@ -6,8 +6,8 @@ import pytest
 
 from e2e import toolsets
 from gpudash import artifacts, layout, writer
-from gpudash.golden import run_promtool_tests
 from gpudash.model import load_bundled_example
+from gpudash.promtest import run_promtool_tests
 
 
 def render(directory) -> None:
@@ -36,7 +36,7 @@ def test_every_golden_test_passes(golden_dir, toolset):
 
 def test_sub_minute_models_get_the_index_only():
     """Scenarios are in whole minutes: a 30 s resolution/push model renders, and says why it has no golden tests."""
-    from gpudash.golden import emit_tests
+    from gpudash.golden.emit import emit_tests
     from gpudash.model import model_from_dict
 
     model = model_from_dict({

@@ -19,7 +19,8 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import pytest
 
 from gpudash import cli
-from gpudash.grafana import bootstrap, provisioning, uids
+from gpudash import grafana_bootstrap as bootstrap
+from gpudash.grafana import provisioning, uids
 
 ADMIN = "Basic " + base64.b64encode(b"admin:secret").decode()
 TOKEN = "Bearer org1-editor-token"

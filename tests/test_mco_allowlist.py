@@ -32,7 +32,7 @@ def _covered(selector, names: set[str], matches: list[str]) -> bool:
 def test_every_raw_series_of_a_hub_alert_is_pushed(tmp_path):
     model = load_bundled_example()
     path = tmp_path / "allowlist.yaml"
-    path.write_text(yaml.safe_dump(mco.allowlist(model)))
+    path.write_text(yaml.safe_dump(mco.allowlist(model, spoke.group(model))))
     pushed = decode_allowlist(path)  # merged with ACM's default names, as the collector does
     recorded = {r.record for r in spoke.rules(model)} | {r.record for g in hub.groups(model) for r in g.rules
                                                           if hasattr(r, "record")}
@@ -48,7 +48,7 @@ def test_every_raw_series_of_a_hub_alert_is_pushed(tmp_path):
 def test_rule_health_series_need_the_custom_matches(tmp_path):
     """Without gpudash's ``matches`` the rule-health alerts would read nothing (the test above can fail)."""
     model = load_bundled_example()
-    body = mco.allowlist(model)
+    body = mco.allowlist(model, spoke.group(model))
     listed = yaml.safe_load(body["data"]["metrics_list.yaml"])
     assert len(listed["matches"]) == 3 and all('rule_group=~".*;gpudash-.*"' in m for m in listed["matches"])
     listed.pop("matches")

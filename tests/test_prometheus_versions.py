@@ -17,8 +17,9 @@ import pytest
 import yaml
 
 from e2e import toolsets
-from gpudash.golden.reference import LOOKBACK
-from gpudash.golden.scenario import load_files, minutes
+from gpudash.golden.emit import SCENARIO_DIR
+from gpudash.simulation.reference import LOOKBACK
+from gpudash.simulation.scenario import load_files, minutes
 
 HOUR_STEPS = 60  # one clock hour of 1-minute steps
 
@@ -62,7 +63,8 @@ def test_synthetic_ksm_gaps_stay_shorter_than_the_lookback():
     from e2e import pipeline
 
     _, mock = pipeline.load()
-    gaps = [(raw["name"], minutes(f.get("minutes", 0))) for raw in load_files() for f in raw.get("faults") or ()
+    gaps = [(raw["name"], minutes(f.get("minutes", 0)))
+            for raw in load_files(SCENARIO_DIR) for f in raw.get("faults") or ()
             if f["kind"] == "missed_scrapes" and f.get("job", "ksm") == "ksm"]
     gaps += [("e2e month", f.minutes) for f in mock.scenario.faults if f.kind == "missed_scrapes" and f.job == "ksm"]
     assert gaps, "no scenario has a KSM gap: this check no longer checks anything"

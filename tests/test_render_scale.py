@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from gpudash import artifacts, cli, layout, mco, targets, writer
+from gpudash import artifacts, cli, content, layout, mco, targets, writer
 from gpudash.grafana import dashboards, isolation, tenant_board, uids
 from gpudash.grafana import panels as P
 from gpudash.grafana import provisioning as prov
@@ -29,7 +29,7 @@ def test_unknown_target_is_a_clear_error(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("chosen", [("acm",), ("files", "grafana-provisioning"), ()])
-def test_targets_write_a_subset_of_the_default_render(example_model, rendered, tmp_path, chosen):
+def test_targets_write_a_subset_of_the_default_render(example_model, rendered, parts, tmp_path, chosen):
     """Each chosen set writes exactly the always-written files plus its targets' files, each byte-identical to
     the default (all targets) render; kustomizations list only the objects written."""
     model = dataclasses.replace(example_model, outputs=Outputs(targets=chosen))
@@ -37,7 +37,8 @@ def test_targets_write_a_subset_of_the_default_render(example_model, rendered, t
     writer.apply(writer.plan(out, artifacts.generate(model)))
     written = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()} - {layout.MANIFEST}
     full = {str(p.relative_to(rendered)) for p in rendered.rglob("*") if p.is_file()} - {layout.MANIFEST}
-    expected = {p for p in full if targets.wanted(p, chosen) and not p.endswith("kustomization.yaml")}
+    expected = {p for name in (targets.ALWAYS, *chosen) for p in parts[name] if not p.endswith("kustomization.yaml")}
+    assert expected <= full
     assert {p for p in written if not p.endswith("kustomization.yaml")} == expected
     for p in expected:
         assert (out / p).read_bytes() == (rendered / p).read_bytes(), p
@@ -48,10 +49,32 @@ def test_targets_write_a_subset_of_the_default_render(example_model, rendered, t
     assert not any(p.startswith((f"{layout.MIXIN}/", f"{layout.GRAFANA_OPERATOR}/")) for p in written)
 
 
-def test_every_file_of_the_example_has_at_most_its_targets():
-    assert targets.claimed_by(layout.dashboard_json("gpudash-tenant-team-a")) == {"files", "grafana-provisioning"}
-    assert targets.claimed_by(layout.dashboard_configmap("gpudash-tenant-team-a")) == {"acm"}
-    assert targets.claimed_by(layout.HUB_RULES) == set()
+@pytest.fixture(scope="module")
+def parts(example_model) -> dict[str, dict[str, object]]:
+    """The default render's files by target (targets.ALWAYS: the content's own)."""
+    return targets.split(example_model, content.build(example_model))
+
+
+# Where each target may write (docs/outputs.md), written here independently of gpudash/targets.py.
+FOLDERS = {
+    "files": (f"{layout.DASHBOARDS}/gpudash-", f"{layout.DASHBOARDS_IMPORT}/"),
+    "prometheus-rule": (f"{layout.RULES_KUBERNETES}/", f"{layout.ALERTS_KUBERNETES}/"),
+    "acm": (f"{layout.MCO}/", f"{layout.DASHBOARDS_ACM}/"),
+    "grafana-provisioning": (f"{layout.GRAFANA_PROVISIONING}/", layout.GRAFANA_BOOTSTRAP,
+                             f"{layout.DASHBOARDS}/gpudash-"),
+    "grafana-operator": (f"{layout.GRAFANA_OPERATOR}/",),
+    "mixin": (f"{layout.MIXIN}/",),
+}
+
+
+def test_each_target_writes_in_its_own_folders_and_the_content_in_none(parts):
+    assert set(parts) == {targets.ALWAYS, *FOLDERS}
+    for name, prefixes in FOLDERS.items():
+        assert parts[name] and all(p.startswith(prefixes) for p in parts[name]), name
+    claimed = tuple(p for prefixes in FOLDERS.values() for p in prefixes)
+    assert not [p for p in parts[targets.ALWAYS] if p.startswith(claimed)]
+    shared = set(parts["files"]) & set(parts["grafana-provisioning"])
+    assert layout.dashboard_json("gpudash-tenant-team-a") in shared  # delivered by both, identically
 
 
 def test_specialised_datasource_variant_equals_a_full_build(example_model):
@@ -86,3 +109,10 @@ def test_expressions_without_a_shape_get_the_full_proof():
     expr = f"sum({METRIC}{{namespace='team-e'}})"
     assert isolation.query_violations([("q", expr)], "team-e", CLUSTERS) == []
     assert isolation.query_violations([("q", expr)], "team-f", CLUSTERS)
+
+
+def test_two_targets_may_deliver_a_file_only_identically():
+    assert targets.merge({"files": {"a.json": {"x": 1}}, "grafana-provisioning": {"a.json": {"x": 1}}}) == \
+        {"a.json": {"x": 1}}
+    with pytest.raises(AssertionError, match="a.json"):
+        targets.merge({"files": {"a.json": {"x": 1}}, "grafana-provisioning": {"a.json": {"x": 2}}})

@@ -14,9 +14,9 @@ from e2e import toolsets
 from gpudash import artifacts, kube, layout, writer
 from gpudash.errors import InputError
 from gpudash.golden import emit
-from gpudash.golden.runner import run_file
 from gpudash.mco import spoke_tier as delivery
 from gpudash.model import model_from_dict
+from gpudash.promtest import run_file
 from gpudash.rules import names, spoke, spoke_tier
 from tests.test_mco_settings import example, pruned
 
@@ -121,7 +121,7 @@ def test_a_template_marker_in_a_rule_is_refused(tier_model, monkeypatch):
     real, marked = spoke.per_step, 'vector(1) and on () up{a="{{x}}"}'
     monkeypatch.setattr(spoke, "per_step", lambda m: {**real(m), names.TIER_KSM_UP: marked})
     with pytest.raises(GenerationError, match="template"):
-        delivery.policy(tier_model, "ns")
+        delivery.policy((spoke_tier.group(tier_model),), "ns")
 
 
 # --- the golden scenarios with the tier ------------------------------------------------------------------------

@@ -12,13 +12,13 @@ import promql_parser as pp
 import pytest
 import yaml
 
-from gpudash import artifacts, cli, grafana, kube, layout, mco
+from gpudash import alerts, artifacts, cli, grafana, kube, layout, mco
 from gpudash.alerts import routing
 from gpudash.errors import GenerationError
 from gpudash.grafana import isolation, proxy, uids
 from gpudash.grafana.panels import iter_targets
 from gpudash.model import load_model
-from gpudash.rules import hub, names
+from gpudash.rules import hub, names, spoke
 from gpudash.writer import serialise
 
 NS = "team-a"
@@ -124,11 +124,12 @@ def _model(tmp_path, n: int):
 
 def test_5000_tenants_keep_every_hub_object_under_1_mib(tmp_path):
     small, big = _model(tmp_path, 100), _model(tmp_path, 5000)
-    ruler, secret = mco.ruler_rules(big), routing.secret(big)
-    for name, obj in {"ruler": ruler, "allowlist": mco.allowlist(big), "alertmanager": secret}.items():
+    ruler, secret = mco.ruler_rules((*hub.groups(big), *alerts.hub_groups(big))), routing.secret(big)
+    allowlist = mco.allowlist(big, spoke.group(big))
+    for name, obj in {"ruler": ruler, "allowlist": allowlist, "alertmanager": secret}.items():
         assert kube.size(obj) < kube.MAX_OBJECT_BYTES, (name, kube.size(obj))
         assert len(serialise("x.yaml", obj).encode()) < kube.MAX_OBJECT_BYTES, name
-    per_tenant = (kube.size(ruler) - kube.size(mco.ruler_rules(small))) / 4900
+    per_tenant = (kube.size(ruler) - kube.size(mco.ruler_rules((*hub.groups(small), *alerts.hub_groups(small))))) / 4900
     assert per_tenant <= 150, per_tenant
 
 

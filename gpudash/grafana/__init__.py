@@ -93,34 +93,32 @@ def prove_reports(model: Model) -> None:
                                 model.clusters)
 
 
-def artifacts(model: Model) -> dict[str, object]:
-    """The files of the chosen delivery targets (gpudash.targets: the caller keeps only those; the variants no
-    chosen target needs are not built)."""
+def plain(provider: dict[str, dict], tenants: dict[str, dict[str, dict]]) -> dict[str, dict]:
+    """``dashboards/<uid>.json``: the dashboards with gpudash's datasources (files and file provisioning)."""
+    boards = {**provider, **{stem: data for group in tenants.values() for stem, data in group.items()}}
+    return {layout.dashboard_json(stem): data for stem, data in boards.items()}
+
+
+def for_import(provider: dict[str, dict]) -> dict[str, dict]:
+    """``dashboards/import/<uid>.json``: the provider and CCSP dashboards with ``__inputs`` (files)."""
     from gpudash.grafana import panels as P  # grafanalib, as in rendered()
 
-    chosen = set(model.outputs.targets)
-    prove_reports(model)
-    provider, tenants = rendered(model)
-    out: dict[str, object] = {}
-    for stem, data in provider.items():
-        out[layout.dashboard_json(stem)] = data
-        out[layout.dashboard_import(stem)] = P.for_import(data)
-    for group in tenants.values():
-        for stem, data in group.items():
-            out[layout.dashboard_json(stem)] = data
-    if "acm" in chosen:
-        acm_provider, acm_tenants = rendered(model, acm=True)
-        for stem, data in acm_provider.items():
-            out[layout.dashboard_configmap(stem)] = delivery.acm_configmap(stem, data,
-                                                                        prov.provider_folder_title(model))
-        for t in model.tenants:
-            for stem, data in acm_tenants[t.name].items():
-                out[layout.dashboard_configmap(stem)] = delivery.acm_configmap(stem, data, prov.tenant_folder_title(t))
-    if "grafana-provisioning" in chosen:
-        files = {"provider": [f"{stem}.json" for stem in provider]}
-        files.update({name: [f"{stem}.json" for stem in group] for name, group in tenants.items()})
-        out.update(prov.files(model, files))
-        out[layout.GRAFANA_BOOTSTRAP] = prov.bootstrap(model)
-    if "grafana-operator" in chosen:
-        out.update(delivery.operator_objects(model, provider, tenants))
+    return {layout.dashboard_import(stem): P.for_import(data) for stem, data in provider.items()}
+
+
+def acm(model: Model) -> dict[str, dict]:
+    """``dashboards/acm/<uid>.yaml``: every dashboard as an ACM hub Grafana ConfigMap (MCO's datasource)."""
+    provider, tenants = rendered(model, acm=True)
+    out = {layout.dashboard_configmap(stem): delivery.acm_configmap(stem, data, prov.provider_folder_title(model))
+           for stem, data in provider.items()}
+    for t in model.tenants:
+        for stem, data in tenants[t.name].items():
+            out[layout.dashboard_configmap(stem)] = delivery.acm_configmap(stem, data, prov.tenant_folder_title(t))
     return out
+
+
+def provisioned(model: Model, provider: dict[str, dict], tenants: dict[str, dict[str, dict]]) -> dict[str, object]:
+    """Grafana file provisioning of the plain dashboards, and ``grafana/bootstrap.json``."""
+    files = {"provider": [f"{stem}.json" for stem in provider]}
+    files.update({name: [f"{stem}.json" for stem in group] for name, group in tenants.items()})
+    return {**prov.files(model, files), layout.GRAFANA_BOOTSTRAP: prov.bootstrap(model)}

@@ -25,6 +25,7 @@ from gpudash import kube, layout
 from gpudash.errors import GenerationError
 from gpudash.grafana import provisioning as prov
 from gpudash.model.types import Model, Tenant
+from gpudash.yamlfmt import dump_json
 
 ACM_NAMESPACE = "open-cluster-management-observability"
 ACM_FOLDER_ANNOTATION = "observability.open-cluster-management.io/dashboard-folder"
@@ -55,10 +56,10 @@ def _check_size(kind: str, name: str, obj: dict) -> dict:
 # --- ACM ----------------------------------------------------------------------------------------------------------
 
 def acm_configmap(file_stem: str, dashboard: dict, folder: str) -> dict:
-    """One dashboard as an ACM custom-dashboard ConfigMap (data key ``<name>.json``, readable JSON)."""
+    """One dashboard as an ACM custom-dashboard ConfigMap (data key ``<name>.json``: the JSON as the writer writes
+    a dashboard file, by the one serialiser)."""
     name = object_name("gpudash-dashboard", file_stem)
-    text = json.dumps(dashboard, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    cm = kube.configmap(name, ACM_NAMESPACE, {f"{file_stem}.json": text},
+    cm = kube.configmap(name, ACM_NAMESPACE, {f"{file_stem}.json": dump_json(dashboard)},
                         labels={"grafana-custom-dashboard": "true"},
                         annotations={ACM_FOLDER_ANNOTATION: folder})
     return _check_size("ConfigMap", name, cm)

@@ -14,6 +14,7 @@ from gpudash import kube, layout, rules
 from gpudash.errors import GenerationError
 from gpudash.model.types import Model
 from gpudash.rules import prometheus_rule, spoke_tier
+from gpudash.rules.format import Group
 
 POLICY_API = "policy.open-cluster-management.io/v1"
 CLUSTER_GROUP = "cluster.open-cluster-management.io"
@@ -37,10 +38,10 @@ def _configuration_policy(name: str, compliance: str, prune: str, obj: dict) -> 
                  "object-templates": [{"complianceType": compliance, "objectDefinition": obj}]}}}
 
 
-def policy(model: Model, namespace: str) -> dict:
-    """The Policy: the namespace (kept when the policy goes) and the tier's PrometheusRule (exactly as rendered,
-    deleted with the policy)."""
-    rule = prometheus_rule(NAME, [spoke_tier.group(model)])
+def policy(tier: tuple[Group, ...], namespace: str) -> dict:
+    """The Policy: the namespace (kept when the policy goes) and the tier's PrometheusRule of the ``tier`` groups
+    (exactly as rendered, deleted with the policy)."""
+    rule = prometheus_rule(NAME, tier)
     if "{{" in str(rule):
         raise GenerationError(f"{NAME}: a rule holds '{{{{', which ACM's policy templates would read as a template")
     templates = [_configuration_policy(f"{NAME}-namespace", "musthave", "None", rules.namespace()),
@@ -57,13 +58,14 @@ def placement(model: Model, namespace: str) -> dict:
                         "labelSelector": selector}}]})
 
 
-def artifacts(model: Model, namespace: str) -> dict[str, dict]:
-    if not model.billing.tier:
+def artifacts(model: Model, tier: tuple[Group, ...], namespace: str) -> dict[str, dict]:
+    """The ACM objects of the spoke tier's ``tier`` groups (none without the tier)."""
+    if not tier:
         return {}
     binding = kube.obj(POLICY_API, "PlacementBinding", NAME, namespace,
                        placementRef={"apiGroup": CLUSTER_GROUP, "kind": "Placement", "name": NAME},
                        subjects=[{"apiGroup": POLICY_API.split("/")[0], "kind": "Policy", "name": NAME}])
     cluster_set = kube.obj(f"{CLUSTER_GROUP}/v1beta2", "ManagedClusterSetBinding", CLUSTER_SET, namespace,
                            spec={"clusterSet": CLUSTER_SET})
-    return {layout.MCO_TIER_POLICY: policy(model, namespace), layout.MCO_TIER_PLACEMENT: placement(model, namespace),
+    return {layout.MCO_TIER_POLICY: policy(tier, namespace), layout.MCO_TIER_PLACEMENT: placement(model, namespace),
             layout.MCO_TIER_PLACEMENT_BINDING: binding, layout.MCO_TIER_CLUSTER_SET_BINDING: cluster_set}

@@ -8,15 +8,16 @@ the loader and stated in the ``description`` of the fields they constrain.
 """
 from __future__ import annotations
 
-from gpudash import targets
 from gpudash.model import mig, partitions
 from gpudash.model.types import (
+    ALL_TARGETS,
     DAY,
     MIN_RETENTION,
     PRUNE_CHECK_INTERVAL,
     PRUNE_MAX_ACTIONS,
     PRUNE_RUN_MODES,
     SPOKE_TIERS,
+    TARGETS,
     Mco,
 )
 
@@ -342,10 +343,9 @@ def _mco() -> dict:
 def _outputs() -> dict:
     return _object({
         "targets": {"description": "Delivery targets to write besides the rules, alerts, quotas and golden tests "
-                                   "(always written): " + "; ".join(f"{k}: {v}" for k, (v, _) in
-                                                                    targets.TARGETS.items()) + ".",
-                    "type": "array", "uniqueItems": True, "items": {"enum": list(targets.ALL)},
-                    "default": list(targets.ALL)},
+                                   "(always written): " + "; ".join(f"{k}: {v}" for k, v in TARGETS.items()) + ".",
+                    "type": "array", "uniqueItems": True, "items": {"enum": list(ALL_TARGETS)},
+                    "default": list(ALL_TARGETS)},
     }, "What render writes. The default writes every target; see docs/outputs.md for the minimal sets.", default={})
 
 

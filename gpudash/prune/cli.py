@@ -58,10 +58,7 @@ def _seconds(flag: str, text: str) -> int:
 
 
 def run(args) -> int:
-    try:
-        from gpudash.prune import api as kube
-    except ImportError:
-        raise GpudashError("gpudash prune needs the kubernetes client: pip install 'gpudash[prune]'") from None
+    from gpudash.prune import api as kube  # the kubernetes client: a missing prune extra is reported by the CLI
     from gpudash.prune import cycle, plan
     from gpudash.report.client import Prometheus
 

@@ -33,13 +33,18 @@ def spoke_groups(model: Model) -> tuple[Group, ...]:
     return (*tier_groups(model), spoke.group(model))
 
 
+def files(spoke_group: Group, hub_groups: tuple[Group, ...], tier: tuple[Group, ...] = ()) -> dict[str, dict]:
+    """The plain rule files (every render writes them); the spoke tier's group in its own file when on."""
+    return {**({layout.SPOKE_TIER_RULES: rule_file(tier)} if tier else {}),
+            layout.SPOKE_RULES: rule_file([spoke_group]), layout.HUB_RULES: rule_file(hub_groups)}
+
+
+def objects(spoke_group: Group, hub_groups: tuple[Group, ...], tier: tuple[Group, ...] = ()) -> dict[str, dict]:
+    """All of them as one PrometheusRule, with its namespace, for a single cluster (the prometheus-rule target)."""
+    return {layout.RULES_NAMESPACE: namespace(),
+            layout.RULES_PROMETHEUS_RULE: prometheus_rule("gpudash-rules", (*tier, spoke_group, *hub_groups))}
+
+
 def artifacts(model: Model) -> dict[str, dict]:
-    """Rule files, and the single-cluster PrometheusRule; with the spoke tier its group is one more in both."""
-    tier = tier_groups(model)
-    return {
-        **({layout.SPOKE_TIER_RULES: rule_file(tier)} if tier else {}),
-        layout.SPOKE_RULES: rule_file([spoke.group(model)]),
-        layout.HUB_RULES: rule_file(hub.groups(model)),
-        layout.RULES_NAMESPACE: namespace(),
-        layout.RULES_PROMETHEUS_RULE: prometheus_rule("gpudash-rules", (*spoke_groups(model), *hub.groups(model))),
-    }
+    """The plain rule files of ``model`` alone (tests, the demo)."""
+    return files(spoke.group(model), hub.groups(model), tier_groups(model))

@@ -12,9 +12,9 @@ import re
 from datetime import UTC, datetime
 from functools import cache
 
-from gpudash.golden.scenario import Node, Pod, Scenario, assignments, power_watts
 from gpudash.model import mig
 from gpudash.model.types import GpuClass, Model
+from gpudash.simulation.scenario import Node, Pod, Scenario, assignments, power_watts
 
 LOOKBACK = 5  # minutes: a sample answers instant queries while younger than this
 

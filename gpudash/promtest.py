@@ -1,4 +1,4 @@
-"""Run rendered promtool test files in parallel and report failures readably."""
+"""Run rendered promtool test files in parallel and report failures readably (`gpudash test`; a runtime tool)."""
 from __future__ import annotations
 
 import os

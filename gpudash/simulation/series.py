@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import functools
 
-from gpudash.golden.reference import Reference, ksm, label_value, node_product
-from gpudash.golden.scenario import PUSH_RULES, Node, Pod, Scenario, assignments, devices, power_watts
-from gpudash.golden.scenario import uid_of as uid
 from gpudash.model.types import Exporter, Model
 from gpudash.rules import names
+from gpudash.simulation.reference import Reference, ksm, label_value, node_product
+from gpudash.simulation.scenario import PUSH_RULES, Node, Pod, Scenario, assignments, devices, power_watts
+from gpudash.simulation.scenario import uid_of as uid
 from gpudash.sources import gpu_exporters as gx
 
 Labels = tuple[tuple[str, str], ...]  # (name, value) pairs; the metric name is the "__name__" pair

@@ -1,4 +1,4 @@
-"""Golden scenarios: small declarative cluster stories, resolved against a user's model.
+"""Scenarios: small declarative cluster stories, resolved against a user's model.
 
 A scenario file (``gpudash/golden/scenarios/*.yaml``) describes nodes, pods with a lifecycle and faults in
 portable terms: GPU classes by requirement (``gpu: {vendor: nvidia, mig: true}`` = the first class with a MIG
@@ -32,7 +32,6 @@ import yaml
 
 from gpudash.model.types import GpuClass, Model
 
-SCENARIO_DIR = Path(__file__).parent / "scenarios"
 PHASES = ("Pending", "Running", "Succeeded", "Failed", "Unknown")
 FAULT_KINDS = ("missed_scrapes", "ksm_restart", "ksm_duplicate", "exporter_gap", "mco_jitter", "mco_missed",
                "mco_rule_failed", "mco_straddle", "spoke_restart", "tier_missed")
@@ -206,13 +205,13 @@ def minutes(value) -> int:
     return (d * 24 + h) * 60 + m
 
 
-def load_files(directory: Path = SCENARIO_DIR) -> list[dict]:
+def load_files(directory: Path) -> list[dict]:
     """Every scenario file of ``directory`` as raw data, sorted by name."""
     raws = [yaml.safe_load(p.read_text()) for p in sorted(directory.glob("*.yaml"))]
     return sorted(raws, key=lambda r: r["name"])
 
 
-def load(model: Model, directory: Path = SCENARIO_DIR) -> tuple[list[Scenario], dict[str, str]]:
+def load(model: Model, directory: Path) -> tuple[list[Scenario], dict[str, str]]:
     """The scenarios ``model`` can run, and {scenario name: reason} for those it cannot."""
     runnable, skipped = [], {}
     for raw in load_files(directory):
