@@ -56,8 +56,9 @@ def render(model: Model, out: Path, rules_only: bool = False) -> Path:
     from gpudash.rules import hub, spoke
 
     if rules_only:
-        groups = spoke.group(model), hub.groups(model), alerts.hub_groups(model)
-        files = {**rules.files(*groups[:2]), **alerts.files(model, groups[2]), **mco.objects(model, *groups)}
+        groups, tier = (spoke.group(model), hub.groups(model), alerts.hub_groups(model)), rules.tier_groups(model)
+        files = {**rules.files(*groups[:2], tier), **alerts.files(model, groups[2]),
+                 **mco.objects(model, *groups, tier)}
     else:
         files = artifacts.generate(model)
     writer.apply(writer.plan(out, files))

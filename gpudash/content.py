@@ -17,6 +17,7 @@ from gpudash.rules.format import Group
 @dataclass(frozen=True)
 class Content:
     spoke: Group  # the spoke recording rules (each cluster; the ACM metrics-collector on the hub path)
+    tier: tuple[Group, ...]  # the spoke tier's group (billing.spoke_tier: policy), else empty
     hub: tuple[Group, ...]  # the hub recording rules
     alerts: tuple[Group, ...]  # the alert groups (hub, or a single cluster's Prometheus)
     provider: dict[str, dict]  # provider and CCSP dashboards by file stem, gpudash's own datasource
@@ -30,10 +31,10 @@ PARTS = ("rules", "alerts", "grafana", "golden", "prune", "wiring")  # what buil
 def build(model: Model, step=lambda what: None) -> Content:
     """``step(what)`` is called as each of :data:`PARTS` starts (the CLI's progress bar)."""
     step("rules")
-    spoke_group, hub_groups = spoke.group(model), hub.groups(model)
+    spoke_group, hub_groups, tier = spoke.group(model), hub.groups(model), rules.tier_groups(model)
     step("alerts")
     alert_groups = alerts.hub_groups(model)
-    files = {**rules.files(spoke_group, hub_groups), **alerts.files(model, alert_groups)}
+    files = {**rules.files(spoke_group, hub_groups, tier), **alerts.files(model, alert_groups)}
     step("grafana")
     grafana.prove_reports(model)
     provider, tenants = grafana.rendered(model)
@@ -43,4 +44,4 @@ def build(model: Model, step=lambda what: None) -> Content:
     files.update(prune.artifacts(model))
     step("wiring")
     files.update(wiring.artifacts(model))
-    return Content(spoke_group, hub_groups, alert_groups, provider, tenants, files)
+    return Content(spoke_group, tier, hub_groups, alert_groups, provider, tenants, files)

@@ -18,7 +18,7 @@ def blocks() -> dict[str, list[str]]:
 
     example = load_bundled_example()
     return {"model.md": [fields.table()],
-            "billing.md": [series.table(names.SPOKE), series.table(names.HUB)],
+            "billing.md": [series.table(names.SPOKE), series.table(names.SPOKE_TIER), series.table(names.HUB)],
             "alerts.md": [alerts.table(example)],
             "dashboards.md": list(panels.tables(example).values())}
 

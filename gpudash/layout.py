@@ -32,6 +32,7 @@ SPOKE_RULES = f"{RULES}/gpudash-spoke.rules.yaml"
 HUB_RULES = f"{RULES}/gpudash-hub.rules.yaml"
 RULES_NAMESPACE = f"{RULES_KUBERNETES}/namespace.yaml"
 RULES_PROMETHEUS_RULE = f"{RULES_KUBERNETES}/gpudash-rules.prometheusrule.yaml"
+SPOKE_TIER_RULES = f"{RULES}/gpudash-spoke-tier.rules.yaml"  # billing.spoke_tier: policy only
 
 # --- alerts -------------------------------------------------------------------------------------------------------
 ALERT_RULES = f"{ALERTS}/gpudash.alerts.yaml"
@@ -44,6 +45,11 @@ MCO_SETTINGS = f"{MCO}/settings"  # the kustomize Component (patch output)
 MCO_RESOURCE = f"{MCO}/multiclusterobservability.yaml"  # resource output
 MCO_SECRET_TEMPLATE = f"{MCO}/thanos-object-storage.secret.template.yaml"
 GRAFANA_BOOTSTRAP = f"{GRAFANA}/bootstrap.json"
+# the spoke recording tier (billing.spoke_tier: policy): an ACM governance Policy placed on the model's clusters
+MCO_TIER_POLICY = f"{MCO}/gpudash-spoke-tier.policy.yaml"
+MCO_TIER_PLACEMENT = f"{MCO}/gpudash-spoke-tier.placement.yaml"
+MCO_TIER_PLACEMENT_BINDING = f"{MCO}/gpudash-spoke-tier.placementbinding.yaml"
+MCO_TIER_CLUSTER_SET_BINDING = f"{MCO}/global.managedclustersetbinding.yaml"
 
 # --- scrape wiring ------------------------------------------------------------------------------------------------
 WIRING_NAMESPACE = f"{WIRING}/namespace.yaml"

@@ -19,11 +19,11 @@ def _files(model: Model, c: Content) -> dict[str, object]:
 
 
 def _prometheus_rule(model: Model, c: Content) -> dict[str, object]:
-    return {**rules.objects(c.spoke, c.hub), **alerts.objects(c.alerts)}
+    return {**rules.objects(c.spoke, c.hub, c.tier), **alerts.objects(c.alerts)}
 
 
 def _acm(model: Model, c: Content) -> dict[str, object]:
-    return {**mco.objects(model, c.spoke, c.hub, c.alerts), ALERTMANAGER_SECRET: routing.secret(model),
+    return {**mco.objects(model, c.spoke, c.hub, c.alerts, c.tier), ALERTMANAGER_SECRET: routing.secret(model),
             **grafana.acm(model)}
 
 

@@ -32,14 +32,23 @@ from pathlib import Path
 from gpudash import layout
 from gpudash.model.types import Model
 from gpudash.promql import build as q
-from gpudash.rules import names
+from gpudash.rules import names, spoke_tier
 from gpudash.simulation import scenario as sc
 from gpudash.simulation.reference import Reference, period_start
 from gpudash.simulation.scenario import PUSH_RULES
-from gpudash.simulation.series import HOURLY_KINDS, push_times, pushed, rule_content, rule_samples, synthesise
+from gpudash.simulation.series import (
+    HOURLY_KINDS,
+    push_times,
+    pushed,
+    rule_content,
+    rule_samples,
+    synthesise,
+    tier_recorded,
+)
 
 SPOKE_RULES = layout.from_tests(layout.SPOKE_RULES)
 HUB_RULES = layout.from_tests(layout.HUB_RULES)
+TIER_RULES = layout.from_tests(layout.SPOKE_TIER_RULES)
 GROUP_ORDER = ["gpudash-spoke", "gpudash-hub-model", "gpudash-hub-billing", "gpudash-hub-ccsp", "gpudash-hub-idle"]
 STABLE = 10  # minutes without allocation change before burn-rate based figures are checked
 # Faults of the push path: a scenario with any of them gets a push-path (hub) test file.
@@ -194,10 +203,10 @@ def _ptd_checks(ref: Reference, model: Model, minute: int, hour_lines=None, clus
 
 def _every_series_checks(ref: Reference, model: Model, minute: int, hub: HubView) -> list[dict]:
     """Spoke file, ``every_series`` scenarios: the series no other check asserts -- activity, idle (and power
-    with the veto on), heartbeat, steps observed, burn rates, current allocation, the hour's cost per namespace,
-    average burn and projection, and the model data (prices of the SKUs in use, the tenant table, tenant info) --
-    at ``minute``, by value from the reference. The spoke file has one cluster and no ``cluster`` label on the
-    data (the model's series have one)."""
+    with the veto on, the spoke tier's samples with the tier on), heartbeat, steps observed, burn rates, current
+    allocation, the hour's cost per namespace, average burn and projection, and the model data (prices of the
+    SKUs in use, the tenant table, tenant info) -- at ``minute``, by value from the reference. The spoke file has
+    one cluster and no ``cluster`` label on the data (the model's series have one)."""
     def local(rows):  # drop the cluster
         return {k[1:]: v for k, v in rows.items()}
 
@@ -220,6 +229,12 @@ def _every_series_checks(ref: Reference, model: Model, minute: int, hub: HubView
         raise ValueError(f"scenario {ref.s.name}: activity differs between Prometheus 2's and 3's range windows")
     if model.alerts.idle.power_veto_watts > 0:  # the series is recorded only then
         extra.append(_check(names.POD_POWER_MAX, minute, local(power), ("namespace", "pod")))
+    if model.billing.tier:  # the spoke tier's samples at this step
+        extra += [_check(names.TIER_ALLOCATED, minute, local(ref.product_lines(minute)),
+                         ("namespace", "product", "resource")),
+                  _check(names.TIER_NODE_ACTIVE, minute, local(ref.active_gpus(minute)),
+                         ("node", names.ACTIVE_FROM_LABEL)),
+                  _check(names.TIER_KSM_UP, minute, {(): float(ref.ksm_up(minute))}, ())]
     return [
         _check(names.POD_ACTIVITY_MAX, minute, {k[1:]: v[0] for k, v in activity.items()},
                ("namespace", "pod", "gpu_model")),
@@ -278,10 +293,22 @@ def _spoke_file(s: sc.Scenario, model: Model) -> dict:
                 raise ValueError(f"scenario {s.name}: every_series needs no allocation stopping in the last "
                                  "burn-rate window (the hub reads a pod's last push for 1.5 push intervals)")
             tests += _every_series_checks(ref, model, last, hub)
+        inputs = synthesise(local, model, cluster) + (tier_recorded(ref) if s.faults_of("tier_missed") else [])
         groups.append({"name": f"{s.name} [{cluster}]: {s.protects}", "interval": "1m",
-                       "input_series": synthesise(local, model, cluster), "promql_expr_test": tests})
-    return {"rule_files": [SPOKE_RULES, HUB_RULES], "evaluation_interval": f"{step}m", "group_eval_order": GROUP_ORDER,
-            "tests": groups}
+                       "input_series": inputs, "promql_expr_test": tests})
+    return {**_spoke_rules(s, model, step), "tests": groups}
+
+
+def _spoke_rules(s: sc.Scenario, model: Model, step: int) -> dict:
+    """The rule files and evaluation of a spoke file. With the spoke tier its group runs too, first, so every
+    step is evaluated at ``billing.resolution`` (promtool runs every group at one interval); a scenario whose
+    tier misses evaluations gets the tier's samples as input instead (:func:`series.tier_recorded`)."""
+    if not model.billing.tier or s.faults_of("tier_missed"):
+        return {"rule_files": [SPOKE_RULES, HUB_RULES], "evaluation_interval": f"{step}m",
+                "group_eval_order": GROUP_ORDER}
+    return {"rule_files": [TIER_RULES, SPOKE_RULES, HUB_RULES],
+            "evaluation_interval": q.duration(model.billing.resolution),
+            "group_eval_order": [spoke_tier.GROUP, *GROUP_ORDER]}
 
 
 def _hub_file(s: sc.Scenario, model: Model, ref: Reference) -> dict:

@@ -1,11 +1,12 @@
 """ACM Multi-Cluster Observability objects: the metrics allowlist, the Thanos Ruler rules ConfigMap and the
-MultiClusterObservability settings (:mod:`gpudash.mco.settings`)."""
+MultiClusterObservability settings (:mod:`gpudash.mco.settings`), and the spoke tier's governance Policy
+(:mod:`gpudash.mco.spoke_tier`)."""
 from __future__ import annotations
 
 import json
 
 from gpudash import alerts, kube, layout
-from gpudash.mco import settings
+from gpudash.mco import settings, spoke_tier
 from gpudash.model.types import Model
 from gpudash.rules.format import Group, rule_file
 from gpudash.yamlfmt import dump_yaml
@@ -44,10 +45,13 @@ def ruler_rules(groups: tuple[Group, ...]) -> dict:
     return kube.configmap(RULER, NAMESPACE, {"custom_rules.yaml": text})
 
 
-def objects(model: Model, spoke: Group, hub: tuple[Group, ...], alert_groups: tuple[Group, ...]) -> dict[str, dict]:
-    """The ACM hub's objects of the rules (the acm target): allowlist, Thanos Ruler rules, MCO settings."""
+def objects(model: Model, spoke: Group, hub: tuple[Group, ...], alert_groups: tuple[Group, ...],
+            tier: tuple[Group, ...] = ()) -> dict[str, dict]:
+    """The ACM hub's objects of the rules (the acm target): allowlist, Thanos Ruler rules, MCO settings, and the
+    spoke tier's Policy when ``tier`` holds its group."""
     return {
         layout.mco_configmap(ALLOWLIST): allowlist(model, spoke),
         layout.mco_configmap(RULER): ruler_rules((*hub, *alert_groups)),
         **settings.artifacts(model),
+        **spoke_tier.artifacts(model, tier, NAMESPACE),
     }

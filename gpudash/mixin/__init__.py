@@ -13,10 +13,10 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from gpudash import alerts, grafana, layout
+from gpudash import alerts, grafana, layout, rules
 from gpudash.mixin import jsonnet
 from gpudash.model.types import Model, Sources
-from gpudash.rules import hub, spoke
+from gpudash.rules import hub
 from gpudash.rules.format import rule_file
 
 RULES, ALERTS, DASHBOARDS, CONFIG = "rules.libsonnet", "alerts.libsonnet", "dashboards.libsonnet", "config.libsonnet"
@@ -65,7 +65,7 @@ def content(model: Model, tenants: dict[str, dict[str, dict]] | None = None) -> 
     else:
         provider = grafana.provider_boards(model)
     dashboards = {f"{stem}.json": d for group in (provider, *tenants.values()) for stem, d in group.items()}
-    return {"prometheusRules": rule_file((spoke.group(model), *hub.groups(model)))["groups"],
+    return {"prometheusRules": rule_file((*rules.spoke_groups(model), *hub.groups(model)))["groups"],
             "prometheusAlerts": rule_file(alerts.hub_groups(model))["groups"],
             "grafanaDashboards": dashboards}
 

@@ -540,7 +540,7 @@ def _billing(d: dict, ctx: _Ctx) -> Billing:
     ctx.check(burn >= 2 * mco, ("billing", "burn_rate_window"),
               f"{d['burn_rate_window']} must be at least 2 x billing.mco_interval ({format_duration(2 * mco)})")
     return Billing(period=d["period"], resolution=res, mco_interval=mco, burn_rate_window=burn,
-                   retention=_retention(d["retention"], ctx))
+                   spoke_tier=d["spoke_tier"], retention=_retention(d["retention"], ctx))
 
 
 def _retention(d: dict, ctx: _Ctx) -> Retention:

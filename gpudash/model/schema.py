@@ -16,6 +16,7 @@ from gpudash.model.types import (
     PRUNE_CHECK_INTERVAL,
     PRUNE_MAX_ACTIONS,
     PRUNE_RUN_MODES,
+    SPOKE_TIERS,
     TARGETS,
     Mco,
 )
@@ -102,6 +103,10 @@ def _billing() -> dict:
                                          "15s to 1h and at least the resolution.", default="5m"),
         "burn_rate_window": _ref("duration", "Window of the recent burn rate used by projections and alerts; at "
                                              "least twice the mco_interval.", default="1h"),
+        "spoke_tier": {"description": "policy: each managed cluster's Prometheus records the per-step allocation "
+                                      "every resolution (delivered as an ACM Policy) and the pushed hourly rules "
+                                      "read those samples; none: every push re-derives the hour from raw series.",
+                       "enum": list(SPOKE_TIERS), "default": SPOKE_TIERS[0]},
         "retention": _retention(),
     }, "How GPU time is sampled, pushed and billed.", default={})
 

@@ -14,6 +14,9 @@ Vendor = str  # "nvidia" | "amd"
 DAY = 86400
 # Hub retention floor: 13 calendar months (at most 397 days), so that last year's same month can be re-invoiced.
 MIN_RETENTION = 397 * DAY
+# billing.spoke_tier, the default first: "none" re-derives each hour from raw series at every push; "policy"
+# records the per-step allocation on every spoke (an ACM Policy delivers the rules) and the pushes read it.
+SPOKE_TIERS = ("none", "policy")
 
 
 @dataclass(frozen=True)
@@ -31,7 +34,13 @@ class Billing:
     resolution: int  # seconds: spoke sampling step of the allocation integral
     mco_interval: int  # seconds: ACM metrics-collector push interval
     burn_rate_window: int  # seconds: window of the "recent" burn rate used by projections and alerts
+    spoke_tier: str = SPOKE_TIERS[0]
     retention: Retention = Retention()
+
+    @property
+    def tier(self) -> bool:
+        """Whether the spoke recording tier is on (``spoke_tier: policy``)."""
+        return self.spoke_tier == "policy"
 
     @property
     def min_window(self) -> int:

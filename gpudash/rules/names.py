@@ -26,6 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 SPOKE, HUB = "spoke", "hub"
+# Recorded on each managed cluster by the optional spoke tier (billing.spoke_tier: policy) and read there by the
+# hourly spoke rules; never pushed.
+SPOKE_TIER = "spoke-tier"
 # Every hourly spoke rule adds one row with only this label (value 0): proof that the rule ran in that push.
 SENTINEL_LABEL = "gpudash_sentinel"
 # Where a step's active GPUs of a node came from: "dcgm" (physical GPUs with a pod attributed by dcgm-exporter) or
@@ -94,7 +97,8 @@ BILLED_HOUR = _series(
 STEPS_OBSERVED = _series(
     "cluster:gpudash_steps_observed:previous_hour", SPOKE, ("cluster",),
     "Spoke steps (billing.resolution) of the previous clock hour at which kube-state-metrics was up: how much "
-    "of the hour the hourly figures cover (all 3600 / resolution steps, unless data was lost).")
+    "of the hour the hourly figures cover (all 3600 / resolution steps, unless data was lost). With the spoke "
+    "tier, the steps it recorded: a missed evaluation is a step not observed.")
 NODE_ACTIVE_GPUS_MAX = _series(
     "node:gpudash_gpus_active:max_previous_hour", SPOKE, ("cluster", "node", ACTIVE_FROM_LABEL),
     "Most GPUs active at any spoke step of the previous clock hour, per node (CCSP); `active_from` says "
@@ -109,6 +113,21 @@ POD_ACTIVITY_AVG = _series(
 POD_POWER_MAX = _series(
     "namespace_pod:gpudash_gpu_power:max", SPOKE, POD,
     "Peak GPU power (W) per pod over the push window. Only when alerts.idle.power_veto_watts > 0.")
+
+# --- spoke tier: recorded every billing.resolution on each managed cluster, read by the hourly spoke rules ---------
+TIER_ALLOCATED = _series(
+    "namespace_product_resource:gpudash_gpus_allocated:step", SPOKE_TIER, _PRODUCT_LINE,
+    "GPUs allocated to Running, node-bound pods at one spoke step, per namespace, product and resource: one "
+    "sample per step, summed by the hourly GPU-hours rule (spoke_tier: policy).")
+TIER_NODE_ACTIVE = _series(
+    "node:gpudash_gpus_active:step", SPOKE_TIER, ("cluster", "node", ACTIVE_FROM_LABEL),
+    "Active GPUs per node at one spoke step (dcgm-exporter attribution, else the allocation): the hourly "
+    "per-node maximum's input (spoke_tier: policy).", detail=(ACTIVE_FROM_LABEL,))
+TIER_KSM_UP = _series(
+    "cluster:gpudash_ksm_up:step", SPOKE_TIER, ("cluster",),
+    "1 at every spoke step the tier evaluated with kube-state-metrics up, no sample otherwise: the step "
+    "heartbeat the hourly steps-observed rule counts, so a missed evaluation is a missing step (spoke_tier: "
+    "policy).")
 
 # --- hub: model constants -----------------------------------------------------------------------------------------
 # Every hub series carries `cluster`, so that ACM's rbac-query-proxy (which adds a cluster matcher to every selector,

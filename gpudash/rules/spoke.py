@@ -1,8 +1,10 @@
 """Spoke rules: GPU allocation measured on each managed cluster at full local resolution.
 
 Each rule is self-contained (it reads only raw exporter series), because ACM's metrics-collector runs the
-allowlist's ``recording_rules`` as instant queries at every push and the spoke has no other gpudash rules.
-The same rules form the plain ``gpudash-spoke`` group for a single cluster without ACM.
+allowlist's ``recording_rules`` as instant queries at every push and the spoke has no other gpudash rules --
+except with ``billing.spoke_tier: policy``, where the hourly rules read the per-step samples the spoke tier
+(:mod:`gpudash.rules.spoke_tier`) records on the same Prometheus. The same rules form the plain
+``gpudash-spoke`` group for a single cluster without ACM.
 See docs/billing-contract.md for the definitions.
 """
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from gpudash.model.pricing import mig_profile_names, mig_replicas, skus
 from gpudash.model.types import Exporter, Model
 from gpudash.promql import build as q
+from gpudash.promql import read
 from gpudash.rules import names
 from gpudash.rules.format import Group, Rule
 from gpudash.sources import gpu_exporters as gx
@@ -238,18 +241,31 @@ def _node_active(node_res: str, model: Model) -> str:
             f"{q.label_replace(bound, names.ACTIVE_FROM_LABEL, 'allocation', '', '')}")
 
 
+def per_step(model: Model) -> dict[str, str]:
+    """The figures the hourly rules aggregate over a clock hour, evaluated at one spoke step, by the spoke-tier
+    series that records each (:mod:`gpudash.rules.spoke_tier`): allocation per product line, active GPUs per
+    node, and 1 per cluster while kube-state-metrics is up."""
+    alloc = allocation(model)
+    node_res = q.agg("sum", ("cluster", "node", "product", "resource"), alloc)
+    ksm_up = q.agg("max", names.labels(names.TIER_KSM_UP), f"{q.selector('up', ksm.job(model.sources))} == 1")
+    return {names.TIER_ALLOCATED: q.agg("sum", names.labels(names.TIER_ALLOCATED), alloc),
+            names.TIER_NODE_ACTIVE: _node_active(node_res, model), names.TIER_KSM_UP: ksm_up}
+
+
+def _over_hour(model: Model, series: str, expr: str) -> str:
+    """The steps of the clock hour ending at the evaluation time: the spoke tier's recorded ``series`` (read
+    with the range that holds, at an hour boundary ``T``, the samples of ``[T - 1h, T)``: 3600 / resolution of
+    them, fewer where an evaluation was missed), else ``expr`` re-derived at every step."""
+    return f"{series}{read.HOUR_RANGE}" if model.billing.tier else _per_step(expr, model)
+
+
 def rules(model: Model) -> tuple[Rule, ...]:
     alloc = allocation(model)
     r = model.billing.resolution
-    per_product = q.agg("sum", names.labels(names.HOURLY_GPU_HOURS), alloc)
-
-    hour_gpu_hours = f"sum_over_time({_per_step(per_product, model)}) * {r} / 3600"
-    node_res = q.agg("sum", ("cluster", "node", "product", "resource"), alloc)
-    ksm_up = q.agg("max", names.labels(names.STEPS_OBSERVED), f"{q.selector('up', ksm.job(model.sources))} == 1")
-    steps_observed = f"count_over_time({_per_step(ksm_up, model)})"
-    node_active = _node_active(node_res, model)
-
-    node_max = f"max_over_time({_per_step(node_active, model)})"
+    step = {series: _over_hour(model, series, expr) for series, expr in per_step(model).items()}
+    hour_gpu_hours = f"sum_over_time({step[names.TIER_ALLOCATED]}) * {r} / 3600"
+    steps_observed = f"count_over_time({step[names.TIER_KSM_UP]})"
+    node_max = f"max_over_time({step[names.TIER_NODE_ACTIVE]})"
     workloads = _workloads(model)
     pod_alloc = q.agg("sum", names.labels(names.POD_ALLOCATED),
                       f"{alloc} * on (cluster, namespace, pod) group_left (workload, workload_type) ({workloads})")

@@ -202,18 +202,29 @@ class Reference:
     def steps(self, hour: int) -> range:
         return range(hour * 60, hour * 60 + 60, self.step)
 
+    def tier_recorded(self, minute: int) -> bool:
+        """Whether the step at ``minute`` counts: unless the spoke tier's evaluation at that step was missed (a
+        ``tier_missed`` fault, run only with the tier on): a missed step is neither billed nor observed."""
+        return not any(f.at <= minute < f.at + f.minutes for f in self.s.faults_of("tier_missed"))
+
     @cache
     def _units(self, hour: int, since: int) -> dict[tuple, float]:
         """{(cluster, namespace, product, ksm resource): sum over the hour's steps from minute ``since`` of units}
         (exact but for a time-sliced slice's 1/replicas)."""
         acc: dict[tuple, int] = {}
         for m in self.steps(hour):
-            if m < since:
+            if m < since or not self.tier_recorded(m):
                 continue
-            for (cluster, ns, _, _, product, res, _, _), q in self.pod_allocation(m).items():
-                key = (cluster, ns, product, res)
+            for key, q in self.product_lines(m).items():
                 acc[key] = acc.get(key, 0) + q
         return acc
+
+    def product_lines(self, minute: int) -> dict[tuple, float]:
+        """{(cluster, namespace, product, ksm resource): units} allocated at ``minute``."""
+        out: dict[tuple, float] = {}
+        for (cluster, ns, _, _, product, res, _, _), q in self.pod_allocation(minute).items():
+            out[(cluster, ns, product, res)] = out.get((cluster, ns, product, res), 0) + q
+        return out
 
     @cache
     def gpu_hours(self, hour: int, since: int = 0) -> dict[tuple, float]:
@@ -234,7 +245,7 @@ class Reference:
     def steps_observed(self, hour: int, since: int = 0) -> int:
         """STEPS_OBSERVED of ``hour`` (any cluster: faults apply to every cluster): steps at or after ``since`` at
         which kube-state-metrics was up."""
-        return sum(1 for m in self.steps(hour) if m >= since and self.ksm_up(m))
+        return sum(1 for m in self.steps(hour) if m >= since and self.tier_recorded(m) and self.ksm_up(m))
 
     def steps_per_hour(self) -> int:
         return len(self.steps(0))
@@ -305,7 +316,7 @@ class Reference:
         over the steps at or after minute ``since``."""
         out: dict[tuple, int] = {}
         for m in self.steps(hour):
-            if m < since:
+            if m < since or not self.tier_recorded(m):
                 continue
             for k, g in self.active_gpus(m).items():
                 out[k] = max(out.get(k, 0), g)

@@ -15,7 +15,9 @@ Fault kinds: ``missed_scrapes`` (``job: ksm|dcgm``, ``at``, ``minutes``: no samp
 ``mco_jitter`` (``offsets``: minutes after each push slot, cycled), ``mco_missed`` (``pushes``: push slot times
 lost), ``mco_rule_failed`` (``rules`` fail in the pushes of slots ``pushes``; the rest of each push arrives),
 ``mco_straddle`` (``rules`` of the pushes of slots ``pushes`` are evaluated a minute before the others) and
-``spoke_restart`` (``at``: from then on the collector queries a Prometheus replica whose TSDB starts empty then).
+``spoke_restart`` (``at``: from then on the collector queries a Prometheus replica whose TSDB starts empty then);
+``tier_missed`` (``at``, ``minutes``: the spoke tier's rule group did not run, e.g. its Prometheus restarted with
+the TSDB kept; only with ``billing.spoke_tier: policy``).
 Rules are named by kind: ``billed_hour``, ``steps``, ``gpu_hours``, ``node_max``, ``pod_alloc``.
 """
 from __future__ import annotations
@@ -32,7 +34,7 @@ from gpudash.model.types import GpuClass, Model
 
 PHASES = ("Pending", "Running", "Succeeded", "Failed", "Unknown")
 FAULT_KINDS = ("missed_scrapes", "ksm_restart", "ksm_duplicate", "exporter_gap", "mco_jitter", "mco_missed",
-               "mco_rule_failed", "mco_straddle", "spoke_restart")
+               "mco_rule_failed", "mco_straddle", "spoke_restart", "tier_missed")
 PUSH_RULES = ("billed_hour", "steps", "gpu_hours", "node_max", "pod_alloc")
 OWNER_KINDS = ("Deployment", "StatefulSet", "Job", "bare")
 # Extra hub assertions a scenario may ask for (gpudash.golden.emit): "labels" compares every hub series' full
@@ -240,6 +242,8 @@ def resolve(raw: dict, model: Model) -> Scenario:
     unknown = sorted(set(raw.get("checks", ())) - set(CHECKS))
     if unknown:
         raise ValueError(f"scenario {raw['name']}: unknown checks {unknown} (known: {', '.join(CHECKS)})")
+    if any(f.kind == "tier_missed" for f in faults) and not model.billing.tier:
+        raise Skip("protects the spoke tier: needs billing.spoke_tier: policy")
     return Scenario(raw["name"], raw["protects"].strip(), minutes(raw["duration"]), clusters, nodes, tuple(pods),
                     faults, bool(raw.get("hub_only", False)), tuple(raw.get("checks", ())))
 

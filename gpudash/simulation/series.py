@@ -235,6 +235,33 @@ def synthesise(scenario: Scenario, model: Model, cluster: str) -> list[dict[str,
     return [{"series": series_name(k), "values": notation(v)} for k, v in rows]
 
 
+# --- the spoke tier ------------------------------------------------------------------------------------------
+def tier_recorded(ref: Reference) -> list[dict[str, str]]:
+    """promtool ``input_series`` of what the spoke tier recorded on the (one) cluster of ``ref``, from the
+    reference model: a sample per recorded step (none at a missed one), keys without ``cluster`` (the spoke
+    file has none). Used where the tier's own rules cannot run as the scenario says (promtool evaluates every
+    group at every step, so it cannot miss an evaluation)."""
+    samples: dict[Labels, list] = {}
+
+    def put(name: str, key: tuple, labels: tuple[str, ...], minute: int, value: float) -> None:
+        series = samples.setdefault((("__name__", name), *zip(labels, key)), [None] * (ref.s.duration + 1))
+        series[minute] = value
+
+    per_product = tuple(label for label in names.labels(names.TIER_ALLOCATED) if label != "cluster")
+    per_node = tuple(label for label in names.labels(names.TIER_NODE_ACTIVE) if label != "cluster")
+    for m in range(0, ref.s.duration + 1, ref.step):
+        if not ref.tier_recorded(m):
+            continue
+        for (_, *key), units in ref.product_lines(m).items():
+            put(names.TIER_ALLOCATED, tuple(key), per_product, m, units)
+        for (_, *key), gpus in ref.active_gpus(m).items():
+            put(names.TIER_NODE_ACTIVE, tuple(key), per_node, m, gpus)
+        if ref.ksm_up(m):
+            put(names.TIER_KSM_UP, (), (), m, 1)
+    return [{"series": series_name(k), "values": notation(v)} for k, v in sorted(samples.items(),
+                                                                                  key=lambda kv: series_name(kv[0]))]
+
+
 # --- the push path -------------------------------------------------------------------------------------------
 def push_slots(scenario: Scenario, model: Model) -> list[tuple[int, int]]:
     """(slot, minute) of each of a cluster's metrics-collector pushes that arrive: slots every push interval,

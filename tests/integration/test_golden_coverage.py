@@ -1,7 +1,7 @@
 """Every registered series (gpudash/rules/names.py) is asserted by value in at least one golden test: the
 rendered example's (tests/golden-*.test.yaml, read through gpudash/layout.py), or for the power series, which
-the example does not record (its idle power veto is off), the every_series scenario rendered with the veto on
-and run here with the real promtool."""
+the example does not record (its idle power veto and spoke tier are off), the every_series scenario rendered
+with both on and run here with the real promtool."""
 import re
 import shutil
 from dataclasses import replace
@@ -35,9 +35,11 @@ def asserted_series(folder: Path) -> set[str]:
 
 @pytest.fixture(scope="module")
 def with_power_veto(tmp_path_factory, example_model) -> Path:
-    """The every_series scenario's golden test under the example with a 100 W idle power veto, rendered."""
+    """The every_series scenario's golden test under the example with a 100 W idle power veto and the spoke tier,
+    rendered."""
     idle = replace(example_model.alerts.idle, power_veto_watts=100.0)
-    model = replace(example_model, alerts=replace(example_model.alerts, idle=idle))
+    model = replace(example_model, alerts=replace(example_model.alerts, idle=idle),
+                    billing=replace(example_model.billing, spoke_tier="policy"))
     scenarios = tmp_path_factory.mktemp("scenarios")
     shutil.copy(SCENARIO_DIR / f"{EVERY_SERIES}.yaml", scenarios)
     out = tmp_path_factory.mktemp("veto")

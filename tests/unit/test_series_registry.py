@@ -13,8 +13,8 @@ import promql_parser as p
 import pytest
 import yaml
 
-from gpudash import layout
-from gpudash.rules import hub, names, spoke
+from gpudash import layout, rules
+from gpudash.rules import hub, names
 from gpudash.rules.format import Rule
 
 UNKNOWN = "?"  # a label set that cannot be told from the expression (a raw series not aggregated)
@@ -83,10 +83,10 @@ def _recording_rules(groups):
 
 def _check(rules, hub: bool) -> set[str]:
     """Assert each rule's output labels against the registry; the names of the series checked."""
-    where = names.HUB if hub else names.SPOKE
+    where = (names.HUB,) if hub else (names.SPOKE, names.SPOKE_TIER)
     for rule in rules:
         series = names.SERIES[rule["record"]]  # every recorded series is registered
-        assert series.where == where, rule["record"]
+        assert series.where in where, rule["record"]
         allowed = {frozenset(series.labels)} | ({frozenset({names.SENTINEL_LABEL})} if series.sentinel else set())
         if not hub:  # cluster is a spoke external label (or added by the collector): optional on the spoke
             allowed = {a | {"cluster"} for a in allowed}
@@ -103,10 +103,13 @@ def test_every_rendered_recording_rule_has_its_registered_labels(rendered, path,
 
 
 def test_every_registered_series_is_recorded_with_its_labels(example_model):
-    """With the idle power veto on (off in the example), the generators record every registered series."""
+    """With the idle power veto and the spoke tier on (off in the example), the generators record every
+    registered series, and the hourly rules that read the tier's series keep their registered labels."""
     idle = replace(example_model.alerts.idle, power_veto_watts=50.0)
-    model = replace(example_model, alerts=replace(example_model.alerts, idle=idle))
-    seen = _check(_recording_rules([spoke.group(model)]), False) | _check(_recording_rules(hub.groups(model)), True)
+    model = replace(example_model, alerts=replace(example_model.alerts, idle=idle),
+                    billing=replace(example_model.billing, spoke_tier="policy"))
+    seen = (_check(_recording_rules(rules.spoke_groups(model)), False)
+            | _check(_recording_rules(hub.groups(model)), True))
     assert seen == set(names.SERIES)
 
 

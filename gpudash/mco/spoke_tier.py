@@ -1,0 +1,71 @@
+"""The spoke recording tier delivered the ACM way (``billing.spoke_tier: policy``): a governance ``Policy`` whose
+``ConfigurationPolicy`` templates put the tier's ``PrometheusRule`` (and its namespace, labelled for OpenShift
+cluster monitoring) on every managed cluster the ``Placement`` selects, bound by a ``PlacementBinding``.
+
+Formats from upstream: Policy and PlacementBinding (open-cluster-management-io/governance-policy-propagator
+deploy/crds/), ConfigurationPolicy (open-cluster-management-io/config-policy-controller deploy/crds/),
+Placement and ManagedClusterSetBinding (open-cluster-management-io/api cluster/v1beta1, cluster/v1beta2); the
+layout follows open-cluster-management-io/policy-collection (README "Using Placement with Policies"): all in one
+namespace, into which a ManagedClusterSetBinding brings the clusters a Placement may select.
+"""
+from __future__ import annotations
+
+from gpudash import kube, layout, rules
+from gpudash.errors import GenerationError
+from gpudash.model.types import Model
+from gpudash.rules import prometheus_rule, spoke_tier
+from gpudash.rules.format import Group
+
+POLICY_API = "policy.open-cluster-management.io/v1"
+CLUSTER_GROUP = "cluster.open-cluster-management.io"
+NAME = spoke_tier.GROUP
+# The clusterset every managed cluster belongs to (open-cluster-management-io/api feature/feature.go
+# DefaultClusterSet); the Placement narrows it to the model's clusters.
+CLUSTER_SET = "global"
+# ACM labels each ManagedCluster with its name; MCO's `cluster` label is that name.
+CLUSTER_NAME_LABEL = "name"
+# PromQL braces must reach Prometheus as written: no hub (propagator, controllers/propagator/propagation.go) or
+# managed-cluster (config-policy-controller, controllers/configurationpolicy_controller.go) template processing.
+NO_TEMPLATES = {"policy.open-cluster-management.io/disable-templates": "true"}
+
+
+def _configuration_policy(name: str, compliance: str, prune: str, obj: dict) -> dict:
+    """A policy template: a ConfigurationPolicy enforcing ``obj`` with ``compliance`` (musthave/mustonlyhave)."""
+    return {"objectDefinition": {
+        "apiVersion": POLICY_API, "kind": "ConfigurationPolicy",
+        "metadata": {"name": name, "annotations": NO_TEMPLATES},
+        "spec": {"remediationAction": "enforce", "severity": "high", "pruneObjectBehavior": prune,
+                 "object-templates": [{"complianceType": compliance, "objectDefinition": obj}]}}}
+
+
+def policy(tier: tuple[Group, ...], namespace: str) -> dict:
+    """The Policy: the namespace (kept when the policy goes) and the tier's PrometheusRule of the ``tier`` groups
+    (exactly as rendered, deleted with the policy)."""
+    rule = prometheus_rule(NAME, tier)
+    if "{{" in str(rule):
+        raise GenerationError(f"{NAME}: a rule holds '{{{{', which ACM's policy templates would read as a template")
+    templates = [_configuration_policy(f"{NAME}-namespace", "musthave", "None", rules.namespace()),
+                 _configuration_policy(f"{NAME}-rules", "mustonlyhave", "DeleteIfCreated", rule)]
+    return kube.obj(POLICY_API, "Policy", NAME, namespace, annotations=NO_TEMPLATES,
+                    spec={"disabled": False, "remediationAction": "enforce", "policy-templates": templates})
+
+
+def placement(model: Model, namespace: str) -> dict:
+    """Every managed cluster of the model (by ACM's ``name`` label), from the bound clusterset."""
+    selector = {"matchExpressions": [{"key": CLUSTER_NAME_LABEL, "operator": "In", "values": list(model.clusters)}]}
+    return kube.obj(f"{CLUSTER_GROUP}/v1beta1", "Placement", NAME, namespace,
+                    spec={"clusterSets": [CLUSTER_SET], "predicates": [{"requiredClusterSelector": {
+                        "labelSelector": selector}}]})
+
+
+def artifacts(model: Model, tier: tuple[Group, ...], namespace: str) -> dict[str, dict]:
+    """The ACM objects of the spoke tier's ``tier`` groups (none without the tier)."""
+    if not tier:
+        return {}
+    binding = kube.obj(POLICY_API, "PlacementBinding", NAME, namespace,
+                       placementRef={"apiGroup": CLUSTER_GROUP, "kind": "Placement", "name": NAME},
+                       subjects=[{"apiGroup": POLICY_API.split("/")[0], "kind": "Policy", "name": NAME}])
+    cluster_set = kube.obj(f"{CLUSTER_GROUP}/v1beta2", "ManagedClusterSetBinding", CLUSTER_SET, namespace,
+                           spec={"clusterSet": CLUSTER_SET})
+    return {layout.MCO_TIER_POLICY: policy(tier, namespace), layout.MCO_TIER_PLACEMENT: placement(model, namespace),
+            layout.MCO_TIER_PLACEMENT_BINDING: binding, layout.MCO_TIER_CLUSTER_SET_BINDING: cluster_set}

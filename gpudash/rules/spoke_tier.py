@@ -1,0 +1,37 @@
+"""The optional spoke recording tier (``billing.spoke_tier: policy``): the per-step figures the hourly spoke rules
+aggregate, recorded once per ``billing.resolution`` on each managed cluster's own Prometheus.
+
+Without it every push re-derives the previous hour from raw kube-state-metrics series at every step (60
+evaluations of the allocation join per rule per push at ``resolution: 1m``, 12 pushes an hour). With it the
+allocation join runs once per step, and the hourly rules only sum or count the recorded samples. A missed
+evaluation (a restart, a group slower than its interval) leaves no sample: the step heartbeat
+(:data:`~gpudash.rules.names.TIER_KSM_UP`) is missing too, so the step counts as not observed, the hour is billed
+for the steps recorded and the hub's coverage falls below 1 (GPUBillingDataGap). See docs/billing.md.
+"""
+from __future__ import annotations
+
+from gpudash.model.types import Model
+from gpudash.rules import names, spoke
+from gpudash.rules.format import Group, Rule
+
+GROUP = "gpudash-spoke-tier"
+
+_HELP = {
+    names.TIER_ALLOCATED:
+        "GPUs allocated at this step per namespace, product and resource (Running, node-bound pods):"
+        "\nthe hourly GPU-hours rule sums these samples, one per step.",
+    names.TIER_NODE_ACTIVE:
+        "Active GPUs per node at this step (dcgm-exporter attribution, else the fewest GPUs holding the"
+        "\nallocation): the CCSP hourly per-node maximum reads these samples.",
+    names.TIER_KSM_UP:
+        "1 while kube-state-metrics is up, per step: the hourly steps-observed rule counts these samples, so"
+        "\na missed evaluation is a step not billed and alerted (coverage below 1), never a step billed twice.",
+}
+
+
+def group(model: Model) -> Group:
+    """The tier's rule group, evaluated every ``billing.resolution``."""
+    rules = tuple(Rule(series, expr, _HELP[series]) for series, expr in spoke.per_step(model).items())
+    return Group(GROUP, model.billing.resolution,
+                 "Spoke tier: the per-step allocation the hourly spoke rules read (billing.spoke_tier: policy).",
+                 rules)

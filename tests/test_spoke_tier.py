@@ -1,0 +1,182 @@
+"""The spoke recording tier (``billing.spoke_tier: policy``): the model field, its ACM delivery validated against the
+upstream CRD schemas, and the golden scenarios run with the tier against the unchanged reference model."""
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from e2e import toolsets
+from gpudash import artifacts, kube, layout, writer
+from gpudash.errors import InputError
+from gpudash.golden import emit
+from gpudash.mco import spoke_tier as delivery
+from gpudash.model import model_from_dict
+from gpudash.promtest import run_file
+from gpudash.rules import names, spoke, spoke_tier
+from tests.test_mco_settings import example, pruned
+
+CRDS = Path(__file__).parent / "fixtures" / "upstream" / "acm-policy"
+SCHEMAS = {kind: json.loads((CRDS / f"{stem}.schema.json").read_text()) for kind, stem in (
+    ("Policy", "policy-v1"), ("ConfigurationPolicy", "configurationpolicy-v1"), ("Placement", "placement-v1beta1"),
+    ("PlacementBinding", "placementbinding-v1"), ("ManagedClusterSetBinding", "managedclustersetbinding-v1beta2"))}
+TIER_OBJECTS = (layout.MCO_TIER_POLICY, layout.MCO_TIER_PLACEMENT, layout.MCO_TIER_PLACEMENT_BINDING,
+                layout.MCO_TIER_CLUSTER_SET_BINDING)
+# Spoke scenarios run with the tier in the suite (~20 s of promtool per Prometheus version; all 39 take ~5 CPU
+# minutes at the tier's 1-minute evaluation): every series by value, MIG slices shared by time-slicing, a
+# kube-state-metrics outage, and the missed tier evaluations.
+SCENARIOS = ("whole-gpu-steady", "mig-mixed-shared", "ksm-restart", "spoke-tier-missed")
+
+
+@pytest.fixture(scope="module")
+def tier_model():
+    return model_from_dict(example(**{"billing.spoke_tier": "policy"}))
+
+
+@pytest.fixture(scope="module")
+def tier_files(tier_model):
+    return artifacts.generate(tier_model)
+
+
+def problems(obj: dict) -> list[str]:
+    """What the API server would refuse or drop in ``obj`` (its kind's upstream schema); a Policy's
+    ConfigurationPolicy templates are checked against theirs (the Policy CRD keeps them as unknown fields)."""
+    schema = SCHEMAS[obj["kind"]]
+    out = [f"{obj['kind']} {'.'.join(map(str, e.absolute_path))}: {e.message}"
+           for e in jsonschema.Draft7Validator(schema).iter_errors(obj)]
+    out += [f"{obj['kind']} {p}: not in the CRD (pruned)" for p in pruned(obj, schema)]
+    if obj["kind"] == "Policy":
+        for template in obj["spec"]["policy-templates"]:
+            out += problems(template["objectDefinition"])
+    return out
+
+
+def test_the_default_renders_no_tier(example_model):
+    assert example_model.billing.spoke_tier == "none"
+    files = artifacts.generate(example_model)
+    assert not set(TIER_OBJECTS + (layout.SPOKE_TIER_RULES,)) & set(files)
+    tier = {n for n, s in names.SERIES.items() if s.where == names.SPOKE_TIER}
+    assert not any(t in r.expr for r in spoke.rules(example_model) for t in tier)
+
+
+def test_a_bad_tier_is_a_clear_input_error():
+    with pytest.raises(InputError, match=r"billing\.spoke_tier.*(policy|none)"):
+        model_from_dict(example(**{"billing.spoke_tier": "yes"}))
+
+
+def test_the_hourly_rules_read_the_tier(tier_model):
+    """With the tier the pushed hourly rules read only recorded samples: no raw kube-state-metrics series."""
+    hourly = {r.record: r.expr for r in spoke.rules(tier_model)}
+    for record, series in ((names.HOURLY_GPU_HOURS, names.TIER_ALLOCATED), (names.STEPS_OBSERVED, names.TIER_KSM_UP),
+                           (names.NODE_ACTIVE_GPUS_MAX, names.TIER_NODE_ACTIVE)):
+        assert series in hourly[record] and "kube_" not in hourly[record], record
+    group = spoke_tier.group(tier_model)
+    assert group.interval == tier_model.billing.resolution
+    assert {r.record for r in group.rules} == {names.TIER_ALLOCATED, names.TIER_KSM_UP, names.TIER_NODE_ACTIVE}
+
+
+def test_the_acm_objects_validate_against_the_upstream_crds(tier_files, tier_model):
+    for path in TIER_OBJECTS:
+        obj = tier_files[path]
+        assert problems(obj) == [], path
+        assert kube.size(obj) < kube.LAST_APPLIED_LIMIT, path
+        assert obj["metadata"]["namespace"] == "open-cluster-management-observability"
+    policy = tier_files[layout.MCO_TIER_POLICY]
+    delivered = {t["objectDefinition"]["spec"]["object-templates"][0]["objectDefinition"]["kind"]:
+                 t["objectDefinition"]["spec"]["object-templates"][0]["objectDefinition"]
+                 for t in policy["spec"]["policy-templates"]}
+    assert delivered["Namespace"]["metadata"]["labels"]["openshift.io/cluster-monitoring"] == "true"
+    rule = delivered["PrometheusRule"]
+    assert rule["metadata"]["namespace"] == delivered["Namespace"]["metadata"]["name"]
+    assert rule["spec"] == tier_files[layout.SPOKE_TIER_RULES]  # the group the golden tests run
+    binding = tier_files[layout.MCO_TIER_PLACEMENT_BINDING]
+    assert binding["placementRef"]["name"] == tier_files[layout.MCO_TIER_PLACEMENT]["metadata"]["name"]
+    assert binding["subjects"][0]["name"] == policy["metadata"]["name"]
+    placement = tier_files[layout.MCO_TIER_PLACEMENT]["spec"]
+    assert placement["clusterSets"] == [tier_files[layout.MCO_TIER_CLUSTER_SET_BINDING]["spec"]["clusterSet"]]
+    assert placement["predicates"][0]["requiredClusterSelector"]["labelSelector"]["matchExpressions"][0][
+        "values"] == list(tier_model.clusters)
+    listed = yaml.safe_load(yaml.safe_dump(tier_files[layout.kustomization(layout.MCO)]))["resources"]
+    assert {p.removeprefix(f"{layout.MCO}/") for p in TIER_OBJECTS} <= set(listed)
+
+
+def test_the_crd_check_catches_what_the_api_server_would_refuse_or_drop(tier_files):
+    policy = copy.deepcopy(tier_files[layout.MCO_TIER_POLICY])
+    policy["spec"]["policy-templates"][1]["objectDefinition"]["spec"]["remediationAction"] = "fix"
+    assert any("remediationAction" in p for p in problems(policy))
+    binding = copy.deepcopy(tier_files[layout.MCO_TIER_PLACEMENT_BINDING])
+    binding["subjects"][0]["kind"] = "Policies"
+    binding["spec"] = {}
+    found = problems(binding)
+    assert any("kind" in p for p in found) and any(".spec: not in the CRD" in p for p in found)
+
+
+def test_a_template_marker_in_a_rule_is_refused(tier_model, monkeypatch):
+    from gpudash.errors import GenerationError
+
+    real, marked = spoke.per_step, 'vector(1) and on () up{a="{{x}}"}'
+    monkeypatch.setattr(spoke, "per_step", lambda m: {**real(m), names.TIER_KSM_UP: marked})
+    with pytest.raises(GenerationError, match="template"):
+        delivery.policy((spoke_tier.group(tier_model),), "ns")
+
+
+# --- the golden scenarios with the tier ------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def tier_golden(tmp_path_factory, tier_files):
+    out = tmp_path_factory.mktemp("tier")
+    writer.apply(writer.plan(out, tier_files))
+    return out
+
+
+def test_the_tier_changes_no_expected_figure(example_model, tier_model):
+    """Both emissions assert the same reference figures (the invoice) on the same input: the spoke files differ
+    only in how the rules run (plus, in the every_series scenario, the tier's own series), the push-path files
+    not at all; only the tier's own fault scenario is new."""
+    plain, tier = emit.emit_tests(example_model), emit.emit_tests(tier_model)
+    tier_series = {n for n, s in names.SERIES.items() if s.where == names.SPOKE_TIER}
+    missed = layout.golden_test("spoke-tier-missed")
+    assert set(tier) - set(plain) == {missed}
+    index = tier.pop(layout.GOLDEN_INDEX)["scenarios"]
+    assert index["spoke-tier-missed"]["files"] == [missed.removeprefix(f"{layout.TESTS}/")]
+    for path, data in plain.items():
+        if path == layout.GOLDEN_INDEX:
+            continue
+        if path.endswith("-hub.test.yaml"):
+            assert tier[path] == data, path
+            continue
+        assert emit.TIER_RULES in tier[path]["rule_files"], path
+        assert len(tier[path]["tests"]) == len(data["tests"]), path
+        for ours, theirs in zip(tier[path]["tests"], data["tests"]):
+            assert ours["input_series"] == theirs["input_series"], path
+            extra = [t for t in ours["promql_expr_test"] if t not in theirs["promql_expr_test"]]
+            assert [t for t in ours["promql_expr_test"] if t not in extra] == theirs["promql_expr_test"], path
+            assert all(t["expr"].split(" ")[0] in tier_series for t in extra), extra  # every_series: the tier's
+
+
+@pytest.mark.parametrize("toolset", toolsets.params())
+def test_golden_scenarios_pass_with_the_tier(tier_golden, toolset):
+    promtool = toolsets.require(toolset).promtool
+    results = [run_file(tier_golden / layout.golden_test(name), promtool) for name in SCENARIOS]
+    failed = [str(r) for r in results if not r.ok]
+    assert not failed, "\n".join(failed)
+
+
+def test_missed_tier_evaluations_are_what_the_golden_file_sees(tier_golden):
+    """The restart scenario's expectations hold only because evaluations were missed: the same file with the
+    tier's rules evaluated at every step (nothing missed) fails on the under-billed hour."""
+    path = tier_golden / layout.golden_test("spoke-tier-missed")
+    data = yaml.safe_load(path.read_text())
+    tier = {n for n, s in names.SERIES.items() if s.where == names.SPOKE_TIER}
+    full = {**data, "rule_files": [emit.TIER_RULES, *data["rule_files"]], "evaluation_interval": "1m",
+            "group_eval_order": [spoke_tier.GROUP, *data["group_eval_order"]]}
+    full["tests"] = [{**g, "input_series": [s for s in g["input_series"] if s["series"].split("{")[0] not in tier]}
+                     for g in data["tests"]]
+    every_step = path.with_name("golden-spoke-tier-every-step.test.yaml")
+    every_step.write_text(yaml.safe_dump(full, sort_keys=False))
+    result = run_file(every_step)
+    assert not result.ok and any(names.BILLING_COVERAGE in f for f in result.failures), result
+
