@@ -10,7 +10,7 @@ from __future__ import annotations
 from gpudash.model.pricing import mig_profile_names, mig_replicas, skus
 from gpudash.model.types import Exporter, Model
 from gpudash.promql import build as q
-from gpudash.rules import names
+from gpudash.rules import energy, names
 from gpudash.rules.format import Group, Rule
 from gpudash.sources import gpu_exporters as gx
 from gpudash.sources import kube_state_metrics as ksm
@@ -275,6 +275,7 @@ def rules(model: Model) -> tuple[Rule, ...]:
              "\nholding the allocation (active_from=allocation: MIG slices by compute share, replicas by"
              "\n1/replicas, rounded up per step)."),
         *_activity_rules(model),
+        *energy.rules(model),
     )
 
 
