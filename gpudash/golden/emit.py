@@ -154,7 +154,11 @@ def _hub_checks(ref: Reference, minute: int, hub: HubView, cluster_label: bool, 
     fleet: dict[str, tuple[int, int]] = {}
     for (c, _), g in nodes.items():
         fleet[c] = (fleet.get(c, (0, 0))[0] + 1, fleet.get(c, (0, 0))[1] + g)
+    energy = ref.energy_lines(view["energy"])
     return [
+        _check(names.HOUR_ENERGY, minute, {(*cl(c), ns): v[0] for (c, ns), v in energy.items()}, (*keys, "namespace")),
+        _check(names.HOUR_ENERGY_COST, minute, {(*cl(c), ns): v[1] for (c, ns), v in energy.items()},
+               (*keys, "namespace")),
         _check(names.HOUR_GPU_HOURS, minute, {(*cl(c), *rest): v[0] for (c, *rest), v in billing.items()},
                (*keys, "namespace", "gpu_class", "resource")),
         _check(names.HOUR_COST, minute, {(*cl(c), *rest): v[1] for (c, *rest), v in billing.items()},
@@ -240,6 +244,7 @@ def _every_series_checks(ref: Reference, model: Model, minute: int, hub: HubView
         *extra,
         _check(q.agg("max", ("row",), names.TENANT_ROWS), minute, ref.tenant_rows(), ("row",), metric=False),
         _check(names.TENANT_INFO, minute, ref.tenant_info(), ("cluster", "namespace", "tenant")),
+        _check(names.ENERGY_PRICE, minute, {(c,): model.energy.price(c) for c in model.clusters}, ("cluster",)),
     ]
 
 
@@ -261,6 +266,8 @@ def _spoke_file(s: sc.Scenario, model: Model) -> dict:
             for m in sorted({(h + 1) * 60, (h + 1) * 60 + 30, (h + 2) * 60 - step} & set(evaluations)):
                 tests.append(_check(names.HOURLY_GPU_HOURS, m, {k[1:]: v for k, v in ref.gpu_hours(h).items()},
                                     ("namespace", "product", "resource")))
+                tests.append(_check(names.HOURLY_ENERGY, m, {k[1:]: v for k, v in ref.energy(h).items()},
+                                    ("namespace",)))
                 tests.append(_check(names.NODE_ACTIVE_GPUS_MAX, m,
                                     {k[1:]: v for k, v in ref.node_max_by_source(h).items()},
                                     ("node", names.ACTIVE_FROM_LABEL)))

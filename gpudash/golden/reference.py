@@ -12,7 +12,16 @@ import re
 from datetime import UTC, datetime
 from functools import cache
 
-from gpudash.golden.scenario import Node, Pod, Scenario, assignments, power_watts
+from gpudash.golden.scenario import (
+    Node,
+    Pod,
+    Scenario,
+    assignments,
+    energy_counter,
+    gpu_watts,
+    power_watts,
+    shown_holder,
+)
 from gpudash.model import mig
 from gpudash.model.types import GpuClass, Model
 
@@ -327,6 +336,66 @@ class Reference:
             nodes, gpus = out.get(cluster, (0, 0))
             out[cluster] = (nodes + 1, gpus + g)
         return out
+
+    # --- energy (contract section 10) -----------------------------------------------------------------------
+    def gpu_step_energy(self, node: Node, gpu: int, minute: int, since: int = 0) -> float | None:
+        """Joules GPU ``gpu`` of ``node`` drew over the step ending at ``minute`` as the spoke measures it: its
+        counter as seen now minus as seen a step before (the counter's value when it went down: a driver reload),
+        or, without a counter, the power seen now x the step; None when a sample is missing (exporter down, no
+        data before ``since``)."""
+        k = self._scrape_seen("dcgm", minute)
+        if k is None or k < since:
+            return None
+        if not node.energy_counter:
+            return gpu_watts(self.s, node, gpu, k) * self.step * 60
+        k0 = self._scrape_seen("dcgm", minute - self.step)
+        if k0 is None or k0 < since:
+            return None
+        counter = energy_counter(self.s, node, gpu)
+        return counter[k] - counter[k0] if counter[k] >= counter[k0] else counter[k]
+
+    def gpu_shares(self, node: Node, gpu: int, minute: int) -> dict[str, float]:
+        """{namespace: share of the GPU} the exporter attributes at scrape ``minute``: the pod it shows on each
+        device, a whole GPU 1, a MIG instance its compute share, a time-sliced device 1/replicas; nothing on a
+        partitioned AMD node (its energy is the physical GPU's, reported on partition 0)."""
+        if node.vendor == "amd" and node.partition and not node.partition.startswith("spx"):
+            return {}
+        units = [(None, 0, 1.0)]
+        if node.mig_strategy != "none":
+            slices = mig.GPU_SLICES[node.gpu_class.mig_model][0]
+            compute = {p.name: p.compute_slices for p in node.gpu_class.mig}
+            units = [(p, i, compute[p] / slices) for p, n in node.mig_layout for i in range(1, n + 1)]
+        top = max(c.time_slicing_replicas for c in self.model.gpu_classes)
+        per_replica = 1.0 if node.replicas == 1 else (1 / node.replicas if node.replicas <= top else 0.0)
+        out: dict[str, float] = {}
+        for profile, instance, share in units:
+            holder = shown_holder(self.held(minute), node, gpu, profile, instance)
+            if holder:
+                out[holder[0].namespace] = out.get(holder[0].namespace, 0.0) + share * per_replica
+        return out
+
+    @cache
+    def energy(self, hour: int, since: int = 0) -> dict[tuple, float]:
+        """HOURLY_ENERGY of ``hour``: {(cluster, namespace): kWh}, namespace "" for the unallocated line; every
+        step's GPU energy split by :meth:`gpu_shares` at the scrape the step sees."""
+        out: dict[tuple, float] = {}
+        for m in self.steps(hour):
+            k = self._scrape_seen("dcgm", m)
+            for node in self.s.nodes:
+                for g in range(node.count):
+                    joules = self.gpu_step_energy(node, g, m, since)
+                    if joules is None:
+                        continue
+                    shares = self.gpu_shares(node, g, k)
+                    shares[""] = max(0.0, 1 - sum(shares.values()))
+                    for ns, share in shares.items():
+                        key = (node.cluster, ns)
+                        out[key] = out.get(key, 0.0) + joules * share / 3.6e6
+        return out
+
+    def energy_lines(self, energy: dict[tuple, float]) -> dict[tuple, tuple[float, float]]:
+        """Spoke energy {(cluster, namespace): kWh} -> {(cluster, namespace): (kWh, cost)} at the cluster's price."""
+        return {k: (v, v * self.model.energy.price(k[0])) for k, v in energy.items() if v}
 
     # --- GPU activity and idle (contract section 9) ----------------------------------------------------------
     @cache

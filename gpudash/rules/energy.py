@@ -11,6 +11,7 @@ provider's ``unallocated`` line, so the rows add up to the GPUs' energy. A step 
 from __future__ import annotations
 
 from gpudash.model import mig
+from gpudash.model.pricing import mig_profile_names
 from gpudash.model.types import Model
 from gpudash.promql import build as q
 from gpudash.rules import names, spoke
@@ -61,10 +62,30 @@ def _mig_shares(model: Model) -> dict[float, list[str]]:
     return out
 
 
+def _replica_share(model: Model) -> str:
+    """Per time-sliced node, the share of a device one replica is: 1/replicas from GPU Feature Discovery's
+    ``<resource>.replicas`` node labels (NVIDIA/k8s-device-plugin internal/lm/resource.go; the smallest share
+    where they differ); 0 for a count above every class's ``time_slicing.replicas`` (no share is assumed)."""
+    src = model.sources
+    keys = [ksm.node_label(ksm.replicas_key(r))
+            for r in ("nvidia.com/gpu", *(f"nvidia.com/mig-{p}" for p in mig_profile_names(model)))]
+    many = "[0-9]*[2-9]|[0-9]*[1-9][0-9]+"  # a count of at least 2
+    counts = " or ".join(
+        q.label_replace(q.agg("max", ("cluster", "node", k), q.selector(ksm.NODE_LABELS, ksm.job(src), (k, "=~", many))),
+                        "gpudash_replicas", "$1", k, "(.+)") for k in keys)
+    counts = q.agg("max", ("cluster", "node", "gpudash_replicas"), counts)
+    top = max((c.time_slicing_replicas for c in model.gpu_classes), default=1)
+    table = " or ".join(q.const_series(repr(1 / n), gpudash_replicas=str(n)) for n in range(2, top + 1))
+    known = f"{counts} * on (gpudash_replicas) group_left () ({table})" if table else f"{counts} * 0"
+    return q.agg("min", ("cluster", "node"), f"({known}) or ({counts} * 0)")
+
+
 def _holders(model: Model) -> str:
     """Per (GPU, namespace, pod): the share of the GPU the pod holds now, as the exporters attribute devices to
     pods (dcgm-exporter through the kubelet's pod-resources API, NVIDIA/dcgm-exporter
-    internal/pkg/transformation/kubernetes.go): 1 for a whole GPU, the compute share for a MIG instance. AMD GPUs
+    internal/pkg/transformation/kubernetes.go): 1 for a whole GPU, the compute share for a MIG instance, times
+    1/replicas on a time-sliced node (by default dcgm-exporter shows one pod per shared device: the other replicas'
+    share stays unallocated unless it runs with --kubernetes-virtual-gpus). AMD GPUs
     on a partitioned node have no holder: the exporter reports the physical GPU's power and energy on partition 0
     only (ROCm/device-metrics-exporter docs/configuration/metricslist.md), so no partition's share is measured."""
     src = model.sources
@@ -77,6 +98,7 @@ def _holders(model: Model) -> str:
         table.append(q.const_series(repr(share), gpudash_weight=repr(share)))
     device = (*GPU, gx.DCGM_MIG_INSTANCE_LABEL, "namespace", "pod")
     nvidia = q.agg("max", device, f"{weighted} * on (gpudash_weight) group_left () ({' or '.join(table)})")
+    nvidia = f"({nvidia} * on (cluster, node) group_left () {_replica_share(model)}) or {nvidia}"
     label = src.amd_partition_label
     partitioned = q.selector(ksm.NODE_LABELS, ksm.job(src), (label, "=~", ".+"), (label, "!~", "spx_.*"))
     amd = _amd_gpu(gx.to_pod_labels(gx.attributed(gx.amd_metric(src, gx.AMD_GFX_ACTIVITY), src.amd), src.amd))

@@ -135,9 +135,11 @@ def _sum(series: str, expr: str) -> str:
     return q.agg("sum", names.labels(series), expr)
 
 
-def _energy_cost(energy: str) -> str:
-    """Hourly kWh (by cluster, namespace) x the cluster's energy price."""
-    return f"{energy} * on (cluster) group_left () {names.ENERGY_PRICE}"
+def _energy_cost(energy: str, model: Model) -> str:
+    """Hourly kWh (by cluster, namespace) x the cluster's energy price; energy.price_per_kwh where the cluster has
+    no price series (a single cluster's Prometheus sees no cluster label: external labels are not in rules)."""
+    return (f"(({energy} * on (cluster) group_left () {names.ENERGY_PRICE}) or "
+            f"({energy} unless on (cluster) {names.ENERGY_PRICE}) * {model.energy.price_per_kwh!r})")
 
 
 def _billing_rules(model: Model) -> tuple[Rule, ...]:
@@ -145,7 +147,7 @@ def _billing_rules(model: Model) -> tuple[Rule, ...]:
     energy = _sum(names.HOUR_ENERGY, _this_hours_push(model, names.HOURLY_ENERGY))
     hour_cost = _priced(hourly, "price")
     if model.energy.in_budget:  # the tenants' energy cost joins their hourly cost (not the unallocated line)
-        hour_cost = f"{hour_cost} or ({_energy_cost(energy)} unless on (namespace) vector(0))"
+        hour_cost = f"{hour_cost} or ({_energy_cost(energy, model)} unless on (namespace) vector(0))"
     current = read.now(names.POD_ALLOCATED, model.billing.mco_interval)
     window, interval = model.billing.burn_rate_window, model.billing.mco_interval
     unpriced_keys = q.label_replace(names.SKU_PRICE, "resource", "$1", "ksm_resource", "(.*)")
@@ -162,7 +164,7 @@ def _billing_rules(model: Model) -> tuple[Rule, ...]:
         Rule(names.HOUR_ENERGY, energy,
              "GPU energy (kWh) of the last complete clock hour per namespace and cluster, read like the GPU-hours;"
              "\nthe row without namespace is the provider's unallocated line (GPUs held by no pod)."),
-        Rule(names.HOUR_ENERGY_COST, _energy_cost(energy),
+        Rule(names.HOUR_ENERGY_COST, _energy_cost(energy, model),
              f"Energy cost in {model.currency} of the last complete clock hour per namespace and cluster: the"
              "\nenergy line of the statement (kWh x the cluster's price per kWh)."),
         Rule(names.UNPRICED_GPU_HOURS,
