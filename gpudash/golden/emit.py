@@ -154,7 +154,7 @@ def _hub_checks(ref: Reference, minute: int, hub: HubView, cluster_label: bool, 
     fleet: dict[str, tuple[int, int]] = {}
     for (c, _), g in nodes.items():
         fleet[c] = (fleet.get(c, (0, 0))[0] + 1, fleet.get(c, (0, 0))[1] + g)
-    energy = ref.energy_lines(view["energy"])
+    energy = ref.energy_lines(view["energy"], cluster_label)
     return [
         _check(names.HOUR_ENERGY, minute, {(*cl(c), ns): v[0] for (c, ns), v in energy.items()}, (*keys, "namespace")),
         _check(names.HOUR_ENERGY_COST, minute, {(*cl(c), ns): v[1] for (c, ns), v in energy.items()},

@@ -393,9 +393,11 @@ class Reference:
                         out[key] = out.get(key, 0.0) + joules * share / 3.6e6
         return out
 
-    def energy_lines(self, energy: dict[tuple, float]) -> dict[tuple, tuple[float, float]]:
-        """Spoke energy {(cluster, namespace): kWh} -> {(cluster, namespace): (kWh, cost)} at the cluster's price."""
-        return {k: (v, v * self.model.energy.price(k[0])) for k, v in energy.items() if v}
+    def energy_lines(self, energy: dict[tuple, float], labelled: bool = True) -> dict[tuple, tuple[float, float]]:
+        """Spoke energy {(cluster, namespace): kWh} -> {(cluster, namespace): (kWh, cost)} at the cluster's price
+        (``labelled``: the data carries its cluster, else energy.price_per_kwh)."""
+        e = self.model.energy
+        return {k: (v, v * (e.price(k[0]) if labelled else e.price_per_kwh)) for k, v in energy.items() if v}
 
     # --- GPU activity and idle (contract section 9) ----------------------------------------------------------
     @cache
