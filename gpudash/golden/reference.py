@@ -76,8 +76,10 @@ def period_start(minute: int) -> int:
 class Reference:
     """Expected billing figures of one scenario under one model."""
 
-    def __init__(self, scenario: Scenario, model: Model):
-        self.s, self.model = scenario, model
+    def __init__(self, scenario: Scenario, model: Model, labelled: bool = True):
+        """``labelled``: the hub rules see the data's ``cluster`` (false for one spoke's own Prometheus, where the
+        energy price is energy.price_per_kwh)."""
+        self.s, self.model, self.labelled = scenario, model, labelled
         self.step = model.billing.resolution // 60  # minutes per allocation step
         self.products = {(n.cluster, n.name): node_product(n) for n in scenario.nodes}
         self._alloc: dict[int, dict[tuple, int]] = {}
@@ -340,19 +342,18 @@ class Reference:
     # --- energy (contract section 10) -----------------------------------------------------------------------
     def gpu_step_energy(self, node: Node, gpu: int, minute: int, since: int = 0) -> float | None:
         """Joules GPU ``gpu`` of ``node`` drew over the step ending at ``minute`` as the spoke measures it: its
-        counter as seen now minus as seen a step before (the counter's value when it went down: a driver reload),
-        or, without a counter, the power seen now x the step; None when a sample is missing (exporter down, no
-        data before ``since``)."""
+        counter as seen now minus as seen a step before, when both are seen and it did not go down (a driver
+        reload); else the power seen now x the step; None when nothing is seen (exporter down, no data before
+        ``since``)."""
         k = self._scrape_seen("dcgm", minute)
         if k is None or k < since:
             return None
-        if not node.energy_counter:
-            return gpu_watts(self.s, node, gpu, k) * self.step * 60
         k0 = self._scrape_seen("dcgm", minute - self.step)
-        if k0 is None or k0 < since:
-            return None
-        counter = energy_counter(self.s, node, gpu)
-        return counter[k] - counter[k0] if counter[k] >= counter[k0] else counter[k]
+        if node.energy_counter and k0 is not None and k0 >= since:
+            counter = energy_counter(self.s, node, gpu)
+            if counter[k] >= counter[k0]:
+                return counter[k] - counter[k0]
+        return gpu_watts(self.s, node, gpu, k) * self.step * 60 if node.vendor == "nvidia" else None
 
     def gpu_shares(self, node: Node, gpu: int, minute: int) -> dict[str, float]:
         """{namespace: share of the GPU} the exporter attributes at scrape ``minute``: the pod it shows on each
@@ -393,11 +394,20 @@ class Reference:
                         out[key] = out.get(key, 0.0) + joules * share / 3.6e6
         return out
 
-    def energy_lines(self, energy: dict[tuple, float], labelled: bool = True) -> dict[tuple, tuple[float, float]]:
-        """Spoke energy {(cluster, namespace): kWh} -> {(cluster, namespace): (kWh, cost)} at the cluster's price
-        (``labelled``: the data carries its cluster, else energy.price_per_kwh)."""
+    def energy_lines(self, energy: dict[tuple, float]) -> dict[tuple, tuple[float, float]]:
+        """Spoke energy {(cluster, namespace): kWh} -> {(cluster, namespace): (kWh, cost)} at the cluster's price."""
         e = self.model.energy
-        return {k: (v, v * (e.price(k[0]) if labelled else e.price_per_kwh)) for k, v in energy.items() if v}
+        return {k: (v, v * (e.price(k[0]) if self.labelled else e.price_per_kwh)) for k, v in energy.items() if v}
+
+    def hour_costs(self, gpu_hours: dict[tuple, float], energy: dict[tuple, float]) -> dict[tuple, float]:
+        """A namespace's cost of an hour from its spoke figures: {(cluster, namespace): its billing lines' cost, plus
+        its energy cost when energy.in_budget}."""
+        out = self.hour_cost(self.price(gpu_hours)[0])
+        if self.model.energy.in_budget:
+            for (cluster, ns), (_, cost) in self.energy_lines(energy).items():
+                if ns:
+                    out[(cluster, ns)] = out.get((cluster, ns), 0.0) + cost
+        return out
 
     # --- GPU activity and idle (contract section 9) ----------------------------------------------------------
     @cache
@@ -542,16 +552,17 @@ class Reference:
     # --- period to date (contract section 7) ----------------------------------------------------------------
 
     def period_to_date_by_cluster(self, minute: int, rate_minute: int | None = None,
-                                  hour_lines=None) -> dict[tuple[str, str], float]:
+                                  hour_costs=None) -> dict[tuple[str, str], float]:
         """{(cluster, tenant namespace): cost} at ``minute``: the complete hours up to the hour before last, plus
         the cost rate at ``rate_minute`` (default ``minute``) x the time since then, within the period.
-        ``hour_lines`` (hour) -> billing lines gives what the hub recorded for each hour (default:
-        :meth:`billing`). Only pairs with usage are listed."""
+        ``hour_costs`` (hour) -> {(cluster, namespace): cost} gives what the hub recorded for each hour (default:
+        :meth:`hour_costs` of the spoke's figures). Only pairs with usage are listed."""
         start, now_hour = period_start(minute), minute // 60
         tenants = {t.namespace for t in self.model.tenants}
         out: dict[tuple[str, str], float] = {}
         for hour in range(max(start // 60, 0), now_hour - 1):
-            for (cluster, ns, _, _), (_, cost) in (hour_lines or self.billing)(hour).items():
+            costs = hour_costs(hour) if hour_costs else self.hour_costs(self.gpu_hours(hour), self.energy(hour))
+            for (cluster, ns), cost in costs.items():
                 if ns in tenants:
                     out[(cluster, ns)] = out.get((cluster, ns), 0.0) + cost
         since = min(minute - (now_hour - 1) * 60, minute - start)
@@ -560,10 +571,10 @@ class Reference:
                 out[(cluster, ns)] = out.get((cluster, ns), 0.0) + rate * since / 60
         return out
 
-    def period_to_date(self, minute: int, rate_minute: int | None = None, hour_lines=None) -> dict[str, float]:
+    def period_to_date(self, minute: int, rate_minute: int | None = None, hour_costs=None) -> dict[str, float]:
         """{tenant namespace: cost} at ``minute``: :meth:`period_to_date_by_cluster` summed over clusters."""
         out = {t.namespace: 0.0 for t in self.model.tenants}
-        for (_, ns), cost in self.period_to_date_by_cluster(minute, rate_minute, hour_lines).items():
+        for (_, ns), cost in self.period_to_date_by_cluster(minute, rate_minute, hour_costs).items():
             out[ns] += cost
         return out
 

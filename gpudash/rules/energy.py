@@ -1,8 +1,8 @@
 """Spoke energy rule: each physical GPU's energy per spoke step, split among the pods holding it.
 
 At every step ``s`` (``billing.resolution``) of the previous clock hour, a GPU's energy over ``(s - r, s]`` is the
-rise of its energy counter between the two steps (a counter that went down was reset by a driver reload: the
-energy since the reset, its new value, counts), or, for a GPU without a counter, its power at ``s`` times ``r``.
+rise of its energy counter between the two steps, or, where there is no rise (no counter, a sample missing, or a
+counter that went down because a driver reload reset it), its power at ``s`` times ``r``.
 It goes to the pods the GPU exporter attributes the GPU's devices to at ``s``: a whole GPU to its pod, a MIG
 instance by its compute share (``GPU_I_PROFILE``); what no pod holds goes to the row without ``namespace``, the
 provider's ``unallocated`` line, so the rows add up to the GPUs' energy. A step where the exporter was not seen at
@@ -19,36 +19,31 @@ from gpudash.rules.format import Rule
 from gpudash.sources import gpu_exporters as gx
 from gpudash.sources import kube_state_metrics as ksm
 
-# A physical GPU: AMD's gpu_id is renamed to gpu, AMD series have no UUID.
-GPU = ("cluster", "node", *gx.DCGM_GPU_LABELS)
+# A physical GPU, by the exporters' own labels (no relabelling per step: DCGM's host label is Hostname or hostname,
+# AMD's hostname; a DCGM GPU is (gpu, UUID), an AMD one gpu_id).
+GPU = tuple(dict.fromkeys(("cluster", *gx.DCGM_HOST_LABELS, *gx.DCGM_GPU_LABELS, gx.AMD_HOST_LABEL, gx.AMD_GPU_LABEL)))
 JOULES_PER_KWH = 3.6e6
 
 
-def _amd_gpu(expr: str) -> str:
-    """An AMD exporter series keyed like a DCGM one: ``node`` from its host label, ``gpu`` from ``gpu_id``."""
-    return q.label_replace(q.label_replace(expr, "node", "$1", gx.AMD_HOST_LABEL, "(.+)"),
-                           "gpu", "$1", gx.AMD_GPU_LABEL, "(.+)")
-
-
-def _per_gpu(model: Model, dcgm: str, amd: str, dcgm_scale: float, amd_scale: float, offset: str = "") -> str:
+def _per_gpu(model: Model, dcgm: str, amd: str, dcgm_scale: float = 1.0, amd_scale: float = 1.0,
+             offset: str = "") -> str:
     """One value per physical GPU of the DCGM metric ``dcgm`` and the AMD metric ``amd``, scaled; ``max`` folds the
     copies a GPU may have (a new series when the pod holding it changes, a MIG instance's copy of a device field)."""
     src = model.sources
-    nvidia = gx.on_node(q.selector(dcgm, gx.job(src.dcgm)) + offset)
-    amd = _amd_gpu(q.selector(gx.amd_metric(src, amd), gx.job(src.amd)) + offset)
-    return f"{q.agg('max', GPU, nvidia)} * {dcgm_scale!r} or {q.agg('max', GPU, amd)} * {amd_scale!r}"
+    nvidia = q.agg("max", GPU, q.selector(dcgm, gx.job(src.dcgm)) + offset)
+    amd = q.agg("max", GPU, q.selector(gx.amd_metric(src, amd), gx.job(src.amd)) + offset)
+    scaled = [f"{e} * {s!r}" if s != 1 else e for e, s in ((nvidia, dcgm_scale), (amd, amd_scale))]
+    return " or ".join(scaled)
 
 
 def _step_energy(model: Model) -> str:
-    """Joules each GPU drew over the step ending now: the counter's rise since the step before (its value after a
-    reset), else power x step where the GPU has no counter."""
+    """Joules each GPU drew over the step ending now: its energy counter's rise since the step before; where there
+    is none (no counter, a sample missing, or the counter went down: a driver reload), its power now x the step."""
     r = model.billing.resolution
     now = _per_gpu(model, gx.DCGM_ENERGY, gx.AMD_ENERGY, gx.DCGM_ENERGY_JOULES, gx.AMD_ENERGY_JOULES)
     before = _per_gpu(model, gx.DCGM_ENERGY, gx.AMD_ENERGY, gx.DCGM_ENERGY_JOULES, gx.AMD_ENERGY_JOULES,
                       f" offset {q.duration(r)}")
-    counted = f"(({now}) - (({before}) <= ({now}))) or (({now}) and ({before}))"
-    power = _per_gpu(model, gx.DCGM_POWER_USAGE, gx.AMD_POWER, 1.0, 1.0)
-    return f"{counted} or ((({power}) * {r}) unless on {q.labels(GPU)} ({now}))"
+    return f"(({now}) - ({before}) >= 0) or ({_per_gpu(model, gx.DCGM_POWER_USAGE, gx.AMD_POWER)}) * {r}"
 
 
 def _mig_shares(model: Model) -> dict[float, list[str]]:
@@ -96,22 +91,30 @@ def _holders(model: Model) -> str:
         weighted = q.label_replace(weighted, "gpudash_weight", repr(share), gx.DCGM_MIG_PROFILE_LABEL,
                                    q.regex_alternation(profiles))
         table.append(q.const_series(repr(share), gpudash_weight=repr(share)))
-    device = (*GPU, gx.DCGM_MIG_INSTANCE_LABEL, "namespace", "pod")
+    device = (*GPU, "node", gx.DCGM_MIG_INSTANCE_LABEL, "namespace", "pod")
     nvidia = q.agg("max", device, f"{weighted} * on (gpudash_weight) group_left () ({' or '.join(table)})")
     nvidia = f"({nvidia} * on (cluster, node) group_left () {_replica_share(model)}) or {nvidia}"
     label = src.amd_partition_label
     partitioned = q.selector(ksm.NODE_LABELS, ksm.job(src), (label, "=~", ".+"), (label, "!~", "spx_.*"))
-    amd = _amd_gpu(gx.to_pod_labels(gx.attributed(gx.amd_metric(src, gx.AMD_GFX_ACTIVITY), src.amd), src.amd))
-    amd = f"({q.agg('max', (*GPU, 'namespace', 'pod'), amd)} * 0 + 1) unless on (cluster, node) {partitioned}"
+    amd = gx.to_pod_labels(gx.attributed(gx.amd_metric(src, gx.AMD_GFX_ACTIVITY), src.amd), src.amd)
+    amd = q.label_replace(amd, "node", "$1", gx.AMD_HOST_LABEL, "(.+)")
+    amd = f"({q.agg('max', (*GPU, 'node', 'namespace', 'pod'), amd)} * 0 + 1) unless on (cluster, node) {partitioned}"
     return q.agg("sum", (*GPU, "namespace", "pod"), f"{nvidia} or {amd}")
+
+
+def _gpus(model: Model) -> str:
+    """1 per physical GPU the exporters list (every device has a framebuffer or activity series, held or not)."""
+    return f"({_per_gpu(model, gx.DCGM_FB_USED, gx.AMD_GFX_ACTIVITY)}) * 0 + 1"
 
 
 def _step_split(model: Model) -> str:
     """Joules of the step ending now per namespace, and without ``namespace`` the share no pod holds."""
-    energy, held, on = _step_energy(model), _holders(model), f"on {q.labels(GPU)}"
+    held, on = _holders(model), f"on {q.labels(GPU)}"
     # the share no pod holds, as one more holder row without namespace and pod
-    free = f"clamp_min(1 - {q.agg('sum', GPU, held)}, 0) or (({energy}) * 0 + 1)"
-    return q.agg("sum", names.labels(names.HOURLY_ENERGY), f"({energy}) * {on} group_right () ({held} or {free})")
+    free = f"clamp_min(1 - ({q.agg('sum', GPU, held)} or ({_gpus(model)}) * 0), 0)"
+    split = f"({_step_energy(model)}) * {on} group_right () ({held} or {free})"
+    return q.agg("sum", names.labels(names.HOURLY_ENERGY), split)
+
 
 def rules(model: Model) -> tuple[Rule, ...]:
     hourly = f"sum_over_time({spoke._per_step(_step_split(model), model)}) / {JOULES_PER_KWH!r}"
