@@ -65,9 +65,9 @@ def _replica_share(model: Model) -> str:
     keys = [ksm.node_label(ksm.replicas_key(r))
             for r in ("nvidia.com/gpu", *(f"nvidia.com/mig-{p}" for p in mig_profile_names(model)))]
     many = "[0-9]*[2-9]|[0-9]*[1-9][0-9]+"  # a count of at least 2
-    counts = " or ".join(
-        q.label_replace(q.agg("max", ("cluster", "node", k), q.selector(ksm.NODE_LABELS, ksm.job(src), (k, "=~", many))),
-                        "gpudash_replicas", "$1", k, "(.+)") for k in keys)
+    labelled = ((k, q.selector(ksm.NODE_LABELS, ksm.job(src), (k, "=~", many))) for k in keys)
+    counts = " or ".join(q.label_replace(q.agg("max", ("cluster", "node", k), nodes), "gpudash_replicas", "$1", k,
+                                         "(.+)") for k, nodes in labelled)
     counts = q.agg("max", ("cluster", "node", "gpudash_replicas"), counts)
     top = max((c.time_slicing_replicas for c in model.gpu_classes), default=1)
     table = " or ".join(q.const_series(repr(1 / n), gpudash_replicas=str(n)) for n in range(2, top + 1))
