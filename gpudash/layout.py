@@ -56,6 +56,7 @@ PRUNE_NAMESPACE = f"{PRUNE}/namespace.yaml"
 PRUNE_SERVICE_ACCOUNT = f"{PRUNE}/serviceaccount.yaml"
 PRUNE_CLUSTER_ROLE = f"{PRUNE}/clusterrole.yaml"
 PRUNE_CLUSTER_ROLE_BINDING = f"{PRUNE}/clusterrolebinding.yaml"
+PRUNE_TRUSTED_CA = f"{PRUNE}/trusted-ca.configmap.yaml"  # filled by OpenShift with the cluster's trusted CA bundle
 
 
 def prune_deployment(cluster: str) -> str:

@@ -155,6 +155,11 @@ def test_skips_what_the_model_cannot_run():
         scenario([pod([{"at": "0m", "phase": "Running"}])], [{"name": "n1", "gpu": {"vendor": "amd"}}])
 
 
+def test_an_unknown_check_is_refused():
+    with pytest.raises(ValueError, match=r"unknown checks \['budget'\]"):
+        scenario([pod([{"at": "0m", "phase": "Running"}])], checks=["budget", "labels"])
+
+
 def test_hub_view_takes_each_series_from_its_own_pushes_of_the_current_hour():
     s = scenario([pod([{"at": "0m", "phase": "Running"}])], duration="3h")
     ref = Reference(s, MODEL)

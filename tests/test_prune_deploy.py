@@ -136,6 +136,21 @@ def test_deployment_runs_the_daemon_with_the_model_settings():
     assert env[plan.POD_NAME_ENV]["fieldRef"]["fieldPath"] == "metadata.name"
 
 
+def test_trusted_ca_bundle_is_injected_mounted_and_passed_to_the_cli():
+    files = artifacts.generate(model(trusted_ca_bundle=True))
+    cm = files[layout.PRUNE_TRUSTED_CA]
+    assert (cm["kind"], cm["metadata"]["namespace"]) == ("ConfigMap", "gpudash-prune") and "data" not in cm
+    assert cm["metadata"]["labels"]["config.openshift.io/inject-trusted-cabundle"] == "true"
+    assert "trusted-ca.configmap.yaml" in files[layout.kustomization(layout.PRUNE)]["resources"]
+    pod = files[layout.prune_deployment("east")]["spec"]["template"]["spec"]
+    (container,) = pod["containers"]
+    args = _parser().parse_args(container["command"][3:] + container["args"])
+    (mount,) = container["volumeMounts"]
+    assert args.ca_file == f"{mount['mountPath']}/ca-bundle.crt" and mount["readOnly"]
+    assert pod["volumes"] == [{"name": mount["name"], "configMap": {"name": cm["metadata"]["name"]}}]
+    assert layout.PRUNE_TRUSTED_CA not in artifacts.generate(model())
+
+
 def test_defaults_and_no_section():
     p = model().prune
     assert (p.clusters, p.run_mode, p.check_interval, p.max_actions, p.namespace, p.token_secret) == \

@@ -117,14 +117,6 @@ def _energy_text(cluster, share):
             "capacity drawing power that no tenant pays for (the provider's unallocated energy line).")
 
 
-def _energy_unallocated(model: Model) -> str:
-    """The unallocated share of each cluster's GPU energy in the last hour, where it reaches the model's ratio."""
-    energy = c.fresh(model, names.HOUR_ENERGY)
-    free = c.fresh(model, q.selector(names.HOUR_ENERGY, ("namespace", "=", "")))
-    return (f"{q.agg('sum', ('cluster',), free)} / {q.agg('sum', ('cluster',), energy)} "
-            f">= {model.energy.unallocated_alert_ratio!r}")
-
-
 def _no_product_text(cluster, node, gpus):
     return (f"Node {node} on cluster {cluster} holds {gpus} GPUs allocated to Running pods but shows no GPU product "
             "label: their GPU-hours are unpriced. kube-state-metrics exports node labels only with "
@@ -168,14 +160,40 @@ def _not_reporting(model: Model):
                   f"for {q.duration(not_reporting_for(model))}")
 
 
-def alerts(model: Model) -> tuple:
+def _gap(model: Model):
+    return c.provider_alert(
+        model, an.BILLING_DATA_GAP, f"{names.BILLING_COVERAGE} < 1", gap_for(model), "critical",
+        summary="The last complete hour of a cluster is billed from incomplete data.",
+        description=_gap_text(c.label("cluster"), c.VALUE_PERCENT),
+        help="The hour before this one is under-billed on a cluster: an hourly spoke rule failed in every"
+             "\npush of this hour (the hour is missing, never taken from another hour), or the spoke"
+             "\nPrometheus had no data for part of it. Pushes carry the previous hour, so lost pushes alone"
+             "\nlose nothing while one push of the hour arrives.",
+        threshold=f"`{names.BILLING_COVERAGE}` < 1; for {q.duration(gap_for(model))}")
+
+
+def _ksm_down(model: Model):
+    """Every kube-state-metrics target down, or none at all on a cluster that pushes."""
     lb = c.label
-    job = _ksm(model)
-    up_ksm = c.fresh(model, q.selector(an.UP, job))
+    up_ksm = c.fresh(model, q.selector(an.UP, _ksm(model)))
     heartbeat = c.fresh(model, names.BILLED_HOUR)
     ksm_job = model.sources.kube_state_metrics_job
     ksm_absent = q.label_replace(f"{q.agg('count', ('cluster',), heartbeat)} unless on (cluster) "
                                  f"{q.agg('count', ('cluster',), up_ksm)}", "job", _dollar(ksm_job), "", "")
+    return c.provider_alert(
+        model, an.KSM_DOWN, f"({q.agg('max', ('cluster', 'job'), up_ksm)} == 0) or {ksm_absent}",
+        ksm_down_for(model), "critical",
+        summary="The source of GPU allocation, kube-state-metrics, is down on a cluster.",
+        description=_ksm_text(lb("cluster"), lb("job")),
+        help="Every kube-state-metrics target of the cluster fails its scrape, or the cluster pushes but has"
+             "\nno kube-state-metrics target: allocation is unmeasured, so GPU time is under-billed.",
+        threshold=f"`up{{job=\"{ksm_job}\"}}` == 0 or absent; for {q.duration(ksm_down_for(model))}")
+
+
+def _exporter_missing(model: Model):
+    """Per vendor the model prices: clusters with GPU capacity of its resources and no target of its exporter;
+    None when the model prices no vendor with an exporter."""
+    job = _ksm(model)
     missing = []
     for _vendor, exporter, resources in exporters(model):
         exporter_job = exporter.job
@@ -184,98 +202,108 @@ def alerts(model: Model) -> tuple:
         targets = q.agg("count", ("cluster",), c.fresh(model, q.selector(an.UP, ("job", "=~", exporter_job))))
         missing.append(q.label_replace(f"{gpu_nodes} unless on (cluster) {targets}", "job", _dollar(exporter_job),
                                        "", ""))
-    pending = c.fresh(model, q.selector(ksm.CONTAINER_REQUESTS, job, ("resource", "=~", ksm.GPU_RESOURCE_REGEX),
-                                        ("node", "=", "")))
-    unscheduled = q.agg("sum", ("cluster", "namespace", "pod", "resource"),
-                        q.agg("max", ("cluster", "namespace", "pod", "container", "resource"), pending))
+    if not missing:
+        return None
+    return c.provider_alert(
+        model, an.EXPORTER_MISSING, " or ".join(missing), exporter_missing_for(model), "warning",
+        summary="A cluster has GPU nodes but no GPU exporter target.",
+        description=_exporter_missing_text(c.label("cluster"), c.VALUE_INT, c.label("job")),
+        help="Nodes report GPU capacity (kube-state-metrics) but the vendor's exporter has no scrape target"
+             "\nin the cluster: utilisation, idle alerts and health checks see nothing. Billing (from"
+             "\nallocation) is unaffected.",
+        threshold=f"GPU capacity > 0 and no exporter `up` series; for {q.duration(exporter_missing_for(model))}")
+
+
+def _unpriced(model: Model):
+    lb = c.label
+    return c.provider_alert(
+        model, an.UNPRICED, f"{c.fresh(model, names.UNPRICED_GPU_HOURS)} > 0", 0, "warning",
+        summary="GPU-hours were used on a product or resource the model has no price for.",
+        description=_unpriced_text(model.currency, lb("cluster"), lb("namespace"),
+                                   c.VALUE_MONEY, lb("resource"), lb("product")),
+        help="Unpriced GPU-hours are never silently free: they are reported until the model prices the"
+             "\nproduct (a new GPU model, a node without a product label, an unknown MIG profile).",
+        threshold="unpriced GPU-hours of the last hour > 0 (the hourly figure is its own debounce)")
+
+
+def _energy_unallocated(model: Model):
+    """The unallocated share of each cluster's GPU energy in the last hour, where it reaches the model's ratio."""
+    ratio = model.energy.unallocated_alert_ratio
+    energy = c.fresh(model, names.HOUR_ENERGY)
+    free = c.fresh(model, q.selector(names.HOUR_ENERGY, ("namespace", "=", "")))
+    return c.provider_alert(
+        model, an.ENERGY_UNALLOCATED,
+        f"{q.agg('sum', ('cluster',), free)} / {q.agg('sum', ('cluster',), energy)} >= {ratio!r}", 0, "warning",
+        summary="Much of a cluster's GPU energy went to GPUs that no pod held.",
+        description=_energy_text(c.label("cluster"), c.VALUE_PERCENT),
+        help="Idle GPU capacity burns power that no tenant pays for: the unallocated share of the"
+             "\ncluster's GPU energy in the last hour reached energy.unallocated_alert_ratio.",
+        threshold=f"unallocated kWh / all kWh of the last hour >= {ratio:g} (the hourly figure is its own debounce)")
+
+
+def _no_product(model: Model):
     no_product = q.agg("sum", ("cluster", "node"),
                        c.fresh(model, q.selector(names.POD_ALLOCATED, ("product", "=", ""))))
+    return c.provider_alert(
+        model, an.NO_PRODUCT_LABEL, f"{no_product} > 0", no_product_for(model), "warning",
+        summary="A node holds GPU allocations but has no GPU product label.",
+        description=_no_product_text(c.label("cluster"), c.label("node"), c.VALUE_INT),
+        help="GPUs allocated on a node whose product label kube_node_labels does not show are billed at"
+             "\nnothing (unpriced): vanilla kube-state-metrics exports no node labels without"
+             "\n--metric-labels-allowlist=nodes=[...], or the labeller is not running there.",
+        threshold=f"pushed allocation with `product=\"\"` > 0; for {q.duration(no_product_for(model))}")
+
+
+def _unscheduled(model: Model):
+    lb = c.label
+    pending = c.fresh(model, q.selector(ksm.CONTAINER_REQUESTS, _ksm(model),
+                                        ("resource", "=~", ksm.GPU_RESOURCE_REGEX), ("node", "=", "")))
+    unscheduled = q.agg("sum", ("cluster", "namespace", "pod", "resource"),
+                        q.agg("max", ("cluster", "namespace", "pod", "container", "resource"), pending))
+    return c.provider_alert(
+        model, an.UNSCHEDULED, f"{unscheduled} > 0", unscheduled_for(model), "warning",
+        summary="A pod has waited a long time for GPUs without being scheduled.",
+        description=_unscheduled_text(lb("namespace"), lb("pod"), lb("cluster"), c.VALUE_INT, lb("resource"),
+                                      q.duration(unscheduled_for(model))),
+        help="GPU requests with no node binding (node=\"\") are not billed: a pod waiting this long is demand"
+             "\nthe fleet turns away (capacity, quota, fragmentation).",
+        threshold=f"GPU request with `node=\"\"`; for {q.duration(unscheduled_for(model))}")
+
+
+def _rule_failures(model: Model):
     P2 = q.duration(c.pushes(model, 2))
     failures = q.agg("sum", ("cluster", "rule_group"),
                      f"increase({self_metric(an.RULE_EVALUATION_FAILURES)}[{P2}])")
+    return c.provider_alert(
+        model, an.RULE_FAILURES, f"{failures} > 0", rule_failures_for(model), "critical",
+        summary="Evaluations of gpudash billing rules or alerts are failing.",
+        description=_rule_failures_text(c.label("rule_group"), P2, q.duration(rule_failures_for(model))),
+        help="A gpudash rule group (billing rules or alerts) fails to evaluate: billing series and alerts go"
+             "\nmissing. Reads prometheus_rule_evaluation_failures_total of gpudash-* groups.",
+        threshold=f"failures in {P2} windows; for {q.duration(rule_failures_for(model))}")
 
+
+def _rule_slow(model: Model):
     def latest(metric):
         return q.agg("max", ("cluster", "rule_group"), c.fresh(model, self_metric(metric)))
 
     slow = f"{latest(an.RULE_GROUP_LAST_DURATION)} > on (cluster, rule_group) {latest(an.RULE_GROUP_INTERVAL)}"
-    out = [
-        _not_reporting(model),
-        c.provider_alert(
-            model, an.BILLING_DATA_GAP, f"{names.BILLING_COVERAGE} < 1", gap_for(model), "critical",
-            summary="The last complete hour of a cluster is billed from incomplete data.",
-            description=_gap_text(lb("cluster"), c.VALUE_PERCENT),
-            help="The hour before this one is under-billed on a cluster: an hourly spoke rule failed in every"
-                 "\npush of this hour (the hour is missing, never taken from another hour), or the spoke"
-                 "\nPrometheus had no data for part of it. Pushes carry the previous hour, so lost pushes alone"
-                 "\nlose nothing while one push of the hour arrives.",
-            threshold=f"`{names.BILLING_COVERAGE}` < 1; for {q.duration(gap_for(model))}"),
-        c.provider_alert(
-            model, an.KSM_DOWN, f"({q.agg('max', ('cluster', 'job'), up_ksm)} == 0) or {ksm_absent}",
-            ksm_down_for(model), "critical",
-            summary="The source of GPU allocation, kube-state-metrics, is down on a cluster.",
-            description=_ksm_text(lb("cluster"), lb("job")),
-            help="Every kube-state-metrics target of the cluster fails its scrape, or the cluster pushes but has"
-                 "\nno kube-state-metrics target: allocation is unmeasured, so GPU time is under-billed.",
-            threshold=f"`up{{job=\"{ksm_job}\"}}` == 0 or absent; for {q.duration(ksm_down_for(model))}"),
-    ]
-    if missing:
-        out.append(c.provider_alert(
-            model, an.EXPORTER_MISSING, " or ".join(missing), exporter_missing_for(model), "warning",
-            summary="A cluster has GPU nodes but no GPU exporter target.",
-            description=_exporter_missing_text(lb("cluster"), c.VALUE_INT, lb("job")),
-            help="Nodes report GPU capacity (kube-state-metrics) but the vendor's exporter has no scrape target"
-                 "\nin the cluster: utilisation, idle alerts and health checks see nothing. Billing (from"
-                 "\nallocation) is unaffected.",
-            threshold=f"GPU capacity > 0 and no exporter `up` series; for {q.duration(exporter_missing_for(model))}"))
-    out += [
-        c.provider_alert(
-            model, an.UNPRICED, f"{c.fresh(model, names.UNPRICED_GPU_HOURS)} > 0", 0, "warning",
-            summary="GPU-hours were used on a product or resource the model has no price for.",
-            description=_unpriced_text(model.currency, lb("cluster"), lb("namespace"),
-                                       c.VALUE_MONEY, lb("resource"), lb("product")),
-            help="Unpriced GPU-hours are never silently free: they are reported until the model prices the"
-                 "\nproduct (a new GPU model, a node without a product label, an unknown MIG profile).",
-            threshold="unpriced GPU-hours of the last hour > 0 (the hourly figure is its own debounce)"),
-        c.provider_alert(
-            model, an.ENERGY_UNALLOCATED, _energy_unallocated(model), 0, "warning",
-            summary="Much of a cluster's GPU energy went to GPUs that no pod held.",
-            description=_energy_text(lb("cluster"), c.VALUE_PERCENT),
-            help="Idle GPU capacity burns power that no tenant pays for: the unallocated share of the"
-                 "\ncluster's GPU energy in the last hour reached energy.unallocated_alert_ratio.",
-            threshold=f"unallocated kWh / all kWh of the last hour >= {model.energy.unallocated_alert_ratio:g} "
-                      "(the hourly figure is its own debounce)"),
-        c.provider_alert(
-            model, an.NO_PRODUCT_LABEL, f"{no_product} > 0", no_product_for(model), "warning",
-            summary="A node holds GPU allocations but has no GPU product label.",
-            description=_no_product_text(lb("cluster"), lb("node"), c.VALUE_INT),
-            help="GPUs allocated on a node whose product label kube_node_labels does not show are billed at"
-                 "\nnothing (unpriced): vanilla kube-state-metrics exports no node labels without"
-                 "\n--metric-labels-allowlist=nodes=[...], or the labeller is not running there.",
-            threshold=f"pushed allocation with `product=\"\"` > 0; for {q.duration(no_product_for(model))}"),
-        c.provider_alert(
-            model, an.UNSCHEDULED, f"{unscheduled} > 0", unscheduled_for(model), "warning",
-            summary="A pod has waited a long time for GPUs without being scheduled.",
-            description=_unscheduled_text(lb("namespace"), lb("pod"), lb("cluster"), c.VALUE_INT, lb("resource"),
-                                          q.duration(unscheduled_for(model))),
-            help="GPU requests with no node binding (node=\"\") are not billed: a pod waiting this long is demand"
-                 "\nthe fleet turns away (capacity, quota, fragmentation).",
-            threshold=f"GPU request with `node=\"\"`; for {q.duration(unscheduled_for(model))}"),
-        c.provider_alert(
-            model, an.RULE_FAILURES, f"{failures} > 0", rule_failures_for(model), "critical",
-            summary="Evaluations of gpudash billing rules or alerts are failing.",
-            description=_rule_failures_text(lb("rule_group"), P2, q.duration(rule_failures_for(model))),
-            help="A gpudash rule group (billing rules or alerts) fails to evaluate: billing series and alerts go"
-                 "\nmissing. Reads prometheus_rule_evaluation_failures_total of gpudash-* groups.",
-            threshold=f"failures in {P2} windows; for {q.duration(rule_failures_for(model))}"),
-        c.provider_alert(
-            model, an.RULE_GROUP_SLOW, slow, rule_slow_for(model), "warning",
-            summary="A gpudash rule group takes longer to evaluate than its interval.",
-            description=_rule_slow_text(lb("rule_group"), c.VALUE_INT),
-            help="A gpudash rule group's last evaluation took longer than its interval: evaluations are skipped,"
-                 "\nand the hourly billing series get gaps.",
-            threshold=f"last duration > interval; for {q.duration(rule_slow_for(model))}"),
-    ]
-    return tuple(out)
+    return c.provider_alert(
+        model, an.RULE_GROUP_SLOW, slow, rule_slow_for(model), "warning",
+        summary="A gpudash rule group takes longer to evaluate than its interval.",
+        description=_rule_slow_text(c.label("rule_group"), c.VALUE_INT),
+        help="A gpudash rule group's last evaluation took longer than its interval: evaluations are skipped,"
+             "\nand the hourly billing series get gaps.",
+        threshold=f"last duration > interval; for {q.duration(rule_slow_for(model))}")
+
+
+# One function per alert, in the group's order; _exporter_missing is None when no vendor has an exporter.
+_ALERTS = (_not_reporting, _gap, _ksm_down, _exporter_missing, _unpriced, _energy_unallocated, _no_product,
+           _unscheduled, _rule_failures, _rule_slow)
+
+
+def alerts(model: Model) -> tuple:
+    return tuple(rule for rule in (build(model) for build in _ALERTS) if rule is not None)
 
 
 def _dollar(text: str) -> str:

@@ -13,6 +13,7 @@ from gpudash import alerts
 from gpudash.model.pricing import skus
 from gpudash.model.types import Exporter, Model
 from gpudash.promql import build as q
+from gpudash.promql import read
 from gpudash.report.client import Prometheus, PrometheusError
 from gpudash.rules import hub, names, spoke
 from gpudash.sources import gpu_exporters as gx
@@ -212,8 +213,8 @@ def _shown(cluster: str) -> str:
 
 
 def pushes(prom: Prometheus, model: Model, expected: tuple[str, ...], now: float) -> list[Check]:
-    """Each cluster's heartbeat is at most two push intervals old."""
-    limit = 2 * model.billing.mco_interval
+    """Each cluster's heartbeat is within the hub's freshness window (what every hub read sees as "now")."""
+    limit = read.fresh_seconds(model.billing.mco_interval)
     ages = _ages(prom, now)
     out = []
     for cluster in expected:

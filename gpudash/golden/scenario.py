@@ -38,6 +38,9 @@ FAULT_KINDS = ("missed_scrapes", "ksm_restart", "ksm_duplicate", "exporter_gap",
                "mco_rule_failed", "mco_straddle", "spoke_restart", "driver_reload")
 PUSH_RULES = ("billed_hour", "steps", "gpu_hours", "node_max", "pod_alloc", "energy")
 OWNER_KINDS = ("Deployment", "StatefulSet", "Job", "bare")
+# Extra hub assertions a scenario may ask for (gpudash.golden.emit): "labels" compares every hub series' full
+# label set; "every_series" asserts every registered series by value. Budget thresholds are checked in every one.
+CHECKS = ("labels", "every_series")
 
 
 class Skip(Exception):
@@ -133,7 +136,7 @@ class Scenario:
     pods: tuple[Pod, ...]
     faults: tuple[Fault, ...] = ()
     hub_only: bool = False  # month-scale: only the push path (pushed series in, hub rules) is tested
-    checks: tuple[str, ...] = field(default=())  # extra checks named in the file: "labels", "every_series"
+    checks: tuple[str, ...] = field(default=())  # extra checks named in the file, from CHECKS
 
     def node(self, cluster: str, name: str) -> Node:
         return next(n for n in self.nodes if (n.cluster, n.name) == (cluster, name))
@@ -272,6 +275,9 @@ def resolve(raw: dict, model: Model) -> Scenario:
         seen[key] = seen.get(key, 0) + 1
         pods.append(_pod(p, model, by_name, clusters, seen[key]))
     faults = tuple(_fault(f) for f in raw.get("faults", ()))
+    unknown = sorted(set(raw.get("checks", ())) - set(CHECKS))
+    if unknown:
+        raise ValueError(f"scenario {raw['name']}: unknown checks {unknown} (known: {', '.join(CHECKS)})")
     return Scenario(raw["name"], raw["protects"].strip(), minutes(raw["duration"]), clusters, nodes, tuple(pods),
                     faults, bool(raw.get("hub_only", False)), tuple(raw.get("checks", ())))
 

@@ -16,21 +16,14 @@ itself records). docs/dashboards.md describes every panel.
 from __future__ import annotations
 
 from gpudash.grafana import panels as P
+from gpudash.grafana import provider_queries as pq
+from gpudash.grafana import tenant_queries as tq
 from gpudash.grafana import uids
-from gpudash.grafana.queries import (
-    hours_in_range,
-    idle_pods,
-    pod_activity,
-    pod_allocation_by_class,
-    provider_scope,
-    tenant_scope,
-)
+from gpudash.grafana.queries import allocated_by_line, idle_cost, provider_scope, tenant_scope
 from gpudash.model.types import Model, Tenant
 from gpudash.promql import build as q
 from gpudash.promql import read
-from gpudash.promql.calendar import period_to_date
 from gpudash.rules import names
-from gpudash.sources import kube_state_metrics as ksm
 
 PROVIDER_TAG = "gpudash-provider"
 TENANT_TAG = "gpudash-tenant"
@@ -55,170 +48,131 @@ def _cluster_variable(model: Model):
 
 # --- provider -----------------------------------------------------------------------------------------------------
 
-def push_ts(selector: str) -> str:
-    """Newest sample time of ``selector`` within the hour (``timestamp()`` of a raw selector is the sample's
-    own time; the 1-minute subquery sees every push whatever the push interval)."""
-    return f"max_over_time(timestamp({selector})[1h:1m])"
-
-
 def provider(model: Model) -> P.Dashboard:
     s = provider_scope(model)
     cur, rate = P.currency_unit(model.currency), P.currency_rate_unit(model.currency)
-    whole = ("resource", "=~", "nvidia\\.com/gpu|amd\\.com/gpu")
-    mig = ("resource", "=~", "nvidia\\.com/mig-.+")
-    shared = ("resource", "=", "nvidia.com/gpu.shared")
-    alloc_by_class = pod_allocation_by_class(s)
-    busy = f"{alloc_by_class} * on (cluster, namespace, pod) group_left () {pod_activity(s)}"
-    by_class = ("cluster", "gpu_class")
-    utilisation = f"{q.agg('sum', by_class, busy)} / {q.agg('sum', by_class, alloc_by_class)}"
-    idle = idle_pods(s)
-    tenants = s.now(names.TENANT_INFO)
-    src = model.sources
-    jobs = (q.regex_alternation([src.kube_state_metrics_job]), src.dcgm.job, src.amd.job)
-    exporters = "|".join(f"(?:{j})" for j in jobs)
-    ksm_up = s.sel("up", ksm.job(src))
-    clusters = " or ".join(q.const_series(1, cluster=c) for c in model.clusters) or "vector(1) * 0 < 0"
-    pushing = q.agg("count", ("cluster",), s.now(names.BILLED_HOUR))
     window = q.duration(max(model.alerts.idle.window, 2 * model.billing.mco_interval))
 
     panels = [
         P.row("Fleet now"),
         P.stat("Whole GPUs allocated", "Whole GPUs (nvidia.com/gpu, amd.com/gpu) allocated right now to Running "
                "pods on all selected clusters: the quantity billed per hour at the class price.", P.GPUS,
-               (Q(f"sum({s.now(names.CLASS_ALLOCATED, whole)}) or vector(0)", instant=True),), thresholds=P.NEUTRAL),
+               (Q(pq.allocated(s, pq.WHOLE), instant=True),), thresholds=P.NEUTRAL),
         P.stat("MIG slices allocated", "MIG instances (nvidia.com/mig-*) allocated right now; each is billed at "
                "its profile price, not the whole-GPU price.", P.GPUS,
-               (Q(f"sum({s.now(names.CLASS_ALLOCATED, mig)}) or vector(0)", instant=True),), thresholds=P.NEUTRAL),
+               (Q(pq.allocated(s, pq.MIG), instant=True),), thresholds=P.NEUTRAL),
         P.stat("Shared GPU replicas allocated", "Time-sliced GPU replicas (nvidia.com/gpu.shared) allocated right "
                "now; each is billed at the class's shared price.", P.GPUS,
-               (Q(f"sum({s.now(names.CLASS_ALLOCATED, shared)}) or vector(0)", instant=True),), thresholds=P.NEUTRAL),
+               (Q(pq.allocated(s, pq.SHARED), instant=True),), thresholds=P.NEUTRAL),
         P.stat("Revenue rate", f"What all namespaces on the selected clusters are billed per hour right now "
                f"({model.currency}/h), from the pods' GPU requests and the model's prices.", rate,
-               (Q(f"sum({s.now(names.NAMESPACE_COST_RATE)}) or vector(0)", instant=True),), thresholds=P.NEUTRAL,
+               (Q(pq.revenue_rate(s), instant=True),), thresholds=P.NEUTRAL,
                decimals=2),
         P.stat("Period-to-date revenue", f"Cost of this billing period (UTC month) so far, summed over all "
                f"tenants (all clusters): exact to the hour before last, estimated since. In {model.currency}.",
-               cur, (Q(f"sum({s.now(names.TENANT_COST_PTD)})", instant=True),),
+               cur, (Q(pq.revenue_to_date(s), instant=True),),
                thresholds=P.NEUTRAL, decimals=2),
         P.stat("Projected period revenue", "Period-to-date revenue plus every tenant's average burn rate over "
                "billing.burn_rate_window for the time left in the month.", cur,
-               (Q(f"sum({s.now(names.TENANT_COST_PROJECTED)})", instant=True),),
+               (Q(pq.revenue_projected(s), instant=True),),
                thresholds=P.NEUTRAL, decimals=2),
         P.stat("Idle GPUs cost", f"Burn rate ({model.currency}/h) of pods whose GPUs showed zero activity for "
                f"the whole idle window ({window}): money spent on allocated but unused GPUs.", rate,
-               (Q(f"sum({s.now(names.POD_COST_RATE)} and on (cluster, namespace, pod) ({idle})) or vector(0)",
-                  instant=True),),
+               (Q(idle_cost(s), instant=True),),
                thresholds=((None, P.GREEN), (0.01, P.ORANGE)), decimals=2, no_value="0"),
         P.stat("Unpriced GPU-hours, last hour", "GPU-hours of the last complete clock hour on products or "
                "resources the model has no price for. Never silently free: should be 0; price them in "
                "gpudash.yaml.", P.GPU_HOURS,
-               (Q(f"sum({s.now(names.UNPRICED_GPU_HOURS)}) or vector(0)", instant=True),),
+               (Q(pq.unpriced_last_hour(s), instant=True),),
                thresholds=((None, P.GREEN), (1e-9, P.RED)), decimals=2, no_value="0"),
 
         P.row("Allocation and utilisation"),
         P.timeseries("GPUs allocated by cluster and class", "Units of each billed resource (whole GPUs, MIG "
                      "slices, shared replicas) allocated to Running pods, per cluster and GPU class.", P.GPUS,
-                     (Q(q.agg("sum", ("cluster", "gpu_class", "resource"), s.now(names.CLASS_ALLOCATED)),
-                        "{{cluster}} {{gpu_class}} {{resource}}"),), stack=True),
+                     (Q(allocated_by_line(s), "{{cluster}} {{gpu_class}} {{resource}}"),), stack=True),
         P.timeseries("GPU utilisation by cluster and class", "Allocation-weighted mean GPU activity (0-100 %) of "
                      "the pods holding GPUs: low values mean GPUs are paid for but not used. Pods without GPU "
                      "activity metrics are left out.", P.RATIO,
-                     (Q(utilisation, "{{cluster}} {{gpu_class}}"),), min_value=0, max_value=1),
+                     (Q(pq.utilisation_by_class(s), "{{cluster}} {{gpu_class}}"),), min_value=0, max_value=1),
         P.timeseries("Revenue rate by cluster", f"Burn rate of all namespaces per cluster ({model.currency}/h).",
-                     rate, (Q(q.agg("sum", ("cluster",), s.now(names.NAMESPACE_COST_RATE)), "{{cluster}}"),),
+                     rate, (Q(pq.revenue_rate_by_cluster(s), "{{cluster}}"),),
                      stack=True, decimals=2),
         P.timeseries("Revenue per clock hour", f"Invoiced cost of each complete clock hour per cluster, in "
                      f"{model.currency}. A bar at T is the hour [T-2h, T-1h): an hour is complete on the hub "
                      "two hours after it starts.", cur,
-                     (Q(q.agg("sum", ("cluster",), s.hour(names.HOUR_COST)), "{{cluster}}", interval="1h"),),
+                     (Q(pq.revenue_per_hour(s), "{{cluster}}", interval="1h"),),
                      bars=True, stack=True, decimals=2),
 
         P.row("Tenants"),
         P.table("Tenants by period-to-date spend", f"Per tenant: cost of this billing period so far, projected "
                 f"cost at the end of the period and budget (all {model.currency}), and the share of the budget "
                 "spent. Sorted by spend.", cur,
-                (Q(q.agg("sum", ("tenant", "namespace"), s.now(names.TENANT_COST_PTD)),
-                   instant=True, table=True),
-                 Q(q.agg("sum", ("tenant", "namespace"), s.now(names.TENANT_COST_PROJECTED)),
-                   instant=True, table=True),
-                 Q(q.agg("max", ("tenant", "namespace"), s.now(names.TENANT_BUDGET)),
-                   instant=True, table=True),
-                 Q(f"{q.agg('sum', ('tenant', 'namespace'), s.now(names.TENANT_COST_PTD))}"
-                   f" / {q.agg('max', ('tenant', 'namespace'), s.now(names.TENANT_BUDGET))}",
-                   instant=True, table=True)),
+                (Q(pq.tenant_to_date(s), instant=True, table=True),
+                 Q(pq.tenant_projected(s), instant=True, table=True),
+                 Q(pq.tenant_budget(s), instant=True, table=True),
+                 Q(pq.tenant_budget_used(s), instant=True, table=True)),
                 merge=True, hide=("Time",), sort_by="Period to date", units={"Value #D": P.RATIO}, decimals=2,
                 rename={"Value #A": "Period to date", "Value #B": "Projected", "Value #C": "Budget",
                         "Value #D": "Budget used"}, width=14, height=9),
         P.timeseries("Top 10 tenants by burn rate", f"The ten namespaces billed most per hour right now "
                      f"({model.currency}/h), all clusters.", rate,
-                     (Q(f"topk(10, {q.agg('sum', ('namespace',), s.now(names.NAMESPACE_COST_RATE))})",
-                        "{{namespace}}"),), width=10, height=9, decimals=2),
+                     (Q(pq.top_burn_rates(s), "{{namespace}}"),), width=10, height=9, decimals=2),
         P.table("GPU spend outside any tenant", f"Namespaces that hold GPUs but are no tenant of the model: their "
                 f"burn rate ({model.currency}/h) is not invoiced to anyone. Add them as tenants or stop them.",
-                rate, (Q(f"{q.agg('sum', ('cluster', 'namespace'), s.now(names.NAMESPACE_COST_RATE))} "
-                         f"unless on (namespace) {tenants}", instant=True, table=True),),
+                rate, (Q(pq.spend_outside_tenants(s), instant=True, table=True),),
                 hide=("Time",), rename={"Value": "Burn rate"}, sort_by="Burn rate", decimals=2, height=6),
 
         P.row("Idle GPUs"),
         P.table("Idle but allocated GPUs", f"Pods whose GPUs showed zero activity during the whole idle window "
                 f"({window}) while still allocated: GPUs held and their burn rate ({model.currency}/h).",
                 P.GPUS,
-                (Q(q.agg("sum", ("cluster", "namespace", "pod", "workload"),
-                         f"{s.now(names.POD_ALLOCATED)} and on (cluster, namespace, pod) ({idle})"),
-                   instant=True, table=True),
-                 Q(q.agg("sum", ("cluster", "namespace", "pod", "workload"),
-                         f"{s.now(names.POD_COST_RATE)} and on (cluster, namespace, pod) ({idle})"),
-                   instant=True, table=True)),
+                (Q(pq.idle_by_pod(s, names.POD_ALLOCATED), instant=True, table=True),
+                 Q(pq.idle_by_pod(s, names.POD_COST_RATE), instant=True, table=True)),
                 merge=True, hide=("Time",), rename={"Value #A": "GPUs", "Value #B": "Burn rate"},
                 units={"Value #B": rate}, sort_by="Burn rate", decimals=2, width=14),
         P.timeseries("Idle GPUs cost over time", f"Burn rate of idle-but-allocated pods per cluster "
                      f"({model.currency}/h).", rate,
-                     (Q(q.agg("sum", ("cluster",),
-                              f"{s.now(names.POD_COST_RATE)} and on (cluster, namespace, pod) ({idle})"),
-                        "{{cluster}}"),), width=10, decimals=2),
+                     (Q(pq.idle_cost_by_cluster(s), "{{cluster}}"),), width=10, decimals=2),
 
         P.row("MIG and unpriced usage"),
         P.timeseries("MIG slices allocated by profile", "MIG instances allocated per cluster, class and profile "
                      "(billed resource nvidia.com/mig-<profile>).", P.GPUS,
-                     (Q(q.agg("sum", ("cluster", "gpu_class", "resource"), s.now(names.CLASS_ALLOCATED, mig)),
-                        "{{cluster}} {{gpu_class}} {{resource}}"),), stack=True),
+                     (Q(pq.mig_by_profile(s), "{{cluster}} {{gpu_class}} {{resource}}"),), stack=True),
         P.timeseries("MIG GPU-hours per clock hour", "GPU-hours of MIG slices per complete clock hour, per "
                      "profile. A bar at T is the hour [T-2h, T-1h).", P.GPU_HOURS,
-                     (Q(q.agg("sum", ("gpu_class", "resource"), s.hour(names.HOUR_GPU_HOURS, mig)),
-                        "{{gpu_class}} {{resource}}", interval="1h"),), bars=True, stack=True, decimals=2),
+                     (Q(pq.mig_hours(s), "{{gpu_class}} {{resource}}",
+                        interval="1h"),), bars=True, stack=True, decimals=2),
         P.table("Unpriced usage, last hour", "GPU-hours of the last complete clock hour per cluster, namespace, "
                 "node product and resource that the model has no price for (unknown product or no product "
                 "label). Add the product to a GPU class in gpudash.yaml.", P.GPU_HOURS,
-                (Q(q.agg("sum", ("cluster", "namespace", "product", "resource"), s.now(names.UNPRICED_GPU_HOURS)),
-                   instant=True, table=True),),
+                (Q(pq.unpriced_lines(s), instant=True, table=True),),
                 hide=("Time",), rename={"Value": "GPU-hours"}, sort_by="GPU-hours", decimals=3, height=6),
 
         P.row("Billing data health"),
         P.stat("Clusters pushing", f"Clusters that pushed gpudash's spoke series (the billed-hour marker every "
-               f"push carries) in the last two push intervals. The model lists {len(model.clusters)}: fewer means "
-               "billing data is missing (a lost push is recovered only within the hour).", P.GPUS,
-               (Q(f"count({pushing})", instant=True),),
+               f"push carries) within the hub's freshness window (1.5 push intervals, as every hub read). The "
+               f"model lists {len(model.clusters)}: fewer means billing data is missing (a lost push is recovered "
+               "only within the hour).", P.GPUS,
+               (Q(pq.clusters_pushing(s), instant=True),),
                thresholds=((None, P.RED), (float(len(model.clusters)), P.GREEN)), no_value="0", width=4),
         P.table("Clusters of the model not pushing", "Clusters named in gpudash.yaml with no pushed data in the "
-                "last two push intervals: their usage is not being billed until pushes resume.", P.GPUS,
-                (Q(f"({clusters}) unless on (cluster) {pushing}", instant=True, table=True),),
+                "hub's freshness window (1.5 push intervals): their usage is not being billed until pushes "
+                "resume.", P.GPUS,
+                (Q(pq.clusters_not_pushing(s), instant=True, table=True),),
                 hide=("Time", "Value"), width=8, height=4),
         P.timeseries("Push age per cluster", "Seconds since the newest sample each cluster pushed (timestamp() "
                      "of the pushed series): gpudash's billed-hour marker and kube-state-metrics' up. It should "
                      "stay below the push interval; after an hour without pushes a clock hour is lost.", P.SECONDS,
-                     (Q(f"time() - {q.agg('max', ('cluster',), push_ts(s.sel(names.BILLED_HOUR)))}",
-                        "{{cluster}} gpudash series"),
-                      Q(f"time() - {q.agg('max', ('cluster',), push_ts(ksm_up))}", "{{cluster}} kube-state-metrics")),
+                     (Q(pq.push_age(s), "{{cluster}} gpudash series"),
+                      Q(pq.ksm_push_age(s), "{{cluster}} kube-state-metrics")),
                      thresholds=((None, P.GREEN), (float(2 * model.billing.mco_interval), P.ORANGE),
                                  (3600.0, P.RED)), width=12),
         P.timeseries("Exporter targets up", "Share of scrape targets up per cluster and job: kube-state-metrics "
                      "(allocation, the billing source) and the GPU exporters (utilisation only).", P.RATIO,
-                     (Q(q.agg("avg", ("cluster", "job"),
-                              f"last_over_time({s.sel('up', ('job', '=~', exporters))}[{s.fresh}])"),
-                        "{{cluster}} {{job}}"),), min_value=0, max_value=1, width=12),
+                     (Q(pq.targets_up(s), "{{cluster}} {{job}}"),), min_value=0, max_value=1, width=12),
         P.timeseries("Billing lines per hour", "Billing lines (cluster x namespace x class x resource) in the last "
                      "complete clock hour, per cluster: a sudden drop means usage stopped or data is missing.",
-                     P.GPUS, (Q(q.agg("count", ("cluster",), s.now(names.HOUR_GPU_HOURS)), "{{cluster}}"),),
+                     P.GPUS, (Q(pq.billing_lines(s), "{{cluster}}"),),
                      width=12),
     ]
     return P.Dashboard(
@@ -280,70 +234,55 @@ def ccsp(model: Model) -> P.Dashboard:
 def tenant(model: Model, t: Tenant) -> P.Dashboard:
     s = tenant_scope(model, t.namespace)
     cur, rate = P.currency_unit(model.currency), P.currency_rate_unit(model.currency)
-    ptd = s.now(names.TENANT_COST_PTD)
-    budget = s.now(names.TENANT_BUDGET)
-    gpu_hours_ptd = period_to_date(s.hour(names.HOUR_GPU_HOURS), s.now(names.CLASS_ALLOCATED), ("namespace",))
-    alloc_pod = q.agg("sum", ("cluster", "namespace", "pod"), s.now(names.POD_ALLOCATED))
-    activity = pod_activity(s)
-    used = f"{alloc_pod} * on (cluster, namespace, pod) group_left () {activity}"
-    workloads = q.agg("max", ("cluster", "namespace", "pod", "workload"), s.now(names.POD_ALLOCATED))
-    activity_by_workload = f"{activity} * on (cluster, namespace, pod) group_left (workload) ({workloads} * 0 + 1)"
-    efficiency = f"sum({used}) / sum({alloc_pod} and on (cluster, namespace, pod) {activity})"
-    idle = idle_pods(s)
     window = q.duration(max(model.alerts.idle.window, 2 * model.billing.mco_interval))
-    per_line = ("cluster", "gpu_class", "resource")
     panels = [
         P.row("This billing period (UTC month)"),
         P.stat("Cost this period", f"What {t.name} has been billed this month so far, in {model.currency}: exact "
                f"for complete hours up to the hour before last, the current burn rate since. Budget "
                f"{t.budget:g} {model.currency}; colours change at the alert thresholds.", cur,
-               (Q(f"sum({ptd})", instant=True),), thresholds=_budget_thresholds(t, t.budget), decimals=2),
+               (Q(tq.cost_to_date(s), instant=True),), thresholds=_budget_thresholds(t, t.budget), decimals=2),
         P.stat("Budget used", f"Cost this period as a share of the budget of {t.budget:g} {model.currency} per "
                "period. Alerts fire at " + ", ".join(f"{a:.0%}" for a in t.alert_at) + ".", P.RATIO,
-               (Q(f"sum({ptd}) / max({budget})", instant=True),), thresholds=_budget_thresholds(t, 1.0),
+               (Q(tq.budget_used(s), instant=True),), thresholds=_budget_thresholds(t, 1.0),
                decimals=1),
         P.stat("Projected at period end", f"Cost this period plus the average burn rate over the last "
                f"{q.duration(model.billing.burn_rate_window)} for the rest of the month, in {model.currency}: "
                "where the bill lands if usage continues.", cur,
-               (Q(f"sum({s.now(names.TENANT_COST_PROJECTED)})", instant=True),),
+               (Q(tq.projected(s), instant=True),),
                thresholds=_budget_thresholds(t, t.budget), decimals=2),
         P.stat("GPU-hours this period", "GPU-hours allocated this month so far (all classes and clusters; a MIG "
                "slice or a shared replica counts as one unit): exact for complete hours up to the hour before "
                "last, the current allocation since.", P.GPU_HOURS,
-               (Q(f"sum({gpu_hours_ptd})", instant=True),), thresholds=P.NEUTRAL, decimals=1),
+               (Q(tq.gpu_hours_to_date(s), instant=True),), thresholds=P.NEUTRAL, decimals=1),
         P.stat("Burn rate now", f"What {t.name}'s running pods cost per hour right now ({model.currency}/h), "
                "all clusters.", rate,
-               (Q(f"sum({s.now(names.NAMESPACE_COST_RATE)}) or vector(0)", instant=True),),
+               (Q(f"{tq.burn_rate(s)} or vector(0)", instant=True),),
                thresholds=P.NEUTRAL, decimals=2, width=6),
         P.stat("Budget", f"Budget per billing period, in {model.currency}.", cur,
-               (Q(f"max({budget})", instant=True),), thresholds=P.NEUTRAL, decimals=2, width=6),
+               (Q(tq.budget(s), instant=True),), thresholds=P.NEUTRAL, decimals=2, width=6),
         P.stat("GPU efficiency now", "Share of allocated GPUs actually busy: allocation-weighted mean GPU "
                "activity of your pods (pods without GPU activity metrics are left out). You pay for "
-               "allocation, not use.", P.RATIO, (Q(efficiency, instant=True),),
+               "allocation, not use.", P.RATIO, (Q(tq.efficiency(s), instant=True),),
                thresholds=((None, P.RED), (0.3, P.ORANGE), (0.6, P.GREEN)), decimals=1, width=6),
         P.stat("Idle GPUs cost", f"Burn rate ({model.currency}/h) of your pods whose GPUs showed zero activity "
                f"for the whole last {window}: you pay for these GPUs without using them.", rate,
-               (Q(f"sum({s.now(names.POD_COST_RATE)} and on (cluster, namespace, pod) ({idle})) or vector(0)",
-                  instant=True),),
+               (Q(idle_cost(s), instant=True),),
                thresholds=((None, P.GREEN), (0.01, P.ORANGE)), decimals=2, no_value="0", width=6),
 
         P.row("Burn rate"),
         P.timeseries("Burn rate", f"Cost per hour of all your running pods ({model.currency}/h) and the "
                      f"average over billing.burn_rate_window that the projection uses.", rate,
-                     (Q(f"sum({s.now(names.NAMESPACE_COST_RATE)})", "now"),
-                      Q(f"sum({s.now(names.TENANT_COST_RATE_AVG)})",
+                     (Q(tq.burn_rate(s), "now"),
+                      Q(tq.burn_rate_average(s),
                         f"average over {q.duration(model.billing.burn_rate_window)}")), decimals=2),
         P.timeseries("Burn rate per workload", f"Cost per hour of each workload (Deployment, StatefulSet, Job, "
                      f"InferenceService, Notebook, or a bare pod), in {model.currency}/h.", rate,
-                     (Q(q.agg("sum", ("workload_type", "workload"), s.now(names.WORKLOAD_COST_RATE)),
-                        "{{workload_type}}/{{workload}}"),), stack=True, decimals=2),
+                     (Q(tq.burn_rate_per_workload(s), "{{workload_type}}/{{workload}}"),), stack=True, decimals=2),
         P.table("Burn rate per pod", f"Cost per hour of each running pod now ({model.currency}/h), with its GPUs "
                 "and mean GPU activity over the last push interval.", rate,
-                (Q(q.agg("sum", ("cluster", "pod", "workload"), s.now(names.POD_COST_RATE)), instant=True,
-                   table=True),
-                 Q(q.agg("sum", ("cluster", "pod", "workload"), s.now(names.POD_ALLOCATED)), instant=True,
-                   table=True),
-                 Q(q.agg("max", ("cluster", "pod", "workload"), activity_by_workload), instant=True, table=True)),
+                (Q(tq.per_pod(s, names.POD_COST_RATE), instant=True, table=True),
+                 Q(tq.per_pod(s, names.POD_ALLOCATED), instant=True, table=True),
+                 Q(tq.activity_per_pod(s), instant=True, table=True)),
                 merge=True, hide=("Time",), rename={"Value #A": "Burn rate", "Value #B": "GPUs",
                                                     "Value #C": "GPU activity"},
                 units={"Value #B": P.GPUS, "Value #C": P.RATIO}, sort_by="Burn rate", decimals=2, height=9),
@@ -351,35 +290,34 @@ def tenant(model: Model, t: Tenant) -> P.Dashboard:
         P.row("GPU-hours"),
         P.timeseries("GPU-hours per clock hour by class and cluster", "GPU-hours allocated in each complete clock "
                      "hour, per cluster, GPU class and billed resource. A bar at T is the hour [T-2h, T-1h).",
-                     P.GPU_HOURS, (Q(q.agg("sum", per_line, s.hour(names.HOUR_GPU_HOURS)),
-                                     "{{cluster}} {{gpu_class}} {{resource}}", interval="1h"),),
+                     P.GPU_HOURS, (Q(tq.gpu_hours_per_hour(s), "{{cluster}} {{gpu_class}} {{resource}}",
+                                     interval="1h"),),
                      bars=True, stack=True, decimals=2),
         P.table("GPU-hours and cost by class and cluster (selected range)", f"Complete clock hours in the selected "
                 f"time range (shifted back by the two-hour reporting delay): GPU-hours and cost in "
                 f"{model.currency} per cluster, GPU class and billed resource. The default range is this month.",
                 P.GPU_HOURS,
-                (Q(hours_in_range(s.hour(names.HOUR_GPU_HOURS), per_line), instant=True, table=True),
-                 Q(hours_in_range(s.hour(names.HOUR_COST), per_line), instant=True, table=True)),
+                (Q(tq.in_range(s, names.HOUR_GPU_HOURS), instant=True, table=True),
+                 Q(tq.in_range(s, names.HOUR_COST), instant=True, table=True)),
                 merge=True, hide=("Time",), rename={"Value #A": "GPU-hours", "Value #B": "Cost"},
                 units={"Value #B": cur}, sort_by="Cost", decimals=2, width=12),
         P.timeseries("GPUs allocated by class", "Units of each billed resource allocated to your Running pods "
                      "right now, per cluster and GPU class.", P.GPUS,
-                     (Q(q.agg("sum", per_line, s.now(names.CLASS_ALLOCATED)),
-                        "{{cluster}} {{gpu_class}} {{resource}}"),), stack=True, width=12),
+                     (Q(allocated_by_line(s), "{{cluster}} {{gpu_class}} {{resource}}"),), stack=True, width=12),
 
         P.row("Efficiency"),
         P.timeseries("Allocated vs used GPUs", "GPUs allocated to your pods (what you pay for) and the "
                      "GPU-equivalents actually busy (allocation x mean activity).", P.GPUS,
-                     (Q(f"sum({alloc_pod})", "allocated"), Q(f"sum({used})", "used")), width=12),
+                     (Q(tq.allocated(s), "allocated"), Q(tq.used(s), "used")), width=12),
         P.timeseries("GPU activity per pod", "Mean GPU activity (0-100 %) of each pod over the push interval: "
                      "pods near zero hold GPUs they do not use.", P.RATIO,
-                     (Q(q.agg("max", ("cluster", "pod"), activity), "{{cluster}}/{{pod}}"),),
+                     (Q(tq.activity(s), "{{cluster}}/{{pod}}"),),
                      min_value=0, max_value=1, width=12),
 
         P.row("Alerts"),
         P.table("Active alerts", f"Alerts for namespace {t.namespace} that are pending or firing now (budget, "
                 "burn rate, idle GPUs...).", "short",
-                (Q(f"last_over_time({s.sel('ALERTS')}[{s.fresh}])", instant=True, table=True),),
+                (Q(tq.alerts(s), instant=True, table=True),),
                 hide=("Time", "Value", "__name__"), height=6),
     ]
     return P.Dashboard(

@@ -89,3 +89,18 @@ def idle_pods(scope: Scope) -> str:
     """Pods the hub records as idle (``names.POD_IDLE``, :mod:`gpudash.rules.idle`: the one idle definition, the
     series GPUAllocatedIdle and the pruner read), value their cost per hour."""
     return q.agg("max", ("cluster", "namespace", "pod"), scope.now(names.POD_IDLE))
+
+
+def of_idle_pods(scope: Scope, series: str) -> str:
+    """``series`` (per pod) of the recorded idle pods only."""
+    return f"{scope.now(series)} and on (cluster, namespace, pod) ({idle_pods(scope)})"
+
+
+def idle_cost(scope: Scope) -> str:
+    """Burn rate of the recorded idle pods (0 when none)."""
+    return f"sum({of_idle_pods(scope, names.POD_COST_RATE)}) or vector(0)"
+
+
+def allocated_by_line(scope: Scope) -> str:
+    """Units allocated now per cluster, GPU class and billed resource."""
+    return q.agg("sum", ("cluster", "gpu_class", "resource"), scope.now(names.CLASS_ALLOCATED))

@@ -587,7 +587,8 @@ def _prune(d: dict, clusters: list[str], ctx: _Ctx) -> Prune:
     return Prune(image=d["image"], prometheus_url=d["prometheus_url"],
                  clusters=tuple(sorted(d.get("clusters", clusters))), namespace=d["namespace"],
                  run_mode=d["run_mode"], check_interval=interval, duration=parse_duration(d["duration"]),
-                 max_actions=d["max_actions"], token_secret=d.get("token_secret", ""))
+                 max_actions=d["max_actions"], token_secret=d.get("token_secret", ""),
+                 trusted_ca_bundle=d["trusted_ca_bundle"])
 
 
 def _unique(items: list[dict], key: str, path: FieldPath, what: str, ctx: _Ctx) -> None:
@@ -615,12 +616,20 @@ def _gpu_classes(items: list[dict], ctx: _Ctx) -> tuple[GpuClass, ...]:
     return tuple(sorted(classes, key=lambda c: c.name))
 
 
+_DERIVED_PRODUCT = re.compile(r"-MIG-|-SHARED$")
+
+
 def _claim_products(c: dict, path: FieldPath, owners: dict[str, str], ctx: _Ctx) -> None:
     """Each product, compared as its node label value, belongs to one class only."""
     for index, product in enumerate(c["products"]):
         label = product_label(c["vendor"], product)
         where = path + ("products", index)
         ctx.check(label, where, f"{product!r} keeps no characters as a node label value")
+        # GPU Feature Discovery derives the slice and replica values from the whole GPU's: listing one would
+        # price a MIG slice or a time-sliced replica as a whole GPU (NVIDIA/k8s-device-plugin internal/lm/resource.go)
+        ctx.check(c["vendor"] != "nvidia" or not _DERIVED_PRODUCT.search(label), where,
+                  f"{product!r} is a MIG slice or time-sliced value (node label {label!r}); list the whole GPU's "
+                  "product only, gpudash derives the -MIG-<profile> and -SHARED values from it")
         owner = owners.setdefault(label, c["name"])
         ctx.check(owner == c["name"], where, f"{product!r} (node label {label!r}) already belongs to class "
                                              f"{owner!r}; a product belongs to one class only")

@@ -369,6 +369,10 @@ def _prune() -> dict:
                         "description": "Most workloads stopped per cycle.", "default": PRUNE_MAX_ACTIONS},
         "token_secret": _ref("dns_subdomain", "Secret in the pruner's namespace whose key token is the bearer token "
                                               "for prometheus_url; default: the pruner's service account token."),
+        "trusted_ca_bundle": {"type": "boolean", "default": False,
+                              "description": "Verify prometheus_url with the cluster's trusted CA bundle (OpenShift's "
+                                             "Cluster Network Operator injects it into a ConfigMap gpudash renders), "
+                                             "for a hub route whose CA is not in the image's trust store."},
     }, "The idle-GPU pruner (gpudash prune --daemon) deployed on each cluster: rendered under prune/ only when "
        "this section is present.", required=("image", "prometheus_url"))
 

@@ -193,6 +193,7 @@ class Prune:
     duration: int  # seconds a pod must already have been recorded idle, beyond alerts.idle.window
     max_actions: int  # most workloads stopped per cycle
     token_secret: str  # Secret (key "token") holding the Prometheus bearer token; "" = the service account's
+    trusted_ca_bundle: bool = False  # verify prometheus_url with the cluster's injected trusted CA bundle
 
 
 @dataclass(frozen=True)

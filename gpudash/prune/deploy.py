@@ -17,6 +17,13 @@ from gpudash.yamlfmt import COMMENT
 
 NAME = "gpudash-prune"  # ServiceAccount, ClusterRole and binding; Deployments add their cluster
 TOKEN_KEY = "token"  # key of prune.token_secret
+# prune.trusted_ca_bundle: OpenShift's Cluster Network Operator fills a ConfigMap labelled so with the cluster's
+# trusted CA bundle (RHCOS trust store plus the proxy's trustedCA) under the key ca-bundle.crt; the pod mounts it
+# (OpenShift docs, "Configuring a custom PKI: certificate injection using Operators").
+TRUSTED_CA = f"{NAME}-trusted-ca"
+TRUSTED_CA_LABEL = {"config.openshift.io/inject-trusted-cabundle": "true"}
+TRUSTED_CA_KEY = "ca-bundle.crt"
+TRUSTED_CA_DIR = "/etc/gpudash/trusted-ca"
 
 
 def cluster_role() -> dict:
@@ -40,6 +47,8 @@ def _args(model: Model, prune: Prune, cluster: str) -> list[str]:
             "--idle-window", q.duration(model.alerts.idle.window), "--push-interval",
             q.duration(model.billing.mco_interval), "--currency", model.currency,
             "--prometheus-url", prune.prometheus_url]
+    if prune.trusted_ca_bundle:
+        args += ["--ca-file", f"{TRUSTED_CA_DIR}/{TRUSTED_CA_KEY}"]
     return args + (["--duration", q.duration(prune.duration)] if prune.duration else [])
 
 
@@ -54,11 +63,14 @@ def deployment(model: Model, prune: Prune, cluster: str) -> dict:
         "resources": {"requests": {"cpu": "10m", "memory": "64Mi"}, "limits": {"memory": "256Mi"}},
         "securityContext": {"allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True,
                             "runAsNonRoot": True, "capabilities": {"drop": ["ALL"]}}}
+    pod = {"serviceAccountName": NAME, "containers": [container],
+           "securityContext": {"seccompProfile": {"type": "RuntimeDefault"}}}
+    if prune.trusted_ca_bundle:
+        container["volumeMounts"] = [{"name": "trusted-ca", "mountPath": TRUSTED_CA_DIR, "readOnly": True}]
+        pod["volumes"] = [{"name": "trusted-ca", "configMap": {"name": TRUSTED_CA}}]
     labels = {"app.kubernetes.io/name": NAME}
     spec = {"replicas": 1, "strategy": {"type": "Recreate"}, "selector": {"matchLabels": labels},
-            "template": {"metadata": {"labels": labels},
-                         "spec": {"serviceAccountName": NAME, "containers": [container],
-                                  "securityContext": {"seccompProfile": {"type": "RuntimeDefault"}}}}}
+            "template": {"metadata": {"labels": labels}, "spec": pod}}
     return {COMMENT: f"gpudash prune on cluster {cluster} ({prune.run_mode}). One replica, no leader election:\n"
                      "Recreate stops the old pod before a new one starts; never scale it up.",
             **kube.obj("apps/v1", "Deployment", f"{NAME}-{cluster}", prune.namespace, labels=labels, spec=spec)}
@@ -77,4 +89,8 @@ def artifacts(model: Model) -> dict[str, dict]:
             "rbac.authorization.k8s.io/v1", "ClusterRoleBinding", NAME, subjects=[account],
             roleRef={"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": NAME}),
         **{layout.prune_deployment(c): deployment(model, prune, c) for c in prune.clusters},
+        **({layout.PRUNE_TRUSTED_CA: {
+            COMMENT: "Left empty: OpenShift injects the cluster's trusted CA bundle (key ca-bundle.crt).",
+            **kube.obj("v1", "ConfigMap", TRUSTED_CA, prune.namespace, labels=TRUSTED_CA_LABEL)}}
+           if prune.trusted_ca_bundle else {}),
     }

@@ -1794,7 +1794,7 @@
             "type": "prometheus",
             "uid": "${datasource}",
           },
-          "description": "Clusters that pushed gpudash's spoke series (the billed-hour marker every push carries) in the last two push intervals. The model lists 2: fewer means billing data is missing (a lost push is recovered only within the hour).",
+          "description": "Clusters that pushed gpudash's spoke series (the billed-hour marker every push carries) within the hub's freshness window (1.5 push intervals, as every hub read). The model lists 2: fewer means billing data is missing (a lost push is recovered only within the hour).",
           "fieldConfig": {
             "defaults": {
               "thresholds": {
@@ -1863,7 +1863,7 @@
             "type": "prometheus",
             "uid": "${datasource}",
           },
-          "description": "Clusters named in gpudash.yaml with no pushed data in the last two push intervals: their usage is not being billed until pushes resume.",
+          "description": "Clusters named in gpudash.yaml with no pushed data in the hub's freshness window (1.5 push intervals): their usage is not being billed until pushes resume.",
           "fieldConfig": {
             "defaults": {
               "thresholds": {
