@@ -45,7 +45,8 @@ def _escape(value: str) -> str:
 
 
 def notation(samples: list) -> str:
-    """Per-interval samples (number, None = missing, "stale") in promtool's expanding notation."""
+    """Per-interval samples (number, None = missing, "stale") in promtool's expanding notation: ``axn`` for a
+    repeated value, ``a+bxn`` for a run of whole numbers rising by the same whole step (an energy counter)."""
     out, i = [], 0
     while i < len(samples):
         v, j = samples[i], i
@@ -56,11 +57,32 @@ def notation(samples: list) -> str:
             out.append("_" if run == 1 else f"_x{run}")
         elif v == "stale":
             out.append("stale")
+        elif run == 1 and (k := _rising(samples, i)) > i + 1:
+            step = samples[i + 1] - v
+            out.append(f"{_number(v)}{'+' if step > 0 else '-'}{_number(abs(step))}x{k - i}")
+            j = k
         else:
-            text = f"{v:g}" if float(v).is_integer() and abs(v) < 1e15 else repr(float(v))
-            out.append(text if run == 1 else f"{text}x{run - 1}")
+            out.append(_number(v) if run == 1 else f"{_number(v)}x{run - 1}")
         i = j + 1
     return " ".join(out)
+
+
+def _number(v) -> str:
+    """Exactly: a whole number below 2^53 in digits, anything else as Python's shortest round-trip repr."""
+    return str(int(v)) if float(v).is_integer() and abs(v) < 2 ** 53 else repr(float(v))
+
+
+def _rising(samples: list, i: int) -> int:
+    """The last index of the run from ``i`` of whole numbers below 2^53 that change by one nonzero whole step."""
+    def whole(x) -> bool:
+        return isinstance(x, int | float) and not isinstance(x, bool) and float(x).is_integer() and abs(x) < 2 ** 53
+
+    if i + 1 >= len(samples) or not (whole(samples[i]) and whole(samples[i + 1])) or samples[i + 1] == samples[i]:
+        return i
+    step, k = samples[i + 1] - samples[i], i + 1
+    while k + 1 < len(samples) and whole(samples[k + 1]) and samples[k + 1] - samples[k] == step:
+        k += 1
+    return k
 
 
 def scrape(expositions: list[dict[Labels, float]], outcomes: list[str]) -> dict[Labels, list]:
