@@ -1,8 +1,8 @@
 """Run ``gpudash render -c MODEL -o OUT`` in this (fresh) process and print one JSON line of measurements:
-wall time of the command, the share of each phase (model load, each artifact family, writing), peak RSS
-(``VmHWM`` of /proc/self/status: ``resource.getrusage``'s ``ru_maxrss`` survives ``exec`` on Linux, so a probe
-started by a large parent would report the parent's peak) and, with ``--tracemalloc``, the peak of Python
-allocations (slower).
+wall time and CPU time of the command (CPU time is what to compare on a loaded machine), the share of each
+phase (model load, each artifact family, writing), peak RSS (``VmHWM`` of /proc/self/status:
+``resource.getrusage``'s ``ru_maxrss`` survives ``exec`` on Linux, so a probe started by a large parent would
+report the parent's peak) and, with ``--tracemalloc``, the peak of Python allocations (slower).
 
     python benchmarks/render_probe.py MODEL OUT [--tracemalloc]
 
@@ -53,17 +53,30 @@ def main(argv: list[str]) -> int:
         return wrapper
 
     model_pkg.load_model = timed("load model", model_pkg.load_model)
-    artifacts.FAMILIES = tuple(timed(f"generate {f.__module__.removeprefix('gpudash.')}", f)
-                               for f in artifacts.FAMILIES)
+    parts: dict[str, dict] = {}
+    if hasattr(artifacts, "FAMILIES"):  # a base commit before content and delivery targets were split
+        artifacts.FAMILIES = tuple(timed(f"generate {f.__module__.removeprefix('gpudash.')}", f)
+                                   for f in artifacts.FAMILIES)
+    else:
+        from gpudash import content, targets
+
+        content.build = timed("generate content", content.build)
+        targets.DELIVER = {name: timed(f"deliver {name}", f) for name, f in targets.DELIVER.items()}
+        split = targets.split
+        targets.split = lambda *a, **kw: parts.update(split(*a, **kw)) or parts  # keeps which target wrote what
     writer.plan = timed("write (plan)", writer.plan)
     writer.apply = timed("write (apply)", writer.apply)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     rc = cli.main(["render", "-c", model, "-o", out])
-    wall = time.perf_counter() - t0
-    row = {"rc": rc, "seconds": round(wall, 3), "phases": {k: round(v, 3) for k, v in phases.items()},
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    row = {"rc": rc, "seconds": round(wall, 3), "cpu_seconds": round(cpu, 3),
+           "phases": {k: round(v, 3) for k, v in phases.items()},
            "peak_rss_mb": round(_vm_hwm_kib() / 1024, 1),
            "files": sum(1 for p in Path(out).rglob("*") if p.is_file()),
-           "bytes": sum(p.stat().st_size for p in Path(out).rglob("*") if p.is_file())}
+           "bytes": sum(p.stat().st_size for p in Path(out).rglob("*") if p.is_file()),
+           # per delivery target ("always": the content's own files); a file two targets deliver counts for both
+           "bytes_by_target": {name: sum((Path(out) / p).stat().st_size for p in part if (Path(out) / p).is_file())
+                               for name, part in sorted(parts.items())}}
     if trace:
         row["tracemalloc_peak_mb"] = round(tracemalloc.get_traced_memory()[1] / 2**20, 1)
     print("RENDER_PROBE " + json.dumps(row))

@@ -8,7 +8,7 @@ tenant dashboard queries from recorded versus raw series. Not part of the test s
     python benchmarks/run.py --report              # rewrite RESULTS.md from results.json, run nothing
 
 Every figure comes from a real Prometheus (Debian 2.42) started by e2e.harness on 127.0.0.1 and stopped by PID,
-and from the independent reference model (gpudash.golden.reference). RESULTS.md says which machine, which
+and from the independent reference model (gpudash.simulation.reference). RESULTS.md says which machine, which
 command and what was scaled down to stay within the time budget (``--budget``, seconds).
 """
 from __future__ import annotations
@@ -141,11 +141,9 @@ def accuracy(work: Path, cache: Path, lost: float = 0.01) -> dict:
 def render_scale(work: Path, counts, deadline: float, root: Path = ROOT) -> list[dict]:
     """``gpudash render`` of the e2e model with N tenants, each in a fresh process (benchmarks/render_probe.py)
     importing gpudash from ``root`` (this tree, or a worktree of the base commit): wall time, time per phase,
-    peak RSS and MB written per delivery target (gpudash.targets of this tree; "always" for the files every
-    render writes). A size whose linear extrapolation from the previous one would pass ``deadline``
+    peak RSS and MB written per delivery target (measured by the probe; "always" for the files every render
+    writes). A size whose linear extrapolation from the previous one would pass ``deadline``
     (time.monotonic) is not run; its row says so and gives the extrapolation."""
-    from gpudash import targets
-
     raw = yaml.safe_load(pipeline.MODEL.read_text())
     work.mkdir(parents=True, exist_ok=True)
     out: list[dict] = []
@@ -177,12 +175,6 @@ def render_scale(work: Path, counts, deadline: float, root: Path = ROOT) -> list
         row = json.loads(line.removeprefix("RENDER_PROBE "))
         row["tenants"] = n
         row["process_seconds"] = round(time.perf_counter() - t0, 2)  # with interpreter start-up and imports
-        by_target: dict[str, int] = {}
-        for f in dest.rglob("*"):
-            if f.is_file():
-                for name in targets.claimed_by(str(f.relative_to(dest))) or {"always"}:
-                    by_target[name] = by_target.get(name, 0) + f.stat().st_size
-        row["bytes_by_target"] = dict(sorted(by_target.items()))
         out.append(row)
         shutil.rmtree(dest, ignore_errors=True)
     return out
@@ -312,7 +304,7 @@ def _accuracy_md(acc: dict) -> list[str]:
            f"{acc['pushes_lost']} of {acc['pushes']} pushes ({acc['lost_pushes']:.0%}) lost at random in the "
            "simulated metrics-collector. GPU-hours of hours 0-765 (all classes, and usage on unpriced products) "
            "per billing line, error relative to the independent reference model "
-           "(`gpudash.golden.reference`):", "",
+           "(`gpudash.simulation.reference`):", "",
            "- **gpudash**: the hub's `cluster_namespace_class_resource:gpudash_gpu_hours:last_hour` (+ the unpriced "
            "series), each hour read at hour + 2 h as the contract says;",
            "- **naive A, OpenCost-style**: per request series, `avg_over_time(kube_pod_container_resource_requests"
@@ -350,15 +342,17 @@ def _accuracy_md(acc: dict) -> list[str]:
 
 
 def _scale_table(rows: list[dict]) -> list[str]:
-    out = ["| tenants | render s | process s | peak RSS MB | files | MB written | MB by target | slowest phases (s) |",
-           "|---:|---:|---:|---:|---:|---:|---|---|"]
+    out = ["| tenants | render s | CPU s | process s | peak RSS MB | files | MB written | MB by target | "
+           "slowest phases (s) |", "|---:|---:|---:|---:|---:|---:|---:|---|---|"]
     for r in rows:
         if "seconds" not in r:
-            out.append(f"| {r['tenants']:,} | | | | | | | {r.get('skipped') or r.get('error')} |")
+            out.append(f"| {r['tenants']:,} | | | | | | | | {r.get('skipped') or r.get('error')} |")
             continue
         top = sorted(r["phases"].items(), key=lambda kv: -kv[1])[:3]
         per = ", ".join(f"{k} {v / 1e6:.1f}" for k, v in r.get("bytes_by_target", {}).items())
-        out.append(f"| {r['tenants']:,} | {r['seconds']:.1f} | {r['process_seconds']:.1f} | {r['peak_rss_mb']:.0f} | "
+        cpu = f"{r['cpu_seconds']:.1f}" if "cpu_seconds" in r else ""
+        out.append(f"| {r['tenants']:,} | {r['seconds']:.1f} | {cpu} | {r['process_seconds']:.1f} | "
+                   f"{r['peak_rss_mb']:.0f} | "
                    f"{r['files']:,} | {r['bytes'] / 1e6:.1f} | {per} | "
                    + ", ".join(f"{k} {v:.1f}" for k, v in top) + " |")
     return out
@@ -366,11 +360,12 @@ def _scale_table(rows: list[dict]) -> list[str]:
 
 def _ratios(rows: list[dict], base_rows: list[dict]) -> list[str]:
     old = {r["tenants"]: r for r in base_rows if "seconds" in r}
-    out = ["| tenants | render time (this / base) | peak RSS | MB written |", "|---:|---:|---:|---:|"]
+    out = ["| tenants | render time (this / base) | CPU time | peak RSS | MB written |", "|---:|---:|---:|---:|---:|"]
     for r in rows:
         b = old.get(r["tenants"])
         if "seconds" in r and b:
-            out.append(f"| {r['tenants']:,} | {r['seconds'] / b['seconds']:.2f} | "
+            cpu = f"{r['cpu_seconds'] / b['cpu_seconds']:.2f}" if "cpu_seconds" in r and "cpu_seconds" in b else ""
+            out.append(f"| {r['tenants']:,} | {r['seconds'] / b['seconds']:.2f} | {cpu} | "
                        f"{r['peak_rss_mb'] / b['peak_rss_mb']:.2f} | {r['bytes'] / b['bytes']:.2f} |")
     return out
 
@@ -378,10 +373,11 @@ def _ratios(rows: list[dict], base_rows: list[dict]) -> list[str]:
 def _scale_md(sc: dict, meta: dict) -> list[str]:
     out = ["## 2. Render time and peak memory by number of tenants", "", _meta_line(meta), "",
            "`gpudash render -c MODEL -o OUT` of the e2e model (3 GPU classes, 2 clusters) with N tenants, each in a "
-           "fresh process (`benchmarks/render_probe.py`): wall time of the command (imports excluded; the process "
-           "column includes them), the slowest phases, peak RSS (`VmHWM`), MB written per delivery target "
-           "(`outputs.targets`, all of them here; \"always\" is what every render writes; a file two targets "
-           "deliver counts for both).", "", *_scale_table(sc.get("rows", [])), ""]
+           "fresh process (`benchmarks/render_probe.py`): wall and CPU time of the command (imports excluded; the "
+           "process column includes them; on a loaded machine compare CPU time), the slowest phases, peak RSS "
+           "(`VmHWM`), MB written per delivery target (`outputs.targets`, all of them here; \"always\" is what "
+           "every render writes; a file two targets deliver counts for both).", "",
+           *_scale_table(sc.get("rows", [])), ""]
     base = sc.get("base")
     if base:
         out += [f"The base commit {base['commit']} in the same run (a git worktree, the same probe and models):", "",
@@ -493,8 +489,9 @@ def _summary(res: dict) -> list[str]:
                  f"{ours:,} vs {naive:,} ({naive / max(1, ours):.1f}x fewer) |"]
     sc = res.get("scale")
     if sc and isinstance(sc, dict) and "rows" in sc:
-        rows.append("| `render` time / peak RSS by tenants | " + ", ".join(
-            f"{r['tenants']:,}: {r['seconds']:.0f} s / {r['peak_rss_mb']:.0f} MB" if "seconds" in r
+        rows.append("| `render` time (CPU time) / peak RSS by tenants | " + ", ".join(
+            f"{r['tenants']:,}: {r['seconds']:.0f} s ({r.get('cpu_seconds', 0):.0f} s) / {r['peak_rss_mb']:.0f} MB"
+            if "seconds" in r
             else f"{r['tenants']:,}: not run" for r in sc["rows"]) + " |")
     acc = res.get("accuracy")
     if acc and "error" not in acc:

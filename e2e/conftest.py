@@ -10,9 +10,10 @@ import time
 from pathlib import Path
 
 import pytest
+import yaml
 
-from e2e import toolsets
-from e2e.harness import Prometheus, tools
+from e2e import pipeline, toolsets
+from e2e.harness import Prometheus, ToolMissing, tools
 
 TIMINGS: dict[str, dict] = {}
 
@@ -53,6 +54,44 @@ def prometheus_factory(tmp_path, request, toolset):
 @pytest.fixture
 def prometheus(prometheus_factory) -> Prometheus:
     return prometheus_factory()
+
+
+@pytest.fixture(scope="module")
+def pushed_hub(tmp_path_factory):
+    """``start(name, openmetrics, groups, begin, end, eval_interval=None, rule_files=())`` -> a started
+    Prometheus (the default toolset) holding ``openmetrics`` (the series clusters pushed, OpenMetrics text) and
+    the recording rule ``groups`` backfilled over [begin, end] every ``eval_interval`` (default: each group's),
+    with ``rule_files`` loaded live. Every one is stopped at module teardown; a missing Prometheus skips."""
+    started: list[Prometheus] = []
+
+    def start(name: str, openmetrics: str, groups: list[dict], begin: float, end: float,
+              eval_interval: int | None = None, rule_files=()) -> Prometheus:
+        try:
+            tools()
+        except ToolMissing as err:
+            pytest.skip(str(err))
+        work = tmp_path_factory.mktemp(name)
+        om, rules = work / "pushed.om.txt", work / "hub.rules.yaml"
+        om.write_text(openmetrics)
+        rules.write_text(yaml.safe_dump({"groups": groups}, sort_keys=False, width=1 << 20))
+        prom = Prometheus(work / "prom", rule_files=list(rule_files))
+        started.append(prom)
+        prom.start()
+        prom.backfill_openmetrics([om])
+        prom.backfill_rules([rules], begin, end, eval_interval=eval_interval)
+        return prom
+
+    yield start
+    for prom in started:
+        prom.stop()
+
+
+@pytest.fixture(scope="session")
+def month(tmp_path_factory):
+    """(model, mock, rendered) of the e2e month (e2e/data): its rules, alerts and MCO files rendered once per
+    session, all the month tests read (a whole render of the e2e model is mostly its golden tests)."""
+    model, mock = pipeline.load()
+    return model, mock, pipeline.render(model, tmp_path_factory.mktemp("month-rendered"), rules_only=True)
 
 
 @pytest.fixture(scope="session")

@@ -41,8 +41,8 @@ from pathlib import Path
 import yaml
 
 from gpudash import layout, mco
-from gpudash.golden.scenario import uid_of
 from gpudash.mock.openmetrics import FamilyBuffer
+from gpudash.simulation.scenario import uid_of
 
 ALLOWLIST_FILE = layout.mco_configmap(mco.ALLOWLIST)
 # The entries of ACM's default allowlist (operators/multiclusterobservability/manifests/base/config/

@@ -3,7 +3,7 @@
 mock file -> OpenMetrics history per cluster and day -> TSDB blocks (cached across pytest-xdist workers) ->
 spoke Prometheus per cluster -> (single cluster) spoke + hub rules backfilled by level, or (ACM) the
 metrics-collector simulation -> hub Prometheus -> hub rules backfilled by level -> queries at explicit times,
-compared with the independent reference model (gpudash.golden.reference, via the mock's FastReference).
+compared with the independent reference model (gpudash.simulation.reference, via the mock's FastReference).
 
 Times: the mock's minute 0 is 2026-10-01T00:00Z. The reference model counts minutes from the Unix epoch for
 its calendar (period start), so it is given minutes relative to the mock start: October 2026 and January 1970
@@ -53,9 +53,13 @@ def render(model: Model, out: Path, rules_only: bool = False) -> Path:
     """The model's artifacts written to ``out`` (``rules_only``: just rules/, alerts/ and mco/, e.g. for models
     the golden test emitter cannot take)."""
     from gpudash import alerts, artifacts, mco, rules, writer
+    from gpudash.rules import hub, spoke
 
-    files = ({**rules.artifacts(model), **alerts.artifacts(model), **mco.artifacts(model)} if rules_only
-             else artifacts.generate(model))
+    if rules_only:
+        groups = spoke.group(model), hub.groups(model), alerts.hub_groups(model)
+        files = {**rules.files(*groups[:2]), **alerts.files(model, groups[2]), **mco.objects(model, *groups)}
+    else:
+        files = artifacts.generate(model)
     writer.apply(writer.plan(out, files))
     return out
 

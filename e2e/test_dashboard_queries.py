@@ -31,12 +31,10 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-harness = pytest.importorskip("e2e.harness", reason="e2e/harness.py (the shared Prometheus harness) is missing")
 from e2e import pushed_story as story  # noqa: E402
 
 pytestmark = pytest.mark.e2e
@@ -97,29 +95,13 @@ def model():
 
 
 @pytest.fixture(scope="module")
-def hub(tmp_path_factory, model):
-    try:
-        harness.tools()
-    except harness.ToolMissing as err:
-        pytest.skip(str(err))
+def hub(pushed_hub, model):
     from gpudash.rules import hub as hub_rules
     from gpudash.rules.format import rule_file
     from gpudash.yamlfmt import strip_comments
 
-    work = tmp_path_factory.mktemp("dashboards-hub")
-    om = work / "pushed.om.txt"
-    om.write_text(openmetrics())
-    rules = work / "hub.rules.yaml"
-    rules.write_text(yaml.safe_dump(strip_comments(rule_file(hub_rules.groups(model))), sort_keys=False,
-                                    width=1 << 20))
-    prom = harness.Prometheus(work / "prom")
-    try:
-        prom.start()
-        prom.backfill_openmetrics([om])
-        prom.backfill_rules([rules], PUSH_FROM, PUSH_TO, eval_interval=PUSH)
-        yield prom
-    finally:
-        prom.stop()
+    groups = strip_comments(rule_file(hub_rules.groups(model)))["groups"]
+    return pushed_hub("dashboards-hub", openmetrics(), groups, PUSH_FROM, PUSH_TO, eval_interval=PUSH)
 
 
 @pytest.fixture(scope="module")

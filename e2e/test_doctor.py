@@ -6,9 +6,7 @@ cause. The servers scrape side by side for about a minute."""
 from __future__ import annotations
 
 import dataclasses
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 import yaml
@@ -20,6 +18,7 @@ from gpudash.mock.server import MockServer, exposition
 from gpudash.model.types import SelfManaged
 from gpudash.report.client import Prometheus
 from gpudash.sources import kube_state_metrics as ksm
+from tests.standins import StandIn
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -58,18 +57,12 @@ def _platform_pods(claimed: bool) -> str:
     return exposition(series)
 
 
-class _Pods(BaseHTTPRequestHandler):
-    bodies = {"/pvc": _platform_pods(True), "/emptydir": _platform_pods(False)}
+PODS = {"/pvc": _platform_pods(True), "/emptydir": _platform_pods(False)}  # path -> exposition
 
-    def log_message(self, *args):
-        pass
 
-    def do_GET(self):
-        body = self.bodies.get(self.path, "").encode()
-        self.send_response(200 if body else 404)
-        self.send_header("Content-Type", "text/plain; version=0.0.4")
-        self.end_headers()
-        self.wfile.write(body)
+def _pods(request):
+    body = PODS.get(request.path, "").encode()
+    return (200 if body else 404), body, "text/plain; version=0.0.4"
 
 
 def _spoke(mock: str, pods: str, model, rendered, break_with: str = "") -> dict:
@@ -136,9 +129,8 @@ def live(tmp_path_factory):
     mock_file = tmp / "live.mock.yaml"
     mock_file.write_text((pipeline.DATA / "live.mock.yaml").read_text())
     server = MockServer(mock_file, model, port=0).start()
-    pods = ThreadingHTTPServer(("127.0.0.1", 0), _Pods)
-    threading.Thread(target=pods.serve_forever, daemon=True).start()
-    pods_address = f"127.0.0.1:{pods.server_address[1]}"
+    pods = StandIn(_pods).start()
+    pods_address = pods.url.removeprefix("http://")
     servers = {}
     try:
         for name in SPOKES:
@@ -150,7 +142,7 @@ def live(tmp_path_factory):
     finally:
         for s in servers.values():
             s.stop()
-        pods.shutdown()
+        pods.stop()
         server.stop()
 
 

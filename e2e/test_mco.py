@@ -43,9 +43,8 @@ PASSTHROUGH = "nvidia_com_GA100_A100_PCIE_80GB"  # the passthrough pod's resourc
 STRADDLE_DAYS = (3, 9, 17, 26)  # prod-west's pushes at these midnights run some rules before, some after
 
 
-def test_allowlist_decodes_as_the_collector_does(tmp_path):
-    model, _ = pipeline.load()
-    rendered = pipeline.render(model, tmp_path / "rendered")
+def test_allowlist_decodes_as_the_collector_does(month):
+    model, _, rendered = month
     allow = mco_sim.decode_allowlist(rendered / mco_sim.ALLOWLIST_FILE)
     assert [(r.record, r.expr) for r in spoke_rules(model)] == list(allow.recording_rules)
     assert "up" in allow.names and "kube_pod_container_resource_requests" in allow.names
@@ -85,9 +84,8 @@ def _one_percent(mock) -> set:
 
 
 @pytest.mark.parametrize("toolset", toolsets.params())
-def test_month_through_mco(tmp_path, prometheus_factory, e2e_cache, stopwatch, toolset):
-    model, mock = pipeline.load()
-    rendered = pipeline.render(model, tmp_path / "rendered")
+def test_month_through_mco(tmp_path, prometheus_factory, e2e_cache, month, stopwatch, toolset):
+    model, mock, rendered = month
     blocks, _ = pipeline.cached_blocks(e2e_cache, model, mock, toolset=toolset)
     stopwatch("history")
     spokes = {}
@@ -257,10 +255,9 @@ def _first_crossing(truth, tenant, fraction, until):
 
 
 @pytest.mark.parametrize("toolset", toolsets.params())
-def test_range_equals_instant(tmp_path, prometheus_factory, e2e_cache, toolset):
+def test_range_equals_instant(tmp_path, prometheus_factory, e2e_cache, month, toolset):
     """The collector's range-query shortcut pushes exactly what one instant query per push would."""
-    model, mock = pipeline.load()
-    rendered = pipeline.render(model, tmp_path / "rendered")
+    model, mock, rendered = month
     blocks, _ = pipeline.cached_blocks(e2e_cache, model, mock, toolset=toolset)
     east = mock.scenario.clusters[0]
     spoke = pipeline.prometheus_with_blocks(tmp_path / "spoke", blocks[east], toolset=toolset)

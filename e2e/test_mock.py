@@ -12,11 +12,11 @@ import yaml
 
 from e2e import pipeline
 from gpudash.errors import InputError
-from gpudash.golden.reference import Reference
 from gpudash.mock import config
 from gpudash.mock.history import write_history
 from gpudash.mock.server import MockServer
 from gpudash.mock.timeline import FastReference, Timeline, for_cluster
+from gpudash.simulation.reference import Reference
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -17,7 +17,6 @@ import time
 import pytest
 import yaml
 
-from e2e import harness
 from e2e import pushed_story as pushed
 from e2e import test_reports as story
 from gpudash.alerts import idle as idle_alert
@@ -28,7 +27,7 @@ from gpudash.rules import names
 from gpudash.rules.format import rule_file
 from gpudash.yamlfmt import strip_comments
 from tests.conftest import ROOT
-from tests.kube_apiserver import ApiServer
+from tests.standins import ApiServer
 
 STORY_AT = story.ts("2026-02-01T02:00:00")  # the story's "now"
 NS = "team-a"
@@ -44,12 +43,8 @@ def shifted(pods, shift: int) -> list[tuple]:
 
 
 @pytest.fixture(scope="module")
-def hub(tmp_path_factory):
-    try:
-        harness.tools()
-    except harness.ToolMissing as err:
-        pytest.skip(str(err))
-    work = tmp_path_factory.mktemp("prune-hub")
+def hub(tmp_path_factory, pushed_hub):
+    work = tmp_path_factory.mktemp("prune-model")
     model_file = work / "gpudash.yaml"
     model_file.write_text(yaml.safe_dump(story.MODEL, sort_keys=False))
     model = load_model(model_file)
@@ -58,24 +53,17 @@ def hub(tmp_path_factory):
     series = pushed.Series()
     for t in range(story.PUSH_FROM + shift, at + 1, story.PUSH):  # nothing pushed after "now"
         pushed.push(series, shifted(story.PODS + CHAT, shift), ("east", "west"), t, story.PUSH)
-    om = work / "pushed.om.txt"
-    om.write_text(series.openmetrics())
     # the rendered idle alert, evaluated live every 5 s instead of every push (its expression unchanged)
     alerts = strip_comments(rule_file([idle_alert.group(model)]))
     for g in alerts["groups"]:
         g["interval"] = "5s"
     alert_file = work / "idle.alerts.yaml"
     alert_file.write_text(yaml.safe_dump(alerts, sort_keys=False))
-    prom = harness.Prometheus(work / "prom", rule_files=[alert_file])
-    try:
-        prom.start()
-        prom.backfill_openmetrics([om])
-        rules = story.hub_rule_file(model, work / "hub.rules.yaml", {names.POD_COST_RATE, names.POD_IDLE})
-        prom.backfill_rules([rules], at - 3 * 3600, at, eval_interval=RULE_STEP)
-        prom.model, prom.at = model, at
-        yield prom
-    finally:
-        prom.stop()
+    groups = story.hub_rule_groups(model, {names.POD_COST_RATE, names.POD_IDLE})
+    prom = pushed_hub("prune-hub", series.openmetrics(), groups, at - 3 * 3600, at, eval_interval=RULE_STEP,
+                      rule_files=[alert_file])
+    prom.model, prom.at = model, at
+    return prom
 
 
 def firing(hub) -> tuple[float, set[tuple[str, str, str]]]:

@@ -22,16 +22,13 @@ price in the model); cluster west, node amd-1 (AMD Instinct MI300X: 4.10/h); clu
 """
 from __future__ import annotations
 
-import http.server
 import json
 import math
 import os
 import re
 import shutil
-import ssl
 import subprocess
 import sys
-import threading
 import time
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -47,6 +44,7 @@ harness = pytest.importorskip("e2e.harness", reason="e2e/harness.py (the shared 
 from e2e import invoice  # noqa: E402
 from e2e import pushed_story as story  # noqa: E402
 from gpudash.rules import names  # noqa: E402
+from tests.standins import StandIn  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
@@ -100,7 +98,7 @@ NEEDED_HUB_RULES = {names.HOUR_GPU_HOURS, names.HOUR_COST, names.UNPRICED_GPU_HO
                     names.CCSP_NODE_GPUS, names.POD_IDLE}
 
 
-def hub_rule_file(model, path: Path, needed=NEEDED_HUB_RULES) -> Path:
+def hub_rule_groups(model, needed=NEEDED_HUB_RULES) -> list[dict]:
     """The real hub rules the reports read, over the model constants.
 
     promtool's rule backfill costs seconds per rule, whatever the rule does, and the model group has one tiny
@@ -124,8 +122,7 @@ def hub_rule_file(model, path: Path, needed=NEEDED_HUB_RULES) -> Path:
             g["rules"] = [{"record": k, "expr": " or ".join(v)} for k, v in merged.items()]
         else:
             g["rules"] = [r for r in g["rules"] if r["record"] in needed]
-    path.write_text(yaml.safe_dump({"groups": [g for g in groups if g["rules"]]}, sort_keys=False, width=1 << 20))
-    return path
+    return [g for g in groups if g["rules"]]
 
 
 # --- fixtures ---------------------------------------------------------------------------------------------------
@@ -137,24 +134,10 @@ def model_file(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def hub(tmp_path_factory, model_file):
-    try:
-        harness.tools()
-    except harness.ToolMissing as err:
-        pytest.skip(str(err))
+def hub(pushed_hub, model_file):
     from gpudash.model import load_model
 
-    work = tmp_path_factory.mktemp("hub")
-    om = work / "pushed.om.txt"
-    om.write_text(openmetrics())
-    prom = harness.Prometheus(work / "prom")
-    try:
-        prom.start()
-        prom.backfill_openmetrics([om])
-        prom.backfill_rules([hub_rule_file(load_model(model_file), work / "hub.rules.yaml")], PUSH_FROM, PUSH_TO)
-        yield prom
-    finally:
-        prom.stop()
+    return pushed_hub("hub", openmetrics(), hub_rule_groups(load_model(model_file)), PUSH_FROM, PUSH_TO)
 
 
 def report(*args: str, env_token: str | None = None, cwd=None) -> subprocess.CompletedProcess:
@@ -462,45 +445,23 @@ def test_error_prometheus_rejects_the_query(hub, model_file):
     _one_line_exit_2(r, "rejected a query (HTTP 400, bad_data", "error parsing regexp")
 
 
-class _Handler(http.server.BaseHTTPRequestHandler):
-    mode = "ok"
+class _Prometheus(StandIn):
+    """A Prometheus API stand-in in one ``mode``: "ok" (empty results), "slow" (answers after 3 s), "401" or
+    "403"; ``seen`` holds (path, Authorization) of each request."""
 
-    def do_GET(self):  # noqa: N802
-        self.server.seen.append((self.path, self.headers.get("Authorization")))
-        if self.server.mode == "slow":
+    def __init__(self, mode: str, tls_dir: Path | None = None):
+        self.mode, self.seen = mode, []
+        super().__init__(self._answer, tls=tls_dir)
+
+    def _answer(self, request):
+        self.seen.append((request.path, request.headers.get("Authorization")))
+        if self.mode == "slow":
             time.sleep(3)
-        code = {"401": 401, "403": 403}.get(self.server.mode, 200)
-        data = [] if "/series" in self.path else {
-            "resultType": "vector" if self.path.startswith("/api/v1/query?") else "matrix", "result": []}
-        body = json.dumps({"status": "success", "data": data}).encode()
-        if code != 200:
-            body = b"Unauthorized\n" if code == 401 else b"Forbidden\n"
-        try:
-            self.send_response(code)
-            self.send_header("Content-Type", "application/json" if code == 200 else "text/plain")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
-
-    do_POST = do_GET
-
-    def log_message(self, *args):
-        pass
-
-
-def _serve(mode: str, tls_dir: Path | None = None):
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    server.mode, server.seen, server.daemon_threads = mode, [], True
-    scheme = "http"
-    if tls_dir is not None:
-        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        ctx.load_cert_chain(tls_dir / "cert.pem", tls_dir / "key.pem")
-        server.socket = ctx.wrap_socket(server.socket, server_side=True)
-        scheme = "https"
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"{scheme}://127.0.0.1:{server.server_address[1]}"
+        if self.mode in ("401", "403"):
+            return int(self.mode), b"Unauthorized\n" if self.mode == "401" else b"Forbidden\n", "text/plain"
+        data = [] if request.path.endswith("/series") else {
+            "resultType": "vector" if request.path == "/api/v1/query" else "matrix", "result": []}
+        return 200, {"status": "success", "data": data}
 
 
 @pytest.mark.parametrize("mode,needles", [
@@ -508,27 +469,23 @@ def _serve(mode: str, tls_dir: Path | None = None):
     ("403", ("403 Forbidden", "--tenant")),
 ])
 def test_error_unauthorized_and_forbidden(mode, needles, model_file):
-    server, url = _serve(mode)
-    try:
+    with _Prometheus(mode) as server:
+        url = server.url
         r = report("billing", "--prometheus-url", url, "-c", str(model_file), "--start", START, "--end", END,
                    env_token="s3cret")
         _one_line_exit_2(r, *needles)
         assert server.seen[0][1] == "Bearer s3cret"  # the token from GPUDASH_TOKEN is sent
         assert "s3cret" not in r.stderr
-    finally:
-        server.shutdown()
 
 
 def test_error_timeout(model_file):
-    server, url = _serve("slow")  # a stand-in for an overloaded Prometheus: answers after 3 s
-    try:
+    with _Prometheus("slow") as server:  # a stand-in for an overloaded Prometheus: answers after 3 s
+        url = server.url
         t0 = time.monotonic()
         r = report("billing", "--prometheus-url", url, "-c", str(model_file), "--start", START, "--end", END,
                    "--timeout", "1s")
         _one_line_exit_2(r, "did not answer within 1s", "--timeout")
         assert time.monotonic() - t0 < 30
-    finally:
-        server.shutdown()
 
 
 def test_error_tls_and_the_ways_around_it(tmp_path, model_file):
@@ -537,9 +494,8 @@ def test_error_tls_and_the_ways_around_it(tmp_path, model_file):
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
                     "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(tmp_path / "key.pem"),
                     "-out", str(tmp_path / "cert.pem")], check=True, capture_output=True)
-    server, url = _serve("ok", tls_dir=tmp_path)
-    try:
-        args = ("nodes", "--prometheus-url", url, "-c", str(model_file), "--start", START, "--end", END,
+    with _Prometheus("ok", tls_dir=tmp_path) as server:
+        args = ("nodes", "--prometheus-url", server.url, "-c", str(model_file), "--start", START, "--end", END,
                 "--format", "json")
         _one_line_exit_2(report(*args), "TLS connection to", "certificate verify failed", "--ca-file")
         # With the CA (or without verification) the server answers: an empty period, then the rules check,
@@ -547,8 +503,6 @@ def test_error_tls_and_the_ways_around_it(tmp_path, model_file):
         for extra in (("--ca-file", str(tmp_path / "cert.pem")), ("--insecure-skip-verify",)):
             r = report(*args, *extra)
             assert "TLS" not in r.stderr and "hub rules are not installed" in r.stderr, r.stderr
-    finally:
-        server.shutdown()
 
 
 # --- the golden scenarios, through the real hub rules, against the independent reference model ------------------
@@ -557,11 +511,12 @@ GOLDEN_BASE = ts("2025-03-03T00:00:00")
 
 def _golden_layout():
     """Runnable golden scenarios of the bundled example (day-scale ones), each in its own slot of hours."""
-    from gpudash.golden import reference, scenario
+    from gpudash.golden.emit import SCENARIO_DIR
     from gpudash.model import load_bundled_example
+    from gpudash.simulation import reference, scenario
 
     model = load_bundled_example()
-    runnable, _ = scenario.load(model)
+    runnable, _ = scenario.load(model, SCENARIO_DIR)
     out, base = [], GOLDEN_BASE
     for s in runnable:
         if s.duration > 24 * 60:
@@ -572,7 +527,7 @@ def _golden_layout():
 
 
 def _golden_openmetrics(model, layout) -> str:
-    from gpudash.golden.series import pushed_samples
+    from gpudash.simulation.series import pushed_samples
 
     series = story.Series()
     for s, ref, base in layout:
@@ -585,24 +540,11 @@ def _golden_openmetrics(model, layout) -> str:
 
 
 @pytest.fixture(scope="module")
-def golden_hub(tmp_path_factory):
-    try:
-        harness.tools()
-    except harness.ToolMissing as err:
-        pytest.skip(str(err))
-    pytest.importorskip("gpudash.golden.series")
+def golden_hub(pushed_hub):
+    pytest.importorskip("gpudash.simulation.series")
     model, layout, end = _golden_layout()
-    work = tmp_path_factory.mktemp("golden-hub")
-    om = work / "pushed.om.txt"
-    om.write_text(_golden_openmetrics(model, layout))
-    prom = harness.Prometheus(work / "prom")
-    try:
-        prom.start()
-        prom.backfill_openmetrics([om])
-        prom.backfill_rules([hub_rule_file(model, work / "hub.rules.yaml")], GOLDEN_BASE, end)
-        yield prom, model, layout
-    finally:
-        prom.stop()
+    prom = pushed_hub("golden-hub", _golden_openmetrics(model, layout), hub_rule_groups(model), GOLDEN_BASE, end)
+    return prom, model, layout
 
 
 @pytest.mark.slow
@@ -610,9 +552,9 @@ def test_reports_match_the_reference_model_on_every_golden_scenario(golden_hub):
     """Billing lines, unpriced hours and CCSP rows of each golden scenario, read by the reports through the real
     hub rules, equal the independent reference model's figures for every hour that reached the hub."""
     from gpudash.golden.emit import HubView
-    from gpudash.golden.series import rule_samples
     from gpudash.report import billing, nodes
     from gpudash.report.client import Prometheus as Client
+    from gpudash.simulation.series import rule_samples
 
     prom, model, layout = golden_hub
     client = Client(prom.url)

@@ -15,9 +15,8 @@ pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
 @pytest.mark.parametrize("toolset", toolsets.params())
-def test_month_single_cluster(tmp_path, prometheus_factory, e2e_cache, stopwatch, toolset):
-    model, mock = pipeline.load()
-    rendered = pipeline.render(model, tmp_path / "rendered")
+def test_month_single_cluster(tmp_path, prometheus_factory, e2e_cache, month, stopwatch, toolset):
+    model, mock, rendered = month
     blocks, built = pipeline.cached_blocks(e2e_cache, model, mock, toolset=toolset)
     stopwatch("history")
     cluster = mock.scenario.clusters[0]

@@ -1,13 +1,9 @@
-"""Every artifact family in one place: model -> {output path: plain data}. Pure; no I/O."""
+"""A render's files: model -> content (built once) -> the chosen delivery targets -> {output path: plain data},
+plus the kustomizations of the Kubernetes objects written. Pure; no I/O."""
 from __future__ import annotations
 
-from gpudash import alerts, golden, grafana, kube, layout, mco, mixin, rules, targets, wiring
+from gpudash import content, grafana, kube, layout, targets
 from gpudash.model.types import Model
-from gpudash.prune import deploy as prune
-
-FAMILIES = (rules.artifacts, alerts.artifacts, mco.artifacts, grafana.artifacts, golden.artifacts, mixin.artifacts,
-            prune.artifacts, wiring.artifacts)
-ONLY_FOR = {mixin.artifacts: "mixin"}  # families that write for one target only: not run without it
 
 
 def _kustomization(resources) -> dict:
@@ -18,22 +14,17 @@ def generate(model: Model, progress=None) -> dict[str, object]:
     """All output files of ``model``, plus kustomizations: one per folder holding Kubernetes objects (one
     deployment target each: ``mco`` and ``dashboards/acm`` on the ACM hub, ``rules/kubernetes``,
     ``alerts/kubernetes``, ``quotas``, ``prune`` and ``prune/<cluster>`` on a cluster, ``grafana/operator`` where
-    grafana-operator runs) and a top-level one listing every object. Only the files of the model's
-    ``outputs.targets`` (gpudash.targets) are kept; a family with no chosen target is not run.
-    ``progress(done, total, what)`` is told of each family started."""
-    files: dict[str, object] = {}
-    chosen = model.outputs.targets
-    for index, family in enumerate(FAMILIES):
+    grafana-operator runs) and a top-level one listing every object. ``progress(done, total, what)`` is told of
+    each part started."""
+    total, started = len(content.PARTS) + len(model.outputs.targets), []
+
+    def step(what: str) -> None:
         if progress:  # progress(done, total, what): the CLI's progress bar
-            progress(index, len(FAMILIES), family.__module__.rsplit(".", 1)[-1])
-        only = ONLY_FOR.get(getattr(family, "__wrapped__", family))
-        if only is not None and only not in chosen:
-            continue
-        for path, data in family(model).items():
-            if path in files:
-                raise AssertionError(f"two artifact families write {path}")
-            if targets.wanted(path, chosen):
-                files[path] = data
+            progress(len(started), total, what)
+        started.append(what)
+
+    with grafana.shared(model):  # content and targets share one build of the tenant dashboards
+        files = targets.merge(targets.split(model, content.build(model, step), step))
     objects = sorted(p for p, d in files.items() if kube.is_resource(p, d))
     for path in objects:
         files[path] = kube.fit(path, files[path])

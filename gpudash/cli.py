@@ -15,11 +15,16 @@ from gpudash.errors import GpudashError
 
 # Subcommands implemented in other modules: name -> module with add_arguments(parser) and run(args) -> int.
 EXTERNAL_COMMANDS: dict[str, str] = {"report": "gpudash.report.cli"}
-EXTERNAL_COMMANDS["grafana-bootstrap"] = "gpudash.grafana.bootstrap"
+EXTERNAL_COMMANDS["grafana-bootstrap"] = "gpudash.grafana_bootstrap"
 EXTERNAL_COMMANDS["mock"] = "gpudash.mock.cli"
 EXTERNAL_COMMANDS["doctor"] = "gpudash.doctor.cli"
 EXTERNAL_COMMANDS["prune"] = "gpudash.prune.cli"
 EXTERNAL_COMMANDS["demo"] = "gpudash.demo.cli"
+# Runtime commands whose packages are an extra (pyproject's optional-dependencies): command -> extra. Their
+# modules import these packages only when they run, so --help works without them.
+EXTRAS = {"report": "report", "doctor": "report", "demo": "report", "grafana-bootstrap": "bootstrap",
+          "prune": "prune"}
+EXTRA_PACKAGES = ("requests", "jinja2", "kubernetes")
 SCHEMA_FILE = "gpudash.schema.json"  # the name the example's yaml-language-server modeline points at
 
 
@@ -66,8 +71,8 @@ def cmd_validate(args) -> int:
 
 def cmd_test(args) -> int:
     from gpudash import writer
-    from gpudash.golden.runner import report, run_promtool_tests
     from gpudash.progress import Progress
+    from gpudash.promtest import report, run_promtool_tests
 
     def run(folder) -> int:
         with Progress("test") as progress:
@@ -161,6 +166,13 @@ def main(argv: list[str] | None = None) -> int:
     except GpudashError as err:
         print(f"gpudash: {err}", file=sys.stderr)
         return err.exit_code
+    except ModuleNotFoundError as err:
+        package = (err.name or "").partition(".")[0]
+        if package not in EXTRA_PACKAGES or args.command not in EXTRAS:
+            raise
+        print(f"gpudash: {args.command} needs the {package} package: pip install 'gpudash[{EXTRAS[args.command]}]'",
+              file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # e.g. `gpudash mock bill | head`: the reader stopped reading

@@ -1,7 +1,11 @@
-"""Command line options every subcommand that reads the model shares: ``-c FILE`` and ``--example``."""
+"""Command line options subcommands share: ``-c FILE`` and ``--example`` (every one that reads the model), and the
+Prometheus bearer token (report, doctor, prune)."""
 from __future__ import annotations
 
 import argparse
+import os
+
+from gpudash.promql.read import TOKEN_ENV
 
 
 def add_model_options(parser: argparse.ArgumentParser) -> None:
@@ -10,6 +14,13 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("-c", "--config", metavar="FILE", help="model file (default: ./gpudash.yaml)")
     group.add_argument("--example", action="store_true",
                        help="use the bundled example model instead (`gpudash init` copies it here)")
+
+
+def add_token_option(parser: argparse.ArgumentParser, flag: str = "--token", otherwise: str = "") -> None:
+    """``flag``: the bearer token sent to Prometheus, by default ``$GPUDASH_TOKEN`` (``otherwise``: what the
+    command falls back to without either, for the help text)."""
+    parser.add_argument(flag, default=os.environ.get(TOKEN_ENV) or None,
+                        help=f"bearer token (default: ${TOKEN_ENV}{otherwise})")
 
 
 def load_model_from_args(args: argparse.Namespace):

@@ -1,10 +1,8 @@
 """Kubernetes object skeletons shared by the ACM, single-cluster and Grafana artifact families."""
 from __future__ import annotations
 
-import json
-
 from gpudash.errors import GenerationError
-from gpudash.yamlfmt import COMMENT, strip_comments
+from gpudash.yamlfmt import COMMENT, json_text
 
 # Kubernetes size limits, the one home for them. Every object (a ConfigMap's or Secret's data in particular) must
 # stay under 1 MiB; client-side `kubectl apply` and ArgoCD's default sync store the whole object as JSON in the
@@ -53,7 +51,7 @@ def is_resource(path: str, data) -> bool:
 
 def size(data: dict) -> int:
     """Bytes of the object as compact JSON: what the API server stores and last-applied would hold."""
-    return len(json.dumps(strip_comments(data), separators=(",", ":"), ensure_ascii=False).encode())
+    return len(json_text(data, separators=(",", ":"), ensure_ascii=False).encode())
 
 
 def fit(path: str, data: dict) -> dict:

@@ -1,39 +1,64 @@
-"""Delivery targets: the groups of rendered files a model asks for (``outputs.targets``, default all).
-
-The rules, alerts, Alertmanager configuration, quotas and golden tests are always written (every deployment
-needs them, and ``gpudash test`` runs on them); each target adds the files of one way to deliver them. A file
-claimed by several targets (the plain dashboards, which file provisioning points at) is written when any of
-them is chosen. Pure; no I/O.
+"""Delivery targets: each takes the content of a render (:mod:`gpudash.content`) and returns the files that
+deliver it one way; the model chooses which (``outputs.targets``, default all; names and descriptions:
+:data:`gpudash.model.types.TARGETS`). The content's own files are written whatever the choice. Pure; no I/O.
 """
 from __future__ import annotations
 
-from gpudash import layout
+from gpudash import alerts, grafana, mco, mixin, rules
+from gpudash.alerts import routing
+from gpudash.content import Content
+from gpudash.grafana import delivery
+from gpudash.layout import ALERTMANAGER_SECRET
+from gpudash.model.types import ALL_TARGETS, Model
 
-_BOARDS = f"{layout.DASHBOARDS}/{layout.DASHBOARD_PREFIX}"  # the plain dashboards (dashboards/gpudash-*.json)
-
-# target -> (what it delivers, the output path prefixes it claims)
-TARGETS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "files": ("plain Grafana dashboard JSON (dashboards/*.json, and dashboards/import/ with __inputs) for manual "
-              "import or any Grafana", (_BOARDS, f"{layout.DASHBOARDS_IMPORT}/")),
-    "prometheus-rule": ("PrometheusRule objects for a cluster's own Prometheus (rules/kubernetes, alerts/kubernetes)",
-                        (f"{layout.RULES_KUBERNETES}/", f"{layout.ALERTS_KUBERNETES}/")),
-    "acm": ("the ACM hub: MCO allowlist, Thanos Ruler rules and settings (mco/) and hub Grafana ConfigMaps "
-            "(dashboards/acm/)", (f"{layout.MCO}/", f"{layout.DASHBOARDS_ACM}/")),
-    "grafana-provisioning": ("self-managed Grafana: file provisioning (grafana/provisioning/, with the plain "
-                             "dashboards it points at) and grafana/bootstrap.json for gpudash grafana-bootstrap",
-                             (f"{layout.GRAFANA_PROVISIONING}/", layout.GRAFANA_BOOTSTRAP, _BOARDS)),
-    "grafana-operator": ("grafana-operator v5 custom resources (grafana/operator/)", (f"{layout.GRAFANA_OPERATOR}/",)),
-    "mixin": ("a jsonnet monitoring mixin of the same rules, alerts and dashboards (mixin/)", (f"{layout.MIXIN}/",)),
-}
-ALL = tuple(TARGETS)
+ALWAYS = "always"  # the key of the content's own files in split()
 
 
-def claimed_by(path: str) -> set[str]:
-    """The targets that deliver ``path``; empty for the files every render writes."""
-    return {name for name, (_, prefixes) in TARGETS.items() if path.startswith(prefixes)}
+def _files(model: Model, c: Content) -> dict[str, object]:
+    return {**grafana.plain(model, c.provider), **grafana.for_import(c.provider)}
 
 
-def wanted(path: str, targets) -> bool:
-    """Whether a render with ``targets`` writes ``path``."""
-    claims = claimed_by(path)
-    return not claims or bool(claims & set(targets))
+def _prometheus_rule(model: Model, c: Content) -> dict[str, object]:
+    return {**rules.objects(c.spoke, c.hub), **alerts.objects(c.alerts)}
+
+
+def _acm(model: Model, c: Content) -> dict[str, object]:
+    return {**mco.objects(model, c.spoke, c.hub, c.alerts), ALERTMANAGER_SECRET: routing.secret(model),
+            **grafana.acm(model)}
+
+
+def _grafana_provisioning(model: Model, c: Content) -> dict[str, object]:
+    return {**grafana.plain(model, c.provider), **grafana.provisioned(model, c.provider, c.tenants)}
+
+
+def _grafana_operator(model: Model, c: Content) -> dict[str, object]:
+    return delivery.operator_objects(model, c.provider, c.tenants)
+
+
+def _mixin(model: Model, c: Content) -> dict[str, object]:
+    return mixin.artifacts(model)
+
+
+DELIVER = {"files": _files, "prometheus-rule": _prometheus_rule, "acm": _acm,
+           "grafana-provisioning": _grafana_provisioning, "grafana-operator": _grafana_operator, "mixin": _mixin}
+assert tuple(DELIVER) == ALL_TARGETS, "every target the model may choose is delivered here, in the same order"
+
+
+def split(model: Model, content: Content, step=lambda what: None) -> dict[str, dict[str, object]]:
+    """{ALWAYS: the content's files, each chosen target: its files}; ``step(target)`` as each starts."""
+    out = {ALWAYS: content.files}
+    for name in model.outputs.targets:
+        step(name)
+        out[name] = DELIVER[name](model, content)
+    return out
+
+
+def merge(parts: dict[str, dict[str, object]]) -> dict[str, object]:
+    """One {path: data}; two targets may deliver a file (the plain dashboards) only with the same data."""
+    files: dict[str, object] = {}
+    for name, part in parts.items():
+        for path, data in part.items():
+            if path in files and files[path] != data:
+                raise AssertionError(f"{name} writes {path} differently from another target")
+            files[path] = data
+    return files

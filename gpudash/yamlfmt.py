@@ -44,13 +44,14 @@ def _scalar(value) -> str:
 def _scalar_text(_type, value) -> str:
     """Keys and values repeat across files (and tenants): each distinct scalar is emitted once."""
     if _type is str and _PLAIN.match(value) and _RESOLVER.resolve(yaml.ScalarNode, value, (True, False)) == _STR:
-        return value  # what the emitter writes for it: a plain scalar (tests/test_yamlfmt_scalars.py compares)
+        return value  # what the emitter writes for it: a plain scalar (tests/unit/test_yamlfmt_scalars.py compares)
     return _emit(value)
 
 
 # Strings PyYAML writes plain when they resolve to a string (not a bool, number, null or date): a letter, then
-# letters, digits and ``_ . / -`` only: no indicator, space or quote its emitter would have to escape.
-_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_./-]*\Z")
+# letters, digits and ``_ . / + = -`` only (base64 too: grafana-operator's gzipJson): no indicator, space or quote
+# its emitter would have to escape.
+_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_./+=-]*\Z")
 _RESOLVER = yaml.resolver.Resolver()
 _STR = "tag:yaml.org,2002:str"
 
@@ -130,6 +131,16 @@ def dump_yaml(data, header: str = "") -> str:
     return text
 
 
+def json_text(data, **dumps_args) -> str:
+    """``json.dumps(strip_comments(data), **dumps_args)`` without copying ``data`` when it holds no
+    :data:`COMMENT` key: its text would name every such key as the JSON string below."""
+    text = json.dumps(data, **dumps_args)
+    return text if _COMMENT_TOKEN not in text else json.dumps(strip_comments(data), **dumps_args)
+
+
+_COMMENT_TOKEN = json.dumps(COMMENT)
+
+
 def dump_json(data) -> str:
     """JSON text: keys sorted, 2-space indent, trailing newline."""
-    return json.dumps(strip_comments(data), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return json_text(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

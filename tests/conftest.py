@@ -7,9 +7,11 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE_RENDERED = ROOT / "examples" / "rendered"  # the bundled example, rendered and committed (drift-tested)
+FIXTURES = Path(__file__).resolve().parent / "fixtures"  # upstream files the tests check against
 sys.path.insert(0, str(ROOT))  # e2e.toolsets (which Prometheus versions the tests run on) under any runner
 
 
@@ -26,6 +28,14 @@ def example_model():
     return load_bundled_example()
 
 
+@pytest.fixture()
+def example_data() -> dict:
+    """The bundled example model as plain data (a fresh copy per test)."""
+    from gpudash.model.load import bundled_example_path
+
+    return yaml.safe_load(bundled_example_path().read_text())
+
+
 @pytest.fixture(scope="session")
 def rendered(tmp_path_factory, example_model) -> Path:
     """The bundled example rendered once for the session (read-only for tests)."""
@@ -34,6 +44,23 @@ def rendered(tmp_path_factory, example_model) -> Path:
     out = tmp_path_factory.mktemp("rendered")
     writer.apply(writer.plan(out, artifacts.generate(example_model)))
     return out
+
+
+def generate_without_golden(model) -> dict[str, object]:
+    """``artifacts.generate(model)`` without the golden test emitter (most of a render's time), for tests that
+    read no golden test file; tests/integration/test_writer.py checks every other file is the full render's."""
+    from unittest import mock
+
+    from gpudash import artifacts, golden
+
+    with mock.patch.object(golden, "artifacts", lambda model: {}):
+        return artifacts.generate(model)
+
+
+def load_yaml(source):
+    """YAML of a file (a Path) or a string, with libyaml's loader when PyYAML has it (rendered files are large)."""
+    text = source.read_text() if isinstance(source, Path) else source
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 def require(tool: str):

@@ -48,12 +48,17 @@ def tests(model: Model) -> dict[str, dict]:
     return {layout.alert_test(family): data for family, data in files.items() if data is not None}
 
 
+def files(model: Model, groups: tuple) -> dict[str, dict]:
+    """What every render writes: the alert rule file, the Alertmanager configuration, quotas and alert tests."""
+    return {layout.ALERT_RULES: rule_file(groups), **routing.artifacts(model), **quotas.objects(model),
+            **tests(model)}
+
+
+def objects(groups: tuple) -> dict[str, dict]:
+    """The alert groups as a PrometheusRule for a single cluster (the prometheus-rule target)."""
+    return {layout.ALERTS_PROMETHEUS_RULE: prometheus_rule(PROMETHEUS_RULE_NAME, groups)}
+
+
 def artifacts(model: Model) -> dict[str, dict]:
-    groups = hub_groups(model)
-    return {
-        layout.ALERT_RULES: rule_file(groups),
-        layout.ALERTS_PROMETHEUS_RULE: prometheus_rule(PROMETHEUS_RULE_NAME, groups),
-        **routing.artifacts(model),
-        **quotas.objects(model),
-        **tests(model),
-    }
+    """The alert files of ``model`` alone (tests)."""
+    return files(model, hub_groups(model))

@@ -108,4 +108,5 @@ def secret(model: Model) -> dict:
 
 
 def artifacts(model: Model) -> dict[str, dict]:
-    return {layout.ALERTMANAGER: {COMMENT: HEADER, **config(model)}, layout.ALERTMANAGER_SECRET: secret(model)}
+    """The plain configuration file; the ACM hub's Secret (:func:`secret`) is the acm target's."""
+    return {layout.ALERTMANAGER: {COMMENT: HEADER, **config(model)}}

@@ -7,18 +7,16 @@ reads the Prometheus HTTP API.
 from __future__ import annotations
 
 import json
-import os
 
 from gpudash import doctor
-from gpudash.cliargs import add_model_options, load_model_from_args
+from gpudash.cliargs import add_model_options, add_token_option, load_model_from_args
 from gpudash.report.client import Prometheus
 
 
 def add_arguments(parser) -> None:
     add_model_options(parser)
     parser.add_argument("--prometheus-url", required=True, help="Prometheus, Thanos Querier or the hub's API URL")
-    parser.add_argument("--token", default=os.environ.get("GPUDASH_TOKEN"),
-                        help="bearer token (default: $GPUDASH_TOKEN)")
+    add_token_option(parser)
     parser.add_argument("--ca-file", help="CA bundle of the server certificate")
     parser.add_argument("--insecure-skip-verify", action="store_true", help="skip TLS verification (tests only)")
     parser.add_argument("--role", choices=doctor.ROLES, default="spoke",

@@ -27,15 +27,16 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+from pathlib import Path
 
 from gpudash import layout
-from gpudash.golden import scenario as sc
-from gpudash.golden.reference import Reference, period_start
-from gpudash.golden.scenario import PUSH_RULES
-from gpudash.golden.series import HOURLY_KINDS, push_times, pushed, rule_content, rule_samples, synthesise
 from gpudash.model.types import Model
 from gpudash.promql import build as q
 from gpudash.rules import names
+from gpudash.simulation import scenario as sc
+from gpudash.simulation.reference import Reference, period_start
+from gpudash.simulation.scenario import PUSH_RULES
+from gpudash.simulation.series import HOURLY_KINDS, push_times, pushed, rule_content, rule_samples, synthesise
 
 SPOKE_RULES = layout.from_tests(layout.SPOKE_RULES)
 HUB_RULES = layout.from_tests(layout.HUB_RULES)
@@ -43,9 +44,10 @@ GROUP_ORDER = ["gpudash-spoke", "gpudash-hub-model", "gpudash-hub-billing", "gpu
 STABLE = 10  # minutes without allocation change before burn-rate based figures are checked
 # Faults of the push path: a scenario with any of them gets a push-path (hub) test file.
 PUSH_FAULTS = ("mco_jitter", "mco_missed", "mco_rule_failed", "mco_straddle", "spoke_restart")
+SCENARIO_DIR = Path(__file__).parent / "scenarios"  # the golden catalogue (format: gpudash.simulation.scenario)
 
 
-def emit_tests(model: Model, directory=sc.SCENARIO_DIR) -> dict[str, dict]:
+def emit_tests(model: Model, directory: Path = SCENARIO_DIR) -> dict[str, dict]:
     """{output path: promtool test file data} for every scenario ``model`` can run, plus the index.
 
     Scenarios are written in whole minutes: a model whose resolution or push interval is not a whole number
@@ -106,7 +108,7 @@ def _stable(ref: Reference, minute: int) -> bool:
 
 class HubView:
     """What the hub's last-hour series hold (contract section 6), from the spoke rule samples that reached it:
-    (rule kind, sample minute, content), as :func:`gpudash.golden.series.rule_samples` gives them."""
+    (rule kind, sample minute, content), as :func:`gpudash.simulation.series.rule_samples` gives them."""
 
     def __init__(self, ref: Reference, samples):
         self.ref = ref

@@ -19,8 +19,8 @@ violation fails the render.
 """
 from __future__ import annotations
 
-import json
-import weakref
+import contextlib
+import dataclasses
 
 from gpudash import layout
 from gpudash.errors import GenerationError
@@ -29,32 +29,17 @@ from gpudash.grafana import provisioning as prov
 from gpudash.model.types import Model, Tenant
 from gpudash.promql import read
 from gpudash.report import queries as report_queries
+from gpudash.yamlfmt import dump_json
 
 
 def rendered(model: Model, acm: bool = False) -> tuple[dict[str, dict], dict[str, dict[str, dict]]]:
     """(provider dashboards by file stem, {tenant name: tenant dashboards by file stem}) as Grafana JSON.
 
     ``acm`` selects the hub Grafana's datasource instead of gpudash's own. Tenant dashboards are proven
-    isolated here.
+    isolated here, each variant as returned.
     """
-    # grafanalib is loaded only to build dashboards: `gpudash --help` and the runtime tools that import
-    # gpudash.grafana.uids or .bootstrap never pay for it
-    from gpudash.grafana import dashboards
-    from gpudash.grafana import panels as P
-
-    provider_ds = uids.ACM_DATASOURCE_UID if acm else uids.provider_datasource_uid()
-    provider = {}
-    for dash in dashboards.provider_dashboards(model):
-        provider[dashboards.file_name(dash)] = P.render(dash, prov.datasource_ref(provider_ds))
-    tenants: dict[str, dict[str, dict]] = {}
-    if not acm:
-        _BUILT.pop(id(model), None)  # built afresh here; only the ACM variant that follows reuses the build
-    for t in model.tenants:
-        ds_uid = uids.ACM_DATASOURCE_UID if acm else uids.tenant_datasource_uid(t.name)
-        stem, text = _tenant_json(model, t)
-        data = tenant_board.with_datasource(json.loads(text), uids.tenant_datasource_uid(t.name), ds_uid)
-        isolation.prove(data, t.namespace, ds_uid, model.clusters)
-        tenants[t.name] = {stem: data}
+    provider = provider_boards(model, acm)
+    tenants = {name: {b.stem: b.data} for name, b in tenant_boards(model, acm).items()}
     seen: dict[str, str] = {}
     for stem, data in [*provider.items(), *((s, d) for group in tenants.values() for s, d in group.items())]:
         if data["uid"] in seen:
@@ -63,25 +48,66 @@ def rendered(model: Model, acm: bool = False) -> tuple[dict[str, dict], dict[str
     return provider, tenants
 
 
-# id(model) -> {tenant name: (file stem, compact JSON)}, dropped with the model (models are not all hashable).
-_BUILT: dict[int, dict[str, tuple[str, str]]] = {}
-
-
-def _tenant_json(model: Model, t: Tenant) -> tuple[str, str]:
-    """(file stem, compact JSON) of ``t``'s dashboard with its own datasource, built through grafanalib once per
-    render of the gpudash variant: the ACM variant that follows specialises a fresh copy of it."""
+def provider_boards(model: Model, acm: bool = False) -> dict[str, dict]:
+    """The provider dashboards by file stem (the provider datasource, or with ``acm`` the hub Grafana's)."""
+    # grafanalib is loaded only to build dashboards: `gpudash --help` and the runtime tools that import
+    # gpudash.grafana.uids or .bootstrap never pay for it
     from gpudash.grafana import dashboards
     from gpudash.grafana import panels as P
 
-    if id(model) not in _BUILT:
-        _BUILT[id(model)] = {}
-        weakref.finalize(model, _BUILT.pop, id(model), None)
-    built = _BUILT[id(model)]
-    if t.name not in built:
-        dash = dashboards.tenant(model, t)
-        built[t.name] = dashboards.file_name(dash), json.dumps(P.render(dash, prov.datasource_ref(
-            uids.tenant_datasource_uid(t.name))), separators=(",", ":"), ensure_ascii=False)
-    return built[t.name]
+    ds = prov.datasource_ref(uids.ACM_DATASOURCE_UID if acm else uids.provider_datasource_uid())
+    return {dashboards.file_name(dash): P.render(dash, ds) for dash in dashboards.provider_dashboards(model)}
+
+
+def tenant_boards(model: Model, acm: bool = False) -> dict[str, tenant_board.Board]:
+    """{tenant name: its dashboard} with the tenant's own datasource, or with ``acm`` the hub Grafana's; each
+    variant proven isolated as written."""
+    return {t.name: _acm_board(model, t) for t in model.tenants} if acm else _tenant_boards(model)
+
+
+def _acm_board(model: Model, t: Tenant) -> tenant_board.Board:
+    b = tenant_board.variant(_tenant_boards(model)[t.name], uids.tenant_datasource_uid(t.name),
+                             uids.ACM_DATASOURCE_UID)
+    isolation.prove(b.data, t.namespace, uids.ACM_DATASOURCE_UID, model.clusters)
+    return b
+
+
+# id(model) -> {tenant name: its dashboard}, or None before the first build, while a render shares them.
+_BUILT: dict[int, dict[str, tenant_board.Board] | None] = {}
+
+
+@contextlib.contextmanager
+def shared(model: Model):
+    """Within it, every family rendering ``model`` gets the same tenant dashboards (built on first use);
+    outside, each call builds them afresh."""
+    _BUILT[id(model)] = None
+    try:
+        yield
+    finally:
+        _BUILT.pop(id(model), None)
+
+
+def _tenant_boards(model: Model) -> dict[str, tenant_board.Board]:
+    """Each tenant's dashboard with its own datasource, built through grafanalib, proven isolated and serialised
+    once per render (:func:`shared`): the Grafana and mixin families and the ACM variant share them (read-only).
+
+    They are built from the model without its ``sources`` (a tenant dashboard reads recorded series only, as the
+    isolation proof requires, never a raw exporter's job or labels), so they are the same for every ``sources``:
+    the mixin's probe render relies on it."""
+    from gpudash.grafana import dashboards
+    from gpudash.grafana import panels as P
+
+    built = _BUILT.get(id(model))
+    if built is None:
+        built, blind = {}, dataclasses.replace(model, sources=None)
+        for t in model.tenants:
+            dash, ds_uid = dashboards.tenant(blind, t), uids.tenant_datasource_uid(t.name)
+            data = P.render(dash, prov.datasource_ref(ds_uid))
+            isolation.prove(data, t.namespace, ds_uid, model.clusters)
+            built[t.name] = tenant_board.board(dashboards.file_name(dash), data)
+        if id(model) in _BUILT:
+            _BUILT[id(model)] = built
+    return built
 
 
 def prove_reports(model: Model) -> None:
@@ -93,34 +119,34 @@ def prove_reports(model: Model) -> None:
                                 model.clusters)
 
 
-def artifacts(model: Model) -> dict[str, object]:
-    """The files of the chosen delivery targets (gpudash.targets: the caller keeps only those; the variants no
-    chosen target needs are not built)."""
+def plain(model: Model, provider: dict[str, dict]) -> dict[str, object]:
+    """``dashboards/<uid>.json``: the dashboards with gpudash's datasources (files and file provisioning); the
+    tenant dashboards as their one build serialised them (the content's, within a render: :func:`shared`)."""
+    out: dict[str, object] = {layout.dashboard_json(stem): data for stem, data in provider.items()}
+    out.update({layout.dashboard_json(b.stem): b.text for b in tenant_boards(model).values()})
+    return out
+
+
+def for_import(provider: dict[str, dict]) -> dict[str, dict]:
+    """``dashboards/import/<uid>.json``: the provider and CCSP dashboards with ``__inputs`` (files)."""
     from gpudash.grafana import panels as P  # grafanalib, as in rendered()
 
-    chosen = set(model.outputs.targets)
-    prove_reports(model)
-    provider, tenants = rendered(model)
-    out: dict[str, object] = {}
-    for stem, data in provider.items():
-        out[layout.dashboard_json(stem)] = data
-        out[layout.dashboard_import(stem)] = P.for_import(data)
-    for group in tenants.values():
-        for stem, data in group.items():
-            out[layout.dashboard_json(stem)] = data
-    if "acm" in chosen:
-        acm_provider, acm_tenants = rendered(model, acm=True)
-        for stem, data in acm_provider.items():
-            out[layout.dashboard_configmap(stem)] = delivery.acm_configmap(stem, data,
-                                                                        prov.provider_folder_title(model))
-        for t in model.tenants:
-            for stem, data in acm_tenants[t.name].items():
-                out[layout.dashboard_configmap(stem)] = delivery.acm_configmap(stem, data, prov.tenant_folder_title(t))
-    if "grafana-provisioning" in chosen:
-        files = {"provider": [f"{stem}.json" for stem in provider]}
-        files.update({name: [f"{stem}.json" for stem in group] for name, group in tenants.items()})
-        out.update(prov.files(model, files))
-        out[layout.GRAFANA_BOOTSTRAP] = prov.bootstrap(model)
-    if "grafana-operator" in chosen:
-        out.update(delivery.operator_objects(model, provider, tenants))
+    return {layout.dashboard_import(stem): P.for_import(data) for stem, data in provider.items()}
+
+
+def acm(model: Model) -> dict[str, dict]:
+    """``dashboards/acm/<uid>.yaml``: every dashboard as an ACM hub Grafana ConfigMap (MCO's datasource)."""
+    out = {layout.dashboard_configmap(stem): delivery.acm_configmap(stem, dump_json(data),
+                                                                    prov.provider_folder_title(model))
+           for stem, data in provider_boards(model, acm=True).items()}
+    for t in model.tenants:  # one at a time: only the text is kept
+        b = _acm_board(model, t)
+        out[layout.dashboard_configmap(b.stem)] = delivery.acm_configmap(b.stem, b.text, prov.tenant_folder_title(t))
     return out
+
+
+def provisioned(model: Model, provider: dict[str, dict], tenants: dict[str, dict[str, dict]]) -> dict[str, object]:
+    """Grafana file provisioning of the plain dashboards, and ``grafana/bootstrap.json``."""
+    files = {"provider": [f"{stem}.json" for stem in provider]}
+    files.update({name: [f"{stem}.json" for stem in group] for name, group in tenants.items()})
+    return {**prov.files(model, files), layout.GRAFANA_BOOTSTRAP: prov.bootstrap(model)}

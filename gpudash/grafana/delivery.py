@@ -54,10 +54,10 @@ def _check_size(kind: str, name: str, obj: dict) -> dict:
 
 # --- ACM ----------------------------------------------------------------------------------------------------------
 
-def acm_configmap(file_stem: str, dashboard: dict, folder: str) -> dict:
-    """One dashboard as an ACM custom-dashboard ConfigMap (data key ``<name>.json``, readable JSON)."""
+def acm_configmap(file_stem: str, text: str, folder: str) -> dict:
+    """One dashboard as an ACM custom-dashboard ConfigMap (data key ``<name>.json``): ``text`` is the JSON as the
+    writer writes a dashboard file (yamlfmt.dump_json, the one serialiser)."""
     name = object_name("gpudash-dashboard", file_stem)
-    text = json.dumps(dashboard, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     cm = kube.configmap(name, ACM_NAMESPACE, {f"{file_stem}.json": text},
                         labels={"grafana-custom-dashboard": "true"},
                         annotations={ACM_FOLDER_ANNOTATION: folder})

@@ -97,6 +97,8 @@ MACROS = (
 def substitute_macros(expr: str, values: dict[str, str] | None = None) -> str:
     """``expr`` with Grafana's built-in variables replaced, in all three syntaxes Grafana accepts:
     ``$__name``, ``${__name}`` (also ``${__name:format}``) and ``[[__name]]``."""
+    if "$" not in expr and "[[" not in expr:  # every syntax above has one of them: nothing to substitute
+        return expr
     table = dict(MACROS)
     table.update(values or {})
     for name in sorted(table, key=len, reverse=True):

@@ -7,8 +7,7 @@ import json
 from gpudash import alerts, kube, layout
 from gpudash.mco import settings
 from gpudash.model.types import Model
-from gpudash.rules import hub, spoke
-from gpudash.rules.format import rule_file
+from gpudash.rules.format import Group, rule_file
 from gpudash.yamlfmt import dump_yaml
 
 NAMESPACE = "open-cluster-management-observability"
@@ -25,27 +24,30 @@ def collector_expr(expr: str) -> str:
     return json.dumps(expr)[1:-1]
 
 
-def allowlist(model: Model) -> dict:
-    """``names`` and ``matches`` the hub needs as raw series plus the spoke rules as collector ``recording_rules``."""
+def allowlist(model: Model, spoke: Group) -> dict:
+    """``names`` and ``matches`` the hub needs as raw series plus the spoke rules as collector ``recording_rules``.
+
+    A ConfigMap's data values are strings, so the YAML inside is content: the one serialiser (yamlfmt) writes it."""
     body = {}
     names = sorted(set(alerts.allowlist_names(model)))
     if names:
         body["names"] = names
     body["matches"] = list(alerts.allowlist_matches(model))
-    body["recording_rules"] = [{"record": r.record, "expr": collector_expr(r.expr)} for r in spoke.rules(model)]
+    body["recording_rules"] = [{"record": r.record, "expr": collector_expr(r.expr)} for r in spoke.rules]
     text = dump_yaml(body, header="Spoke rules run by ACM's metrics-collector as instant queries at every push.")
     return kube.configmap(ALLOWLIST, NAMESPACE, {"metrics_list.yaml": text})
 
 
-def ruler_rules(model: Model) -> dict:
-    groups = (*hub.groups(model), *alerts.hub_groups(model))
+def ruler_rules(groups: tuple[Group, ...]) -> dict:
+    """The hub's recording rules and alerts, as the Thanos Ruler's custom-rules ConfigMap."""
     text = dump_yaml(rule_file(groups), header="Hub rules evaluated by the ACM Thanos Ruler.")
     return kube.configmap(RULER, NAMESPACE, {"custom_rules.yaml": text})
 
 
-def artifacts(model: Model) -> dict[str, dict]:
+def objects(model: Model, spoke: Group, hub: tuple[Group, ...], alert_groups: tuple[Group, ...]) -> dict[str, dict]:
+    """The ACM hub's objects of the rules (the acm target): allowlist, Thanos Ruler rules, MCO settings."""
     return {
-        layout.mco_configmap(ALLOWLIST): allowlist(model),
-        layout.mco_configmap(RULER): ruler_rules(model),
+        layout.mco_configmap(ALLOWLIST): allowlist(model, spoke),
+        layout.mco_configmap(RULER): ruler_rules((*hub, *alert_groups)),
         **settings.artifacts(model),
     }

@@ -57,9 +57,13 @@ def _probe(model: Model) -> Model:
     return dataclasses.replace(model, sources=sources)
 
 
-def content(model: Model) -> dict[str, object]:
-    """What the mixin exposes, as the YAML files hold it: rule groups, alert groups, dashboards by file name."""
-    provider, tenants = grafana.rendered(model)
+def content(model: Model, tenants: dict[str, dict[str, dict]] | None = None) -> dict[str, object]:
+    """What the mixin exposes, as the YAML files hold it: rule groups, alert groups, dashboards by file name.
+    ``tenants``: the tenant dashboards when already rendered (grafana.rendered's second half)."""
+    if tenants is None:
+        provider, tenants = grafana.rendered(model)
+    else:
+        provider = grafana.provider_boards(model)
     dashboards = {f"{stem}.json": d for group in (provider, *tenants.values()) for stem, d in group.items()}
     return {"prometheusRules": rule_file((spoke.group(model), *hub.groups(model)))["groups"],
             "prometheusAlerts": rule_file(alerts.hub_groups(model))["groups"],
@@ -106,7 +110,9 @@ def _mixin_libsonnet() -> str:
 
 
 def artifacts(model: Model) -> dict[str, object]:
-    real, probe = content(model), content(_probe(model))
+    # tenant dashboards are built without the model's sources (grafana._tenant_boards): the probe's are the same
+    tenants = grafana.rendered(model)[1]
+    real, probe = content(model, tenants), content(_probe(model), tenants)
     sentinels = {sentinel(name): name for name in FIELDS}
     values = defaults(model)
     files = {f"{layout.MIXIN}/{name}": _part(field, real[field], probe[field], sentinels, values)

@@ -25,8 +25,33 @@ def _template(real: str, probe: str, sentinels: dict[str, str], defaults: dict[s
     return f"{json.dumps(text)} % $._config"
 
 
+def _scalar(v) -> str:
+    """``json.dumps(v)``; a string straight through the function json.dumps ends in for it with its default
+    ``ensure_ascii`` (CPython Lib/json/encoder.py, JSONEncoder.encode: ``encode_basestring_ascii``)."""
+    return _ENCODE_ASCII(v) if type(v) is str else json.dumps(v)
+
+
+_ENCODE_ASCII = json.encoder.encode_basestring_ascii
+
+
+def _plain(real, depth: int) -> str:
+    """:func:`value` of a structure that is its own probe (nothing templated), without the comparisons."""
+    pad, inner = INDENT * depth, INDENT * (depth + 1)
+    if isinstance(real, dict):
+        lines = [f"{inner}// {line}".rstrip() for line in str(real.get(COMMENT, "")).splitlines()]
+        lines += [f"{inner}{_scalar(k)}: {_plain(v, depth + 1)}," for k, v in real.items() if k != COMMENT]
+        return "{\n" + "\n".join(lines) + f"\n{pad}}}" if lines else "{}"
+    if isinstance(real, list | tuple):
+        items = [f"{inner}{_plain(v, depth + 1)}," for v in real]
+        return "[\n" + "\n".join(items) + f"\n{pad}]" if items else "[]"
+    return _scalar(real)
+
+
 def value(real, probe, sentinels: dict[str, str], defaults: dict[str, str], where: str = "", depth: int = 0) -> str:
-    """Jsonnet for ``real``; ``probe`` is the same structure rendered with sentinels in place of the defaults."""
+    """Jsonnet for ``real``; ``probe`` is the same structure rendered with sentinels in place of the defaults
+    (the same object where nothing can differ: the tenant dashboards)."""
+    if real is probe:
+        return _plain(real, depth)
     pad, inner = INDENT * depth, INDENT * (depth + 1)
     if isinstance(real, dict):
         if not isinstance(probe, dict) or real.keys() != probe.keys():
@@ -34,7 +59,7 @@ def value(real, probe, sentinels: dict[str, str], defaults: dict[str, str], wher
         lines = [f"{inner}// {line}".rstrip() for line in str(real.get(COMMENT, "")).splitlines()]
         for key in (k for k in real if k != COMMENT):
             body = value(real[key], probe[key], sentinels, defaults, f"{where}.{key}", depth + 1)
-            lines.append(f"{inner}{json.dumps(key)}: {body},")
+            lines.append(f"{inner}{_scalar(key)}: {body},")
         return "{\n" + "\n".join(lines) + f"\n{pad}}}" if lines else "{}"
     if isinstance(real, list | tuple):
         if not isinstance(probe, list | tuple) or len(real) != len(probe):
@@ -46,4 +71,4 @@ def value(real, probe, sentinels: dict[str, str], defaults: dict[str, str], wher
         return _template(real, probe, sentinels, defaults, where)
     if real != probe:
         raise GenerationError(f"mixin: {where}: {real!r} depends on _config but is not a string")
-    return json.dumps(real)
+    return _scalar(real)

@@ -1,4 +1,4 @@
-"""Mock files: a GPU topology (node pools) and a workload, compiled into a golden scenario.
+"""Mock files: a GPU topology (node pools) and a workload, compiled into a simulation scenario.
 
 ```yaml
 start: 2026-10-01T00:00:00Z      # UTC time of minute 0 (history); the live server maps minute 0 to its start
@@ -46,13 +46,13 @@ workload:
       delete_after: 3m           # deleted this long after it ends
       requests: {gpu: 1}
       nodes: 1                   # spread over the first N nodes of the pool
-faults: []                       # golden fault kinds: missed_scrapes, ksm_restart, exporter_gap, ...
+faults: []                       # simulation fault kinds: missed_scrapes, ksm_restart, exporter_gap, ...
 gpu_faults:                      # DCGM_FI_DEV_XID_ERRORS of one GPU (0 otherwise)
   - {pool: a100, node: 1, gpu: 3, at: 20d, minutes: 30, xid: 79}
 ```
 
-Every time is whole minutes (``90m``, ``3h``, ``1d2h``). The compiled :class:`Mock` holds the golden
-:class:`~gpudash.golden.scenario.Scenario` (so the reference model bills it) plus what the scenario has no
+Every time is whole minutes (``90m``, ``3h``, ``1d2h``). The compiled :class:`Mock` holds the simulation
+:class:`~gpudash.simulation.scenario.Scenario` (so the reference model bills it) plus what the scenario has no
 field for (GPU memory, which exporter serves each node, the calendar start).
 """
 from __future__ import annotations
@@ -66,8 +66,8 @@ from pathlib import Path
 import yaml
 
 from gpudash.errors import InputError
-from gpudash.golden import scenario as sc
 from gpudash.model.types import Model
+from gpudash.simulation import scenario as sc
 
 EXPORTERS = ("dcgm", "amd", "none")
 
@@ -174,7 +174,7 @@ def _is_amd(pool: dict, model: Model) -> bool:
 
 
 def _gpu(pool: dict, model: Model) -> tuple[dict, str | None]:
-    """The golden node ``gpu`` requirement of a pool and the literal product to show (None: the class's)."""
+    """The scenario node ``gpu`` requirement of a pool and the literal product to show (None: the class's)."""
     product = pool.get("product")
     if "class" in pool:
         return {"class": pool["class"]}, product
@@ -206,7 +206,7 @@ def _namespace(w: dict, model: Model) -> dict:
 
 
 def utilisation_steps(spec, first: int = 0) -> list[dict] | float:
-    """A utilisation description -> golden steps ``[{at, percent}]`` (minutes) or a constant.
+    """A utilisation description -> scenario steps ``[{at, percent}]`` (minutes) or a constant.
 
     ``{schedule: [{percent: 80, for: 1h}, {percent: 0, for: 1h}], repeat: 5, from: 10m, then: 0}``: the
     schedule runs ``repeat`` times from ``first`` (+ ``from``), then stays at ``then``."""

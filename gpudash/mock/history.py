@@ -3,7 +3,7 @@
 Each scrape minute ``m`` stores every series the target exposes at ``m`` with timestamp
 ``start + 60 m + offset`` (seconds), the way Prometheus stores a scrape, except that backfilled data carries
 no staleness markers: a deleted pod's or a down target's series simply stop (a reader sees the last sample
-for the 5-minute lookback). Scrape faults follow the golden semantics: ``missed_scrapes`` stores nothing
+for the 5-minute lookback). Scrape faults follow the simulation semantics: ``missed_scrapes`` stores nothing
 for the minutes it covers, ``ksm_restart`` / ``exporter_gap`` store nothing while the target is down.
 """
 from __future__ import annotations

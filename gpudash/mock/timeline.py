@@ -1,9 +1,9 @@
 """A mock's series over time, computed only where something changes.
 
-The golden synthesiser (:mod:`gpudash.golden.series`) works minute by minute. Between two *change minutes*
+The series synthesiser (:mod:`gpudash.simulation.series`) works minute by minute. Between two *change minutes*
 (a lifecycle event, a utilisation step, a container restart and the minute after it) nothing a target exposes
 changes, so the scenario is compressed to its change minutes (order-preserving, so every state, device
-assignment and utilisation is the same) and the golden exposition functions run once per segment.
+assignment and utilisation is the same) and the simulation exposition functions run once per segment.
 
 Expositions are produced in *exposed* form (what ``/metrics`` of kube-state-metrics, the DCGM exporter or
 the AMD exporter returns: no ``job``, pod labels named ``namespace``/``pod``/``container``) and turned into
@@ -17,11 +17,11 @@ import bisect
 import dataclasses
 import re
 
-from gpudash.golden import series as gs
-from gpudash.golden.reference import LOOKBACK, Reference
-from gpudash.golden.scenario import Event, Pod, Scenario
 from gpudash.mock.config import Mock
 from gpudash.model.types import Model
+from gpudash.simulation import series as gs
+from gpudash.simulation.reference import LOOKBACK, Reference
+from gpudash.simulation.scenario import Event, Pod, Scenario
 from gpudash.sources import gpu_exporters as gx
 
 Labels = tuple[tuple[str, str], ...]
@@ -157,12 +157,12 @@ def stored(job: str, key: Labels, model: Model, cluster_label: str | None = None
 
 
 def scrape_outcomes(s: Scenario, job: str) -> list[str]:
-    """Per minute: ok | missed | down for ``job`` (golden fault semantics; amd shares the dcgm faults)."""
+    """Per minute: ok | missed | down for ``job`` (simulation fault semantics; amd shares the dcgm faults)."""
     return gs._outcomes(s, "ksm" if job == "ksm" else "dcgm")
 
 
 class FastReference(Reference):
-    """The golden reference model with the same answers, faster on month-scale scenarios: an instant at
+    """The reference model with the same answers, faster on month-scale scenarios: an instant at
     ``minute`` only looks at pods that exist within the lookback (created at or before ``minute`` and not
     deleted more than LOOKBACK minutes earlier), and SKU look-ups are cached."""
 
@@ -203,7 +203,7 @@ class FastReference(Reference):
         return held[max(0, bisect.bisect_right(points, minute) - 1)]
 
     def attributed_gpus(self, minute: int) -> dict[tuple, int]:
-        """As the golden reference, except for backfilled history (:mod:`gpudash.mock.history`
+        """As the reference model, except for backfilled history (:mod:`gpudash.mock.history`
         ``exporters_from``): exporter series exist only from ``exporters_backfilled_from`` on, and carry no
         staleness markers, so a series that stopped (its pod left the GPU) is still read for the lookback and
         every scrape stored within it counts (``closed_lookback``: Prometheus 2, whose lookback includes a sample

@@ -28,6 +28,7 @@ from gpudash.model import mig
 from gpudash.model.pricing import ksm_resource, product_label
 from gpudash.model.schema import DURATION_PATTERN, HTTP_SECRETS, INLINE_SECRETS, THANOS_QUERIER_URL, json_schema
 from gpudash.model.types import (
+    ALL_TARGETS,
     DAY,
     MIN_RETENTION,
     Alerts,
@@ -50,7 +51,6 @@ from gpudash.model.types import (
     TenantDatasource,
 )
 from gpudash.sources import kube_state_metrics as ksm
-from gpudash.targets import ALL
 
 BUNDLED_SOURCE = "<bundled example>"
 DEFAULT_MODEL = "gpudash.yaml"  # looked for in the current folder; ``gpudash init`` writes it
@@ -510,7 +510,7 @@ def _semantic(data: dict, ctx: _Ctx) -> Model:
         mco=_mco(data["mco"]),
         issuer=_issuer(data["issuer"]),
         prune=_prune(data["prune"], data["clusters"], ctx) if "prune" in data else None,
-        outputs=Outputs(targets=tuple(t for t in ALL if t in data["outputs"]["targets"])),
+        outputs=Outputs(targets=tuple(t for t in ALL_TARGETS if t in data["outputs"]["targets"])),
         energy=_energy(data["energy"], data["clusters"], ctx),
         source=ctx.file,
         tenant_order=tuple(t["name"] for t in data["tenants"]),

@@ -8,9 +8,17 @@ the loader and stated in the ``description`` of the fields they constrain.
 """
 from __future__ import annotations
 
-from gpudash import targets
 from gpudash.model import mig, partitions
-from gpudash.model.types import DAY, MIN_RETENTION, PRUNE_CHECK_INTERVAL, PRUNE_MAX_ACTIONS, PRUNE_RUN_MODES, Mco
+from gpudash.model.types import (
+    ALL_TARGETS,
+    DAY,
+    MIN_RETENTION,
+    PRUNE_CHECK_INTERVAL,
+    PRUNE_MAX_ACTIONS,
+    PRUNE_RUN_MODES,
+    TARGETS,
+    Mco,
+)
 
 SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
 DURATION_PATTERN = "^([0-9]+d)?([0-9]+h)?([0-9]+m)?([0-9]+s)?$"
@@ -330,10 +338,9 @@ def _mco() -> dict:
 def _outputs() -> dict:
     return _object({
         "targets": {"description": "Delivery targets to write besides the rules, alerts, quotas and golden tests "
-                                   "(always written): " + "; ".join(f"{k}: {v}" for k, (v, _) in
-                                                                    targets.TARGETS.items()) + ".",
-                    "type": "array", "uniqueItems": True, "items": {"enum": list(targets.ALL)},
-                    "default": list(targets.ALL)},
+                                   "(always written): " + "; ".join(f"{k}: {v}" for k, v in TARGETS.items()) + ".",
+                    "type": "array", "uniqueItems": True, "items": {"enum": list(ALL_TARGETS)},
+                    "default": list(ALL_TARGETS)},
     }, "What render writes. The default writes every target; see docs/outputs.md for the minimal sets.", default={})
 
 

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gpudash.targets import ALL
-
 Vendor = str  # "nvidia" | "amd"
 
 
@@ -196,11 +194,27 @@ class Prune:
     trusted_ca_bundle: bool = False  # verify prometheus_url with the cluster's injected trusted CA bundle
 
 
+# The delivery targets a model may choose (``outputs.targets``): name -> what it delivers. Each is built by
+# :mod:`gpudash.targets` from the content of a render.
+TARGETS: dict[str, str] = {
+    "files": "plain Grafana dashboard JSON (dashboards/*.json, and dashboards/import/ with __inputs) for manual "
+             "import or any Grafana",
+    "prometheus-rule": "PrometheusRule objects for a cluster's own Prometheus (rules/kubernetes, alerts/kubernetes)",
+    "acm": "the ACM hub: MCO allowlist, Thanos Ruler rules and settings (mco/) and hub Grafana ConfigMaps "
+           "(dashboards/acm/)",
+    "grafana-provisioning": "self-managed Grafana: file provisioning (grafana/provisioning/, with the plain "
+                            "dashboards it points at) and grafana/bootstrap.json for gpudash grafana-bootstrap",
+    "grafana-operator": "grafana-operator v5 custom resources (grafana/operator/)",
+    "mixin": "a jsonnet monitoring mixin of the same rules, alerts and dashboards (mixin/)",
+}
+ALL_TARGETS = tuple(TARGETS)
+
+
 @dataclass(frozen=True)
 class Outputs:
-    """What ``render`` writes: the delivery targets of :mod:`gpudash.targets` (all by default)."""
+    """What ``render`` writes: the delivery targets of :data:`TARGETS` (all by default)."""
 
-    targets: tuple[str, ...] = ALL  # in the order of gpudash.targets.TARGETS
+    targets: tuple[str, ...] = ALL_TARGETS  # in the order of TARGETS
 
 
 @dataclass(frozen=True)

@@ -5,11 +5,11 @@ import os
 import sys
 import time
 
+from gpudash.cliargs import add_token_option
 from gpudash.errors import GpudashError
 from gpudash.model.load import parse_duration
 from gpudash.model.types import PRUNE_CHECK_INTERVAL, PRUNE_MAX_ACTIONS, PRUNE_RUN_MODES
 from gpudash.promql import read
-from gpudash.prune.plan import TOKEN_ENV
 
 BUSY_KEYS = ("cluster", "namespace", "workload", "workload_type")
 SA_TOKEN = "/var/run/secrets/kubernetes.io/serviceaccount/token"
@@ -33,8 +33,7 @@ def add_arguments(p) -> None:
     p.add_argument("--currency", default="USD", help="currency of the cost series, for Event messages")
     p.add_argument("--push-interval", default="5m", help="the model's billing.mco_interval (freshness of reads)")
     p.add_argument("--prometheus-url", help="hub (Thanos Querier) or cluster Prometheus URL")
-    p.add_argument("--prometheus-token", default=os.environ.get(TOKEN_ENV),
-                   help=f"bearer token (default ${TOKEN_ENV}, else the in-cluster service account token)")
+    add_token_option(p, "--prometheus-token", ", else the in-cluster service account token")
     p.add_argument("--ca-file", help="CA bundle for the Prometheus URL")
     p.add_argument("--kubeconfig", help="kubeconfig file (default: in-cluster config in a pod, else ~/.kube/config)")
     p.add_argument("--time", type=float, help="Unix time to read the idle series at (default now; for replays)")
@@ -58,10 +57,7 @@ def _seconds(flag: str, text: str) -> int:
 
 
 def run(args) -> int:
-    try:
-        from gpudash.prune import api as kube
-    except ImportError:
-        raise GpudashError("gpudash prune needs the kubernetes client: pip install 'gpudash[prune]'") from None
+    from gpudash.prune import api as kube  # the kubernetes client: a missing prune extra is reported by the CLI
     from gpudash.prune import cycle, plan
     from gpudash.report.client import Prometheus
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from gpudash import kube, layout
 from gpudash.model.types import Model, Prune
 from gpudash.promql import build as q
+from gpudash.promql.read import TOKEN_ENV
 from gpudash.prune import plan
 from gpudash.yamlfmt import COMMENT
 
@@ -56,7 +57,7 @@ def deployment(model: Model, prune: Prune, cluster: str) -> dict:
     env = [{"name": plan.POD_NAME_ENV, "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}}]
     if prune.token_secret:
         secret = {"name": prune.token_secret, "key": TOKEN_KEY}
-        env.append({"name": plan.TOKEN_ENV, "valueFrom": {"secretKeyRef": secret}})
+        env.append({"name": TOKEN_ENV, "valueFrom": {"secretKeyRef": secret}})
     container = {
         "name": "prune", "image": prune.image, "command": ["python", "-m", "gpudash", "prune"],
         "args": _args(model, prune, cluster), "env": env,

@@ -14,7 +14,6 @@ NOTEBOOK_STOPPED = "kubeflow-resource-stopped"  # honoured by the Kubeflow noteb
 # (kserve/kserve pkg/constants/constants.go StopAnnotationKey); removing it starts it again.
 KSERVE_STOP = "serving.kserve.io/stop"
 POD = names.POD
-TOKEN_ENV = "GPUDASH_TOKEN"  # the Prometheus bearer token (--prometheus-token's default)
 POD_NAME_ENV = "POD_NAME"  # the pruner pod's name, the Events' reportingInstance
 
 

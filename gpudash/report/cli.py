@@ -11,7 +11,7 @@ import argparse
 import os
 import sys
 
-from gpudash.cliargs import add_model_options, load_model_from_args
+from gpudash.cliargs import add_model_options, add_token_option, load_model_from_args
 from gpudash.errors import GpudashError
 
 FORMATS = ("table", "csv", "json")
@@ -47,7 +47,7 @@ def _connection(p: argparse.ArgumentParser, tenant: bool = True) -> None:
     p.add_argument("--prometheus-url", required=True, metavar="URL",
                    help="Prometheus, Thanos Querier or ACM hub rbac-query-proxy base URL")
     add_model_options(p)
-    p.add_argument("--token", help="bearer token (default: $GPUDASH_TOKEN)")
+    add_token_option(p)
     p.add_argument("--ca-file", metavar="F", help="CA bundle that signed the server certificate")
     p.add_argument("--insecure-skip-verify", action="store_true", help="do not verify the TLS certificate")
     p.add_argument("--timeout", type=_duration, default=60, metavar="DURATION",
@@ -97,7 +97,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _client(args):
     from gpudash.report.client import Prometheus
 
-    return Prometheus(args.prometheus_url, token=args.token or os.environ.get("GPUDASH_TOKEN") or None,
+    return Prometheus(args.prometheus_url, token=args.token,
                       ca_file=args.ca_file, insecure_skip_verify=args.insecure_skip_verify, timeout=args.timeout)
 
 

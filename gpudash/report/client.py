@@ -15,9 +15,8 @@ import math
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-import requests
-
 from gpudash.errors import GpudashError
+from gpudash.promql.read import TOKEN_ENV
 
 # Above this URL length the query is sent as a form POST (all three servers accept both).
 _MAX_GET_URL = 4000
@@ -39,9 +38,12 @@ class Prometheus:
     timeout: float = 60.0
     extra_params: dict[str, str] = field(default_factory=dict)  # e.g. {"namespace": ns} for thanos-querier :9092
     warnings: list[str] = field(default_factory=list)
-    session: requests.Session = field(default_factory=requests.Session, repr=False)
+    session: object = field(init=False, repr=False)  # a requests.Session (the report extra)
 
     def __post_init__(self):
+        import requests
+
+        self.session = requests.Session()
         self.url = self.url.rstrip("/")
         self.shown = redact_url(self.url)  # the URL as printed: never its user:password
         if not self.url.startswith(("http://", "https://")):
@@ -109,6 +111,8 @@ class Prometheus:
         if path != "/api/v1/series":
             params["timeout"] = f"{max(1, math.floor(self.timeout))}s"  # server-side limit matches ours
         url = self.url + path
+        import requests
+
         try:
             if len(url) + len(urlencode(params)) + 1 > _MAX_GET_URL:
                 resp = self.session.post(url, data=params, timeout=self.timeout, verify=self.verify)
@@ -136,10 +140,10 @@ class Prometheus:
             f"Prometheus at {self.shown} did not answer within {self.timeout:g}s (--timeout): raise --timeout, "
             "or report a shorter period")
 
-    def _data(self, resp: requests.Response, query: str):
+    def _data(self, resp, query: str):
         if resp.status_code == 401:
             raise PrometheusError(
-                f"Prometheus at {self.shown} answered 401 Unauthorized: the bearer token (--token or GPUDASH_TOKEN) "
+                f"Prometheus at {self.shown} answered 401 Unauthorized: the bearer token (--token or {TOKEN_ENV}) "
                 "is missing, invalid or expired")
         if resp.status_code == 403:
             raise PrometheusError(

@@ -1,7 +1,7 @@
 """The series registry: every series gpudash records, with its labels and meaning, declared once.
 
 This is the contract between rules, alerts, dashboards and reports. Generators take their ``by`` clauses from
-:func:`labels` / :func:`key`, and tests/test_series_registry.py checks every rendered recording rule's output
+:func:`labels` / :func:`key`, and tests/unit/test_series_registry.py checks every rendered recording rule's output
 labels against it.
 
 Names follow ``level:metric:operations``; the level lists the labels kept. ``cluster`` is in every series' labels:

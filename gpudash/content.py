@@ -1,0 +1,46 @@
+"""The content of a render, built once: rule and alert groups, dashboards, and the files every render writes.
+
+Sloth's shape: model -> content (here) -> delivery targets (:mod:`gpudash.targets`, each packaging this content
+one way) -> the writer. Pure; no I/O.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gpudash import alerts, golden, grafana, rules, wiring
+from gpudash.model.types import Model
+from gpudash.prune import deploy as prune
+from gpudash.rules import hub, spoke
+from gpudash.rules.format import Group
+
+
+@dataclass(frozen=True)
+class Content:
+    spoke: Group  # the spoke recording rules (each cluster; the ACM metrics-collector on the hub path)
+    hub: tuple[Group, ...]  # the hub recording rules
+    alerts: tuple[Group, ...]  # the alert groups (hub, or a single cluster's Prometheus)
+    provider: dict[str, dict]  # provider and CCSP dashboards by file stem, gpudash's own datasource
+    tenants: dict[str, dict[str, dict]]  # tenant name -> its dashboards by file stem, proven isolated
+    files: dict[str, object]  # what every render writes: rule and alert files, routing, quotas, tests, wiring
+
+
+PARTS = ("rules", "alerts", "grafana", "golden", "prune", "wiring")  # what build() reports, in order
+
+
+def build(model: Model, step=lambda what: None) -> Content:
+    """``step(what)`` is called as each of :data:`PARTS` starts (the CLI's progress bar)."""
+    step("rules")
+    spoke_group, hub_groups = spoke.group(model), hub.groups(model)
+    step("alerts")
+    alert_groups = alerts.hub_groups(model)
+    files = {**rules.files(spoke_group, hub_groups), **alerts.files(model, alert_groups)}
+    step("grafana")
+    grafana.prove_reports(model)
+    provider, tenants = grafana.rendered(model)
+    step("golden")
+    files.update(golden.artifacts(model))
+    step("prune")
+    files.update(prune.artifacts(model))
+    step("wiring")
+    files.update(wiring.artifacts(model))
+    return Content(spoke_group, hub_groups, alert_groups, provider, tenants, files)

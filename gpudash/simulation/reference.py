@@ -1,0 +1,595 @@
+"""The independent reference model: docs/billing-contract.md in plain arithmetic over a scenario's timeline.
+
+No PromQL and nothing from gpudash.rules or gpudash.alerts: only the model types and the MIG tables. Times are
+whole minutes from 0 (1970-01-01T00:00Z); hour ``h`` is ``[60h, 60h + 60)``. Faults are seen the way a
+Prometheus sees them: a missed scrape is bridged by the 5-minute lookback, a down target's series are stale
+(no allocation) until it is back, and an HA duplicate counts once.
+"""
+from __future__ import annotations
+
+import math
+import re
+from datetime import UTC, datetime
+from functools import cache
+
+from gpudash.model import mig
+from gpudash.model.types import GpuClass, Model
+from gpudash.simulation.scenario import (
+    Node,
+    Pod,
+    Scenario,
+    assignments,
+    energy_counter,
+    gpu_watts,
+    power_watts,
+    shown_holder,
+)
+
+LOOKBACK = 5  # minutes: a sample answers instant queries while younger than this
+
+
+def partition_share(product: str, partition: str) -> float:
+    """An AMD compute partition's share of its GPU, from its compute mode (AMD Instinct MI300 "GPU partitioning":
+    SPX whole, DPX 2, TPX 3, QPX 4 partitions, CPX one per XCD: 8 on MI300X/MI325X, 6 on MI300A)."""
+    mode = partition.split("_")[0]
+    per_gpu = {"spx": 1, "dpx": 2, "tpx": 3, "qpx": 4}.get(mode, 6 if "MI300A" in product.upper() else 8)
+    return 1 / per_gpu
+
+
+def label_value(vendor: str, product: str) -> str:
+    """The node's product label value: GPU Feature Discovery for NVIDIA (characters outside ``[A-Za-z0-9-_. ]``
+    dropped, words joined by ``-``), the AMD node labeller for AMD (spaces -> ``_``, parentheses dropped)."""
+    if vendor == "amd":
+        return re.sub(r"[()]", "", product.strip()).replace(" ", "_")
+    return "-".join(re.sub(r"[^A-Za-z0-9\-_. ]", "", product).split())
+
+
+def ksm(resource: str) -> str:
+    """kube-state-metrics' resource name: ``nvidia.com/mig-1g.10gb`` -> ``nvidia_com_mig_1g_10gb``."""
+    return re.sub(r"[^a-zA-Z0-9_]", "_", resource)
+
+
+def node_product(node: Node) -> str:
+    """The node's product label value."""
+    p = label_value(node.vendor, node.product)
+    shared = "-SHARED" if node.replicas > 1 and not node.rename_shared else ""
+    if node.mig_strategy == "single":
+        return f"{p}-MIG-{label_value(node.vendor, node.mig_layout[0][0])}{shared}"
+    if shared and node.mig_strategy == "none":
+        return f"{p}-SHARED"
+    return p
+
+
+def workload(pod: Pod) -> tuple[str, str]:
+    """(workload, workload_type): the controlling owner (a ReplicaSet resolved to its Deployment), else the pod."""
+    if pod.owner_kind == "bare":
+        return pod.name, "Pod"
+    return pod.owner_name, pod.owner_kind
+
+
+def period_start(minute: int) -> int:
+    """Start (minutes) of the calendar month (UTC) containing ``minute``."""
+    t = datetime.fromtimestamp(minute * 60, UTC)
+    return int(datetime(t.year, t.month, 1, tzinfo=UTC).timestamp()) // 60
+
+
+class Reference:
+    """Expected billing figures of one scenario under one model."""
+
+    def __init__(self, scenario: Scenario, model: Model, labelled: bool = True):
+        """``labelled``: the hub rules see the data's ``cluster`` (false for one spoke's own Prometheus, where the
+        energy price is energy.price_per_kwh)."""
+        self.s, self.model, self.labelled = scenario, model, labelled
+        self.step = model.billing.resolution // 60  # minutes per allocation step
+        self.products = {(n.cluster, n.name): node_product(n) for n in scenario.nodes}
+        self._alloc: dict[int, dict[tuple, int]] = {}
+
+    # --- SKUs (contract section 4) --------------------------------------------------------------------------
+    def sku(self, product: str, resource: str) -> tuple[GpuClass, str, float] | None:
+        """(class, billed resource, price per hour) of a kube-state-metrics ``resource`` on ``product``."""
+        for c in self.model.gpu_classes:
+            for q in sorted({label_value(c.vendor, p) for p in c.products}):
+                if product == q and resource == ksm(c.whole_resource):
+                    return c, c.whole_resource, c.price_per_hour
+                if c.vendor == "amd" and product == q and re.fullmatch(r"amd_com_[a-z]px_nps[1248]", resource):
+                    name = resource.removeprefix("amd_com_")
+                    price = dict(c.partitions).get(name, c.price_per_hour * partition_share(q, name))
+                    return c, f"amd.com/{name}", price
+                if c.vendor != "nvidia":
+                    continue
+                if (product, resource) in ((q, "nvidia_com_gpu_shared"), (f"{q}-SHARED", "nvidia_com_gpu")):
+                    return c, "nvidia.com/gpu.shared", c.shared_price_per_hour
+                for p in c.mig:
+                    single = f"{q}-MIG-{label_value('nvidia', p.name)}"  # GFD drops the + of 1g.10gb+me
+                    if (product, resource) in ((q, ksm(p.resource)), (single, "nvidia_com_gpu")):
+                        return c, p.resource, p.price_per_hour
+                    shared = ((q, ksm(p.resource) + "_shared"), (f"{single}-SHARED", "nvidia_com_gpu"),
+                              (single, "nvidia_com_gpu_shared"))
+                    if c.time_slicing_replicas > 1 and (product, resource) in shared:
+                        return c, f"{p.resource}.shared", p.price_per_hour  # per slice: units are slices
+        return None
+
+    def billed(self, node: Node, resource: str, units: int) -> tuple[str, float]:
+        """(kube-state-metrics resource, units) a request is billed as. A time-sliced MIG slice counts as
+        1/replicas of a slice (the node's replicas label), under ``..._shared`` on a mixed-strategy node; a
+        replica count above every MIG class's ``time_slicing.replicas`` stays whole, under a name no SKU has."""
+        if node.partition and resource == "amd.com/gpu":  # single naming: one amd.com/gpu is one partition
+            return f"amd_com_{node.partition}", units
+        shared = node.mig_strategy != "none" and node.replicas > 1
+        if not shared:
+            return ksm(resource), units
+        name = ksm(resource)
+        if node.mig_strategy == "mixed":
+            name = ksm(resource.removesuffix(".shared")) + "_shared"
+        top = max((c.time_slicing_replicas for c in self.model.gpu_classes if c.mig), default=1)
+        if node.replicas > top:
+            return f"{name}_replicas_{node.replicas}", units
+        return name, units / node.replicas
+
+    def weight(self, product: str, resource: str) -> float:
+        """Physical GPUs one unit counts as for CCSP (contract section 5)."""
+        found = self.sku(product, resource)
+        if found and found[1].startswith("nvidia.com/mig-"):
+            profile = found[1].removeprefix("nvidia.com/mig-").removesuffix(".shared")
+            slices = next(p.compute_slices for p in found[0].mig if p.name == profile)
+            return slices / mig.GPU_SLICES[found[0].mig_model][0]
+        if found and found[1] == "nvidia.com/gpu.shared":
+            return 1 / found[0].time_slicing_replicas
+        if found and found[1].startswith("amd.com/") and found[1] != "amd.com/gpu":
+            return partition_share(product, found[1].removeprefix("amd.com/"))
+        return 1.0
+
+    # --- allocation (contract section 2) --------------------------------------------------------------------
+    @cache
+    def _scrapes(self, job: str) -> list[str]:
+        """Per minute, for ``job`` (ksm | dcgm): "ok", "missed" (no sample) or "down" (target down: series stale)."""
+        down = "ksm_restart" if job == "ksm" else "exporter_gap"
+        out = ["ok"] * (self.s.duration + 1)
+        for f in self.s.faults:
+            if f.kind == down or (f.kind == "missed_scrapes" and f.job == job):
+                for m in range(f.at, min(f.at + f.minutes, len(out))):
+                    out[m] = "missed" if f.kind == "missed_scrapes" else "down"
+        return out
+
+    @property
+    def _ksm_scrapes(self) -> list[str]:
+        return self._scrapes("ksm")
+
+    def _scrape_seen(self, job: str, minute: int) -> int | None:
+        """The minute of the scrape of ``job`` an instant query at ``minute`` sees (the newest one within the
+        lookback), or None (none, or the target was down: its series are stale)."""
+        scrapes = self._scrapes(job)
+        for k in range(minute, max(minute - LOOKBACK, -1), -1):
+            if k >= len(scrapes) or scrapes[k] == "missed":
+                continue
+            return None if scrapes[k] == "down" else k
+        return None
+
+    def observed(self, pod: Pod, minute: int) -> tuple[str, str] | None:
+        """(phase, node) an instant query at ``minute`` sees for ``pod``, or None (no fresh, non-stale sample)."""
+        k = self._scrape_seen("ksm", minute)
+        if k is None:
+            return None
+        exists, phase, node = pod.state(k)
+        return (phase, node) if exists else None
+
+    @staticmethod
+    def effective(pod: Pod) -> dict[str, int]:
+        """max(max over regular init containers, sum over app containers and native sidecars) per resource: a
+        sidecar runs beside the app containers (KEP-753), and a regular init container is taken to run before
+        the sidecars start."""
+        out: dict[str, int] = {}
+        for c in (*pod.containers, *(i for i in pod.init_containers if i.sidecar)):
+            for r, q in c.requests:
+                out[r] = out.get(r, 0) + q
+        for c in pod.init_containers:
+            if not c.sidecar:
+                for r, q in c.requests:
+                    out[r] = max(out.get(r, 0), q)
+        return out
+
+    def allocation(self, pod: Pod, minute: int) -> dict[str, int]:
+        """A(pod, minute): {Kubernetes resource: units} billed at this step; empty when not Running and bound."""
+        seen = self.observed(pod, minute)
+        if not seen or seen[0] != "Running" or not seen[1]:
+            return {}
+        return {r: q for r, q in self.effective(pod).items() if q}
+
+    def pod_allocation(self, minute: int) -> dict[tuple, float]:
+        """POD_ALLOCATED: {(cluster, namespace, pod, node, product, ksm resource, workload, workload_type): units}."""
+        if minute in self._alloc:
+            return self._alloc[minute]
+        out = self._alloc[minute] = {}
+        for pod in self.s.pods:
+            node = self.observed(pod, minute)
+            for r, q in self.allocation(pod, minute).items():
+                res, units = self.billed(self.s.node(pod.cluster, node[1]), r, q)
+                key = (pod.cluster, pod.namespace, pod.name, node[1], self.products[(pod.cluster, node[1])], res,
+                       *workload(pod))
+                out[key] = out.get(key, 0) + units
+        return out
+
+    # --- hourly billing (contract section 3) ----------------------------------------------------------------
+    def steps(self, hour: int) -> range:
+        return range(hour * 60, hour * 60 + 60, self.step)
+
+    @cache
+    def _units(self, hour: int, since: int) -> dict[tuple, float]:
+        """{(cluster, namespace, product, ksm resource): sum over the hour's steps from minute ``since`` of units}
+        (exact but for a time-sliced slice's 1/replicas)."""
+        acc: dict[tuple, int] = {}
+        for m in self.steps(hour):
+            if m < since:
+                continue
+            for (cluster, ns, _, _, product, res, _, _), q in self.pod_allocation(m).items():
+                key = (cluster, ns, product, res)
+                acc[key] = acc.get(key, 0) + q
+        return acc
+
+    @cache
+    def gpu_hours(self, hour: int, since: int = 0) -> dict[tuple, float]:
+        """HOURLY_GPU_HOURS of ``hour``: {(cluster, namespace, product, ksm resource): GPU-hours}, from the steps
+        at or after minute ``since`` (a spoke Prometheus that holds no data before ``since``)."""
+        return {k: v * self.step / 60 for k, v in self._units(hour, since).items() if v}
+
+    def ksm_up(self, minute: int) -> bool:
+        """Whether an instant query at ``minute`` sees kube-state-metrics' ``up`` at 1 (the newest scrape within the
+        lookback succeeded; a missed scrape leaves no sample, a failed one records 0)."""
+        scrapes = self._ksm_scrapes
+        for k in range(minute, max(minute - LOOKBACK, -1), -1):
+            if k < len(scrapes) and scrapes[k] != "missed":
+                return scrapes[k] == "ok"
+        return False
+
+    @cache
+    def steps_observed(self, hour: int, since: int = 0) -> int:
+        """STEPS_OBSERVED of ``hour`` (any cluster: faults apply to every cluster): steps at or after ``since`` at
+        which kube-state-metrics was up."""
+        return sum(1 for m in self.steps(hour) if m >= since and self.ksm_up(m))
+
+    def steps_per_hour(self) -> int:
+        return len(self.steps(0))
+
+    def price(self, gpu_hours: dict[tuple, float]) -> tuple[dict[tuple, tuple[float, float]], dict[tuple, float]]:
+        """Spoke figures {(cluster, namespace, product, ksm resource): GPU-hours} -> billing lines
+        {(cluster, namespace, gpu_class, billed resource): (GPU-hours, cost)} and the unpriced rest."""
+        lines: dict[tuple, tuple[float, float]] = {}
+        unpriced = {}
+        for (cluster, ns, product, res), v in gpu_hours.items():
+            found = self.sku(product, res)
+            if not v:
+                continue
+            if not found:
+                unpriced[(cluster, ns, product, res)] = v
+                continue
+            key = (cluster, ns, found[0].name, found[1])
+            hours, cost = lines.get(key, (0.0, 0.0))
+            lines[key] = (hours + v, cost + v * found[2])
+        return lines, unpriced
+
+    @cache
+    def billing(self, hour: int) -> dict[tuple, tuple[float, float]]:
+        """{(cluster, namespace, gpu_class, billed resource): (GPU-hours, cost)} of ``hour``."""
+        return self.price(self.gpu_hours(hour))[0]
+
+    def unpriced(self, hour: int) -> dict[tuple, float]:
+        """{(cluster, namespace, product, ksm resource): GPU-hours} of ``hour`` without a price."""
+        return self.price(self.gpu_hours(hour))[1]
+
+    # --- CCSP (contract section 5) --------------------------------------------------------------------------
+    def held(self, minute: int) -> dict[tuple, tuple[Pod, str]]:
+        """The devices held at ``minute``: {(node, gpu, profile, ...): (pod, container)}."""
+        return assignments(self.s)[minute]
+
+    def attributed_gpus(self, minute: int) -> dict[tuple, int]:
+        """{(cluster, node): physical GPUs that dcgm-exporter shows holding a pod} as an instant query at ``minute``
+        sees the exporter (NVIDIA nodes only; a down exporter shows none)."""
+        k = self._scrape_seen("dcgm", minute)
+        return {} if k is None else {key: len(g) for key, g in self.gpus_held(k).items()}
+
+    def gpus_held(self, k: int) -> dict[tuple, set]:
+        """{(cluster, node): GPU indices} holding a pod's device at scrape minute ``k`` (NVIDIA nodes)."""
+        gpus: dict[tuple, set] = {}
+        for device, (pod, _) in self.held(k).items():
+            if self.s.node(pod.cluster, device[0]).vendor == "nvidia":
+                gpus.setdefault((pod.cluster, device[0]), set()).add(device[1])
+        return gpus
+
+    def allocation_bound(self, minute: int) -> dict[tuple, int]:
+        """{(cluster, node): the fewest GPUs that can hold the allocation at ``minute``} (nodes with any)."""
+        load: dict[tuple, float] = {}
+        for (cluster, _, _, node, product, res, _, _), q in self.pod_allocation(minute).items():
+            load[(cluster, node)] = load.get((cluster, node), 0.0) + q * self.weight(product, res)
+        return {k: math.ceil(v - 1e-9) for k, v in load.items() if math.ceil(v - 1e-9) > 0}
+
+    def active_gpus(self, minute: int) -> dict[tuple, int]:
+        """{(cluster, node, active_from): g(s)} for nodes with active GPUs: the GPUs dcgm-exporter attributes to a
+        pod where it attributes any ("dcgm"), else the fewest GPUs that hold the allocation ("allocation")."""
+        held = self.attributed_gpus(minute)
+        out = {(*k, "dcgm"): g for k, g in held.items()}
+        out.update({(*k, "allocation"): g for k, g in self.allocation_bound(minute).items() if k not in held})
+        return out
+
+    @cache
+    def node_max_by_source(self, hour: int, since: int = 0) -> dict[tuple, int]:
+        """NODE_ACTIVE_GPUS_MAX of ``hour`` as the spoke writes it: {(cluster, node, active_from): max active GPUs}
+        over the steps at or after minute ``since``."""
+        out: dict[tuple, int] = {}
+        for m in self.steps(hour):
+            if m < since:
+                continue
+            for k, g in self.active_gpus(m).items():
+                out[k] = max(out.get(k, 0), g)
+        return out
+
+    @cache
+    def node_max(self, hour: int, since: int = 0) -> dict[tuple, int]:
+        """{(cluster, node): max active GPUs} of ``hour`` (nodes with at least one), whichever source each step
+        used: what the hub keeps."""
+        out: dict[tuple, int] = {}
+        for (cluster, node, _), g in self.node_max_by_source(hour, since).items():
+            out[(cluster, node)] = max(out.get((cluster, node), 0), g)
+        return out
+
+    def fleet(self, hour: int) -> dict[str, tuple[int, int]]:
+        """{cluster: (active nodes, fleet GPUs)} of ``hour``."""
+        out: dict[str, tuple[int, int]] = {}
+        for (cluster, _), g in self.node_max(hour).items():
+            nodes, gpus = out.get(cluster, (0, 0))
+            out[cluster] = (nodes + 1, gpus + g)
+        return out
+
+    # --- energy (contract section 10) -----------------------------------------------------------------------
+    def gpu_step_energy(self, node: Node, gpu: int, minute: int, since: int = 0) -> float | None:
+        """Joules GPU ``gpu`` of ``node`` drew over the step ending at ``minute`` as the spoke measures it: its
+        counter as seen now minus as seen a step before, when both are seen and it did not go down (a driver
+        reload); else the power seen now x the step; None when nothing is seen (exporter down, no data before
+        ``since``)."""
+        k = self._scrape_seen("dcgm", minute)
+        if k is None or k < since:
+            return None
+        k0 = self._scrape_seen("dcgm", minute - self.step)
+        if node.energy_counter and k0 is not None and k0 >= since:
+            counter = energy_counter(self.s, node, gpu)
+            if counter[k] >= counter[k0]:
+                return counter[k] - counter[k0]
+        return gpu_watts(self.s, node, gpu, k) * self.step * 60 if node.vendor == "nvidia" else None
+
+    def gpu_shares(self, node: Node, gpu: int, minute: int) -> dict[str, float]:
+        """{namespace: share of the GPU} the exporter attributes at scrape ``minute``: the pod it shows on each
+        device, a whole GPU 1, a MIG instance its compute share, a time-sliced device 1/replicas; nothing on a
+        partitioned AMD node (its energy is the physical GPU's, reported on partition 0)."""
+        if node.vendor == "amd" and node.partition and not node.partition.startswith("spx"):
+            return {}
+        units = [(None, 0, 1.0)]
+        if node.mig_strategy != "none":
+            slices = mig.GPU_SLICES[node.gpu_class.mig_model][0]
+            compute = {p.name: p.compute_slices for p in node.gpu_class.mig}
+            units = [(p, i, compute[p] / slices) for p, n in node.mig_layout for i in range(1, n + 1)]
+        top = max(c.time_slicing_replicas for c in self.model.gpu_classes)
+        per_replica = 1.0 if node.replicas == 1 else (1 / node.replicas if node.replicas <= top else 0.0)
+        out: dict[str, float] = {}
+        for profile, instance, share in units:
+            holder = shown_holder(self.held(minute), node, gpu, profile, instance)
+            if holder:
+                out[holder[0].namespace] = out.get(holder[0].namespace, 0.0) + share * per_replica
+        return out
+
+    @cache
+    def energy(self, hour: int, since: int = 0) -> dict[tuple, float]:
+        """HOURLY_ENERGY of ``hour``: {(cluster, namespace): kWh}, namespace "" for the unallocated line; every
+        step's GPU energy split by :meth:`gpu_shares` at the scrape the step sees."""
+        out: dict[tuple, float] = {}
+        for m in self.steps(hour):
+            k = self._scrape_seen("dcgm", m)
+            for node in self.s.nodes:
+                for g in range(node.count):
+                    joules = self.gpu_step_energy(node, g, m, since)
+                    if joules is None:
+                        continue
+                    shares = self.gpu_shares(node, g, k)
+                    shares[""] = max(0.0, 1 - sum(shares.values()))
+                    for ns, share in shares.items():
+                        key = (node.cluster, ns)
+                        out[key] = out.get(key, 0.0) + joules * share / 3.6e6
+        return out
+
+    def energy_lines(self, energy: dict[tuple, float]) -> dict[tuple, tuple[float, float]]:
+        """Spoke energy {(cluster, namespace): kWh} -> {(cluster, namespace): (kWh, cost)} at the cluster's price."""
+        e = self.model.energy
+        return {k: (v, v * (e.price(k[0]) if self.labelled else e.price_per_kwh)) for k, v in energy.items() if v}
+
+    def hour_costs(self, gpu_hours: dict[tuple, float], energy: dict[tuple, float]) -> dict[tuple, float]:
+        """A namespace's cost of an hour from its spoke figures: {(cluster, namespace): its billing lines' cost, plus
+        its energy cost when energy.in_budget}."""
+        out = self.hour_cost(self.price(gpu_hours)[0])
+        if self.model.energy.in_budget:
+            for (cluster, ns), (_, cost) in self.energy_lines(energy).items():
+                if ns:
+                    out[(cluster, ns)] = out.get((cluster, ns), 0.0) + cost
+        return out
+
+    # --- GPU activity and idle (contract section 9) ----------------------------------------------------------
+    @cache
+    def power(self, minute: int, closed: bool = False) -> dict[tuple, float]:
+        """{(cluster, namespace, pod): peak power (W)} over the push window (as :meth:`activity`) of the whole
+        NVIDIA GPUs the pod holds (dcgm-exporter attributes a MIG node's power to no pod)."""
+        window = self.model.billing.mco_interval // 60
+        out: dict[tuple, float] = {}
+        for k in range(max(minute - window + (0 if closed else 1), 0), minute + 1):
+            if self._scrapes("dcgm")[k] != "ok":
+                continue
+            for device, (pod, _) in self.held(k).items():
+                node = self.s.node(pod.cluster, device[0])
+                if node.vendor == "nvidia" and node.mig_strategy == "none":
+                    key = (pod.cluster, pod.namespace, pod.name)
+                    out[key] = max(out.get(key, 0.0), power_watts(pod.utilisation_at(k)))
+        return out
+
+    @cache
+    def activity(self, minute: int, closed: bool = False) -> dict[tuple, tuple[float, float]]:
+        """{(cluster, namespace, pod, gpu_model): (peak, mean)} activity ratio over the push window ``(minute - P,
+        minute]`` (``closed``: ``[minute - P, minute]``, Prometheus 2's range): per exporter series (a device the
+        pod holds) the max / mean of its scraped samples, then the max / mean of those per pod. NVIDIA nodes only
+        (dcgm-exporter: engine activity, ``modelName`` the product)."""
+        window = self.model.billing.mco_interval // 60
+        series: dict[tuple, list[float]] = {}
+        for k in range(max(minute - window + (0 if closed else 1), 0), minute + 1):
+            if self._scrapes("dcgm")[k] != "ok":
+                continue
+            for device, (pod, container) in self.held(k).items():
+                node = self.s.node(pod.cluster, device[0])
+                if node.vendor != "nvidia":
+                    raise ValueError(f"scenario {self.s.name}: the reference models NVIDIA activity only")
+                key = (pod.cluster, pod.namespace, pod.name, node.product, device, container)
+                series.setdefault(key, []).append(pod.utilisation_at(k) / 100)
+        per_pod: dict[tuple, list[tuple[float, float]]] = {}
+        for (*key, _, _), values in series.items():
+            per_pod.setdefault(tuple(key), []).append((max(values), sum(values) / len(values)))
+        return {k: (max(p for p, _ in v), sum(a for _, a in v) / len(v)) for k, v in per_pod.items()}
+
+    def idle(self, minute: int, closed: bool = False) -> dict[tuple, float]:
+        """POD_IDLE: {(cluster, namespace, pod, gpu_model, workload, workload_type): cost per hour} of the pods
+        with a cost now whose peak activity was zero at every push in ``(minute - W, minute]`` (W =
+        alerts.idle.window; ``closed``: from ``minute - W`` on, with closed activity windows) and that had an
+        activity figure at a push in ``(minute - W - 1.5 P, minute - W]`` (observed since the window started),
+        within the idle namespace and GPU-model regexes, unless the power veto is on and the pod's peak power
+        over the window reached it."""
+        idle, step = self.model.alerts.idle, self.model.billing.mco_interval // 60
+        window = idle.window // 60
+        pushes = range(0, minute + 1, step)
+        peaks: dict[tuple, float] = {}
+        drawn: dict[tuple, float] = {}
+        for m in (m for m in pushes if minute - window < m + closed):
+            for key, (peak, _) in self.activity(m, closed).items():
+                peaks[key] = max(peaks.get(key, 0.0), peak)
+            for key, watts in self.power(m, closed).items():
+                drawn[key] = max(drawn.get(key, 0.0), watts)
+        seen = {key for m in pushes if minute - window - step * 3 / 2 < m <= minute - window
+                for key in self.activity(m, closed)}
+        rates = self.pod_cost_rate(minute)
+        out = {}
+        for (cluster, ns, pod, model), peak in peaks.items():
+            wl = next(((w, t) for (c, n, p, w, t) in rates if (c, n, p) == (cluster, ns, pod)), None)
+            vetoed = 0 < idle.power_veto_watts <= drawn.get((cluster, ns, pod), 0.0)
+            if (peak == 0 and wl and not vetoed and (cluster, ns, pod, model) in seen
+                    and re.fullmatch(idle.namespace_regex, ns) and re.fullmatch(idle.model_regex, model)):
+                out[(cluster, ns, pod, model, *wl)] = rates[(cluster, ns, pod, *wl)]
+        return out
+
+    # --- current allocation and burn rates (contract section 7) ---------------------------------------------
+    def _priced_allocation(self, minute: int):
+        """(POD_ALLOCATED key, SKU as :meth:`sku` gives it, units) of each priced allocation at ``minute``."""
+        for key, q in self.pod_allocation(minute).items():
+            found = self.sku(key[4], key[5])
+            if found:
+                yield key, found, q
+
+    def class_allocated(self, minute: int) -> dict[tuple, float]:
+        """{(cluster, namespace, gpu_class, billed resource): priced units allocated} at ``minute``."""
+        out: dict[tuple, float] = {}
+        for (cluster, ns, *_), (gpu_class, resource, _), q in self._priced_allocation(minute):
+            key = (cluster, ns, gpu_class.name, resource)
+            out[key] = out.get(key, 0.0) + q
+        return out
+
+    def pod_cost_rate(self, minute: int) -> dict[tuple, float]:
+        """{(cluster, namespace, pod, workload, workload_type): cost per hour} of the allocation at ``minute``."""
+        out: dict[tuple, float] = {}
+        for (cluster, ns, pod, _, _, _, wl, wl_type), (_, _, price), q in self._priced_allocation(minute):
+            key = (cluster, ns, pod, wl, wl_type)
+            out[key] = out.get(key, 0.0) + q * price
+        return out
+
+    def workload_cost_rate(self, minute: int) -> dict[tuple, float]:
+        """{(cluster, namespace, workload, workload_type): cost per hour} at ``minute``."""
+        out: dict[tuple, float] = {}
+        for (cluster, ns, _, wl, wl_type), rate in self.pod_cost_rate(minute).items():
+            out[(cluster, ns, wl, wl_type)] = out.get((cluster, ns, wl, wl_type), 0.0) + rate
+        return out
+
+    def cost_rate(self, minute: int) -> dict[tuple, float]:
+        """{(cluster, namespace): cost per hour} of the allocation at ``minute``."""
+        out: dict[tuple, float] = {}
+        for (cluster, ns, *_), rate in self.pod_cost_rate(minute).items():
+            out[(cluster, ns)] = out.get((cluster, ns), 0.0) + rate
+        return out
+
+    def avg_cost_rate(self, minute: int) -> dict[tuple, float]:
+        """{(cluster, namespace): average cost per hour over billing.burn_rate_window} at ``minute``: the cost
+        rate sampled every push interval (at multiples of it since the epoch) over the window ending at
+        ``minute``, time without a rate counting as zero."""
+        step, window = self.model.billing.mco_interval // 60, self.model.billing.burn_rate_window // 60
+        out: dict[tuple, float] = {}
+        for m in range(minute, max(minute - window, -1), -step):
+            for key, rate in self.cost_rate(m).items():
+                out[key] = out.get(key, 0.0) + rate * step / window
+        return out
+
+    @staticmethod
+    def hour_cost(lines: dict[tuple, tuple[float, float]]) -> dict[tuple, float]:
+        """Billing lines (as :meth:`price` gives them) -> {(cluster, namespace): cost}, tenant namespace or not."""
+        out: dict[tuple, float] = {}
+        for (cluster, ns, _, _), (_, cost) in lines.items():
+            out[(cluster, ns)] = out.get((cluster, ns), 0.0) + cost
+        return out
+
+    @staticmethod
+    def billed_hour_start(minute: int) -> int:
+        """The heartbeat at ``minute``: start (Unix seconds) of the clock hour before the one containing it."""
+        return (minute // 60 - 1) * 3600
+
+    # --- model data (contract section 8) --------------------------------------------------------------------
+    def tenant_info(self) -> dict[tuple, int]:
+        """{(model cluster, namespace, tenant): 1}."""
+        return {(c, t.namespace, t.name): 1 for c in self.model.clusters for t in self.model.tenants}
+
+    def tenant_rows(self) -> dict[tuple, float]:
+        """{(row "<namespace> <tenant> <alert_at,...>",): budget} of the compact tenant table."""
+        return {(f"{t.namespace} {t.name} {','.join(f'{a:g}' for a in t.alert_at)}",): t.budget
+                for t in self.model.tenants}
+
+    # --- period to date (contract section 7) ----------------------------------------------------------------
+
+    def period_to_date_by_cluster(self, minute: int, rate_minute: int | None = None,
+                                  hour_costs=None) -> dict[tuple[str, str], float]:
+        """{(cluster, tenant namespace): cost} at ``minute``: the complete hours up to the hour before last, plus
+        the cost rate at ``rate_minute`` (default ``minute``) x the time since then, within the period.
+        ``hour_costs`` (hour) -> {(cluster, namespace): cost} gives what the hub recorded for each hour (default:
+        :meth:`hour_costs` of the spoke's figures). Only pairs with usage are listed."""
+        start, now_hour = period_start(minute), minute // 60
+        tenants = {t.namespace for t in self.model.tenants}
+        out: dict[tuple[str, str], float] = {}
+        for hour in range(max(start // 60, 0), now_hour - 1):
+            costs = hour_costs(hour) if hour_costs else self.hour_costs(self.gpu_hours(hour), self.energy(hour))
+            for (cluster, ns), cost in costs.items():
+                if ns in tenants:
+                    out[(cluster, ns)] = out.get((cluster, ns), 0.0) + cost
+        since = min(minute - (now_hour - 1) * 60, minute - start)
+        for (cluster, ns), rate in self.cost_rate(minute if rate_minute is None else rate_minute).items():
+            if ns in tenants:
+                out[(cluster, ns)] = out.get((cluster, ns), 0.0) + rate * since / 60
+        return out
+
+    def period_to_date(self, minute: int, rate_minute: int | None = None, hour_costs=None) -> dict[str, float]:
+        """{tenant namespace: cost} at ``minute``: :meth:`period_to_date_by_cluster` summed over clusters."""
+        out = {t.namespace: 0.0 for t in self.model.tenants}
+        for (_, ns), cost in self.period_to_date_by_cluster(minute, rate_minute, hour_costs).items():
+            out[ns] += cost
+        return out
+
+    def projection_by_cluster(self, minute: int) -> dict[tuple[str, str], float]:
+        """{(cluster, tenant namespace): projected cost at the period end} at ``minute``: period-to-date plus the
+        average cost rate x the time left until the next period starts."""
+        out = self.period_to_date_by_cluster(minute)
+        left = period_start(period_start(minute) + 32 * 24 * 60) - minute
+        tenants = {t.namespace for t in self.model.tenants}
+        for (cluster, ns), rate in self.avg_cost_rate(minute).items():
+            if ns in tenants:
+                out[(cluster, ns)] = out.get((cluster, ns), 0.0) + rate * left / 60
+        return out
+
+    def thresholds_crossed(self, minute: int) -> dict[str, tuple[float, ...]]:
+        """{tenant name: budget fractions its period-to-date cost has reached} at ``minute``."""
+        ptd = self.period_to_date(minute)
+        return {t.name: tuple(f for f in t.alert_at if ptd[t.namespace] >= f * t.budget) for t in self.model.tenants}

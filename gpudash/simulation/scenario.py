@@ -1,0 +1,401 @@
+"""Scenarios: small declarative cluster stories, resolved against a user's model.
+
+A scenario file (``gpudash/golden/scenarios/*.yaml``) describes nodes, pods with a lifecycle and faults in
+portable terms: GPU classes by requirement (``gpu: {vendor: nvidia, mig: true}`` = the first class with a MIG
+model; ``gpu: {class: a100-80gb}``; ``gpu: {product: "NVIDIA Tesla T4"}`` = a product the model does not price),
+tenants by index (``tenant: 0``) or a literal ``namespace``, MIG profiles by size (``1g`` = the smallest 1g
+profile of the class) and requests by shorthand (``gpu`` = the node vendor's whole GPU, ``shared`` =
+``nvidia.com/gpu.shared``, ``mig-1g`` = that profile, ``mig-1g.shared`` = its renamed time-sliced
+replica). :func:`resolve` turns one into a :class:`Scenario`
+with literal names, or returns the reason the model cannot run it. Times are whole minutes from 0.
+
+Fault kinds: ``missed_scrapes`` (``job: ksm|dcgm``, ``at``, ``minutes``: no sample, bridged by the lookback),
+``ksm_restart`` / ``exporter_gap`` (``at``, ``minutes``: the target is down, its series go stale),
+``ksm_duplicate`` (an HA pair: every kube-state-metrics series twice, differing by ``instance``),
+``mco_jitter`` (``offsets``: minutes after each push slot, cycled), ``mco_missed`` (``pushes``: push slot times
+lost), ``mco_rule_failed`` (``rules`` fail in the pushes of slots ``pushes``; the rest of each push arrives),
+``mco_straddle`` (``rules`` of the pushes of slots ``pushes`` are evaluated a minute before the others) and
+``spoke_restart`` (``at``: from then on the collector queries a Prometheus replica whose TSDB starts empty then)
+and ``driver_reload`` (``at``, optional ``node``: the GPUs' energy counters restart from 0).
+Rules are named by kind: ``billed_hour``, ``steps``, ``gpu_hours``, ``node_max``, ``pod_alloc``, ``energy``.
+A node with ``energy_counter: false`` exposes power but no energy counter (the spoke integrates its power).
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from gpudash.model.types import GpuClass, Model
+
+PHASES = ("Pending", "Running", "Succeeded", "Failed", "Unknown")
+FAULT_KINDS = ("missed_scrapes", "ksm_restart", "ksm_duplicate", "exporter_gap", "mco_jitter", "mco_missed",
+               "mco_rule_failed", "mco_straddle", "spoke_restart", "driver_reload")
+PUSH_RULES = ("billed_hour", "steps", "gpu_hours", "node_max", "pod_alloc", "energy")
+OWNER_KINDS = ("Deployment", "StatefulSet", "Job", "bare")
+# Extra hub assertions a scenario may ask for (gpudash.golden.emit): "labels" compares every hub series' full
+# label set; "every_series" asserts every registered series by value. Budget thresholds are checked in every one.
+CHECKS = ("labels", "every_series")
+
+
+class Skip(Exception):
+    """The model cannot run this scenario; ``str()`` is the reason."""
+
+
+@dataclass(frozen=True)
+class Node:
+    name: str
+    cluster: str
+    vendor: str
+    product: str  # NVML / marketing name, as in the model (spaces allowed)
+    gpu_class: GpuClass | None  # None: the product is not in the model (unpriced)
+    count: int  # physical GPUs
+    mig_strategy: str  # none | mixed | single
+    mig_layout: tuple[tuple[str, int], ...]  # (profile, instances per GPU); single: one profile
+    replicas: int  # time-slicing replicas per GPU (1 = none)
+    rename_shared: bool  # time-slicing advertises nvidia.com/gpu.shared (else nvidia.com/gpu on <product>-SHARED)
+    partition: str = ""  # AMD compute-memory partition of every GPU, e.g. cpx_nps4 ("" = whole GPUs)
+    partitions_per_gpu: int = 1  # as the scenario states it (CPX on MI300X: 8)
+    partition_strategy: str = "single"  # the AMD device plugin's naming: single (amd.com/gpu) | mixed (amd.com/<p>)
+    energy_counter: bool = True  # the exporter serves the GPUs' energy counter (else power only)
+
+
+@dataclass(frozen=True)
+class Container:
+    name: str
+    requests: tuple[tuple[str, int], ...]  # (Kubernetes resource, quantity), sorted
+    sidecar: bool = False  # an init container with restartPolicy: Always (a native sidecar, KEP-753)
+
+
+@dataclass(frozen=True)
+class Event:
+    at: int  # minute
+    phase: str | None = None
+    node: str | None = None  # binding; once set it stays
+    deleted: bool = False
+    restart: bool = False  # container restart: same uid, phase unchanged
+
+
+@dataclass(frozen=True)
+class Pod:
+    name: str
+    namespace: str
+    uid: str
+    cluster: str
+    containers: tuple[Container, ...]
+    init_containers: tuple[Container, ...]
+    owner_kind: str  # Deployment | StatefulSet | Job | bare
+    owner_name: str
+    lifecycle: tuple[Event, ...]  # sorted by time; the first event creates the pod
+    utilisation: tuple[tuple[int, float], ...]  # (minute, percent) steps
+
+    def state(self, minute: int) -> tuple[bool, str, str]:
+        """(exists, phase, node) at ``minute``: node is "" until bound."""
+        exists, phase, node = False, "Pending", ""
+        for e in self.lifecycle:
+            if e.at > minute:
+                break
+            exists = not e.deleted
+            phase = e.phase or phase
+            node = e.node or node
+        return exists, phase, node
+
+    def utilisation_at(self, minute: int) -> float:
+        value = 0.0
+        for at, percent in self.utilisation:
+            if at <= minute:
+                value = percent
+        restarting = any(e.restart and e.at == minute for e in self.lifecycle)
+        return 0.0 if restarting else value
+
+
+@dataclass(frozen=True)
+class Fault:
+    kind: str
+    at: int = 0
+    minutes: int = 0
+    job: str = "ksm"  # missed_scrapes: ksm | dcgm
+    offsets: tuple[int, ...] = ()  # mco_jitter
+    pushes: tuple[int, ...] = ()  # mco_missed, mco_rule_failed, mco_straddle: push slot times (minutes)
+    rules: tuple[str, ...] = ()  # mco_rule_failed, mco_straddle: rule kinds (PUSH_RULES)
+    node: str = ""  # driver_reload: the node whose GPUs reload ("" = every node)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    protects: str
+    duration: int  # minutes
+    clusters: tuple[str, ...]
+    nodes: tuple[Node, ...]
+    pods: tuple[Pod, ...]
+    faults: tuple[Fault, ...] = ()
+    hub_only: bool = False  # month-scale: only the push path (pushed series in, hub rules) is tested
+    checks: tuple[str, ...] = field(default=())  # extra checks named in the file, from CHECKS
+
+    def node(self, cluster: str, name: str) -> Node:
+        return next(n for n in self.nodes if (n.cluster, n.name) == (cluster, name))
+
+    def faults_of(self, kind: str) -> tuple[Fault, ...]:
+        return tuple(f for f in self.faults if f.kind == kind)
+
+
+# --- devices: what the device plugin hands out ---------------------------------------------------------------
+def power_watts(utilisation: float) -> float:
+    """A synthetic whole GPU's power draw (W) at ``utilisation`` percent (a held device's; 0 when free)."""
+    return 60 + 3 * utilisation
+
+
+MIG_GPU_WATTS = 90  # a MIG GPU's synthetic power draw, whatever its instances do
+ENERGY_AT_START = 3.6e6  # joules an energy counter shows at minute 0 (energy since the driver loaded: 1 kWh)
+
+
+def shown_holder(held: dict[tuple, tuple[Pod, str]], node: Node, gpu: int, profile: str | None,
+                 instance: int) -> tuple[Pod, str] | None:
+    """The (pod, container) the GPU exporter attributes a device to: of a time-sliced device's replicas, the one
+    sorted first (dcgm-exporter's default device-to-pod map keeps one pod per device)."""
+    return next((held[d] for d in sorted(held, key=str)
+                 if d[:3] == (node.name, gpu, profile) and (profile is None or d[3] == instance)), None)
+
+
+def gpu_watts(s: Scenario, node: Node, gpu: int, minute: int) -> float:
+    """A physical GPU's synthetic power draw (W) at ``minute``: a MIG GPU draws :data:`MIG_GPU_WATTS`, another
+    :func:`power_watts` of the utilisation of the pod the exporter shows on it (idle when none)."""
+    if node.mig_strategy != "none":
+        return MIG_GPU_WATTS
+    holder = shown_holder(assignments(s)[minute], node, gpu, None, 0)
+    return power_watts(holder[0].utilisation_at(minute) if holder else 0.0)
+
+
+@functools.cache
+def energy_counter(s: Scenario, node: Node, gpu: int) -> tuple[float, ...]:
+    """Per minute, the GPU's energy counter (J): :data:`ENERGY_AT_START` plus the power of each minute since
+    (minute ``k`` adds ``gpu_watts(k) x 60``); a ``driver_reload`` at ``R`` sets it to 0 at ``R``."""
+    reloads = {f.at for f in s.faults_of("driver_reload") if f.node in ("", node.name)}
+    out, value = [], ENERGY_AT_START
+    for k in range(s.duration + 1):
+        value = 0.0 if k in reloads else value + (gpu_watts(s, node, gpu, k) * 60 if k else 0.0)
+        out.append(value)
+    return tuple(out)
+
+
+def devices(node: Node) -> list[tuple[int, str | None, int]]:
+    """(gpu index, MIG profile or None, instance id or replica[, replica]) of every allocatable device."""
+    if node.mig_strategy == "none":
+        return [(g, None, r) for g in range(node.count) for r in range(node.replicas * node.partitions_per_gpu)]
+    return [(g, p, 1 + i, r) for g in range(node.count) for p, n in node.mig_layout for i in range(n)
+            for r in range(node.replicas)]
+
+
+def device_resource(node: Node, profile: str | None) -> str:
+    if profile and node.mig_strategy == "mixed":
+        return f"nvidia.com/mig-{profile}" + (".shared" if node.replicas > 1 and node.rename_shared else "")
+    if node.vendor == "amd":
+        return f"amd.com/{node.partition}" if node.partition and node.partition_strategy == "mixed" else "amd.com/gpu"
+    return "nvidia.com/gpu.shared" if node.replicas > 1 and node.rename_shared else "nvidia.com/gpu"
+
+
+@functools.cache
+def assignments(scenario: Scenario) -> list[dict[tuple, tuple[Pod, str]]]:
+    """Per minute: {(node, gpu, profile, instance): (pod, container)}, as the device plugin hands out devices."""
+    held: dict[str, list[tuple[tuple, str]]] = {}  # pod uid -> [(device, container)]
+    pods = {p.uid: p for p in scenario.pods}
+    out = []
+    for minute in range(scenario.duration + 1):
+        active = {}
+        for pod in scenario.pods:
+            exists, phase, node = pod.state(minute)
+            if exists and phase == "Running" and node:
+                active[pod.uid] = (pod, scenario.node(pod.cluster, node))
+        for gone in held.keys() - active.keys():
+            del held[gone]
+        taken = {d for devs in held.values() for d, _ in devs}
+        for pod_uid, (pod, node) in active.items():
+            if pod_uid in held:
+                continue
+            free = [(node.name, *d) for d in devices(node) if (node.name, *d) not in taken]
+            held[pod_uid] = []
+            for c in (*pod.containers, *(i for i in pod.init_containers if i.sidecar)):  # sidecars hold theirs
+                for res, q in c.requests:
+                    for dev in [d for d in free if device_resource(node, d[2]) == res][:q]:
+                        held[pod_uid].append((dev, c.name))
+                        free.remove(dev)
+                        taken.add(dev)
+        out.append({d: (pods[u], c) for u, devs in held.items() for d, c in devs})
+    return out
+
+
+def minutes(value) -> int:
+    """``90m``, ``3h``, ``1h30m``, ``31d`` or a number of minutes -> whole minutes."""
+    if isinstance(value, int):
+        return value
+    parts = re.fullmatch(r"(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?", str(value).strip())
+    if not parts or not any(parts.groups()):
+        raise ValueError(f"bad duration {value!r} (use e.g. 90m, 3h, 1h30m, 31d)")
+    d, h, m = (int(g or 0) for g in parts.groups())
+    return (d * 24 + h) * 60 + m
+
+
+def load_files(directory: Path) -> list[dict]:
+    """Every scenario file of ``directory`` as raw data, sorted by name."""
+    raws = [yaml.safe_load(p.read_text()) for p in sorted(directory.glob("*.yaml"))]
+    return sorted(raws, key=lambda r: r["name"])
+
+
+def load(model: Model, directory: Path) -> tuple[list[Scenario], dict[str, str]]:
+    """The scenarios ``model`` can run, and {scenario name: reason} for those it cannot."""
+    runnable, skipped = [], {}
+    for raw in load_files(directory):
+        try:
+            runnable.append(resolve(raw, model))
+        except Skip as why:
+            skipped[raw["name"]] = str(why)
+    return runnable, skipped
+
+
+def resolve(raw: dict, model: Model) -> Scenario:
+    """Bind a raw scenario to ``model`` (classes, tenants, cluster names); raises :class:`Skip`."""
+    for key in ("name", "protects", "duration", "pods"):
+        if key not in raw:
+            raise ValueError(f"scenario {raw.get('name', '?')}: missing {key!r}")
+    n_clusters = raw.get("clusters", 1)
+    if n_clusters > max(1, len(model.clusters)):
+        raise Skip(f"needs {n_clusters} clusters, the model has {len(model.clusters)}")
+    clusters = tuple(model.clusters[:n_clusters]) or ("local-cluster",)
+    nodes = tuple(_node(n, model, clusters) for n in raw.get("nodes", ()))
+    by_name = {(n.cluster, n.name): n for n in nodes}
+    pods, seen = [], {}
+    for p in raw["pods"]:
+        key = (p.get("cluster", 0), p.get("namespace"), p.get("tenant"), p["name"])
+        seen[key] = seen.get(key, 0) + 1
+        pods.append(_pod(p, model, by_name, clusters, seen[key]))
+    faults = tuple(_fault(f) for f in raw.get("faults", ()))
+    unknown = sorted(set(raw.get("checks", ())) - set(CHECKS))
+    if unknown:
+        raise ValueError(f"scenario {raw['name']}: unknown checks {unknown} (known: {', '.join(CHECKS)})")
+    return Scenario(raw["name"], raw["protects"].strip(), minutes(raw["duration"]), clusters, nodes, tuple(pods),
+                    faults, bool(raw.get("hub_only", False)), tuple(raw.get("checks", ())))
+
+
+def uid_of(*parts) -> str:
+    """A stable UUID-shaped identifier."""
+    h = hashlib.sha256("/".join(map(str, parts)).encode()).hexdigest()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:32]}"
+
+
+def _gpu_class(req: dict, model: Model) -> tuple[GpuClass | None, str, str]:
+    """(class, vendor, product) for a node's ``gpu`` requirement."""
+    if "product" in req:
+        product = req["product"]
+        if any(product in c.products for c in model.gpu_classes):
+            raise Skip(f"product {product!r} is priced by this model")
+        return None, req.get("vendor", "nvidia"), product
+    if "class" in req:
+        found = [c for c in model.gpu_classes if c.name == req["class"]]
+        if not found:
+            raise Skip(f"no GPU class {req['class']!r}")
+        c = found[0]
+        return c, c.vendor, c.products[0]
+    for c in model.gpu_classes:
+        if (req.get("vendor", c.vendor) == c.vendor and (not req.get("mig") or c.mig_model)
+                and (not req.get("time_slicing") or c.time_slicing_replicas > 1)):
+            return c, c.vendor, c.products[0]
+    raise Skip(f"no GPU class matches {req}")
+
+
+def _profile(size: str, c: GpuClass | None) -> str:
+    """A MIG profile by size (``1g``: the smallest-memory 1g profile) or full name, checked against the class."""
+    if c is None or not c.mig_model:
+        raise Skip(f"MIG profile {size!r} needs a class with a MIG model")
+    names = [p.name for p in c.mig]
+    if size in names:
+        return size
+    sized = [p for p in c.mig if p.name.startswith(f"{size}.")]
+    if not sized:
+        raise Skip(f"class {c.name} has no MIG profile {size!r}")
+    return min(sized, key=lambda p: p.memory_slices).name
+
+
+def _node(raw: dict, model: Model, clusters: tuple[str, ...]) -> Node:
+    c, vendor, product = _gpu_class(raw.get("gpu", {}), model)
+    m = raw.get("mig") or {}
+    strategy = m.get("strategy", "none")
+    layout = tuple(sorted((_profile(k, c), v) for k, v in (m.get("layout") or {}).items()))
+    if strategy == "single":
+        layout = ((_profile(m["profile"], c), m.get("instances", 7)),)
+    ts = raw.get("time_slicing") or {}
+    replicas = c.time_slicing_replicas if ts and c else 1
+    if ts and replicas < 2:
+        raise Skip("time-slicing needs a class with time_slicing replicas")
+    part = raw.get("partition") or {}
+    if part and vendor != "amd":
+        raise ValueError(f"node {raw['name']}: partitions are AMD's")
+    return Node(raw["name"], clusters[raw.get("cluster", 0)], vendor, product, c, raw.get("count", 1), strategy,
+                layout, replicas, bool(ts.get("rename", True)), part.get("name", ""), part.get("per_gpu", 1),
+                part.get("strategy", "single"), bool(raw.get("energy_counter", True)))
+
+
+def _resource(key: str, node: Node | None) -> str:
+    """A literal Kubernetes resource name for a request key (shorthands resolved on the pod's node)."""
+    if key == "gpu":
+        return "amd.com/gpu" if node and node.vendor == "amd" else "nvidia.com/gpu"
+    if key == "shared":
+        return "nvidia.com/gpu.shared"
+    if key == "partition":  # the mixed strategy's partition resource of the node
+        return f"amd.com/{node.partition}" if node else key
+    if key.startswith("mig-"):  # mig-1g, or mig-1g.shared: the slice renamed by time-slicing
+        size, shared = key[4:].removesuffix(".shared"), key.endswith(".shared")
+        return f"nvidia.com/mig-{_profile(size, node.gpu_class if node else None)}{'.shared' * shared}"
+    return key
+
+
+def _containers(raws, node: Node | None, prefix: str) -> tuple[Container, ...]:
+    out = []
+    for i, raw in enumerate(raws or ()):
+        reqs = tuple(sorted((_resource(k, node), int(v)) for k, v in (raw.get("requests") or {}).items()))
+        out.append(Container(raw.get("name", f"{prefix}{i}"), reqs, raw.get("restart_policy") == "Always"))
+    return tuple(out)
+
+
+def _pod(raw: dict, model: Model, nodes: dict[tuple, Node], clusters: tuple[str, ...], occurrence: int) -> Pod:
+    if "tenant" in raw:
+        if raw["tenant"] >= len(model.tenants):
+            raise Skip(f"needs {raw['tenant'] + 1} tenants, the model has {len(model.tenants)}")
+        namespace = model.tenants[raw["tenant"]].namespace
+    else:
+        namespace = raw["namespace"]
+    events = []
+    for e in raw["lifecycle"]:
+        phase = e.get("phase")
+        if phase is not None and phase not in PHASES:
+            raise ValueError(f"pod {raw['name']}: unknown phase {phase!r}")
+        node = e.get("node", raw.get("node") if phase == "Running" else None)
+        events.append(Event(minutes(e["at"]), phase, node, bool(e.get("deleted")), bool(e.get("restart"))))
+    events.sort(key=lambda e: e.at)
+    cluster = clusters[raw.get("cluster", 0)]
+    bound = next((nodes[(cluster, e.node)] for e in events if e.node), nodes.get((cluster, raw.get("node"))))
+    util = raw.get("utilisation", 50)
+    steps = ((0, float(util)),) if not isinstance(util, list) else tuple(
+        (minutes(u["at"]), float(u["percent"])) for u in util)
+    owner = raw.get("owner") or {"kind": "bare"}
+    if owner["kind"] not in OWNER_KINDS:
+        raise ValueError(f"pod {raw['name']}: owner kind must be one of {OWNER_KINDS}")
+    return Pod(raw["name"], namespace, raw.get("uid", uid_of(cluster, namespace, raw["name"], occurrence)),
+               cluster, _containers(raw.get("containers"), bound, "c"),
+               _containers(raw.get("init_containers"), bound, "init"), owner["kind"], owner.get("name", raw["name"]),
+               tuple(events), steps)
+
+
+def _fault(raw: dict) -> Fault:
+    if raw["kind"] not in FAULT_KINDS:
+        raise ValueError(f"unknown fault kind {raw['kind']!r} (one of {FAULT_KINDS})")
+    rules = tuple(raw.get("rules", ()))
+    if any(r not in PUSH_RULES for r in rules):
+        raise ValueError(f"fault {raw['kind']}: rules must be among {PUSH_RULES}, got {list(rules)}")
+    return Fault(raw["kind"], minutes(raw.get("at", 0)), minutes(raw.get("minutes", 0)), raw.get("job", "ksm"),
+                 tuple(minutes(o) for o in raw.get("offsets", ())), tuple(minutes(p) for p in raw.get("pushes", ())),
+                 rules, raw.get("node", ""))

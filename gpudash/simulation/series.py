@@ -1,0 +1,387 @@
+"""Series synthesiser: a scenario -> the series a real cluster exposes, in promtool ``input_series`` notation.
+
+One sample per minute from 0 to the scenario's duration. Each minute, every target exposes a set of series (its
+"exposition"); a scrape stores them. A series missing from a scrape that the previous scrape had gets a
+``stale`` marker (pod deleted, label change), as does every series of a target that goes down (KSM restart,
+exporter gap) at its first failed scrape; a missed scrape stores nothing (``_``). :func:`pushed` gives the
+hub's view instead: what the ACM metrics-collector pushes at each (jittered, possibly lost) push time.
+"""
+from __future__ import annotations
+
+import functools
+
+from gpudash.model.types import Exporter, Model
+from gpudash.rules import names
+from gpudash.simulation.reference import Reference, ksm, label_value, node_product
+from gpudash.simulation.scenario import (
+    MIG_GPU_WATTS,
+    PUSH_RULES,
+    Node,
+    Pod,
+    Scenario,
+    assignments,
+    devices,
+    energy_counter,
+    power_watts,
+    shown_holder,
+)
+from gpudash.simulation.scenario import uid_of as uid
+from gpudash.sources import gpu_exporters as gx
+
+Labels = tuple[tuple[str, str], ...]  # (name, value) pairs; the metric name is the "__name__" pair
+KSM_INSTANCES = ("10.128.0.11:8443", "10.129.0.12:8443")  # an HA pair's targets (ksm_duplicate: both scraped)
+
+
+def series_name(labels: Labels) -> str:
+    """``name{a="b",...}`` with labels sorted and values escaped."""
+    d = dict(labels)
+    name = d.pop("__name__", "")
+    body = ",".join(f'{k}="{_escape(v)}"' for k, v in sorted(d.items()))
+    return f"{name}{{{body}}}"
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def notation(samples: list) -> str:
+    """Per-interval samples (number, None = missing, "stale") in promtool's expanding notation: ``axn`` for a
+    repeated value, ``a+bxn`` for a run of whole numbers rising by the same whole step (an energy counter)."""
+    out, i = [], 0
+    while i < len(samples):
+        v, j = samples[i], i
+        while j + 1 < len(samples) and samples[j + 1] == v and v != "stale":
+            j += 1
+        run = j - i + 1
+        if v is None:
+            out.append("_" if run == 1 else f"_x{run}")
+        elif v == "stale":
+            out.append("stale")
+        elif run == 1 and (k := _rising(samples, i)) > i + 1:
+            step = samples[i + 1] - v
+            out.append(f"{_number(v)}{'+' if step > 0 else '-'}{_number(abs(step))}x{k - i}")
+            j = k
+        else:
+            out.append(_number(v) if run == 1 else f"{_number(v)}x{run - 1}")
+        i = j + 1
+    return " ".join(out)
+
+
+def _number(v) -> str:
+    """Exactly: a whole number below 2^53 in digits, anything else as Python's shortest round-trip repr."""
+    return str(int(v)) if float(v).is_integer() and abs(v) < 2 ** 53 else repr(float(v))
+
+
+def _rising(samples: list, i: int) -> int:
+    """The last index of the run from ``i`` of whole numbers below 2^53 that change by one nonzero whole step."""
+    def whole(x) -> bool:
+        return isinstance(x, int | float) and not isinstance(x, bool) and float(x).is_integer() and abs(x) < 2 ** 53
+
+    if i + 1 >= len(samples) or not (whole(samples[i]) and whole(samples[i + 1])) or samples[i + 1] == samples[i]:
+        return i
+    step, k = samples[i + 1] - samples[i], i + 1
+    while k + 1 < len(samples) and whole(samples[k + 1]) and samples[k + 1] - samples[k] == step:
+        k += 1
+    return k
+
+
+def scrape(expositions: list[dict[Labels, float]], outcomes: list[str]) -> dict[Labels, list]:
+    """Store per-minute expositions the way Prometheus scrapes them (outcome per minute: ok | missed | down)."""
+    keys = sorted({k for e in expositions for k in e})
+    out = {k: [None] * len(expositions) for k in keys}
+    last: dict[Labels, float] = {}  # what the previous completed scrape stored
+    for m, (exposed, outcome) in enumerate(zip(expositions, outcomes)):
+        if outcome == "missed":
+            continue
+        now = exposed if outcome == "ok" else {}
+        for k in last.keys() - now.keys():
+            out[k][m] = "stale"
+        for k, v in now.items():
+            out[k][m] = v
+        last = now
+    return out
+
+
+def _outcomes(scenario: Scenario, job: str) -> list[str]:
+    out = ["ok"] * (scenario.duration + 1)
+    down = "ksm_restart" if job == "ksm" else "exporter_gap"
+    for f in scenario.faults:
+        if f.kind == down or (f.kind == "missed_scrapes" and f.job == job):
+            for m in range(f.at, min(f.at + f.minutes, len(out))):
+                out[m] = "down" if f.kind == down else "missed"
+    return out
+
+
+# --- kube-state-metrics --------------------------------------------------------------------------------------
+def _owner(pod: Pod) -> tuple[str, str, str]:
+    if pod.owner_kind == "Deployment":
+        return "ReplicaSet", f"{pod.owner_name}-{uid(pod.namespace, pod.owner_name)[:10]}", "true"
+    if pod.owner_kind == "bare":
+        return "<none>", "<none>", "<none>"
+    return pod.owner_kind, pod.owner_name, "true"
+
+
+def _single_resource(node: Node) -> str:
+    return "nvidia_com_gpu_shared" if node.replicas > 1 and node.rename_shared else "nvidia_com_gpu"
+
+
+def _node_labels(node: Node, model: Model) -> tuple[tuple[str, str], ...]:
+    """The node's GPU Feature Discovery / AMD node labeller labels as kube_node_labels shows them: the product,
+    and under MIG with time-slicing the ``<resource>.replicas`` and ``<resource>.product`` labels of
+    NVIDIA/k8s-device-plugin internal/lm/resource.go (``-SHARED`` on the slice's product unless renamed)."""
+    if node.vendor == "amd":  # the node labeller's product name and compute-memory partition
+        part = ((model.sources.amd_partition_label, node.partition),) if node.partition else ()
+        return ((model.sources.amd_product_label, node_product(node)), *part)
+    out = {model.sources.nvidia_product_label: node_product(node)}
+    if node.mig_strategy != "mixed" and node.replicas > 1:
+        out["label_nvidia_com_gpu_replicas"] = str(node.replicas)
+    if node.mig_strategy == "mixed" and node.replicas > 1:
+        gpu = label_value(node.vendor, node.product)
+        shared = "" if node.rename_shared else "-SHARED"
+        for p, _ in node.mig_layout:
+            out[f"label_{ksm(f'nvidia.com/mig-{p}')}_replicas"] = str(node.replicas)
+            out[f"label_{ksm(f'nvidia.com/mig-{p}')}_product"] = f"{gpu}-MIG-{p}{shared}"
+    return tuple(sorted(out.items()))
+
+
+def _node_resources(node: Node) -> dict[str, int]:
+    if node.vendor == "amd":  # ROCm/k8s-device-plugin docs/user-guide/configuration.md "Resource Naming Strategy"
+        mixed = node.partition and node.partition_strategy == "mixed"
+        return {f"amd_com_{node.partition}" if mixed else "amd_com_gpu": node.count * node.partitions_per_gpu}
+    if node.mig_strategy == "mixed":
+        suffix = ".shared" if node.replicas > 1 and node.rename_shared else ""
+        return {ksm(f"nvidia.com/mig-{p}{suffix}"): n * node.count * node.replicas for p, n in node.mig_layout}
+    if node.mig_strategy == "single":
+        return {_single_resource(node): node.mig_layout[0][1] * node.count * node.replicas}
+    if node.replicas > 1 and node.rename_shared:
+        return {"nvidia_com_gpu_shared": node.count * node.replicas}
+    return {"nvidia_com_gpu": node.count * node.replicas}
+
+
+def _ksm_exposition(scenario: Scenario, model: Model, cluster: str, minute: int) -> dict[Labels, float]:
+    job = ("job", model.sources.kube_state_metrics_job)
+    out: dict[Labels, float] = {}
+    for node in scenario.nodes:
+        if node.cluster != cluster:
+            continue
+        out[(("__name__", "kube_node_labels"), job, ("node", node.name), *_node_labels(node, model))] = 1
+        for res, n in _node_resources(node).items():
+            for metric in ("kube_node_status_allocatable", "kube_node_status_capacity"):
+                out[(("__name__", metric), job, ("node", node.name), ("resource", res), ("unit", "integer"))] = n
+    deployments = set()
+    for pod in scenario.pods:
+        exists, phase, node = pod.state(minute)
+        if pod.cluster != cluster or not exists:
+            continue
+        ident = (job, ("namespace", pod.namespace), ("pod", pod.name), ("uid", pod.uid))
+        for metric, containers in (("kube_pod_container_resource_requests", pod.containers),
+                                   ("kube_pod_init_container_resource_requests", pod.init_containers)):
+            for c in containers:
+                for res, q in c.requests:
+                    out[(("__name__", metric), *ident, ("container", c.name), ("node", node),
+                         ("resource", ksm(res)), ("unit", "integer"))] = q
+        for c in pod.init_containers:  # kube-state-metrics labels restart_policy only when it is set
+            policy = (("restart_policy", "Always"),) if c.sidecar else ()
+            out[(("__name__", "kube_pod_init_container_info"), *ident, ("container", c.name), *policy)] = 1
+        for p in ("Pending", "Running", "Succeeded", "Failed", "Unknown"):
+            out[(("__name__", "kube_pod_status_phase"), *ident, ("phase", p))] = int(p == phase)
+        kind, name, controller = _owner(pod)
+        out[(("__name__", "kube_pod_owner"), *ident, ("owner_kind", kind), ("owner_name", name),
+             ("owner_is_controller", controller))] = 1
+        if pod.owner_kind == "Deployment":
+            deployments.add((pod.namespace, name, pod.owner_name))
+    for ns, rs, deploy in deployments:
+        out[(("__name__", "kube_replicaset_owner"), job, ("namespace", ns), ("replicaset", rs),
+             ("owner_kind", "Deployment"), ("owner_name", deploy), ("owner_is_controller", "true"))] = 1
+    return out
+
+
+# --- GPU exporters -------------------------------------------------------------------------------------------
+def _pod_labels(exporter: Exporter, holder: tuple[Pod, str]) -> list[tuple[str, str]]:
+    """The pod attribution labels of an exporter series as Prometheus stores them (honorLabels or not)."""
+    return [(exporter.tenant_label, holder[0].namespace), (exporter.pod_label, holder[0].name),
+            (exporter.container_label, holder[1])]
+
+
+def _exporter_exposition(scenario: Scenario, model: Model, cluster: str, minute: int, held) -> dict[Labels, float]:
+    src = model.sources
+    out: dict[Labels, float] = {}
+    for index, node in enumerate(scenario.nodes):
+        if node.cluster != cluster:
+            continue
+        host = gx.DCGM_HOST_LABELS[index % 2]  # dcgm-exporter's old and new name, alternately: both must work
+        units = (sorted({d[:3] for d in devices(node)}, key=str) if node.mig_strategy != "none"
+                 else [(g, None, 0) for g in range(node.count)])
+        for g, profile, instance in units:
+            holder = shown_holder(held, node, g, profile, instance)
+            util = holder[0].utilisation_at(minute) if holder else 0.0
+            if node.vendor == "amd":
+                labels = [("job", gx.sample_job(src.amd)), ("gpu_id", str(g)), ("hostname", node.name),
+                          ("card_model", node.product)]
+                if holder:
+                    labels += _pod_labels(src.amd, holder)
+                out[(("__name__", f"{src.amd_metric_prefix}gpu_gfx_activity"), *labels)] = util
+                continue
+            labels = [("job", gx.sample_job(src.dcgm)), ("gpu", str(g)), ("UUID", f"GPU-{uid(node.name, str(g))}"),
+                      ("device", f"nvidia{g}"), ("modelName", node.product), (host, node.name)]
+            if profile:
+                labels += [("GPU_I_PROFILE", profile), ("GPU_I_ID", str(instance))]
+            if holder:
+                labels += _pod_labels(src.dcgm, holder)
+            key = tuple(labels)
+            out[(("__name__", "DCGM_FI_PROF_GR_ENGINE_ACTIVE"), *key)] = util / 100
+            out[(("__name__", "DCGM_FI_DEV_FB_USED"), *key)] = 1024 + 100 * util if holder else 0
+            if node.mig_strategy == "none":
+                out[(("__name__", "DCGM_FI_DEV_GPU_UTIL"), *key)] = util
+                out[(("__name__", "DCGM_FI_DEV_POWER_USAGE"), *key)] = power_watts(util)
+        if node.vendor == "nvidia" and node.mig_strategy != "none":
+            for g in range(node.count):
+                out[(("__name__", "DCGM_FI_DEV_POWER_USAGE"), ("job", gx.sample_job(src.dcgm)), ("gpu", str(g)),
+                     ("UUID", f"GPU-{uid(node.name, str(g))}"), ("device", f"nvidia{g}"),
+                     ("modelName", node.product), (host, node.name))] = MIG_GPU_WATTS
+    return out
+
+
+def _energy_counters(scenario: Scenario, model: Model, cluster: str) -> dict[Labels, list]:
+    """Each physical GPU's energy counter, per minute as scraped (none on nodes with ``energy_counter: false``):
+    DCGM's in millijoules without pod labels (held GPUs' series carry them in a real exporter; the rules fold a
+    GPU's series), AMD's in microjoules."""
+    src, out = model.sources, {}
+    for index, node in enumerate(scenario.nodes):
+        if node.cluster != cluster or not node.energy_counter:
+            continue
+        for g in range(node.count):
+            if node.vendor == "amd":
+                labels = (("__name__", src.amd_metric_prefix + gx.AMD_ENERGY), ("job", gx.sample_job(src.amd)),
+                          (gx.AMD_GPU_LABEL, str(g)), (gx.AMD_HOST_LABEL, node.name))
+                scale = gx.AMD_ENERGY_JOULES
+            else:
+                labels = (("__name__", gx.DCGM_ENERGY), ("job", gx.sample_job(src.dcgm)), ("gpu", str(g)),
+                          ("UUID", f"GPU-{uid(node.name, str(g))}"), (gx.DCGM_HOST_LABELS[index % 2], node.name))
+                scale = gx.DCGM_ENERGY_JOULES
+            out[labels] = [round(v / scale) for v in energy_counter(scenario, node, g)]
+    return out
+
+
+def _ksm_up(scenario: Scenario, model: Model) -> dict[Labels, list]:
+    """Prometheus' own ``up`` of each kube-state-metrics target: 1 per successful scrape, 0 per failed one, no
+    sample for a scrape that did not happen."""
+    value = {"ok": 1, "down": 0, "missed": None}
+    samples = [value[o] for o in _outcomes(scenario, "ksm")]
+    instances = KSM_INSTANCES if scenario.faults_of("ksm_duplicate") else KSM_INSTANCES[:1]
+    return {(("__name__", "up"), ("instance", i), ("job", model.sources.kube_state_metrics_job)): samples
+            for i in instances}
+
+
+def synthesise(scenario: Scenario, model: Model, cluster: str) -> list[dict[str, str]]:
+    """promtool ``input_series`` of one cluster of the scenario (1m interval, minutes 0..duration)."""
+    minutes = range(scenario.duration + 1)
+    ksm_exp = [_ksm_exposition(scenario, model, cluster, m) for m in minutes]
+    if scenario.faults_of("ksm_duplicate"):
+        ksm_exp = [{(*k, ("instance", i)): v for k, v in e.items() for i in KSM_INSTANCES}
+                   for e in ksm_exp]
+    held = assignments(scenario)
+    gpu_exp = [_exporter_exposition(scenario, model, cluster, m, held[m]) for m in minutes]
+    counters = _energy_counters(scenario, model, cluster)
+    for m, exposed in enumerate(gpu_exp):
+        exposed.update({k: v[m] for k, v in counters.items()})
+    stored = {**scrape(ksm_exp, _outcomes(scenario, "ksm")), **scrape(gpu_exp, _outcomes(scenario, "dcgm")),
+              **_ksm_up(scenario, model)}
+    rows = sorted(stored.items(), key=lambda kv: series_name(kv[0]))
+    return [{"series": series_name(k), "values": notation(v)} for k, v in rows]
+
+
+# --- the push path -------------------------------------------------------------------------------------------
+def push_slots(scenario: Scenario, model: Model) -> list[tuple[int, int]]:
+    """(slot, minute) of each of a cluster's metrics-collector pushes that arrive: slots every push interval,
+    arriving at the jittered minute; lost ones removed."""
+    interval = model.billing.mco_interval // 60
+    offsets = [o for f in scenario.faults_of("mco_jitter") for o in f.offsets] or [0]
+    lost = {p for f in scenario.faults_of("mco_missed") for p in f.pushes}
+    slots = range(0, scenario.duration + 1, interval)
+    arrivals = {(s, s + offsets[i % len(offsets)]) for i, s in enumerate(slots) if s not in lost}
+    return sorted(a for a in arrivals if a[1] <= scenario.duration)
+
+
+def push_times(scenario: Scenario, model: Model) -> list[int]:
+    """Minutes at which each cluster's metrics-collector push arrives (jittered slots, lost ones removed)."""
+    return [t for _, t in push_slots(scenario, model)]
+
+
+# What each spoke rule of a push carries, by kind: {kind: {key: value}} (keys as the reference model gives them).
+HOURLY_KINDS = ("gpu_hours", "node_max", "energy")  # the hourly rules with a sentinel row
+
+
+@functools.cache
+def rule_content(ref: Reference, kind: str, t: int, since: int = 0) -> dict[tuple, float]:
+    """What the spoke rule ``kind`` returns when the collector evaluates it at minute ``t`` against a spoke
+    Prometheus holding data from minute ``since`` on (contract section 6): the hourly rules describe the clock
+    hour before the one containing ``t``."""
+    hour = t // 60 - 1
+    if kind == "billed_hour":
+        return {(c,): hour * 3600 for c in ref.s.clusters}
+    if kind == "pod_alloc":
+        return ref.pod_allocation(t)
+    if hour < 0:
+        return {(c,): 0 for c in ref.s.clusters} if kind == "steps" else {}
+    if kind == "steps":
+        return {(c,): ref.steps_observed(hour, since) for c in ref.s.clusters}
+    return {"gpu_hours": ref.gpu_hours, "node_max": ref.node_max, "energy": ref.energy}[kind](hour, since)
+
+
+def rule_samples(scenario: Scenario, model: Model, ref: Reference) -> list[tuple[str, int, dict[tuple, float]]]:
+    """(rule kind, sample minute, content) of every rule result the collectors push, in time order.
+
+    As the real collector does (stolostron/multicluster-observability-operator collectors/metrics/pkg/forwarder/
+    forwarder.go): each rule is its own instant query, stamped with its own evaluation time, and a push goes
+    out with the rules that succeeded. Faults: ``mco_missed`` (the whole push is lost), ``mco_rule_failed``
+    (``rules`` fail in ``pushes``), ``mco_straddle`` (``rules`` are evaluated a minute before the rest of the
+    push in ``pushes``, on the other side of an hour boundary), ``spoke_restart`` (from ``at`` on, pushes query
+    a replica whose TSDB starts empty at ``at``).
+    """
+    failed = {(p, r) for f in scenario.faults_of("mco_rule_failed") for p in f.pushes for r in f.rules}
+    early = {(p, r) for f in scenario.faults_of("mco_straddle") for p in f.pushes for r in f.rules}
+    restarts = sorted(f.at for f in scenario.faults_of("spoke_restart"))
+    out = []
+    for slot, t in push_slots(scenario, model):
+        since = max((r for r in restarts if r <= t), default=0)
+        for kind in PUSH_RULES:
+            if (slot, kind) in failed:
+                continue
+            at = t - 1 if (slot, kind) in early else t
+            out.append((kind, at, rule_content(ref, kind, at, since)))
+    return sorted(out, key=lambda x: x[1])
+
+
+def pushed_samples(scenario: Scenario, model: Model, ref: Reference) -> dict[Labels, dict[int, float]]:
+    """What the hub stores from every cluster: {labels: {minute: value}} of the spoke series at each push, with
+    ``cluster`` and ``clusterID``; nothing between pushes (the hub's store has no staleness markers)."""
+    samples: dict[Labels, dict[int, float]] = {}
+    for kind, t, content in rule_samples(scenario, model, ref):
+        for (cluster, *key), value in content.items():
+            samples.setdefault((*_pushed_labels(kind, key), ("cluster", cluster),
+                                ("clusterID", uid("cluster", cluster))), {})[t] = value
+        if kind in HOURLY_KINDS:
+            for cluster in scenario.clusters:
+                samples.setdefault((("__name__", _SERIES[kind]), (names.SENTINEL_LABEL, "1"), ("cluster", cluster),
+                                    ("clusterID", uid("cluster", cluster))), {})[t] = 0
+    return samples
+
+
+def pushed(scenario: Scenario, model: Model, ref: Reference) -> list[dict[str, str]]:
+    """:func:`pushed_samples` as promtool ``input_series`` (1m interval)."""
+    return [{"series": series_name(k), "values": notation([v.get(i) for i in range(scenario.duration + 1)])}
+            for k, v in sorted(pushed_samples(scenario, model, ref).items(), key=lambda kv: series_name(kv[0]))]
+
+
+_SERIES = {"gpu_hours": names.HOURLY_GPU_HOURS, "node_max": names.NODE_ACTIVE_GPUS_MAX,
+           "billed_hour": names.BILLED_HOUR, "steps": names.STEPS_OBSERVED, "pod_alloc": names.POD_ALLOCATED,
+           "energy": names.HOURLY_ENERGY}
+# The reference model's key of each kind: the series' identifying labels (the registry's), cluster first.
+_KEYS = {kind: tuple(label for label in names.key(series) if label != "cluster") for kind, series in _SERIES.items()}
+
+
+def _pushed_labels(kind: str, key) -> Labels:
+    """The labels of a pushed row; the energy rule's unallocated row has no ``namespace``."""
+    pairs = zip(_KEYS[kind], key)
+    return (("__name__", _SERIES[kind]), *(p for p in pairs if p[1] != "" or kind != "energy"))

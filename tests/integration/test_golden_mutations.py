@@ -1,0 +1,86 @@
+"""Deliberately wrong rule edits must each make at least one golden test fail."""
+import re
+import shutil
+
+import pytest
+import yaml
+
+from e2e import toolsets
+from gpudash import layout
+from gpudash.promql import build as q
+from gpudash.promtest import run_promtool_tests
+from gpudash.rules import names
+
+SPOKE = layout.SPOKE_RULES
+HUB = layout.HUB_RULES
+
+
+def _mig_at_full_price(text: str) -> str:
+    data = yaml.safe_load(text)
+    whole = {r["labels"]["gpu_class"]: r["expr"] for g in data["groups"] for r in g["rules"]
+             if r.get("record") == names.SKU_PRICE
+             and r["labels"]["resource"] == "nvidia.com/gpu"}
+    for g in data["groups"]:
+        for r in g["rules"]:
+            if r.get("record") == names.SKU_PRICE \
+                    and r["labels"]["resource"].startswith("nvidia.com/mig-"):
+                r["expr"] = whole[r["labels"]["gpu_class"]]
+    return yaml.safe_dump(data)
+
+
+def _cluster_level_gate(text: str) -> str:
+    """The first design: each cluster's hourly series accepted whole while its heartbeat says "the hour before",
+    whatever hour each series' own latest sample was evaluated in."""
+    from gpudash.model import load_bundled_example
+    from gpudash.rules import hub
+
+    model = load_bundled_example()
+    data = yaml.safe_load(text)
+    fresh = f"last_over_time({names.BILLED_HOUR}[1h]) == scalar(floor(vector(time()) / 3600)) * 3600 - 3600"
+    for series in (names.HOURLY_GPU_HOURS, names.NODE_ACTIVE_GPUS_MAX):
+        sel = q.selector(series, (names.SENTINEL_LABEL, "=", ""))
+        for g in data["groups"]:
+            for r in g["rules"]:
+                r["expr"] = r["expr"].replace(hub._this_hours_push(model, series),
+                                              f"(last_over_time({sel}[1h]) and on (cluster) ({fresh}))")
+    return yaml.safe_dump(data)
+
+
+# name -> (rule file, edit of its text, scenarios that must catch it)
+MUTATIONS = {
+    "no Running filter": (SPOKE, lambda t: t.replace(',phase="Running"', ""), ["succeeded-lingers", "failed-lingers"]),
+    "sum duplicates": (SPOKE, lambda t: t.replace("max by (cluster, namespace, pod, uid, container, node, resource)",
+                                                  "sum by (cluster, namespace, pod, uid, container, node, resource)"),
+                       ["ksm-ha-duplicate"]),
+    "MIG at full GPU price": (HUB, _mig_at_full_price, ["mig-mixed", "mig-single"]),
+    "bill Pending": (SPOKE, lambda t: t.replace('phase="Running"', 'phase=~"Running|Pending"'),
+                     ["pending-image-pull"]),
+    "boundary step twice": (SPOKE, lambda t: re.sub(r"\[1h:1m\] offset (1h)?1ms",
+                                                   lambda m: "[1h:1m]" + (" offset 1h" if m[1] else ""), t),
+                            ["whole-gpu-steady", "pod-crossing-hour"]),
+    "cluster-level push gate": (HUB, _cluster_level_gate, ["mco-rule-failed-hour-hub", "mco-push-straddle-hub"]),
+    "energy counter may go down": (SPOKE, lambda t: t.replace(") >= 0) or (", ") >= -1e+30) or ("),
+                                   ["energy-counter-reset"]),
+    "MIG energy as a whole GPU": (SPOKE, lambda t: t.replace('"GPU_I_PROFILE"', '"GPU_I_PROFILE_none"'), ["mig-mixed"]),
+}
+
+
+@pytest.mark.parametrize("toolset", toolsets.params())
+@pytest.mark.parametrize("name", sorted(MUTATIONS))
+def test_mutation_is_caught(rendered, tmp_path, name, toolset):
+    """On every pinned version: e.g. without the 1 ms offsets an hour is one step longer on Prometheus 2 (both
+    ends closed) and one step late on Prometheus 3 (left-open), so only a pod crossing the hour catches it there."""
+    promtool = toolsets.require(toolset).promtool
+    rule_file, edit, scenarios = MUTATIONS[name]
+    shutil.copytree(rendered / layout.RULES, tmp_path / layout.RULES)
+    (tmp_path / layout.TESTS).mkdir()
+    original = (rendered / rule_file).read_text()
+    mutated = edit(original)
+    assert mutated != original, f"mutation {name!r} no longer applies to {rule_file}"
+    (tmp_path / rule_file).write_text(mutated)
+    for s in scenarios:
+        shutil.copy(rendered / layout.golden_test(s), tmp_path / layout.TESTS)
+    results = run_promtool_tests(tmp_path, promtool=promtool)
+    assert len(results) == len(scenarios)
+    assert any(not r.ok and "exp:" in "\n".join(r.failures) for r in results), \
+        f"mutation {name!r} passed every golden test"

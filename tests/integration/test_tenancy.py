@@ -1,0 +1,44 @@
+"""Hub objects within Kubernetes limits at scale, and ``render`` of a whole model saying why it annotates an object
+for server-side apply or refuses one over 1 MiB (seconds each; the rest: tests/unit/test_tenancy.py)."""
+from __future__ import annotations
+
+import yaml
+
+from gpudash import alerts, cli, kube, layout, mco
+from gpudash.alerts import routing
+from gpudash.model import load_model
+from gpudash.rules import hub, spoke
+from gpudash.writer import serialise
+
+
+def _model(tmp_path, n: int):
+    raw = yaml.safe_load(open("e2e/data/model.yaml"))
+    raw["tenants"] = [{"name": f"t{i:05d}", "namespace": f"tenant-{i:05d}", "budget": 1000 + i,
+                       "alert_at": [0.5, 0.9, 1.0]} for i in range(n)]
+    path = tmp_path / f"model-{n}.yaml"
+    path.write_text(yaml.safe_dump(raw))
+    return load_model(str(path))
+
+
+def test_5000_tenants_keep_every_hub_object_under_1_mib(tmp_path):
+    small, big = _model(tmp_path, 100), _model(tmp_path, 5000)
+    ruler, secret = mco.ruler_rules((*hub.groups(big), *alerts.hub_groups(big))), routing.secret(big)
+    allowlist = mco.allowlist(big, spoke.group(big))
+    for name, obj in {"ruler": ruler, "allowlist": allowlist, "alertmanager": secret}.items():
+        assert kube.size(obj) < kube.MAX_OBJECT_BYTES, (name, kube.size(obj))
+        assert len(serialise("x.yaml", obj).encode()) < kube.MAX_OBJECT_BYTES, name
+    per_tenant = (kube.size(ruler) - kube.size(mco.ruler_rules((*hub.groups(small), *alerts.hub_groups(small))))) / 4900
+    assert per_tenant <= 150, per_tenant
+
+
+def test_render_says_why_it_annotates_and_refuses_with_exit_2(tmp_path, monkeypatch, capsys):
+    model = tmp_path / "m.yaml"
+    model.write_text(open("e2e/data/model.yaml").read())
+    monkeypatch.setattr(kube, "LAST_APPLIED_LIMIT", 1000)
+    assert cli.main(["render", "-c", str(model), "-o", str(tmp_path / "out")]) == 0
+    err = capsys.readouterr().err
+    assert layout.mco_configmap(mco.RULER) in err and "ServerSideApply=true" in err
+    assert kube.SYNC_OPTIONS in (tmp_path / "out/mco/thanos-ruler-custom-rules.yaml").read_text()
+    monkeypatch.setattr(kube, "MAX_OBJECT_BYTES", 20_000)
+    assert cli.main(["render", "-c", str(model), "-o", str(tmp_path / "out2")]) == 2
+    assert "1 MiB" in capsys.readouterr().err and not (tmp_path / "out2").exists()

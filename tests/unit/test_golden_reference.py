@@ -1,0 +1,204 @@
+"""The golden reference model and synthesiser on tiny scenarios, with expectations worked out by hand from
+docs/billing-contract.md (never from running the code)."""
+import pytest
+
+from gpudash.golden.emit import HubView
+from gpudash.model.types import (
+    Alerts,
+    Billing,
+    Exporter,
+    GpuClass,
+    Grafana,
+    IdleAlerts,
+    MigProfile,
+    Model,
+    Sources,
+    Tenant,
+    TenantDatasource,
+)
+from gpudash.simulation import scenario as sc
+from gpudash.simulation.reference import Reference, period_start
+from gpudash.simulation.series import notation, rule_content, rule_samples, scrape, synthesise
+
+A100 = GpuClass("a100", "nvidia", ("NVIDIA A100-SXM4-80GB",), 3.0, "A100-80GB",
+                (MigProfile("1g.10gb", 1, 1, 0.5, "model"), MigProfile("3g.40gb", 3, 4, 1.5, "model")), 1.0)
+L40S = GpuClass("l40s", "nvidia", ("NVIDIA L40S",), 1.2, None, (), 0.3, time_slicing_replicas=4)
+MODEL = Model(
+    "USD", Billing("monthly", 60, 300, 3600),
+    Sources("ksm", Exporter("dcgm", "namespace"), Exporter("amd", "namespace"), "", "label_nvidia_com_gpu_product",
+            "label_amd_com_gpu_product_name", "label_amd_com_gpu_compute_memory_partition"),
+    (A100, L40S),
+    (Tenant("alpha", "team-a", 10.0, (0.5, 1.0), (), "r"), Tenant("beta", "team-b", 100.0, (1.0,), (), "r")),
+    ("east", "west"),
+    Alerts("", "", "provider", 2.0, IdleAlerts(1800, ".*", ".*", 0.0)),
+    Grafana("", TenantDatasource("thanos-querier", "", ""), "GPU"))
+LINE = ("east", "team-a", "a100", "nvidia.com/gpu")
+PRODUCT = "NVIDIA-A100-SXM4-80GB"
+
+
+def scenario(pods, nodes=None, faults=(), duration="2h", **extra):
+    nodes = nodes or [{"name": "n1", "gpu": {"class": "a100"}, "count": 8}]
+    raw = {"name": "t", "protects": "p", "duration": duration, "nodes": nodes, "pods": pods, "faults": list(faults),
+           **extra}
+    return sc.resolve(raw, MODEL)
+
+
+def pod(lifecycle, requests=None, init=None, **extra):
+    out = {"name": "p", "tenant": 0, "node": "n1", "lifecycle": lifecycle,
+           "containers": [{"name": f"c{i}", "requests": r} for i, r in enumerate(requests or [{"gpu": 1}])]}
+    if init:
+        out["init_containers"] = [{"name": f"i{i}", "requests": r} for i, r in enumerate(init)]
+    return out | extra
+
+
+def hours(s, hour=0):
+    return Reference(s, MODEL).billing(hour)
+
+
+def test_running_minutes_are_billed_per_step():
+    # Running at 10m, Succeeded at 40m: steps 10..39 -> 30 steps x 2 GPUs x 1/60 h = 1.0 GPU-hour, 3.0 USD.
+    s = scenario([pod([{"at": "0m", "phase": "Pending"}, {"at": "10m", "phase": "Running"},
+                       {"at": "40m", "phase": "Succeeded"}], [{"gpu": 2}])])
+    assert hours(s) == {LINE: (1.0, 3.0)}
+    assert hours(s, 1) == {}
+
+
+def test_bound_pending_is_not_billed():
+    # Bound at 5m but Pending until 25m: only steps 25..59 count.
+    s = scenario([pod([{"at": "0m", "phase": "Pending"}, {"at": "5m", "phase": "Pending", "node": "n1"},
+                       {"at": "25m", "phase": "Running"}])])
+    assert hours(s)[LINE][0] == pytest.approx(35 / 60)
+
+
+def test_deleted_pod_stops_at_once():
+    s = scenario([pod([{"at": "0m", "phase": "Running"}, {"at": "47m", "deleted": True}], [{"gpu": 3}])])
+    assert hours(s)[LINE][0] == pytest.approx(47 * 3 / 60)
+
+
+@pytest.mark.parametrize("init, apps, expected", [([{"gpu": 2}], [{"gpu": 1}], 2),
+                                                  ([{"gpu": 1}], [{"gpu": 1}, {"gpu": 1}], 2)])
+def test_effective_request_is_max_of_init_and_app_sum(init, apps, expected):
+    s = scenario([pod([{"at": "0m", "phase": "Running"}], apps, init)])
+    assert hours(s) == {LINE: (expected, expected * 3.0)}
+
+
+def test_missed_scrapes_are_bridged_and_a_ksm_restart_is_not():
+    running = [pod([{"at": "0m", "phase": "Running"}])]
+    missed = scenario(running, faults=[{"kind": "missed_scrapes", "at": "20m", "minutes": 4}])
+    assert hours(missed)[LINE][0] == 1.0
+    # Down from 30m for 7 minutes: steps 30..36 see stale series -> 53 of 60 minutes billed.
+    down = scenario(running, faults=[{"kind": "ksm_restart", "at": "30m", "minutes": 7}])
+    assert hours(down)[LINE][0] == pytest.approx(53 / 60)
+
+
+def test_ha_duplicates_count_once():
+    s = scenario([pod([{"at": "0m", "phase": "Running"}], [{"gpu": 2}])], faults=[{"kind": "ksm_duplicate"}])
+    assert hours(s) == {LINE: (2.0, 6.0)}
+
+
+def test_mig_slices_priced_per_profile_and_counted_by_compute_share():
+    layout = {"strategy": "mixed", "layout": {"1g": 4, "3g": 1}}
+    node = [{"name": "n1", "gpu": {"mig": True}, "count": 1, "mig": layout}]
+    s = scenario([pod([{"at": "0m", "phase": "Running"}], [{"mig-1g": 2}, {"mig-3g": 1}])], node)
+    ref = Reference(s, MODEL)
+    assert ref.billing(0) == {("east", "team-a", "a100", "nvidia.com/mig-1g.10gb"): (2.0, 1.0),
+                              ("east", "team-a", "a100", "nvidia.com/mig-3g.40gb"): (1.0, 1.5)}
+    # 2 x 1/7 + 3/7 = 5/7 of a GPU -> 1 active GPU.
+    assert ref.node_max(0) == {("east", "n1"): 1}
+
+
+def test_mig_single_strategy_bills_gpu_requests_as_slices():
+    node = [{"name": "n1", "gpu": {"mig": True}, "count": 1, "mig": {"strategy": "single", "profile": "1g"}}]
+    s = scenario([pod([{"at": "0m", "phase": "Running"}], [{"gpu": 3}])], node)
+    assert hours(s) == {("east", "team-a", "a100", "nvidia.com/mig-1g.10gb"): (3.0, 1.5)}
+
+
+def test_time_sliced_replicas():
+    node = [{"name": "n1", "gpu": {"time_slicing": True}, "count": 1, "time_slicing": {"rename": False}}]
+    s = scenario([pod([{"at": "0m", "phase": "Running"}], [{"gpu": 3}])], node)
+    ref = Reference(s, MODEL)
+    assert ref.billing(0) == {("east", "team-a", "l40s", "nvidia.com/gpu.shared"): (3.0, pytest.approx(0.9))}
+    assert ref.node_max(0) == {("east", "n1"): 1}  # 3 x 1/4 -> 1 GPU
+
+
+def test_ccsp_hourly_max_and_fleet():
+    s = scenario([pod([{"at": "0m", "phase": "Running"}]),
+                  pod([{"at": "5m", "phase": "Running"}, {"at": "15m", "phase": "Succeeded"}], name="q")])
+    ref = Reference(s, MODEL)
+    assert ref.node_max(0) == {("east", "n1"): 2}
+    assert ref.fleet(0) == {"east": (1, 2)}
+
+
+def test_unknown_product_is_unpriced():
+    node = [{"name": "n1", "gpu": {"product": "NVIDIA Tesla T4"}, "count": 1}]
+    s = scenario([pod([{"at": "0m", "phase": "Running"}])], node)
+    ref = Reference(s, MODEL)
+    assert ref.billing(0) == {}
+    assert ref.unpriced(0) == {("east", "team-a", "NVIDIA-Tesla-T4", "nvidia_com_gpu"): 1.0}
+
+
+def test_period_to_date_and_thresholds():
+    # 1 GPU at 3 USD/h from 0: at 2h, hour 0 is complete (3) plus the rate for the hour since (3) = 6.
+    s = scenario([pod([{"at": "0m", "phase": "Running"}])])
+    ref = Reference(s, MODEL)
+    assert ref.period_to_date(120) == {"team-a": 6.0, "team-b": 0.0}
+    assert ref.thresholds_crossed(120) == {"alpha": (0.5,), "beta": ()}
+    # In the first hour of a period only the time since the period start counts.
+    assert ref.period_to_date(30) == {"team-a": 1.5, "team-b": 0.0}
+    assert period_start(31 * 24 * 60 + 5) == 31 * 24 * 60  # February 1970 starts 31 days after the epoch
+
+
+def test_skips_what_the_model_cannot_run():
+    with pytest.raises(sc.Skip, match="3 clusters"):
+        scenario([pod([{"at": "0m", "phase": "Running"}])], clusters=3)
+    with pytest.raises(sc.Skip, match="no GPU class"):
+        scenario([pod([{"at": "0m", "phase": "Running"}])], [{"name": "n1", "gpu": {"vendor": "amd"}}])
+
+
+def test_an_unknown_check_is_refused():
+    with pytest.raises(ValueError, match=r"unknown checks \['budget'\]"):
+        scenario([pod([{"at": "0m", "phase": "Running"}])], checks=["budget", "labels"])
+
+
+def test_hub_view_takes_each_series_from_its_own_pushes_of_the_current_hour():
+    s = scenario([pod([{"at": "0m", "phase": "Running"}])], duration="3h")
+    ref = Reference(s, MODEL)
+    line = ("east", "team-a", PRODUCT, "nvidia_com_gpu")
+    samples = [("gpu_hours", m, rule_content(ref, "gpu_hours", m)) for m in (60, 115)]
+    hub = HubView(ref, samples + [("billed_hour", 125, rule_content(ref, "billed_hour", 125))])
+    assert hub.at(115)["gpu_hours"] == {line: 1.0}
+    assert hub.at(125)["gpu_hours"] == {}  # its latest sample was evaluated in the previous hour
+    assert hub.at(125)["coverage"] == {("east",): 0.0}  # the cluster pushed, the hourly rule never ran
+
+
+def test_a_restarted_replica_under_counts_only_the_steps_it_lost():
+    s = scenario([pod([{"at": "0m", "phase": "Running"}])], duration="3h",
+                 faults=[{"kind": "spoke_restart", "at": "90m"}])
+    ref = Reference(s, MODEL)
+    hub = HubView(ref, rule_samples(s, MODEL, ref))
+    line = ("east", "team-a", PRODUCT, "nvidia_com_gpu")
+    assert hub.final(0, 5)["gpu_hours"] == {line: 1.0}  # pushes before the restart carried the whole hour
+    assert hub.final(1, 5)["gpu_hours"] == {line: 0.5}  # the replica only holds 90m-120m of hour 1
+    assert hub.final(1, 5)["coverage"] == {("east",): 0.5}
+
+
+def test_notation_and_staleness():
+    assert notation([1, 1, 1, None, None, "stale", 2.5]) == "1x2 _x2 stale 2.5"
+    # A series missing from a scrape that had it gets a stale marker; a down target marks everything stale.
+    stored = scrape([{("a",): 1}, {}, {("a",): 1}, {("a",): 1}], ["ok", "ok", "ok", "down"])
+    assert stored == {("a",): [1, "stale", 1, "stale"]}
+
+
+def test_synthesised_ksm_series():
+    lifecycle = [{"at": "0m", "phase": "Pending"}, {"at": "2m", "phase": "Running"}, {"at": "4m", "deleted": True}]
+    s = scenario([pod(lifecycle)],
+                 duration="5m")
+    series = {x["series"]: x["values"] for x in synthesise(s, MODEL, "east")}
+    uid = s.pods[0].uid
+    base = 'container="c0",job="ksm",namespace="team-a"'
+    assert series[f'kube_pod_container_resource_requests{{{base},node="",pod="p",resource="nvidia_com_gpu",'
+                  f'uid="{uid}",unit="integer"}}'] == "1x1 stale _x3"
+    assert series[f'kube_pod_container_resource_requests{{{base},node="n1",pod="p",resource="nvidia_com_gpu",'
+                  f'uid="{uid}",unit="integer"}}'] == "_x2 1x1 stale _"
+    assert series[f'kube_pod_status_phase{{job="ksm",namespace="team-a",phase="Running",pod="p",uid="{uid}"}}'] \
+        == "0x1 1x1 stale _"

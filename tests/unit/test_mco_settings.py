@@ -1,0 +1,135 @@
+"""The rendered MultiClusterObservability settings: valid against the upstream CRD, driven by the model."""
+from __future__ import annotations
+
+import copy
+import json
+
+import jsonschema
+import pytest
+import yaml
+
+from gpudash import layout
+from gpudash.errors import InputError
+from gpudash.mco import settings
+from gpudash.model.load import bundled_example_path, load_bundled_example, model_from_dict
+from tests.conftest import FIXTURES, generate_without_golden
+
+SCHEMA = json.loads((FIXTURES / "upstream/mco/multiclusterobservability-v1beta2.schema.json")
+                    .read_text())
+
+
+def example(**changes) -> dict:
+    """The bundled example's data with ``changes`` ({"a.b": value}) applied."""
+    data = yaml.safe_load(bundled_example_path().read_text())
+    for path, value in changes.items():
+        *parents, leaf = path.split(".")
+        node = data
+        for p in parents:
+            node = node.setdefault(p, {})
+        node[leaf] = value
+    return data
+
+
+def pruned(instance, schema, path="") -> list[str]:
+    """Fields the API server would drop silently (structural pruning, as the Kubernetes CRD docs describe it):
+    unknown keys of a node without x-kubernetes-preserve-unknown-fields; declared keys are checked recursively
+    either way; ObjectMeta is the API server's own."""
+    if not isinstance(instance, dict):
+        return []
+    props, extra = schema.get("properties") or {}, schema.get("additionalProperties")
+    keep_unknown = schema.get("x-kubernetes-preserve-unknown-fields")
+    out = []
+    for key, value in instance.items():
+        if not path and key == "metadata":
+            continue
+        if key in props:
+            out += pruned(value, props[key], f"{path}.{key}")
+        elif isinstance(extra, dict):
+            out += pruned(value, extra, f"{path}.{key}")
+        elif not keep_unknown:
+            out.append(f"{path}.{key}")
+    return out
+
+
+def problems(obj: dict) -> list[str]:
+    errors = [f"{'.'.join(map(str, e.absolute_path))}: {e.message}"
+              for e in jsonschema.Draft7Validator(SCHEMA).iter_errors(obj)]
+    return errors + [f"{p}: not in the CRD (pruned)" for p in pruned(obj, SCHEMA)]
+
+
+@pytest.mark.parametrize("output", ["patch", "resource"])
+def test_rendered_settings_validate_against_the_upstream_crd(output):
+    files = settings.artifacts(model_from_dict(example(**{"mco.output": output})))
+    obj = files[settings.PATCH if output == "patch" else layout.MCO_RESOURCE]
+    assert problems(obj) == []
+    assert obj["spec"]["observabilityAddonSpec"]["interval"] == 300
+    assert obj["spec"]["advanced"]["retentionConfig"] == {
+        "retentionResolutionRaw": "397d", "retentionResolution5m": "397d", "retentionResolution1h": "397d"}
+
+
+def test_the_crd_check_catches_what_the_api_server_would_refuse_or_drop():
+    obj = settings.patch(load_bundled_example())
+    bad = copy.deepcopy(obj)
+    bad["spec"]["observabilityAddonSpec"]["interval"] = 10  # below the CRD's minimum of 15
+    assert any("interval" in p for p in problems(bad))
+    misplaced = copy.deepcopy(obj)
+    misplaced["spec"]["metricObjectStorage"] = misplaced["spec"].pop("storageConfig")["metricObjectStorage"]
+    assert any("metricObjectStorage" in p for p in problems(misplaced))
+
+
+def test_changing_the_push_interval_and_retention_changes_the_settings():
+    data = example(**{"billing.mco_interval": "2m", "billing.retention": {"raw": "400d", "5m": "500d", "1h": "3650d"}})
+    spec = settings.patch(model_from_dict(data))["spec"]
+    assert spec["observabilityAddonSpec"]["interval"] == 120
+    assert spec["advanced"]["retentionConfig"] == {
+        "retentionResolutionRaw": "400d", "retentionResolution5m": "500d", "retentionResolution1h": "3650d"}
+    assert problems(settings.patch(model_from_dict(data))) == []
+
+
+def test_object_storage_reference_comes_from_the_model():
+    data = example(mco={"name": "obs", "object_storage": {"secret": "s3-metrics", "key": "store.yaml"}})
+    model = model_from_dict(data)
+    obj = settings.patch(model)
+    assert obj["metadata"]["name"] == "obs"
+    assert obj["spec"]["storageConfig"]["metricObjectStorage"] == {"name": "s3-metrics", "key": "store.yaml"}
+    assert "name: s3-metrics" in settings.secret_template(model) and "store.yaml: |" in settings.secret_template(model)
+
+
+def test_the_patch_is_a_component_never_a_resource(example_files):
+    files = example_files
+    assert files[layout.kustomization(layout.MCO_SETTINGS)]["kind"] == "Component"
+    listed = files["kustomization.yaml"]["resources"] + files[layout.kustomization(layout.MCO)]["resources"]
+    assert not any("settings" in r or r.endswith(".patch.yaml") or "template" in r for r in listed)
+    whole = generate_without_golden(model_from_dict(example(**{"mco.output": "resource"})))
+    assert "multiclusterobservability.yaml" in whole[layout.kustomization(layout.MCO)]["resources"]
+    assert settings.PATCH not in whole
+
+
+def test_the_secret_template_holds_no_credentials():
+    text = settings.secret_template(load_bundled_example())
+    assert all(line.startswith("#") for line in text.splitlines())
+    assert yaml.safe_load(text) is None  # nothing to apply by accident
+    body = yaml.safe_load("\n".join(line[2:] for line in text.splitlines()[4:]))
+    config = yaml.safe_load(body["stringData"]["thanos.yaml"])["config"]
+    assert config["access_key"].startswith("<") and config["secret_key"].startswith("<")
+
+
+@pytest.mark.parametrize("retention,field,reason", [
+    ({"raw": "365d"}, "billing.retention.raw", "must be at least 397d (13 months"),
+    ({"raw": "400d", "5m": "397d"}, "billing.retention['5m']", "must be at least raw (400d)"),
+    ({"5m": "500d", "1h": "400d"}, "billing.retention['1h']", "must be at least 5m (500d)"),
+    ({"raw": "13mo"}, "billing.retention.raw", "is not a duration"),
+    ({"2h": "400d"}, "billing.retention['2h']", "unknown key"),
+])
+def test_bad_retention_is_a_clear_error(retention, field, reason):
+    with pytest.raises(InputError) as err:
+        model_from_dict(example(**{"billing.retention": retention}))
+    assert field in str(err.value) and reason in str(err.value)
+
+
+def test_bad_mco_settings_are_clear_errors():
+    for mco, field in (({"output": "cr"}, "mco.output"), ({"object_storage": {"key": "a/b"}}, "mco.object_storage.key"),
+                       ({"name": "Obs"}, "mco.name")):
+        with pytest.raises(InputError) as err:
+            model_from_dict(example(mco=mco))
+        assert field in str(err.value)

@@ -1,0 +1,41 @@
+"""Mock files bound to a model: ``tenant: N`` is the N-th tenant as the model file lists them (#14)."""
+from __future__ import annotations
+
+import pytest
+
+from gpudash.errors import InputError
+from gpudash.mock.config import compile_mock
+from gpudash.model import model_from_dict
+from tests.unit.test_model_load import example_dict
+
+MOCK = {
+    "start": "2026-10-01T00:00:00Z", "duration": "2h",
+    "node_pools": [{"name": "a100", "class": "a100-80gb", "nodes": 1, "gpus": 8}],
+    "workload": [
+        {"name": f"w{i}", "tenant": i, "pool": "a100", "requests": {"gpu": 1},
+         "lifecycle": [{"at": "0m", "phase": "Running"}]} for i in range(4)
+    ] + [{"jobs": {"name": "etl", "tenant": 1, "pool": "a100", "every": "30m", "run": "10m", "until": "1h"}}],
+}
+
+
+def namespaces(model) -> dict[str, str]:
+    return {p.name: p.namespace for p in compile_mock(MOCK, model).scenario.pods}
+
+
+def test_tenant_index_follows_the_model_files_order_not_the_names():
+    data = example_dict()
+    listed = [t["namespace"] for t in data["tenants"]]
+    assert [t["name"] for t in data["tenants"]] != sorted(t["name"] for t in data["tenants"])  # the point
+    found = namespaces(model_from_dict(data))
+    assert [found[f"w{i}"] for i in range(4)] == listed
+    assert {found["etl-00000"], found["etl-00001"]} == {listed[1]}
+    data["tenants"].reverse()  # the same tenants listed the other way round
+    assert [namespaces(model_from_dict(data))[f"w{i}"] for i in range(4)] == listed[::-1]
+
+
+@pytest.mark.parametrize("index", [4, -1, "team-a", True])
+def test_a_tenant_index_outside_the_model_is_a_clear_error(index):
+    raw = {**MOCK, "workload": [{**MOCK["workload"][0], "tenant": index}]}
+    with pytest.raises(InputError, match=r"workload w0: tenant .* is no index into the model's tenants "
+                                         r"\(0 = team-a, 1 = team-b, 2 = research, 3 = inference\)"):
+        compile_mock(raw, model_from_dict(example_dict()))

@@ -1,0 +1,82 @@
+"""Render speed without changing a byte (issue #16): each tenant dashboard built through grafanalib once per
+render, serialised once, its ACM variant derived from that text, and the shortcuts equal to the long way."""
+from __future__ import annotations
+
+import copy
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gpudash import artifacts, grafana, kube, mixin
+from gpudash.grafana import dashboards, tenant_board, uids
+from gpudash.mixin import jsonnet
+from gpudash.yamlfmt import COMMENT, dump_json, json_text, strip_comments
+
+
+def _own(model, t):
+    return grafana.tenant_boards(model)[t.name]
+
+
+def test_each_tenant_dashboard_is_built_once_per_render(example_model, monkeypatch):
+    built = []
+    real = dashboards.tenant
+    monkeypatch.setattr(dashboards, "tenant", lambda model, t: built.append(t.name) or real(model, t))
+    artifacts.generate(example_model)  # every target: files, ACM, provisioning, operator, mixin
+    assert sorted(built) == sorted(t.name for t in example_model.tenants)
+    built.clear()
+    grafana.rendered(example_model)  # outside a render nothing is shared: a fresh build
+    assert len(built) == len(example_model.tenants)
+
+
+def test_tenant_dashboards_do_not_read_the_sources(example_model):
+    """Built from the model without its sources: the mixin's probe reuses them."""
+    probe = mixin._probe(example_model)
+    assert probe.sources != example_model.sources
+    for t in example_model.tenants:
+        assert _own(probe, t).text == _own(example_model, t).text
+
+
+def test_acm_variant_text_is_the_substituted_structure_serialised(example_model):
+    for t in example_model.tenants:
+        own, old = _own(example_model, t), uids.tenant_datasource_uid(t.name)
+        acm = tenant_board.variant(own, old, uids.ACM_DATASOURCE_UID)
+        want = tenant_board.with_datasource(own.data, old, uids.ACM_DATASOURCE_UID)
+        assert acm.text == dump_json(want) and acm.data == want
+        assert json.dumps(old) not in acm.text and own.text == dump_json(own.data)  # the board is untouched
+
+
+def test_acm_variant_falls_back_when_the_uid_is_also_plain_text(example_model):
+    """A description naming the datasource uid must not be rewritten with it."""
+    t = example_model.tenants[0]
+    own, old = _own(example_model, t), uids.tenant_datasource_uid(t.name)
+    data = copy.deepcopy(own.data)
+    data["panels"][1]["description"] = old
+    acm = tenant_board.variant(tenant_board.board(own.stem, data), old, uids.ACM_DATASOURCE_UID)
+    assert acm.data["panels"][1]["description"] == old
+    assert acm.text == dump_json(tenant_board.with_datasource(data, old, uids.ACM_DATASOURCE_UID))
+
+
+_json = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+                     lambda inner: st.lists(inner, max_size=3)
+                     | st.dictionaries(st.sampled_from(["a", "b", COMMENT, "__comment__x"]), inner, max_size=3),
+                     max_leaves=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_json)
+def test_json_text_is_the_comment_free_dump(data):
+    for args in ({"indent": 2, "sort_keys": True, "ensure_ascii": False}, {"separators": (",", ":")}):
+        assert json_text(data, **args) == json.dumps(strip_comments(data), **args)
+
+
+def test_object_size_ignores_comments():
+    obj = {COMMENT: "why", "kind": "ConfigMap", "data": {"k": "v"}}
+    assert kube.size(obj) == len(json.dumps({"kind": "ConfigMap", "data": {"k": "v"}}, separators=(",", ":")))
+
+
+def test_mixin_shortcut_for_unchanged_dashboards_equals_the_comparison(example_model):
+    data = _own(example_model, example_model.tenants[0]).data
+    commented = {COMMENT: "two\nlines", "list": [data["panels"][0], []], "empty": {}, "text": "é\"%"}
+    for value in (data, commented):
+        assert jsonnet.value(value, value, {}, {}, "x", 1) == jsonnet.value(value, copy.deepcopy(value), {}, {}, "x", 1)

@@ -1,0 +1,411 @@
+"""Reports without a server: periods and chunks, rounding, the PromQL sent, and every output format.
+
+The reports against a real Prometheus are in e2e/test_reports.py.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+
+import promql_parser as pp
+import pytest
+
+from gpudash.model.types import Issuer, Tenant
+from gpudash.promql.lint import parse, vector_selectors
+from gpudash.report import common, queries, render
+from gpudash.report.billing import BillingReport, Line, budget_rows
+from gpudash.report.idle import IdleReport, IdleWorkload
+from gpudash.report.nodes import NodesReport
+from gpudash.report.period import PeriodError, chunks, parse_period, parse_time, readable_until, rfc3339
+from gpudash.rules import names
+
+H = 3600
+
+
+def t(text: str) -> int:
+    return int(parse_time(text, "--start"))
+
+
+# --- periods ----------------------------------------------------------------------------------------------------
+def test_parse_period_accepts_rfc3339_and_offsets():
+    assert parse_period("2026-01-01T00:00:00Z", "2026-02-01T00:00:00Z") == (t("2026-01-01T00:00:00Z"),
+                                                                           t("2026-02-01T00:00:00Z"))
+    assert parse_period("2026-01-01T02:00:00+02:00", "2026-01-01T01:00:00Z")[0] == t("2026-01-01T00:00:00Z")
+    assert parse_period("2026-01-01T00:00:00", "2026-01-01T01:00:00")[0] == t("2026-01-01T00:00:00Z")  # UTC
+
+
+@pytest.mark.parametrize("start,end,needle", [
+    ("2026-01-01T00:30:00Z", "2026-01-02T00:00:00Z", "--start 2026-01-01T00:30:00Z is not on a whole UTC hour"),
+    ("2026-01-01T00:00:00Z", "2026-01-02T00:00:01Z", "--end"),
+    ("2026-01-01T00:00:00+05:30", "2026-01-02T00:00:00Z", "is not on a whole UTC hour"),
+    ("2026-01-02T00:00:00Z", "2026-01-01T00:00:00Z", "must be after"),
+    ("yesterday", "2026-01-01T00:00:00Z", "not an RFC 3339 time"),
+])
+def test_parse_period_rejects_with_a_reason(start, end, needle):
+    with pytest.raises(PeriodError) as err:
+        parse_period(start, end)
+    assert needle in str(err.value)
+    if "whole UTC hour" in needle:
+        assert "one figure per clock hour" in str(err.value) and "(e.g. " in str(err.value)
+
+
+def test_chunks_cut_at_month_boundaries_and_stay_under_the_point_limit():
+    start, end = t("2024-02-15T05:00:00Z"), t("2026-03-02T00:00:00Z")
+    pieces = chunks(start, end)
+    assert pieces[0] == (start, t("2024-03-01T00:00:00Z"))
+    assert pieces[-1] == (t("2026-03-01T00:00:00Z"), end)
+    assert all(b == c for (_, b), (c, _) in zip(pieces, pieces[1:], strict=False))  # contiguous: no hour lost
+    assert len(pieces) == 26 and max((b - a) // H for a, b in pieces) <= 745
+    assert chunks(0, 30 * H, max_hours=10) == [(0, 10 * H), (10 * H, 20 * H), (20 * H, 30 * H)]
+
+
+def test_readable_until_keeps_hours_final_at_h_plus_2h():
+    end = t("2026-01-01T12:00:00Z")
+    now = t("2026-01-01T10:30:00Z")  # hour 08:00 is final at 10:00; hour 09:00 only at 11:00
+    assert readable_until(end, now) == t("2026-01-01T09:00:00Z")
+    assert readable_until(end, t("2026-01-01T14:00:00Z")) == end
+    assert readable_until(end, t("2026-01-01T12:59:59Z")) == t("2026-01-01T11:00:00Z")
+
+
+# --- money ------------------------------------------------------------------------------------------------------
+def test_round_money_to_the_currency_minor_unit_half_up():
+    assert common.round_money(6.233333, "USD") == 6.23
+    assert common.round_money(0.125, "EUR") == 0.13  # half away from zero, not banker's rounding
+    assert common.round_money(2.675, "USD") == 2.68  # the float 2.67499999... still rounds as written
+    assert common.round_money(1234.5, "JPY") == 1235
+    assert common.round_money(1.2345, "KWD") == 1.235
+    assert common.round_money(-0.005, "USD") == -0.01
+    assert common.round_hours(11.3333333333) == 11.333333 and common.round_hours(1e-9) == 0.0
+    assert common.round_money(0.1 + 0.2 + 0.005 - 0.3, "USD") == 0.01  # float noise below 1e-9 is cut first
+    assert common.money_digits("CLF") == 4 and common.money_digits("XAU") == 0  # ISO 4217's table (iso4217)
+
+
+# --- PromQL -----------------------------------------------------------------------------------------------------
+def _all_queries(scope: queries.Scope) -> list[str]:
+    return [queries.gpu_hours(scope), queries.cost(scope), queries.unpriced(scope),
+            queries.tenant_info_present(scope), queries.idle_recorded(scope, "NVIDIA.*", 450),
+            queries.activity_history(scope, ".*", ["nb-0", "x.y"], 300), queries.allocated_now(scope, 450),
+            queries.activity_seen(scope, 1800)]
+
+
+def test_every_query_parses_and_reads_hour_h_at_h_plus_2h():
+    for expr in _all_queries(queries.Scope()) + [queries.node_active_gpus(queries.Scope(cluster="east")),
+                                                 queries.cluster_billed_hour(queries.Scope())]:
+        parse(expr, "report")
+    assert queries.gpu_hours(queries.Scope()) == (
+        "max by (cluster, namespace, gpu_class, resource) "
+        "(last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour[1h] offset 1ms))")
+
+
+def test_a_tenant_scope_puts_its_namespace_on_every_selector():
+    """prom-label-proxy (thanos-querier :9092) and rbac-query-proxy accept a query confined to the namespace."""
+    ns = 'we"ird\\ns'
+    for expr in _all_queries(queries.Scope(namespace=ns, cluster="east")):
+        for sel in vector_selectors(pp.parse(expr)):
+            found = {(m.name, str(m.op), m.value) for m in sel.matchers.matchers}
+            assert any(name == "namespace" and value == ns and "Equal" in op and "Not" not in op
+                       for name, op, value in found), (expr, found)
+    assert 'namespace="we\\"ird\\\\ns"' in queries.gpu_hours(queries.Scope(namespace=ns))
+
+
+def test_idle_reads_the_recorded_series_and_filters_only_narrow_it():
+    """One idle definition (issue #15 point 1): the report reads names.POD_IDLE, never the activity series with
+    a window of its own; gpu-pruner's patterns become extra regex matchers on it."""
+    expr = queries.idle_recorded(queries.Scope(namespace_regex="team-.*"), "NVIDIA A10G", 450)
+    assert [s.name for s in vector_selectors(pp.parse(expr))] == [names.POD_IDLE]
+    assert 'namespace=~"team-.*"' in expr and 'gpu_model=~"NVIDIA A10G"' in expr and "[7m30s]" in expr
+    assert "namespace=" not in queries.idle_recorded(queries.Scope(namespace_regex=".*"), ".*", 450)
+    # 1 ms shorter than the step: each push counted in exactly one step under Prometheus 2 and 3
+    assert "[4m59s999ms]" in queries.activity_history(queries.Scope(), ".*", [], 300)
+
+
+# --- formats ----------------------------------------------------------------------------------------------------
+START, END = t("2026-01-31T20:00:00Z"), t("2026-02-01T04:00:00Z")
+TENANTS = [Tenant("research", "ml-research", 100.0, (), (), "r"), Tenant("team-a", "team-a", 500.0, (), (), "r")]
+
+
+def billing_report() -> BillingReport:
+    lines = [Line("east", "team-a", "team-a", "a100-80gb", "nvidia.com/gpu", 12.0, 38.4),
+             Line("east", "team-a", "team-a", "a100-80gb", "nvidia.com/mig-1g.10gb", 34 / 3, 34 / 3 * 0.55),
+             Line("west", "research", "ml-research", "mi300x", "amd.com/gpu", 12.0, 49.2)]
+    return BillingReport(
+        START, END, END, "USD", lines, TENANTS,
+        [Line("east", "", "sandbox", "a100-80gb", "nvidia.com/gpu", 2.0, 6.4)],
+        [{"cluster": "east", "namespace": "team-a", "tenant": "team-a", "product": "NVIDIA-Tesla-T4",
+          "resource": "nvidia_com_gpu", "gpu_hours": 2.0}],
+        {"team-a": {t("2026-01-31T00:00:00Z"): {"a100-80gb": 12.0}, t("2026-02-01T00:00:00Z"): {"a100-80gb": 34 / 3}},
+         "research": {t("2026-01-31T00:00:00Z"): {"mi300x": 6.0}, t("2026-02-01T00:00:00Z"): {"mi300x": 6.0}}},
+        {"team-a": {t("2026-01-01T00:00:00Z"): [25.6, 2.2], t("2026-02-01T00:00:00Z"): [12.8, 22 / 3 * 0.55]},
+         "research": {t("2026-01-01T00:00:00Z"): [24.6], t("2026-02-01T00:00:00Z"): [24.6]}},
+        ["namespace sandbox on cluster east is not a tenant of the model"])
+
+
+def test_billing_json_shape_and_rounding():
+    data = json.loads(render.dumps(billing_report().to_json()))
+    assert list(data)[:7] == ["start", "end", "currency", "lines", "totals", "total_cost", "complete_until"]
+    assert data["start"] == "2026-01-31T20:00:00Z" and data["end"] == "2026-02-01T04:00:00Z"
+    assert data["lines"][1] == {"cluster": "east", "tenant": "team-a", "namespace": "team-a",
+                                "gpu_class": "a100-80gb", "resource": "nvidia.com/mig-1g.10gb",
+                                "gpu_hours": 11.333333, "cost": 6.23}
+    # totals are sums of the rounded lines: 38.40 + 6.23 = 44.63; 44.63 + 49.20 = 93.83
+    assert data["totals"] == [{"tenant": "research", "gpu_hours": 12.0, "cost": 49.2},
+                              {"tenant": "team-a", "gpu_hours": 23.333333, "cost": 44.63}]
+    assert data["total_cost"] == 93.83
+    assert data["warnings"] and data["non_tenant"][0]["namespace"] == "sandbox"
+
+
+def test_billing_csv_and_table():
+    rows = list(csv.reader(io.StringIO(render.billing_csv(billing_report()))))
+    assert rows[0] == ["start", "end", "cluster", "tenant", "namespace", "gpu_class", "resource", "gpu_hours",
+                       "cost", "currency"]
+    assert rows[2][5:] == ["a100-80gb", "nvidia.com/mig-1g.10gb", "11.333333", "6.23", "USD"]
+    text = render.billing_table(billing_report())
+    assert "GPU billing 2026-01-31T20:00:00Z .. 2026-02-01T04:00:00Z (USD)" in text
+    assert text.splitlines()[-1].split() == ["TOTAL", "35.333333", "93.83"]
+    empty = billing_report()
+    empty.lines = []
+    assert "No billable GPU usage" in render.billing_table(empty)
+
+
+def test_budget_rows_per_month_of_the_period():
+    rows = budget_rows(billing_report(), TENANTS[0])
+    assert [(r["month"], round(r["used"], 3), r["whole_month"]) for r in rows] == [("2026-01", 0.246, False),
+                                                                                  ("2026-02", 0.246, False)]
+
+
+ISSUER = Issuer("Example GPU Cloud Ltd.", ("1 Example Street", "12345 Example City"), "DE123456789",
+                "billing@example.com")
+ISSUED = date(2026, 2, 2)
+
+
+def statements(report: BillingReport, folder: Path) -> list[tuple[Path, str]]:
+    return render.statements(report, folder, ISSUER, ISSUED)
+
+
+def test_html_statements_are_self_contained_and_escaped(tmp_path):
+    report = billing_report()
+    report.tenants = [Tenant("<b>x</b>&co", "team-a", 500.0, (), (), "r")]
+    for line in report.lines:
+        line.tenant = "<b>x</b>&co" if line.tenant == "team-a" else line.tenant
+    report.daily["<b>x</b>&co"] = report.daily["team-a"]
+    ((path, html),) = statements(report, tmp_path / "out")
+    assert path.name == "gpudash-statement-b_x_b_co-20260131T2000Z-20260201T0400Z.html"
+    assert not path.parent.exists()  # the generator does no I/O
+    assert "&lt;b&gt;x&lt;/b&gt;&amp;co" in html and "<b>x</b>" not in html
+    assert "<script" not in html and "<link" not in html and "src=" not in html  # nothing loaded from elsewhere
+    assert "@media print" in html and "@page" in html
+    assert "44.63 USD" in html and html.count("<rect") == 2  # one bar per day
+
+
+def test_statement_speaks_the_tenants_language(tmp_path):
+    """No series names, products or provider advice; invoice basics from the model and the period."""
+    report = billing_report()
+    report.gaps, report.partial = [START + H], True
+    report.warnings.append("the hub rules recorded nothing for 1 of 8 hour(s) (namespace:gpudash_tenant:info)")
+    (_, html), = [s for s in statements(report, tmp_path) if "team-a" in s[0].name]
+    for internal in ("gpudash_", "NVIDIA-Tesla-T4", "add the product", "hub rules", "query API", "sandbox"):
+        assert internal not in html, internal
+    assert "No usage was recorded for 1 hour(s)" in html and "some usage may be missing" in html
+    assert "2.000000 GPU-hours on cluster east have no price yet" in html
+    for text in ("Example GPU Cloud Ltd.", "12345 Example City", "DE123456789", "Issue date <strong>2026-02-02",
+                 "2026-01-31 20:00:00 to 2026-02-01 03:59:59 (inclusive, UTC)", "US Dollar, 2 decimals",
+                 render.statement_number("team-a", START, END)):
+        assert text in html, text
+    # hours per resource, never whole-GPU hours added to MIG slice-hours
+    assert "1g.10gb slice-hours" in html and "35.333333" not in html and "23.333333" not in html
+
+
+def test_statement_numbers_are_deterministic_and_distinct():
+    n = render.statement_number
+    assert n("team-a", START, END) == n("team-a", START, END)
+    assert len({n("team-a", START, END), n("research", START, END), n("team-a", START, END + H)}) == 3
+    assert render.period_text(t("2026-01-01T00:00:00Z"), t("2026-02-01T00:00:00Z")) == \
+        "2026-01-01 to 2026-01-31 (inclusive, UTC)"
+
+
+@pytest.mark.parametrize("hours,cost,rate,currency,price", [
+    ("213", "58.58", 0.275, "USD", "0.275"), ("12", "38.40", 3.2, "USD", "3.20"),
+    ("11.333333", "6.23", 0.55, "USD", "0.55"), ("3", "1", 0.3, "JPY", "0.3"), ("0.016667", "0.01", 0.3, "USD", "0.30"),
+    ("7", "0.000", 0.0, "KWD", "0.000"),
+    ("10", "4.67", 0.4666666666, "USD", "0.467"),  # a price change in the period: the average multiplies out
+])
+def test_unit_price_multiplies_out(hours, cost, rate, currency, price):
+    shown = render.unit_price(Decimal(hours), Decimal(cost), rate, currency)
+    assert shown == price
+    assert common.money(Decimal(hours) * Decimal(shown), currency) == Decimal(cost)
+
+
+def test_daily_chart_scales_to_a_round_maximum():
+    chart = render.daily_chart(billing_report(), "team-a")
+    assert chart["yticks"][-1]["text"] == "20" and len(chart["bars"]) == 2
+    assert chart["bars"][0]["h"] == pytest.approx(12 / 20 * chart["plot_h"], abs=0.01)
+
+
+def test_single_cluster_report_has_no_cluster_column_or_empty_names():
+    report = billing_report()
+    for line in report.lines:
+        line.cluster = ""
+    report.single_cluster = True
+    text = render.billing_table(report)
+    assert "CLUSTER" not in text and "one cluster's own Prometheus" in text
+    assert text.splitlines()[2].split()[:2] == ["TENANT", "NAMESPACE"]
+    assert report.to_json()["source"] == "single-cluster"
+
+
+def test_single_cluster_wording():
+    every = set(range(START, END, H))
+    assert common.single_cluster({"": every}) and not common.single_cluster({"east": every})
+    assert common.missing_cluster_warnings(("prod-east",), {"": every}, START, END, "GPU usage") == []
+    (gap,) = common.missing_cluster_warnings(("prod-east",), {"": every - {START}}, START, END, "GPU usage")
+    assert gap.startswith("the gpudash rules on this cluster recorded no hourly figures for 1 of 8")
+    assert "prod-east" not in gap
+    (hub,) = common.missing_cluster_warnings(("prod-east",), {"west": every}, START, END, "GPU usage")
+    assert hub.startswith("cluster prod-east of the model pushed no hourly figures")
+    assert common.on_cluster("") == "" and common.on_cluster("east") == " on cluster east"
+
+
+def nodes_report() -> NodesReport:
+    return NodesReport(START, END, END, [(START, "east", "gpu-1", 4), (START + H, "east", "gpu-1", 3),
+                                         (START + H, "west", "amd-1", 4)],
+                       [(START, 1, 4), (START + H, 2, 7), (START + 2 * H, 0, 0)], [])
+
+
+def test_nodes_formats():
+    data = nodes_report().to_json()
+    assert data["hours"][0] == {"hour": "2026-01-31T20:00:00Z", "cluster": "east", "node": "gpu-1", "active_gpus": 4}
+    assert data["summary"][2] == {"hour": "2026-01-31T22:00:00Z", "active_nodes": 0, "active_gpus": 0}
+    assert render.nodes_csv(nodes_report()).splitlines()[1] == "2026-01-31T20:00:00Z,east,gpu-1,4"
+    assert render.nodes_csv(nodes_report(), summary=True).splitlines()[2] == "2026-01-31T21:00:00Z,2,7"
+    assert "ACTIVE NODES" in render.nodes_table(nodes_report())
+
+
+def test_idle_formats():
+    w = IdleWorkload("east", "team-a", "Notebook", "nb-alice", ["notebook-0"], 1.0, {"nvidia_com_gpu": 1.0},
+                     t("2026-02-01T00:00:00Z"), 3.2, 0)
+    report = IdleReport(t("2026-02-01T02:00:00Z"), 1800, "USD", [w], [])
+    data = report.to_json()
+    assert data["workloads"][0]["dry_run_action"] == "scale to 0 replicas" and data["window"] == "30m"
+    assert data["total_cost_per_hour"] == 3.2
+    assert "3.20 USD per hour" in render.idle_table(report)
+    assert render.idle_csv(report).splitlines()[1].startswith("east,team-a,Notebook,nb-alice,notebook-0,1,")
+
+
+def test_progress_only_on_a_terminal(capsys):
+    from gpudash.progress import Progress
+
+    with Progress("billing", enabled=True) as p:
+        p(2, 24, "2025-02")
+    assert "gpudash: billing: 2025-02" in capsys.readouterr().err
+    quiet = Progress("billing", enabled=False)
+    quiet(2, 24, "2025-02")
+    assert capsys.readouterr().err == ""
+
+
+# --- command line -----------------------------------------------------------------------------------------------
+def test_rfc3339_output():
+    assert rfc3339(0) == "1970-01-01T00:00:00Z"
+
+
+# --- invoice arithmetic: every printed total is the sum of its printed lines ------------------------------------
+def naive_report(currency: str = "USD") -> BillingReport:
+    """Lines whose unrounded sums round differently: team-a 3 x 1.004 (naive 3.01, printed lines 3 x 1.00),
+    research 2 x 0.335 (naive 0.67, printed lines 2 x 0.34) and 2 x 0.0000005 GPU-hours (naive 0.000001,
+    printed lines 2 x 0.000001)."""
+    a = [Line("east", "team-a", "team-a", "a100-80gb", r, 1 / 3, 1.004)
+         for r in ("nvidia.com/gpu", "nvidia.com/mig-1g.10gb", "nvidia.com/gpu.shared")]
+    b = [Line(c, "research", "ml-research", "mi300x", "amd.com/gpu", 0.0000005, 0.335) for c in ("east", "west")]
+    month = t("2026-01-01T00:00:00Z")
+    return BillingReport(t("2026-01-01T00:00:00Z"), t("2026-02-01T00:00:00Z"), t("2026-02-01T00:00:00Z"), currency,
+                         a + b, TENANTS, [], [], {}, {"team-a": {month: [1.004] * 3}, "research": {month: [0.335] * 2}})
+
+
+def _money(text: str) -> Decimal:
+    return Decimal(text.replace(",", ""))
+
+
+def test_the_naive_case_differs():
+    """The fixture is worth testing: rounding the unrounded sums would print other totals."""
+    assert common.round_money(3 * 1.004, "USD") == 3.01 and common.round_money(2 * 0.335, "USD") == 0.67
+    assert common.round_hours(2 * 0.0000005) == 0.000001 and common.round_hours(0.0000005) * 2 == 0.000002
+
+
+def test_json_totals_are_sums_of_printed_lines():
+    data = json.loads(render.dumps(naive_report().to_json()))
+    by_tenant: dict[str, list[Decimal]] = {}
+    for x in data["lines"]:
+        by_tenant.setdefault(x["tenant"], [Decimal(0), Decimal(0)])
+        by_tenant[x["tenant"]][0] += Decimal(str(x["gpu_hours"]))
+        by_tenant[x["tenant"]][1] += Decimal(str(x["cost"]))
+    assert {t["tenant"]: [Decimal(str(t["gpu_hours"])), Decimal(str(t["cost"]))] for t in data["totals"]} == by_tenant
+    assert by_tenant["team-a"][1] == Decimal("3.00") and by_tenant["research"][1] == Decimal("0.68")
+    assert Decimal(str(data["total_cost"])) == sum(Decimal(str(x["cost"])) for x in data["lines"]) == Decimal("3.68")
+
+
+def test_csv_lines_are_the_json_lines():
+    report = naive_report()
+    rows = list(csv.DictReader(io.StringIO(render.billing_csv(report))))
+    assert [(Decimal(r["gpu_hours"]), Decimal(r["cost"])) for r in rows] == \
+        [(Decimal(str(x["gpu_hours"])), Decimal(str(x["cost"]))) for x in report.to_json()["lines"]]
+
+
+def test_csv_lines_add_up_to_the_printed_totals():
+    """CSV prints lines only (no total rows): summed per tenant they give the totals the other formats print."""
+    report = naive_report()
+    sums: dict[str, list[Decimal]] = {}
+    for r in csv.DictReader(io.StringIO(render.billing_csv(report))):
+        acc = sums.setdefault(r["tenant"], [Decimal(0), Decimal(0)])
+        acc[0] += Decimal(r["gpu_hours"])
+        acc[1] += Decimal(r["cost"])
+    assert sums == {t: [b.gpu_hours, b.cost] for t, b in report.totals()}
+    assert sum(c for _, c in sums.values()) == report.total_cost == Decimal("3.68")
+
+
+def test_table_totals_are_sums_of_printed_lines():
+    text = render.billing_table(naive_report())
+    lines_part, totals_part = text.split("\n\n")[1:3]
+    lines = [row.split() for row in lines_part.splitlines()[1:]]
+    totals = {row.split()[0]: row.split()[1:] for row in totals_part.splitlines()[1:]}
+    for tenant in ("team-a", "research"):
+        mine = [r for r in lines if r[1] == tenant]
+        assert _money(totals[tenant][0]) == sum(_money(r[5]) for r in mine)
+        assert _money(totals[tenant][1]) == sum(_money(r[6]) for r in mine)
+    assert _money(totals["TOTAL"][1]) == sum(_money(r[6]) for r in lines) == Decimal("3.68")
+    assert _money(totals["TOTAL"][0]) == sum(_money(r[5]) for r in lines)
+
+
+@pytest.mark.parametrize("currency,line_cost,total", [("JPY", "1", "3"), ("KWD", "1.004", "3.012")])
+def test_totals_follow_the_currency_minor_unit(currency, line_cost, total):
+    text = render.billing_table(naive_report(currency))
+    team = [row.split() for row in text.splitlines() if " team-a " in f" {row} " and row.startswith("east")]
+    assert {r[6] for r in team} == {line_cost}
+    assert text.splitlines()[-2].split()[-1] == total  # team-a's row in the totals table
+
+
+def test_html_totals_and_budget_are_sums_of_printed_lines(tmp_path):
+    import re
+
+    for _, html in statements(naive_report(), tmp_path):
+        body = html[html.index("<tbody>"):html.index("</tbody>")]
+        rows = [re.findall(r'<td class="num">([^<]*)</td>', row) for row in body.split("</tr>") if "num" in row]
+        foot = re.findall(r'<td class="num">([^<]*)</td>', html[html.index("<tfoot>"):html.index("</tfoot>")])
+        assert _money(foot[0]) == sum(_money(r[2]) for r in rows)  # cost
+        for quantity, price, cost in rows:
+            assert common.money(_money(quantity) * _money(price), "USD") == _money(cost)
+        # a one-month period: the budget table's month cost is the statement's total
+        assert f'<td class="num">{foot[0]}</td><td class="num">' in html[html.index("</tfoot>"):]
+        # the summary cards: the total cost, and per resource the sum of its lines' printed quantities
+        cards = dict(re.findall(r'<div class="label[^"]*">([^<]*)</div><div class="value">([^<]*)</div>', html))
+        assert cards.pop("Total cost") == f"{foot[0]} USD"
+        quantities: dict[str, Decimal] = {}
+        for row in body.split("</tr>"):
+            found = re.search(r"<code>([^<]*)</code>.*?<td class=\"num\">([^<]*)</td>", row, re.S)
+            if found:
+                quantities[found[1]] = quantities.get(found[1], Decimal(0)) + _money(found[2])
+        assert {r: _money(q) for r, q in cards.items()} == quantities and quantities
+
+
+

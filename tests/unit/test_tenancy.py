@@ -1,0 +1,124 @@
+"""Tenancy through ACM's rbac-query-proxy (issue #12) and hub objects within Kubernetes size limits (#11.3).
+
+The proxy model is checked against the behaviour read in stolostron/multicluster-observability-operator
+(proxy/pkg/rewrite/rewrite_cluster.go, proxy/pkg/metricquery/modifier.go and filter.go); the isolation proof
+must reject a query reading a cluster-less series and a tenant series emitted without ``cluster``.
+"""
+from __future__ import annotations
+
+import json
+
+import promql_parser as pp
+import pytest
+
+from gpudash import artifacts, grafana, kube, layout
+from gpudash.errors import GenerationError
+from gpudash.grafana import isolation, proxy, uids
+from gpudash.grafana.panels import iter_targets
+from gpudash.rules import hub, names
+
+NS = "team-a"
+CLUSTERS = ("prod-east", "prod-west")
+
+
+def _matchers(expr: str) -> list[list[tuple[str, str, str]]]:
+    out = []
+    pp.walk(pp.parse(expr), pre_visit=lambda n: out.append(
+        [(m.name, proxy._op(m), m.value) for m in n.matchers.matchers]) if isinstance(n, pp.VectorSelector) else True)
+    return out
+
+
+# --- the proxy model -------------------------------------------------------------------------------------------
+def test_one_cluster_is_an_equality_several_an_unescaped_alternation():
+    one = proxy.rewrite('sum(x{namespace="team-a"})', proxy.Access.tenant(NS, ["prod-east"]))
+    assert _matchers(one) == [[("namespace", "=", NS), ("cluster", "=", "prod-east"), ("namespace", "=", NS)]]
+    two = proxy.rewrite("x / on (cluster) max_over_time(y[5m:1m])", proxy.Access.tenant(NS, ["b.c", "a"]))
+    assert _matchers(two) == [[("cluster", "=~", "a|b.c"), ("namespace", "=", NS)]] * 2
+
+
+def test_no_access_gets_cluster_empty_and_no_namespace_matcher():
+    assert _matchers(proxy.rewrite('rate(x{namespace="n"}[5m])', proxy.Access())) == \
+        [[("namespace", "=", "n"), ("cluster", "=", "")]]
+
+
+def test_full_access_is_not_rewritten_and_namespaces_are_intersected_over_targeted_clusters():
+    expr = "sum(x)"
+    assert proxy.rewrite(expr, proxy.Access({"a": ("*",), "b": ("*",)}), ["a", "b"]) == expr
+    mixed = proxy.Access({"a": ("n1", "n2"), "b": ("n2",), "c": ("*",)})
+    assert _matchers(proxy.rewrite("x", mixed, ["a", "b", "c"]))[0][-1] == ("namespace", "=", "n2")
+    # the query names cluster a only: its namespaces alone count (filter.go getClustersInQuery)
+    assert _matchers(proxy.rewrite('x{cluster="a"}', mixed, ["a", "b", "c"]))[0][-1] == ("namespace", "=~", "n1|n2")
+    # nothing in common: namespace="" (rewrite.go InjectLabels with no values)
+    assert _matchers(proxy.rewrite("x", proxy.Access({"a": ("n1",), "b": ("n2",)}), ["a", "b"]))[0][-1] == \
+        ("namespace", "=", "")
+
+
+def test_printing_keeps_sub_second_durations_and_is_idempotent(rendered):
+    expr = "sum_over_time((last_over_time(x[1h] offset 1ms))[59m59s999ms:5m]) * on (a) group_left (b) y"
+    text = proxy.unparse(pp.parse(expr))
+    assert "offset 1ms" in text and "[59m59s999ms:5m]" in text and "group_left (b)" in text
+    count = 0
+    for path in rendered.glob(f"{layout.DASHBOARDS}/*.json"):
+        for _, target in iter_targets(json.loads(path.read_text())):
+            once = proxy.unparse(pp.parse(isolation.substitute_macros(target["expr"])))
+            assert proxy.unparse(pp.parse(once)) == once
+            count += 1
+    assert count > 50
+
+
+# --- the proof -------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("expr, reason", [
+    ('sum(last_over_time(namespace:gpudash_cost:period_to_date{namespace="team-a"}[10m]))', "no cluster"),
+    (f'{names.POD_COST_RATE}{{namespace="team-a"}} * on () group_left () max({names.SKU_PRICE}{{namespace="team-a"}})',
+     "no namespace"),
+    (f'count({names.BILLED_HOUR}{{namespace="team-a"}})', "no namespace"),
+])
+def test_the_proof_rejects_series_the_proxy_would_hide_or_leak(expr, reason):
+    found = isolation.check_proxy(expr, NS, CLUSTERS)
+    assert any(reason in r for r in found), found
+
+
+def test_every_tenant_dashboard_and_report_query_is_proven(example_model):
+    _, tenants = grafana.rendered(example_model)
+    for t in example_model.tenants:
+        dash = tenants[t.name][uids.tenant_dashboard_uid(t.name)]
+        assert isolation.violations(dash, t.namespace, uids.tenant_datasource_uid(t.name),
+                                    clusters=example_model.clusters) == []
+    grafana.prove_reports(example_model)
+
+
+def test_a_tenant_series_emitted_without_cluster_fails_the_render(example_model, monkeypatch):
+    """Mutation: period-to-date recorded per namespace only (as before issue #12)."""
+    monkeypatch.setattr(names, "TENANT_COST_PTD", "namespace:gpudash_cost:period_to_date")
+    monkeypatch.setattr(isolation, "TENANT_SERIES", isolation.TENANT_SERIES | {names.TENANT_COST_PTD})
+    with pytest.raises(GenerationError, match="period_to_date has no cluster label on the hub"):
+        grafana.rendered(example_model)
+
+
+def test_every_tenant_facing_hub_series_carries_cluster_and_namespace():
+    for metric in isolation.TENANT_SERIES:
+        assert {"cluster", "namespace"} <= isolation.hub_labels(metric), metric
+
+
+def test_the_reserved_table_cluster_is_never_a_managed_cluster(example_model, tmp_path):
+    import dataclasses
+
+    bad = dataclasses.replace(example_model, clusters=("gpudash.model",))
+    with pytest.raises(GenerationError, match="reserved"):
+        hub.groups(bad)
+
+
+# --- hub objects within Kubernetes limits ----------------------------------------------------------------------
+def test_large_objects_get_server_side_apply_and_huge_ones_are_refused():
+    cm = kube.configmap("x", "ns", {"k": "a" * 300_000})
+    fitted = kube.fit("mco/x.yaml", cm)
+    assert fitted["metadata"]["annotations"][kube.SYNC_OPTIONS] == kube.SERVER_SIDE_APPLY
+    assert "server-side" in fitted["__comment__"] and kube.server_side(fitted)
+    small = kube.configmap("x", "ns", {"k": "small"})
+    assert kube.fit("mco/x.yaml", small) == small
+    with pytest.raises(GenerationError, match=r"mco/x.yaml: ConfigMap x is \d+ bytes, over"):
+        kube.fit("mco/x.yaml", kube.configmap("x", "ns", {"k": "a" * kube.MAX_OBJECT_BYTES}))
+
+
+def test_the_example_render_lists_no_oversized_object(example_files):
+    assert artifacts.size_notes(example_files) == []
