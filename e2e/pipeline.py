@@ -191,7 +191,8 @@ class HubTruth:
         return self.refs[cluster].node_max(hour, self.since.get((cluster, hour), 0))
 
     def period_to_date(self, cluster: str, minute: int) -> dict[str, float]:
-        return self.refs[cluster].period_to_date(minute, hour_lines=lambda hour: self.billing(cluster, hour))
+        ref = self.refs[cluster]
+        return ref.period_to_date(minute, hour_costs=lambda hour: ref.hour_cost(self.billing(cluster, hour)))
 
     def coverage(self, cluster: str, hour: int) -> float:
         """BILLING_COVERAGE of ``hour`` (read in the hour after): 0 when an hourly rule never ran."""

@@ -112,6 +112,11 @@ def _unpriced_text(currency, cluster, namespace, hours, resource, product):
             f"prices them (gpu_classes products, MIG or time-slicing prices, in {currency}).")
 
 
+def _energy_text(cluster, share):
+    return (f"In the last hour {share} of the GPU energy of cluster {cluster} went to GPUs no pod held: idle "
+            "capacity drawing power that no tenant pays for (the provider's unallocated energy line).")
+
+
 def _no_product_text(cluster, node, gpus):
     return (f"Node {node} on cluster {cluster} holds {gpus} GPUs allocated to Running pods but shows no GPU product "
             "label: their GPU-hours are unpriced. kube-state-metrics exports node labels only with "
@@ -221,6 +226,21 @@ def _unpriced(model: Model):
         threshold="unpriced GPU-hours of the last hour > 0 (the hourly figure is its own debounce)")
 
 
+def _energy_unallocated(model: Model):
+    """The unallocated share of each cluster's GPU energy in the last hour, where it reaches the model's ratio."""
+    ratio = model.energy.unallocated_alert_ratio
+    energy = c.fresh(model, names.HOUR_ENERGY)
+    free = c.fresh(model, q.selector(names.HOUR_ENERGY, ("namespace", "=", "")))
+    return c.provider_alert(
+        model, an.ENERGY_UNALLOCATED,
+        f"{q.agg('sum', ('cluster',), free)} / {q.agg('sum', ('cluster',), energy)} >= {ratio!r}", 0, "warning",
+        summary="Much of a cluster's GPU energy went to GPUs that no pod held.",
+        description=_energy_text(c.label("cluster"), c.VALUE_PERCENT),
+        help="Idle GPU capacity burns power that no tenant pays for: the unallocated share of the"
+             "\ncluster's GPU energy in the last hour reached energy.unallocated_alert_ratio.",
+        threshold=f"unallocated kWh / all kWh of the last hour >= {ratio:g} (the hourly figure is its own debounce)")
+
+
 def _no_product(model: Model):
     no_product = q.agg("sum", ("cluster", "node"),
                        c.fresh(model, q.selector(names.POD_ALLOCATED, ("product", "=", ""))))
@@ -278,8 +298,8 @@ def _rule_slow(model: Model):
 
 
 # One function per alert, in the group's order; _exporter_missing is None when no vendor has an exporter.
-_ALERTS = (_not_reporting, _gap, _ksm_down, _exporter_missing, _unpriced, _no_product, _unscheduled, _rule_failures,
-           _rule_slow)
+_ALERTS = (_not_reporting, _gap, _ksm_down, _exporter_missing, _unpriced, _energy_unallocated, _no_product,
+           _unscheduled, _rule_failures, _rule_slow)
 
 
 def alerts(model: Model) -> tuple:
@@ -423,6 +443,22 @@ def _unpriced_tests(model: Model) -> list[dict]:
         pt.case(model, start - 1, an.UNPRICED), pt.case(model, start, an.UNPRICED, [fired])])]
 
 
+def _energy_tests(model: Model) -> list[dict]:
+    """Unallocated energy at the ratio fires; below it, or a cluster without an unallocated line, stays quiet."""
+    ratio, start = model.energy.unallocated_alert_ratio, 3
+    busy, idle, quiet = model.clusters[0], "gpudash-idle", "gpudash-busy"
+    ns = model.tenants[0].namespace
+    free, used = ratio * 10 + 0.5, (1 - ratio) * 10 - 0.5  # the fired share, as Prometheus divides
+    rows = [({"cluster": idle}, free), ({"cluster": idle, "namespace": ns}, used),
+            ({"cluster": quiet}, ratio * 10 - 0.5), ({"cluster": quiet, "namespace": ns}, (1 - ratio) * 10 + 0.5),
+            ({"cluster": busy, "namespace": ns}, 10.0)]
+    inputs = [pt.series(names.HOUR_ENERGY, labels, [0.0] * start + [kwh] * 3) for labels, kwh in rows]
+    fired = _fired(model, an.ENERGY_UNALLOCATED, {"cluster": idle, "severity": "warning"},
+                   _energy_text(idle, c.percent(free / (free + used))))
+    return [pt.test_group(model, "idle GPUs burn a share of a cluster's energy", inputs, [
+        pt.case(model, start - 1, an.ENERGY_UNALLOCATED), pt.case(model, start, an.ENERGY_UNALLOCATED, [fired])])]
+
+
 def _no_product_tests(model: Model) -> list[dict]:
     """A node whose pods' pushed allocation has no product fires after the hold; a labelled node never does."""
     cluster, t = model.clusters[0], model.tenants[0]
@@ -518,5 +554,6 @@ def _rule_tests(model: Model) -> list[dict]:
 
 def tests(model: Model) -> dict:
     groups = [*_not_reporting_tests(model), *_gap_tests(model), *_ksm_tests(model), *_exporter_missing_tests(model),
-              *_unpriced_tests(model), *_no_product_tests(model), *_unscheduled_tests(model), *_rule_tests(model)]
+              *_unpriced_tests(model), *_energy_tests(model), *_no_product_tests(model), *_unscheduled_tests(model),
+              *_rule_tests(model)]
     return pt.test_file(model, groups, "Billing-data integrity alerts, fed pushed and recorded series directly.")

@@ -149,9 +149,10 @@ class HubView:
         return self.at((hour + 2) * 60 - step)
 
     @functools.cache
-    def hour_lines(self, hour: int, step: int) -> dict[tuple, tuple[float, float]]:
-        """The billing lines of ``hour`` as the hub finally recorded them."""
-        return self.ref.price(self.final(hour, step)["gpu_hours"])[0]
+    def hour_costs(self, hour: int, step: int) -> dict[tuple, float]:
+        """Each namespace's cost of ``hour`` as the hub finally recorded it."""
+        final = self.final(hour, step)
+        return self.ref.hour_costs(final["gpu_hours"], final["energy"])
 
 
 def _hub_checks(ref: Reference, minute: int, hub: HubView, cluster_label: bool, strict: bool = False):
@@ -165,7 +166,11 @@ def _hub_checks(ref: Reference, minute: int, hub: HubView, cluster_label: bool, 
     fleet: dict[str, tuple[int, int]] = {}
     for (c, _), g in nodes.items():
         fleet[c] = (fleet.get(c, (0, 0))[0] + 1, fleet.get(c, (0, 0))[1] + g)
+    energy = ref.energy_lines(view["energy"])
     return [
+        _check(names.HOUR_ENERGY, minute, {(*cl(c), ns): v[0] for (c, ns), v in energy.items()}, (*keys, "namespace")),
+        _check(names.HOUR_ENERGY_COST, minute, {(*cl(c), ns): v[1] for (c, ns), v in energy.items()},
+               (*keys, "namespace")),
         _check(names.HOUR_GPU_HOURS, minute, {(*cl(c), *rest): v[0] for (c, *rest), v in billing.items()},
                (*keys, "namespace", "gpu_class", "resource")),
         _check(names.HOUR_COST, minute, {(*cl(c), *rest): v[1] for (c, *rest), v in billing.items()},
@@ -180,13 +185,13 @@ def _hub_checks(ref: Reference, minute: int, hub: HubView, cluster_label: bool, 
     ]
 
 
-def _ptd_checks(ref: Reference, model: Model, minute: int, hour_lines=None, cluster_label: bool = True) -> list[dict]:
+def _ptd_checks(ref: Reference, model: Model, minute: int, hour_costs=None, cluster_label: bool = True) -> list[dict]:
     """Period-to-date per cluster and tenant, and the budget thresholds the tenant's total (over clusters) has
-    crossed, at ``minute``; ``hour_lines`` as :meth:`Reference.period_to_date` takes it. Budgets and thresholds
+    crossed, at ``minute``; ``hour_costs`` as :meth:`Reference.period_to_date` takes it. Budgets and thresholds
     are the same on every cluster: read with max, never summed."""
     tenants = {t.namespace: t for t in model.tenants}
-    total = ref.period_to_date(minute, hour_lines=hour_lines)
-    per_cluster = ref.period_to_date_by_cluster(minute, hour_lines=hour_lines)
+    total = ref.period_to_date(minute, hour_costs=hour_costs)
+    per_cluster = ref.period_to_date_by_cluster(minute, hour_costs=hour_costs)
     crossed = {(ns, t.name, f"{f:g}"): 1 for ns, t in tenants.items() for f in t.alert_at if total[ns] >= f * t.budget}
     who = "(namespace, tenant)"
     over = (f"max by (namespace, tenant, threshold) ({names.TENANT_THRESHOLD}) * on {who} group_left () "
@@ -250,13 +255,14 @@ def _every_series_checks(ref: Reference, model: Model, minute: int, hub: HubView
         _check(names.WORKLOAD_COST_RATE, minute, local(ref.workload_cost_rate(minute)),
                ("namespace", "workload", "workload_type")),
         _check(names.NAMESPACE_COST_RATE, minute, local(ref.cost_rate(minute)), ("namespace",)),
-        _check(names.TENANT_HOUR_COST, minute, local(ref.hour_cost(ref.price(hub.at(minute)["gpu_hours"])[0])),
-               ("namespace",)),
+        _check(names.TENANT_HOUR_COST, minute, local(ref.hour_costs(hub.at(minute)["gpu_hours"],
+                                                                     hub.at(minute)["energy"])), ("namespace",)),
         _check(names.TENANT_COST_RATE_AVG, minute, local(ref.avg_cost_rate(minute)), ("namespace",)),
         _check(q.agg("sum", who, names.TENANT_COST_PROJECTED), minute, projected, who, metric=False),
         *extra,
         _check(q.agg("max", ("row",), names.TENANT_ROWS), minute, ref.tenant_rows(), ("row",), metric=False),
         _check(names.TENANT_INFO, minute, ref.tenant_info(), ("cluster", "namespace", "tenant")),
+        _check(names.ENERGY_PRICE, minute, {(c,): model.energy.price(c) for c in model.clusters}, ("cluster",)),
     ]
 
 
@@ -268,7 +274,7 @@ def _spoke_file(s: sc.Scenario, model: Model) -> dict:
     for cluster in s.clusters:
         local = dataclasses.replace(s, nodes=tuple(n for n in s.nodes if n.cluster == cluster),
                                     pods=tuple(p for p in s.pods if p.cluster == cluster))
-        ref = Reference(local, model)
+        ref = Reference(local, model, labelled=False)
         tests = []
         for m in evaluations:
             alloc = {k[1:]: v for k, v in ref.pod_allocation(m).items()}
@@ -278,6 +284,8 @@ def _spoke_file(s: sc.Scenario, model: Model) -> dict:
             for m in sorted({(h + 1) * 60, (h + 1) * 60 + 30, (h + 2) * 60 - step} & set(evaluations)):
                 tests.append(_check(names.HOURLY_GPU_HOURS, m, {k[1:]: v for k, v in ref.gpu_hours(h).items()},
                                     ("namespace", "product", "resource")))
+                tests.append(_check(names.HOURLY_ENERGY, m, {k[1:]: v for k, v in ref.energy(h).items()},
+                                    ("namespace",)))
                 tests.append(_check(names.NODE_ACTIVE_GPUS_MAX, m,
                                     {k[1:]: v for k, v in ref.node_max_by_source(h).items()},
                                     ("node", names.ACTIVE_FROM_LABEL)))
@@ -326,7 +334,7 @@ def _hub_file(s: sc.Scenario, model: Model, ref: Reference) -> dict:
     tests = [t for m in checks for t in _hub_checks(ref, m, hub, cluster_label=True, strict=strict)]
     recent = model.billing.mco_interval // 60
     tests += [t for m in checks if _stable(ref, m) and any(m - recent <= p <= m for p in pushes)
-              for t in _ptd_checks(ref, model, m, hour_lines=lambda hour: hub.hour_lines(hour, step))]
+              for t in _ptd_checks(ref, model, m, hour_costs=lambda hour: hub.hour_costs(hour, step))]
     group = {"name": f"{s.name} [push path]: {s.protects}", "interval": "1m",
              "input_series": pushed(s, model, ref), "promql_expr_test": tests}
     return {"rule_files": [HUB_RULES], "evaluation_interval": f"{step}m", "group_eval_order": GROUP_ORDER[1:],

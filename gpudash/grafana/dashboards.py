@@ -19,7 +19,15 @@ from gpudash.grafana import panels as P
 from gpudash.grafana import provider_queries as pq
 from gpudash.grafana import tenant_queries as tq
 from gpudash.grafana import uids
-from gpudash.grafana.queries import allocated_by_line, idle_cost, provider_scope, tenant_scope
+from gpudash.grafana.queries import (
+    allocated_by_line,
+    energy_per_gpu_hour,
+    energy_to_date,
+    idle_cost,
+    power_per_hour,
+    provider_scope,
+    tenant_scope,
+)
 from gpudash.model.types import Model, Tenant
 from gpudash.promql import build as q
 from gpudash.promql import read
@@ -44,6 +52,27 @@ def _budget_thresholds(tenant: Tenant, scale: float) -> P.Thresholds:
 def _cluster_variable(model: Model):
     """Every cluster the model names, whether or not it allocates GPUs right now."""
     return lambda ds: P.custom_variable("cluster", "Cluster", model.clusters)
+
+
+def _energy_panels(model: Model, s, by: tuple[str, ...], legend: str) -> list:
+    """GPU energy: kWh this period, average power per clock hour, kWh per GPU-hour (docs/billing-contract.md
+    section 10); ``by`` and ``legend`` split the power graph (the provider's rows without a namespace are the
+    unallocated line)."""
+    return [
+        P.row("Energy"),
+        P.stat("GPU energy this period", "kWh the GPUs drew for these pods this month, complete hours up to the "
+               "hour before last: each GPU's energy split among the pods holding it (a MIG slice by its compute "
+               "share, a time-sliced replica by 1/replicas).", P.KWH,
+               (Q(energy_to_date(s), instant=True),), thresholds=P.NEUTRAL, decimals=2, width=6),
+        P.stat("Energy per GPU-hour", "kWh per GPU-hour over the complete hours of the selected range: busy GPUs "
+               "draw more than idle ones.", P.KWH_PER_GPU_HOUR,
+               (Q(energy_per_gpu_hour(s), instant=True),), thresholds=P.NEUTRAL, decimals=3, width=6),
+        P.timeseries("Average GPU power per clock hour", f"Mean power (W) of each complete clock hour (its kWh x "
+                     f"1000), priced at {model.energy.price_per_kwh:g} {model.currency}/kWh unless a cluster has "
+                     "its own tariff. A bar at T is the hour [T-2h, T-1h).", P.WATTS,
+                     (Q(power_per_hour(s, by), legend, interval="1h"),), bars=True, stack=True, decimals=0,
+                     width=12),
+    ]
 
 
 # --- provider -----------------------------------------------------------------------------------------------------
@@ -147,6 +176,8 @@ def provider(model: Model) -> P.Dashboard:
                 "label). Add the product to a GPU class in gpudash.yaml.", P.GPU_HOURS,
                 (Q(pq.unpriced_lines(s), instant=True, table=True),),
                 hide=("Time",), rename={"Value": "GPU-hours"}, sort_by="GPU-hours", decimals=3, height=6),
+
+        *_energy_panels(model, s, ("cluster", "namespace"), "{{cluster}} {{namespace}}"),
 
         P.row("Billing data health"),
         P.stat("Clusters pushing", f"Clusters that pushed gpudash's spoke series (the billed-hour marker every "
@@ -313,6 +344,8 @@ def tenant(model: Model, t: Tenant) -> P.Dashboard:
                      "pods near zero hold GPUs they do not use.", P.RATIO,
                      (Q(tq.activity(s), "{{cluster}}/{{pod}}"),),
                      min_value=0, max_value=1, width=12),
+
+        *_energy_panels(model, s, ("cluster",), "{{cluster}}"),
 
         P.row("Alerts"),
         P.table("Active alerts", f"Alerts for namespace {t.namespace} that are pending or firing now (budget, "

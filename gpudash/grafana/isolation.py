@@ -60,12 +60,13 @@ TENANT_SERIES = frozenset({
     names.NAMESPACE_COST_RATE, names.WORKLOAD_COST_RATE, names.POD_COST_RATE,
     names.TENANT_HOUR_COST, names.CLASS_ALLOCATED, names.POD_IDLE,
     names.TENANT_COST_PTD, names.TENANT_COST_PROJECTED, names.TENANT_COST_RATE_AVG,
+    names.HOURLY_ENERGY, names.HOUR_ENERGY, names.HOUR_ENERGY_COST,
     "ALERTS",
 })
 
 # Spoke series pushed to the hub by the metrics-collector, which adds ``cluster`` to each.
 PUSHED = frozenset({names.POD_ALLOCATED, names.HOURLY_GPU_HOURS, names.POD_ACTIVITY_MAX, names.POD_ACTIVITY_AVG,
-                    names.POD_POWER_MAX, names.NODE_ACTIVE_GPUS_MAX, names.BILLED_HOUR})
+                    names.POD_POWER_MAX, names.NODE_ACTIVE_GPUS_MAX, names.BILLED_HOUR, names.HOURLY_ENERGY})
 # Hub alerts a tenant reads: every tenant-audience alert is written once per cluster, with namespace.
 ALERT_LABELS = frozenset({"cluster", "namespace"})
 

@@ -48,6 +48,9 @@ def currency_rate_unit(code: str) -> str:
 
 
 GPU_HOURS = "suffix: GPU-h"
+KWH = "kwatth"
+WATTS = "watt"
+KWH_PER_GPU_HOUR = "suffix: kWh/GPU-h"
 GPUS = "short"
 RATIO = "percentunit"
 SECONDS = "s"

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from gpudash.model.types import Model
 from gpudash.promql import build as q
 from gpudash.promql import read
+from gpudash.promql.calendar import period_to_date
 from gpudash.rules import names
 
 Matcher = tuple[str, str, str]
@@ -104,3 +105,20 @@ def idle_cost(scope: Scope) -> str:
 def allocated_by_line(scope: Scope) -> str:
     """Units allocated now per cluster, GPU class and billed resource."""
     return q.agg("sum", ("cluster", "gpu_class", "resource"), scope.now(names.CLASS_ALLOCATED))
+
+
+# --- energy (shared by the provider and tenant dashboards) ----------------------------------------------------
+def energy_to_date(s: Scope, by: tuple[str, ...] = ()) -> str:
+    """GPU kWh of this period's complete hours up to the hour before last (energy has no "right now" figure)."""
+    return q.agg("sum", by, period_to_date(s.hour(names.HOUR_ENERGY), "vector(0)", ("cluster", "namespace")))
+
+
+def power_per_hour(s: Scope, by: tuple[str, ...]) -> str:
+    """Average GPU power (W) of each complete clock hour: its kWh x 1000."""
+    return f"{q.agg('sum', by, s.hour(names.HOUR_ENERGY))} * 1000"
+
+
+def energy_per_gpu_hour(s: Scope) -> str:
+    """kWh per GPU-hour over the complete hours of the selected range."""
+    return (f"sum({hours_in_range(s.hour(names.HOUR_ENERGY), ())}) / "
+            f"sum({hours_in_range(s.hour(names.HOUR_GPU_HOURS), ())})")

@@ -33,6 +33,7 @@ from gpudash.model.types import (
     MIN_RETENTION,
     Alerts,
     Billing,
+    Energy,
     Exporter,
     GpuClass,
     Grafana,
@@ -510,6 +511,7 @@ def _semantic(data: dict, ctx: _Ctx) -> Model:
         issuer=_issuer(data["issuer"]),
         prune=_prune(data["prune"], data["clusters"], ctx) if "prune" in data else None,
         outputs=Outputs(targets=tuple(t for t in ALL_TARGETS if t in data["outputs"]["targets"])),
+        energy=_energy(data["energy"], data["clusters"], ctx),
         source=ctx.file,
         tenant_order=tuple(t["name"] for t in data["tenants"]),
     )
@@ -564,6 +566,16 @@ def _mco(d: dict) -> Mco:
 def _issuer(d: dict) -> Issuer:
     return Issuer(name=d.get("name", ""), address=tuple(d.get("address", ())), tax_id=d.get("tax_id", ""),
                   email=d.get("email", ""))
+
+
+def _energy(d: dict, clusters: list[str], ctx: _Ctx) -> Energy:
+    overrides = d.get("clusters", {})
+    for cluster in overrides:
+        ctx.check(cluster in clusters, ("energy", "clusters", cluster),
+                  f"{cluster!r} is not one of the model's clusters ({', '.join(sorted(clusters))})")
+    return Energy(price_per_kwh=float(d["price_per_kwh"]),
+                  cluster_prices=tuple(sorted((c, float(p)) for c, p in overrides.items())),
+                  unallocated_alert_ratio=float(d["unallocated_alert_ratio"]), in_budget=d["in_budget"])
 
 
 def _prune(d: dict, clusters: list[str], ctx: _Ctx) -> Prune:

@@ -389,6 +389,26 @@ def _prune() -> dict:
        "this section is present.", required=("image", "prometheus_url"))
 
 
+def _energy() -> dict:
+    price = {"title": "a finite number >= 0", "type": "number", "minimum": 0}
+    return _object({
+        "price_per_kwh": {**price, "default": 0,
+                          "description": "Price of one kWh of GPU energy in the model's currency (0: energy is "
+                                         "metered and shown on every surface, not charged)."},
+        "clusters": {"type": "object", "propertyNames": {"$ref": "#/$defs/dns_subdomain"},
+                     "additionalProperties": price,
+                     "description": "Price per kWh of a cluster whose tariff differs (keys: the model's clusters)."},
+        "unallocated_alert_ratio": {"title": "a number in (0, 1]", "type": "number", "exclusiveMinimum": 0,
+                                    "maximum": 1, "default": 0.5,
+                                    "description": "GPUEnergyUnallocated fires when at least this share of a "
+                                                   "cluster's GPU energy in an hour went to GPUs held by no pod."},
+        "in_budget": {"type": "boolean", "default": False,
+                      "description": "Budgets (period-to-date, projection, thresholds) include the energy cost of "
+                                     "each complete hour."},
+    }, "GPU energy per tenant (kWh from the GPU exporters' energy counters, else their power): its price and the "
+       "idle-fleet alert. Metered whether or not this section is present.", default={})
+
+
 def json_schema() -> dict:
     """The JSON Schema of gpudash.yaml (a fresh dict on every call)."""
     return {
@@ -411,6 +431,7 @@ def json_schema() -> dict:
             "mco": _mco(),
             "issuer": _issuer(),
             "prune": _prune(),
+            "energy": _energy(),
             "outputs": _outputs(),
         }, "GPU classes and prices, tenants (one namespace each) with budgets, and clusters: the one input from "
            "which gpudash renders rules, allowlists and dashboards.", required=("gpu_classes", "tenants", "clusters")),

@@ -227,6 +227,19 @@ class Outputs:
 
 
 @dataclass(frozen=True)
+class Energy:
+    """GPU energy as a billed quantity: its price, the idle-fleet alert and whether budgets count it."""
+
+    price_per_kwh: float = 0.0  # in the model's currency; 0 = energy is metered and shown, not charged
+    cluster_prices: tuple[tuple[str, float], ...] = ()  # (cluster, price per kWh) overrides, sorted
+    unallocated_alert_ratio: float = 0.5  # alert when this share of a cluster's GPU energy went to no pod
+    in_budget: bool = False  # budgets (period-to-date, projection, thresholds) include the energy cost
+
+    def price(self, cluster: str) -> float:
+        return dict(self.cluster_prices).get(cluster, self.price_per_kwh)
+
+
+@dataclass(frozen=True)
 class Model:
     currency: str
     billing: Billing
@@ -240,6 +253,7 @@ class Model:
     issuer: Issuer = Issuer()
     prune: Prune | None = None  # None: no pruner rendered
     outputs: Outputs = Outputs()
+    energy: Energy = Energy()
     source: str = field(default="<bundled example>", compare=False)  # file the model came from
     tenant_order: tuple[str, ...] = field(default=(), compare=False)  # tenant names as the file lists them
 

@@ -70,6 +70,9 @@ def _model_rules(model: Model) -> tuple[Rule, ...]:
             rules.append(Rule(names.TENANT_THRESHOLD, f"{_decoded(having)} * 0 + {a!r}",
                               f"Alert when a tenant has spent {a:.0%} of its budget (tenants whose alert_at has it)"
                               f", on cluster {c}.", (("cluster", c), ("threshold", f"{a:g}"))))
+    for c in model.clusters:
+        rules.append(Rule(names.ENERGY_PRICE, f"vector({model.energy.price(c)!r})",
+                          f"Price of one kWh of GPU energy in {model.currency} on cluster {c}.", (("cluster", c),)))
     rules.append(Rule(names.TENANT_INFO, f"{names.TENANT_BUDGET} * 0 + 1",
                       "1 per tenant (labels namespace, tenant) on every model cluster."))
     return tuple(rules)
@@ -121,7 +124,8 @@ def _coverage(model: Model) -> str:
     steps = 3600 // model.billing.resolution
     observed = _pushed(model, names.STEPS_OBSERVED)
     ran = " and on (cluster) ".join(_ran_this_hour(model, s)
-                                    for s in (names.HOURLY_GPU_HOURS, names.NODE_ACTIVE_GPUS_MAX))
+                                    for s in (names.HOURLY_GPU_HOURS, names.NODE_ACTIVE_GPUS_MAX,
+                                              names.HOURLY_ENERGY))
     pushed = _pushed(model, names.BILLED_HOUR)
     return f"({observed} / {steps} and on (cluster) {ran}) or on (cluster) ({pushed} * 0)"
 
@@ -131,8 +135,19 @@ def _sum(series: str, expr: str) -> str:
     return q.agg("sum", names.labels(series), expr)
 
 
+def _energy_cost(energy: str, model: Model) -> str:
+    """Hourly kWh (by cluster, namespace) x the cluster's energy price; energy.price_per_kwh where the cluster has
+    no price series (a single cluster's Prometheus sees no cluster label: external labels are not in rules)."""
+    return (f"(({energy} * on (cluster) group_left () {names.ENERGY_PRICE}) or "
+            f"({energy} unless on (cluster) {names.ENERGY_PRICE}) * {model.energy.price_per_kwh!r})")
+
+
 def _billing_rules(model: Model) -> tuple[Rule, ...]:
     hourly = _this_hours_push(model, names.HOURLY_GPU_HOURS)
+    energy = _sum(names.HOUR_ENERGY, _this_hours_push(model, names.HOURLY_ENERGY))
+    hour_cost = _priced(hourly, "price")
+    if model.energy.in_budget:  # the tenants' energy cost joins their hourly cost (not the unallocated line)
+        hour_cost = f"{hour_cost} or ({_energy_cost(energy, model)} unless on (namespace) vector(0))"
     current = read.now(names.POD_ALLOCATED, model.billing.mco_interval)
     window, interval = model.billing.burn_rate_window, model.billing.mco_interval
     unpriced_keys = q.label_replace(names.SKU_PRICE, "resource", "$1", "ksm_resource", "(.*)")
@@ -146,6 +161,12 @@ def _billing_rules(model: Model) -> tuple[Rule, ...]:
              "\nbilled resource). Hour H is read at H+2h with last_over_time(...[1h] offset 1ms)."),
         Rule(names.HOUR_COST, _sum(names.HOUR_COST, _priced(hourly, "price")),
              f"Cost in {model.currency} of the last complete clock hour per billing line: what is invoiced."),
+        Rule(names.HOUR_ENERGY, energy,
+             "GPU energy (kWh) of the last complete clock hour per namespace and cluster, read like the GPU-hours;"
+             "\nthe row without namespace is the provider's unallocated line (GPUs held by no pod)."),
+        Rule(names.HOUR_ENERGY_COST, _energy_cost(energy, model),
+             f"Energy cost in {model.currency} of the last complete clock hour per namespace and cluster: the"
+             "\nenergy line of the statement (kWh x the cluster's price per kWh)."),
         Rule(names.UNPRICED_GPU_HOURS,
              _sum(names.UNPRICED_GPU_HOURS, f"{hourly} unless on (product, resource) {unpriced_keys}"),
              "GPU-hours of the last hour on products or resources the model has no price for: never silently"
@@ -153,9 +174,10 @@ def _billing_rules(model: Model) -> tuple[Rule, ...]:
         Rule(names.BILLING_COVERAGE, _coverage(model),
              "Share of the last complete clock hour the cluster's billed figures cover (1: every spoke step;"
              "\n0: an hourly rule failed in every push, so the hour is missing). Below 1 is under-billing."),
-        Rule(names.TENANT_HOUR_COST, _sum(names.TENANT_HOUR_COST, _priced(hourly, "price")),
+        Rule(names.TENANT_HOUR_COST, _sum(names.TENANT_HOUR_COST, hour_cost),
              "Cost of the last complete clock hour per namespace and cluster: the input of period-to-date"
-             "\n(from the pushed figures, as the billing lines: a line that stops is gone at once)."),
+             "\n(from the pushed figures, as the billing lines: a line that stops is gone at once)"
+             + (", energy included (energy.in_budget)." if model.energy.in_budget else ".")),
         Rule(names.CLASS_ALLOCATED, _sum(names.CLASS_ALLOCATED, _priced(current, "unit")),
              "GPUs allocated now per billing line (latest push)."),
         Rule(names.POD_COST_RATE, _sum(names.POD_COST_RATE, _priced(current, "price")),

@@ -90,6 +90,12 @@ HOURLY_GPU_HOURS = _series(
     "push during hour h+1 carries hour h's total, so lost pushes lose nothing; the hub reads each pushed hourly "
     "series only from samples evaluated during hour h+1 (the collector stamps a recording-rule sample with its "
     "own query's evaluation time), so no series is ever taken for the wrong hour.", sentinel=True)
+HOURLY_ENERGY = _series(
+    "namespace:gpudash_energy_kwh:previous_hour", SPOKE, ("cluster", "namespace"),
+    "GPU energy (kWh) of the previous complete clock hour per namespace, each physical GPU's measured energy split "
+    "at every spoke step among the pods dcgm-exporter attributes it to (gpudash.rules.energy); the row without "
+    "`namespace` is the energy of GPU capacity held by no pod (the provider line `unallocated`). Pushed and read "
+    "like the GPU-hours.", sentinel=True)
 BILLED_HOUR = _series(
     "cluster:gpudash_billed_hour:start_timestamp", SPOKE, ("cluster",),
     "Start (Unix seconds) of the clock hour a push made now describes: the cluster's heartbeat, pushed whether "
@@ -140,6 +146,9 @@ SKU_PRICE = _series(
     ("cluster", "gpu_class", "ksm_resource", "product", "resource"),
     "Price per hour of one unit of `resource` on `product` (provider-only, on MODEL_CLUSTER; joined by the "
     "billing rules).")
+ENERGY_PRICE = _series(
+    "cluster:gpudash_energy_price_per_kwh:model", HUB, ("cluster",),
+    "Energy price per kWh on each model cluster (energy.price_per_kwh or the cluster's override).")
 TENANT_ROWS = _series(
     "cluster_row:gpudash_tenant:model", HUB, ("cluster", "part", "row"),
     "The compact tenant table (provider-only, on MODEL_CLUSTER): value the budget, label row "
@@ -161,6 +170,14 @@ HOUR_GPU_HOURS = _series(
 HOUR_COST = _series(
     "cluster_namespace_class_resource:gpudash_cost:last_hour", HUB, _BILLING_LINE,
     "Cost of the last complete clock hour per billing line: what is invoiced.")
+HOUR_ENERGY = _series(
+    "cluster_namespace:gpudash_energy_kwh:last_hour", HUB, ("cluster", "namespace"),
+    "GPU energy (kWh) of the last complete clock hour per namespace and cluster; the row without `namespace` is "
+    "the provider line `unallocated` (GPUs held by no pod). Tenants plus unallocated = the cluster's GPU energy.")
+HOUR_ENERGY_COST = _series(
+    "cluster_namespace:gpudash_energy_cost:last_hour", HUB, ("cluster", "namespace"),
+    "Energy cost of the last complete clock hour per namespace and cluster (kWh x the cluster's energy price); "
+    "the row without `namespace` is the unallocated line.")
 UNPRICED_GPU_HOURS = _series(
     "cluster_namespace_product_resource:gpudash_unpriced_gpu_hours:last_hour", HUB, _PRODUCT_LINE,
     "Pushed GPU-hours whose (product, resource) has no price: visible, never silently free.")

@@ -14,7 +14,16 @@ from functools import cache
 
 from gpudash.model import mig
 from gpudash.model.types import GpuClass, Model
-from gpudash.simulation.scenario import Node, Pod, Scenario, assignments, power_watts
+from gpudash.simulation.scenario import (
+    Node,
+    Pod,
+    Scenario,
+    assignments,
+    energy_counter,
+    gpu_watts,
+    power_watts,
+    shown_holder,
+)
 
 LOOKBACK = 5  # minutes: a sample answers instant queries while younger than this
 
@@ -67,8 +76,10 @@ def period_start(minute: int) -> int:
 class Reference:
     """Expected billing figures of one scenario under one model."""
 
-    def __init__(self, scenario: Scenario, model: Model):
-        self.s, self.model = scenario, model
+    def __init__(self, scenario: Scenario, model: Model, labelled: bool = True):
+        """``labelled``: the hub rules see the data's ``cluster`` (false for one spoke's own Prometheus, where the
+        energy price is energy.price_per_kwh)."""
+        self.s, self.model, self.labelled = scenario, model, labelled
         self.step = model.billing.resolution // 60  # minutes per allocation step
         self.products = {(n.cluster, n.name): node_product(n) for n in scenario.nodes}
         self._alloc: dict[int, dict[tuple, int]] = {}
@@ -339,6 +350,76 @@ class Reference:
             out[cluster] = (nodes + 1, gpus + g)
         return out
 
+    # --- energy (contract section 10) -----------------------------------------------------------------------
+    def gpu_step_energy(self, node: Node, gpu: int, minute: int, since: int = 0) -> float | None:
+        """Joules GPU ``gpu`` of ``node`` drew over the step ending at ``minute`` as the spoke measures it: its
+        counter as seen now minus as seen a step before, when both are seen and it did not go down (a driver
+        reload); else the power seen now x the step; None when nothing is seen (exporter down, no data before
+        ``since``)."""
+        k = self._scrape_seen("dcgm", minute)
+        if k is None or k < since:
+            return None
+        k0 = self._scrape_seen("dcgm", minute - self.step)
+        if node.energy_counter and k0 is not None and k0 >= since:
+            counter = energy_counter(self.s, node, gpu)
+            if counter[k] >= counter[k0]:
+                return counter[k] - counter[k0]
+        return gpu_watts(self.s, node, gpu, k) * self.step * 60 if node.vendor == "nvidia" else None
+
+    def gpu_shares(self, node: Node, gpu: int, minute: int) -> dict[str, float]:
+        """{namespace: share of the GPU} the exporter attributes at scrape ``minute``: the pod it shows on each
+        device, a whole GPU 1, a MIG instance its compute share, a time-sliced device 1/replicas; nothing on a
+        partitioned AMD node (its energy is the physical GPU's, reported on partition 0)."""
+        if node.vendor == "amd" and node.partition and not node.partition.startswith("spx"):
+            return {}
+        units = [(None, 0, 1.0)]
+        if node.mig_strategy != "none":
+            slices = mig.GPU_SLICES[node.gpu_class.mig_model][0]
+            compute = {p.name: p.compute_slices for p in node.gpu_class.mig}
+            units = [(p, i, compute[p] / slices) for p, n in node.mig_layout for i in range(1, n + 1)]
+        top = max(c.time_slicing_replicas for c in self.model.gpu_classes)
+        per_replica = 1.0 if node.replicas == 1 else (1 / node.replicas if node.replicas <= top else 0.0)
+        out: dict[str, float] = {}
+        for profile, instance, share in units:
+            holder = shown_holder(self.held(minute), node, gpu, profile, instance)
+            if holder:
+                out[holder[0].namespace] = out.get(holder[0].namespace, 0.0) + share * per_replica
+        return out
+
+    @cache
+    def energy(self, hour: int, since: int = 0) -> dict[tuple, float]:
+        """HOURLY_ENERGY of ``hour``: {(cluster, namespace): kWh}, namespace "" for the unallocated line; every
+        step's GPU energy split by :meth:`gpu_shares` at the scrape the step sees."""
+        out: dict[tuple, float] = {}
+        for m in self.steps(hour):
+            k = self._scrape_seen("dcgm", m)
+            for node in self.s.nodes:
+                for g in range(node.count):
+                    joules = self.gpu_step_energy(node, g, m, since)
+                    if joules is None:
+                        continue
+                    shares = self.gpu_shares(node, g, k)
+                    shares[""] = max(0.0, 1 - sum(shares.values()))
+                    for ns, share in shares.items():
+                        key = (node.cluster, ns)
+                        out[key] = out.get(key, 0.0) + joules * share / 3.6e6
+        return out
+
+    def energy_lines(self, energy: dict[tuple, float]) -> dict[tuple, tuple[float, float]]:
+        """Spoke energy {(cluster, namespace): kWh} -> {(cluster, namespace): (kWh, cost)} at the cluster's price."""
+        e = self.model.energy
+        return {k: (v, v * (e.price(k[0]) if self.labelled else e.price_per_kwh)) for k, v in energy.items() if v}
+
+    def hour_costs(self, gpu_hours: dict[tuple, float], energy: dict[tuple, float]) -> dict[tuple, float]:
+        """A namespace's cost of an hour from its spoke figures: {(cluster, namespace): its billing lines' cost, plus
+        its energy cost when energy.in_budget}."""
+        out = self.hour_cost(self.price(gpu_hours)[0])
+        if self.model.energy.in_budget:
+            for (cluster, ns), (_, cost) in self.energy_lines(energy).items():
+                if ns:
+                    out[(cluster, ns)] = out.get((cluster, ns), 0.0) + cost
+        return out
+
     # --- GPU activity and idle (contract section 9) ----------------------------------------------------------
     @cache
     def power(self, minute: int, closed: bool = False) -> dict[tuple, float]:
@@ -482,16 +563,17 @@ class Reference:
     # --- period to date (contract section 7) ----------------------------------------------------------------
 
     def period_to_date_by_cluster(self, minute: int, rate_minute: int | None = None,
-                                  hour_lines=None) -> dict[tuple[str, str], float]:
+                                  hour_costs=None) -> dict[tuple[str, str], float]:
         """{(cluster, tenant namespace): cost} at ``minute``: the complete hours up to the hour before last, plus
         the cost rate at ``rate_minute`` (default ``minute``) x the time since then, within the period.
-        ``hour_lines`` (hour) -> billing lines gives what the hub recorded for each hour (default:
-        :meth:`billing`). Only pairs with usage are listed."""
+        ``hour_costs`` (hour) -> {(cluster, namespace): cost} gives what the hub recorded for each hour (default:
+        :meth:`hour_costs` of the spoke's figures). Only pairs with usage are listed."""
         start, now_hour = period_start(minute), minute // 60
         tenants = {t.namespace for t in self.model.tenants}
         out: dict[tuple[str, str], float] = {}
         for hour in range(max(start // 60, 0), now_hour - 1):
-            for (cluster, ns, _, _), (_, cost) in (hour_lines or self.billing)(hour).items():
+            costs = hour_costs(hour) if hour_costs else self.hour_costs(self.gpu_hours(hour), self.energy(hour))
+            for (cluster, ns), cost in costs.items():
                 if ns in tenants:
                     out[(cluster, ns)] = out.get((cluster, ns), 0.0) + cost
         since = min(minute - (now_hour - 1) * 60, minute - start)
@@ -500,10 +582,10 @@ class Reference:
                 out[(cluster, ns)] = out.get((cluster, ns), 0.0) + rate * since / 60
         return out
 
-    def period_to_date(self, minute: int, rate_minute: int | None = None, hour_lines=None) -> dict[str, float]:
+    def period_to_date(self, minute: int, rate_minute: int | None = None, hour_costs=None) -> dict[str, float]:
         """{tenant namespace: cost} at ``minute``: :meth:`period_to_date_by_cluster` summed over clusters."""
         out = {t.namespace: 0.0 for t in self.model.tenants}
-        for (_, ns), cost in self.period_to_date_by_cluster(minute, rate_minute, hour_lines).items():
+        for (_, ns), cost in self.period_to_date_by_cluster(minute, rate_minute, hour_costs).items():
             out[ns] += cost
         return out
 

@@ -15,10 +15,12 @@ Fault kinds: ``missed_scrapes`` (``job: ksm|dcgm``, ``at``, ``minutes``: no samp
 ``mco_jitter`` (``offsets``: minutes after each push slot, cycled), ``mco_missed`` (``pushes``: push slot times
 lost), ``mco_rule_failed`` (``rules`` fail in the pushes of slots ``pushes``; the rest of each push arrives),
 ``mco_straddle`` (``rules`` of the pushes of slots ``pushes`` are evaluated a minute before the others) and
-``spoke_restart`` (``at``: from then on the collector queries a Prometheus replica whose TSDB starts empty then);
+``spoke_restart`` (``at``: from then on the collector queries a Prometheus replica whose TSDB starts empty then),
 ``tier_missed`` (``at``, ``minutes``: the spoke tier's rule group did not run, e.g. its Prometheus restarted with
-the TSDB kept; only with ``billing.spoke_tier: policy``).
-Rules are named by kind: ``billed_hour``, ``steps``, ``gpu_hours``, ``node_max``, ``pod_alloc``.
+the TSDB kept; only with ``billing.spoke_tier: policy``) and ``driver_reload`` (``at``, optional ``node``: the
+GPUs' energy counters restart from 0).
+Rules are named by kind: ``billed_hour``, ``steps``, ``gpu_hours``, ``node_max``, ``pod_alloc``, ``energy``.
+A node with ``energy_counter: false`` exposes power but no energy counter (the spoke integrates its power).
 """
 from __future__ import annotations
 
@@ -34,8 +36,8 @@ from gpudash.model.types import GpuClass, Model
 
 PHASES = ("Pending", "Running", "Succeeded", "Failed", "Unknown")
 FAULT_KINDS = ("missed_scrapes", "ksm_restart", "ksm_duplicate", "exporter_gap", "mco_jitter", "mco_missed",
-               "mco_rule_failed", "mco_straddle", "spoke_restart", "tier_missed")
-PUSH_RULES = ("billed_hour", "steps", "gpu_hours", "node_max", "pod_alloc")
+               "mco_rule_failed", "mco_straddle", "spoke_restart", "tier_missed", "driver_reload")
+PUSH_RULES = ("billed_hour", "steps", "gpu_hours", "node_max", "pod_alloc", "energy")
 OWNER_KINDS = ("Deployment", "StatefulSet", "Job", "bare")
 # Extra hub assertions a scenario may ask for (gpudash.golden.emit): "labels" compares every hub series' full
 # label set; "every_series" asserts every registered series by value. Budget thresholds are checked in every one.
@@ -61,6 +63,7 @@ class Node:
     partition: str = ""  # AMD compute-memory partition of every GPU, e.g. cpx_nps4 ("" = whole GPUs)
     partitions_per_gpu: int = 1  # as the scenario states it (CPX on MI300X: 8)
     partition_strategy: str = "single"  # the AMD device plugin's naming: single (amd.com/gpu) | mixed (amd.com/<p>)
+    energy_counter: bool = True  # the exporter serves the GPUs' energy counter (else power only)
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,7 @@ class Fault:
     offsets: tuple[int, ...] = ()  # mco_jitter
     pushes: tuple[int, ...] = ()  # mco_missed, mco_rule_failed, mco_straddle: push slot times (minutes)
     rules: tuple[str, ...] = ()  # mco_rule_failed, mco_straddle: rule kinds (PUSH_RULES)
+    node: str = ""  # driver_reload: the node whose GPUs reload ("" = every node)
 
 
 @dataclass(frozen=True)
@@ -146,6 +150,39 @@ class Scenario:
 def power_watts(utilisation: float) -> float:
     """A synthetic whole GPU's power draw (W) at ``utilisation`` percent (a held device's; 0 when free)."""
     return 60 + 3 * utilisation
+
+
+MIG_GPU_WATTS = 90  # a MIG GPU's synthetic power draw, whatever its instances do
+ENERGY_AT_START = 3.6e6  # joules an energy counter shows at minute 0 (energy since the driver loaded: 1 kWh)
+
+
+def shown_holder(held: dict[tuple, tuple[Pod, str]], node: Node, gpu: int, profile: str | None,
+                 instance: int) -> tuple[Pod, str] | None:
+    """The (pod, container) the GPU exporter attributes a device to: of a time-sliced device's replicas, the one
+    sorted first (dcgm-exporter's default device-to-pod map keeps one pod per device)."""
+    return next((held[d] for d in sorted(held, key=str)
+                 if d[:3] == (node.name, gpu, profile) and (profile is None or d[3] == instance)), None)
+
+
+def gpu_watts(s: Scenario, node: Node, gpu: int, minute: int) -> float:
+    """A physical GPU's synthetic power draw (W) at ``minute``: a MIG GPU draws :data:`MIG_GPU_WATTS`, another
+    :func:`power_watts` of the utilisation of the pod the exporter shows on it (idle when none)."""
+    if node.mig_strategy != "none":
+        return MIG_GPU_WATTS
+    holder = shown_holder(assignments(s)[minute], node, gpu, None, 0)
+    return power_watts(holder[0].utilisation_at(minute) if holder else 0.0)
+
+
+@functools.cache
+def energy_counter(s: Scenario, node: Node, gpu: int) -> tuple[float, ...]:
+    """Per minute, the GPU's energy counter (J): :data:`ENERGY_AT_START` plus the power of each minute since
+    (minute ``k`` adds ``gpu_watts(k) x 60``); a ``driver_reload`` at ``R`` sets it to 0 at ``R``."""
+    reloads = {f.at for f in s.faults_of("driver_reload") if f.node in ("", node.name)}
+    out, value = [], ENERGY_AT_START
+    for k in range(s.duration + 1):
+        value = 0.0 if k in reloads else value + (gpu_watts(s, node, gpu, k) * 60 if k else 0.0)
+        out.append(value)
+    return tuple(out)
 
 
 def devices(node: Node) -> list[tuple[int, str | None, int]]:
@@ -303,7 +340,7 @@ def _node(raw: dict, model: Model, clusters: tuple[str, ...]) -> Node:
         raise ValueError(f"node {raw['name']}: partitions are AMD's")
     return Node(raw["name"], clusters[raw.get("cluster", 0)], vendor, product, c, raw.get("count", 1), strategy,
                 layout, replicas, bool(ts.get("rename", True)), part.get("name", ""), part.get("per_gpu", 1),
-                part.get("strategy", "single"))
+                part.get("strategy", "single"), bool(raw.get("energy_counter", True)))
 
 
 def _resource(key: str, node: Node | None) -> str:
@@ -365,4 +402,4 @@ def _fault(raw: dict) -> Fault:
         raise ValueError(f"fault {raw['kind']}: rules must be among {PUSH_RULES}, got {list(rules)}")
     return Fault(raw["kind"], minutes(raw.get("at", 0)), minutes(raw.get("minutes", 0)), raw.get("job", "ksm"),
                  tuple(minutes(o) for o in raw.get("offsets", ())), tuple(minutes(p) for p in raw.get("pushes", ())),
-                 rules)
+                 rules, raw.get("node", ""))

@@ -13,7 +13,18 @@ import functools
 from gpudash.model.types import Exporter, Model
 from gpudash.rules import names
 from gpudash.simulation.reference import Reference, ksm, label_value, node_product
-from gpudash.simulation.scenario import PUSH_RULES, Node, Pod, Scenario, assignments, devices, power_watts
+from gpudash.simulation.scenario import (
+    MIG_GPU_WATTS,
+    PUSH_RULES,
+    Node,
+    Pod,
+    Scenario,
+    assignments,
+    devices,
+    energy_counter,
+    power_watts,
+    shown_holder,
+)
 from gpudash.simulation.scenario import uid_of as uid
 from gpudash.sources import gpu_exporters as gx
 
@@ -34,7 +45,8 @@ def _escape(value: str) -> str:
 
 
 def notation(samples: list) -> str:
-    """Per-interval samples (number, None = missing, "stale") in promtool's expanding notation."""
+    """Per-interval samples (number, None = missing, "stale") in promtool's expanding notation: ``axn`` for a
+    repeated value, ``a+bxn`` for a run of whole numbers rising by the same whole step (an energy counter)."""
     out, i = [], 0
     while i < len(samples):
         v, j = samples[i], i
@@ -45,11 +57,32 @@ def notation(samples: list) -> str:
             out.append("_" if run == 1 else f"_x{run}")
         elif v == "stale":
             out.append("stale")
+        elif run == 1 and (k := _rising(samples, i)) > i + 1:
+            step = samples[i + 1] - v
+            out.append(f"{_number(v)}{'+' if step > 0 else '-'}{_number(abs(step))}x{k - i}")
+            j = k
         else:
-            text = f"{v:g}" if float(v).is_integer() and abs(v) < 1e15 else repr(float(v))
-            out.append(text if run == 1 else f"{text}x{run - 1}")
+            out.append(_number(v) if run == 1 else f"{_number(v)}x{run - 1}")
         i = j + 1
     return " ".join(out)
+
+
+def _number(v) -> str:
+    """Exactly: a whole number below 2^53 in digits, anything else as Python's shortest round-trip repr."""
+    return str(int(v)) if float(v).is_integer() and abs(v) < 2 ** 53 else repr(float(v))
+
+
+def _rising(samples: list, i: int) -> int:
+    """The last index of the run from ``i`` of whole numbers below 2^53 that change by one nonzero whole step."""
+    def whole(x) -> bool:
+        return isinstance(x, int | float) and not isinstance(x, bool) and float(x).is_integer() and abs(x) < 2 ** 53
+
+    if i + 1 >= len(samples) or not (whole(samples[i]) and whole(samples[i + 1])) or samples[i + 1] == samples[i]:
+        return i
+    step, k = samples[i + 1] - samples[i], i + 1
+    while k + 1 < len(samples) and whole(samples[k + 1]) and samples[k + 1] - samples[k] == step:
+        k += 1
+    return k
 
 
 def scrape(expositions: list[dict[Labels, float]], outcomes: list[str]) -> dict[Labels, list]:
@@ -100,7 +133,7 @@ def _node_labels(node: Node, model: Model) -> tuple[tuple[str, str], ...]:
         part = ((model.sources.amd_partition_label, node.partition),) if node.partition else ()
         return ((model.sources.amd_product_label, node_product(node)), *part)
     out = {model.sources.nvidia_product_label: node_product(node)}
-    if node.mig_strategy == "single" and node.replicas > 1:
+    if node.mig_strategy != "mixed" and node.replicas > 1:
         out["label_nvidia_com_gpu_replicas"] = str(node.replicas)
     if node.mig_strategy == "mixed" and node.replicas > 1:
         gpu = label_value(node.vendor, node.product)
@@ -180,8 +213,7 @@ def _exporter_exposition(scenario: Scenario, model: Model, cluster: str, minute:
         units = (sorted({d[:3] for d in devices(node)}, key=str) if node.mig_strategy != "none"
                  else [(g, None, 0) for g in range(node.count)])
         for g, profile, instance in units:
-            holder = next((held[d] for d in sorted(held, key=str)
-                           if d[:3] == (node.name, g, profile) and (profile is None or d[3] == instance)), None)
+            holder = shown_holder(held, node, g, profile, instance)
             util = holder[0].utilisation_at(minute) if holder else 0.0
             if node.vendor == "amd":
                 labels = [("job", gx.sample_job(src.amd)), ("gpu_id", str(g)), ("hostname", node.name),
@@ -206,7 +238,28 @@ def _exporter_exposition(scenario: Scenario, model: Model, cluster: str, minute:
             for g in range(node.count):
                 out[(("__name__", "DCGM_FI_DEV_POWER_USAGE"), ("job", gx.sample_job(src.dcgm)), ("gpu", str(g)),
                      ("UUID", f"GPU-{uid(node.name, str(g))}"), ("device", f"nvidia{g}"),
-                     ("modelName", node.product), (host, node.name))] = 90
+                     ("modelName", node.product), (host, node.name))] = MIG_GPU_WATTS
+    return out
+
+
+def _energy_counters(scenario: Scenario, model: Model, cluster: str) -> dict[Labels, list]:
+    """Each physical GPU's energy counter, per minute as scraped (none on nodes with ``energy_counter: false``):
+    DCGM's in millijoules without pod labels (held GPUs' series carry them in a real exporter; the rules fold a
+    GPU's series), AMD's in microjoules."""
+    src, out = model.sources, {}
+    for index, node in enumerate(scenario.nodes):
+        if node.cluster != cluster or not node.energy_counter:
+            continue
+        for g in range(node.count):
+            if node.vendor == "amd":
+                labels = (("__name__", src.amd_metric_prefix + gx.AMD_ENERGY), ("job", gx.sample_job(src.amd)),
+                          (gx.AMD_GPU_LABEL, str(g)), (gx.AMD_HOST_LABEL, node.name))
+                scale = gx.AMD_ENERGY_JOULES
+            else:
+                labels = (("__name__", gx.DCGM_ENERGY), ("job", gx.sample_job(src.dcgm)), ("gpu", str(g)),
+                          ("UUID", f"GPU-{uid(node.name, str(g))}"), (gx.DCGM_HOST_LABELS[index % 2], node.name))
+                scale = gx.DCGM_ENERGY_JOULES
+            out[labels] = [round(v / scale) for v in energy_counter(scenario, node, g)]
     return out
 
 
@@ -229,6 +282,9 @@ def synthesise(scenario: Scenario, model: Model, cluster: str) -> list[dict[str,
                    for e in ksm_exp]
     held = assignments(scenario)
     gpu_exp = [_exporter_exposition(scenario, model, cluster, m, held[m]) for m in minutes]
+    counters = _energy_counters(scenario, model, cluster)
+    for m, exposed in enumerate(gpu_exp):
+        exposed.update({k: v[m] for k, v in counters.items()})
     stored = {**scrape(ksm_exp, _outcomes(scenario, "ksm")), **scrape(gpu_exp, _outcomes(scenario, "dcgm")),
               **_ksm_up(scenario, model)}
     rows = sorted(stored.items(), key=lambda kv: series_name(kv[0]))
@@ -280,7 +336,7 @@ def push_times(scenario: Scenario, model: Model) -> list[int]:
 
 
 # What each spoke rule of a push carries, by kind: {kind: {key: value}} (keys as the reference model gives them).
-HOURLY_KINDS = ("gpu_hours", "node_max")  # the hourly rules with a sentinel row
+HOURLY_KINDS = ("gpu_hours", "node_max", "energy")  # the hourly rules with a sentinel row
 
 
 @functools.cache
@@ -297,7 +353,7 @@ def rule_content(ref: Reference, kind: str, t: int, since: int = 0) -> dict[tupl
         return {(c,): 0 for c in ref.s.clusters} if kind == "steps" else {}
     if kind == "steps":
         return {(c,): ref.steps_observed(hour, since) for c in ref.s.clusters}
-    return (ref.gpu_hours if kind == "gpu_hours" else ref.node_max)(hour, since)
+    return {"gpu_hours": ref.gpu_hours, "node_max": ref.node_max, "energy": ref.energy}[kind](hour, since)
 
 
 def rule_samples(scenario: Scenario, model: Model, ref: Reference) -> list[tuple[str, int, dict[tuple, float]]]:
@@ -346,10 +402,13 @@ def pushed(scenario: Scenario, model: Model, ref: Reference) -> list[dict[str, s
 
 
 _SERIES = {"gpu_hours": names.HOURLY_GPU_HOURS, "node_max": names.NODE_ACTIVE_GPUS_MAX,
-           "billed_hour": names.BILLED_HOUR, "steps": names.STEPS_OBSERVED, "pod_alloc": names.POD_ALLOCATED}
+           "billed_hour": names.BILLED_HOUR, "steps": names.STEPS_OBSERVED, "pod_alloc": names.POD_ALLOCATED,
+           "energy": names.HOURLY_ENERGY}
 # The reference model's key of each kind: the series' identifying labels (the registry's), cluster first.
 _KEYS = {kind: tuple(label for label in names.key(series) if label != "cluster") for kind, series in _SERIES.items()}
 
 
 def _pushed_labels(kind: str, key) -> Labels:
-    return (("__name__", _SERIES[kind]), *zip(_KEYS[kind], key))
+    """The labels of a pushed row; the energy rule's unallocated row has no ``namespace``."""
+    pairs = zip(_KEYS[kind], key)
+    return (("__name__", _SERIES[kind]), *(p for p in pairs if p[1] != "" or kind != "energy"))

@@ -13,6 +13,15 @@ from gpudash.promql import build as q
 DCGM_GR_ENGINE_ACTIVE = "DCGM_FI_PROF_GR_ENGINE_ACTIVE"  # ratio 0-1; the one that works for MIG instances
 DCGM_GPU_UTIL = "DCGM_FI_DEV_GPU_UTIL"  # percent; not available for MIG instances
 DCGM_POWER_USAGE = "DCGM_FI_DEV_POWER_USAGE"  # watts
+# Energy since the driver loaded, in millijoules: a counter that restarts from 0 when the driver reloads. Both are
+# device-level fields in dcgm-exporter's default set (NVIDIA/dcgm-exporter etc/default-counters.csv).
+DCGM_ENERGY = "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION"
+DCGM_ENERGY_JOULES = 1e-3  # joules per counter unit
+# A MIG instance's series carry its parent GPU's gpu/UUID plus these two (NVIDIA/dcgm-exporter
+# internal/pkg/rendermetrics/render_metrics.go, internal/pkg/collector/gpu_collector.go): the profile name
+# (e.g. 1g.10gb) and the GPU instance id.
+DCGM_MIG_PROFILE_LABEL = "GPU_I_PROFILE"
+DCGM_MIG_INSTANCE_LABEL = "GPU_I_ID"
 DCGM_XID_ERRORS = "DCGM_FI_DEV_XID_ERRORS"  # last XID error code, 0 when none
 DCGM_FB_USED = "DCGM_FI_DEV_FB_USED"  # MiB; in the default counters, per GPU and per MIG instance
 DCGM_MODEL_LABEL = "modelName"
@@ -22,6 +31,13 @@ DCGM_HOST_LABELS = ("Hostname", "hostname")
 DCGM_GPU_LABELS = ("gpu", "UUID")
 AMD_GFX_ACTIVITY = "gpu_gfx_activity"  # percent
 AMD_POWER = "gpu_package_power"  # watts
+# Accumulated energy in microjoules, exported as a gauge that only grows until the driver resets it
+# (ROCm/device-metrics-exporter pkg/amdgpu/gpuagent/gpuagent_gpu_metrics.go gpuEnergyConsumed; listed as
+# GPU_ENERGY_CONSUMED, MI2xx/MI3xx, in docs/configuration/metricslist.md). In a CPX/DPX/QPX partitioned mode only
+# partition 0 reports power and energy (the physical GPU's); the other partitions report none or 0.
+AMD_ENERGY = "gpu_energy_consumed"
+AMD_ENERGY_JOULES = 1e-6  # joules per counter unit
+AMD_GPU_LABEL = "gpu_id"  # the GPU (a partition's own index when partitioned)
 AMD_MODEL_LABEL = "card_model"  # a board part number, not the GPU model: display names come from the node label
 AMD_HOST_LABEL = "hostname"  # the node (ROCm/device-metrics-exporter pkg/amdgpu/gpuagent/gpuagent_gpu.go)
 

@@ -59,6 +59,9 @@ MUTATIONS = {
                                                    lambda m: "[1h:1m]" + (" offset 1h" if m[1] else ""), t),
                             ["whole-gpu-steady", "pod-crossing-hour"]),
     "cluster-level push gate": (HUB, _cluster_level_gate, ["mco-rule-failed-hour-hub", "mco-push-straddle-hub"]),
+    "energy counter may go down": (SPOKE, lambda t: t.replace(") >= 0) or (", ") >= -1e+30) or ("),
+                                   ["energy-counter-reset"]),
+    "MIG energy as a whole GPU": (SPOKE, lambda t: t.replace('"GPU_I_PROFILE"', '"GPU_I_PROFILE_none"'), ["mig-mixed"]),
 }
 
 

@@ -223,6 +223,22 @@
             },
           },
           {
+            // Idle GPU capacity burns power that no tenant pays for: the unallocated share of the
+            // cluster's GPU energy in the last hour reached energy.unallocated_alert_ratio.
+            "alert": "GPUEnergyUnallocated",
+            "expr": "sum by (cluster) (last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"\"}[7m30s])) / sum by (cluster) (last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour[7m30s])) >= 0.5",
+            "labels": {
+              "severity": "warning",
+              "audience": "provider",
+            },
+            "annotations": {
+              "dashboard_url": "https://grafana.example.com/d/gpudash-provider",
+              "description": "In the last hour {{ $value | humanizePercentage }} of the GPU energy of cluster {{ $labels.cluster }} went to GPUs no pod held: idle capacity drawing power that no tenant pays for (the provider's unallocated energy line).",
+              "runbook_url": "https://runbooks.example.com/gpudash/GPUEnergyUnallocated",
+              "summary": "Much of a cluster's GPU energy went to GPUs that no pod held.",
+            },
+          },
+          {
             // GPUs allocated on a node whose product label kube_node_labels does not show are billed at
             // nothing (unpriced): vanilla kube-state-metrics exports no node labels without
             // --metric-labels-allowlist=nodes=[...], or the labeller is not running there.

@@ -1784,6 +1784,248 @@
             "y": 66,
           },
           "id": 26,
+          "title": "Energy",
+          "collapsed": false,
+          "panels": [],
+          "type": "row",
+        },
+        {
+          "datasource": {
+            "type": "prometheus",
+            "uid": "${datasource}",
+          },
+          "description": "kWh the GPUs drew for these pods this month, complete hours up to the hour before last: each GPU's energy split among the pods holding it (a MIG slice by its compute share, a time-sliced replica by 1/replicas).",
+          "fieldConfig": {
+            "defaults": {
+              "thresholds": {
+                "mode": "absolute",
+                "steps": [
+                  {
+                    "color": "blue",
+                    "value": null,
+                  },
+                ],
+              },
+              "custom": {},
+              "decimals": 2,
+              "mappings": [],
+              "unit": "kwatth",
+              "noValue": "no data",
+            },
+            "overrides": [],
+          },
+          "gridPos": {
+            "h": 4,
+            "w": 6,
+            "x": 0,
+            "y": 67,
+          },
+          "id": 27,
+          "links": [],
+          "maxDataPoints": 1000,
+          "targets": [
+            {
+              "expr": "sum by () (sum by (cluster, namespace) (label_replace((sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{cluster=~\"$cluster\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 0))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 0)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{cluster=~\"$cluster\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 1))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 1)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{cluster=~\"$cluster\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 2))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (cluster, namespace) (vector(0) * scalar((vector(time() % 3600 + 3600) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
+              "format": "time_series",
+              "legendFormat": "",
+              "refId": "A",
+              "instant": true,
+              "datasource": {
+                "type": "prometheus",
+                "uid": "${datasource}",
+              },
+            },
+          ],
+          "title": "GPU energy this period",
+          "transparent": false,
+          "transformations": [],
+          "options": {
+            "textMode": "auto",
+            "colorMode": "value",
+            "graphMode": "none",
+            "justifyMode": "auto",
+            "orientation": "auto",
+            "reduceOptions": {
+              "calcs": [
+                "lastNotNull",
+              ],
+              "fields": "",
+              "values": false,
+            },
+          },
+          "type": "stat",
+        },
+        {
+          "datasource": {
+            "type": "prometheus",
+            "uid": "${datasource}",
+          },
+          "description": "kWh per GPU-hour over the complete hours of the selected range: busy GPUs draw more than idle ones.",
+          "fieldConfig": {
+            "defaults": {
+              "thresholds": {
+                "mode": "absolute",
+                "steps": [
+                  {
+                    "color": "blue",
+                    "value": null,
+                  },
+                ],
+              },
+              "custom": {},
+              "decimals": 3,
+              "mappings": [],
+              "unit": "suffix: kWh/GPU-h",
+              "noValue": "no data",
+            },
+            "overrides": [],
+          },
+          "gridPos": {
+            "h": 4,
+            "w": 6,
+            "x": 6,
+            "y": 67,
+          },
+          "id": 28,
+          "links": [],
+          "maxDataPoints": 1000,
+          "targets": [
+            {
+              "expr": "sum(sum by () (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{cluster=~\"$cluster\"}[1h] offset 1ms))[$__range:1h]))) / sum(sum by () (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{cluster=~\"$cluster\"}[1h] offset 1ms))[$__range:1h])))",
+              "format": "time_series",
+              "legendFormat": "",
+              "refId": "A",
+              "instant": true,
+              "datasource": {
+                "type": "prometheus",
+                "uid": "${datasource}",
+              },
+            },
+          ],
+          "title": "Energy per GPU-hour",
+          "transparent": false,
+          "transformations": [],
+          "options": {
+            "textMode": "auto",
+            "colorMode": "value",
+            "graphMode": "none",
+            "justifyMode": "auto",
+            "orientation": "auto",
+            "reduceOptions": {
+              "calcs": [
+                "lastNotNull",
+              ],
+              "fields": "",
+              "values": false,
+            },
+          },
+          "type": "stat",
+        },
+        {
+          "datasource": {
+            "type": "prometheus",
+            "uid": "${datasource}",
+          },
+          "description": "Mean power (W) of each complete clock hour (its kWh x 1000), priced at 0.18 USD/kWh unless a cluster has its own tariff. A bar at T is the hour [T-2h, T-1h).",
+          "fieldConfig": {
+            "defaults": {
+              "thresholds": {
+                "mode": "absolute",
+                "steps": [
+                  {
+                    "color": "green",
+                    "value": null,
+                  },
+                ],
+              },
+              "color": {
+                "mode": "palette-classic",
+              },
+              "custom": {
+                "axisPlacement": "auto",
+                "axisLabel": "",
+                "drawStyle": "bars",
+                "lineInterpolation": "linear",
+                "barAlignment": 0,
+                "lineWidth": 1,
+                "fillOpacity": 80,
+                "gradientMode": "none",
+                "spanNulls": false,
+                "showPoints": "never",
+                "pointSize": 5,
+                "stacking": {
+                  "mode": "normal",
+                  "group": "A",
+                },
+                "scaleDistribution": {
+                  "type": "linear",
+                  "log": 2,
+                },
+                "hideFrom": {
+                  "tooltip": false,
+                  "viz": false,
+                  "legend": false,
+                },
+                "thresholdsStyle": {
+                  "mode": "off",
+                },
+              },
+              "mappings": [],
+              "decimals": 0,
+              "unit": "watt",
+            },
+            "overrides": [],
+          },
+          "gridPos": {
+            "h": 8,
+            "w": 12,
+            "x": 12,
+            "y": 67,
+          },
+          "id": 29,
+          "links": [],
+          "maxDataPoints": 11000,
+          "targets": [
+            {
+              "expr": "sum by (cluster, namespace) (last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{cluster=~\"$cluster\"}[1h] offset 1ms)) * 1000",
+              "format": "time_series",
+              "interval": "1h",
+              "legendFormat": "{{cluster}} {{namespace}}",
+              "refId": "A",
+              "instant": false,
+              "datasource": {
+                "type": "prometheus",
+                "uid": "${datasource}",
+              },
+            },
+          ],
+          "title": "Average GPU power per clock hour",
+          "transparent": false,
+          "transformations": [],
+          "options": {
+            "legend": {
+              "displayMode": "table",
+              "placement": "bottom",
+              "calcs": [
+                "lastNotNull",
+                "max",
+              ],
+            },
+            "tooltip": {
+              "mode": "multi",
+              "sort": "desc",
+            },
+          },
+          "type": "timeseries",
+        },
+        {
+          "gridPos": {
+            "h": 1,
+            "w": 24,
+            "x": 0,
+            "y": 75,
+          },
+          "id": 30,
           "title": "Billing data health",
           "collapsed": false,
           "panels": [],
@@ -1821,9 +2063,9 @@
             "h": 4,
             "w": 4,
             "x": 0,
-            "y": 67,
+            "y": 76,
           },
-          "id": 27,
+          "id": 31,
           "links": [],
           "maxDataPoints": 1000,
           "targets": [
@@ -1888,9 +2130,9 @@
             "h": 4,
             "w": 8,
             "x": 4,
-            "y": 67,
+            "y": 76,
           },
-          "id": 28,
+          "id": 32,
           "links": [],
           "maxDataPoints": 1000,
           "targets": [
@@ -1993,9 +2235,9 @@
             "h": 8,
             "w": 12,
             "x": 12,
-            "y": 67,
+            "y": 76,
           },
-          "id": 29,
+          "id": 33,
           "links": [],
           "maxDataPoints": 1000,
           "targets": [
@@ -2101,9 +2343,9 @@
             "h": 8,
             "w": 12,
             "x": 0,
-            "y": 75,
+            "y": 84,
           },
-          "id": 30,
+          "id": 34,
           "links": [],
           "maxDataPoints": 1000,
           "targets": [
@@ -2196,9 +2438,9 @@
             "h": 8,
             "w": 12,
             "x": 12,
-            "y": 75,
+            "y": 84,
           },
-          "id": 31,
+          "id": 35,
           "links": [],
           "maxDataPoints": 1000,
           "targets": [
@@ -4428,6 +4670,248 @@
             "y": 53,
           },
           "id": 21,
+          "title": "Energy",
+          "collapsed": false,
+          "panels": [],
+          "type": "row",
+        },
+        {
+          "datasource": {
+            "type": "prometheus",
+            "uid": "gpudash-ds-tenant-inference",
+          },
+          "description": "kWh the GPUs drew for these pods this month, complete hours up to the hour before last: each GPU's energy split among the pods holding it (a MIG slice by its compute share, a time-sliced replica by 1/replicas).",
+          "fieldConfig": {
+            "defaults": {
+              "thresholds": {
+                "mode": "absolute",
+                "steps": [
+                  {
+                    "color": "blue",
+                    "value": null,
+                  },
+                ],
+              },
+              "custom": {},
+              "decimals": 2,
+              "mappings": [],
+              "unit": "kwatth",
+              "noValue": "no data",
+            },
+            "overrides": [],
+          },
+          "gridPos": {
+            "h": 4,
+            "w": 6,
+            "x": 0,
+            "y": 54,
+          },
+          "id": 22,
+          "links": [],
+          "maxDataPoints": 1000,
+          "targets": [
+            {
+              "expr": "sum by () (sum by (cluster, namespace) (label_replace((sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"llm-serving\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 0))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 0)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"llm-serving\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 1))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 1)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"llm-serving\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 2))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (cluster, namespace) (vector(0) * scalar((vector(time() % 3600 + 3600) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
+              "format": "time_series",
+              "legendFormat": "",
+              "refId": "A",
+              "instant": true,
+              "datasource": {
+                "type": "prometheus",
+                "uid": "gpudash-ds-tenant-inference",
+              },
+            },
+          ],
+          "title": "GPU energy this period",
+          "transparent": false,
+          "transformations": [],
+          "options": {
+            "textMode": "auto",
+            "colorMode": "value",
+            "graphMode": "none",
+            "justifyMode": "auto",
+            "orientation": "auto",
+            "reduceOptions": {
+              "calcs": [
+                "lastNotNull",
+              ],
+              "fields": "",
+              "values": false,
+            },
+          },
+          "type": "stat",
+        },
+        {
+          "datasource": {
+            "type": "prometheus",
+            "uid": "gpudash-ds-tenant-inference",
+          },
+          "description": "kWh per GPU-hour over the complete hours of the selected range: busy GPUs draw more than idle ones.",
+          "fieldConfig": {
+            "defaults": {
+              "thresholds": {
+                "mode": "absolute",
+                "steps": [
+                  {
+                    "color": "blue",
+                    "value": null,
+                  },
+                ],
+              },
+              "custom": {},
+              "decimals": 3,
+              "mappings": [],
+              "unit": "suffix: kWh/GPU-h",
+              "noValue": "no data",
+            },
+            "overrides": [],
+          },
+          "gridPos": {
+            "h": 4,
+            "w": 6,
+            "x": 6,
+            "y": 54,
+          },
+          "id": 23,
+          "links": [],
+          "maxDataPoints": 1000,
+          "targets": [
+            {
+              "expr": "sum(sum by () (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"llm-serving\"}[1h] offset 1ms))[$__range:1h]))) / sum(sum by () (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"llm-serving\"}[1h] offset 1ms))[$__range:1h])))",
+              "format": "time_series",
+              "legendFormat": "",
+              "refId": "A",
+              "instant": true,
+              "datasource": {
+                "type": "prometheus",
+                "uid": "gpudash-ds-tenant-inference",
+              },
+            },
+          ],
+          "title": "Energy per GPU-hour",
+          "transparent": false,
+          "transformations": [],
+          "options": {
+            "textMode": "auto",
+            "colorMode": "value",
+            "graphMode": "none",
+            "justifyMode": "auto",
+            "orientation": "auto",
+            "reduceOptions": {
+              "calcs": [
+                "lastNotNull",
+              ],
+              "fields": "",
+              "values": false,
+            },
+          },
+          "type": "stat",
+        },
+        {
+          "datasource": {
+            "type": "prometheus",
+            "uid": "gpudash-ds-tenant-inference",
+          },
+          "description": "Mean power (W) of each complete clock hour (its kWh x 1000), priced at 0.18 USD/kWh unless a cluster has its own tariff. A bar at T is the hour [T-2h, T-1h).",
+          "fieldConfig": {
+            "defaults": {
+              "thresholds": {
+                "mode": "absolute",
+                "steps": [
+                  {
+                    "color": "green",
+                    "value": null,
+                  },
+                ],
+              },
+              "color": {
+                "mode": "palette-classic",
+              },
+              "custom": {
+                "axisPlacement": "auto",
+                "axisLabel": "",
+                "drawStyle": "bars",
+                "lineInterpolation": "linear",
+                "barAlignment": 0,
+                "lineWidth": 1,
+                "fillOpacity": 80,
+                "gradientMode": "none",
+                "spanNulls": false,
+                "showPoints": "never",
+                "pointSize": 5,
+                "stacking": {
+                  "mode": "normal",
+                  "group": "A",
+                },
+                "scaleDistribution": {
+                  "type": "linear",
+                  "log": 2,
+                },
+                "hideFrom": {
+                  "tooltip": false,
+                  "viz": false,
+                  "legend": false,
+                },
+                "thresholdsStyle": {
+                  "mode": "off",
+                },
+              },
+              "mappings": [],
+              "decimals": 0,
+              "unit": "watt",
+            },
+            "overrides": [],
+          },
+          "gridPos": {
+            "h": 8,
+            "w": 12,
+            "x": 12,
+            "y": 54,
+          },
+          "id": 24,
+          "links": [],
+          "maxDataPoints": 11000,
+          "targets": [
+            {
+              "expr": "sum by (cluster) (last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"llm-serving\"}[1h] offset 1ms)) * 1000",
+              "format": "time_series",
+              "interval": "1h",
+              "legendFormat": "{{cluster}}",
+              "refId": "A",
+              "instant": false,
+              "datasource": {
+                "type": "prometheus",
+                "uid": "gpudash-ds-tenant-inference",
+              },
+            },
+          ],
+          "title": "Average GPU power per clock hour",
+          "transparent": false,
+          "transformations": [],
+          "options": {
+            "legend": {
+              "displayMode": "table",
+              "placement": "bottom",
+              "calcs": [
+                "lastNotNull",
+                "max",
+              ],
+            },
+            "tooltip": {
+              "mode": "multi",
+              "sort": "desc",
+            },
+          },
+          "type": "timeseries",
+        },
+        {
+          "gridPos": {
+            "h": 1,
+            "w": 24,
+            "x": 0,
+            "y": 62,
+          },
+          "id": 25,
           "title": "Alerts",
           "collapsed": false,
           "panels": [],
@@ -4463,9 +4947,9 @@
             "h": 6,
             "w": 24,
             "x": 0,
-            "y": 54,
+            "y": 63,
           },
-          "id": 22,
+          "id": 26,
           "links": [],
           "maxDataPoints": 1000,
           "targets": [
@@ -5995,6 +6479,248 @@
             "y": 53,
           },
           "id": 21,
+          "title": "Energy",
+          "collapsed": false,
+          "panels": [],
+          "type": "row",
+        },
+        {
+          "datasource": {
+            "type": "prometheus",
+            "uid": "gpudash-ds-tenant-research",
+          },
+          "description": "kWh the GPUs drew for these pods this month, complete hours up to the hour before last: each GPU's energy split among the pods holding it (a MIG slice by its compute share, a time-sliced replica by 1/replicas).",
+          "fieldConfig": {
+            "defaults": {
+              "thresholds": {
+                "mode": "absolute",
+                "steps": [
+                  {
+                    "color": "blue",
+                    "value": null,
+                  },
+                ],
+              },
+              "custom": {},
+              "decimals": 2,
+              "mappings": [],
+              "unit": "kwatth",
+              "noValue": "no data",
+            },
+            "overrides": [],
+          },
+          "gridPos": {
+            "h": 4,
+            "w": 6,
+            "x": 0,
+            "y": 54,
+          },
+          "id": 22,
+          "links": [],
+          "maxDataPoints": 1000,
+          "targets": [
+            {
+              "expr": "sum by () (sum by (cluster, namespace) (label_replace((sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"ml-research\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 0))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 0)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"ml-research\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 1))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 1)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"ml-research\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 2))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (cluster, namespace) (vector(0) * scalar((vector(time() % 3600 + 3600) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
+              "format": "time_series",
+              "legendFormat": "",
+              "refId": "A",
+              "instant": true,
+              "datasource": {
+                "type": "prometheus",
+                "uid": "gpudash-ds-tenant-research",
+              },
+            },
+          ],
+          "title": "GPU energy this period",
+          "transparent": false,
+          "transformations": [],
+          "options": {
+            "textMode": "auto",
+            "colorMode": "value",
+            "graphMode": "none",
+            "justifyMode": "auto",
+            "orientation": "auto",
+            "reduceOptions": {
+              "calcs": [
+                "lastNotNull",
+              ],
+              "fields": "",
+              "values": false,
+            },
+          },
+          "type": "stat",
+        },
+        {
+          "datasource": {
+            "type": "prometheus",
+            "uid": "gpudash-ds-tenant-research",
+          },
+          "description": "kWh per GPU-hour over the complete hours of the selected range: busy GPUs draw more than idle ones.",
+          "fieldConfig": {
+            "defaults": {
+              "thresholds": {
+                "mode": "absolute",
+                "steps": [
+                  {
+                    "color": "blue",
+                    "value": null,
+                  },
+                ],
+              },
+              "custom": {},
+              "decimals": 3,
+              "mappings": [],
+              "unit": "suffix: kWh/GPU-h",
+              "noValue": "no data",
+            },
+            "overrides": [],
+          },
+          "gridPos": {
+            "h": 4,
+            "w": 6,
+            "x": 6,
+            "y": 54,
+          },
+          "id": 23,
+          "links": [],
+          "maxDataPoints": 1000,
+          "targets": [
+            {
+              "expr": "sum(sum by () (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"ml-research\"}[1h] offset 1ms))[$__range:1h]))) / sum(sum by () (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"ml-research\"}[1h] offset 1ms))[$__range:1h])))",
+              "format": "time_series",
+              "legendFormat": "",
+              "refId": "A",
+              "instant": true,
+              "datasource": {
+                "type": "prometheus",
+                "uid": "gpudash-ds-tenant-research",
+              },
+            },
+          ],
+          "title": "Energy per GPU-hour",
+          "transparent": false,
+          "transformations": [],
+          "options": {
+            "textMode": "auto",
+            "colorMode": "value",
+            "graphMode": "none",
+            "justifyMode": "auto",
+            "orientation": "auto",
+            "reduceOptions": {
+              "calcs": [
+                "lastNotNull",
+              ],
+              "fields": "",
+              "values": false,
+            },
+          },
+          "type": "stat",
+        },
+        {
+          "datasource": {
+            "type": "prometheus",
+            "uid": "gpudash-ds-tenant-research",
+          },
+          "description": "Mean power (W) of each complete clock hour (its kWh x 1000), priced at 0.18 USD/kWh unless a cluster has its own tariff. A bar at T is the hour [T-2h, T-1h).",
+          "fieldConfig": {
+            "defaults": {
+              "thresholds": {
+                "mode": "absolute",
+                "steps": [
+                  {
+                    "color": "green",
+                    "value": null,
+                  },
+                ],
+              },
+              "color": {
+                "mode": "palette-classic",
+              },
+              "custom": {
+                "axisPlacement": "auto",
+                "axisLabel": "",
+                "drawStyle": "bars",
+                "lineInterpolation": "linear",
+                "barAlignment": 0,
+                "lineWidth": 1,
+                "fillOpacity": 80,
+                "gradientMode": "none",
+                "spanNulls": false,
+                "showPoints": "never",
+                "pointSize": 5,
+                "stacking": {
+                  "mode": "normal",
+                  "group": "A",
+                },
+                "scaleDistribution": {
+                  "type": "linear",
+                  "log": 2,
+                },
+                "hideFrom": {
+                  "tooltip": false,
+                  "viz": false,
+                  "legend": false,
+                },
+                "thresholdsStyle": {
+                  "mode": "off",
+                },
+              },
+              "mappings": [],
+              "decimals": 0,
+              "unit": "watt",
+            },
+            "overrides": [],
+          },
+          "gridPos": {
+            "h": 8,
+            "w": 12,
+            "x": 12,
+            "y": 54,
+          },
+          "id": 24,
+          "links": [],
+          "maxDataPoints": 11000,
+          "targets": [
+            {
+              "expr": "sum by (cluster) (last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"ml-research\"}[1h] offset 1ms)) * 1000",
+              "format": "time_series",
+              "interval": "1h",
+              "legendFormat": "{{cluster}}",
+              "refId": "A",
+              "instant": false,
+              "datasource": {
+                "type": "prometheus",
+                "uid": "gpudash-ds-tenant-research",
+              },
+            },
+          ],
+          "title": "Average GPU power per clock hour",
+          "transparent": false,
+          "transformations": [],
+          "options": {
+            "legend": {
+              "displayMode": "table",
+              "placement": "bottom",
+              "calcs": [
+                "lastNotNull",
+                "max",
+              ],
+            },
+            "tooltip": {
+              "mode": "multi",
+              "sort": "desc",
+            },
+          },
+          "type": "timeseries",
+        },
+        {
+          "gridPos": {
+            "h": 1,
+            "w": 24,
+            "x": 0,
+            "y": 62,
+          },
+          "id": 25,
           "title": "Alerts",
           "collapsed": false,
           "panels": [],
@@ -6030,9 +6756,9 @@
             "h": 6,
             "w": 24,
             "x": 0,
-            "y": 54,
+            "y": 63,
           },
-          "id": 22,
+          "id": 26,
           "links": [],
           "maxDataPoints": 1000,
           "targets": [
@@ -7574,6 +8300,248 @@
             "y": 53,
           },
           "id": 21,
+          "title": "Energy",
+          "collapsed": false,
+          "panels": [],
+          "type": "row",
+        },
+        {
+          "datasource": {
+            "type": "prometheus",
+            "uid": "gpudash-ds-tenant-team-a",
+          },
+          "description": "kWh the GPUs drew for these pods this month, complete hours up to the hour before last: each GPU's energy split among the pods holding it (a MIG slice by its compute share, a time-sliced replica by 1/replicas).",
+          "fieldConfig": {
+            "defaults": {
+              "thresholds": {
+                "mode": "absolute",
+                "steps": [
+                  {
+                    "color": "blue",
+                    "value": null,
+                  },
+                ],
+              },
+              "custom": {},
+              "decimals": 2,
+              "mappings": [],
+              "unit": "kwatth",
+              "noValue": "no data",
+            },
+            "overrides": [],
+          },
+          "gridPos": {
+            "h": 4,
+            "w": 6,
+            "x": 0,
+            "y": 54,
+          },
+          "id": 22,
+          "links": [],
+          "maxDataPoints": 1000,
+          "targets": [
+            {
+              "expr": "sum by () (sum by (cluster, namespace) (label_replace((sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"team-a\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 0))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 0)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"team-a\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 1))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 1)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"team-a\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 2))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (cluster, namespace) (vector(0) * scalar((vector(time() % 3600 + 3600) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
+              "format": "time_series",
+              "legendFormat": "",
+              "refId": "A",
+              "instant": true,
+              "datasource": {
+                "type": "prometheus",
+                "uid": "gpudash-ds-tenant-team-a",
+              },
+            },
+          ],
+          "title": "GPU energy this period",
+          "transparent": false,
+          "transformations": [],
+          "options": {
+            "textMode": "auto",
+            "colorMode": "value",
+            "graphMode": "none",
+            "justifyMode": "auto",
+            "orientation": "auto",
+            "reduceOptions": {
+              "calcs": [
+                "lastNotNull",
+              ],
+              "fields": "",
+              "values": false,
+            },
+          },
+          "type": "stat",
+        },
+        {
+          "datasource": {
+            "type": "prometheus",
+            "uid": "gpudash-ds-tenant-team-a",
+          },
+          "description": "kWh per GPU-hour over the complete hours of the selected range: busy GPUs draw more than idle ones.",
+          "fieldConfig": {
+            "defaults": {
+              "thresholds": {
+                "mode": "absolute",
+                "steps": [
+                  {
+                    "color": "blue",
+                    "value": null,
+                  },
+                ],
+              },
+              "custom": {},
+              "decimals": 3,
+              "mappings": [],
+              "unit": "suffix: kWh/GPU-h",
+              "noValue": "no data",
+            },
+            "overrides": [],
+          },
+          "gridPos": {
+            "h": 4,
+            "w": 6,
+            "x": 6,
+            "y": 54,
+          },
+          "id": 23,
+          "links": [],
+          "maxDataPoints": 1000,
+          "targets": [
+            {
+              "expr": "sum(sum by () (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"team-a\"}[1h] offset 1ms))[$__range:1h]))) / sum(sum by () (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"team-a\"}[1h] offset 1ms))[$__range:1h])))",
+              "format": "time_series",
+              "legendFormat": "",
+              "refId": "A",
+              "instant": true,
+              "datasource": {
+                "type": "prometheus",
+                "uid": "gpudash-ds-tenant-team-a",
+              },
+            },
+          ],
+          "title": "Energy per GPU-hour",
+          "transparent": false,
+          "transformations": [],
+          "options": {
+            "textMode": "auto",
+            "colorMode": "value",
+            "graphMode": "none",
+            "justifyMode": "auto",
+            "orientation": "auto",
+            "reduceOptions": {
+              "calcs": [
+                "lastNotNull",
+              ],
+              "fields": "",
+              "values": false,
+            },
+          },
+          "type": "stat",
+        },
+        {
+          "datasource": {
+            "type": "prometheus",
+            "uid": "gpudash-ds-tenant-team-a",
+          },
+          "description": "Mean power (W) of each complete clock hour (its kWh x 1000), priced at 0.18 USD/kWh unless a cluster has its own tariff. A bar at T is the hour [T-2h, T-1h).",
+          "fieldConfig": {
+            "defaults": {
+              "thresholds": {
+                "mode": "absolute",
+                "steps": [
+                  {
+                    "color": "green",
+                    "value": null,
+                  },
+                ],
+              },
+              "color": {
+                "mode": "palette-classic",
+              },
+              "custom": {
+                "axisPlacement": "auto",
+                "axisLabel": "",
+                "drawStyle": "bars",
+                "lineInterpolation": "linear",
+                "barAlignment": 0,
+                "lineWidth": 1,
+                "fillOpacity": 80,
+                "gradientMode": "none",
+                "spanNulls": false,
+                "showPoints": "never",
+                "pointSize": 5,
+                "stacking": {
+                  "mode": "normal",
+                  "group": "A",
+                },
+                "scaleDistribution": {
+                  "type": "linear",
+                  "log": 2,
+                },
+                "hideFrom": {
+                  "tooltip": false,
+                  "viz": false,
+                  "legend": false,
+                },
+                "thresholdsStyle": {
+                  "mode": "off",
+                },
+              },
+              "mappings": [],
+              "decimals": 0,
+              "unit": "watt",
+            },
+            "overrides": [],
+          },
+          "gridPos": {
+            "h": 8,
+            "w": 12,
+            "x": 12,
+            "y": 54,
+          },
+          "id": 24,
+          "links": [],
+          "maxDataPoints": 11000,
+          "targets": [
+            {
+              "expr": "sum by (cluster) (last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"team-a\"}[1h] offset 1ms)) * 1000",
+              "format": "time_series",
+              "interval": "1h",
+              "legendFormat": "{{cluster}}",
+              "refId": "A",
+              "instant": false,
+              "datasource": {
+                "type": "prometheus",
+                "uid": "gpudash-ds-tenant-team-a",
+              },
+            },
+          ],
+          "title": "Average GPU power per clock hour",
+          "transparent": false,
+          "transformations": [],
+          "options": {
+            "legend": {
+              "displayMode": "table",
+              "placement": "bottom",
+              "calcs": [
+                "lastNotNull",
+                "max",
+              ],
+            },
+            "tooltip": {
+              "mode": "multi",
+              "sort": "desc",
+            },
+          },
+          "type": "timeseries",
+        },
+        {
+          "gridPos": {
+            "h": 1,
+            "w": 24,
+            "x": 0,
+            "y": 62,
+          },
+          "id": 25,
           "title": "Alerts",
           "collapsed": false,
           "panels": [],
@@ -7609,9 +8577,9 @@
             "h": 6,
             "w": 24,
             "x": 0,
-            "y": 54,
+            "y": 63,
           },
-          "id": 22,
+          "id": 26,
           "links": [],
           "maxDataPoints": 1000,
           "targets": [
@@ -9153,6 +10121,248 @@
             "y": 53,
           },
           "id": 21,
+          "title": "Energy",
+          "collapsed": false,
+          "panels": [],
+          "type": "row",
+        },
+        {
+          "datasource": {
+            "type": "prometheus",
+            "uid": "gpudash-ds-tenant-team-b",
+          },
+          "description": "kWh the GPUs drew for these pods this month, complete hours up to the hour before last: each GPU's energy split among the pods holding it (a MIG slice by its compute share, a time-sliced replica by 1/replicas).",
+          "fieldConfig": {
+            "defaults": {
+              "thresholds": {
+                "mode": "absolute",
+                "steps": [
+                  {
+                    "color": "blue",
+                    "value": null,
+                  },
+                ],
+              },
+              "custom": {},
+              "decimals": 2,
+              "mappings": [],
+              "unit": "kwatth",
+              "noValue": "no data",
+            },
+            "overrides": [],
+          },
+          "gridPos": {
+            "h": 4,
+            "w": 6,
+            "x": 0,
+            "y": 54,
+          },
+          "id": 22,
+          "links": [],
+          "maxDataPoints": 1000,
+          "targets": [
+            {
+              "expr": "sum by () (sum by (cluster, namespace) (label_replace((sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"team-b\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 0))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 0)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"team-b\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 1))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 1)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"team-b\"}[1h] offset 1ms) and on () ((year(vector(time() - 7200)) * 12 + month(vector(time() - 7200))) % 3 == 2))[31d:1h])) and on () ((year(vector(time())) * 12 + month(vector(time()))) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (cluster, namespace) (vector(0) * scalar((vector(time() % 3600 + 3600) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
+              "format": "time_series",
+              "legendFormat": "",
+              "refId": "A",
+              "instant": true,
+              "datasource": {
+                "type": "prometheus",
+                "uid": "gpudash-ds-tenant-team-b",
+              },
+            },
+          ],
+          "title": "GPU energy this period",
+          "transparent": false,
+          "transformations": [],
+          "options": {
+            "textMode": "auto",
+            "colorMode": "value",
+            "graphMode": "none",
+            "justifyMode": "auto",
+            "orientation": "auto",
+            "reduceOptions": {
+              "calcs": [
+                "lastNotNull",
+              ],
+              "fields": "",
+              "values": false,
+            },
+          },
+          "type": "stat",
+        },
+        {
+          "datasource": {
+            "type": "prometheus",
+            "uid": "gpudash-ds-tenant-team-b",
+          },
+          "description": "kWh per GPU-hour over the complete hours of the selected range: busy GPUs draw more than idle ones.",
+          "fieldConfig": {
+            "defaults": {
+              "thresholds": {
+                "mode": "absolute",
+                "steps": [
+                  {
+                    "color": "blue",
+                    "value": null,
+                  },
+                ],
+              },
+              "custom": {},
+              "decimals": 3,
+              "mappings": [],
+              "unit": "suffix: kWh/GPU-h",
+              "noValue": "no data",
+            },
+            "overrides": [],
+          },
+          "gridPos": {
+            "h": 4,
+            "w": 6,
+            "x": 6,
+            "y": 54,
+          },
+          "id": 23,
+          "links": [],
+          "maxDataPoints": 1000,
+          "targets": [
+            {
+              "expr": "sum(sum by () (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"team-b\"}[1h] offset 1ms))[$__range:1h]))) / sum(sum by () (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"team-b\"}[1h] offset 1ms))[$__range:1h])))",
+              "format": "time_series",
+              "legendFormat": "",
+              "refId": "A",
+              "instant": true,
+              "datasource": {
+                "type": "prometheus",
+                "uid": "gpudash-ds-tenant-team-b",
+              },
+            },
+          ],
+          "title": "Energy per GPU-hour",
+          "transparent": false,
+          "transformations": [],
+          "options": {
+            "textMode": "auto",
+            "colorMode": "value",
+            "graphMode": "none",
+            "justifyMode": "auto",
+            "orientation": "auto",
+            "reduceOptions": {
+              "calcs": [
+                "lastNotNull",
+              ],
+              "fields": "",
+              "values": false,
+            },
+          },
+          "type": "stat",
+        },
+        {
+          "datasource": {
+            "type": "prometheus",
+            "uid": "gpudash-ds-tenant-team-b",
+          },
+          "description": "Mean power (W) of each complete clock hour (its kWh x 1000), priced at 0.18 USD/kWh unless a cluster has its own tariff. A bar at T is the hour [T-2h, T-1h).",
+          "fieldConfig": {
+            "defaults": {
+              "thresholds": {
+                "mode": "absolute",
+                "steps": [
+                  {
+                    "color": "green",
+                    "value": null,
+                  },
+                ],
+              },
+              "color": {
+                "mode": "palette-classic",
+              },
+              "custom": {
+                "axisPlacement": "auto",
+                "axisLabel": "",
+                "drawStyle": "bars",
+                "lineInterpolation": "linear",
+                "barAlignment": 0,
+                "lineWidth": 1,
+                "fillOpacity": 80,
+                "gradientMode": "none",
+                "spanNulls": false,
+                "showPoints": "never",
+                "pointSize": 5,
+                "stacking": {
+                  "mode": "normal",
+                  "group": "A",
+                },
+                "scaleDistribution": {
+                  "type": "linear",
+                  "log": 2,
+                },
+                "hideFrom": {
+                  "tooltip": false,
+                  "viz": false,
+                  "legend": false,
+                },
+                "thresholdsStyle": {
+                  "mode": "off",
+                },
+              },
+              "mappings": [],
+              "decimals": 0,
+              "unit": "watt",
+            },
+            "overrides": [],
+          },
+          "gridPos": {
+            "h": 8,
+            "w": 12,
+            "x": 12,
+            "y": 54,
+          },
+          "id": 24,
+          "links": [],
+          "maxDataPoints": 11000,
+          "targets": [
+            {
+              "expr": "sum by (cluster) (last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"team-b\"}[1h] offset 1ms)) * 1000",
+              "format": "time_series",
+              "interval": "1h",
+              "legendFormat": "{{cluster}}",
+              "refId": "A",
+              "instant": false,
+              "datasource": {
+                "type": "prometheus",
+                "uid": "gpudash-ds-tenant-team-b",
+              },
+            },
+          ],
+          "title": "Average GPU power per clock hour",
+          "transparent": false,
+          "transformations": [],
+          "options": {
+            "legend": {
+              "displayMode": "table",
+              "placement": "bottom",
+              "calcs": [
+                "lastNotNull",
+                "max",
+              ],
+            },
+            "tooltip": {
+              "mode": "multi",
+              "sort": "desc",
+            },
+          },
+          "type": "timeseries",
+        },
+        {
+          "gridPos": {
+            "h": 1,
+            "w": 24,
+            "x": 0,
+            "y": 62,
+          },
+          "id": 25,
           "title": "Alerts",
           "collapsed": false,
           "panels": [],
@@ -9188,9 +10398,9 @@
             "h": 6,
             "w": 24,
             "x": 0,
-            "y": 54,
+            "y": 63,
           },
-          "id": 22,
+          "id": 26,
           "links": [],
           "maxDataPoints": 1000,
           "targets": [
