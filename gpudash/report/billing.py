@@ -7,9 +7,15 @@ hours of ``[start, end)``. Nothing is silent: GPU-hours on products without a pr
 the model without data, hours not final yet, hours in which the hub rules did not run, and Thanos
 partial-response warnings all become warnings.
 
+Energy (docs/billing-contract.md section 10) is read from ``cluster_namespace:gpudash_energy_kwh:last_hour`` and
+``...:gpudash_energy_cost:last_hour`` the same way: one energy line per (cluster, tenant namespace), and per cluster
+the provider's ``unallocated`` line (the row without ``namespace``: GPUs held by no pod), never billed and never
+in a tenant's report (its namespace matcher does not select it).
+
 Rounding: each line is summed from the unrounded hourly values, then rounded once, money to the currency's ISO 4217
-minor unit and GPU-hours to 6 decimals (:meth:`BillingReport.billed`). Every total (per tenant, the grand total,
-a month's cost against the budget) is the exact sum of those rounded lines, in every format.
+minor unit and quantities (GPU-hours, slice-hours, kWh) to 6 decimals (:meth:`BillingReport.billed`). Every total
+(per tenant, per unit, the grand total, a month's cost against the budget) is the exact sum of those rounded lines,
+in every format; quantities are only added up within one unit (:func:`common.unit`).
 """
 from __future__ import annotations
 
@@ -37,16 +43,41 @@ class Line:
     gpu_hours: float = 0.0
     cost: float = 0.0
 
+    @property
+    def quantity(self) -> float:
+        return self.gpu_hours
+
+
+@dataclass
+class EnergyLine:
+    """GPU energy of one namespace on one cluster; tenant ``unallocated`` (namespace "") is the provider's line."""
+
+    cluster: str
+    tenant: str
+    namespace: str
+    kwh: float = 0.0
+    cost: float = 0.0
+    gpu_class = ""
+    resource = common.ENERGY
+
+    @property
+    def quantity(self) -> float:
+        return self.kwh
+
+
+UNALLOCATED = "unallocated"
+
 
 @dataclass(frozen=True)
 class Billed:
-    """A line's or a total's printed figures: rounded once (lines) or summed from rounded lines (totals)."""
+    """A line's or a total's printed figures: rounded once (lines) or summed from rounded lines (totals); the
+    quantity is in the line's unit (:func:`common.unit`) and only summed within it."""
 
-    gpu_hours: Decimal
+    quantity: Decimal
     cost: Decimal
 
     def __add__(self, other: Billed) -> Billed:
-        return Billed(self.gpu_hours + other.gpu_hours, self.cost + other.cost)
+        return Billed(self.quantity + other.quantity, self.cost + other.cost)
 
 
 NOTHING = Billed(Decimal(0), Decimal(0))
@@ -68,47 +99,77 @@ class BillingReport:
     single_cluster: bool = False  # read from one cluster's own Prometheus (no cluster label), not an ACM hub
     gaps: list[int] = field(default_factory=list)  # hours of the period for which nothing was recorded
     partial: bool = False  # the query API warned that some data may be missing
+    energy: list[EnergyLine] = field(default_factory=list)  # tenants' energy lines, sorted by cluster, tenant
+    unallocated: list[EnergyLine] = field(default_factory=list)  # the provider's, per cluster: never billed
 
-    def billed(self, line: Line) -> Billed:
-        """The line as printed: GPU-hours and cost each rounded once."""
-        return Billed(common.hours(line.gpu_hours), common.money(line.cost, self.currency))
+    def billed(self, line: Line | EnergyLine) -> Billed:
+        """The line as printed: quantity and cost each rounded once."""
+        return Billed(common.hours(line.quantity), common.money(line.cost, self.currency))
 
-    def total(self, lines: list[Line]) -> Billed:
-        """The sum of the printed ``lines``."""
-        return sum((self.billed(x) for x in lines), NOTHING)
+    def cost(self, lines: list) -> Decimal:
+        """The sum of the printed costs of ``lines``."""
+        return sum((self.billed(x).cost for x in lines), Decimal(0))
 
-    def totals(self) -> list[tuple[str, Billed]]:
-        """(tenant, total of its printed lines) per tenant with lines, by name."""
-        return [(t, self.total(self.tenant_lines(t))) for t in sorted({x.tenant for x in self.lines})]
+    def by_unit(self, lines: list) -> list[tuple[str, Billed]]:
+        """(unit, sum of the printed ``lines`` in that unit), in the order the units first appear."""
+        out: dict[str, Billed] = {}
+        for x in lines:
+            u = common.unit(x.resource)
+            out[u] = out.get(u, NOTHING) + self.billed(x)
+        return list(out.items())
+
+    @property
+    def charged(self) -> list:
+        """Every billed line: the GPU lines, then the tenants' energy lines."""
+        return [*self.lines, *self.energy]
+
+    def totals(self) -> list[tuple[str, list[tuple[str, Billed]], Decimal]]:
+        """(tenant, its printed lines summed per unit, its total cost) per tenant with lines, by name."""
+        return [(t, self.by_unit(self.tenant_lines(t)), self.cost(self.tenant_lines(t)))
+                for t in sorted({x.tenant for x in self.charged})]
 
     @property
     def total_cost(self) -> Decimal:
-        return self.total(self.lines).cost
+        return self.cost(self.charged)
 
-    def tenant_lines(self, tenant: str) -> list[Line]:
-        return [line for line in self.lines if line.tenant == tenant]
+    def tenant_lines(self, tenant: str) -> list:
+        return [line for line in self.charged if line.tenant == tenant]
 
     def to_json(self) -> dict:
         cur = self.currency
         line = lambda x: {"cluster": x.cluster, "tenant": x.tenant, "namespace": x.namespace,  # noqa: E731
-                          "gpu_class": x.gpu_class, "resource": x.resource, **_numbers(self.billed(x))}
+                          "gpu_class": x.gpu_class, "resource": x.resource, "unit": common.unit(x.resource),
+                          **_numbers(self.billed(x))}
+        units = lambda lines: [{"unit": u, "quantity": float(b.quantity), "cost": float(b.cost)}  # noqa: E731
+                               for u, b in self.by_unit(lines)]
+        energy = lambda x: {"cluster": x.cluster, "tenant": x.tenant, "namespace": x.namespace,  # noqa: E731
+                            "energy_kwh": float(self.billed(x).quantity), "energy_cost": float(self.billed(x).cost)}
+        extra = {}
+        if self.energy or self.unallocated:
+            extra["energy"] = [energy(x) for x in self.energy]
+        if self.unallocated:
+            extra["unallocated_energy"] = [{k: v for k, v in energy(x).items() if k not in ("tenant", "namespace")}
+                                           for x in self.unallocated]
         return {
             "start": rfc3339(self.start),
             "end": rfc3339(self.end),
             "currency": cur,
             "lines": [line(x) for x in self.lines],
-            "totals": [{"tenant": t, **_numbers(b)} for t, b in self.totals()],
+            "totals": [{"tenant": t, "by_unit": units(self.tenant_lines(t)), "cost": float(c)}
+                       for t, _, c in self.totals()],
             "total_cost": float(self.total_cost),
             "complete_until": rfc3339(self.readable_end),
             "source": "single-cluster" if self.single_cluster else "acm-hub",
             "non_tenant": [{k: v for k, v in line(x).items() if k != "tenant"} for x in self.non_tenant],
             "unpriced": [{**u, "gpu_hours": common.round_hours(u["gpu_hours"])} for u in self.unpriced],
+            **extra,
+            "by_unit": units(self.charged),
             "warnings": list(self.warnings),
         }
 
 
 def _numbers(b: Billed) -> dict:
-    return {"gpu_hours": float(b.gpu_hours), "cost": float(b.cost)}
+    return {"gpu_hours": float(b.quantity), "cost": float(b.cost)}
 
 
 def tenant_by_name(model: Model, name: str) -> Tenant:
@@ -137,7 +198,8 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | No
         warnings.append(final)
 
     exprs = {"gpu_hours": queries.gpu_hours(scope), "cost": queries.cost(scope), "unpriced": queries.unpriced(scope),
-             "info": queries.tenant_info_present(scope)}
+             "info": queries.tenant_info_present(scope), "energy_kwh": queries.energy_kwh(scope),
+             "energy_cost": queries.energy_cost(scope)}
     if not scope.namespace:  # provider view: which clusters pushed each hour (a tenant cannot see this series)
         exprs["pushed"] = queries.cluster_billed_hour(scope)
     data = common.read_hourly(prom, exprs, start, readable_end, progress)
@@ -158,6 +220,21 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | No
                 daily[t.name][hour - hour % DAY][f"{key[2]} {key[3]}"] += value
                 monthly[t.name][month_start(hour)][key] += value
 
+    energy: dict[tuple, EnergyLine] = {}
+    for kind in ("energy_kwh", "energy_cost"):
+        for labels, hour, value in data[kind]:
+            key = tuple(labels.get(k, "") for k in queries.ENERGY_LINE)
+            t = by_ns.get(key[1])
+            line = energy.setdefault(key, EnergyLine(key[0], t.name if t else "" if key[1] else UNALLOCATED, key[1]))
+            if kind == "energy_kwh":
+                line.kwh += value
+                continue
+            line.cost += value
+            if t:
+                daily[t.name][hour - hour % DAY][common.ENERGY] += value
+                if model.energy.in_budget:  # as the hub's budget rules count it
+                    monthly[t.name][month_start(hour)][key] += value
+
     unpriced: dict[tuple, float] = defaultdict(float)
     for labels, _hour, value in data["unpriced"]:
         key = tuple(labels.get(k, "") for k in queries.UNPRICED_LINE)
@@ -170,6 +247,10 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | No
     unpriced_rows = [{"cluster": c, "namespace": ns, "tenant": by_ns[ns].name if ns in by_ns else "", "product": p,
                       "resource": r, "gpu_hours": v} for (c, ns, p, r), v in sorted(unpriced.items()) if v]
 
+    kept = sorted((x for x in energy.values() if x.kwh or x.cost), key=lambda x: (x.cluster, x.tenant))
+    energy_lines = [x for x in kept if x.tenant and x.tenant != UNALLOCATED]
+    unallocated = [x for x in kept if x.tenant == UNALLOCATED]
+
     pushed = common.pushed_hours(data.get("pushed", ()))
     single = common.single_cluster(pushed) if pushed else bool(lines) and not any(k[0] for k in lines)
     cur = model.currency
@@ -178,6 +259,12 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | No
                         f"{common.round_hours(x.gpu_hours):g} GPU-hours of {x.gpu_class} {x.resource} "
                         f"({common.round_money(x.cost, cur):.{common.money_digits(cur)}f} {cur}) are not billed to "
                         "anyone")
+    for x in kept:
+        if not x.tenant:
+            warnings.append(f"namespace {x.namespace}{common.on_cluster(x.cluster)} is not a tenant of the model: "
+                            f"{common.round_hours(x.kwh):g} kWh of GPU energy "
+                            f"({common.round_money(x.cost, cur):.{common.money_digits(cur)}f} {cur}) are not billed "
+                            "to anyone")
     for u in unpriced_rows:
         warnings.append(f"{common.round_hours(u['gpu_hours']):g} GPU-hours of {u['resource']} on product "
                         f"{u['product'] or '(no product label)'} in namespace {u['namespace']}"
@@ -194,7 +281,7 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | No
     return BillingReport(start, end, readable_end, cur, tenant_lines, tenants, others, unpriced_rows,
                          {k: {d: dict(v) for d, v in days.items()} for k, days in daily.items()},
                          {k: {m: list(v.values()) for m, v in months.items()} for k, months in monthly.items()},
-                         warnings, single, gaps, bool(prom.warnings))
+                         warnings, single, gaps, bool(prom.warnings), energy_lines, unallocated)
 
 
 def _price_drift(model: Model, lines: list[Line]) -> list[str]:

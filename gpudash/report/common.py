@@ -14,6 +14,7 @@ from gpudash.report.period import chunks, rfc3339
 from gpudash.rules import names
 
 GPU_HOURS_DIGITS = 6  # presentation precision of GPU-hours (a 1-minute step is 0.016667 GPU-hours)
+ENERGY, KWH = "energy", "kWh"  # the resource and unit of an energy line (docs/billing-contract.md section 10)
 _FLOAT_NOISE = Decimal("1e-9")  # hourly sums carry float error far below this; cut it before rounding half up
 
 
@@ -37,6 +38,18 @@ def money(value: float | Decimal, currency: str) -> Decimal:
 def hours(value: float | Decimal) -> Decimal:
     """GPU-hours rounded once to :data:`GPU_HOURS_DIGITS`, as every format prints them."""
     return exact(value).quantize(Decimal(1).scaleb(-GPU_HOURS_DIGITS), ROUND_HALF_UP) + 0  # + 0: no -0
+
+
+def unit(resource: str) -> str:
+    """The unit a resource is billed in: whole GPUs, MIG slices, shared GPUs and energy are different things, so
+    quantities are only added up within one unit."""
+    if resource == ENERGY:
+        return KWH
+    if "/mig-" in resource:
+        return f"{resource.rsplit('/mig-', 1)[1]} slice-hours"
+    if resource.endswith(".shared"):
+        return "shared GPU-hours"
+    return "GPU-hours"
 
 
 def round_money(value: float | Decimal, currency: str) -> float:

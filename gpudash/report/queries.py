@@ -20,6 +20,7 @@ from gpudash.rules import names
 
 BILLING_LINE = names.labels(names.HOUR_COST)
 UNPRICED_LINE = names.labels(names.UNPRICED_GPU_HOURS)
+ENERGY_LINE = names.labels(names.HOUR_ENERGY)
 NODE = names.labels(names.CCSP_NODE_GPUS)
 POD = names.POD
 
@@ -55,6 +56,16 @@ def gpu_hours(scope: Scope) -> str:
 
 def cost(scope: Scope) -> str:
     return hour_read(names.HOUR_COST, BILLING_LINE, scope)
+
+
+def energy_kwh(scope: Scope) -> str:
+    """Hour H's GPU energy per (cluster, namespace); the row without namespace is the unallocated line, which a
+    tenant's namespace matcher never selects."""
+    return hour_read(names.HOUR_ENERGY, ENERGY_LINE, scope)
+
+
+def energy_cost(scope: Scope) -> str:
+    return hour_read(names.HOUR_ENERGY_COST, ENERGY_LINE, scope)
 
 
 def unpriced(scope: Scope) -> str:
@@ -116,7 +127,8 @@ def tenant_queries(namespace: str, lookback: int, window: int) -> list[tuple[str
     """(what, PromQL) of every query ``gpudash report`` sends with ``--tenant`` (billing and idle)."""
     scope = Scope(namespace=namespace)
     return [("billing gpu_hours", gpu_hours(scope)), ("billing cost", cost(scope)),
-            ("billing unpriced", unpriced(scope)),
+            ("billing unpriced", unpriced(scope)), ("billing energy_kwh", energy_kwh(scope)),
+            ("billing energy_cost", energy_cost(scope)),
             ("rules installed", tenant_info_present(scope)), ("rules installed (series)", tenant_info_selector(scope)),
             ("idle recorded", idle_recorded(scope, ".*", lookback)),
             ("idle history", activity_history(scope, ".*", ["a-pod"], window)),

@@ -18,7 +18,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 
 from gpudash.model.types import Issuer
 from gpudash.report import common
-from gpudash.report.billing import BillingReport, budget_rows, days_of
+from gpudash.report.billing import UNALLOCATED, BillingReport, budget_rows, days_of
 from gpudash.report.idle import IdleReport
 from gpudash.report.nodes import NodesReport
 from gpudash.report.period import rfc3339
@@ -60,30 +60,47 @@ def _hours(value: float) -> str:
 
 # --- billing --------------------------------------------------------------------------------------------------
 def billing_table(r: BillingReport) -> str:
+    """The billing lines (GPU, then energy), the provider's unallocated energy, and the totals: per tenant and
+    overall, one row per unit (GPU-hours, slice-hours and kWh are never added up) and the cost, the sum of them."""
     cur = r.currency
     source = ", from one cluster's own Prometheus (no ACM hub)" if r.single_cluster else ""
     head = f"GPU billing {rfc3339(r.start)} .. {rfc3339(r.end)} ({cur}){source}\n\n"
-    if not r.lines:
+    if not r.charged and not r.unallocated:
         return head + "No billable GPU usage in the period.\n"
     skip = 1 if r.single_cluster else 0  # a single cluster's series have no cluster label: no empty column
-    lines = table(["CLUSTER", "TENANT", "NAMESPACE", "GPU CLASS", "RESOURCE", "GPU-HOURS", f"COST ({cur})"][skip:],
-                  [[x.cluster, x.tenant, x.namespace, x.gpu_class, x.resource, _hours(b.gpu_hours),
-                    _money(b.cost, cur)][skip:] for x, b in ((x, r.billed(x)) for x in r.lines)],
-                  right={5 - skip, 6 - skip})
-    total = r.total(r.lines)
-    totals = table(["TENANT", "GPU-HOURS", f"COST ({cur})"],
-                   [[t, _hours(b.gpu_hours), _money(b.cost, cur)] for t, b in r.totals()]
-                   + [["TOTAL", _hours(total.gpu_hours), _money(total.cost, cur)]], right={1, 2})
-    return head + lines + "\n" + totals
+    row = lambda x, b: [x.cluster, x.tenant, x.namespace or "-", x.gpu_class or "-", x.resource,  # noqa: E731
+                        _hours(b.quantity), common.unit(x.resource), _money(b.cost, cur)][skip:]
+    headers = ["CLUSTER", "TENANT", "NAMESPACE", "GPU CLASS", "RESOURCE", "QUANTITY", "UNIT", f"COST ({cur})"][skip:]
+    out = head + table(headers, [row(x, r.billed(x)) for x in r.charged], right={5 - skip, 7 - skip})
+    if r.unallocated:
+        spent = r.by_unit(r.unallocated)[0][1]
+        out += ("\nGPU energy held by no pod (the provider's, not billed):\n"
+                + table(headers, [row(x, r.billed(x)) for x in r.unallocated]
+                        + [["TOTAL", "", "", "", "", _hours(spent.quantity), common.KWH,
+                            _money(spent.cost, cur)][skip:]], right={5 - skip, 7 - skip}))
+    rows = []
+    for name, units, cost in [*r.totals(), ("TOTAL", r.by_unit(r.charged), r.total_cost)]:
+        rows += [[name, u, _hours(b.quantity), _money(b.cost, cur)] for u, b in units]
+        rows.append([name, "all units", "", _money(cost, cur)])
+    return out + "\nTotals (quantities per unit; the cost of each tenant and overall is the sum of its units):\n" + \
+        table(["TENANT", "UNIT", "QUANTITY", f"COST ({cur})"], rows, right={2, 3})
 
 
 def billing_csv(r: BillingReport) -> str:
-    data = r.to_json()
-    return _csv(["start", "end", "cluster", "tenant", "namespace", "gpu_class", "resource", "gpu_hours", "cost",
-                 "currency"],
-                [[data["start"], data["end"], x["cluster"], x["tenant"], x["namespace"], x["gpu_class"],
-                  x["resource"], f"{x['gpu_hours']:.6f}", f"{x['cost']:.{common.money_digits(r.currency)}f}",
-                  r.currency] for x in data["lines"]])
+    """One row per billed line; with energy, the energy lines and the provider's unallocated lines (tenant
+    ``unallocated``) fill the ``energy_kwh`` and ``energy_cost`` columns."""
+    data, digits = r.to_json(), common.money_digits(r.currency)
+    energy = "energy" in data
+    headers = ["start", "end", "cluster", "tenant", "namespace", "gpu_class", "resource", "gpu_hours", "cost",
+               *(("energy_kwh", "energy_cost") if energy else ()), "currency"]
+    rows = [[data["start"], data["end"], x["cluster"], x["tenant"], x["namespace"], x["gpu_class"], x["resource"],
+             f"{x['gpu_hours']:.6f}", f"{x['cost']:.{digits}f}", *(("", "") if energy else ()), r.currency]
+            for x in data["lines"]]
+    for x in [*data.get("energy", ()), *({**u, "tenant": UNALLOCATED, "namespace": ""}
+                                         for u in data.get("unallocated_energy", ()))]:
+        rows.append([data["start"], data["end"], x["cluster"], x["tenant"], x["namespace"], "", common.ENERGY, "", "",
+                     f"{x['energy_kwh']:.6f}", f"{x['energy_cost']:.{digits}f}", r.currency])
+    return _csv(headers, rows)
 
 
 # --- nodes ----------------------------------------------------------------------------------------------------
@@ -180,15 +197,6 @@ def daily_chart(r: BillingReport, tenant: str, width: int = 680, height: int = 1
             "empty": not bars}
 
 
-def unit(resource: str) -> str:
-    """The unit a resource is billed in: whole GPUs, MIG slices and shared GPUs are different things."""
-    if "/mig-" in resource:
-        return f"{resource.rsplit('/mig-', 1)[1]} slice-hours"
-    if resource.endswith(".shared"):
-        return "shared GPU-hours"
-    return "GPU-hours"
-
-
 def unit_price(quantity: Decimal, cost: Decimal, rate: float, currency: str) -> str:
     """The hub's average ``rate`` (unrounded cost over unrounded quantity: the model's price unless it changed in
     the period) to the fewest digits, at least the minor unit's, at which it multiplies out: the printed
@@ -228,7 +236,7 @@ def tenant_notes(r: BillingReport, tenant) -> list[str]:
                      f"({common.describe_hours(r.gaps)}); usage in those hours is not included.")
     if r.partial:
         notes.append("Part of the metrics store did not answer: some usage may be missing from this statement.")
-    notes += [f"{_hours(common.hours(u['gpu_hours']))} {unit(u['resource'])}{common.on_cluster(u['cluster'])} "
+    notes += [f"{_hours(common.hours(u['gpu_hours']))} {common.unit(u['resource'])}{common.on_cluster(u['cluster'])} "
               "have no price yet and are not included." for u in r.unpriced if u["namespace"] == tenant.namespace]
     return notes
 
@@ -243,8 +251,8 @@ def statements(r: BillingReport, output_dir: str | Path, issuer: Issuer, issued:
         lines = [(x, r.billed(x)) for x in r.tenant_lines(tenant.name)]
         per_unit: dict[tuple[str, str], Decimal] = {}
         for x, b in lines:
-            key = (x.resource, unit(x.resource))
-            per_unit[key] = per_unit.get(key, Decimal(0)) + b.gpu_hours
+            key = (x.resource, common.unit(x.resource))
+            per_unit[key] = per_unit.get(key, Decimal(0)) + b.quantity
         budgets = budget_rows(r, tenant)
         html = template.render(
             tenant=tenant, issuer=issuer, number=statement_number(tenant.name, r.start, r.end),
@@ -252,14 +260,15 @@ def statements(r: BillingReport, output_dir: str | Path, issuer: Issuer, issued:
             currency_name=iso4217.Currency(cur).currency_name, digits=common.money_digits(cur),
             single_cluster=r.single_cluster,
             lines=[{"cluster": x.cluster, "gpu_class": x.gpu_class, "resource": x.resource,
-                    "quantity": _hours(b.gpu_hours), "unit": unit(x.resource), "cost": _money(b.cost, cur),
-                    "price": unit_price(b.gpu_hours, b.cost, x.cost / x.gpu_hours if x.gpu_hours else 0, cur)}
+                    "quantity": _hours(b.quantity), "unit": common.unit(x.resource), "cost": _money(b.cost, cur),
+                    "price": unit_price(b.quantity, b.cost, x.cost / x.quantity if x.quantity else 0, cur)}
                    for x, b in lines],
             usage=[{"resource": res, "unit": u, "quantity": _hours(q)} for (res, u), q in sorted(per_unit.items())],
             total_cost=_money(sum((b.cost for _, b in lines), Decimal(0)), cur),
             budgets=[{**b, "cost": _money(b["cost"], cur), "budget": _money(b["budget"], cur),
                       "pct": f"{b['used'] * 100:.1f}" if b["used"] is not None else "",
                       "bar": min(100.0, (b["used"] or 0) * 100)} for b in budgets],
-            chart=daily_chart(r, tenant.name), notes=tenant_notes(r, tenant))
+            chart=daily_chart(r, tenant.name), notes=tenant_notes(r, tenant),
+            energy=any(x.resource == common.ENERGY for x, _ in lines))
         paths.append((out / statement_filename(tenant.name, r.start, r.end), html))
     return paths

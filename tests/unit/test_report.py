@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
@@ -17,7 +18,7 @@ import pytest
 from gpudash.model.types import Issuer, Tenant
 from gpudash.promql.lint import parse, vector_selectors
 from gpudash.report import common, queries, render
-from gpudash.report.billing import BillingReport, Line, budget_rows
+from gpudash.report.billing import UNALLOCATED, BillingReport, EnergyLine, Line, budget_rows
 from gpudash.report.idle import IdleReport, IdleWorkload
 from gpudash.report.nodes import NodesReport
 from gpudash.report.period import PeriodError, chunks, parse_period, parse_time, readable_until, rfc3339
@@ -150,11 +151,17 @@ def test_billing_json_shape_and_rounding():
     assert data["start"] == "2026-01-31T20:00:00Z" and data["end"] == "2026-02-01T04:00:00Z"
     assert data["lines"][1] == {"cluster": "east", "tenant": "team-a", "namespace": "team-a",
                                 "gpu_class": "a100-80gb", "resource": "nvidia.com/mig-1g.10gb",
-                                "gpu_hours": 11.333333, "cost": 6.23}
-    # totals are sums of the rounded lines: 38.40 + 6.23 = 44.63; 44.63 + 49.20 = 93.83
-    assert data["totals"] == [{"tenant": "research", "gpu_hours": 12.0, "cost": 49.2},
-                              {"tenant": "team-a", "gpu_hours": 23.333333, "cost": 44.63}]
+                                "unit": "1g.10gb slice-hours", "gpu_hours": 11.333333, "cost": 6.23}
+    # totals are sums of the rounded lines: 38.40 + 6.23 = 44.63; 44.63 + 49.20 = 93.83; quantities per unit only
+    assert data["totals"] == [
+        {"tenant": "research", "by_unit": [{"unit": "GPU-hours", "quantity": 12.0, "cost": 49.2}], "cost": 49.2},
+        {"tenant": "team-a", "by_unit": [{"unit": "GPU-hours", "quantity": 12.0, "cost": 38.4},
+                                         {"unit": "1g.10gb slice-hours", "quantity": 11.333333, "cost": 6.23}],
+         "cost": 44.63}]
+    assert data["by_unit"] == [{"unit": "GPU-hours", "quantity": 24.0, "cost": 87.6},
+                               {"unit": "1g.10gb slice-hours", "quantity": 11.333333, "cost": 6.23}]
     assert data["total_cost"] == 93.83
+    assert "energy" not in data and "unallocated_energy" not in data  # no energy on the hub: no energy keys
     assert data["warnings"] and data["non_tenant"][0]["namespace"] == "sandbox"
 
 
@@ -165,7 +172,9 @@ def test_billing_csv_and_table():
     assert rows[2][5:] == ["a100-80gb", "nvidia.com/mig-1g.10gb", "11.333333", "6.23", "USD"]
     text = render.billing_table(billing_report())
     assert "GPU billing 2026-01-31T20:00:00Z .. 2026-02-01T04:00:00Z (USD)" in text
-    assert text.splitlines()[-1].split() == ["TOTAL", "35.333333", "93.83"]
+    # whole-GPU hours and slice-hours are never added up (12 + 12 + 11.333333 would be 35.333333)
+    assert _cells(text.splitlines()[-1]) == ["TOTAL", "all units", "93.83"] and "35.333333" not in text
+    assert "kWh" not in text and "energy" not in text
     empty = billing_report()
     empty.lines = []
     assert "No billable GPU usage" in render.billing_table(empty)
@@ -333,16 +342,30 @@ def test_the_naive_case_differs():
     assert common.round_hours(2 * 0.0000005) == 0.000001 and common.round_hours(0.0000005) * 2 == 0.000002
 
 
+def _json_sums(data: dict) -> None:
+    """Every JSON total is the sum of the printed lines it covers: per tenant and unit, per tenant, per unit, all."""
+    rows = [{**x, "quantity": x["gpu_hours"]} for x in data["lines"]]
+    rows += [{**x, "unit": "kWh", "quantity": x["energy_kwh"], "cost": x["energy_cost"]}
+             for x in data.get("energy", ())]
+    dec = lambda v: Decimal(str(v))  # noqa: E731
+    for total in data["totals"]:
+        mine = [x for x in rows if x["tenant"] == total["tenant"]]
+        assert dec(total["cost"]) == sum(dec(x["cost"]) for x in mine)
+        for u in total["by_unit"]:
+            assert dec(u["quantity"]) == sum(dec(x["quantity"]) for x in mine if x["unit"] == u["unit"])
+            assert dec(u["cost"]) == sum(dec(x["cost"]) for x in mine if x["unit"] == u["unit"])
+        assert dec(total["cost"]) == sum(dec(u["cost"]) for u in total["by_unit"])
+    for u in data["by_unit"]:
+        assert dec(u["quantity"]) == sum(dec(x["quantity"]) for x in rows if x["unit"] == u["unit"])
+        assert dec(u["cost"]) == sum(dec(x["cost"]) for x in rows if x["unit"] == u["unit"])
+    assert dec(data["total_cost"]) == sum(dec(x["cost"]) for x in rows) == sum(dec(t["cost"]) for t in data["totals"])
+
+
 def test_json_totals_are_sums_of_printed_lines():
     data = json.loads(render.dumps(naive_report().to_json()))
-    by_tenant: dict[str, list[Decimal]] = {}
-    for x in data["lines"]:
-        by_tenant.setdefault(x["tenant"], [Decimal(0), Decimal(0)])
-        by_tenant[x["tenant"]][0] += Decimal(str(x["gpu_hours"]))
-        by_tenant[x["tenant"]][1] += Decimal(str(x["cost"]))
-    assert {t["tenant"]: [Decimal(str(t["gpu_hours"])), Decimal(str(t["cost"]))] for t in data["totals"]} == by_tenant
-    assert by_tenant["team-a"][1] == Decimal("3.00") and by_tenant["research"][1] == Decimal("0.68")
-    assert Decimal(str(data["total_cost"])) == sum(Decimal(str(x["cost"])) for x in data["lines"]) == Decimal("3.68")
+    _json_sums(data)
+    assert [t["cost"] for t in data["totals"]] == [0.68, 3.0] and data["total_cost"] == 3.68
+    assert {u["unit"] for u in data["by_unit"]} == {"GPU-hours", "1g.10gb slice-hours", "shared GPU-hours"}
 
 
 def test_csv_lines_are_the_json_lines():
@@ -360,34 +383,46 @@ def test_csv_lines_add_up_to_the_printed_totals():
         acc = sums.setdefault(r["tenant"], [Decimal(0), Decimal(0)])
         acc[0] += Decimal(r["gpu_hours"])
         acc[1] += Decimal(r["cost"])
-    assert sums == {t: [b.gpu_hours, b.cost] for t, b in report.totals()}
+    assert {t: a[1] for t, a in sums.items()} == {t: c for t, _, c in report.totals()}
     assert sum(c for _, c in sums.values()) == report.total_cost == Decimal("3.68")
 
 
+def _cells(row: str) -> list[str]:
+    """A text table row's cells (cells are separated by at least two spaces, units hold single ones)."""
+    return [c.strip() for c in row.split("  ") if c.strip()]
+
+
+def _table_sums(text: str) -> tuple[list[list[str]], dict]:
+    """The billing table's printed lines and its totals {(tenant, unit): (quantity, cost)}, each checked to be
+    the sum of the printed lines it covers."""
+    blocks = text.split("\n\n")
+    lines = [_cells(row) for row in blocks[1].splitlines()[1:]]
+    totals = {(r[0], r[1]): r[2:] for r in map(_cells, blocks[-1].splitlines()[2:])}
+    for (tenant, unit), figures in totals.items():
+        mine = [r for r in lines if tenant in (r[1], "TOTAL") and (unit in (r[6], "all units"))]
+        assert _money(figures[-1]) == sum(_money(r[7]) for r in mine), (tenant, unit)
+        if unit != "all units":
+            assert _money(figures[0]) == sum(_money(r[5]) for r in mine), (tenant, unit)
+    return lines, totals
+
+
 def test_table_totals_are_sums_of_printed_lines():
-    text = render.billing_table(naive_report())
-    lines_part, totals_part = text.split("\n\n")[1:3]
-    lines = [row.split() for row in lines_part.splitlines()[1:]]
-    totals = {row.split()[0]: row.split()[1:] for row in totals_part.splitlines()[1:]}
-    for tenant in ("team-a", "research"):
-        mine = [r for r in lines if r[1] == tenant]
-        assert _money(totals[tenant][0]) == sum(_money(r[5]) for r in mine)
-        assert _money(totals[tenant][1]) == sum(_money(r[6]) for r in mine)
-    assert _money(totals["TOTAL"][1]) == sum(_money(r[6]) for r in lines) == Decimal("3.68")
-    assert _money(totals["TOTAL"][0]) == sum(_money(r[5]) for r in lines)
+    lines, totals = _table_sums(render.billing_table(naive_report()))
+    assert _money(totals[("TOTAL", "all units")][0]) == Decimal("3.68")
+    # one row per unit: whole GPUs, MIG slices and shared GPUs are not added up
+    assert {u for t, u in totals if t == "team-a"} == {"GPU-hours", "1g.10gb slice-hours", "shared GPU-hours",
+                                                       "all units"}
 
 
 @pytest.mark.parametrize("currency,line_cost,total", [("JPY", "1", "3"), ("KWD", "1.004", "3.012")])
 def test_totals_follow_the_currency_minor_unit(currency, line_cost, total):
     text = render.billing_table(naive_report(currency))
-    team = [row.split() for row in text.splitlines() if " team-a " in f" {row} " and row.startswith("east")]
-    assert {r[6] for r in team} == {line_cost}
-    assert text.splitlines()[-2].split()[-1] == total  # team-a's row in the totals table
+    team = [_cells(row) for row in text.splitlines() if " team-a " in f" {row} " and row.startswith("east")]
+    assert {r[7] for r in team} == {line_cost}
+    assert _cells(text.splitlines()[-5]) == ["team-a", "all units", total]  # team-a's total in the totals table
 
 
 def test_html_totals_and_budget_are_sums_of_printed_lines(tmp_path):
-    import re
-
     for _, html in statements(naive_report(), tmp_path):
         body = html[html.index("<tbody>"):html.index("</tbody>")]
         rows = [re.findall(r'<td class="num">([^<]*)</td>', row) for row in body.split("</tr>") if "num" in row]
@@ -409,3 +444,68 @@ def test_html_totals_and_budget_are_sums_of_printed_lines(tmp_path):
 
 
 
+
+
+# --- energy (docs/billing-contract.md section 10) ---------------------------------------------------------------
+def energy_report() -> BillingReport:
+    """The naive report with energy: per tenant and cluster lines whose unrounded sums round differently
+    (team-a 1.0000004 kWh + research 2 x 0.0000005 kWh; 0.125 USD twice), and the provider's unallocated line."""
+    report = naive_report()
+    report.energy = [EnergyLine("east", "research", "ml-research", 0.0000005, 0.125),
+                     EnergyLine("west", "research", "ml-research", 0.0000005, 0.125),
+                     EnergyLine("east", "team-a", "team-a", 1.0000004, 0.2)]
+    report.unallocated = [EnergyLine("east", UNALLOCATED, "", 3.25, 0.65),
+                          EnergyLine("west", UNALLOCATED, "", 1.5, 0.3)]
+    return report
+
+
+def test_energy_lines_in_every_format_and_every_total_is_the_sum_of_its_lines(tmp_path):
+    report = energy_report()
+    data = json.loads(render.dumps(report.to_json()))
+    _json_sums(data)
+    # research: 0.68 GPU + 2 x 0.13 energy (each line rounded once, not 0.25 rounded from the sum); team-a 3.00 + 0.20
+    assert [(t["tenant"], t["cost"]) for t in data["totals"]] == [("research", 0.94), ("team-a", 3.2)]
+    assert data["total_cost"] == 4.14
+    assert data["energy"][0] == {"cluster": "east", "tenant": "research", "namespace": "ml-research",
+                                 "energy_kwh": 0.000001, "energy_cost": 0.13}
+    assert data["unallocated_energy"] == [{"cluster": "east", "energy_kwh": 3.25, "energy_cost": 0.65},
+                                          {"cluster": "west", "energy_kwh": 1.5, "energy_cost": 0.3}]
+    assert {"unit": "kWh", "quantity": 1.000002, "cost": 0.46} in data["by_unit"]  # never the unallocated 4.75 kWh
+
+    rows = list(csv.DictReader(io.StringIO(render.billing_csv(report))))
+    assert list(rows[0])[-3:] == ["energy_kwh", "energy_cost", "currency"]
+    billed: dict[str, Decimal] = {}
+    for r in rows:
+        cost = Decimal(r["cost"] or r["energy_cost"])
+        billed[r["tenant"]] = billed.get(r["tenant"], Decimal(0)) + cost
+    assert billed == {"team-a": Decimal("3.20"), "research": Decimal("0.94"), UNALLOCATED: Decimal("0.95")}
+    assert [r["energy_kwh"] for r in rows if r["resource"] == "energy"] == [
+        "0.000001", "0.000001", "1.000000", "3.250000", "1.500000"]
+
+    text = render.billing_table(report)
+    lines, totals = _table_sums(text)
+    assert [r[4:7] for r in lines if r[4] == "energy"] == [["energy", "0.000001", "kWh"]] * 2 + [
+        ["energy", "1.000000", "kWh"]]
+    assert totals[("team-a", "kWh")] == ["1.000000", "0.20"] and totals[("TOTAL", "all units")] == ["4.14"]
+    unallocated = text.split("\n\n")[2].splitlines()
+    assert "not billed" in unallocated[0]
+    assert [_cells(r)[-3:] for r in unallocated[2:]] == [["3.250000", "kWh", "0.65"], ["1.500000", "kWh", "0.30"],
+                                                          ["4.750000", "kWh", "0.95"]]
+
+    for path, html in statements(report, tmp_path):
+        assert "unallocated" not in html and "Energy lines are the kWh" in html
+        foot = re.findall(r'<td class="num">([^<]*)</td>', html[html.index("<tfoot>"):html.index("</tfoot>")])
+        body = html[html.index("<tbody>"):html.index("</tbody>")]
+        amounts = [re.findall(r'<td class="num">([^<]*)</td>', row)[-1] for row in body.split("</tr>") if "num" in row]
+        assert _money(foot[0]) == sum(map(_money, amounts)) == {"research": Decimal("0.94"),
+                                                                "team": Decimal("3.20")}[path.name.split("-")[2]]
+        assert "<code>energy</code>" in html and "kWh" in html
+
+
+def test_energy_queries_read_the_hour_and_a_tenant_never_sees_unallocated():
+    for expr in (queries.energy_kwh(queries.Scope()), queries.energy_cost(queries.Scope())):
+        assert expr.startswith("max by (cluster, namespace) (last_over_time(") and expr.endswith("[1h] offset 1ms))")
+    tenant = queries.energy_kwh(queries.Scope(namespace="team-a"))
+    assert f'{names.HOUR_ENERGY}{{namespace="team-a"}}' in tenant  # the row without namespace is not selected
+    assert ("billing energy_cost", queries.energy_cost(queries.Scope(namespace="team-a"))) in \
+        queries.tenant_queries("team-a", 450, 1800)
