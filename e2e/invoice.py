@@ -13,8 +13,9 @@ import pytest
 
 from gpudash.report import common
 
-# quantity (6 decimals), its unit (... hours), unit price, amount: the right-hand end of a charge line
-CHARGE = re.compile(r"(\d[\d,]*\.\d{6})\s+(\S.*?-hours)\s+([\d,]+(?:\.\d+)?)\s+([\d,]+(?:\.\d+)?)\s*$")
+# quantity (6 decimals), its unit (... hours, or kWh for energy), unit price, amount: the right-hand end of a
+# charge line
+CHARGE = re.compile(r"(\d[\d,]*\.\d{6})\s+(\S.*?-hours|kWh)\s+([\d,]+(?:\.\d+)?)\s+([\d,]+(?:\.\d+)?)\s*$")
 TOTAL = re.compile(r"^\s*Total\s+([\d,]+(?:\.\d+)?)\s*$")
 
 

@@ -19,9 +19,15 @@ price in the model); cluster west, node amd-1 (AMD Instinct MI300X: 4.10/h); clu
   sandbox/dev-0          gpu-1   1 nvidia.com/gpu              20:00 - 22:00    busy  (not a tenant)
   team-a/old-0           t4-1    1 nvidia.com/gpu              21:00 - 23:00    busy  (unpriced product)
   ml-research/sim-0      amd-1   4 amd.com/gpu                 22:30 - 01:30    busy
+
+Energy (docs/billing-contract.md section 10), pushed per namespace for the hour before like the GPU-hours: every
+whole GPU a pod holds draws 0.4 kW on east and 0.75 kW on west, a 1g.10gb slice 0.05 kW; the GPUs held by no pod
+(the provider's unallocated line) 1 kW on east and 0.5 kW on west, every hour. Priced 0.20 USD/kWh, west 0.30.
 """
 from __future__ import annotations
 
+import csv
+import io
 import json
 import math
 import os
@@ -45,10 +51,11 @@ from e2e import invoice  # noqa: E402
 from e2e import pushed_story as story  # noqa: E402
 from gpudash.rules import names  # noqa: E402
 from tests.standins import StandIn  # noqa: E402
+from tests.unit.test_report import html_sums, json_sums, table_sums  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
-MODEL = story.MODEL
+MODEL = {**story.MODEL, "energy": {"price_per_kwh": 0.2, "clusters": {"west": 0.3}}}
 A100, T4, MI300, MIG_1G, ts = story.A100, story.T4, story.MI300, story.MIG_1G, story.ts
 
 
@@ -86,16 +93,36 @@ PUSH = 300  # ACM push interval
 PUSH_FROM, PUSH_TO = T0 - 3600, T0 + 10 * 3600  # 19:00 .. 06:00
 
 
+KW = {"nvidia_com_gpu": 0.4, MIG_1G: 0.05, "amd_com_gpu": 0.75}  # per GPU (slice) held, as written above
+UNALLOCATED_KW = {"east": 1.0, "west": 0.5}
+
+
+def push_energy(series: story.Series, t: int) -> None:
+    """One push's hourly energy rows (kWh of the hour before per cluster and namespace, the unallocated row
+    without namespace) and their sentinel rows."""
+    prev = t - t % 3600 - 3600
+    kwh = {(c, ""): v for c, v in UNALLOCATED_KW.items()}
+    for (cluster, ns, _product, res), gpu_hours in story.hour_gpu_hours(PODS, prev).items():
+        kwh[(cluster, ns)] = kwh.get((cluster, ns), 0.0) + gpu_hours * KW[res]
+    for cluster in UNALLOCATED_KW:
+        series.add(names.HOURLY_ENERGY, {"cluster": cluster, "clusterID": f"id-{cluster}",
+                                         names.SENTINEL_LABEL: "1"}, t, 0)
+    for (cluster, ns), v in kwh.items():
+        series.add(names.HOURLY_ENERGY, {"cluster": cluster, "clusterID": f"id-{cluster}",
+                                         **({"namespace": ns} if ns else {})}, t, v)
+
+
 def openmetrics() -> str:
-    """What the spokes push (docs/billing-contract.md section 6)."""
+    """What the spokes push (docs/billing-contract.md sections 6 and 10)."""
     series = story.Series()
     for t in range(PUSH_FROM, PUSH_TO + 1, PUSH):
         story.push(series, PODS, ("east", "west"), t, PUSH)
+        push_energy(series, t)
     return series.openmetrics()
 
 
 NEEDED_HUB_RULES = {names.HOUR_GPU_HOURS, names.HOUR_COST, names.UNPRICED_GPU_HOURS, names.POD_COST_RATE,
-                    names.CCSP_NODE_GPUS, names.POD_IDLE}
+                    names.CCSP_NODE_GPUS, names.POD_IDLE, names.HOUR_ENERGY, names.HOUR_ENERGY_COST}
 
 
 def hub_rule_groups(model, needed=NEEDED_HUB_RULES) -> list[dict]:
@@ -160,24 +187,46 @@ def ok_json(*args: str) -> tuple[dict, str]:
 # west research mi300x amd.com/gpu: sim-0 4 GPUs x 3 h (22:30-01:30) = 12 GPU-h x 4.10 = 49.20
 EXPECTED_LINES = [
     {"cluster": "east", "tenant": "team-a", "namespace": "team-a", "gpu_class": "a100-80gb",
-     "resource": "nvidia.com/gpu", "gpu_hours": 12.0, "cost": 38.40},
+     "resource": "nvidia.com/gpu", "unit": "GPU-hours", "gpu_hours": 12.0, "cost": 38.40},
     {"cluster": "east", "tenant": "team-a", "namespace": "team-a", "gpu_class": "a100-80gb",
-     "resource": "nvidia.com/mig-1g.10gb", "gpu_hours": 11.333333, "cost": 6.23},
+     "resource": "nvidia.com/mig-1g.10gb", "unit": "1g.10gb slice-hours", "gpu_hours": 11.333333, "cost": 6.23},
     {"cluster": "west", "tenant": "research", "namespace": "ml-research", "gpu_class": "mi300x",
-     "resource": "amd.com/gpu", "gpu_hours": 12.0, "cost": 49.20},
+     "resource": "amd.com/gpu", "unit": "GPU-hours", "gpu_hours": 12.0, "cost": 49.20},
 ]
-EXPECTED_TOTALS = [{"tenant": "research", "gpu_hours": 12.0, "cost": 49.20},
-                   {"tenant": "team-a", "gpu_hours": 23.333333, "cost": 44.63}]  # 38.40 + 6.233333 = 44.633333
-EXPECTED_TOTAL = 93.83  # 49.20 + 44.633333 = 93.833333
+# energy, per namespace whatever the product (old-0's unpriced T4 hours draw energy all the same):
+# east team-a: 12 GPU-h x 0.4 + 2 T4 GPU-h x 0.4 + 11.333333 slice-h x 0.05 = 6.166667 kWh x 0.20 = 1.233333
+# west research: 12 GPU-h x 0.75 = 9 kWh x 0.30 = 2.70; unallocated: 8 h x 1 kW = 8 kWh x 0.20 = 1.60 (east),
+# 8 h x 0.5 kW = 4 kWh x 0.30 = 1.20 (west), never billed; sandbox (no tenant): 2 GPU-h x 0.4 = 0.8 kWh, 0.16 USD
+EXPECTED_ENERGY = [
+    {"cluster": "east", "tenant": "team-a", "namespace": "team-a", "energy_kwh": 6.166667, "energy_cost": 1.23},
+    {"cluster": "west", "tenant": "research", "namespace": "ml-research", "energy_kwh": 9.0, "energy_cost": 2.70},
+]
+EXPECTED_UNALLOCATED = [{"cluster": "east", "energy_kwh": 8.0, "energy_cost": 1.60},
+                        {"cluster": "west", "energy_kwh": 4.0, "energy_cost": 1.20}]
+EXPECTED_TOTALS = [
+    {"tenant": "research", "by_unit": [{"unit": "GPU-hours", "quantity": 12.0, "cost": 49.20},
+                                       {"unit": "kWh", "quantity": 9.0, "cost": 2.70}], "cost": 51.90},
+    {"tenant": "team-a", "by_unit": [{"unit": "GPU-hours", "quantity": 12.0, "cost": 38.40},
+                                     {"unit": "1g.10gb slice-hours", "quantity": 11.333333, "cost": 6.23},
+                                     {"unit": "kWh", "quantity": 6.166667, "cost": 1.23}],
+     "cost": 45.86}]  # 38.40 + 6.23 + 1.23 (each line rounded once, then summed)
+EXPECTED_TOTAL = 97.76  # 51.90 + 45.86
 
 
 def test_billing_json_matches_the_hand_computed_invoice(hub, model_file):
     data, stderr = ok_json("billing", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START,
                            "--end", END)
     assert (data["start"], data["end"], data["currency"]) == (START, END, "USD")
+    json_sums(data)
     assert data["lines"] == EXPECTED_LINES
+    assert data["energy"] == EXPECTED_ENERGY and data["unallocated_energy"] == EXPECTED_UNALLOCATED
     assert data["totals"] == EXPECTED_TOTALS
     assert data["total_cost"] == EXPECTED_TOTAL
+    assert data["by_unit"] == [{"unit": "GPU-hours", "quantity": 24.0, "cost": 87.60},
+                               {"unit": "1g.10gb slice-hours", "quantity": 11.333333, "cost": 6.23},
+                               {"unit": "kWh", "quantity": 15.166667, "cost": 3.93}]
+    assert data["non_tenant_energy"] == [{"cluster": "east", "namespace": "sandbox", "energy_kwh": 0.8,
+                                          "energy_cost": 0.16}]
     # never silent: the non-tenant namespace (dev-0: 1 GPU x 2 h = 2 GPU-h, 6.40 USD), the unpriced T4 (old-0:
     # 2 GPU-h) and the cluster of the model that never pushed
     warnings = "\n".join(data["warnings"])
@@ -206,13 +255,18 @@ def test_billing_by_month_splits_at_the_boundary(hub, model_file):
     # February (00-04): notebook-0 4; infer-0 3 h 20 min + infer-1 4 h = 7.333333; sim-0 00:00-01:30 = 6 GPU-h
     assert [(x["resource"], x["gpu_hours"], x["cost"]) for x in feb["lines"]] == [
         ("nvidia.com/gpu", 4.0, 12.80), ("nvidia.com/mig-1g.10gb", 7.333333, 4.03), ("amd.com/gpu", 6.0, 24.60)]
+    # energy, east team-a: January 8 x 0.4 + 2 x 0.4 + 4 x 0.05 = 4.2 kWh (0.84); February 4 x 0.4 + 7.333333 x 0.05
+    # = 1.966667 kWh (0.393333); west research 4.5 kWh (1.35) in each
+    assert [(x["energy_kwh"], x["energy_cost"]) for x in jan["energy"]] == [(4.2, 0.84), (4.5, 1.35)]
+    assert [(x["energy_kwh"], x["energy_cost"]) for x in feb["energy"]] == [(1.966667, 0.39), (4.5, 1.35)]
 
 
 def test_billing_for_one_tenant_and_one_cluster(hub, model_file):
     data, _ = ok_json("billing", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START,
                       "--end", END, "--tenant", "research")
-    assert data["lines"] == EXPECTED_LINES[2:]
-    assert data["total_cost"] == 49.20
+    assert data["lines"] == EXPECTED_LINES[2:] and data["energy"] == EXPECTED_ENERGY[1:]
+    assert data["total_cost"] == 51.90  # 49.20 + 2.70 of energy
+    assert "unallocated_energy" not in data and "non_tenant_energy" not in data  # the provider's lines only
     assert not any("sandbox" in w or "north" in w for w in data["warnings"])  # a tenant sees only its own namespace
     data, _ = ok_json("billing", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START,
                       "--end", END, "--cluster", "east")
@@ -224,6 +278,7 @@ def test_billing_over_two_years_is_split_into_month_queries(hub, model_file):
     data, _ = ok_json("billing", "--prometheus-url", hub.url, "-c", str(model_file),
                       "--start", "2024-08-01T00:00:00Z", "--end", "2026-08-01T00:00:00Z")
     assert data["lines"] == EXPECTED_LINES and data["total_cost"] == EXPECTED_TOTAL
+    assert data["energy"] == EXPECTED_ENERGY and data["unallocated_energy"] == EXPECTED_UNALLOCATED
     assert any("the hub rules recorded nothing for" in w for w in data["warnings"])
 
 
@@ -232,12 +287,21 @@ def test_billing_csv_and_table(hub, model_file):
     r = report(*common, "--format", "csv")
     assert r.returncode == 0, r.stderr
     rows = r.stdout.splitlines()
-    assert rows[0] == "start,end,cluster,tenant,namespace,gpu_class,resource,gpu_hours,cost,currency"
-    assert rows[2] == f"{START},{END},east,team-a,team-a,a100-80gb,nvidia.com/mig-1g.10gb,11.333333,6.23,USD"
-    assert len(rows) == 4
+    assert rows[0] == ("start,end,cluster,tenant,namespace,gpu_class,resource,gpu_hours,cost,energy_kwh,energy_cost,"
+                       "currency")
+    assert rows[2] == f"{START},{END},east,team-a,team-a,a100-80gb,nvidia.com/mig-1g.10gb,11.333333,6.23,,,USD"
+    assert rows[4:] == [f"{START},{END},east,team-a,team-a,,energy,,,6.166667,1.23,USD",
+                        f"{START},{END},west,research,ml-research,,energy,,,9.000000,2.70,USD",
+                        f"{START},{END},east,unallocated,,,energy,,,8.000000,1.60,USD",
+                        f"{START},{END},west,unallocated,,,energy,,,4.000000,1.20,USD"]
+    billed = sum(Decimal(x["cost"] or x["energy_cost"]) for x in csv.DictReader(io.StringIO(r.stdout))
+                 if x["tenant"] != "unallocated")
+    assert billed == Decimal(str(EXPECTED_TOTAL))
     r = report(*common)
     assert r.returncode == 0, r.stderr
-    assert "TOTAL" in r.stdout and "93.83" in r.stdout and "nvidia.com/mig-1g.10gb" in r.stdout
+    _lines, totals = table_sums(r.stdout)  # every printed total is the sum of its printed lines
+    assert totals[("TOTAL", "all units")] == ["97.76"] and totals[("team-a", "kWh")] == ["6.166667", "1.23"]
+    assert "nvidia.com/mig-1g.10gb" in r.stdout and "not billed" in r.stdout and "35.333333" not in r.stdout
 
 
 def test_billing_period_without_data_is_an_empty_report(hub, model_file):
@@ -273,9 +337,12 @@ def test_billing_html_statements_one_per_tenant(hub, model_file, tmp_path):
     assert [p.name for p in paths] == ["gpudash-statement-research-20260131T2000Z-20260201T0400Z.html",
                                        "gpudash-statement-team-a-20260131T2000Z-20260201T0400Z.html"]
     research, team_a = (p.read_text() for p in paths)
-    assert "49.20 USD" in research and "mi300x" in research and "<svg" in research
-    assert "49.2 %" in "".join(research.split())or "24.6 %" in research  # 24.60 of a 100 budget each month
-    assert "44.63 USD" in team_a and "nvidia.com/mig-1g.10gb" in team_a
+    assert "51.90 USD" in research and "mi300x" in research and "<svg" in research
+    # 24.60 of a 100 budget each month: energy is not in the budget (energy.in_budget is false)
+    assert "24.6 %" in research
+    assert "45.86 USD" in team_a and "nvidia.com/mig-1g.10gb" in team_a and "6.166667" in team_a
+    assert (html_sums(research), html_sums(team_a)) == (Decimal("51.90"), Decimal("45.86"))
+    assert "unallocated" not in research + team_a
     assert "http://" not in team_a.replace('xmlns="http://www.w3.org/2000/svg"', "")  # self-contained
     assert "@media print" in team_a
     _render_in_chromium(paths[1], tmp_path)
@@ -292,7 +359,7 @@ def test_billing_pdf_statements_are_invoices(hub, model_file, tmp_path):
     for path in map(Path, r.stdout.split()):
         assert path.suffix == ".pdf"
         totals[path.name.split("-")[2]] = invoice.check(invoice.pdf_text(path), "USD")[1]
-    assert totals == {"research": Decimal("49.20"), "team": Decimal("44.63")}
+    assert totals == {"research": Decimal("51.90"), "team": Decimal("45.86")}  # with the energy lines
 
 
 def _render_in_chromium(page: Path, tmp_path: Path):
@@ -549,8 +616,9 @@ def golden_hub(pushed_hub):
 
 @pytest.mark.slow
 def test_reports_match_the_reference_model_on_every_golden_scenario(golden_hub):
-    """Billing lines, unpriced hours and CCSP rows of each golden scenario, read by the reports through the real
-    hub rules, equal the independent reference model's figures for every hour that reached the hub."""
+    """Billing lines, energy lines (tenants, unallocated, other namespaces), unpriced hours and CCSP rows of each
+    golden scenario, read by the reports through the real hub rules, equal the independent reference model's
+    figures for every hour that reached the hub."""
     from gpudash.golden.emit import HubView
     from gpudash.report import billing, nodes
     from gpudash.report.client import Prometheus as Client
@@ -567,6 +635,7 @@ def test_reports_match_the_reference_model_on_every_golden_scenario(golden_hub):
         want_lines: dict[tuple, list[float]] = {}
         want_unpriced: dict[tuple, float] = {}
         want_nodes: dict[tuple, int] = {}
+        want_energy: dict[tuple, list[float]] = {}
         for h in range(hours):  # what the hub finally recorded for every hour it read (contract section 6)
             view = hub.final(h, step)
             lines, unpriced = ref.price(view["gpu_hours"])
@@ -576,12 +645,18 @@ def test_reports_match_the_reference_model_on_every_golden_scenario(golden_hub):
                 acc[1] += cost
             for (c, ns, p, r), gh in unpriced.items():
                 want_unpriced[(c, ns, p, r)] = want_unpriced.get((c, ns, p, r), 0.0) + gh
+            for key, (kwh, cost) in ref.energy_lines(view["energy"]).items():
+                acc = want_energy.setdefault(key, [0.0, 0.0])
+                acc[0] += kwh
+                acc[1] += cost
             for (c, n), g in view["node_max"].items():
                 if g:
                     want_nodes[(base + h * 3600, c, n)] = g
         got = billing.fetch(client, model, base, base + hours * 3600)
         got_lines = {(x.cluster, x.namespace, x.gpu_class, x.resource): [x.gpu_hours, x.cost]
                      for x in got.lines + got.non_tenant}
+        got_energy = {(x.cluster, x.namespace): [x.kwh, x.cost]
+                      for x in got.energy + got.unallocated + got.non_tenant_energy}
         got_unpriced = {(u["cluster"], u["namespace"], u["product"], u["resource"]): u["gpu_hours"]
                         for u in got.unpriced}
         got_nodes = {(h, c, n): g for h, c, n, g in nodes.fetch(client, model, base, base + hours * 3600).rows}
@@ -590,6 +665,11 @@ def test_reports_match_the_reference_model_on_every_golden_scenario(golden_hub):
                 abs(got_lines[k][i] - want_lines[k][i]) > 1e-6 * max(1.0, want_lines[k][i])
                 for k in want_lines for i in (0, 1)):
             failures.append(f"{s.name}: billing lines {got_lines} != reference {want_lines}")
+        want_energy = {k: v for k, v in want_energy.items() if v[0] > 1e-12 or v[1] > 1e-12}
+        if got_energy.keys() != want_energy.keys() or any(
+                abs(got_energy[k][i] - want_energy[k][i]) > 1e-6 * max(1.0, want_energy[k][i])
+                for k in want_energy for i in (0, 1)):
+            failures.append(f"{s.name}: energy lines {got_energy} != reference {want_energy}")
         if {k: round(v, 6) for k, v in got_unpriced.items()} != {k: round(v, 6) for k, v in want_unpriced.items()}:
             failures.append(f"{s.name}: unpriced {got_unpriced} != reference {want_unpriced}")
         if got_nodes != want_nodes:

@@ -101,6 +101,7 @@ class BillingReport:
     partial: bool = False  # the query API warned that some data may be missing
     energy: list[EnergyLine] = field(default_factory=list)  # tenants' energy lines, sorted by cluster, tenant
     unallocated: list[EnergyLine] = field(default_factory=list)  # the provider's, per cluster: never billed
+    non_tenant_energy: list[EnergyLine] = field(default_factory=list)  # namespaces that are not tenants (warned)
 
     def billed(self, line: Line | EnergyLine) -> Billed:
         """The line as printed: quantity and cost each rounded once."""
@@ -150,6 +151,9 @@ class BillingReport:
         if self.unallocated:
             extra["unallocated_energy"] = [{k: v for k, v in energy(x).items() if k not in ("tenant", "namespace")}
                                            for x in self.unallocated]
+        if self.non_tenant_energy:
+            extra["non_tenant_energy"] = [{k: v for k, v in energy(x).items() if k != "tenant"}
+                                          for x in self.non_tenant_energy]
         return {
             "start": rfc3339(self.start),
             "end": rfc3339(self.end),
@@ -250,6 +254,7 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | No
     kept = sorted((x for x in energy.values() if x.kwh or x.cost), key=lambda x: (x.cluster, x.tenant))
     energy_lines = [x for x in kept if x.tenant and x.tenant != UNALLOCATED]
     unallocated = [x for x in kept if x.tenant == UNALLOCATED]
+    non_tenant_energy = [x for x in kept if not x.tenant]
 
     pushed = common.pushed_hours(data.get("pushed", ()))
     single = common.single_cluster(pushed) if pushed else bool(lines) and not any(k[0] for k in lines)
@@ -259,12 +264,11 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | No
                         f"{common.round_hours(x.gpu_hours):g} GPU-hours of {x.gpu_class} {x.resource} "
                         f"({common.round_money(x.cost, cur):.{common.money_digits(cur)}f} {cur}) are not billed to "
                         "anyone")
-    for x in kept:
-        if not x.tenant:
-            warnings.append(f"namespace {x.namespace}{common.on_cluster(x.cluster)} is not a tenant of the model: "
-                            f"{common.round_hours(x.kwh):g} kWh of GPU energy "
-                            f"({common.round_money(x.cost, cur):.{common.money_digits(cur)}f} {cur}) are not billed "
-                            "to anyone")
+    for x in non_tenant_energy:
+        warnings.append(f"namespace {x.namespace}{common.on_cluster(x.cluster)} is not a tenant of the model: "
+                        f"{common.round_hours(x.kwh):g} kWh of GPU energy "
+                        f"({common.round_money(x.cost, cur):.{common.money_digits(cur)}f} {cur}) are not billed "
+                        "to anyone")
     for u in unpriced_rows:
         warnings.append(f"{common.round_hours(u['gpu_hours']):g} GPU-hours of {u['resource']} on product "
                         f"{u['product'] or '(no product label)'} in namespace {u['namespace']}"
@@ -281,7 +285,8 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | No
     return BillingReport(start, end, readable_end, cur, tenant_lines, tenants, others, unpriced_rows,
                          {k: {d: dict(v) for d, v in days.items()} for k, days in daily.items()},
                          {k: {m: list(v.values()) for m, v in months.items()} for k, months in monthly.items()},
-                         warnings, single, gaps, bool(prom.warnings), energy_lines, unallocated)
+                         warnings, single, gaps, bool(prom.warnings), energy_lines, unallocated,
+                         non_tenant_energy)
 
 
 def _price_drift(model: Model, lines: list[Line]) -> list[str]:

@@ -342,7 +342,7 @@ def test_the_naive_case_differs():
     assert common.round_hours(2 * 0.0000005) == 0.000001 and common.round_hours(0.0000005) * 2 == 0.000002
 
 
-def _json_sums(data: dict) -> None:
+def json_sums(data: dict) -> None:
     """Every JSON total is the sum of the printed lines it covers: per tenant and unit, per tenant, per unit, all."""
     rows = [{**x, "quantity": x["gpu_hours"]} for x in data["lines"]]
     rows += [{**x, "unit": "kWh", "quantity": x["energy_kwh"], "cost": x["energy_cost"]}
@@ -361,9 +361,18 @@ def _json_sums(data: dict) -> None:
     assert dec(data["total_cost"]) == sum(dec(x["cost"]) for x in rows) == sum(dec(t["cost"]) for t in data["totals"])
 
 
+def html_sums(html: str) -> Decimal:
+    """The statement's total, checked to be the sum of its printed amounts."""
+    foot = re.findall(r'<td class="num">([^<]*)</td>', html[html.index("<tfoot>"):html.index("</tfoot>")])
+    body = html[html.index("<tbody>"):html.index("</tbody>")]
+    amounts = [re.findall(r'<td class="num">([^<]*)</td>', row)[-1] for row in body.split("</tr>") if "num" in row]
+    assert _money(foot[0]) == sum(map(_money, amounts))
+    return _money(foot[0])
+
+
 def test_json_totals_are_sums_of_printed_lines():
     data = json.loads(render.dumps(naive_report().to_json()))
-    _json_sums(data)
+    json_sums(data)
     assert [t["cost"] for t in data["totals"]] == [0.68, 3.0] and data["total_cost"] == 3.68
     assert {u["unit"] for u in data["by_unit"]} == {"GPU-hours", "1g.10gb slice-hours", "shared GPU-hours"}
 
@@ -392,7 +401,7 @@ def _cells(row: str) -> list[str]:
     return [c.strip() for c in row.split("  ") if c.strip()]
 
 
-def _table_sums(text: str) -> tuple[list[list[str]], dict]:
+def table_sums(text: str) -> tuple[list[list[str]], dict]:
     """The billing table's printed lines and its totals {(tenant, unit): (quantity, cost)}, each checked to be
     the sum of the printed lines it covers."""
     blocks = text.split("\n\n")
@@ -407,7 +416,7 @@ def _table_sums(text: str) -> tuple[list[list[str]], dict]:
 
 
 def test_table_totals_are_sums_of_printed_lines():
-    lines, totals = _table_sums(render.billing_table(naive_report()))
+    lines, totals = table_sums(render.billing_table(naive_report()))
     assert _money(totals[("TOTAL", "all units")][0]) == Decimal("3.68")
     # one row per unit: whole GPUs, MIG slices and shared GPUs are not added up
     assert {u for t, u in totals if t == "team-a"} == {"GPU-hours", "1g.10gb slice-hours", "shared GPU-hours",
@@ -462,7 +471,7 @@ def energy_report() -> BillingReport:
 def test_energy_lines_in_every_format_and_every_total_is_the_sum_of_its_lines(tmp_path):
     report = energy_report()
     data = json.loads(render.dumps(report.to_json()))
-    _json_sums(data)
+    json_sums(data)
     # research: 0.68 GPU + 2 x 0.13 energy (each line rounded once, not 0.25 rounded from the sum); team-a 3.00 + 0.20
     assert [(t["tenant"], t["cost"]) for t in data["totals"]] == [("research", 0.94), ("team-a", 3.2)]
     assert data["total_cost"] == 4.14
@@ -483,7 +492,7 @@ def test_energy_lines_in_every_format_and_every_total_is_the_sum_of_its_lines(tm
         "0.000001", "0.000001", "1.000000", "3.250000", "1.500000"]
 
     text = render.billing_table(report)
-    lines, totals = _table_sums(text)
+    lines, totals = table_sums(text)
     assert [r[4:7] for r in lines if r[4] == "energy"] == [["energy", "0.000001", "kWh"]] * 2 + [
         ["energy", "1.000000", "kWh"]]
     assert totals[("team-a", "kWh")] == ["1.000000", "0.20"] and totals[("TOTAL", "all units")] == ["4.14"]
@@ -494,11 +503,7 @@ def test_energy_lines_in_every_format_and_every_total_is_the_sum_of_its_lines(tm
 
     for path, html in statements(report, tmp_path):
         assert "unallocated" not in html and "Energy lines are the kWh" in html
-        foot = re.findall(r'<td class="num">([^<]*)</td>', html[html.index("<tfoot>"):html.index("</tfoot>")])
-        body = html[html.index("<tbody>"):html.index("</tbody>")]
-        amounts = [re.findall(r'<td class="num">([^<]*)</td>', row)[-1] for row in body.split("</tr>") if "num" in row]
-        assert _money(foot[0]) == sum(map(_money, amounts)) == {"research": Decimal("0.94"),
-                                                                "team": Decimal("3.20")}[path.name.split("-")[2]]
+        assert html_sums(html) == {"research": Decimal("0.94"), "team": Decimal("3.20")}[path.name.split("-")[2]]
         assert "<code>energy</code>" in html and "kWh" in html
 
 
