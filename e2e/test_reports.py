@@ -233,7 +233,8 @@ def test_billing_json_matches_the_hand_computed_invoice(hub, model_file):
     assert "namespace sandbox on cluster east is not a tenant" in warnings and "2 GPU-hours" in warnings
     assert "6.40 USD" in warnings
     assert data["non_tenant"] == [{"cluster": "east", "namespace": "sandbox", "gpu_class": "a100-80gb",
-                                   "resource": "nvidia.com/gpu", "gpu_hours": 2.0, "cost": 6.4}]
+                                   "resource": "nvidia.com/gpu", "unit": "GPU-hours", "gpu_hours": 2.0,
+                                   "cost": 6.4}]
     assert data["unpriced"] == [{"cluster": "east", "namespace": "team-a", "tenant": "team-a",
                                  "product": "NVIDIA-Tesla-T4", "resource": "nvidia_com_gpu", "gpu_hours": 2.0}]
     assert "have no price in the model" in warnings
