@@ -102,6 +102,7 @@ class BillingReport:
     energy: list[EnergyLine] = field(default_factory=list)  # tenants' energy lines, sorted by cluster, tenant
     unallocated: list[EnergyLine] = field(default_factory=list)  # the provider's, per cluster: never billed
     non_tenant_energy: list[EnergyLine] = field(default_factory=list)  # namespaces that are not tenants (warned)
+    energy_in_budget: bool = False  # the model's energy.in_budget: monthly_cost holds the energy cost too
 
     def billed(self, line: Line | EnergyLine) -> Billed:
         """The line as printed: quantity and cost each rounded once."""
@@ -286,7 +287,7 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | No
                          {k: {d: dict(v) for d, v in days.items()} for k, days in daily.items()},
                          {k: {m: list(v.values()) for m, v in months.items()} for k, months in monthly.items()},
                          warnings, single, gaps, bool(prom.warnings), energy_lines, unallocated,
-                         non_tenant_energy)
+                         non_tenant_energy, model.energy.in_budget)
 
 
 def _price_drift(model: Model, lines: list[Line]) -> list[str]:

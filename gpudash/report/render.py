@@ -269,6 +269,6 @@ def statements(r: BillingReport, output_dir: str | Path, issuer: Issuer, issued:
                       "pct": f"{b['used'] * 100:.1f}" if b["used"] is not None else "",
                       "bar": min(100.0, (b["used"] or 0) * 100)} for b in budgets],
             chart=daily_chart(r, tenant.name), notes=tenant_notes(r, tenant),
-            energy=any(x.resource == common.ENERGY for x, _ in lines))
+            energy=any(x.resource == common.ENERGY for x, _ in lines), energy_in_budget=r.energy_in_budget)
         paths.append((out / statement_filename(tenant.name, r.start, r.end), html))
     return paths

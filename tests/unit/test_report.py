@@ -505,6 +505,9 @@ def test_energy_lines_in_every_format_and_every_total_is_the_sum_of_its_lines(tm
         assert "unallocated" not in html and "Energy lines are the kWh" in html
         assert html_sums(html) == {"research": Decimal("0.94"), "team": Decimal("3.20")}[path.name.split("-")[2]]
         assert "<code>energy</code>" in html and "kWh" in html
+        assert "Energy is not counted against the budget." in html  # energy.in_budget is false here
+    report.energy_in_budget = True
+    assert all("not counted against the budget" not in html for _, html in statements(report, tmp_path))
 
 
 def test_energy_queries_read_the_hour_and_a_tenant_never_sees_unallocated():
