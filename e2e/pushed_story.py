@@ -93,6 +93,26 @@ def _escape(v: str) -> str:
     return v.replace("\\", "\\\\").replace('"', '\\"')
 
 
+# Energy of each push's hour before: kW per GPU (slice) a pod holds, and per cluster for GPUs no pod holds.
+ENERGY_KW = {"nvidia_com_gpu": 0.4, MIG_1G: 0.05, "amd_com_gpu": 0.75}
+UNALLOCATED_KW = {"east": 1.0, "west": 0.5}
+
+
+def push_energy(series: Series, pods, t: int) -> None:
+    """One push's hourly energy rows (kWh of the hour before per cluster and namespace, from the GPU-hours each
+    pod held x ENERGY_KW; the unallocated row without namespace) and their sentinel rows."""
+    prev = t - t % H - H
+    kwh = {(c, ""): v for c, v in UNALLOCATED_KW.items()}
+    for (cluster, ns, _product, res), gpu_hours in hour_gpu_hours(pods, prev).items():
+        kwh[(cluster, ns)] = kwh.get((cluster, ns), 0.0) + gpu_hours * ENERGY_KW[res]
+    for cluster in UNALLOCATED_KW:
+        series.add(names.HOURLY_ENERGY, {"cluster": cluster, "clusterID": f"id-{cluster}",
+                                         names.SENTINEL_LABEL: "1"}, t, 0)
+    for (cluster, ns), v in kwh.items():
+        series.add(names.HOURLY_ENERGY, {"cluster": cluster, "clusterID": f"id-{cluster}",
+                                         **({"namespace": ns} if ns else {})}, t, v)
+
+
 def _activity(pod, minutes) -> list[float]:
     value = pod[12]
     return [value(m) if callable(value) else value for m in minutes]

@@ -22,6 +22,9 @@ Scenario, 2026-03-10 (mid-month), pushes every 5 min from 23:00 the day before t
   sandbox/dev-0         gpu-1  1 nvidia.com/gpu           00:00 - 06:00   0.9 (no tenant)
   team-a/old-0          t4-1   1 nvidia.com/gpu           02:00 - 06:00   0.9 (unpriced product)
   ml-research/sim-0     amd-1  4 amd.com/gpu              01:00 - 06:00   0.9
+
+Every push also carries the hour before's energy (e2e/pushed_story.py push_energy: kW per GPU held, plus the
+clusters' unallocated energy).
 """
 from __future__ import annotations
 
@@ -74,6 +77,7 @@ def openmetrics() -> str:
     series = story.Series()
     for t in range(PUSH_FROM, PUSH_TO + 1, PUSH):
         story.push(series, PODS, ("east", "west"), t, PUSH)
+        story.push_energy(series, PODS, t)
         for cluster, jobs in (("east", (KSM, DCGM)), ("west", (KSM, AMD))):
             for job in jobs:
                 series.add("up", {"cluster": cluster, "clusterID": f"id-{cluster}", "job": job,

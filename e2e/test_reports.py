@@ -93,31 +93,12 @@ PUSH = 300  # ACM push interval
 PUSH_FROM, PUSH_TO = T0 - 3600, T0 + 10 * 3600  # 19:00 .. 06:00
 
 
-KW = {"nvidia_com_gpu": 0.4, MIG_1G: 0.05, "amd_com_gpu": 0.75}  # per GPU (slice) held, as written above
-UNALLOCATED_KW = {"east": 1.0, "west": 0.5}
-
-
-def push_energy(series: story.Series, t: int) -> None:
-    """One push's hourly energy rows (kWh of the hour before per cluster and namespace, the unallocated row
-    without namespace) and their sentinel rows."""
-    prev = t - t % 3600 - 3600
-    kwh = {(c, ""): v for c, v in UNALLOCATED_KW.items()}
-    for (cluster, ns, _product, res), gpu_hours in story.hour_gpu_hours(PODS, prev).items():
-        kwh[(cluster, ns)] = kwh.get((cluster, ns), 0.0) + gpu_hours * KW[res]
-    for cluster in UNALLOCATED_KW:
-        series.add(names.HOURLY_ENERGY, {"cluster": cluster, "clusterID": f"id-{cluster}",
-                                         names.SENTINEL_LABEL: "1"}, t, 0)
-    for (cluster, ns), v in kwh.items():
-        series.add(names.HOURLY_ENERGY, {"cluster": cluster, "clusterID": f"id-{cluster}",
-                                         **({"namespace": ns} if ns else {})}, t, v)
-
-
 def openmetrics() -> str:
     """What the spokes push (docs/billing-contract.md sections 6 and 10)."""
     series = story.Series()
     for t in range(PUSH_FROM, PUSH_TO + 1, PUSH):
         story.push(series, PODS, ("east", "west"), t, PUSH)
-        push_energy(series, t)
+        story.push_energy(series, PODS, t)
     return series.openmetrics()
 
 

@@ -54,10 +54,9 @@ def _cluster_variable(model: Model):
     return lambda ds: P.custom_variable("cluster", "Cluster", model.clusters)
 
 
-def _energy_panels(model: Model, s, by: tuple[str, ...], legend: str) -> list:
+def _energy_panels(model: Model, s, power: str, legend: str) -> list:
     """GPU energy: kWh this period, average power per clock hour, kWh per GPU-hour (docs/billing-contract.md
-    section 10); ``by`` and ``legend`` split the power graph (the provider's rows without a namespace are the
-    unallocated line)."""
+    section 10); ``power`` is the power graph's query and ``legend`` its legend."""
     return [
         P.row("Energy"),
         P.stat("GPU energy this period", "kWh the GPUs drew for these pods this month, complete hours up to the "
@@ -70,7 +69,7 @@ def _energy_panels(model: Model, s, by: tuple[str, ...], legend: str) -> list:
         P.timeseries("Average GPU power per clock hour", f"Mean power (W) of each complete clock hour (its kWh x "
                      f"1000), priced at {model.energy.price_per_kwh:g} {model.currency}/kWh unless a cluster has "
                      "its own tariff. A bar at T is the hour [T-2h, T-1h).", P.WATTS,
-                     (Q(power_per_hour(s, by), legend, interval="1h"),), bars=True, stack=True, decimals=0,
+                     (Q(power, legend, interval="1h"),), bars=True, stack=True, decimals=0,
                      width=12),
     ]
 
@@ -177,7 +176,7 @@ def provider(model: Model) -> P.Dashboard:
                 (Q(pq.unpriced_lines(s), instant=True, table=True),),
                 hide=("Time",), rename={"Value": "GPU-hours"}, sort_by="GPU-hours", decimals=3, height=6),
 
-        *_energy_panels(model, s, ("cluster", "namespace"), "{{cluster}} {{namespace}}"),
+        *_energy_panels(model, s, pq.power_by_namespace(s), "{{cluster}} {{namespace}}"),
 
         P.row("Billing data health"),
         P.stat("Clusters pushing", f"Clusters that pushed gpudash's spoke series (the billed-hour marker every "
@@ -345,7 +344,7 @@ def tenant(model: Model, t: Tenant) -> P.Dashboard:
                      (Q(tq.activity(s), "{{cluster}}/{{pod}}"),),
                      min_value=0, max_value=1, width=12),
 
-        *_energy_panels(model, s, ("cluster",), "{{cluster}}"),
+        *_energy_panels(model, s, power_per_hour(s, ("cluster",)), "{{cluster}}"),
 
         P.row("Alerts"),
         P.table("Active alerts", f"Alerts for namespace {t.namespace} that are pending or firing now (budget, "

@@ -5,7 +5,7 @@ PromQL over recorded series, ``up`` and the model's constants.
 """
 from __future__ import annotations
 
-from gpudash.grafana.queries import Scope, of_idle_pods, pod_activity, pod_allocation_by_class
+from gpudash.grafana.queries import Scope, of_idle_pods, pod_activity, pod_allocation_by_class, power_per_hour
 from gpudash.promql import build as q
 from gpudash.rules import names
 from gpudash.sources import kube_state_metrics as ksm
@@ -140,3 +140,9 @@ def targets_up(s: Scope) -> str:
 
 def billing_lines(s: Scope) -> str:
     return q.agg("count", ("cluster",), s.now(names.HOUR_GPU_HOURS))
+
+
+def power_by_namespace(s: Scope) -> str:
+    """Average GPU power per clock hour, cluster and namespace; the energy of GPUs no pod holds (the row without
+    a namespace) shown as namespace ``unallocated``, the provider line's name."""
+    return q.label_replace(power_per_hour(s, ("cluster", "namespace")), "namespace", "unallocated", "namespace", "")

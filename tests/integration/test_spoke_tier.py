@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 
 import jsonschema
 import pytest
@@ -18,9 +17,10 @@ from gpudash.mco import spoke_tier as delivery
 from gpudash.model import model_from_dict
 from gpudash.promtest import run_file
 from gpudash.rules import names, spoke, spoke_tier
-from tests.test_mco_settings import example, pruned
+from tests.conftest import FIXTURES
+from tests.unit.test_mco_settings import example, pruned
 
-CRDS = Path(__file__).parent / "fixtures" / "upstream" / "acm-policy"
+CRDS = FIXTURES / "upstream" / "acm-policy"
 SCHEMAS = {kind: json.loads((CRDS / f"{stem}.schema.json").read_text()) for kind, stem in (
     ("Policy", "policy-v1"), ("ConfigurationPolicy", "configurationpolicy-v1"), ("Placement", "placement-v1beta1"),
     ("PlacementBinding", "placementbinding-v1"), ("ManagedClusterSetBinding", "managedclustersetbinding-v1beta2"))}

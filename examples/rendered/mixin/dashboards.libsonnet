@@ -1987,7 +1987,7 @@
           "maxDataPoints": 11000,
           "targets": [
             {
-              "expr": "sum by (cluster, namespace) (last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{cluster=~\"$cluster\"}[1h] offset 1ms)) * 1000",
+              "expr": "label_replace(sum by (cluster, namespace) (last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{cluster=~\"$cluster\"}[1h] offset 1ms)) * 1000, \"namespace\", \"unallocated\", \"namespace\", \"\")",
               "format": "time_series",
               "interval": "1h",
               "legendFormat": "{{cluster}} {{namespace}}",
