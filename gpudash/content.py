@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpudash import alerts, golden, grafana, rules, wiring
+from gpudash import alerts, golden, grafana, quotas, rules, wiring
 from gpudash.model.types import Model
 from gpudash.prune import deploy as prune
 from gpudash.rules import hub, spoke
@@ -34,7 +34,8 @@ def build(model: Model, step=lambda what: None) -> Content:
     spoke_group, hub_groups, tier = spoke.group(model), hub.groups(model), rules.tier_groups(model)
     step("alerts")
     alert_groups = alerts.hub_groups(model)
-    files = {**rules.files(spoke_group, hub_groups, tier), **alerts.files(model, alert_groups)}
+    files = {**rules.files(spoke_group, hub_groups, tier), **alerts.files(model, alert_groups),
+             **quotas.objects(model)}
     step("grafana")
     grafana.prove_reports(model)
     provider, tenants = grafana.rendered(model)

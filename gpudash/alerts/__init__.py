@@ -49,9 +49,8 @@ def tests(model: Model) -> dict[str, dict]:
 
 
 def files(model: Model, groups: tuple) -> dict[str, dict]:
-    """What every render writes: the alert rule file, the Alertmanager configuration, quotas and alert tests."""
-    return {layout.ALERT_RULES: rule_file(groups), **routing.artifacts(model), **quotas.objects(model),
-            **tests(model)}
+    """What every render writes: the alert rule file, the Alertmanager configuration and alert tests."""
+    return {layout.ALERT_RULES: rule_file(groups), **routing.artifacts(model), **tests(model)}
 
 
 def objects(groups: tuple) -> dict[str, dict]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from gpudash import layout
+from gpudash import layout, quotas
 from gpudash.alerts import names as an
-from gpudash.alerts import quotas
+from gpudash.alerts import quotas as quota_alert
 from gpudash.model import model_from_dict
 from tests.unit.test_alerts import ODD
 
@@ -31,7 +31,7 @@ def test_quota_objects_follow_the_model(quota):
     model = model_from_dict(data)
     objects = quotas.objects(model)
     if not quota:
-        assert objects == {} and quotas.group(model) is None
+        assert objects == {} and quota_alert.group(model) is None
         return
     (path, obj), = objects.items()
     assert path == layout.quota(model.tenants[0].name)

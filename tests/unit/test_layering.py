@@ -29,7 +29,7 @@ LAYERS = {
     **dict.fromkeys(("gpudash.rules", "gpudash.alerts", "gpudash.grafana", "gpudash.mco", "gpudash.mixin",
                      "gpudash.wiring", "gpudash.golden", "gpudash.prune.deploy", "gpudash.prune.plan",
                      # pure PromQL builders of the reports: render proves every tenant report query isolated
-                     "gpudash.report.queries", "gpudash.content"), "content"),
+                     "gpudash.report.queries", "gpudash.content", "gpudash.quotas"), "content"),
     **dict.fromkeys(("gpudash.targets", "gpudash.artifacts"), "delivery"),
     "gpudash.writer": "writer",
     "gpudash.simulation": "simulation",
