@@ -31,6 +31,7 @@ from gpudash.mock.history import write_history
 from gpudash.mock.timeline import FastReference, for_cluster
 from gpudash.model import load_model
 from gpudash.model.types import Model
+from gpudash.promql import read as hub_read
 from gpudash.rules import names
 
 DATA = Path(__file__).parent / "data"
@@ -239,7 +240,7 @@ def compare_hub(prom: Prometheus, model: Model, mock: Mock, refs: dict, hours: r
     clusters = clusters or list(refs)
     truth = truth or HubTruth(refs)
     cl = ("cluster",) if cluster_label else ()
-    read = "last_over_time({}[1h] offset 1ms)"
+    read = "last_over_time({}" + hub_read.HOUR_RANGE + ")"  # the contract's hour read
     got = {
         "gpu_hours": hourly_by_range(prom, read.format(names.HOUR_GPU_HOURS), mock, hours,
                                      (*cl, "namespace", "gpu_class", "resource")),
