@@ -28,9 +28,11 @@ def test_demo_prints_the_last_days_reports_and_writes_statements(tmp_path):
     assert time.monotonic() - t0 < 60, "gpudash demo must finish in under a minute"
     out = r.stdout
     assert "from one cluster's own Prometheus (no ACM hub)" in out and "warning" not in r.stderr, r.stderr
-    rows = [line.split() for line in out.split("\n\n")[1].splitlines()[1:]]
-    totals = {row.split()[0]: Decimal(row.split()[-1]) for row in out.split("\n\n")[2].splitlines()[1:]}
-    assert len(rows) >= 4 and totals["TOTAL"] == sum(Decimal(row[-1]) for row in rows)
+    sections = out.split("\n\n")
+    rows = [line.split() for line in sections[1].splitlines()[1:]]  # the billed lines, cost last
+    totals = next(s for s in sections if s.startswith("Totals (")).splitlines()[2:]
+    (total,) = [Decimal(line.split()[-1]) for line in totals if line.split()[:3] == ["TOTAL", "all", "units"]]
+    assert len(rows) >= 4 and total == sum(Decimal(row[-1]) for row in rows)
     assert re.search(r"^\d{4}-\d\d-\d\dT\d\d:00:00Z\s+\d+\s+\d+$", out, re.M)  # a CCSP summary row
     statements = [Path(line.split(": ", 1)[1]) for line in out.splitlines() if line.startswith("statement: ")]
     assert statements and all(p.is_file() for p in statements)

@@ -76,8 +76,8 @@ def billing_table(r: BillingReport) -> str:
         spent = r.by_unit(r.unallocated)[0][1]
         out += ("\nGPU energy held by no pod (the provider's, not billed):\n"
                 + table(headers, [row(x, r.billed(x)) for x in r.unallocated]
-                        + [["TOTAL", "", "", "", "", _hours(spent.quantity), common.KWH,
-                            _money(spent.cost, cur)][skip:]], right={5 - skip, 7 - skip}))
+                        + [["TOTAL", *[""] * (4 - skip), _hours(spent.quantity), common.KWH,
+                            _money(spent.cost, cur)]], right={5 - skip, 7 - skip}))
     rows = []
     for name, units, cost in [*r.totals(), ("TOTAL", r.by_unit(r.charged), r.total_cost)]:
         rows += [[name, u, _hours(b.quantity), _money(b.cost, cur)] for u, b in units]

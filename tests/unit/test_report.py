@@ -500,6 +500,10 @@ def test_energy_lines_in_every_format_and_every_total_is_the_sum_of_its_lines(tm
     assert "not billed" in unallocated[0]
     assert [_cells(r)[-3:] for r in unallocated[2:]] == [["3.250000", "kWh", "0.65"], ["1.500000", "kWh", "0.30"],
                                                           ["4.750000", "kWh", "0.95"]]
+    assert _cells(unallocated[-1])[0] == "TOTAL"  # labelled in the first printed column, with or without CLUSTER
+    report.single_cluster = True
+    assert _cells(render.billing_table(report).split("\n\n")[2].splitlines()[-1])[0] == "TOTAL"
+    report.single_cluster = False
 
     for path, html in statements(report, tmp_path):
         assert "unallocated" not in html and "Energy lines are the kWh" in html
