@@ -260,16 +260,8 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | No
     pushed = common.pushed_hours(data.get("pushed", ()))
     single = common.single_cluster(pushed) if pushed else bool(lines) and not any(k[0] for k in lines)
     cur = model.currency
-    for x in others:
-        warnings.append(f"namespace {x.namespace}{common.on_cluster(x.cluster)} is not a tenant of the model: "
-                        f"{common.round_hours(x.gpu_hours):g} GPU-hours of {x.gpu_class} {x.resource} "
-                        f"({common.round_money(x.cost, cur):.{common.money_digits(cur)}f} {cur}) are not billed to "
-                        "anyone")
-    for x in non_tenant_energy:
-        warnings.append(f"namespace {x.namespace}{common.on_cluster(x.cluster)} is not a tenant of the model: "
-                        f"{common.round_hours(x.kwh):g} kWh of GPU energy "
-                        f"({common.round_money(x.cost, cur):.{common.money_digits(cur)}f} {cur}) are not billed "
-                        "to anyone")
+    warnings += [_not_a_tenant(x, f"GPU-hours of {x.gpu_class} {x.resource}", cur) for x in others]
+    warnings += [_not_a_tenant(x, "kWh of GPU energy", cur) for x in non_tenant_energy]
     for u in unpriced_rows:
         warnings.append(f"{common.round_hours(u['gpu_hours']):g} GPU-hours of {u['resource']} on product "
                         f"{u['product'] or '(no product label)'} in namespace {u['namespace']}"
@@ -288,6 +280,13 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | No
                          {k: {m: list(v.values()) for m, v in months.items()} for k, months in monthly.items()},
                          warnings, single, gaps, bool(prom.warnings), energy_lines, unallocated,
                          non_tenant_energy, model.energy.in_budget)
+
+
+def _not_a_tenant(x: Line | EnergyLine, what: str, cur: str) -> str:
+    """The warning for a line of a namespace that is no tenant: ``what`` names its quantity's unit and kind."""
+    return (f"namespace {x.namespace}{common.on_cluster(x.cluster)} is not a tenant of the model: "
+            f"{common.round_hours(x.quantity):g} {what} "
+            f"({common.round_money(x.cost, cur):.{common.money_digits(cur)}f} {cur}) are not billed to anyone")
 
 
 def _price_drift(model: Model, lines: list[Line]) -> list[str]:
