@@ -117,9 +117,9 @@ def _step_split(model: Model) -> str:
 
 
 def rules(model: Model) -> tuple[Rule, ...]:
-    hourly = f"sum_over_time({spoke._per_step(_step_split(model), model)}) / {JOULES_PER_KWH!r}"
+    hourly = f"sum_over_time({spoke.hour_steps(_step_split(model), model)}) / {JOULES_PER_KWH!r}"
     return (
-        Rule(names.HOURLY_ENERGY, spoke._previous_hour(hourly),
+        Rule(names.HOURLY_ENERGY, spoke.previous_hour(hourly),
              "GPU energy (kWh) of the previous clock hour per namespace: each GPU's counter rise (power x step"
              "\nwithout a counter) at every spoke step, split among the pods holding it (MIG by compute share);"
              "\nthe row without namespace is the unallocated line. Pushed like GPU-hours, with a sentinel row."),

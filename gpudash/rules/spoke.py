@@ -179,7 +179,7 @@ def _workloads(model: Model) -> str:
     return " or on (cluster, namespace, pod) ".join(f"({c})" for c in chain)
 
 
-def _per_step(expr: str, model: Model) -> str:
+def hour_steps(expr: str, model: Model) -> str:
     """``expr`` at every spoke step of the clock hour ending at the evaluation time: steps ``[t - 1h, t)`` —
     the 1 ms offset keeps the step at ``t`` out under Prometheus 2 and 3 alike."""
     return f"({expr})[1h:{q.duration(model.billing.resolution)}] offset 1ms"
@@ -204,7 +204,7 @@ def _at_last_hour_boundary(per_hour: str) -> str:
     return f"last_over_time(({per_hour})[{_JUST_UNDER_1H}:1h])"
 
 
-def _previous_hour(per_hour: str) -> str:
+def previous_hour(per_hour: str) -> str:
     """:func:`_at_last_hour_boundary` plus the sentinel row."""
     return f"{_at_last_hour_boundary(per_hour)} or {SENTINEL}"
 
@@ -256,7 +256,7 @@ def _over_hour(model: Model, series: str, expr: str) -> str:
     """The steps of the clock hour ending at the evaluation time: the spoke tier's recorded ``series`` (read
     with the range that holds, at an hour boundary ``T``, the samples of ``[T - 1h, T)``: 3600 / resolution of
     them, fewer where an evaluation was missed), else ``expr`` re-derived at every step."""
-    return f"{series}{read.HOUR_RANGE}" if model.billing.tier else _per_step(expr, model)
+    return f"{series}{read.HOUR_RANGE}" if model.billing.tier else hour_steps(expr, model)
 
 
 def rules(model: Model) -> tuple[Rule, ...]:
@@ -273,7 +273,7 @@ def rules(model: Model) -> tuple[Rule, ...]:
         Rule(names.POD_ALLOCATED, pod_alloc,
              "GPUs allocated now to each Running, node-bound pod, with its workload: the live burn rate per pod"
              "\nand workload on the hub. Not an integral: billing uses the hourly series below."),
-        Rule(names.HOURLY_GPU_HOURS, _previous_hour(hour_gpu_hours),
+        Rule(names.HOURLY_GPU_HOURS, previous_hour(hour_gpu_hours),
              "GPU-hours allocated in the previous complete UTC clock hour, integrated at every spoke step"
              "\n(billing.resolution). Every push during an hour carries the same total for the hour before,"
              "\nso the hub reads each hour exactly once and a lost push loses nothing. The sentinel row says"
@@ -285,7 +285,7 @@ def rules(model: Model) -> tuple[Rule, ...]:
              "Spoke steps of the previous clock hour at which kube-state-metrics was up: the share of the"
              "\nhour the hourly figures cover. Less than every step (a restarted Prometheus with an empty"
              "\nTSDB, kube-state-metrics down) is an under-billed hour, which the hub alerts on."),
-        Rule(names.NODE_ACTIVE_GPUS_MAX, _previous_hour(node_max),
+        Rule(names.NODE_ACTIVE_GPUS_MAX, previous_hour(node_max),
              "CCSP: most GPUs allocated to Running pods on each node at any step of the previous clock hour:"
              "\nphysical GPUs with a pod attributed by dcgm-exporter (active_from=dcgm), else the fewest GPUs"
              "\nholding the allocation (active_from=allocation: MIG slices by compute share, replicas by"
