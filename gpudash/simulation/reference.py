@@ -23,6 +23,7 @@ from gpudash.simulation.scenario import (
     gpu_watts,
     power_watts,
     shown_holder,
+    shown_holders,
 )
 
 LOOKBACK = 5  # minutes: a sample answers instant queries while younger than this
@@ -359,7 +360,10 @@ class Reference:
         k = self._scrape_seen("dcgm", minute)
         if k is None or k < since:
             return None
-        k0 = self._scrape_seen("dcgm", minute - self.step)
+        return self._step_joules(node, gpu, k, self._scrape_seen("dcgm", minute - self.step), since)
+
+    def _step_joules(self, node: Node, gpu: int, k: int, k0: int | None, since: int) -> float | None:
+        """:meth:`gpu_step_energy` once the scrapes seen now (``k``) and a step before (``k0``) are known."""
         if node.energy_counter and k0 is not None and k0 >= since:
             counter = energy_counter(self.s, node, gpu)
             if counter[k] >= counter[k0]:
@@ -380,8 +384,9 @@ class Reference:
         top = max(c.time_slicing_replicas for c in self.model.gpu_classes)
         per_replica = 1.0 if node.replicas == 1 else (1 / node.replicas if node.replicas <= top else 0.0)
         out: dict[str, float] = {}
+        holders = shown_holders(self.s, minute)
         for profile, instance, share in units:
-            holder = shown_holder(self.held(minute), node, gpu, profile, instance)
+            holder = shown_holder(holders, node, gpu, profile, instance)
             if holder:
                 out[holder[0].namespace] = out.get(holder[0].namespace, 0.0) + share * per_replica
         return out
@@ -393,9 +398,12 @@ class Reference:
         out: dict[tuple, float] = {}
         for m in self.steps(hour):
             k = self._scrape_seen("dcgm", m)
+            if k is None or k < since:
+                continue
+            k0 = self._scrape_seen("dcgm", m - self.step)
             for node in self.s.nodes:
                 for g in range(node.count):
-                    joules = self.gpu_step_energy(node, g, m, since)
+                    joules = self._step_joules(node, g, k, k0, since)
                     if joules is None:
                         continue
                     shares = self.gpu_shares(node, g, k)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import yaml
@@ -48,6 +48,17 @@ class Skip(Exception):
     """The model cannot run this scenario; ``str()`` is the reason."""
 
 
+def fields_hash(obj) -> int:
+    """A frozen dataclass's hash of its fields, computed once: the simulation's caches key on scenarios and nodes
+    at every step, and the generated ``__hash__`` would re-hash every nested node, pod and event each time."""
+    try:
+        return obj.__dict__["_hash"]
+    except KeyError:
+        h = hash(tuple(getattr(obj, f.name) for f in fields(obj)))
+        object.__setattr__(obj, "_hash", h)
+        return h
+
+
 @dataclass(frozen=True)
 class Node:
     name: str
@@ -64,6 +75,8 @@ class Node:
     partitions_per_gpu: int = 1  # as the scenario states it (CPX on MI300X: 8)
     partition_strategy: str = "single"  # the AMD device plugin's naming: single (amd.com/gpu) | mixed (amd.com/<p>)
     energy_counter: bool = True  # the exporter serves the GPUs' energy counter (else power only)
+
+    __hash__ = fields_hash
 
 
 @dataclass(frozen=True)
@@ -139,6 +152,8 @@ class Scenario:
     hub_only: bool = False  # month-scale: only the push path (pushed series in, hub rules) is tested
     checks: tuple[str, ...] = field(default=())  # extra checks named in the file, from CHECKS
 
+    __hash__ = fields_hash
+
     def node(self, cluster: str, name: str) -> Node:
         return next(n for n in self.nodes if (n.cluster, n.name) == (cluster, name))
 
@@ -156,12 +171,26 @@ MIG_GPU_WATTS = 90  # a MIG GPU's synthetic power draw, whatever its instances d
 ENERGY_AT_START = 3.6e6  # joules an energy counter shows at minute 0 (energy since the driver loaded: 1 kWh)
 
 
-def shown_holder(held: dict[tuple, tuple[Pod, str]], node: Node, gpu: int, profile: str | None,
+def holder_index(held: dict[tuple, tuple[Pod, str]]) -> dict[tuple, tuple[Pod, str]]:
+    """{(node, gpu, profile, instance): (pod, container)} the GPU exporter attributes each device of ``held`` to
+    (instance 0 for a whole GPU): of a time-sliced device's replicas, the one sorted first (dcgm-exporter's
+    default device-to-pod map keeps one pod per device)."""
+    out: dict[tuple, tuple[Pod, str]] = {}
+    for d in sorted(held, key=str):
+        out.setdefault((*d[:3], d[3] if d[2] is not None else 0), held[d])
+    return out
+
+
+@functools.cache
+def shown_holders(s: Scenario, minute: int) -> dict[tuple, tuple[Pod, str]]:
+    """:func:`holder_index` of the devices held at ``minute``."""
+    return holder_index(assignments(s)[minute])
+
+
+def shown_holder(holders: dict[tuple, tuple[Pod, str]], node: Node, gpu: int, profile: str | None,
                  instance: int) -> tuple[Pod, str] | None:
-    """The (pod, container) the GPU exporter attributes a device to: of a time-sliced device's replicas, the one
-    sorted first (dcgm-exporter's default device-to-pod map keeps one pod per device)."""
-    return next((held[d] for d in sorted(held, key=str)
-                 if d[:3] == (node.name, gpu, profile) and (profile is None or d[3] == instance)), None)
+    """The (pod, container) ``holders`` (a :func:`holder_index`) shows on a device, or None."""
+    return holders.get((node.name, gpu, profile, instance if profile is not None else 0))
 
 
 def gpu_watts(s: Scenario, node: Node, gpu: int, minute: int) -> float:
@@ -169,7 +198,7 @@ def gpu_watts(s: Scenario, node: Node, gpu: int, minute: int) -> float:
     :func:`power_watts` of the utilisation of the pod the exporter shows on it (idle when none)."""
     if node.mig_strategy != "none":
         return MIG_GPU_WATTS
-    holder = shown_holder(assignments(s)[minute], node, gpu, None, 0)
+    holder = shown_holder(shown_holders(s, minute), node, gpu, None, 0)
     return power_watts(holder[0].utilisation_at(minute) if holder else 0.0)
 
 

@@ -22,6 +22,7 @@ from gpudash.simulation.scenario import (
     assignments,
     devices,
     energy_counter,
+    holder_index,
     power_watts,
     shown_holder,
 )
@@ -206,6 +207,7 @@ def _pod_labels(exporter: Exporter, holder: tuple[Pod, str]) -> list[tuple[str, 
 def _exporter_exposition(scenario: Scenario, model: Model, cluster: str, minute: int, held) -> dict[Labels, float]:
     src = model.sources
     out: dict[Labels, float] = {}
+    holders = holder_index(held)
     for index, node in enumerate(scenario.nodes):
         if node.cluster != cluster:
             continue
@@ -213,7 +215,7 @@ def _exporter_exposition(scenario: Scenario, model: Model, cluster: str, minute:
         units = (sorted({d[:3] for d in devices(node)}, key=str) if node.mig_strategy != "none"
                  else [(g, None, 0) for g in range(node.count)])
         for g, profile, instance in units:
-            holder = shown_holder(held, node, g, profile, instance)
+            holder = shown_holder(holders, node, g, profile, instance)
             util = holder[0].utilisation_at(minute) if holder else 0.0
             if node.vendor == "amd":
                 labels = [("job", gx.sample_job(src.amd)), ("gpu_id", str(g)), ("hostname", node.name),
