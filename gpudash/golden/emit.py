@@ -33,6 +33,7 @@ from gpudash import layout
 from gpudash.model.types import Model
 from gpudash.promql import build as q
 from gpudash.rules import names, spoke_tier
+from gpudash.simulation import clear_caches
 from gpudash.simulation import scenario as sc
 from gpudash.simulation.reference import Reference, period_start
 from gpudash.simulation.scenario import PUSH_RULES
@@ -75,6 +76,7 @@ def emit_tests(model: Model, directory: Path = SCENARIO_DIR) -> dict[str, dict]:
         if s.hub_only or len(s.clusters) > 1 or any(s.faults_of(k) for k in PUSH_FAULTS):
             files.append((layout.golden_test(s.name, hub=True), _hub_file(s, model, ref)))
         out.update(files)
+        clear_caches()
         index[s.name] = {"protects": s.protects, "files": [path.removeprefix(f"{layout.TESTS}/") for path, _ in files]}
     out[layout.GOLDEN_INDEX] = {"scenarios": dict(sorted(index.items()))}
     return out

@@ -4,3 +4,14 @@ independent reference model of what they bill (reference.py), written from docs/
 The golden emitter (gpudash/golden) and the synthetic cluster (gpudash/mock) build on it; generators never
 import it (tests/unit/test_layering.py).
 """
+
+
+def clear_caches() -> None:
+    """Forget what the simulation memoised (functools caches keyed on scenarios and references, kept for the
+    life of the process otherwise): the golden emitter calls it after each scenario, so a render holds one
+    scenario's steps at a time."""
+    from gpudash.simulation import reference, scenario, series
+
+    for obj in [*vars(scenario).values(), *vars(series).values(), *vars(reference.Reference).values()]:
+        if hasattr(obj, "cache_clear"):
+            obj.cache_clear()
