@@ -88,26 +88,45 @@ def shared(model: Model):
 
 
 def _tenant_boards(model: Model) -> dict[str, tenant_board.Board]:
-    """Each tenant's dashboard with its own datasource, built through grafanalib, proven isolated and serialised
-    once per render (:func:`shared`): the Grafana and mixin families and the ACM variant share them (read-only).
+    """Each tenant's dashboard with its own datasource, proven isolated and serialised once per render
+    (:func:`shared`): the Grafana and mixin families and the ACM variant share them (read-only). Tenants alike
+    (:func:`gpudash.grafana.tenant_board.alike`) are written into one checked template, the others built through
+    grafanalib.
 
     They are built from the model without its ``sources`` (a tenant dashboard reads recorded series only, as the
     isolation proof requires, never a raw exporter's job or labels), so they are the same for every ``sources``:
     the mixin's probe render relies on it."""
     from gpudash.grafana import dashboards
-    from gpudash.grafana import panels as P
 
     built = _BUILT.get(id(model))
-    if built is None:
-        built, blind = {}, dataclasses.replace(model, sources=None)
-        for t in model.tenants:
-            dash, ds_uid = dashboards.tenant(blind, t), uids.tenant_datasource_uid(t.name)
-            data = P.render(dash, prov.datasource_ref(ds_uid))
-            isolation.prove(data, t.namespace, ds_uid, model.clusters)
-            built[t.name] = tenant_board.board(dashboards.file_name(dash), data)
-        if id(model) in _BUILT:
-            _BUILT[id(model)] = built
+    if built is not None:
+        return built
+    blind = dataclasses.replace(model, sources=None)
+    alike: dict[Tenant, list[Tenant]] = {}
+    for t in model.tenants:
+        alike.setdefault(tenant_board.alike(t), []).append(t)
+    built = {}
+    for group in alike.values():
+        template = (tenant_board.template(group[0], lambda t: built_board(blind, t), dashboards.tenant_values)
+                    if len(group) > 2 else None)  # a template costs two builds
+        for t in group:
+            b = template.specialise(dashboards.tenant_values(t)) if template else built_board(blind, t)
+            isolation.prove(b.data, t.namespace, uids.tenant_datasource_uid(t.name), model.clusters)
+            built[t.name] = b
+    built = {t.name: built[t.name] for t in model.tenants}  # the model's order
+    if id(model) in _BUILT:
+        _BUILT[id(model)] = built
     return built
+
+
+def built_board(model: Model, t: Tenant) -> tenant_board.Board:
+    """``t``'s dashboard with its own datasource, built through grafanalib (no template, no proof)."""
+    from gpudash.grafana import dashboards
+    from gpudash.grafana import panels as P
+
+    dash = dashboards.tenant(model, t)
+    data = P.render(dash, prov.datasource_ref(uids.tenant_datasource_uid(t.name)))
+    return tenant_board.board(dashboards.file_name(dash), data)
 
 
 def prove_reports(model: Model) -> None:

@@ -359,6 +359,15 @@ def tenant(model: Model, t: Tenant) -> P.Dashboard:
         refresh=q.duration(model.billing.mco_interval))
 
 
+def tenant_values(t: Tenant) -> tuple[str | float, ...]:
+    """Every value :func:`tenant` writes from ``t`` but its ``alert_at`` (which tenants sharing a dashboard
+    template have in common): uids, name, namespace, budget as text, the budget thresholds' steps.
+    :mod:`gpudash.grafana.tenant_board` specialises a template by them, and checks it."""
+    steps = [v for v, _ in _budget_thresholds(t, t.budget) if v is not None]
+    return (uids.tenant_dashboard_uid(t.name), uids.tenant_datasource_uid(t.name), t.name, t.namespace,
+            f"{t.budget:g}", *steps)
+
+
 def provider_dashboards(model: Model) -> tuple[P.Dashboard, ...]:
     return (provider(model), ccsp(model))
 

@@ -6,12 +6,23 @@ datasource each panel and target names. A variant's text is the board's text wit
 token replaced, when that is provably the same as serialising the substituted structure (every occurrence of
 the token is a panel's or target's datasource uid); otherwise the structure is substituted and serialised.
 The isolation proof then runs on every variant as written (a reference left behind fails it).
+
+Tenants alike in all but their names, budget, receiver and quota (the same ``alert_at``) share a
+:class:`Template`: two probe tenants differing in all of those are built through grafanalib, and the first
+probe's text with its values (:func:`gpudash.grafana.dashboards.tenant_values`) replaced by the second's must be
+the second's build, byte for byte, in both the written (sorted) and the built (grafanalib's key order) JSON;
+otherwise every tenant of the group is built. A tenant's board is the template with its values written in,
+JSON-escaped.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from gpudash.model.types import Tenant
 from gpudash.yamlfmt import dump_json
 
 
@@ -62,3 +73,61 @@ def with_datasource(data, old_uid: str, new_uid: str):
         return node
 
     return copy(data)
+
+
+# Two tenants no model holds, differing in every field but ``alert_at``: names long enough that their uids are
+# hashed (no uid holds a name), with a quote and a backslash (a place that escapes the name other than as JSON
+# fails the check), budgets whose every threshold and ``:g`` text is a number nothing else in a dashboard is,
+# another receiver and quota (a dashboard depending on them fails the check).
+PROBES = ({"name": 'gpudash template probe "one" \\ whose uids are hashed', "namespace": "gpudash-probe-one",
+           "budget": 987654.321, "receiver": "gpudash-probe-one", "quota": ()},
+          {"name": 'gpudash template probe "two" \\ whose uids are hashed', "namespace": "gpudash-probe-two",
+           "budget": 123456.789, "receiver": "gpudash-probe-two", "quota": (("requests.nvidia.com/gpu", 7),)})
+
+
+def alike(t: Tenant) -> Tenant:
+    """What tenants sharing a template have in common: ``t`` without the fields the probes vary."""
+    return dataclasses.replace(t, name="", namespace="", budget=0.0, receiver="", quota=())
+
+
+def _token(value) -> str:
+    """``value`` as the JSON texts hold it: a string's escaped characters (inside quotes), a number's text."""
+    return json.dumps(value, ensure_ascii=False)[1:-1] if isinstance(value, str) else json.dumps(value)
+
+
+def _compact(data) -> str:
+    return json.dumps(data, ensure_ascii=False)  # grafanalib's key order; the C encoder
+
+
+@dataclass(frozen=True)
+class Template:
+    """A probe tenant's board with the probe's :func:`_token` of each value to be replaced."""
+
+    board: Board
+    compact: str  # the probe's JSON in grafanalib's key order (parsed back as each board's data)
+    tokens: tuple[str, ...]
+    pattern: re.Pattern
+
+    def specialise(self, values: tuple) -> Board:
+        """The board of the tenant whose :func:`~gpudash.grafana.dashboards.tenant_values` are ``values``."""
+        table = dict(zip(self.tokens, (_token(v) for v in values), strict=True))
+
+        def sub(text: str) -> str:
+            return self.pattern.sub(lambda m: table[m.group()], text)
+
+        return Board(sub(self.board.stem), json.loads(sub(self.compact)), sub(self.board.text))
+
+
+def template(like: Tenant, build: Callable[[Tenant], Board], values: Callable[[Tenant], tuple]) -> Template | None:
+    """The template of the tenants :func:`alike` ``like`` (see the module), or None when the second probe is not
+    the first one specialised."""
+    first, second = (dataclasses.replace(like, **probe) for probe in PROBES)
+    one, two = build(first), build(second)
+    tokens = tuple(_token(v) for v in values(first))
+    if len(set(tokens)) != len(tokens):
+        return None
+    pattern = re.compile("|".join(re.escape(t) for t in sorted(tokens, key=len, reverse=True)))
+    out = Template(one, _compact(one.data), tokens, pattern)
+    got = out.specialise(values(second))
+    same = (got.stem, got.text, _compact(got.data)) == (two.stem, two.text, _compact(two.data))
+    return out if same else None
