@@ -374,8 +374,20 @@ class Reference:
         """{namespace: share of the GPU} the exporter attributes at scrape ``minute``: the pod it shows on each
         device, a whole GPU 1, a MIG instance its compute share, a time-sliced device 1/replicas; nothing on a
         partitioned AMD node (its energy is the physical GPU's, reported on partition 0)."""
+        out: dict[str, float] = {}
+        holders = shown_holders(self.s, minute)
+        for profile, instance, share in self._energy_units(node):
+            holder = shown_holder(holders, node, gpu, profile, instance)
+            if holder:
+                out[holder[0].namespace] = out.get(holder[0].namespace, 0.0) + share
+        return out
+
+    @cache
+    def _energy_units(self, node: Node) -> tuple[tuple[str | None, int, float], ...]:
+        """(MIG profile or None, instance, share of the GPU) of each device of a GPU of ``node`` that
+        :meth:`gpu_shares` attributes (a time-sliced replica's share divided by the replicas)."""
         if node.vendor == "amd" and node.partition and not node.partition.startswith("spx"):
-            return {}
+            return ()
         units = [(None, 0, 1.0)]
         if node.mig_strategy != "none":
             slices = mig.GPU_SLICES[node.gpu_class.mig_model][0]
@@ -383,13 +395,7 @@ class Reference:
             units = [(p, i, compute[p] / slices) for p, n in node.mig_layout for i in range(1, n + 1)]
         top = max(c.time_slicing_replicas for c in self.model.gpu_classes)
         per_replica = 1.0 if node.replicas == 1 else (1 / node.replicas if node.replicas <= top else 0.0)
-        out: dict[str, float] = {}
-        holders = shown_holders(self.s, minute)
-        for profile, instance, share in units:
-            holder = shown_holder(holders, node, gpu, profile, instance)
-            if holder:
-                out[holder[0].namespace] = out.get(holder[0].namespace, 0.0) + share * per_replica
-        return out
+        return tuple((p, i, share * per_replica) for p, i, share in units)
 
     @cache
     def energy(self, hour: int, since: int = 0) -> dict[tuple, float]:
