@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+from collections.abc import Callable
 
 from gpudash import layout
 from gpudash.errors import GenerationError
@@ -117,6 +118,19 @@ def _tenant_boards(model: Model) -> dict[str, tenant_board.Board]:
     if id(model) in _BUILT:
         _BUILT[id(model)] = built
     return built
+
+
+def tenant_texts(model: Model, fmt: Callable[[dict], str], ascii: bool = False) -> dict[str, str]:
+    """{tenant name: ``fmt`` of its dashboard}: through its template where the substitution is checked for ``fmt``
+    too (strings escaped as JSON, with ``ascii`` as ``ensure_ascii``), else ``fmt`` of each."""
+    out: dict[str, str] = {}
+    serialisers: dict[int, Callable[[tuple], str] | None] = {}
+    for name, b in tenant_boards(model).items():
+        if b.template is not None and id(b.template) not in serialisers:
+            serialisers[id(b.template)] = b.template.serialiser(fmt, ascii)
+        serialise = serialisers.get(id(b.template))
+        out[name] = serialise(b.values) if serialise else fmt(b.data)
+    return out
 
 
 def built_board(model: Model, t: Tenant) -> tenant_board.Board:

@@ -17,6 +17,7 @@ JSON-escaped.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import re
 from collections.abc import Callable
@@ -34,6 +35,8 @@ class Board:
     stem: str
     data: dict
     text: str
+    template: Template | None = None  # the template it was written into, with its values
+    values: tuple = ()
 
 
 def board(stem: str, data: dict) -> Board:
@@ -90,9 +93,17 @@ def alike(t: Tenant) -> Tenant:
     return dataclasses.replace(t, name="", namespace="", budget=0.0, receiver="", quota=())
 
 
-def _token(value) -> str:
-    """``value`` as the JSON texts hold it: a string's escaped characters (inside quotes), a number's text."""
-    return json.dumps(value, ensure_ascii=False)[1:-1] if isinstance(value, str) else json.dumps(value)
+def _token(value, ascii: bool = False) -> str:
+    """``value`` as JSON text holds it: a string's escaped characters (inside quotes; non-ASCII ones escaped
+    too with ``ascii``), a number's text."""
+    return json.dumps(value, ensure_ascii=ascii)[1:-1] if isinstance(value, str) else json.dumps(value)
+
+
+def _substitution(old: tuple, new: tuple, ascii: bool = False) -> Callable[[str], str]:
+    """Text with each of the ``old`` values' tokens replaced by the ``new`` one's (one pass, longest first)."""
+    table = dict(zip((_token(v, ascii) for v in old), (_token(v, ascii) for v in new), strict=True))
+    pattern = re.compile("|".join(re.escape(t) for t in sorted(table, key=len, reverse=True)))
+    return lambda text: pattern.sub(lambda m: table[m.group()], text)
 
 
 def _compact(data) -> str:
@@ -101,33 +112,38 @@ def _compact(data) -> str:
 
 @dataclass(frozen=True)
 class Template:
-    """A probe tenant's board with the probe's :func:`_token` of each value to be replaced."""
+    """The two probes' boards and values (:data:`PROBES`); a board is the first with its values replaced."""
 
-    board: Board
-    compact: str  # the probe's JSON in grafanalib's key order (parsed back as each board's data)
-    tokens: tuple[str, ...]
-    pattern: re.Pattern
+    first: Board
+    values: tuple
+    second: Board
+    second_values: tuple
 
     def specialise(self, values: tuple) -> Board:
         """The board of the tenant whose :func:`~gpudash.grafana.dashboards.tenant_values` are ``values``."""
-        table = dict(zip(self.tokens, (_token(v) for v in values), strict=True))
+        sub = _substitution(self.values, values)
+        return Board(sub(self.first.stem), json.loads(sub(self._compact)), sub(self.first.text), self, values)
 
-        def sub(text: str) -> str:
-            return self.pattern.sub(lambda m: table[m.group()], text)
+    @functools.cached_property
+    def _compact(self) -> str:
+        return _compact(self.first.data)
 
-        return Board(sub(self.board.stem), json.loads(sub(self.compact)), sub(self.board.text))
+    def serialiser(self, fmt: Callable[[dict], str], ascii: bool) -> Callable[[tuple], str] | None:
+        """``values -> fmt(data of their board)`` by substitution into ``fmt`` of the first probe (strings escaped
+        as JSON, with ``ascii`` as ``ensure_ascii``), or None when that does not give ``fmt`` of the second."""
+        text = fmt(self.first.data)
+        if _substitution(self.values, self.second_values, ascii)(text) != fmt(self.second.data):
+            return None
+        return lambda values: _substitution(self.values, values, ascii)(text)
 
 
 def template(like: Tenant, build: Callable[[Tenant], Board], values: Callable[[Tenant], tuple]) -> Template | None:
     """The template of the tenants :func:`alike` ``like`` (see the module), or None when the second probe is not
     the first one specialised."""
     first, second = (dataclasses.replace(like, **probe) for probe in PROBES)
-    one, two = build(first), build(second)
-    tokens = tuple(_token(v) for v in values(first))
-    if len(set(tokens)) != len(tokens):
+    out = Template(build(first), values(first), build(second), values(second))
+    if len({_token(v) for v in out.values}) != len(out.values):
         return None
-    pattern = re.compile("|".join(re.escape(t) for t in sorted(tokens, key=len, reverse=True)))
-    out = Template(one, _compact(one.data), tokens, pattern)
-    got = out.specialise(values(second))
+    got, two = out.specialise(out.second_values), out.second
     same = (got.stem, got.text, _compact(got.data)) == (two.stem, two.text, _compact(two.data))
     return out if same else None

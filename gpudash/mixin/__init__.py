@@ -93,10 +93,13 @@ def _config_libsonnet(model: Model) -> str:
     return "\n".join([*lines, "  },", "}", ""])
 
 
+DASHBOARD_DEPTH = 2  # of a dashboard in dashboards.libsonnet (under grafanaDashboards+::, by file name)
+
+
 def _part(field: str, real, probe, sentinels: dict[str, str], values: dict[str, str]) -> str:
     """One ``<field>+::`` file: rule and alert groups go under ``groups+:``, dashboards by file name."""
     if field == "grafanaDashboards":
-        body = jsonnet.value(real, probe, sentinels, values, field, 1)
+        body = jsonnet.value(real, probe, sentinels, values, field, DASHBOARD_DEPTH - 1)
     else:
         body = "{\n    groups+: " + jsonnet.value(real, probe, sentinels, values, field, 2) + ",\n  }"
     return f"{HEADER}{{\n  {field}+:: {body},\n}}\n"
@@ -111,7 +114,11 @@ def _mixin_libsonnet() -> str:
 
 def artifacts(model: Model) -> dict[str, object]:
     # tenant dashboards are built without the model's sources (grafana._tenant_boards): the probe's are the same
-    tenants = grafana.rendered(model)[1]
+    # the tenant dashboards' jsonnet, written once (through their template: grafana.tenant_texts); each is its own
+    # probe, as they are built without the model's sources (grafana._tenant_boards)
+    texts = grafana.tenant_texts(model, lambda data: jsonnet.plain(data, DASHBOARD_DEPTH), ascii=True)
+    tenants = {name: {b.stem: jsonnet.Written(texts.pop(name), DASHBOARD_DEPTH)}
+               for name, b in grafana.tenant_boards(model).items()}
     real, probe = content(model, tenants), content(_probe(model), tenants)
     sentinels = {sentinel(name): name for name in FIELDS}
     values = defaults(model)

@@ -34,8 +34,27 @@ def _scalar(v) -> str:
 _ENCODE_ASCII = json.encoder.encode_basestring_ascii
 
 
+class Written(str):
+    """Jsonnet of a structure that is its own probe, written already at ``depth`` (:func:`plain`): placed as it
+    is (re-indented when placed at another depth)."""
+
+    depth: int
+
+    def __new__(cls, text: str, depth: int) -> Written:
+        out = super().__new__(cls, text)
+        out.depth = depth
+        return out
+
+
+def plain(real, depth: int) -> str:
+    """The jsonnet :func:`value` writes for ``real`` at ``depth`` where nothing is templated."""
+    return _plain(real, depth)
+
+
 def _plain(real, depth: int) -> str:
     """:func:`value` of a structure that is its own probe (nothing templated), without the comparisons."""
+    if isinstance(real, Written):  # each line after the first is indented by its depth
+        return real if real.depth == depth else real.replace("\n" + INDENT * real.depth, "\n" + INDENT * depth)
     pad, inner = INDENT * depth, INDENT * (depth + 1)
     if isinstance(real, dict):
         lines = [f"{inner}// {line}".rstrip() for line in str(real.get(COMMENT, "")).splitlines()]

@@ -55,3 +55,19 @@ def test_a_value_the_template_does_not_know_fails_its_check():
     assert tenant_board.template(t, lambda x: grafana.built_board(blind, x), without_budget_text) is None
     without_namespace = lambda x: dashboards.tenant_values(x)[:3] + dashboards.tenant_values(x)[4:]  # noqa: E731
     assert tenant_board.template(t, lambda x: grafana.built_board(blind, x), without_namespace) is None
+
+
+def test_other_serialisations_through_the_template_are_those_of_each_build():
+    """The mixin's jsonnet (strings ASCII-escaped) of every tenant dashboard, written into the template, is the
+    jsonnet of its build; a serialisation the substitution cannot reproduce is written from each board."""
+    from gpudash.mixin import jsonnet
+
+    model = tricky_model()
+    blind = dataclasses.replace(model, sources=None)
+    texts = grafana.tenant_texts(model, lambda data: jsonnet.plain(data, 2), ascii=True)
+    assert texts == {t.name: jsonnet.plain(grafana.built_board(blind, t).data, 2) for t in model.tenants}
+    shout = lambda data: json.dumps(data).upper()  # noqa: E731 - the values' tokens are not there as written
+    board = grafana.tenant_boards(model)[model.tenants[0].name]
+    assert board.template is not None and board.template.serialiser(shout, ascii=True) is None
+    assert grafana.tenant_texts(model, shout) == {t.name: shout(grafana.built_board(blind, t).data)
+                                                  for t in model.tenants}

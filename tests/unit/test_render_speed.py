@@ -1,5 +1,6 @@
 """Render speed without changing a byte (issue #16): each tenant dashboard built through grafanalib (or written
-into a template) once per render, serialised once, its ACM variant derived from that text, and the shortcuts equal to the long way."""
+into a template) once per render, serialised once, its ACM variant derived from that text, and the shortcuts
+equal to the long way."""
 from __future__ import annotations
 
 import copy
@@ -85,3 +86,10 @@ def test_mixin_shortcut_for_unchanged_dashboards_equals_the_comparison(example_m
     commented = {COMMENT: "two\nlines", "list": [data["panels"][0], []], "empty": {}, "text": "é\"%"}
     for value in (data, commented):
         assert jsonnet.value(value, value, {}, {}, "x", 1) == jsonnet.value(value, copy.deepcopy(value), {}, {}, "x", 1)
+
+
+def test_jsonnet_written_once_is_placed_at_any_depth():
+    data = {"a": [1, {"b": "x"}, []], "c": {}, "d": {"e": [None, True, 2.5]}}
+    written = jsonnet.Written(jsonnet.plain(data, 2), 2)
+    for depth in range(4):
+        assert jsonnet.value(written, written, {}, {}, "", depth) == jsonnet.plain(data, depth)
