@@ -24,23 +24,31 @@ files before ``promtool tsdb create-blocks-from openmetrics``: one Prometheus, o
 from __future__ import annotations
 
 import concurrent.futures
+import hashlib
+import json
 import os
 import shutil
 import statistics
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import yaml
 
 from e2e import mco_sim, pipeline
 from e2e.harness import Prometheus
+from gpudash import layout
 from gpudash.mock.config import compile_mock, parse_time
 from gpudash.mock.history import write_history
 from gpudash.model import model_from_dict
+from gpudash.rules import names
 
+ROOT = Path(__file__).resolve().parent.parent
 SHARD_NODES = 5
 HISTORY_MINUTES = 125  # 00:00 to 02:05: the push at 02:05 integrates hours 00:00 and 01:00 at full resolution
-EXPORTER_MINUTES = 15  # DCGM / AMD series for the last 15 minutes only (the activity rules read 5 minutes)
+# DCGM / AMD series from 00:55: the energy rule reads every step of the hour before the push (01:00 to 02:00, each
+# step with the one before it), the activity rules the last 5 minutes
+EXPORTER_MINUTES = 70
 SLOW = 5.0  # queries slower than this are timed once, quicker ones `repeat` times (median)
 HUB_EVAL = 300  # the hub rules are evaluated up to this many seconds after the push
 TENANTS = 50
@@ -184,11 +192,35 @@ class TimedSpoke:
         return self.prom.query_range(*args, **kw)
 
 
-def run(work: Path, gpus: int = 10_000, tenants: int = TENANTS, repeat: int = 3, log=print) -> dict:
+def run(work: Path, gpus: int = 10_000, tenants: int = TENANTS, repeat: int = 3, log=print,
+        cache: Path | None = None) -> dict:
+    """The fleet benchmark in ``work``; ``cache``: a directory keeping the fleet's history blocks between runs
+    (keyed by the fleet's description and the mock's source), else the history is written every time."""
     work.mkdir(parents=True, exist_ok=True)
     m = model(tenants)
-    t0 = time.perf_counter()
     raws = shards(gpus, tenants)
+    prom = Prometheus(work / "spoke")
+    try:
+        made = _history(prom, work, raws, tenants, cache, log)
+        return _measure(prom, m, work, raws, gpus, repeat, log) | made
+    finally:
+        prom.stop()
+
+
+def _history(prom: Prometheus, work: Path, raws: list[dict], tenants: int, cache: Path | None, log) -> dict:
+    """The fleet's raw history in ``prom`` (started), written by the mock and imported by promtool, or copied
+    from ``cache``; returns how it was made (samples, seconds, whether from the cache)."""
+    key = hashlib.sha256(json.dumps([raws, tenants, EXPORTER_MINUTES]).encode()
+                         + pipeline._fingerprint(ROOT / "gpudash" / "mock", ROOT / "gpudash" / "golden").encode())
+    kept = cache / f"fleet-{key.hexdigest()[:16]}" if cache else None
+    if kept and (kept / "made.json").exists():
+        for block in kept.iterdir():
+            if block.is_dir():
+                shutil.copytree(block, prom.data / block.name)
+        prom.start()
+        log(f"fleet: history from {kept}")
+        return json.loads((kept / "made.json").read_text()) | {"history_cached": True}
+    t0 = time.perf_counter()
     jobs = os.cpu_count() or 2
     with concurrent.futures.ProcessPoolExecutor(jobs) as pool:
         written = list(pool.map(_write_shard, [(r, tenants, work / "om" / r["name"]) for r in raws]))
@@ -198,15 +230,20 @@ def run(work: Path, gpus: int = 10_000, tenants: int = TENANTS, repeat: int = 3,
                                [work / "om" / f"merged-{j}.om" for j in range(jobs)]))
     gen_s = time.perf_counter() - t0
     log(f"fleet: {len(raws)} shards, {samples:,} samples written in {gen_s:.0f} s")
-    prom = Prometheus(work / "spoke")
-    try:
-        t1 = time.perf_counter()
-        prom.backfill_openmetrics(merged, max_block_duration="24h")
-        import_s = time.perf_counter() - t1
-        shutil.rmtree(work / "om", ignore_errors=True)
-        return _measure(prom, m, work, raws, samples, gen_s, import_s, gpus, repeat, log)
-    finally:
-        prom.stop()
+    t1 = time.perf_counter()
+    prom.backfill_openmetrics(merged, max_block_duration="24h")
+    made = {"history_samples": samples, "generate_seconds": round(gen_s, 1),
+            "import_seconds": round(time.perf_counter() - t1, 1)}
+    shutil.rmtree(work / "om", ignore_errors=True)
+    if kept:
+        prom.stop()  # copied while the server is down: it may compact its blocks
+        shutil.rmtree(kept, ignore_errors=True)
+        for block in prom.data.iterdir():
+            if (block / "meta.json").exists():
+                shutil.copytree(block, kept / block.name)
+        (kept / "made.json").write_text(json.dumps(made))
+        prom.start()
+    return made | {"history_cached": False}
 
 
 def _count_by_name(prom: Prometheus, names_: tuple[str, ...] | str, t: float) -> dict[str, int]:
@@ -215,24 +252,14 @@ def _count_by_name(prom: Prometheus, names_: tuple[str, ...] | str, t: float) ->
             for lb, v in prom.query(f'count by (__name__) ({{__name__=~"{regex}"}})', t)}
 
 
-def _measure(prom, m, work, raws, samples, gen_s, import_s, gpus, repeat, log) -> dict:
-    rendered = pipeline.render(m, work / "rendered", rules_only=True)
-    allow = mco_sim.decode_allowlist(rendered / mco_sim.ALLOWLIST_FILE)
-    start = parse_time(raws[0]["start"])
-    t = start + HISTORY_MINUTES * 60  # a push at 02:05
-    fleet = {lb_val: v for lb_val, v in (
-        (dict(lb).get("resource"), v) for lb, v in prom.query(
-            'sum by (resource) (kube_node_status_allocatable{resource=~"nvidia_com_.*|amd_com_gpu"})', t))}
-    nodes = int(prom.query("count(kube_node_labels)", t)[0][1])
-    phases = {dict(lb)["phase"]: int(v) for lb, v in prom.query(
-        "sum by (phase) (kube_pod_status_phase == 1)", t)}
-    # 1. one push at t through the collector simulation (instant queries, JSON-decoded allowlist exprs), every
-    #    query it sends timed: each recording rule, and the federation of the allowlist's names.
+def _push(prom: Prometheus, m, allow: mco_sim.Allowlist, t: float, repeat: int, log, tag: str = "") -> dict:
+    """One push at ``t`` through the collector simulation (instant queries, JSON-decoded allowlist exprs), every
+    query it sends timed: each recording rule, and the federation of the allowlist's names."""
     spoke = TimedSpoke(prom)
     collector = mco_sim.Collector(spoke, "fleet", allow, m.billing.mco_interval, mode="instant")
-    t2 = time.perf_counter()
+    t0 = time.perf_counter()
     push = collector.collect(t, t)
-    collect_s = time.perf_counter() - t2
+    collect_s = time.perf_counter() - t0
     for query, times in list(spoke.times.items()):  # more samples of the quick queries (the slow ones: once)
         if times[0] < SLOW:
             for _ in range(repeat - 1):
@@ -246,9 +273,65 @@ def _measure(prom, m, work, raws, samples, gen_s, import_s, gpus, repeat, log) -
         times = spoke.times[query]
         spoke_rules.append({"record": record, "seconds_median": round(statistics.median(times), 3),
                             "seconds_first": round(times[0], 3), "series": per_push.get(record, 0)})
-        log(f"fleet: spoke {record}: {statistics.median(times):.2f} s, {per_push.get(record, 0)} series")
-    federate_s = sum(statistics.median(v) for q, v in spoke.times.items()
-                     if q not in dict((b, a) for a, b in allow.recording_rules))
+        log(f"fleet{tag}: spoke {record}: {statistics.median(times):.2f} s, {per_push.get(record, 0)} series")
+    rule_queries = {query for _, query in allow.recording_rules}
+    federate_s = sum(statistics.median(v) for q, v in spoke.times.items() if q not in rule_queries)
+    return {"push": push, "spoke_rules": spoke_rules, "per_push": per_push, "collect_s": collect_s,
+            "federate_s": federate_s, "seconds": sum(r["seconds_median"] for r in spoke_rules)}
+
+
+def _hourly(push: mco_sim.PushLog) -> dict[tuple, float]:
+    """The pushed hourly figures (GPU-hours, steps observed, node maximum) by labels."""
+    hourly = (names.HOURLY_GPU_HOURS, names.STEPS_OBSERVED, names.NODE_ACTIVE_GPUS_MAX)
+    return {labels: v for labels, by_t in push.samples.items() if dict(labels)["__name__"] in hourly
+            for v in by_t.values()}
+
+
+def _tier(prom: Prometheus, m, work: Path, start: float, t: float, plain: dict, repeat: int, log) -> dict:
+    """The same push with ``billing.spoke_tier: policy``: the tier's group timed once per rule at ``t`` (what it
+    costs each ``billing.resolution`` on the spoke), then evaluated over the history at its own offset as the rule
+    manager would have (``backfill_rules(method="query")``, as e2e/test_single_cluster.py does: set-up, not push
+    cost), then every allowlist rule timed at the push as without the tier. ``plain``: the push without it."""
+    tiered = replace(m, billing=replace(m.billing, spoke_tier="policy"))
+    rendered = pipeline.render(tiered, work / "rendered-tier", rules_only=True)
+    tier_file = rendered / layout.SPOKE_TIER_RULES
+    (group,) = yaml.safe_load(tier_file.read_text())["groups"]
+    tier_rules = []
+    for r in group["rules"]:
+        rows, times = _median_time(lambda e=r["expr"]: prom.query(e, t), repeat)
+        tier_rules.append({"record": r["record"], "seconds_median": round(statistics.median(times), 3),
+                           "seconds_first": round(times[0], 3), "series": len(rows)})
+        log(f"fleet: tier {r['record']}: {statistics.median(times):.3f} s, {len(rows)} series")
+    t0 = time.perf_counter()
+    prom.backfill_rules([tier_file], start, t, method="query")
+    backfill_s = time.perf_counter() - t0
+    log(f"fleet: tier backfilled over {HISTORY_MINUTES} min in {backfill_s:.0f} s")
+    push = _push(prom, tiered, mco_sim.decode_allowlist(rendered / mco_sim.ALLOWLIST_FILE), t, repeat, log,
+                 " (tier)")
+    got, want = _hourly(push["push"]), _hourly(plain["push"])
+    differ = sorted(k for k in set(got) | set(want) if got.get(k) != want.get(k))
+    return {"interval": group["interval"], "rules": tier_rules,
+            "seconds_per_evaluation": round(sum(r["seconds_median"] for r in tier_rules), 3),
+            "backfill_seconds": round(backfill_s, 1), "spoke_rules": push["spoke_rules"],
+            "spoke_seconds_per_push": round(push["seconds"], 3), "federate_seconds": round(push["federate_s"], 3),
+            "hourly_series": len(want), "hourly_series_differing": len(differ),
+            "hourly_differing_examples": [dict(k) for k in differ[:3]]}
+
+
+def _measure(prom, m, work, raws, gpus, repeat, log) -> dict:
+    rendered = pipeline.render(m, work / "rendered", rules_only=True)
+    allow = mco_sim.decode_allowlist(rendered / mco_sim.ALLOWLIST_FILE)
+    start = parse_time(raws[0]["start"])
+    t = start + HISTORY_MINUTES * 60  # a push at 02:05
+    fleet = {lb_val: v for lb_val, v in (
+        (dict(lb).get("resource"), v) for lb, v in prom.query(
+            'sum by (resource) (kube_node_status_allocatable{resource=~"nvidia_com_.*|amd_com_gpu"})', t))}
+    nodes = int(prom.query("count(kube_node_labels)", t)[0][1])
+    phases = {dict(lb)["phase"]: int(v) for lb, v in prom.query(
+        "sum by (phase) (kube_pod_status_phase == 1)", t)}
+    # 1. one push at t without the spoke tier, then (the tier's series added to the same spoke) with it
+    plain = _push(prom, m, allow, t, repeat, log)
+    push, spoke_rules, per_push = plain["push"], plain["spoke_rules"], plain["per_push"]
     custom_names = tuple(n for n in allow.names if n not in mco_sim.DEFAULT_NAMES)
     naive = _count_by_name(prom, NAIVE_METRICS, t)
     naive.update(_count_by_name(prom, "DCGM_.+|gpu_.+", t))
@@ -260,6 +343,7 @@ def _measure(prom, m, work, raws, samples, gen_s, import_s, gpus, repeat, log) -
 
     per_product = q.agg("sum", ("cluster", "namespace", "product", "resource"), allocation(m))
     _, one_step = _median_time(lambda: prom.query(per_product, t), repeat)
+    tier = _tier(prom, m, work, start, t, plain, repeat, log)
 
     # 2. the hub: that push, and the hub rules evaluated over it (by dependency level, then each group timed)
     files = mco_sim.write_pushes([push], work / "pushed")
@@ -288,12 +372,11 @@ def _measure(prom, m, work, raws, samples, gen_s, import_s, gpus, repeat, log) -
     return {
         "gpus": gpus, "nodes": nodes, "tenants": len(m.tenants), "allocatable": fleet, "pod_phases": phases,
         "shards": len(raws), "history_minutes": HISTORY_MINUTES, "exporter_minutes": EXPORTER_MINUTES,
-        "history_samples": samples, "generate_seconds": round(gen_s, 1), "import_seconds": round(import_s, 1),
         "raw_series_at_push": total_raw, "spoke_rules": spoke_rules,
-        "spoke_seconds_per_push": round(sum(r["seconds_median"] for r in spoke_rules), 3),
+        "spoke_seconds_per_push": round(plain["seconds"], 3),
         "pushed_rule_series": sum(r["series"] for r in spoke_rules), "pushed_per_push": per_push,
-        "custom_names": custom_names, "federate_seconds": round(federate_s, 3), "naive": naive,
-        "collector_seconds": round(collect_s, 1),
+        "custom_names": custom_names, "federate_seconds": round(plain["federate_s"], 3), "naive": naive,
+        "collector_seconds": round(plain["collect_s"], 1), "tier": tier,
         "hub_backfill_seconds": round(hub_backfill_s, 1), "hub_groups": hub_groups, "hub_series": hub_series,
         "repeat": repeat, "slow_seconds": SLOW, "query_overhead_seconds": round(statistics.median(base), 4),
         "allocation_one_step_seconds": round(statistics.median(one_step), 4),

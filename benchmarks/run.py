@@ -208,12 +208,13 @@ def scale(work: Path, counts, deadline: float, base: str | None) -> dict:
 
 
 # --- 3. fleet: rule cost and series pushed ----------------------------------------------------------------------
-def fleet(work: Path, gpus: int, repeat: int) -> dict:
-    """See benchmarks/fleet.py: the mixed fleet, each spoke rule through the collector simulation, each hub group
-    over one push, series pushed against the raw series."""
+def fleet(work: Path, gpus: int, repeat: int, cache: Path | None = None) -> dict:
+    """See benchmarks/fleet.py: the mixed fleet, each spoke rule through the collector simulation without and with
+    the spoke tier, each hub group over one push, series pushed against the raw series."""
     from benchmarks import fleet as fleet_bench
 
-    return fleet_bench.run(work, gpus=gpus, repeat=repeat, log=lambda m: print(m, file=sys.stderr, flush=True))
+    return fleet_bench.run(work, gpus=gpus, repeat=repeat, log=lambda m: print(m, file=sys.stderr, flush=True),
+                           cache=cache)
 
 
 # --- 4. tenant dashboard: recorded versus raw --------------------------------------------------------------------
@@ -426,6 +427,7 @@ def _fleet_md(f: dict) -> list[str]:
                 f"takes {step:.3f} s here; the GPU-hours rule costs as much as "
                 f"{hourly / step if step else 0:.0f} of them (the subquery selects the series once for all steps).",
                 ""]
+    out += _tier_md(f)
     out += [
             f"**Hub**: that push in a hub Prometheus ({f['hub_series']:,} series with the recorded ones), the "
             "rendered hub rules evaluated after it, level by level; each group's time is the sum of its rules' "
@@ -449,6 +451,34 @@ def _fleet_md(f: dict) -> list[str]:
     out += ["", "The naive hub would also have to redo the phase join and the integral over a month of raw "
             "series at query time (section 4).", ""]
     return out
+
+
+def _tier_md(f: dict) -> list[str]:
+    tier = f.get("tier")
+    if not tier:
+        return []
+    plain = {r["record"]: r["seconds_median"] for r in f["spoke_rules"]}
+    out = [f"**Spoke with the spoke tier** (`billing.spoke_tier: policy`), the same push in the same run: the tier's "
+           f"group (`{layout.SPOKE_TIER_RULES}`) evaluated over the {f['history_minutes']} min of history at its own "
+           f"interval and offset as the rule manager would have written it (`backfill_rules(method=\"query\")`, "
+           f"{tier['backfill_seconds']:.0f} s of set-up, not push cost), then every allowlist rule timed as above.",
+           "", "| spoke rule with the tier | seconds | without the tier | first run | series pushed |",
+           "|---|---:|---:|---:|---:|"]
+    for r in tier["spoke_rules"]:
+        out.append(f"| `{r['record']}` | {r['seconds_median']:.2f} | {plain.get(r['record'], 0):.2f} | "
+                   f"{r['seconds_first']:.2f} | {r['series']:,} |")
+    ratio = tier["spoke_seconds_per_push"] / f["spoke_seconds_per_push"] if f["spoke_seconds_per_push"] else 0
+    out += [f"| **rules per push** | **{tier['spoke_seconds_per_push']:.2f}** | **{f['spoke_seconds_per_push']:.2f}**"
+            f" | | |", "",
+            f"With the tier the rules of one push take {ratio:.2f}x the time without it. The hourly figures pushed "
+            f"(GPU-hours, steps observed, node maxima: {tier['hourly_series']:,} series) differ in "
+            f"{tier['hourly_series_differing']} series between the two pushes.", "",
+            f"The tier's own group, one evaluation at the push time (it runs every {tier['interval']} on every "
+            f"spoke): **{tier['seconds_per_evaluation']:.2f} s**.", "",
+            "| spoke-tier rule | seconds | first run | series |", "|---|---:|---:|---:|"]
+    for r in tier["rules"]:
+        out.append(f"| `{r['record']}` | {r['seconds_median']:.3f} | {r['seconds_first']:.3f} | {r['series']:,} |")
+    return out + [""]
 
 
 def _dashboard_md(d: dict) -> list[str]:
@@ -482,6 +512,7 @@ def _summary(res: dict) -> list[str]:
         ours = f["pushed_rule_series"] + sum(f["pushed_per_push"].get(n, 0) for n in f["custom_names"])
         rows += [f"| Spoke rules per push, {f['gpus']:,} GPUs / {f['pod_phases'].get('Running', 0):,} Running pods "
                  f"| {f['spoke_seconds_per_push']:.1f} s (slowest `{slow['record']}` {slow['seconds_median']:.1f} s) |",
+                 *_tier_summary(f),
                  "| Hub rule groups after one push | "
                  + ", ".join(f"{g['group'].removeprefix('gpudash-hub-')} {g['seconds_median']:.2f} s"
                              for g in f["hub_groups"]) + " |",
@@ -511,6 +542,17 @@ def _summary(res: dict) -> list[str]:
     if not rows:
         return []
     return ["## Summary", "", "| benchmark | result |", "|---|---|", *rows, ""]
+
+
+def _tier_summary(f: dict) -> list[str]:
+    tier = f.get("tier")
+    if not tier:
+        return []
+    slow = max(tier["spoke_rules"], key=lambda r: r["seconds_median"])
+    ratio = tier["spoke_seconds_per_push"] / f["spoke_seconds_per_push"] if f["spoke_seconds_per_push"] else 0
+    return [f"| Spoke rules per push with the spoke tier (same run) | {tier['spoke_seconds_per_push']:.2f} s, "
+            f"{ratio:.2f}x without it (slowest `{slow['record']}` {slow['seconds_median']:.2f} s); the tier's group "
+            f"{tier['seconds_per_evaluation']:.2f} s per {tier['interval']} evaluation |"]
 
 
 def _pct(x: float, ref: float) -> float:
@@ -608,6 +650,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", type=float, default=1200.0, help="seconds of machine time for the whole run")
     ap.add_argument("--out", default=str(Path(__file__).parent / "RESULTS.md"))
     ap.add_argument("--keep", action="store_true", help="keep the work directory (printed)")
+    ap.add_argument("--cache", help="directory keeping the fleet's history blocks between runs (default: none)")
     ap.add_argument("--report", action="store_true", help="only rewrite RESULTS.md from results.json")
     ap.add_argument("--base", default=_merge_base(), help="commit whose render scale is measured in the same run "
                     "for the ratios (default: the merge base with main; '' for none)")
@@ -631,7 +674,8 @@ def main(argv: list[str] | None = None) -> int:
     tmp = tempfile.mkdtemp(prefix="gpudash-bench-")
     work = Path(tmp)
     try:
-        run_all(work, only, res, gpus, tenants, args.repeat, deadline, command.strip(), args.base or None)
+        run_all(work, only, res, gpus, tenants, args.repeat, deadline, command.strip(), args.base or None,
+                Path(args.cache) if args.cache else None)
     finally:
         for prom in STARTED:
             prom.stop()
@@ -646,12 +690,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_all(work: Path, only: list[str], res: dict, gpus: int, tenants: list[int], repeat: int, deadline: float,
-            command: str, base: str | None = None) -> None:
+            command: str, base: str | None = None, fleet_cache: Path | None = None) -> None:
     cache = work / "cache"  # the e2e month's history blocks, built once for accuracy and dashboard
     commit = source_commit()
     sections = {"accuracy": lambda: accuracy(work / "acc", cache),
                 "dashboard": lambda: dashboard(work / "dash", cache),
-                "fleet": lambda: fleet(work / "fleet", gpus, repeat),
+                "fleet": lambda: fleet(work / "fleet", gpus, repeat, fleet_cache),
                 "scale": lambda: scale(work / "scale", tenants, deadline, base)}
     for name in only:
         (work / name).mkdir(parents=True, exist_ok=True)
