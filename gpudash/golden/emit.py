@@ -241,7 +241,8 @@ def _every_series_checks(ref: Reference, model: Model, minute: int, hub: HubView
                          ("namespace", "product", "resource")),
                   _check(names.TIER_NODE_ACTIVE, minute, local(ref.active_gpus(minute)),
                          ("node", names.ACTIVE_FROM_LABEL)),
-                  _check(names.TIER_KSM_UP, minute, {(): float(ref.ksm_up(minute))}, ())]
+                  _check(names.TIER_KSM_UP, minute, {(): float(ref.ksm_up(minute))}, ()),
+                  _check(names.TIER_ENERGY, minute, local(ref.step_energy(minute)), ("namespace",))]
     return [
         _check(names.POD_ACTIVITY_MAX, minute, {k[1:]: v[0] for k, v in activity.items()},
                ("namespace", "pod", "gpu_model")),

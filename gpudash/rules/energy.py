@@ -107,7 +107,7 @@ def _gpus(model: Model) -> str:
     return f"({_per_gpu(model, gx.DCGM_FB_USED, gx.AMD_GFX_ACTIVITY)}) * 0 + 1"
 
 
-def _step_split(model: Model) -> str:
+def step_joules(model: Model) -> str:
     """Joules of the step ending now per namespace, and without ``namespace`` the share no pod holds."""
     held, on = _holders(model), f"on {q.labels(GPU)}"
     # the share no pod holds, as one more holder row without namespace and pod
@@ -117,7 +117,7 @@ def _step_split(model: Model) -> str:
 
 
 def rules(model: Model) -> tuple[Rule, ...]:
-    hourly = f"sum_over_time({spoke.hour_steps(_step_split(model), model)}) / {JOULES_PER_KWH!r}"
+    hourly = f"sum_over_time({spoke.over_hour(model, names.TIER_ENERGY, step_joules(model))}) / {JOULES_PER_KWH!r}"
     return (
         Rule(names.HOURLY_ENERGY, spoke.previous_hour(hourly),
              "GPU energy (kWh) of the previous clock hour per namespace: each GPU's counter rise (power x step"

@@ -134,6 +134,10 @@ TIER_KSM_UP = _series(
     "1 at every spoke step the tier evaluated with kube-state-metrics up, no sample otherwise: the step "
     "heartbeat the hourly steps-observed rule counts, so a missed evaluation is a missing step (spoke_tier: "
     "policy).")
+TIER_ENERGY = _series(
+    "namespace:gpudash_energy_joules:step", SPOKE_TIER, ("cluster", "namespace"),
+    "GPU energy (joules) of the step ending at one spoke step per namespace, the row without `namespace` the "
+    "energy no pod holds: summed by the hourly energy rule (spoke_tier: policy).")
 
 # --- hub: model constants -----------------------------------------------------------------------------------------
 # Every hub series carries `cluster`, so that ACM's rbac-query-proxy (which adds a cluster matcher to every selector,

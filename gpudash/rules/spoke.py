@@ -244,15 +244,16 @@ def _node_active(node_res: str, model: Model) -> str:
 def per_step(model: Model) -> dict[str, str]:
     """The figures the hourly rules aggregate over a clock hour, evaluated at one spoke step, by the spoke-tier
     series that records each (:mod:`gpudash.rules.spoke_tier`): allocation per product line, active GPUs per
-    node, and 1 per cluster while kube-state-metrics is up."""
+    node, 1 per cluster while kube-state-metrics is up, and the step's GPU energy per namespace."""
     alloc = allocation(model)
     node_res = q.agg("sum", ("cluster", "node", "product", "resource"), alloc)
     ksm_up = q.agg("max", names.labels(names.TIER_KSM_UP), f"{q.selector('up', ksm.job(model.sources))} == 1")
     return {names.TIER_ALLOCATED: q.agg("sum", names.labels(names.TIER_ALLOCATED), alloc),
-            names.TIER_NODE_ACTIVE: _node_active(node_res, model), names.TIER_KSM_UP: ksm_up}
+            names.TIER_NODE_ACTIVE: _node_active(node_res, model), names.TIER_KSM_UP: ksm_up,
+            names.TIER_ENERGY: energy.step_joules(model)}
 
 
-def _over_hour(model: Model, series: str, expr: str) -> str:
+def over_hour(model: Model, series: str, expr: str) -> str:
     """The steps of the clock hour ending at the evaluation time: the spoke tier's recorded ``series`` (read
     with the range that holds, at an hour boundary ``T``, the samples of ``[T - 1h, T)``: 3600 / resolution of
     them, fewer where an evaluation was missed), else ``expr`` re-derived at every step."""
@@ -262,7 +263,7 @@ def _over_hour(model: Model, series: str, expr: str) -> str:
 def rules(model: Model) -> tuple[Rule, ...]:
     alloc = allocation(model)
     r = model.billing.resolution
-    step = {series: _over_hour(model, series, expr) for series, expr in per_step(model).items()}
+    step = {series: over_hour(model, series, expr) for series, expr in per_step(model).items()}
     hour_gpu_hours = f"sum_over_time({step[names.TIER_ALLOCATED]}) * {r} / 3600"
     steps_observed = f"count_over_time({step[names.TIER_KSM_UP]})"
     node_max = f"max_over_time({step[names.TIER_NODE_ACTIVE]})"

@@ -26,6 +26,9 @@ _HELP = {
     names.TIER_KSM_UP:
         "1 while kube-state-metrics is up, per step: the hourly steps-observed rule counts these samples, so"
         "\na missed evaluation is a step not billed and alerted (coverage below 1), never a step billed twice.",
+    names.TIER_ENERGY:
+        "GPU energy (J) of the step ending now per namespace (the row without namespace: held by no pod):"
+        "\nthe hourly energy rule sums these samples, one per step.",
 }
 
 

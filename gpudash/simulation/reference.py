@@ -397,26 +397,39 @@ class Reference:
         per_replica = 1.0 if node.replicas == 1 else (1 / node.replicas if node.replicas <= top else 0.0)
         return tuple((p, i, share * per_replica) for p, i, share in units)
 
+    def _energy_parts(self, minute: int, since: int):
+        """((cluster, namespace), joules) of each GPU's shares of the step ending at ``minute``, namespace "" for
+        the unallocated share: its step energy split by :meth:`gpu_shares` at the scrape the step sees."""
+        k = self._scrape_seen("dcgm", minute)
+        if k is None or k < since:
+            return
+        k0 = self._scrape_seen("dcgm", minute - self.step)
+        for node in self.s.nodes:
+            for g in range(node.count):
+                joules = self._step_joules(node, g, k, k0, since)
+                if joules is None:
+                    continue
+                shares = self.gpu_shares(node, g, k)
+                shares[""] = max(0.0, 1 - sum(shares.values()))
+                for ns, share in shares.items():
+                    yield (node.cluster, ns), joules * share
+
+    def step_energy(self, minute: int) -> dict[tuple, float]:
+        """{(cluster, namespace): joules} of the step ending at ``minute`` (what the spoke tier records)."""
+        out: dict[tuple, float] = {}
+        for key, joules in self._energy_parts(minute, 0):
+            out[key] = out.get(key, 0.0) + joules
+        return out
+
     @cache
     def energy(self, hour: int, since: int = 0) -> dict[tuple, float]:
-        """HOURLY_ENERGY of ``hour``: {(cluster, namespace): kWh}, namespace "" for the unallocated line; every
-        step's GPU energy split by :meth:`gpu_shares` at the scrape the step sees."""
+        """HOURLY_ENERGY of ``hour``: {(cluster, namespace): kWh}, namespace "" for the unallocated line, over the
+        hour's steps (a step the spoke tier missed measures nothing)."""
         out: dict[tuple, float] = {}
         for m in self.steps(hour):
-            k = self._scrape_seen("dcgm", m)
-            if k is None or k < since:
-                continue
-            k0 = self._scrape_seen("dcgm", m - self.step)
-            for node in self.s.nodes:
-                for g in range(node.count):
-                    joules = self._step_joules(node, g, k, k0, since)
-                    if joules is None:
-                        continue
-                    shares = self.gpu_shares(node, g, k)
-                    shares[""] = max(0.0, 1 - sum(shares.values()))
-                    for ns, share in shares.items():
-                        key = (node.cluster, ns)
-                        out[key] = out.get(key, 0.0) + joules * share / 3.6e6
+            if self.tier_recorded(m):
+                for key, joules in self._energy_parts(m, since):
+                    out[key] = out.get(key, 0.0) + joules / 3.6e6
         return out
 
     def energy_lines(self, energy: dict[tuple, float]) -> dict[tuple, tuple[float, float]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 
 import jsonschema
 import pytest
@@ -69,14 +70,16 @@ def test_a_bad_tier_is_a_clear_input_error():
 
 
 def test_the_hourly_rules_read_the_tier(tier_model):
-    """With the tier the pushed hourly rules read only recorded samples: no raw kube-state-metrics series."""
+    """With the tier the pushed hourly rules read only recorded samples: no raw kube-state-metrics or exporter
+    series."""
     hourly = {r.record: r.expr for r in spoke.rules(tier_model)}
-    for record, series in ((names.HOURLY_GPU_HOURS, names.TIER_ALLOCATED), (names.STEPS_OBSERVED, names.TIER_KSM_UP),
-                           (names.NODE_ACTIVE_GPUS_MAX, names.TIER_NODE_ACTIVE)):
-        assert series in hourly[record] and "kube_" not in hourly[record], record
+    tier = ((names.HOURLY_GPU_HOURS, names.TIER_ALLOCATED), (names.STEPS_OBSERVED, names.TIER_KSM_UP),
+            (names.NODE_ACTIVE_GPUS_MAX, names.TIER_NODE_ACTIVE), (names.HOURLY_ENERGY, names.TIER_ENERGY))
+    for record, series in tier:
+        assert series in hourly[record] and not re.search(r"kube_|DCGM_|\bgpu_", hourly[record]), record
     group = spoke_tier.group(tier_model)
     assert group.interval == tier_model.billing.resolution
-    assert {r.record for r in group.rules} == {names.TIER_ALLOCATED, names.TIER_KSM_UP, names.TIER_NODE_ACTIVE}
+    assert {r.record for r in group.rules} == {series for _, series in tier}
 
 
 def test_the_acm_objects_validate_against_the_upstream_crds(tier_files, tier_model):
