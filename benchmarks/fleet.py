@@ -281,8 +281,8 @@ def _push(prom: Prometheus, m, allow: mco_sim.Allowlist, t: float, repeat: int, 
 
 
 def _hourly(push: mco_sim.PushLog) -> dict[tuple, float]:
-    """The pushed hourly figures (GPU-hours, steps observed, node maximum) by labels."""
-    hourly = (names.HOURLY_GPU_HOURS, names.STEPS_OBSERVED, names.NODE_ACTIVE_GPUS_MAX)
+    """The pushed hourly figures (GPU-hours, energy, steps observed, node maximum) by labels."""
+    hourly = (names.HOURLY_GPU_HOURS, names.HOURLY_ENERGY, names.STEPS_OBSERVED, names.NODE_ACTIVE_GPUS_MAX)
     return {labels: v for labels, by_t in push.samples.items() if dict(labels)["__name__"] in hourly
             for v in by_t.values()}
 

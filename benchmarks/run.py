@@ -419,8 +419,9 @@ def _fleet_md(f: dict) -> list[str]:
     if "allocation_one_step_seconds" in f:
         step = f["allocation_one_step_seconds"]
         hourly = next((r["seconds_median"] for r in f["spoke_rules"] if r["record"] == names.HOURLY_GPU_HOURS), 0)
-        out += [f"Where the time goes: the two hourly rules evaluate the allocation join (requests x Running phase x "
-                f"node product) at every 1-minute step of the previous hour: 60 steps per rule at every push, and "
+        out += [f"Where the time goes: the hourly rules evaluate their per-step expression (the allocation join of "
+                f"requests x Running phase x node product; the energy split of every GPU's counter rise among the "
+                f"pods holding it) at every 1-minute step of the previous hour: 60 steps per rule at every push, and "
                 f"the same hour again at each of the 12 pushes of the next hour (the hub reads each series from its "
                 f"own pushes of the hour, so the spoke no longer pushes explicit zeros for the hour before). One "
                 f"step of `sum by (cluster, namespace, product, resource) (allocation)` as an instant query "
@@ -471,7 +472,7 @@ def _tier_md(f: dict) -> list[str]:
     out += [f"| **rules per push** | **{tier['spoke_seconds_per_push']:.2f}** | **{f['spoke_seconds_per_push']:.2f}**"
             f" | | |", "",
             f"With the tier the rules of one push take {ratio:.2f}x the time without it. The hourly figures pushed "
-            f"(GPU-hours, steps observed, node maxima: {tier['hourly_series']:,} series) differ in "
+            f"(GPU-hours, energy, steps observed, node maxima: {tier['hourly_series']:,} series) differ in "
             f"{tier['hourly_series_differing']} series between the two pushes.", "",
             f"The tier's own group, one evaluation at the push time (it runs every {tier['interval']} on every "
             f"spoke): **{tier['seconds_per_evaluation']:.2f} s**.", "",
