@@ -310,7 +310,13 @@ def _tier(prom: Prometheus, m, work: Path, start: float, t: float, plain: dict, 
                  " (tier)")
     got, want = _hourly(push["push"]), _hourly(plain["push"])
     differ = sorted(k for k in set(got) | set(want) if got.get(k) != want.get(k))
-    return {"interval": group["interval"], "rules": tier_rules,
+    by_name: dict[str, list[float]] = {}  # per series name: the sums with and without the tier
+    for k in differ:
+        sums = by_name.setdefault(dict(k)["__name__"], [0.0, 0.0])
+        sums[0] += got.get(k, 0.0)
+        sums[1] += want.get(k, 0.0)
+    return {"interval": group["interval"], "rules": tier_rules, "differing_sums": by_name,
+            "hourly_largest_difference": max((abs(got.get(k, 0.0) - want.get(k, 0.0)) for k in differ), default=0),
             "seconds_per_evaluation": round(sum(r["seconds_median"] for r in tier_rules), 3),
             "backfill_seconds": round(backfill_s, 1), "spoke_rules": push["spoke_rules"],
             "spoke_seconds_per_push": round(push["seconds"], 3), "federate_seconds": round(push["federate_s"], 3),

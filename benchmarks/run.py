@@ -473,7 +473,16 @@ def _tier_md(f: dict) -> list[str]:
             f" | | |", "",
             f"With the tier the rules of one push take {ratio:.2f}x the time without it. The hourly figures pushed "
             f"(GPU-hours, energy, steps observed, node maxima: {tier['hourly_series']:,} series) differ in "
-            f"{tier['hourly_series_differing']} series between the two pushes.", "",
+            f"{tier['hourly_series_differing']} series between the two pushes"
+            + "".join(f"; `{name}`: {got:,.3f} with the tier, {want:,.3f} without, over the differing series"
+                      for name, (got, want) in sorted(tier.get("differing_sums", {}).items()))
+            + (". Where they differ, the cause found at 1,000 GPUs was the history, not the tier: the backfilled "
+               "exporter series have no staleness markers, so at an epoch-aligned step Prometheus 2's closed 5-minute "
+               "lookback still sees a DCGM series of a pod that ended exactly 5 minutes earlier (the power max over a "
+               "GPU's series copies can take its reading), which the tier's steps, a fixed phase later, do not; a "
+               "scraped series gets a staleness marker when it disappears."
+               if tier["hourly_series_differing"] else "."),
+            "",
             f"The tier's own group, one evaluation at the push time (it runs every {tier['interval']} on every "
             f"spoke): **{tier['seconds_per_evaluation']:.2f} s**.", "",
             "| spoke-tier rule | seconds | first run | series |", "|---|---:|---:|---:|"]
