@@ -352,6 +352,17 @@ class Reference:
         return out
 
     # --- energy (contract section 10) -----------------------------------------------------------------------
+    # AMD's gpu_package_power: the golden synthesiser serves none (an AMD GPU without a counter rise measures nothing)
+    amd_power = False
+
+    def counter(self, node: Node, gpu: int, minute: int) -> float:
+        """The GPU's energy counter (J) at scrape ``minute``."""
+        return energy_counter(self.s, node, gpu)[minute]
+
+    def watts(self, node: Node, gpu: int, minute: int) -> float:
+        """The GPU's power (W) at scrape ``minute``."""
+        return gpu_watts(self.s, node, gpu, minute)
+
     def gpu_step_energy(self, node: Node, gpu: int, minute: int, since: int = 0) -> float | None:
         """Joules GPU ``gpu`` of ``node`` drew over the step ending at ``minute`` as the spoke measures it: its
         counter as seen now minus as seen a step before, when both are seen and it did not go down (a driver
@@ -365,15 +376,20 @@ class Reference:
     def _step_joules(self, node: Node, gpu: int, k: int, k0: int | None, since: int) -> float | None:
         """:meth:`gpu_step_energy` once the scrapes seen now (``k``) and a step before (``k0``) are known."""
         if node.energy_counter and k0 is not None and k0 >= since:
-            counter = energy_counter(self.s, node, gpu)
-            if counter[k] >= counter[k0]:
-                return counter[k] - counter[k0]
-        return gpu_watts(self.s, node, gpu, k) * self.step * 60 if node.vendor == "nvidia" else None
+            rise = self.counter(node, gpu, k) - self.counter(node, gpu, k0)
+            if rise >= 0:
+                return rise
+        return self.watts(node, gpu, k) * self.step * 60 if node.vendor == "nvidia" or self.amd_power else None
 
-    def gpu_shares(self, node: Node, gpu: int, minute: int) -> dict[str, float]:
-        """{namespace: share of the GPU} the exporter attributes at scrape ``minute``: the pod it shows on each
-        device, a whole GPU 1, a MIG instance its compute share, a time-sliced device 1/replicas; nothing on a
-        partitioned AMD node (its energy is the physical GPU's, reported on partition 0)."""
+    def shown(self, minute: int) -> dict[tuple, tuple[Pod, str]]:
+        """The pod the exporter shows on each device at scrape ``minute`` (scenario.holder_index)."""
+        return shown_holders(self.s, minute)
+
+    def device_holders(self, node: Node, gpu: int, minute: int) -> dict[tuple, float]:
+        """{(MIG profile, instance, namespace, pod): share of the GPU} of the devices the exporter shows held at
+        scrape ``minute``: the pod it shows on each device, a whole GPU 1, a MIG instance its compute share, a
+        time-sliced device 1/replicas; nothing on a partitioned AMD node (its energy is the physical GPU's,
+        reported on partition 0)."""
         if node.vendor == "amd" and node.partition and not node.partition.startswith("spx"):
             return {}
         units = [(None, 0, 1.0)]
@@ -383,12 +399,19 @@ class Reference:
             units = [(p, i, compute[p] / slices) for p, n in node.mig_layout for i in range(1, n + 1)]
         top = max(c.time_slicing_replicas for c in self.model.gpu_classes)
         per_replica = 1.0 if node.replicas == 1 else (1 / node.replicas if node.replicas <= top else 0.0)
-        out: dict[str, float] = {}
-        holders = shown_holders(self.s, minute)
+        out: dict[tuple, float] = {}
+        holders = self.shown(minute)
         for profile, instance, share in units:
             holder = shown_holder(holders, node, gpu, profile, instance)
             if holder:
-                out[holder[0].namespace] = out.get(holder[0].namespace, 0.0) + share * per_replica
+                out[(profile, instance, holder[0].namespace, holder[0].name)] = share * per_replica
+        return out
+
+    def gpu_shares(self, node: Node, gpu: int, minute: int) -> dict[str, float]:
+        """{namespace: share of the GPU} the exporter attributes at scrape ``minute`` (:meth:`device_holders`)."""
+        out: dict[str, float] = {}
+        for (_, _, ns, _), share in self.device_holders(node, gpu, minute).items():
+            out[ns] = out.get(ns, 0.0) + share
         return out
 
     @cache
@@ -411,6 +434,19 @@ class Reference:
                     for ns, share in shares.items():
                         key = (node.cluster, ns)
                         out[key] = out.get(key, 0.0) + joules * share / 3.6e6
+        return out
+
+    @cache
+    def fleet_energy(self, hour: int, since: int = 0) -> dict[str, float]:
+        """{cluster: kWh} the GPUs drew in ``hour`` as the spoke measures them (:meth:`gpu_step_energy`), whoever held
+        them: what :meth:`energy`'s lines of a cluster must add up to."""
+        out: dict[str, float] = {}
+        for m in self.steps(hour):
+            for node in self.s.nodes:
+                for g in range(node.count):
+                    joules = self.gpu_step_energy(node, g, m, since)
+                    if joules is not None:
+                        out[node.cluster] = out.get(node.cluster, 0.0) + joules / 3.6e6
         return out
 
     def energy_lines(self, energy: dict[tuple, float]) -> dict[tuple, tuple[float, float]]:
