@@ -208,7 +208,15 @@ def scrape_outcomes(s: Scenario, job: str) -> list[str]:
 class FastReference(Reference):
     """The reference model with the same answers, faster on month-scale scenarios: an instant at
     ``minute`` only looks at pods that exist within the lookback (created at or before ``minute`` and not
-    deleted more than LOOKBACK minutes earlier), and SKU look-ups are cached."""
+    deleted more than LOOKBACK minutes earlier), SKU look-ups are cached, and energy counters and power come from
+    the scenario compressed to its change minutes.
+
+    Energy as the backfilled history (no exporter data before ``exporters_backfilled_from``) measures it; where a
+    step falls back to power it takes the GPU's power now, while the rule reads the highest of the GPU's power
+    series within the lookback: the same unless the pod the exporter shows on the GPU changed in the lookback
+    before a step without a counter rise (the e2e month has none: exporter data start, a driver reload)."""
+
+    amd_power = True  # the mock serves AMD's gpu_package_power
 
     def __init__(self, scenario: Scenario, model: Model, exporters_backfilled_from: int | None = None,
                  closed_lookback: bool = False):
@@ -238,8 +246,6 @@ class FastReference(Reference):
             return super().pod_allocation(minute)
         finally:
             self.s = self._full
-
-    amd_power = True  # the mock serves AMD's gpu_package_power
 
     def _compressed(self) -> tuple[list[int], Scenario, list]:
         """(change minutes, the scenario compressed to them, its device assignments per change minute)."""
@@ -299,10 +305,7 @@ class FastReference(Reference):
         held: dict[tuple, float] = {}
         for k in self._backfilled_scrapes(minute):
             held.update(self.device_holders(node, gpu, k))
-        out: dict[str, float] = {}
-        for (_, _, ns, _), share in held.items():
-            out[ns] = out.get(ns, 0.0) + share
-        return out
+        return self.namespace_shares(held)
 
     def _since(self, hour: int, since: int) -> int | None:
         """The first minute with exporter data for ``hour`` (none before ``exporters_backfilled_from``), or None

@@ -409,8 +409,13 @@ class Reference:
 
     def gpu_shares(self, node: Node, gpu: int, minute: int) -> dict[str, float]:
         """{namespace: share of the GPU} the exporter attributes at scrape ``minute`` (:meth:`device_holders`)."""
+        return self.namespace_shares(self.device_holders(node, gpu, minute))
+
+    @staticmethod
+    def namespace_shares(holders: dict[tuple, float]) -> dict[str, float]:
+        """:meth:`device_holders`' shares summed per namespace."""
         out: dict[str, float] = {}
-        for (_, _, ns, _), share in self.device_holders(node, gpu, minute).items():
+        for (_, _, ns, _), share in holders.items():
             out[ns] = out.get(ns, 0.0) + share
         return out
 
