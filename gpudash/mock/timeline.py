@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import functools
 import re
 
 from gpudash.mock.config import Mock
@@ -72,6 +73,16 @@ def gpu_counter_runs(s: Scenario, compressed: Scenario, points: list[int], node:
     from ``compressed`` (``s`` compressed to ``points``, every reload minute among them)."""
     watts = [gpu_watts(compressed, node, gpu, i) for i in range(len(points))]
     return counter_runs(points, watts, reloads(s, node))
+
+
+@functools.cache
+def compressed(s: Scenario) -> tuple[list[int], Scenario, list]:
+    """(change minutes, driver reloads included; ``s`` compressed to them; its device assignments per change
+    minute), one object per scenario: the simulation's caches keyed on the compressed scenario then find it by
+    identity (an equal copy, e.g. another reference's, would be compared field by field at every look-up)."""
+    points = change_minutes(s, reload_minutes(s))
+    small = compress(s, points)
+    return points, small, gs.assignments(small)
 
 
 def for_cluster(s: Scenario, cluster: str) -> Scenario:
@@ -248,11 +259,8 @@ class FastReference(Reference):
             self.s = self._full
 
     def _compressed(self) -> tuple[list[int], Scenario, list]:
-        """(change minutes, the scenario compressed to them, its device assignments per change minute)."""
         if self._held is None:
-            points = change_minutes(self._full, reload_minutes(self._full))
-            compressed = compress(self._full, points)
-            self._held = (points, compressed, gs.assignments(compressed))
+            self._held = compressed(self._full)
         return self._held
 
     def held(self, minute: int):
