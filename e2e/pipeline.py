@@ -168,7 +168,7 @@ def references(model: Model, mock: Mock, toolset: str = toolsets.DEFAULT) -> dic
 
 class HubTruth:
     """What the hub must finally hold per cluster and hour, from the reference model: every hour in full,
-    except ``lost`` {(cluster, hour, "gpu_hours" | "node_max")} (a rule that failed in every push of the hour
+    except ``lost`` {(cluster, hour, "gpu_hours" | "node_max" | "energy")} (a rule that failed in every push of the hour
     after) and ``since`` {(cluster, hour): minute} (the pushes of the hour after read a replica holding data
     from that minute on; pushes before the restart carried the full hour, and the hub keeps the larger)."""
 
@@ -190,6 +190,19 @@ class HubTruth:
         if (cluster, hour, "node_max") in self.lost:
             return {}
         return self.refs[cluster].node_max(hour, self.since.get((cluster, hour), 0))
+
+    def energy(self, cluster: str, hour: int) -> dict[tuple, tuple[float, float]]:
+        """{(cluster, namespace): (kWh, cost)} of ``hour``, namespace "" the unallocated line."""
+        if (cluster, hour, "energy") in self.lost:
+            return {}
+        ref = self.refs[cluster]
+        return ref.energy_lines(ref.energy(hour, self.since.get((cluster, hour), 0)))
+
+    def fleet_energy(self, cluster: str, hour: int) -> float:
+        """kWh the cluster's GPUs drew in ``hour``, from their counters and power alone."""
+        if (cluster, hour, "energy") in self.lost:
+            return 0.0
+        return self.refs[cluster].fleet_energy(hour, self.since.get((cluster, hour), 0)).get(cluster, 0.0)
 
     def period_to_date(self, cluster: str, minute: int) -> dict[str, float]:
         ref = self.refs[cluster]
@@ -231,12 +244,16 @@ def hourly_by_range(prom: Prometheus, expr: str, mock: Mock, hours: range, keys:
 
 def compare_hub(prom: Prometheus, model: Model, mock: Mock, refs: dict, hours: range, cluster_label: bool,
                 clusters=None, truth: HubTruth | None = None) -> tuple[list[str], dict]:
-    """Every hourly billing line, unpriced line, per-node CCSP maximum and fleet figure of ``hours``, read
-    as the contract says (hour h at h + 2h with ``last_over_time(series[1h] offset 1ms)``), against ``truth``
-    (default: every hour in full). Returns the mismatches and counts of what was compared; ``counts["shared"]``
-    is, per MIG or time-sliced node ("cluster/node"), [node-hours whose maximum came from dcgm-exporter's
-    attribution at some step, those of them above the fewest GPUs that could hold the allocation]: compared
-    exactly like every other node-hour, they show the attributed count, not the bound, was checked."""
+    """Every hourly billing line, unpriced line, per-node CCSP maximum, fleet figure and energy line (kWh and cost
+    per namespace, the unallocated line; the cluster's total equal to their sum and to the reference's) of
+    ``hours``, read as the contract says (hour h at h + 2h with ``last_over_time(series[1h] offset 1ms)``), against
+    ``truth`` (default: every hour in full). Returns the mismatches and counts of what was compared;
+    ``counts["shared"]`` is, per MIG or time-sliced node ("cluster/node"), [node-hours whose maximum came from
+    dcgm-exporter's attribution at some step, those of them above the fewest GPUs that could hold the
+    allocation]: compared exactly like every other node-hour, they show the attributed count, not the bound, was
+    checked;
+    ``counts["energy_reset_hours"]`` the (cluster, hour)s with a driver reload (an energy counter reset) whose
+    energy was compared."""
     clusters = clusters or list(refs)
     truth = truth or HubTruth(refs)
     cl = ("cluster",) if cluster_label else ()
@@ -252,7 +269,10 @@ def compare_hub(prom: Prometheus, model: Model, mock: Mock, refs: dict, hours: r
                                     mock, hours, (*cl, "node")),
         "active_nodes": hourly_by_range(prom, read.format(names.CCSP_ACTIVE_NODES), mock, hours, cl),
         "active_gpus": hourly_by_range(prom, read.format(names.CCSP_ACTIVE_GPUS), mock, hours, cl),
+        "energy": hourly_by_range(prom, read.format(names.HOUR_ENERGY), mock, hours, (*cl, "namespace")),
+        "energy_cost": hourly_by_range(prom, read.format(names.HOUR_ENERGY_COST), mock, hours, (*cl, "namespace")),
     }
+    fleet = hourly_by_range(prom, f"sum by ({', '.join(cl)}) ({read.format(names.HOUR_ENERGY)})", mock, hours, cl)
     problems: list[str] = []
     counts: dict = {k: 0 for k in got}
     counts["shared"] = {}
@@ -273,6 +293,10 @@ def compare_hub(prom: Prometheus, model: Model, mock: Mock, refs: dict, hours: r
             if node_max:
                 exp["active_nodes"][key()] = len(node_max)
                 exp["active_gpus"][key()] = sum(node_max.values())
+            for (_, ns), (kwh, cost) in truth.energy(c, h).items():
+                exp["energy"][key(ns)] = kwh
+                exp["energy_cost"][key(ns)] = cost
+            _energy_adds_up(c, h, key(), fleet[h], got["energy"][h], truth.fleet_energy(c, h), problems)
         for what in got:
             counts[what] += len([v for v in exp[what].values() if v])
             _diff(what, h, got[what][h], exp[what], problems)
@@ -285,12 +309,27 @@ def compare_hub(prom: Prometheus, model: Model, mock: Mock, refs: dict, hours: r
                     acc[1] += g > bound
         node_hours += len(exp["node_max"])
         exact_node_hours += sum(1 for k, v in exp["node_max"].items() if _close(got["node_max"][h].get(k, 0), v))
+    reloads = {(n.cluster, f.at // 60) for f in mock.scenario.faults_of("driver_reload") for n in mock.scenario.nodes
+               if f.node in ("", n.name) and n.cluster in clusters}
+    counts["energy_reset_hours"] = sorted(ch for ch in reloads if ch[1] in hours and truth.fleet_energy(*ch))
     counts["node_hours_exact_ratio"] = exact_node_hours / node_hours if node_hours else 1.0
     counts["totals"] = {
         "gpu_hours_got": sum(sum(v.values()) for v in got["gpu_hours"].values()),
         "gpu_hours_expected": sum(sum(gh for gh, _ in truth.billing(c, h).values()) for c in clusters for h in hours),
+        "energy_kwh_got": sum(sum(v.values()) for v in got["energy"].values()),
+        "energy_kwh_expected": sum(truth.fleet_energy(c, h) for c in clusters for h in hours),
     }
     return problems, counts
+
+
+def _energy_adds_up(cluster: str, hour: int, key: tuple, fleet: dict, lines: dict, expected: float,
+                    out: list) -> None:
+    """The hub's GPU energy of a cluster-hour (summed by PromQL) equals its tenant lines plus the unallocated line
+    (summed here) and the reference's fleet total, from the GPUs' counters and power alone."""
+    hub = fleet.get(key, 0.0)
+    rows = sum(v for k, v in lines.items() if k[:len(key)] == key)
+    if not (_close(hub, rows) and _close(hub, expected)):
+        out.append(f"fleet energy hour {hour} {cluster}: hub {hub}, its lines {rows}, reference {expected}")
 
 
 def shared_ccsp_gaps(mock: Mock, counts: dict, clusters) -> list[str]:

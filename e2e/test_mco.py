@@ -17,7 +17,9 @@ only, with an alert). Every hour not lost must match the reference exactly.
 CCSP on MIG and time-sliced nodes (MIG mixed and single strategy, time-sliced slices of both, time-sliced whole
 GPUs): on every hour where dcgm-exporter reported (the month's last day), each node's maximum on the hub equals
 the physical GPUs dcgm-exporter shows holding a pod, including hours where that is more than the fewest GPUs that
-could hold the allocation. A pod requesting an ``nvidia.com/`` resource no SKU has is unpriced and alerted."""
+could hold the allocation. A pod requesting an ``nvidia.com/`` resource no SKU has is unpriced and alerted.
+Energy, pushed with the same gating: on every hour the exporters reported, each namespace's kWh and cost and the
+unallocated line equal the reference's and add up to each cluster's GPU energy, a driver reload's hour included."""
 from __future__ import annotations
 
 import concurrent.futures
@@ -41,6 +43,7 @@ FLAKY_HOUR = 12 * 24 + 9  # prod-east's CCSP rule fails in half the pushes of th
 RESTART = 15 * DAY + 14 * HOUR + 20  # prod-west's collector lands on a replica restarted with an empty TSDB
 PASSTHROUGH = "nvidia_com_GA100_A100_PCIE_80GB"  # the passthrough pod's resource as kube-state-metrics names it
 STRADDLE_DAYS = (3, 9, 17, 26)  # prod-west's pushes at these midnights run some rules before, some after
+RESET_HOUR = 31 * 24 + 8  # prod-east's a100-0 reloads its GPU driver at 08:07 on the last day (e2e/data)
 
 
 def test_allowlist_decodes_as_the_collector_does(month):
@@ -121,6 +124,9 @@ def test_month_through_mco(tmp_path, prometheus_factory, e2e_cache, month, stopw
     assert not problems, f"{len(problems)} mismatches (of {counts}):\n" + "\n".join(problems[:25])
     assert not pipeline.shared_ccsp_gaps(mock, counts, mock.scenario.clusters), counts["shared"]
     assert len(logs[0].lost) >= 50 and len(logs[1].lost) == 8, "about 1 % of pushes and the outage were lost"
+    # energy: every hour the exporters reported (the last day), per namespace and unallocated, the counter reset too
+    assert counts["energy"] >= 160 and counts["energy_reset_hours"] == [(mock.scenario.clusters[0], RESET_HOUR)], counts
+    assert counts["totals"]["energy_kwh_got"] == pytest.approx(counts["totals"]["energy_kwh_expected"], rel=1e-9)
 
     # Period-to-date, at hub evaluations where allocation was stable (the estimate uses the current rate).
     ptd_rule = next(r for g in _groups(rendered) for r in g["rules"] if r.get("record") == names.TENANT_COST_PTD)

@@ -91,6 +91,34 @@ def test_fast_reference_agrees_with_the_golden_reference(model):
         assert fast.node_max(h) == slow.node_max(h), h
 
 
+def test_energy_counters_follow_the_served_power(model):
+    """The mock's energy counters are the golden definition (gpudash.simulation.scenario.energy_counter) at every
+    minute, rise by the power it serves, and restart at a driver reload; the fast reference's energy is the
+    golden reference's."""
+    from gpudash.simulation.scenario import energy_counter
+
+    mock = config.compile_mock(_small(faults=[{"kind": "driver_reload", "node": "a100-0", "at": "97m"}]), model)
+    cluster = mock.scenario.clusters[0]
+    tl = Timeline(mock, model, cluster)
+    nodes = {n.name: n for n in mock.scenario.nodes}
+    reset = 0
+    for m in range(1, 240):
+        for key, mj in tl.counters(m)["dcgm"].items():
+            d = dict(key)
+            node = nodes[d.get("Hostname") or d.get("hostname")]
+            assert mj == round(energy_counter(mock.scenario, node, int(d["gpu"]))[m] * 1000), (m, key)
+            power = [v for k, v in tl.exposed(m)["dcgm"].items() if dict(k)["__name__"] == "DCGM_FI_DEV_POWER_USAGE"
+                     and dict(k)["gpu"] == d["gpu"] and node.name in dict(k).values()]
+            rise = mj - tl.counters(m - 1)["dcgm"][key]
+            reset += rise < 0
+            assert rise == (power[0] * 60_000 if m != 97 or node.name != "a100-0" else -tl.counters(m - 1)["dcgm"][key])
+    assert reset == 8, "every GPU of a100-0 restarts from 0 at the reload"
+    fast, slow = FastReference(mock.scenario, model), Reference(mock.scenario, model)
+    for h in range(4):
+        assert fast.energy(h) == slow.energy(h) and fast.fleet_energy(h) == slow.fleet_energy(h), h
+    assert fast.energy(1)[(cluster, "team-alpha")] > 0
+
+
 def test_timeline_changes_only_at_change_minutes(model):
     mock = config.compile_mock(_small(), model)
     tl = Timeline(mock, model, mock.scenario.clusters[0])
@@ -110,6 +138,7 @@ def test_server_paths_and_hot_reload(tmp_path, model):
         assert "job=" not in ksm and "# TYPE kube_pod_container_resource_requests gauge" in ksm
         assert 'namespace="team-alpha"' in dcgm and 'pod="steady"' in dcgm and "exported_" not in dcgm
         assert 'GPU_I_PROFILE="1g.10gb"' in dcgm and "DCGM_FI_DEV_FB_FREE" in dcgm
+        assert "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{" in dcgm
         raw = yaml.safe_load(path.read_text())
         raw["workload"][0]["containers"][0]["requests"]["gpu"] = 3
         path.write_text(yaml.safe_dump(raw))

@@ -3,7 +3,10 @@ backfilled level by level, every hour's bill and CCSP figures compared with the 
 
 CCSP on MIG and time-sliced nodes (mixed and single strategy MIG, time-sliced slices): on every hour where
 dcgm-exporter reported (the month's last day), each node's maximum equals the physical GPUs dcgm-exporter shows
-holding a pod, including hours where that is more than the fewest GPUs that could hold the allocation."""
+holding a pod, including hours where that is more than the fewest GPUs that could hold the allocation.
+
+Energy: on every hour the exporters reported, each namespace's kWh and cost and the unallocated line equal the
+reference's, and add up to the cluster's GPU energy, including the hour of a driver reload (counter reset)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -16,6 +19,7 @@ from gpudash.rules import names
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 TIER_DAYS = 8  # the spoke-tier month test compares the first days only
+RESET_HOUR = 31 * 24 + 8  # prod-east's a100-0 reloads its GPU driver at 08:07 on the last day (e2e/data)
 
 
 @pytest.mark.parametrize("toolset", toolsets.params())
@@ -39,6 +43,9 @@ def test_month_single_cluster(tmp_path, prometheus_factory, e2e_cache, month, st
     assert counts["gpu_hours"] > 700 and counts["node_max"] > 700, counts
     assert not problems, f"{len(problems)} mismatches (of {counts}):\n" + "\n".join(problems[:25])
     assert not pipeline.shared_ccsp_gaps(mock, counts, [cluster]), counts["shared"]
+    # energy: every hour the exporters reported (the last day), per namespace and unallocated, the counter reset too
+    assert counts["energy"] >= 80 and counts["energy_reset_hours"] == [(cluster, RESET_HOUR)], counts
+    assert counts["totals"]["energy_kwh_got"] == pytest.approx(counts["totals"]["energy_kwh_expected"], rel=1e-9)
 
 
 def test_month_single_cluster_with_the_spoke_tier(tmp_path, prometheus_factory, e2e_cache, stopwatch):

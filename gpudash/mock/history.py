@@ -52,6 +52,20 @@ def _targets(tl: Timeline, job: str, exposed: dict) -> list[tuple]:
     return [((label, h),) for h in sorted(h for h in hosts if h)]
 
 
+def _write_counters(buf: FamilyBuffer, tl: Timeline, job: str, runs, offset: float, cluster_label: str | None,
+                    seen: set) -> None:
+    """The GPUs' energy counters of ``job`` at each scrape minute of ``runs`` (a counter rises every minute)."""
+    rows: dict = {}
+    for a, b in runs:
+        for m in range(a, b):
+            for key, value in tl.counters(m)[job].items():
+                rows.setdefault(key, []).append((tl.mock.at(m) + offset, value))
+    for key, samples in rows.items():
+        labels = stored(job, key, tl.model, cluster_label)
+        seen.add((tl.cluster, labels))
+        buf.add(labels, samples)
+
+
 def write_history(mock: Mock, model: Model, outdir, clusters=None, jobs=JOBS, exporters_from: int = 0,
                   cluster_label: bool = False, offset: float = 0.0, until: int | None = None,
                   progress=None) -> HistoryStats:
@@ -100,6 +114,9 @@ def write_history(mock: Mock, model: Model, outdir, clusters=None, jobs=JOBS, ex
                         seen.add((cluster, labels))
                         buf.add_run(labels, value, times)
                 i += 1
+            for job in (j for j in jobs if j != "ksm"):
+                _write_counters(buf, tl, job, _ok_runs(outcomes[job], max(day0, exporters_from), day1), offset,
+                                cluster if cluster_label else None, seen)
             day = datetime.fromtimestamp(mock.at(day0), UTC).strftime("%Y-%m-%d")
             path = buf.write(Path(outdir) / cluster / f"{day}.om")
             if path:

@@ -93,10 +93,12 @@ class MockCluster:
                 outcomes = self.outcomes[(cluster, j)]
                 if 0 <= m < len(outcomes) and outcomes[m] != "ok":
                     return 503, f"{j} target is down at scenario minute {m} (fault)\n"
-            exposed = self.timelines[cluster].exposed(min(max(minute, 0), self.mock.scenario.duration))
+            now = min(max(minute, 0), self.mock.scenario.duration)
+            exposed, counters = self.timelines[cluster].exposed(now), self.timelines[cluster].counters(int(now))
             series = {}
             for j in jobs:
                 series.update(exposed[j])
+                series.update(counters[j])
             return 200, exposition(series)
 
 

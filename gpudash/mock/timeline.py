@@ -15,13 +15,25 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import functools
 import re
 
 from gpudash.mock.config import Mock
 from gpudash.model.types import Model
 from gpudash.simulation import series as gs
 from gpudash.simulation.reference import LOOKBACK, Reference
-from gpudash.simulation.scenario import Event, Pod, Scenario
+from gpudash.simulation.scenario import (
+    Event,
+    Node,
+    Pod,
+    Scenario,
+    counter_at,
+    counter_runs,
+    gpu_watts,
+    power_watts,
+    reloads,
+    shown_holders,
+)
 from gpudash.sources import gpu_exporters as gx
 
 Labels = tuple[tuple[str, str], ...]
@@ -51,6 +63,28 @@ def compress(s: Scenario, points: list[int]) -> Scenario:
     return dataclasses.replace(s, pods=pods, duration=len(points) - 1, faults=())
 
 
+def reload_minutes(s: Scenario) -> set[int]:
+    """Minutes of the scenario's driver reloads (an energy counter restarts: a change minute)."""
+    return {f.at for f in s.faults_of("driver_reload")}
+
+
+def gpu_counter_runs(s: Scenario, compressed: Scenario, points: list[int], node: Node, gpu: int) -> tuple:
+    """:func:`~gpudash.simulation.scenario.counter_runs` of a GPU of ``s``, its power taken once per change minute
+    from ``compressed`` (``s`` compressed to ``points``, every reload minute among them)."""
+    watts = [gpu_watts(compressed, node, gpu, i) for i in range(len(points))]
+    return counter_runs(points, watts, reloads(s, node))
+
+
+@functools.cache
+def compressed(s: Scenario) -> tuple[list[int], Scenario, list]:
+    """(change minutes, driver reloads included; ``s`` compressed to them; its device assignments per change
+    minute), one object per scenario: the simulation's caches keyed on the compressed scenario then find it by
+    identity (an equal copy, e.g. another reference's, would be compared field by field at every look-up)."""
+    points = change_minutes(s, reload_minutes(s))
+    small = compress(s, points)
+    return points, small, gs.assignments(small)
+
+
 def for_cluster(s: Scenario, cluster: str) -> Scenario:
     return dataclasses.replace(s, nodes=tuple(n for n in s.nodes if n.cluster == cluster),
                                pods=tuple(p for p in s.pods if p.cluster == cluster))
@@ -63,8 +97,10 @@ class Timeline:
         self.mock, self.model, self.cluster, self.jobs = mock, model, cluster, tuple(jobs)
         self.scenario = for_cluster(mock.scenario, cluster)
         faults = [(f[3], f[4]) for f in mock.gpu_faults if f[0] == cluster]
-        self.points = change_minutes(self.scenario, [*extra_points, *(m for f in faults for m in f)])
+        self.points = change_minutes(self.scenario, [*extra_points, *(m for f in faults for m in f),
+                                                     *reload_minutes(self.scenario)])
         self._compressed = compress(self.scenario, self.points)
+        self._counters: list | None = None
         # device assignments only matter to the GPU exporters (and cost O(minutes x pods) to compute)
         self._held = gs.assignments(self._compressed) if set(self.jobs) - {"ksm"} else None
         self._cache: dict[int, dict[str, dict[Labels, float]]] = {}
@@ -103,9 +139,28 @@ class Timeline:
         self._extras(out, self.points[i])
         return out
 
+    def counters(self, minute: int) -> dict[str, dict[Labels, float]]:
+        """{job: {labels: value}} of the GPUs' energy counters at ``minute`` (exposed form, as :meth:`exposed`):
+        the power the exporter shows, summed since minute 0 (gpudash.simulation.scenario.counter_runs)."""
+        if self._counters is None:
+            self._counters = []
+            for index, node in enumerate(self._compressed.nodes):
+                job = "amd" if node.vendor == "amd" else "dcgm"
+                if not node.energy_counter or job not in self.jobs or self.mock.exporter.get(
+                        (self.cluster, node.name), job) != job:
+                    continue
+                for g in range(node.count):
+                    labels, scale = gs.counter_series(self.model, index, node, g)
+                    runs = gpu_counter_runs(self.scenario, self._compressed, self.points, node, g)
+                    self._counters.append((job, _drop(labels, "job"), scale, runs))
+        out: dict[str, dict[Labels, float]] = {job: {} for job in JOBS}
+        for job, labels, scale, runs in self._counters:
+            out[job][labels] = round(counter_at(runs, minute) / scale)
+        return out
+
     def _extras(self, out: dict, minute: int) -> None:
         """Series the golden synthesiser has no need for but real exporters serve: DCGM framebuffer free
-        memory and XID errors (``gpu_faults``), AMD VRAM and power."""
+        memory and XID errors (``gpu_faults``), AMD VRAM and power (as a DCGM GPU's: the counters' power)."""
         xids = {(f[1], str(f[2])): f[5] for f in self.mock.gpu_faults
                 if f[0] == self.cluster and f[3] <= minute < f[4]}
         for key in [k for k in out["dcgm"] if dict(k)["__name__"] == "DCGM_FI_DEV_POWER_USAGE"]:
@@ -128,7 +183,7 @@ class Timeline:
             prefix = self.model.sources.amd_metric_prefix
             for name, value in ((prefix + "gpu_used_vram", 2048 + util * total / 200 if "pod" in d else 0),
                                 (prefix + "gpu_total_vram", total),
-                                (prefix + "gpu_package_power", 150 + 5 * util)):
+                                (prefix + gx.AMD_POWER, power_watts(util))):
                 d["__name__"] = name
                 out["amd"][tuple(sorted(d.items()))] = value
 
@@ -164,7 +219,15 @@ def scrape_outcomes(s: Scenario, job: str) -> list[str]:
 class FastReference(Reference):
     """The reference model with the same answers, faster on month-scale scenarios: an instant at
     ``minute`` only looks at pods that exist within the lookback (created at or before ``minute`` and not
-    deleted more than LOOKBACK minutes earlier), and SKU look-ups are cached."""
+    deleted more than LOOKBACK minutes earlier), SKU look-ups are cached, and energy counters and power come from
+    the scenario compressed to its change minutes.
+
+    Energy as the backfilled history (no exporter data before ``exporters_backfilled_from``) measures it; where a
+    step falls back to power it takes the GPU's power now, while the rule reads the highest of the GPU's power
+    series within the lookback: the same unless the pod the exporter shows on the GPU changed in the lookback
+    before a step without a counter rise (the e2e month has none: exporter data start, a driver reload)."""
+
+    amd_power = True  # the mock serves AMD's gpu_package_power
 
     def __init__(self, scenario: Scenario, model: Model, exporters_backfilled_from: int | None = None,
                  closed_lookback: bool = False):
@@ -174,6 +237,7 @@ class FastReference(Reference):
         self._full = scenario
         self._sku_cache: dict = {}
         self._held = None
+        self._runs: dict[tuple, tuple] = {}
         buckets: dict[int, list[Pod]] = {}
         hours = scenario.duration // 60 + 1
         for pod in scenario.pods:
@@ -194,13 +258,38 @@ class FastReference(Reference):
         finally:
             self.s = self._full
 
+    def _compressed(self) -> tuple[list[int], Scenario, list]:
+        if self._held is None:
+            self._held = compressed(self._full)
+        return self._held
+
     def held(self, minute: int):
         """Device assignments from the scenario compressed to its change minutes (the same at every minute)."""
-        if self._held is None:
-            points = change_minutes(self._full)
-            self._held = (points, gs.assignments(compress(self._full, points)))
-        points, held = self._held
+        points, _, held = self._compressed()
         return held[max(0, bisect.bisect_right(points, minute) - 1)]
+
+    def shown(self, minute: int):
+        points, compressed, _ = self._compressed()
+        return shown_holders(compressed, max(0, bisect.bisect_right(points, minute) - 1))
+
+    def watts(self, node: Node, gpu: int, minute: int) -> float:
+        points, compressed, _ = self._compressed()
+        return gpu_watts(compressed, node, gpu, max(0, bisect.bisect_right(points, minute) - 1))
+
+    def counter(self, node: Node, gpu: int, minute: int) -> float:
+        key = (node, gpu)
+        if key not in self._runs:
+            points, compressed, _ = self._compressed()
+            self._runs[key] = gpu_counter_runs(self._full, compressed, points, node, gpu)
+        return counter_at(self._runs[key], minute)
+
+    def _backfilled_scrapes(self, minute: int):
+        """The exporter scrapes an instant query at ``minute`` reads in backfilled history (no staleness markers:
+        every scrape stored within the lookback, from ``exporters_backfilled_from`` on)."""
+        scrapes = self._scrapes("dcgm")
+        for k in range(minute, max(minute - self.lookback, self.exporters_from - 1, -1), -1):
+            if k < len(scrapes) and scrapes[k] == "ok":
+                yield k
 
     def attributed_gpus(self, minute: int) -> dict[tuple, int]:
         """As the reference model, except for backfilled history (:mod:`gpudash.mock.history`
@@ -210,12 +299,35 @@ class FastReference(Reference):
         exactly 5 minutes old, as step-aligned backfilled scrapes are)."""
         if self.exporters_from is None:
             return super().attributed_gpus(minute)
-        scrapes, gpus = self._scrapes("dcgm"), {}
-        for k in range(minute, max(minute - self.lookback, self.exporters_from - 1, -1), -1):
-            if k < len(scrapes) and scrapes[k] == "ok":
-                for key, held in self.gpus_held(k).items():
-                    gpus.setdefault(key, set()).update(held)
+        gpus: dict[tuple, set] = {}
+        for k in self._backfilled_scrapes(minute):
+            for key, held in self.gpus_held(k).items():
+                gpus.setdefault(key, set()).update(held)
         return {key: len(g) for key, g in gpus.items()}
+
+    def gpu_shares(self, node: Node, gpu: int, minute: int) -> dict[str, float]:
+        """As the reference model, except for backfilled history (see :meth:`attributed_gpus`): a device's holders
+        of every scrape within the lookback."""
+        if self.exporters_from is None:
+            return super().gpu_shares(node, gpu, minute)
+        held: dict[tuple, float] = {}
+        for k in self._backfilled_scrapes(minute):
+            held.update(self.device_holders(node, gpu, k))
+        return self.namespace_shares(held)
+
+    def _since(self, hour: int, since: int) -> int | None:
+        """The first minute with exporter data for ``hour`` (none before ``exporters_backfilled_from``), or None
+        when none of its steps sees any."""
+        first = max(since, self.exporters_from or 0)
+        return first if (hour + 1) * 60 > first else None
+
+    def energy(self, hour: int, since: int = 0) -> dict[tuple, float]:
+        first = self._since(hour, since)
+        return {} if first is None else super().energy(hour, first)
+
+    def fleet_energy(self, hour: int, since: int = 0) -> dict[str, float]:
+        first = self._since(hour, since)
+        return {} if first is None else super().fleet_energy(hour, first)
 
     def sku(self, product: str, resource: str):
         key = (product, resource)

@@ -352,6 +352,17 @@ class Reference:
         return out
 
     # --- energy (contract section 10) -----------------------------------------------------------------------
+    # AMD's gpu_package_power: the golden synthesiser serves none (an AMD GPU without a counter rise measures nothing)
+    amd_power = False
+
+    def counter(self, node: Node, gpu: int, minute: int) -> float:
+        """The GPU's energy counter (J) at scrape ``minute``."""
+        return energy_counter(self.s, node, gpu)[minute]
+
+    def watts(self, node: Node, gpu: int, minute: int) -> float:
+        """The GPU's power (W) at scrape ``minute``."""
+        return gpu_watts(self.s, node, gpu, minute)
+
     def gpu_step_energy(self, node: Node, gpu: int, minute: int, since: int = 0) -> float | None:
         """Joules GPU ``gpu`` of ``node`` drew over the step ending at ``minute`` as the spoke measures it: its
         counter as seen now minus as seen a step before, when both are seen and it did not go down (a driver
@@ -365,27 +376,44 @@ class Reference:
     def _step_joules(self, node: Node, gpu: int, k: int, k0: int | None, since: int) -> float | None:
         """:meth:`gpu_step_energy` once the scrapes seen now (``k``) and a step before (``k0``) are known."""
         if node.energy_counter and k0 is not None and k0 >= since:
-            counter = energy_counter(self.s, node, gpu)
-            if counter[k] >= counter[k0]:
-                return counter[k] - counter[k0]
-        return gpu_watts(self.s, node, gpu, k) * self.step * 60 if node.vendor == "nvidia" else None
+            rise = self.counter(node, gpu, k) - self.counter(node, gpu, k0)
+            if rise >= 0:
+                return rise
+        return self.watts(node, gpu, k) * self.step * 60 if node.vendor == "nvidia" or self.amd_power else None
 
-    def gpu_shares(self, node: Node, gpu: int, minute: int) -> dict[str, float]:
-        """{namespace: share of the GPU} the exporter attributes at scrape ``minute``: the pod it shows on each
-        device, a whole GPU 1, a MIG instance its compute share, a time-sliced device 1/replicas; nothing on a
-        partitioned AMD node (its energy is the physical GPU's, reported on partition 0)."""
-        out: dict[str, float] = {}
-        holders = shown_holders(self.s, minute)
+    def shown(self, minute: int) -> dict[tuple, tuple[Pod, str]]:
+        """The pod the exporter shows on each device at scrape ``minute`` (scenario.holder_index)."""
+        return shown_holders(self.s, minute)
+
+    def device_holders(self, node: Node, gpu: int, minute: int) -> dict[tuple, float]:
+        """{(MIG profile, instance, namespace, pod): share of the GPU} of the devices the exporter shows held at
+        scrape ``minute``: the pod it shows on each device, a whole GPU 1, a MIG instance its compute share, a
+        time-sliced device 1/replicas; nothing on a partitioned AMD node (its energy is the physical GPU's,
+        reported on partition 0)."""
+        out: dict[tuple, float] = {}
+        holders = self.shown(minute)
         for profile, instance, share in self._energy_units(node):
             holder = shown_holder(holders, node, gpu, profile, instance)
             if holder:
-                out[holder[0].namespace] = out.get(holder[0].namespace, 0.0) + share
+                out[(profile, instance, holder[0].namespace, holder[0].name)] = share
+        return out
+
+    def gpu_shares(self, node: Node, gpu: int, minute: int) -> dict[str, float]:
+        """{namespace: share of the GPU} the exporter attributes at scrape ``minute`` (:meth:`device_holders`)."""
+        return self.namespace_shares(self.device_holders(node, gpu, minute))
+
+    @staticmethod
+    def namespace_shares(holders: dict[tuple, float]) -> dict[str, float]:
+        """:meth:`device_holders`' shares summed per namespace."""
+        out: dict[str, float] = {}
+        for (_, _, ns, _), share in holders.items():
+            out[ns] = out.get(ns, 0.0) + share
         return out
 
     @cache
     def _energy_units(self, node: Node) -> tuple[tuple[str | None, int, float], ...]:
         """(MIG profile or None, instance, share of the GPU) of each device of a GPU of ``node`` that
-        :meth:`gpu_shares` attributes (a time-sliced replica's share divided by the replicas)."""
+        :meth:`device_holders` attributes (a time-sliced replica's share divided by the replicas)."""
         if node.vendor == "amd" and node.partition and not node.partition.startswith("spx"):
             return ()
         units = [(None, 0, 1.0)]
@@ -430,6 +458,19 @@ class Reference:
             if self.tier_recorded(m):
                 for key, joules in self._energy_parts(m, since):
                     out[key] = out.get(key, 0.0) + joules / 3.6e6
+        return out
+
+    @cache
+    def fleet_energy(self, hour: int, since: int = 0) -> dict[str, float]:
+        """{cluster: kWh} the GPUs drew in ``hour`` as the spoke measures them (:meth:`gpu_step_energy`), whoever held
+        them: what :meth:`energy`'s lines of a cluster must add up to."""
+        out: dict[str, float] = {}
+        for m in self.steps(hour):
+            for node in self.s.nodes:
+                for g in range(node.count):
+                    joules = self.gpu_step_energy(node, g, m, since)
+                    if joules is not None:
+                        out[node.cluster] = out.get(node.cluster, 0.0) + joules / 3.6e6
         return out
 
     def energy_lines(self, energy: dict[tuple, float]) -> dict[tuple, tuple[float, float]]:

@@ -24,6 +24,7 @@ A node with ``energy_counter: false`` exposes power but no energy counter (the s
 """
 from __future__ import annotations
 
+import bisect
 import functools
 import hashlib
 import re
@@ -202,16 +203,35 @@ def gpu_watts(s: Scenario, node: Node, gpu: int, minute: int) -> float:
     return power_watts(holder[0].utilisation_at(minute) if holder else 0.0)
 
 
+def reloads(s: Scenario, node: Node) -> set[int]:
+    """Minutes at which ``node``'s GPU driver reloads (``driver_reload`` faults): its energy counters restart."""
+    return {f.at for f in s.faults_of("driver_reload") if f.node in ("", node.name)}
+
+
+def counter_runs(starts, watts, reset: set[int]) -> tuple[tuple[int, float, float], ...]:
+    """A GPU's energy counter (J) as runs of constant power: (first minute, counter there, W) per ``starts[i]``
+    (ascending from 0, every minute of ``reset`` among them), the GPU drawing ``watts[i]`` until the next start.
+    At minute 0 it shows :data:`ENERGY_AT_START`, each later minute adds its power x 60 s, a reset sets it to 0."""
+    out: list[tuple[int, float, float]] = []
+    for p, w in zip(starts, watts):
+        value = ENERGY_AT_START if not out else out[-1][1] + out[-1][2] * 60 * (p - out[-1][0] - 1) + w * 60
+        out.append((p, 0.0 if p in reset else value, w))
+    return tuple(out)
+
+
+def counter_at(runs: tuple[tuple[int, float, float], ...], minute: int) -> float:
+    """The counter of :func:`counter_runs` at ``minute``."""
+    p, value, watts = runs[bisect.bisect_right(runs, minute, key=lambda r: r[0]) - 1]
+    return value + watts * 60 * (minute - p)
+
+
 @functools.cache
 def energy_counter(s: Scenario, node: Node, gpu: int) -> tuple[float, ...]:
-    """Per minute, the GPU's energy counter (J): :data:`ENERGY_AT_START` plus the power of each minute since
-    (minute ``k`` adds ``gpu_watts(k) x 60``); a ``driver_reload`` at ``R`` sets it to 0 at ``R``."""
-    reloads = {f.at for f in s.faults_of("driver_reload") if f.node in ("", node.name)}
-    out, value = [], ENERGY_AT_START
-    for k in range(s.duration + 1):
-        value = 0.0 if k in reloads else value + (gpu_watts(s, node, gpu, k) * 60 if k else 0.0)
-        out.append(value)
-    return tuple(out)
+    """Per minute, the GPU's energy counter (J) drawing :func:`gpu_watts` (:func:`counter_runs`), reset at every
+    ``driver_reload`` of its node."""
+    minutes = range(s.duration + 1)
+    runs = counter_runs(minutes, [gpu_watts(s, node, gpu, k) for k in minutes], reloads(s, node))
+    return tuple(counter_at(runs, k) for k in minutes)
 
 
 def devices(node: Node) -> list[tuple[int, str | None, int]]:

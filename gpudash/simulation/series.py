@@ -244,23 +244,29 @@ def _exporter_exposition(scenario: Scenario, model: Model, cluster: str, minute:
     return out
 
 
+def counter_series(model: Model, index: int, node: Node, gpu: int) -> tuple[Labels, float]:
+    """(labels, joules per unit) of the energy counter of physical GPU ``gpu`` of ``node`` (the ``index``-th node of
+    its scenario, which picks DCGM's host label as :func:`_exporter_exposition` does): DCGM's in millijoules without
+    pod labels (held GPUs' series carry them in a real exporter; the rules fold a GPU's series), AMD's in
+    microjoules."""
+    src = model.sources
+    if node.vendor == "amd":
+        return ((("__name__", src.amd_metric_prefix + gx.AMD_ENERGY), ("job", gx.sample_job(src.amd)),
+                 (gx.AMD_GPU_LABEL, str(gpu)), (gx.AMD_HOST_LABEL, node.name)), gx.AMD_ENERGY_JOULES)
+    return ((("__name__", gx.DCGM_ENERGY), ("job", gx.sample_job(src.dcgm)), ("gpu", str(gpu)),
+             ("UUID", f"GPU-{uid(node.name, str(gpu))}"), (gx.DCGM_HOST_LABELS[index % 2], node.name)),
+            gx.DCGM_ENERGY_JOULES)
+
+
 def _energy_counters(scenario: Scenario, model: Model, cluster: str) -> dict[Labels, list]:
-    """Each physical GPU's energy counter, per minute as scraped (none on nodes with ``energy_counter: false``):
-    DCGM's in millijoules without pod labels (held GPUs' series carry them in a real exporter; the rules fold a
-    GPU's series), AMD's in microjoules."""
-    src, out = model.sources, {}
+    """Each physical GPU's energy counter (:func:`counter_series`), per minute as scraped (none on nodes with
+    ``energy_counter: false``)."""
+    out = {}
     for index, node in enumerate(scenario.nodes):
         if node.cluster != cluster or not node.energy_counter:
             continue
         for g in range(node.count):
-            if node.vendor == "amd":
-                labels = (("__name__", src.amd_metric_prefix + gx.AMD_ENERGY), ("job", gx.sample_job(src.amd)),
-                          (gx.AMD_GPU_LABEL, str(g)), (gx.AMD_HOST_LABEL, node.name))
-                scale = gx.AMD_ENERGY_JOULES
-            else:
-                labels = (("__name__", gx.DCGM_ENERGY), ("job", gx.sample_job(src.dcgm)), ("gpu", str(g)),
-                          ("UUID", f"GPU-{uid(node.name, str(g))}"), (gx.DCGM_HOST_LABELS[index % 2], node.name))
-                scale = gx.DCGM_ENERGY_JOULES
+            labels, scale = counter_series(model, index, node, g)
             out[labels] = [round(v / scale) for v in energy_counter(scenario, node, g)]
     return out
 
