@@ -231,7 +231,7 @@ def energy_counter(s: Scenario, node: Node, gpu: int) -> tuple[float, ...]:
     ``driver_reload`` of its node."""
     minutes = range(s.duration + 1)
     runs = counter_runs(minutes, [gpu_watts(s, node, gpu, k) for k in minutes], reloads(s, node))
-    return tuple(counter_at(runs, k) for k in minutes)
+    return tuple(value for _, value, _ in runs)  # a run starts at every minute: its counter is the run's
 
 
 def devices(node: Node) -> list[tuple[int, str | None, int]]:
