@@ -151,11 +151,12 @@ def apply(p: Plan, force: bool = False) -> list[str]:
     try:
         p.outdir.mkdir(parents=True, exist_ok=True)
         stage = Path(tempfile.mkdtemp(prefix=".gpudash-stage-", dir=p.outdir))
-        for rel, text in p.files.items():
+        changed = p.changed()  # a file that already holds its text is left as it is
+        for rel in changed:
             (stage / rel).parent.mkdir(parents=True, exist_ok=True)
-            (stage / rel).write_text(text, encoding="utf-8")
+            (stage / rel).write_text(p.files[rel], encoding="utf-8")
         (stage / MANIFEST).write_text(p.manifest_text(), encoding="utf-8")
-        for rel in p.files:
+        for rel in changed:
             _refuse_symlink(p.outdir, rel)  # again: a link made since the plan must not redirect this write
             (p.outdir / rel).parent.mkdir(parents=True, exist_ok=True)
             os.replace(stage / rel, p.outdir / rel)

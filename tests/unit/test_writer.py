@@ -152,3 +152,18 @@ def test_unwritable_output_is_one_clear_error(tmp_path):
 
     with pytest.raises(GpudashError, match=r"^/proc/nope: cannot write output: No such file or directory$"):
         writer.apply(writer.plan("/proc/nope", {"a.yaml": {}}))
+
+
+def test_a_re_render_writes_only_the_files_that_change(tmp_path):
+    """GitOps re-renders mostly change little: a file already holding its text is not rewritten (same inode and
+    modification time), the changed one is, and the manifest records both."""
+    writer.apply(writer.plan(tmp_path, {"a.yaml": {"x": 1}, "b.yaml": {"y": 1}}))
+    before = {p: (tmp_path / p).stat() for p in ("a.yaml", "b.yaml")}
+    plan = writer.plan(tmp_path, {"a.yaml": {"x": 1}, "b.yaml": {"y": 2}})
+    assert plan.changed() == ["b.yaml"]
+    writer.apply(plan)
+    after = {p: (tmp_path / p).stat() for p in ("a.yaml", "b.yaml")}
+    assert (after["a.yaml"].st_ino, after["a.yaml"].st_mtime_ns) == (before["a.yaml"].st_ino,
+                                                                     before["a.yaml"].st_mtime_ns)
+    assert after["b.yaml"].st_ino != before["b.yaml"].st_ino and "y: 2" in (tmp_path / "b.yaml").read_text()
+    assert writer.plan(tmp_path, {"a.yaml": {"x": 1}, "b.yaml": {"y": 2}}).counts() == (0, 2, 0)
