@@ -75,17 +75,21 @@ def value(real, probe, sentinels: dict[str, str], defaults: dict[str, str], wher
     if isinstance(real, dict):
         if not isinstance(probe, dict) or real.keys() != probe.keys():
             raise GenerationError(f"mixin: {where}: the probe render has another structure")
-        lines = [f"{inner}// {line}".rstrip() for line in str(real.get(COMMENT, "")).splitlines()]
+        # one join of the pieces: a body (a whole tenant dashboard, say) is copied once, into the result
+        parts = ["{"]
+        for line in str(real.get(COMMENT, "")).splitlines():
+            parts.append(f"\n{inner}// {line}".rstrip())
         for key in (k for k in real if k != COMMENT):
             body = value(real[key], probe[key], sentinels, defaults, f"{where}.{key}", depth + 1)
-            lines.append(f"{inner}{_scalar(key)}: {body},")
-        return "{\n" + "\n".join(lines) + f"\n{pad}}}" if lines else "{}"
+            parts += ("\n", inner, _scalar(key), ": ", body, ",")
+        return "".join([*parts, f"\n{pad}}}"]) if len(parts) > 1 else "{}"
     if isinstance(real, list | tuple):
         if not isinstance(probe, list | tuple) or len(real) != len(probe):
             raise GenerationError(f"mixin: {where}: the probe render has another structure")
-        items = [f"{inner}{value(r, p, sentinels, defaults, f'{where}[{i}]', depth + 1)},"
-                 for i, (r, p) in enumerate(zip(real, probe))]
-        return "[\n" + "\n".join(items) + f"\n{pad}]" if items else "[]"
+        parts = ["["]
+        for i, (r, p) in enumerate(zip(real, probe)):
+            parts += ("\n", inner, value(r, p, sentinels, defaults, f"{where}[{i}]", depth + 1), ",")
+        return "".join([*parts, f"\n{pad}]"]) if len(parts) > 1 else "[]"
     if isinstance(real, str) and real != probe:
         return _template(real, probe, sentinels, defaults, where)
     if real != probe:
