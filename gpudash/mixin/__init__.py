@@ -113,7 +113,6 @@ def _mixin_libsonnet() -> str:
 
 
 def artifacts(model: Model) -> dict[str, object]:
-    # tenant dashboards are built without the model's sources (grafana._tenant_boards): the probe's are the same
     # the tenant dashboards' jsonnet, written once (through their template: grafana.tenant_texts); each is its own
     # probe, as they are built without the model's sources (grafana._tenant_boards)
     texts = grafana.tenant_texts(model, lambda data: jsonnet.plain(data, DASHBOARD_DEPTH), ascii=True)

@@ -47,21 +47,16 @@ class Written(str):
 
 
 def plain(real, depth: int) -> str:
-    """The jsonnet :func:`value` writes for ``real`` at ``depth`` where nothing is templated."""
-    return _plain(real, depth)
-
-
-def _plain(real, depth: int) -> str:
     """:func:`value` of a structure that is its own probe (nothing templated), without the comparisons."""
     if isinstance(real, Written):  # each line after the first is indented by its depth
         return real if real.depth == depth else real.replace("\n" + INDENT * real.depth, "\n" + INDENT * depth)
     pad, inner = INDENT * depth, INDENT * (depth + 1)
     if isinstance(real, dict):
         lines = [f"{inner}// {line}".rstrip() for line in str(real.get(COMMENT, "")).splitlines()]
-        lines += [f"{inner}{_scalar(k)}: {_plain(v, depth + 1)}," for k, v in real.items() if k != COMMENT]
+        lines += [f"{inner}{_scalar(k)}: {plain(v, depth + 1)}," for k, v in real.items() if k != COMMENT]
         return "{\n" + "\n".join(lines) + f"\n{pad}}}" if lines else "{}"
     if isinstance(real, list | tuple):
-        items = [f"{inner}{_plain(v, depth + 1)}," for v in real]
+        items = [f"{inner}{plain(v, depth + 1)}," for v in real]
         return "[\n" + "\n".join(items) + f"\n{pad}]" if items else "[]"
     return _scalar(real)
 
@@ -70,7 +65,7 @@ def value(real, probe, sentinels: dict[str, str], defaults: dict[str, str], wher
     """Jsonnet for ``real``; ``probe`` is the same structure rendered with sentinels in place of the defaults
     (the same object where nothing can differ: the tenant dashboards)."""
     if real is probe:
-        return _plain(real, depth)
+        return plain(real, depth)
     pad, inner = INDENT * depth, INDENT * (depth + 1)
     if isinstance(real, dict):
         if not isinstance(probe, dict) or real.keys() != probe.keys():

@@ -236,7 +236,6 @@ class FastReference(Reference):
         self.lookback = LOOKBACK + int(closed_lookback)  # scrapes a step sees: Prometheus 2 includes one 5m old
         self._full = scenario
         self._sku_cache: dict = {}
-        self._held = None
         self._runs: dict[tuple, tuple] = {}
         buckets: dict[int, list[Pod]] = {}
         hours = scenario.duration // 60 + 1
@@ -259,9 +258,7 @@ class FastReference(Reference):
             self.s = self._full
 
     def _compressed(self) -> tuple[list[int], Scenario, list]:
-        if self._held is None:
-            self._held = compressed(self._full)
-        return self._held
+        return compressed(self._full)
 
     def held(self, minute: int):
         """Device assignments from the scenario compressed to its change minutes (the same at every minute)."""
