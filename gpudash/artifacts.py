@@ -3,6 +3,7 @@ plus the kustomizations of the Kubernetes objects written. Pure; no I/O."""
 from __future__ import annotations
 
 from gpudash import content, grafana, kube, layout, targets
+from gpudash.deferred import Deferred
 from gpudash.model.types import Model
 
 
@@ -27,7 +28,8 @@ def generate(model: Model, progress=None) -> dict[str, object]:
         files = targets.merge(targets.split(model, content.build(model, step), step))
     objects = sorted(p for p, d in files.items() if kube.is_resource(p, d))
     for path in objects:
-        files[path] = kube.fit(path, files[path])
+        if not isinstance(files[path], Deferred):  # a deferred object refuses to pass the limit itself
+            files[path] = kube.fit(path, files[path])
     by_folder: dict[str, list[str]] = {}
     for path in objects:
         folder, _, name = path.rpartition("/")
@@ -42,4 +44,4 @@ def size_notes(files: dict[str, object]) -> list[str]:
     """One line per object annotated for server-side apply (what ``render`` prints)."""
     return [f"{path}: {kube.size(data)} bytes, over {kube.LAST_APPLIED_LIMIT} (client-side apply's last-applied "
             f"annotation limit): annotated {kube.SYNC_OPTIONS}: {kube.SERVER_SIDE_APPLY}; apply it server-side"
-            for path, data in sorted(files.items()) if kube.server_side(data)]
+            for path, data in sorted(files.items()) if kube.server_side(data)]  # never a deferred one

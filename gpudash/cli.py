@@ -42,14 +42,15 @@ def cmd_render(args) -> int:
     files = _generate(load_model_from_args(args), "render")
     for note in artifacts.size_notes(files):
         print(f"gpudash: {note}", file=sys.stderr)
-    plan = writer.plan(args.output, files)
+    plan = writer.plan(args.output, files, stage=not args.check)
+    del files  # planned: the generated data is not needed to apply (a deferred file lived only while staged)
     if args.check:
         drift = plan.changed() + plan.stale()
         if drift:
             print(writer.diff(plan), end="")
             print(f"gpudash: {len(drift)} file(s) would change in {args.output}: {', '.join(drift)}", file=sys.stderr)
             return 1
-        print(f"gpudash: {args.output} is up to date ({len(plan.files)} files)")
+        print(f"gpudash: {args.output} is up to date ({len(plan.digests)} files)")
         return 0
     written, unchanged, stale = plan.counts()
     kept = writer.apply(plan, force=args.force)
@@ -62,8 +63,12 @@ def cmd_render(args) -> int:
 
 
 def cmd_validate(args) -> int:
+    from gpudash.deferred import resolve
+
     model = load_model_from_args(args)
     files = _generate(model, "validate")
+    for data in files.values():  # a deferred file is proven as it is built, as in a render
+        resolve(data)
     print(f"gpudash: {model.source} is valid ({len(model.gpu_classes)} GPU classes, {len(model.tenants)} tenants, "
           f"{len(files)} artifacts)")
     return 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gpudash import alerts, golden, grafana, quotas, rules, wiring
+from gpudash.grafana.tenant_board import Board
 from gpudash.model.types import Model
 from gpudash.prune import deploy as prune
 from gpudash.rules import hub, spoke
@@ -21,7 +22,7 @@ class Content:
     hub: tuple[Group, ...]  # the hub recording rules
     alerts: tuple[Group, ...]  # the alert groups (hub, or a single cluster's Prometheus)
     provider: dict[str, dict]  # provider and CCSP dashboards by file stem, gpudash's own datasource
-    tenants: dict[str, dict[str, dict]]  # tenant name -> its dashboards by file stem, proven isolated
+    tenants: dict[str, Board]  # tenant name -> its dashboard, proven isolated
     files: dict[str, object]  # what every render writes: rule and alert files, routing, quotas, tests, wiring
 
 
@@ -38,7 +39,7 @@ def build(model: Model, step=lambda what: None) -> Content:
              **quotas.objects(model)}
     step("grafana")
     grafana.prove_reports(model)
-    provider, tenants = grafana.rendered(model)
+    provider, tenants = grafana.boards(model)
     step("golden")
     files.update(golden.artifacts(model))
     step("prune")

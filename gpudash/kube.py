@@ -1,6 +1,7 @@
 """Kubernetes object skeletons shared by the ACM, single-cluster and Grafana artifact families."""
 from __future__ import annotations
 
+from gpudash.deferred import Deferred
 from gpudash.errors import GenerationError
 from gpudash.yamlfmt import COMMENT, json_text
 
@@ -45,7 +46,10 @@ def is_object(data) -> bool:
 
 
 def is_resource(path: str, data) -> bool:
-    """An output file that a kustomization lists as a resource: an object that is not a patch."""
+    """An output file that a kustomization lists as a resource: an object that is not a patch (a deferred file
+    says so without being built)."""
+    if isinstance(data, Deferred):
+        return data.resource
     return is_object(data) and not path.endswith(PATCH_SUFFIX)
 
 

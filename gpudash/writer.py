@@ -1,9 +1,11 @@
 """The one writer: serialises generated data, owns files through a manifest, swaps them in atomically.
 
 Rules it keeps:
-* everything is serialised in memory first; a generation error leaves the output folder untouched;
-* files are staged in a temporary folder beside the outputs, then moved into place with ``os.replace``
-  (atomic per file) and the manifest is replaced last;
+* files are serialised one at a time, in path order, and compared with what the output folder holds; a render
+  (``plan(..., stage=True)``) writes each changed file into a temporary folder beside the outputs at once and
+  keeps only its digest, so memory holds one file's text, not the render's (a deferred file,
+  :mod:`gpudash.deferred`, is built only then); a generation error leaves the output folder untouched;
+* staged files are moved into place with ``os.replace`` (atomic per file) and the manifest is replaced last;
 * gpudash owns only the files listed in its manifest: it refuses to overwrite any other file, removes its
   own stale files (only while they still hold what gpudash wrote), and never touches anything else;
 * an owned file that no longer holds what the manifest recorded was edited by hand: ``apply`` refuses to
@@ -14,7 +16,6 @@ Rules it keeps:
 from __future__ import annotations
 
 import difflib
-import functools
 import hashlib
 import json
 import os
@@ -23,11 +24,13 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from gpudash.deferred import resolve
 from gpudash.errors import GpudashError, InputError
 from gpudash.layout import MANIFEST
 from gpudash.yamlfmt import dump_json, dump_yaml
 
 HEADER = "Rendered by gpudash from the model (gpudash.yaml): edit the model and re-render, not this file."
+STAGE_PREFIX = ".gpudash-stage-"
 
 
 def serialise(path: str, data) -> str:
@@ -48,32 +51,39 @@ class Plan:
     """What a render would change in ``outdir``."""
 
     outdir: Path
-    files: dict[str, str]  # path -> new text
+    digests: dict[str, str]  # every generated path -> digest of its text (the new manifest)
     owned: dict[str, str]  # path -> digest recorded in the current manifest
+    changes: dict[str, str | Path]  # changed path -> its new text, or the staged file holding it
+    hand_edited: tuple[str, ...]  # changed owned files no longer holding what gpudash wrote
+    stage: Path | None = None  # where the changed files are staged (plan(..., stage=True))
 
     def changed(self) -> list[str]:
-        return list(self._changed)
-
-    @functools.cached_property
-    def _changed(self) -> tuple[str, ...]:
-        """Read once: ``counts``, ``edited`` and ``diff`` all ask (each file read once per render)."""
-        return tuple(sorted(p for p, text in self.files.items() if _read(self.outdir / p) != text))
+        return sorted(self.changes)
 
     def stale(self) -> list[str]:
-        return sorted(p for p in self.owned if p not in self.files)
+        return sorted(p for p in self.owned if p not in self.digests)
 
     def edited(self) -> list[str]:
         """Owned files to be rewritten whose content is no longer what gpudash wrote (hand edits)."""
-        return sorted(p for p in self.changed() if p in self.owned and _edited(self.outdir / p, self.owned[p]))
+        return list(self.hand_edited)
 
     def counts(self) -> tuple[int, int, int]:
         """(written, unchanged, removed) file counts of applying this plan."""
-        written = len(self.changed())
-        return written, len(self.files) - written, len(self.stale())
+        return len(self.changes), len(self.digests) - len(self.changes), len(self.stale())
+
+    def text(self, rel: str) -> str:
+        """The new text of changed file ``rel``."""
+        new = self.changes[rel]
+        return new.read_text(encoding="utf-8") if isinstance(new, Path) else new
 
     def manifest_text(self) -> str:
-        entries = {p: _digest(t.encode()) for p, t in sorted(self.files.items())}
-        return json.dumps({"generator": "gpudash", "files": entries}, indent=2, sort_keys=True) + "\n"
+        return json.dumps({"generator": "gpudash", "files": dict(sorted(self.digests.items()))}, indent=2,
+                          sort_keys=True) + "\n"
+
+    def discard(self) -> None:
+        """Remove the staged files of a plan that will not be applied."""
+        if self.stage is not None:
+            shutil.rmtree(self.stage, ignore_errors=True)
 
 
 def _read(path: Path) -> str | None:
@@ -81,13 +91,6 @@ def _read(path: Path) -> str | None:
         return path.read_text(encoding="utf-8")
     except (FileNotFoundError, IsADirectoryError, UnicodeDecodeError):
         return None
-
-
-def _edited(path: Path, digest: str) -> bool:
-    try:
-        return _digest(path.read_bytes()) != digest
-    except (FileNotFoundError, IsADirectoryError):
-        return False
 
 
 def _symlink(outdir: Path, rel: str) -> Path | None:
@@ -118,23 +121,64 @@ def _owned(outdir: Path) -> dict[str, str]:
         raise InputError(str(outdir / MANIFEST), "", "not a gpudash manifest; move it away to render here") from None
 
 
-def plan(outdir: str | os.PathLike, generated: dict[str, object]) -> Plan:
-    """Serialise ``generated`` and compare it with ``outdir``; refuses to take over files it does not own."""
+def _read_bytes(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except (FileNotFoundError, IsADirectoryError):
+        return None
+
+
+def plan(outdir: str | os.PathLike, generated: dict[str, object], stage: bool = False) -> Plan:
+    """Serialise ``generated`` and compare it with ``outdir``; refuses to take over files it does not own.
+
+    With ``stage`` each changed file is written into a temporary folder in ``outdir`` as soon as it is serialised
+    (what ``apply`` then moves into place; ``Plan.discard`` removes it), else kept in memory (``render --check``:
+    planning never writes)."""
     out = Path(outdir)
     if out.exists() and not out.is_dir():
         raise InputError(str(out), "", "output path exists and is not a directory")
-    files = {p: serialise(p, d) for p, d in sorted(generated.items())}
     _refuse_symlink(out, MANIFEST)
     owned = _owned(out)
-    for p in files:
-        _refuse_symlink(out, p)
-        target = out / p
-        if target.exists() and p not in owned:
-            raise InputError(str(target), "", "exists but was not written by gpudash (not in its manifest); "
-                             "move it away or render into another folder")
-        if target.is_dir():
-            raise InputError(str(target), "", "is a directory where gpudash writes a file")
-    return Plan(out, files, owned)
+    digests: dict[str, str] = {}
+    changes: dict[str, str | Path] = {}
+    edited: list[str] = []
+    staged: Path | None = None
+    created = not out.exists()
+    try:
+        for rel in sorted(generated):
+            _refuse_symlink(out, rel)
+            target = out / rel
+            if target.exists() and rel not in owned:
+                raise InputError(str(target), "", "exists but was not written by gpudash (not in its manifest); "
+                                 "move it away or render into another folder")
+            if target.is_dir():
+                raise InputError(str(target), "", "is a directory where gpudash writes a file")
+            text = serialise(rel, resolve(generated[rel]))
+            data = text.encode("utf-8")
+            digests[rel] = _digest(data)
+            old = _read_bytes(target)
+            if old == data:  # a file that already holds its text is left as it is
+                continue
+            if old is not None and rel in owned and _digest(old) != owned[rel]:
+                edited.append(rel)
+            if not stage:
+                changes[rel] = text
+                continue
+            if staged is None:
+                out.mkdir(parents=True, exist_ok=True)
+                staged = Path(tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=out))
+            (staged / rel).parent.mkdir(parents=True, exist_ok=True)
+            (staged / rel).write_bytes(data)
+            changes[rel] = staged / rel
+    except BaseException as err:
+        if staged is not None:
+            shutil.rmtree(staged, ignore_errors=True)
+        if created and out.is_dir() and not any(out.iterdir()):
+            out.rmdir()
+        if isinstance(err, OSError):
+            raise GpudashError(f"{out}: cannot write output: {err.strerror or err}") from None
+        raise
+    return Plan(out, digests, owned, changes, tuple(edited), staged)
 
 
 def apply(p: Plan, force: bool = False) -> list[str]:
@@ -144,17 +188,19 @@ def apply(p: Plan, force: bool = False) -> list[str]:
     """
     edited = [] if force else p.edited()
     if edited:
+        p.discard()
         raise InputError(str(p.outdir / edited[0]), "", f"edited by hand since gpudash wrote it"
                          f"{f' (and {len(edited) - 1} more: ' + ', '.join(edited[1:]) + ')' if edited[1:] else ''}"
                          "; move the edit into the model and re-render, or render with --force to overwrite it")
-    stage = None
+    stage = p.stage
     try:
         p.outdir.mkdir(parents=True, exist_ok=True)
-        stage = Path(tempfile.mkdtemp(prefix=".gpudash-stage-", dir=p.outdir))
-        changed = p.changed()  # a file that already holds its text is left as it is
+        stage = stage or Path(tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=p.outdir))
+        changed = p.changed()
         for rel in changed:
-            (stage / rel).parent.mkdir(parents=True, exist_ok=True)
-            (stage / rel).write_text(p.files[rel], encoding="utf-8")
+            if not isinstance(p.changes[rel], Path):
+                (stage / rel).parent.mkdir(parents=True, exist_ok=True)
+                (stage / rel).write_text(p.changes[rel], encoding="utf-8")
         (stage / MANIFEST).write_text(p.manifest_text(), encoding="utf-8")
         for rel in changed:
             _refuse_symlink(p.outdir, rel)  # again: a link made since the plan must not redirect this write
@@ -198,6 +244,6 @@ def diff(p: Plan, context: int = 1) -> str:
     chunks = []
     for rel in p.changed() + p.stale():
         old = _read(p.outdir / rel) or ""
-        new = p.files.get(rel, "")
+        new = p.text(rel) if rel in p.changes else ""
         chunks += difflib.unified_diff(old.splitlines(True), new.splitlines(True), f"a/{rel}", f"b/{rel}", n=context)
     return "".join(chunks)

@@ -52,9 +52,10 @@ def generate_without_golden(model) -> dict[str, object]:
     from unittest import mock
 
     from gpudash import artifacts, golden
+    from gpudash.deferred import resolved
 
     with mock.patch.object(golden, "artifacts", lambda model: {}):
-        return artifacts.generate(model)
+        return resolved(artifacts.generate(model))
 
 
 def load_yaml(source):

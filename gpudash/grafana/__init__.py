@@ -24,6 +24,7 @@ import dataclasses
 from collections.abc import Callable
 
 from gpudash import layout
+from gpudash.deferred import Deferred
 from gpudash.errors import GenerationError
 from gpudash.grafana import delivery, isolation, tenant_board, uids
 from gpudash.grafana import provisioning as prov
@@ -39,13 +40,19 @@ def rendered(model: Model, acm: bool = False) -> tuple[dict[str, dict], dict[str
     ``acm`` selects the hub Grafana's datasource instead of gpudash's own. Tenant dashboards are proven
     isolated here, each variant as returned.
     """
-    provider = provider_boards(model, acm)
-    tenants = {name: {b.stem: b.data} for name, b in tenant_boards(model, acm).items()}
+    provider, tenants = boards(model, acm)
+    return provider, {name: {b.stem: b.data} for name, b in tenants.items()}
+
+
+def boards(model: Model, acm: bool = False) -> tuple[dict[str, dict], dict[str, tenant_board.Board]]:
+    """(provider dashboards by file stem, {tenant name: its board}): :func:`rendered` without parsing the tenant
+    boards (what a render holds). A file stem is the dashboard's uid (``dashboards.file_name``): no two alike."""
+    provider, tenants = provider_boards(model, acm), tenant_boards(model, acm)
     seen: dict[str, str] = {}
-    for stem, data in [*provider.items(), *((s, d) for group in tenants.values() for s, d in group.items())]:
-        if data["uid"] in seen:
-            raise GenerationError(f"dashboards {seen[data['uid']]!r} and {stem!r} have the same uid {data['uid']}")
-        seen[data["uid"]] = stem
+    for stem, owner in [*((s, "provider") for s in provider), *((b.stem, n) for n, b in tenants.items())]:
+        if stem in seen:
+            raise GenerationError(f"dashboards of {seen[stem]!r} and {owner!r} have the same uid {stem}")
+        seen[stem] = owner
     return provider, tenants
 
 
@@ -63,12 +70,13 @@ def provider_boards(model: Model, acm: bool = False) -> dict[str, dict]:
 def tenant_boards(model: Model, acm: bool = False) -> dict[str, tenant_board.Board]:
     """{tenant name: its dashboard} with the tenant's own datasource, or with ``acm`` the hub Grafana's; each
     variant proven isolated as written."""
-    return {t.name: _acm_board(model, t) for t in model.tenants} if acm else _tenant_boards(model)
+    own = _tenant_boards(model)
+    return {t.name: _acm_board(model, t, own[t.name]) for t in model.tenants} if acm else own
 
 
-def _acm_board(model: Model, t: Tenant) -> tenant_board.Board:
-    b = tenant_board.variant(_tenant_boards(model)[t.name], uids.tenant_datasource_uid(t.name),
-                             uids.ACM_DATASOURCE_UID)
+def _acm_board(model: Model, t: Tenant, own: tenant_board.Board) -> tenant_board.Board:
+    """``own`` (``t``'s board with its own datasource) querying the hub Grafana's datasource, proven isolated."""
+    b = tenant_board.variant(own, uids.tenant_datasource_uid(t.name), uids.ACM_DATASOURCE_UID)
     isolation.prove(b.data, t.namespace, uids.ACM_DATASOURCE_UID, model.clusters)
     return b
 
@@ -121,16 +129,8 @@ def _tenant_boards(model: Model) -> dict[str, tenant_board.Board]:
 
 
 def tenant_texts(model: Model, fmt: Callable[[dict], str], ascii: bool = False) -> dict[str, str]:
-    """{tenant name: ``fmt`` of its dashboard}: through its template where the substitution is checked for ``fmt``
-    too (strings escaped as JSON, with ``ascii`` as ``ensure_ascii``), else ``fmt`` of each."""
-    out: dict[str, str] = {}
-    serialisers: dict[int, Callable[[tuple], str] | None] = {}
-    for name, b in tenant_boards(model).items():
-        if b.template is not None and id(b.template) not in serialisers:
-            serialisers[id(b.template)] = b.template.serialiser(fmt, ascii)
-        serialise = serialisers.get(id(b.template))
-        out[name] = serialise(b.values) if serialise else fmt(b.data)
-    return out
+    """{tenant name: ``fmt`` of its dashboard} (:func:`gpudash.grafana.tenant_board.text`)."""
+    return {name: tenant_board.text(b, fmt, ascii) for name, b in tenant_boards(model).items()}
 
 
 def built_board(model: Model, t: Tenant) -> tenant_board.Board:
@@ -169,17 +169,24 @@ def for_import(provider: dict[str, dict]) -> dict[str, dict]:
 
 def acm(model: Model) -> dict[str, dict]:
     """``dashboards/acm/<uid>.yaml``: every dashboard as an ACM hub Grafana ConfigMap (MCO's datasource)."""
-    out = {layout.dashboard_configmap(stem): delivery.acm_configmap(stem, dump_json(data),
-                                                                    prov.provider_folder_title(model))
-           for stem, data in provider_boards(model, acm=True).items()}
-    for t in model.tenants:  # one at a time: only the text is kept
-        b = _acm_board(model, t)
-        out[layout.dashboard_configmap(b.stem)] = delivery.acm_configmap(b.stem, b.text, prov.tenant_folder_title(t))
+    out: dict[str, object] = {
+        layout.dashboard_configmap(stem): delivery.acm_configmap(stem, dump_json(data),
+                                                                 prov.provider_folder_title(model))
+        for stem, data in provider_boards(model, acm=True).items()}
+    own = tenant_boards(model)
+    for t in model.tenants:  # built and proven when written: a render holds one at a time
+        out[layout.dashboard_configmap(own[t.name].stem)] = Deferred(_acm_configmap, (model, t, own[t.name]),
+                                                                     resource=True)
     return out
 
 
-def provisioned(model: Model, provider: dict[str, dict], tenants: dict[str, dict[str, dict]]) -> dict[str, object]:
+def _acm_configmap(model: Model, t: Tenant, own: tenant_board.Board) -> dict:
+    b = _acm_board(model, t, own)
+    return delivery.acm_configmap(b.stem, b.text, prov.tenant_folder_title(t))
+
+
+def provisioned(model: Model, provider: dict[str, dict], tenants: dict[str, tenant_board.Board]) -> dict[str, object]:
     """Grafana file provisioning of the plain dashboards, and ``grafana/bootstrap.json``."""
     files = {"provider": [f"{stem}.json" for stem in provider]}
-    files.update({name: [f"{stem}.json" for stem in group] for name, group in tenants.items()})
+    files.update({name: [f"{b.stem}.json"] for name, b in tenants.items()})
     return {**prov.files(model, files), layout.GRAFANA_BOOTSTRAP: prov.bootstrap(model)}

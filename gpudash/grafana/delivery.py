@@ -24,6 +24,7 @@ import re
 from gpudash import kube, layout
 from gpudash.errors import GenerationError
 from gpudash.grafana import provisioning as prov
+from gpudash.grafana.tenant_board import Board, text
 from gpudash.model.types import Model, Tenant
 
 ACM_NAMESPACE = "open-cluster-management-observability"
@@ -66,9 +67,10 @@ def acm_configmap(file_stem: str, text: str, folder: str) -> dict:
 
 # --- grafana-operator ---------------------------------------------------------------------------------------------
 
-def gzip_json(dashboard: dict) -> str:
-    """base64(gzip(compact JSON)), byte-for-byte reproducible (mtime 0, fixed level)."""
-    raw = compact_json(dashboard).encode("utf-8")
+def gzip_json(compact: str) -> str:
+    """base64(gzip(``compact``: :func:`compact_json` of a dashboard)), byte-for-byte reproducible (mtime 0, fixed
+    level)."""
+    raw = compact.encode("utf-8")
     return base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode("ascii")
 
 
@@ -90,10 +92,11 @@ def grafana_folder(name: str, uid: str, title: str, permissions, selector: dict)
                     spec={"instanceSelector": selector, "uid": uid, "title": title, "permissions": items})
 
 
-def grafana_dashboard(name: str, dashboard: dict, folder_ref: str, selector: dict) -> dict:
+def grafana_dashboard(name: str, compact: str, folder_ref: str, selector: dict) -> dict:
+    """The dashboard whose :func:`compact_json` is ``compact``, as a ``GrafanaDashboard``."""
     obj = kube.obj(OPERATOR_API, "GrafanaDashboard", name, OPERATOR_NAMESPACE,
                    spec={"instanceSelector": selector, "folderRef": folder_ref, "resyncPeriod": "10m0s",
-                         "gzipJson": gzip_json(dashboard)})
+                         "gzipJson": gzip_json(compact)})
     return _check_size("GrafanaDashboard", name, obj)
 
 
@@ -115,9 +118,9 @@ def tenant_token_secret(t: Tenant) -> str:
     return object_name("gpudash-token-tenant", t.name)
 
 
-def operator_objects(model: Model, provider: dict[str, dict], tenants: dict[str, dict[str, dict]]) -> dict:
+def operator_objects(model: Model, provider: dict[str, dict], tenants: dict[str, Board]) -> dict:
     """``grafana/operator/*.yaml``: ``provider`` maps file stems to dashboards (gpudash datasource uids),
-    ``tenants`` tenant name -> {file stem: dashboard}."""
+    ``tenants`` tenant name -> its board."""
     from gpudash.grafana import uids
 
     out = {}
@@ -130,7 +133,7 @@ def operator_objects(model: Model, provider: dict[str, dict], tenants: dict[str,
                                                             provider_selector(), provider_token_secret())
     for stem, dash in sorted(provider.items()):
         name = object_name("gpudash-dashboard", stem)
-        out[layout.grafana_operator(name)] = grafana_dashboard(name, dash, folder, provider_selector())
+        out[layout.grafana_operator(name)] = grafana_dashboard(name, compact_json(dash), folder, provider_selector())
     for t in model.tenants:
         sel = tenant_selector(t)
         tfolder = object_name("gpudash-folder-tenant", t.name)
@@ -140,7 +143,7 @@ def operator_objects(model: Model, provider: dict[str, dict], tenants: dict[str,
         tds = object_name("gpudash-datasource-tenant", t.name)
         out[layout.grafana_operator(tds)] = grafana_datasource(
             tds, prov.tenant_datasource(model, t, None), sel, tenant_token_secret(t))
-        for stem, dash in sorted(tenants[t.name].items()):
-            name = object_name("gpudash-dashboard", stem)
-            out[layout.grafana_operator(name)] = grafana_dashboard(name, dash, tfolder, sel)
+        b = tenants[t.name]
+        name = object_name("gpudash-dashboard", b.stem)
+        out[layout.grafana_operator(name)] = grafana_dashboard(name, text(b, compact_json), tfolder, sel)
     return out

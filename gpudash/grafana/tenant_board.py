@@ -29,18 +29,32 @@ from gpudash.yamlfmt import dump_json
 
 @dataclass(frozen=True)
 class Board:
-    """A rendered dashboard: its file stem, its JSON (shared: read-only) and ``dump_json`` of it, which is both
-    ``dashboards/<stem>.json`` and the ACM ConfigMap's data."""
+    """A rendered dashboard: its file stem (its uid) and ``dump_json`` of it, which is both
+    ``dashboards/<stem>.json`` and the ACM ConfigMap's data. A board built through grafanalib keeps that
+    structure; a board written into a template keeps only its values, so a render of thousands of tenants holds
+    their texts, not their parsed JSON."""
 
     stem: str
-    data: dict
     text: str
     template: Template | None = None  # the template it was written into, with its values
     values: tuple = ()
+    built: dict | None = None  # grafanalib's structure, for a board built (not written into a template)
+
+    @property
+    def data(self) -> dict:
+        """Its JSON in grafanalib's key order (read-only); a templated board's is parsed afresh at each call."""
+        return self.built if self.built is not None else json.loads(self.template.compact(self.values))
 
 
 def board(stem: str, data: dict) -> Board:
-    return Board(stem, data, dump_json(data))
+    return Board(stem, dump_json(data), built=data)
+
+
+def text(b: Board, fmt: Callable[[dict], str], ascii: bool = False) -> str:
+    """``fmt`` of ``b``'s data: through its template where the substitution is checked for ``fmt`` too (strings
+    escaped as JSON, with ``ascii`` as ``ensure_ascii``), else ``fmt`` of it."""
+    serialise = b.template.serialiser(fmt, ascii) if b.template is not None else None
+    return serialise(b.values) if serialise else fmt(b.data)
 
 
 def variant(b: Board, old_uid: str, new_uid: str) -> Board:
@@ -49,13 +63,14 @@ def variant(b: Board, old_uid: str, new_uid: str) -> Board:
     from gpudash.grafana.panels import iter_panels, iter_targets  # grafanalib only where dashboards are built
 
     old, new = json.dumps(old_uid, ensure_ascii=False), json.dumps(new_uid, ensure_ascii=False)
-    refs = sum(1 for node in (*iter_panels(b.data), *(t for _, t in iter_targets(b.data)))
+    data = b.data
+    refs = sum(1 for node in (*iter_panels(data), *(t for _, t in iter_targets(data)))
                if isinstance(node.get("datasource"), dict) and node["datasource"].get("uid") == old_uid)
     if b.text.count(old) == refs:  # each reference is one occurrence of the token; there is no other
-        text = b.text.replace(old, new)
+        out = b.text.replace(old, new)
     else:
-        text = dump_json(with_datasource(b.data, old_uid, new_uid))
-    return Board(b.stem, json.loads(text), text)
+        out = dump_json(with_datasource(data, old_uid, new_uid))
+    return Board(b.stem, out, built=json.loads(out))
 
 
 def with_datasource(data, old_uid: str, new_uid: str):
@@ -118,11 +133,16 @@ class Template:
     values: tuple
     second: Board
     second_values: tuple
+    _serialisers: dict = dataclasses.field(default_factory=dict, compare=False, repr=False)
 
     def specialise(self, values: tuple) -> Board:
         """The board of the tenant whose :func:`~gpudash.grafana.dashboards.tenant_values` are ``values``."""
         sub = _substitution(self.values, values)
-        return Board(sub(self.first.stem), json.loads(sub(self._compact)), sub(self.first.text), self, values)
+        return Board(sub(self.first.stem), sub(self.first.text), self, values)
+
+    def compact(self, values: tuple) -> str:
+        """Compact JSON (grafanalib's key order) of the board of ``values``."""
+        return _substitution(self.values, values)(self._compact)
 
     @functools.cached_property
     def _compact(self) -> str:
@@ -130,11 +150,14 @@ class Template:
 
     def serialiser(self, fmt: Callable[[dict], str], ascii: bool) -> Callable[[tuple], str] | None:
         """``values -> fmt(data of their board)`` by substitution into ``fmt`` of the first probe (strings escaped
-        as JSON, with ``ascii`` as ``ensure_ascii``), or None when that does not give ``fmt`` of the second."""
-        text = fmt(self.first.data)
-        if _substitution(self.values, self.second_values, ascii)(text) != fmt(self.second.data):
-            return None
-        return lambda values: _substitution(self.values, values, ascii)(text)
+        as JSON, with ``ascii`` as ``ensure_ascii``), or None when that does not give ``fmt`` of the second; checked
+        once per ``fmt`` and ``ascii``."""
+        key = (fmt, ascii)
+        if key not in self._serialisers:
+            text = fmt(self.first.data)
+            same = _substitution(self.values, self.second_values, ascii)(text) == fmt(self.second.data)
+            self._serialisers[key] = (lambda values: _substitution(self.values, values, ascii)(text)) if same else None
+        return self._serialisers[key]
 
 
 def template(like: Tenant, build: Callable[[Tenant], Board], values: Callable[[Tenant], tuple]) -> Template | None:

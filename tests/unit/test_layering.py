@@ -24,7 +24,8 @@ PACKAGE = Path(gpudash.__file__).resolve().parent
 # module prefix -> layer; the longest prefix wins. A new module must be placed here (test_every_module_has_a_layer).
 LAYERS = {
     **dict.fromkeys(("gpudash.errors", "gpudash.layout", "gpudash.promql", "gpudash.kube", "gpudash.yamlfmt",
-                     "gpudash.doctable"), "foundation"),  # paths, escaping, object helpers, the one serialiser
+                     "gpudash.doctable", "gpudash.deferred"),
+                    "foundation"),  # paths, escaping, object helpers, the one serialiser, deferred files
     **dict.fromkeys(("gpudash.model", "gpudash.sources"), "model"),  # the typed model and the metric vocabularies
     **dict.fromkeys(("gpudash.rules", "gpudash.alerts", "gpudash.grafana", "gpudash.mco", "gpudash.mixin",
                      "gpudash.wiring", "gpudash.golden", "gpudash.prune.deploy", "gpudash.prune.plan",

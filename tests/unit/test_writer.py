@@ -4,10 +4,14 @@ Every test gives the writer plain data and runs in milliseconds; the one end-to-
 gpudash`` under another hash seed) is tests/integration/test_writer.py."""
 from __future__ import annotations
 
+import weakref
+from pathlib import Path
+
 import pytest
 
 from gpudash import cli, layout, writer
-from gpudash.errors import InputError
+from gpudash.deferred import Deferred
+from gpudash.errors import GenerationError, InputError
 
 
 def tree(root):
@@ -167,3 +171,52 @@ def test_a_re_render_writes_only_the_files_that_change(tmp_path):
                                                                      before["a.yaml"].st_mtime_ns)
     assert after["b.yaml"].st_ino != before["b.yaml"].st_ino and "y: 2" in (tmp_path / "b.yaml").read_text()
     assert writer.plan(tmp_path, {"a.yaml": {"x": 1}, "b.yaml": {"y": 2}}).counts() == (0, 2, 0)
+
+
+def test_a_staged_render_holds_one_file_at_a_time(tmp_path):
+    """``stage=True`` (what ``render`` does) builds each deferred file when the writer reaches it, in path order,
+    and stages its text at once: nothing of it is kept in memory, and the outputs change only at ``apply``."""
+    class Data(dict):  # a dict that can be watched with a weak reference
+        pass
+
+    built, alive = [], []
+
+    def build(name):
+        built.append(name)
+        data = Data(name=name)
+        alive.append(weakref.ref(data))
+        return data
+
+    files = {f"d/{n}.yaml": Deferred(build, (f"d/{n}.yaml",)) for n in ("b", "a", "c")}
+    p = writer.plan(tmp_path / "out", files, stage=True)
+    assert built == ["d/a.yaml", "d/b.yaml", "d/c.yaml"] and not any(ref() for ref in alive)
+    assert all(isinstance(p.changes[rel], Path) and p.changes[rel].is_relative_to(p.stage) for rel in p.changed())
+    assert sorted(f.name for f in (tmp_path / "out").iterdir()) == [p.stage.name]  # only the stage, so far
+    writer.apply(p)
+    assert tree(tmp_path / "out")["d/b.yaml"].endswith(b"name: d/b.yaml\n") and not p.stage.exists()
+    assert sorted(f.name for f in (tmp_path / "out").iterdir()) == [layout.MANIFEST, "d"]
+
+
+def test_a_failing_deferred_file_leaves_the_output_untouched(tmp_path):
+    """A generation error in the middle of staging removes the stage (and an output folder it had to create)."""
+    def fail():
+        raise GenerationError("boom")
+
+    out = tmp_path / "out"
+    with pytest.raises(GenerationError, match="boom"):
+        writer.plan(out, {"a.yaml": {"x": 1}, "b.yaml": Deferred(fail)}, stage=True)
+    assert not out.exists()
+    writer.apply(writer.plan(out, {"a.yaml": {"x": 1}}))
+    before = tree(out)
+    with pytest.raises(GenerationError, match="boom"):
+        writer.plan(out, {"a.yaml": {"x": 2}, "b.yaml": Deferred(fail)}, stage=True)
+    assert tree(out) == before and sorted(f.name for f in out.iterdir()) == [layout.MANIFEST, "a.yaml"]
+
+
+def test_an_edited_file_refused_at_apply_discards_the_stage(tmp_path):
+    writer.apply(writer.plan(tmp_path, {"a.yaml": {"x": 1}}))
+    (tmp_path / "a.yaml").write_text("x: 9\n")
+    p = writer.plan(tmp_path, {"a.yaml": {"x": 2}}, stage=True)
+    with pytest.raises(InputError, match="edited by hand"):
+        writer.apply(p)
+    assert (tmp_path / "a.yaml").read_text() == "x: 9\n" and not p.stage.exists()
