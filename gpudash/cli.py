@@ -63,12 +63,12 @@ def cmd_render(args) -> int:
 
 
 def cmd_validate(args) -> int:
-    from gpudash.deferred import resolve
+    from gpudash.deferred import built
 
     model = load_model_from_args(args)
     files = _generate(model, "validate")
     for data in files.values():  # a deferred file is proven as it is built, as in a render
-        resolve(data)
+        built(data)
     print(f"gpudash: {model.source} is valid ({len(model.gpu_classes)} GPU classes, {len(model.tenants)} tenants, "
           f"{len(files)} artifacts)")
     return 0

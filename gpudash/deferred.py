@@ -6,7 +6,7 @@ the same builder and arguments give the same data, and two are equal when those 
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 
@@ -25,10 +25,16 @@ class Deferred:
 
 
 def resolve(data):
-    """``data``, built if deferred."""
+    """``data``, built if deferred: plain data, or text as an iterator of pieces (what the writer streams)."""
     return data() if isinstance(data, Deferred) else data
 
 
+def built(data):
+    """``data`` built as a reader of a whole render wants it: a file written piece by piece as its text."""
+    data = resolve(data)
+    return "".join(data) if isinstance(data, Iterator) else data
+
+
 def resolved(files: dict[str, object]) -> dict[str, object]:
-    """``files`` with every deferred file built (for readers of a whole render: tests, ``validate``)."""
-    return {path: resolve(data) for path, data in files.items()}
+    """``files`` with every deferred file built (:func:`built`; for tests)."""
+    return {path: built(data) for path, data in files.items()}

@@ -4,7 +4,8 @@ Rules it keeps:
 * files are serialised one at a time, in path order, and compared with what the output folder holds; a render
   (``plan(..., stage=True)``) writes each changed file into a temporary folder beside the outputs at once and
   keeps only its digest, so memory holds one file's text, not the render's (a deferred file,
-  :mod:`gpudash.deferred`, is built only then); a generation error leaves the output folder untouched;
+  :mod:`gpudash.deferred`, is built only then, and one whose data is an iterator of text pieces is written
+  piece by piece); a generation error leaves the output folder untouched;
 * staged files are moved into place with ``os.replace`` (atomic per file) and the manifest is replaced last;
 * gpudash owns only the files listed in its manifest: it refuses to overwrite any other file, removes its
   own stale files (only while they still hold what gpudash wrote), and never touches anything else;
@@ -21,6 +22,7 @@ import json
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -128,6 +130,26 @@ def _read_bytes(path: Path) -> bytes | None:
         return None
 
 
+def _stream(pieces: Iterator[str], path: Path) -> str:
+    """Write ``pieces`` (text) to ``path``; the digest of what was written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    h = hashlib.sha256()
+    with path.open("wb") as f:
+        for piece in pieces:
+            blob = piece.encode("utf-8")
+            h.update(blob)
+            f.write(blob)
+    return h.hexdigest()
+
+
+def _file_digest(path: Path) -> str | None:
+    try:
+        with path.open("rb") as f:
+            return hashlib.file_digest(f, "sha256").hexdigest()
+    except (FileNotFoundError, IsADirectoryError):
+        return None
+
+
 def plan(outdir: str | os.PathLike, generated: dict[str, object], stage: bool = False) -> Plan:
     """Serialise ``generated`` and compare it with ``outdir``; refuses to take over files it does not own.
 
@@ -153,22 +175,33 @@ def plan(outdir: str | os.PathLike, generated: dict[str, object], stage: bool = 
                                  "move it away or render into another folder")
             if target.is_dir():
                 raise InputError(str(target), "", "is a directory where gpudash writes a file")
-            text = serialise(rel, resolve(generated[rel]))
-            data = text.encode("utf-8")
-            digests[rel] = _digest(data)
-            old = _read_bytes(target)
-            if old == data:  # a file that already holds its text is left as it is
+            data = resolve(generated[rel])
+            if stage and staged is None:
+                out.mkdir(parents=True, exist_ok=True)
+                staged = Path(tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=out))
+            if isinstance(data, Iterator) and stage:  # written piece by piece: too large to hold at once
+                digests[rel] = _stream(data, staged / rel)
+                old = _file_digest(target)
+                if old == digests[rel]:
+                    (staged / rel).unlink()
+                    continue
+                if old is not None and rel in owned and old != owned[rel]:
+                    edited.append(rel)
+                changes[rel] = staged / rel
                 continue
-            if old is not None and rel in owned and _digest(old) != owned[rel]:
+            text = "".join(data) if isinstance(data, Iterator) else serialise(rel, data)
+            blob = text.encode("utf-8")
+            digests[rel] = _digest(blob)
+            old_blob = _read_bytes(target)
+            if old_blob == blob:  # a file that already holds its text is left as it is
+                continue
+            if old_blob is not None and rel in owned and _digest(old_blob) != owned[rel]:
                 edited.append(rel)
             if not stage:
                 changes[rel] = text
                 continue
-            if staged is None:
-                out.mkdir(parents=True, exist_ok=True)
-                staged = Path(tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=out))
             (staged / rel).parent.mkdir(parents=True, exist_ok=True)
-            (staged / rel).write_bytes(data)
+            (staged / rel).write_bytes(blob)
             changes[rel] = staged / rel
     except BaseException as err:
         if staged is not None:

@@ -12,8 +12,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
+from collections.abc import Iterator
 
 from gpudash import alerts, grafana, layout, rules
+from gpudash.deferred import Deferred
+from gpudash.grafana import tenant_board
+from gpudash.grafana.tenant_board import Board
 from gpudash.mixin import jsonnet
 from gpudash.model.types import Model, Sources
 from gpudash.rules import hub
@@ -112,18 +117,40 @@ def _mixin_libsonnet() -> str:
             f"(import '{RULES}') +\n(import '{ALERTS}') +\n(import '{DASHBOARDS}') +\nrendered + {{\n{checks}\n}}\n")
 
 
+def _tenant_jsonnet(data: dict) -> str:
+    return jsonnet.plain(data, DASHBOARD_DEPTH)
+
+
+# Where a tenant dashboard's jsonnet goes in dashboards.libsonnet: the file is written with a mark in its place
+# (NUL cannot appear in jsonnet text: strings are JSON-escaped), then streamed with each mark's dashboard.
+_MARK = re.compile("\0([0-9]+)\0")
+
+
+def _mark(i: int) -> jsonnet.Written:
+    return jsonnet.Written(f"\0{i}\0", DASHBOARD_DEPTH)
+
+
+def _dashboards(text: str, boards: tuple[Board, ...]) -> Iterator[str]:
+    """dashboards.libsonnet piece by piece: ``text`` with its marks replaced by the tenant dashboards' jsonnet,
+    each written when reached (through its template: tenant_board.text), so a render holds one of them."""
+    for i, piece in enumerate(_MARK.split(text)):
+        yield piece if i % 2 == 0 else tenant_board.text(boards[int(piece)], _tenant_jsonnet, ascii=True)
+
+
 def artifacts(model: Model) -> dict[str, object]:
-    # the tenant dashboards' jsonnet, written once (through their template: grafana.tenant_texts); each is its own
-    # probe, as they are built without the model's sources (grafana._tenant_boards)
-    texts = grafana.tenant_texts(model, lambda data: jsonnet.plain(data, DASHBOARD_DEPTH), ascii=True)
-    tenants = {name: {b.stem: jsonnet.Written(texts.pop(name), DASHBOARD_DEPTH)}
-               for name, b in grafana.tenant_boards(model).items()}
+    # the tenant dashboards are their own probes, as they are built without the model's sources
+    # (grafana._tenant_boards): their jsonnet is placed as written, at a mark (_dashboards)
+    boards = grafana.tenant_boards(model)
+    tenants = {name: {b.stem: _mark(i)} for i, (name, b) in enumerate(boards.items())}
     real, probe = content(model, tenants), content(_probe(model), tenants)
     sentinels = {sentinel(name): name for name in FIELDS}
     values = defaults(model)
-    files = {f"{layout.MIXIN}/{name}": _part(field, real[field], probe[field], sentinels, values)
-             for name, field in ((RULES, "prometheusRules"), (ALERTS, "prometheusAlerts"),
-                                 (DASHBOARDS, "grafanaDashboards"))}
+    files: dict[str, object] = {
+        f"{layout.MIXIN}/{name}": _part(field, real[field], probe[field], sentinels, values)
+        for name, field in ((RULES, "prometheusRules"), (ALERTS, "prometheusAlerts"),
+                            (DASHBOARDS, "grafanaDashboards"))}
+    marked = files[f"{layout.MIXIN}/{DASHBOARDS}"]
+    files[f"{layout.MIXIN}/{DASHBOARDS}"] = Deferred(_dashboards, (marked, tuple(boards.values())))
     files[f"{layout.MIXIN}/{CONFIG}"] = _config_libsonnet(model)
     files[f"{layout.MIXIN}/mixin.libsonnet"] = _mixin_libsonnet()
     files[f"{layout.MIXIN}/jsonnetfile.json"] = {"version": 1, "dependencies": [], "legacyImports": True}

@@ -220,3 +220,23 @@ def test_an_edited_file_refused_at_apply_discards_the_stage(tmp_path):
     with pytest.raises(InputError, match="edited by hand"):
         writer.apply(p)
     assert (tmp_path / "a.yaml").read_text() == "x: 9\n" and not p.stage.exists()
+
+
+def test_a_file_of_pieces_is_streamed_and_compared_by_digest(tmp_path):
+    """A file whose data is an iterator of text pieces (the mixin's dashboards.libsonnet) is written piece by piece;
+    unchanged it is left as it is, edited by hand it is refused, and --check (no stage) diffs its text."""
+    def pieces():
+        return Deferred(lambda: iter(["one\n", "two\n"]))
+
+    writer.apply(writer.plan(tmp_path, {"big.txt": pieces()}, stage=True))
+    assert (tmp_path / "big.txt").read_text() == "one\ntwo\n"
+    before = (tmp_path / "big.txt").stat()
+    p = writer.plan(tmp_path, {"big.txt": pieces()}, stage=True)
+    assert p.changed() == [] and p.counts() == (0, 1, 0)
+    writer.apply(p)
+    assert (tmp_path / "big.txt").stat().st_mtime_ns == before.st_mtime_ns
+    (tmp_path / "big.txt").write_text("one\nmine\n")
+    p = writer.plan(tmp_path, {"big.txt": pieces()}, stage=True)
+    assert p.edited() == ["big.txt"]
+    p.discard()
+    assert "+two" in writer.diff(writer.plan(tmp_path, {"big.txt": pieces()}))
