@@ -1,0 +1,49 @@
+"""yamlfmt writes documents that parse back to their data (the render no longer parses each one back): random
+documents, the awkward multi-line strings a literal block cannot hold, and every YAML file of the example render."""
+from __future__ import annotations
+
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gpudash import writer
+from gpudash.yamlfmt import COMMENT, dump_yaml, strip_comments
+
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+AWKWARD = [" leading space\nx", "two trailing\n\n", "\n", "\n\nstarts with breaks", "tab\tinside\nx",
+           "\ttab first\nx", "a\u2028b\nc", "carriage\r\nreturn", "ends with space \nx ", "# not a comment\n- nor a list",
+           "key: value\n  nested: no", "|\n>", "bom\ufeff\nx", "nul \x00\nx", "emoji 🚀\nok", "  \n  ", "x\n "]
+
+scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=30),
+                    st.sampled_from(AWKWARD))
+documents = st.recursive(scalars, lambda inner: st.one_of(
+    st.lists(inner, max_size=4),
+    st.dictionaries(st.one_of(st.text(max_size=10), st.integers(), st.booleans()), inner, max_size=4),
+    st.dictionaries(st.text(max_size=10), inner, max_size=3).map(lambda d: {COMMENT: "why\nit is so", **d})),
+    max_leaves=20)
+
+
+def _back(data) -> object:
+    return yaml.load(dump_yaml(data, header="a header\nof two lines"), Loader=LOADER)
+
+
+def test_awkward_multi_line_strings_read_back():
+    for value in AWKWARD:
+        assert _back({"k": value, "l": [value, {"m": value}]}) == {"k": value, "l": [value, {"m": value}]}, value
+
+
+@settings(max_examples=400, deadline=None)
+@given(documents)
+def test_random_documents_read_back(data):
+    assert _back(data) == strip_comments(data)
+
+
+def test_every_yaml_file_of_the_example_reads_back(example_files):
+    checked = 0
+    for path, data in example_files.items():
+        text = writer.serialise(path, data)
+        if isinstance(data, str) or path.endswith(".json"):
+            continue
+        assert yaml.load(text, Loader=LOADER) == strip_comments(data), path
+        checked += 1
+    assert checked > 50
