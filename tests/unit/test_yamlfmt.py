@@ -11,7 +11,8 @@ from gpudash.yamlfmt import COMMENT, dump_yaml, strip_comments
 
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 AWKWARD = [" leading space\nx", "two trailing\n\n", "\n", "\n\nstarts with breaks", "tab\tinside\nx",
-           "\ttab first\nx", "a\u2028b\nc", "carriage\r\nreturn", "ends with space \nx ", "# not a comment\n- nor a list",
+           "\ttab first\nx", "a\u2028b\nc", "carriage\r\nreturn", "ends with space \nx ",
+           "# not a comment\n- nor a list",
            "key: value\n  nested: no", "|\n>", "bom\ufeff\nx", "nul \x00\nx", "emoji 🚀\nok", "  \n  ", "x\n "]
 
 scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=30),
