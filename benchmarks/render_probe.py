@@ -1,6 +1,6 @@
 """Run ``gpudash render -c MODEL -o OUT`` in this (fresh) process and print one JSON line of measurements:
-wall time and CPU time of the command (CPU time is what to compare on a loaded machine), the share of each
-phase (model load, each artifact family, writing), peak RSS (``VmHWM`` of /proc/self/status:
+wall time and CPU time of the command (with its golden-test process's: CPU time is what to compare on a loaded
+machine), the share of each phase (model load, each artifact family, writing), peak RSS (``VmHWM`` of /proc/self/status:
 ``resource.getrusage``'s ``ru_maxrss`` survives ``exec`` on Linux, so a probe started by a large parent would
 report the parent's peak) and, with ``--tracemalloc``, the peak of Python allocations (slower).
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import resource
 import sys
 import time
 from pathlib import Path
@@ -66,12 +67,17 @@ def main(argv: list[str]) -> int:
         targets.split = lambda *a, **kw: parts.update(split(*a, **kw)) or parts  # keeps which target wrote what
     writer.plan = timed("write (plan)", writer.plan)
     writer.apply = timed("write (apply)", writer.apply)
-    t0, c0 = time.perf_counter(), time.process_time()
+    t0, c0, k0 = time.perf_counter(), time.process_time(), resource.getrusage(resource.RUSAGE_CHILDREN)
     rc = cli.main(["render", "-c", model, "-o", out])
-    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-    row = {"rc": rc, "seconds": round(wall, 3), "cpu_seconds": round(cpu, 3),
+    wall, cpu, kids = time.perf_counter() - t0, time.process_time() - c0, resource.getrusage(resource.RUSAGE_CHILDREN)
+    kids_cpu = kids.ru_utime - k0.ru_utime + kids.ru_stime - k0.ru_stime
+    row = {"rc": rc, "seconds": round(wall, 3), "cpu_seconds": round(cpu + kids_cpu, 3),
+           "child_cpu_seconds": round(kids_cpu, 3),
            "phases": {k: round(v, 3) for k, v in phases.items()},
            "peak_rss_mb": round(_vm_hwm_kib() / 1024, 1),
+           # the golden tests' process (gpudash.background), forked after the model was loaded: its peak counts
+           # the pages it shares with this process too
+           "child_peak_rss_mb": round(kids.ru_maxrss / 1024, 1),
            "files": sum(1 for p in Path(out).rglob("*") if p.is_file()),
            "bytes": sum(p.stat().st_size for p in Path(out).rglob("*") if p.is_file()),
            # per delivery target ("always": the content's own files); a file two targets deliver counts for both

@@ -352,8 +352,9 @@ def _scale_table(rows: list[dict]) -> list[str]:
         top = sorted(r["phases"].items(), key=lambda kv: -kv[1])[:3]
         per = ", ".join(f"{k} {v / 1e6:.1f}" for k, v in r.get("bytes_by_target", {}).items())
         cpu = f"{r['cpu_seconds']:.1f}" if "cpu_seconds" in r else ""
+        child = f" (+{r['child_peak_rss_mb']:.0f})" if r.get("child_peak_rss_mb") else ""
         out.append(f"| {r['tenants']:,} | {r['seconds']:.1f} | {cpu} | {r['process_seconds']:.1f} | "
-                   f"{r['peak_rss_mb']:.0f} | "
+                   f"{r['peak_rss_mb']:.0f}{child} | "
                    f"{r['files']:,} | {r['bytes'] / 1e6:.1f} | {per} | "
                    + ", ".join(f"{k} {v:.1f}" for k, v in top) + " |")
     return out
@@ -375,8 +376,10 @@ def _scale_md(sc: dict, meta: dict) -> list[str]:
     out = ["## 2. Render time and peak memory by number of tenants", "", _meta_line(meta), "",
            "`gpudash render -c MODEL -o OUT` of the e2e model (3 GPU classes, 2 clusters) with N tenants, each in a "
            "fresh process (`benchmarks/render_probe.py`): wall and CPU time of the command (imports excluded; the "
-           "process column includes them; on a loaded machine compare CPU time), the slowest phases, peak RSS "
-           "(`VmHWM`), MB written per delivery target (`outputs.targets`, all of them here; \"always\" is what "
+           "process column includes them; the CPU time includes the golden tests' second process, "
+           "`gpudash.background`; on a loaded machine compare CPU time), the slowest phases, peak RSS "
+           "(`VmHWM`; \"+N\": the golden tests' process, counting the pages it shares with the render), MB "
+           "written per delivery target (`outputs.targets`, all of them here; \"always\" is what "
            "every render writes; a file two targets deliver counts for both).", "",
            *_scale_table(sc.get("rows", [])), ""]
     base = sc.get("base")

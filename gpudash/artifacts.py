@@ -11,12 +11,12 @@ def _kustomization(resources) -> dict:
     return {"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization", "resources": sorted(resources)}
 
 
-def generate(model: Model, progress=None) -> dict[str, object]:
+def generate(model: Model, progress=None, tests: dict[str, object] | None = None) -> dict[str, object]:
     """All output files of ``model``, plus kustomizations: one per folder holding Kubernetes objects (one
     deployment target each: ``mco`` and ``dashboards/acm`` on the ACM hub, ``rules/kubernetes``,
     ``alerts/kubernetes``, ``quotas``, ``prune`` and ``prune/<cluster>`` on a cluster, ``grafana/operator`` where
     grafana-operator runs) and a top-level one listing every object. ``progress(done, total, what)`` is told of
-    each part started."""
+    each part started; ``tests``: the golden test files, when made elsewhere (:func:`content.build`)."""
     total, started = len(content.PARTS) + len(model.outputs.targets), []
 
     def step(what: str) -> None:
@@ -25,7 +25,7 @@ def generate(model: Model, progress=None) -> dict[str, object]:
         started.append(what)
 
     with grafana.shared(model):  # content and targets share one build of the tenant dashboards
-        files = targets.merge(targets.split(model, content.build(model, step), step))
+        files = targets.merge(targets.split(model, content.build(model, step, tests), step))
     objects = sorted(p for p, d in files.items() if kube.is_resource(p, d))
     for path in objects:
         if not isinstance(files[path], Deferred):  # a deferred object refuses to pass the limit itself

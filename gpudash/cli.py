@@ -28,18 +28,44 @@ EXTRA_PACKAGES = ("requests", "jinja2", "kubernetes")
 SCHEMA_FILE = "gpudash.schema.json"  # the name the example's yaml-language-server modeline points at
 
 
-def _generate(model, label: str):
+def _generate(model, label: str, tests: dict[str, object] | None = None):
     from gpudash import artifacts
     from gpudash.progress import Progress
 
     with Progress(label) as progress:
-        return artifacts.generate(model, progress)
+        return artifacts.generate(model, progress, tests)
+
+
+def _golden_texts(model) -> dict[str, str]:
+    """The golden test files as text (what the second process of a render sends back)."""
+    from gpudash import golden, writer
+
+    return {path: writer.serialise(path, data) for path, data in golden.artifacts(model).items()}
+
+
+def _golden_file(job, path: str) -> str:
+    return job.result()[path]
 
 
 def cmd_render(args) -> int:
+    from gpudash import background, golden
+    from gpudash.deferred import Deferred
+
+    model = load_model_from_args(args)
+    jobs = args.jobs or os.cpu_count() or 1
+    job = background.Forked(_golden_texts, model) if jobs > 1 and background.available() else None
+    try:
+        tests = None if job is None else {path: Deferred(_golden_file, (job, path)) for path in golden.paths(model)}
+        return _render(args, model, tests)
+    finally:
+        if job is not None:
+            job.close()
+
+
+def _render(args, model, tests: dict[str, object] | None) -> int:
     from gpudash import artifacts, writer
 
-    files = _generate(load_model_from_args(args), "render")
+    files = _generate(model, "render", tests)
     for note in artifacts.size_notes(files):
         print(f"gpudash: {note}", file=sys.stderr)
     plan = writer.plan(args.output, files, stage=not args.check)
@@ -146,6 +172,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true", help="exit 1 with a diff when the output would change")
     p.add_argument("--force", action="store_true",
                    help="overwrite files edited by hand since gpudash wrote them (default: refuse, exit 2)")
+    p.add_argument("-j", "--jobs", type=int, default=None,
+                   help="1: one process; default: the golden tests in a second process where there is a second CPU")
     p.set_defaults(func=cmd_render)
     p = with_config(sub.add_parser("validate", help="validate the model and every generated expression"))
     p.set_defaults(func=cmd_validate)

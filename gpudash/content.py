@@ -29,8 +29,9 @@ class Content:
 PARTS = ("rules", "alerts", "grafana", "golden", "prune", "wiring")  # what build() reports, in order
 
 
-def build(model: Model, step=lambda what: None) -> Content:
-    """``step(what)`` is called as each of :data:`PARTS` starts (the CLI's progress bar)."""
+def build(model: Model, step=lambda what: None, tests: dict[str, object] | None = None) -> Content:
+    """``step(what)`` is called as each of :data:`PARTS` starts (the CLI's progress bar); ``tests``: the golden
+    test files when made elsewhere (a render makes them in a second process: gpudash.background)."""
     step("rules")
     spoke_group, hub_groups, tier = spoke.group(model), hub.groups(model), rules.tier_groups(model)
     step("alerts")
@@ -41,7 +42,7 @@ def build(model: Model, step=lambda what: None) -> Content:
     grafana.prove_reports(model)
     provider, tenants = grafana.boards(model)
     step("golden")
-    files.update(golden.artifacts(model))
+    files.update(golden.artifacts(model) if tests is None else tests)
     step("prune")
     files.update(prune.artifacts(model))
     step("wiring")

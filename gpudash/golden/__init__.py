@@ -4,8 +4,9 @@
 catalogue (``scenarios/``) and the simulation (gpudash/simulation); ``gpudash test`` runs them
 (gpudash/promtest.py).
 """
-from gpudash.golden.emit import emit_tests
+from gpudash.golden.emit import emit_paths, emit_tests
 
 artifacts = emit_tests
+paths = emit_paths
 
-__all__ = ["artifacts", "emit_tests"]
+__all__ = ["artifacts", "emit_tests", "paths"]

@@ -57,24 +57,42 @@ PUSH_FAULTS = ("mco_jitter", "mco_missed", "mco_rule_failed", "mco_straddle", "s
 SCENARIO_DIR = Path(__file__).parent / "scenarios"  # the golden catalogue (format: gpudash.simulation.scenario)
 
 
+def _whole_minutes(model: Model) -> str:
+    """Why no scenario can run, or ""."""
+    if model.billing.resolution % 60 or model.billing.mco_interval % 60:
+        return "golden scenarios need billing.resolution and billing.mco_interval in whole minutes"
+    return ""
+
+
+def _outputs(s: sc.Scenario) -> list[tuple[str, bool]]:
+    """(output path, is the push-path file) of each test file of scenario ``s``."""
+    out = [] if s.hub_only else [(layout.golden_test(s.name), False)]
+    if s.hub_only or len(s.clusters) > 1 or any(s.faults_of(k) for k in PUSH_FAULTS):
+        out.append((layout.golden_test(s.name, hub=True), True))
+    return out
+
+
+def emit_paths(model: Model, directory: Path = SCENARIO_DIR) -> list[str]:
+    """The paths :func:`emit_tests` writes, without emitting them (the catalogue is read, nothing simulated)."""
+    if _whole_minutes(model):
+        return [layout.GOLDEN_INDEX]
+    return [*(path for s in sc.load(model, directory)[0] for path, _ in _outputs(s)), layout.GOLDEN_INDEX]
+
+
 def emit_tests(model: Model, directory: Path = SCENARIO_DIR) -> dict[str, dict]:
     """{output path: promtool test file data} for every scenario ``model`` can run, plus the index.
 
     Scenarios are written in whole minutes: a model whose resolution or push interval is not a whole number
     of minutes gets the index only, saying why (its rules are still checked by ``promtool check rules``)."""
-    if model.billing.resolution % 60 or model.billing.mco_interval % 60:
-        why = "golden scenarios need billing.resolution and billing.mco_interval in whole minutes"
+    why = _whole_minutes(model)
+    if why:
         return {layout.GOLDEN_INDEX: {"scenarios": {}, "skipped_all": why}}
     scenarios, skipped = sc.load(model, directory)
     out: dict[str, dict] = {}
     index = {name: {"skipped": why} for name, why in skipped.items()}
     for s in scenarios:
         ref = Reference(s, model)
-        files = []
-        if not s.hub_only:
-            files.append((layout.golden_test(s.name), _spoke_file(s, model)))
-        if s.hub_only or len(s.clusters) > 1 or any(s.faults_of(k) for k in PUSH_FAULTS):
-            files.append((layout.golden_test(s.name, hub=True), _hub_file(s, model, ref)))
+        files = [(path, _hub_file(s, model, ref) if hub else _spoke_file(s, model)) for path, hub in _outputs(s)]
         out.update(files)
         clear_caches()
         index[s.name] = {"protects": s.protects, "files": [path.removeprefix(f"{layout.TESTS}/") for path, _ in files]}

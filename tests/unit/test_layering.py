@@ -34,7 +34,7 @@ LAYERS = {
     **dict.fromkeys(("gpudash.targets", "gpudash.artifacts"), "delivery"),
     "gpudash.writer": "writer",
     "gpudash.simulation": "simulation",
-    **dict.fromkeys(("gpudash.__main__", "gpudash.cli", "gpudash.cliargs", "gpudash.progress",
+    **dict.fromkeys(("gpudash.__main__", "gpudash.cli", "gpudash.cliargs", "gpudash.progress", "gpudash.background",
                      "gpudash.promtest", "gpudash.grafana_bootstrap", "gpudash.report", "gpudash.prune",
                      "gpudash.doctor", "gpudash.demo", "gpudash.mock",
                      "gpudash.docs"), "runtime"),
