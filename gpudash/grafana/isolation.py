@@ -270,7 +270,17 @@ def _shape(expr: str, namespace: str) -> str | None:
     as text, so another tenant's expression with it has another shape and gets the full proof."""
     if not _DNS_LABEL.fullmatch(namespace) or any(c in expr for c in ("'", "`", "\\", "#", _PLACEHOLDER)):
         return None
-    return re.sub(rf'(?<![A-Za-z0-9_:])namespace="{namespace}"', f'namespace="{_PLACEHOLDER}"', expr)
+    # each `namespace="<namespace>"` not ending a longer label name (`exported_namespace=...` stays): a split, not
+    # a regex per namespace (thousands of tenants would recompile one each)
+    token, placeholder = f'namespace="{namespace}"', f'namespace="{_PLACEHOLDER}"'
+    pieces = expr.split(token)
+    out = [pieces[0]]
+    for before, piece in zip(pieces, pieces[1:]):
+        out += (token if before[-1:] in _NAME_CHARS else placeholder, piece)
+    return "".join(out)
+
+
+_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_:")
 
 
 def _reasons(expr: str, namespace: str, allowed: frozenset[str], clusters: tuple[str, ...],

@@ -3,7 +3,11 @@ isolation proof run once per query shape (issue #16). The targets' whole renders
 tests/integration/test_render_scale.py."""
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gpudash import cli, targets
 from gpudash.grafana import dashboards, isolation, tenant_board, uids
@@ -65,3 +69,12 @@ def test_two_targets_may_deliver_a_file_only_identically():
         {"a.json": {"x": 1}}
     with pytest.raises(AssertionError, match="a.json"):
         targets.merge({"files": {"a.json": {"x": 1}}, "grafana-provisioning": {"a.json": {"x": 2}}})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(['namespace="team-c"', 'exported_namespace="team-c"', "x", ":", " ", '"', "{", "_",
+                                 'namespace="team-d"', "namespace=", "9"]), max_size=12).map("".join))
+def test_shape_replaces_what_the_defining_regex_replaces(expr):
+    """The split in _shape is the regex it replaced: ``namespace="<ns>"`` not preceded by a label-name char."""
+    want = re.sub(r'(?<![A-Za-z0-9_:])namespace="team-c"', 'namespace="\u00a7"', expr)
+    assert isolation._shape(expr, "team-c") == want
