@@ -113,8 +113,10 @@ def _literal_reads_back(value: str) -> bool:
 
 
 def _literal(value: str, pad: str) -> str:
-    chomp = "" if value.endswith("\n") else "-"
-    body = "\n".join(f"{pad}  {line}" if line else "" for line in value.rstrip("\n").split("\n"))
+    chomp, text, indent = "" if value.endswith("\n") else "-", value.rstrip("\n"), pad + "  "
+    if text and "\n\n" not in text and not text.startswith("\n"):  # no empty line: one replace (50 KB dashboards)
+        return f"|{chomp}\n{indent}{text.replace(chr(10), chr(10) + indent)}"
+    body = "\n".join(f"{indent}{line}" if line else "" for line in text.split("\n"))  # empty lines stay empty
     return f"|{chomp}\n{body}"
 
 
