@@ -193,18 +193,37 @@ def drop_worktree(path: Path) -> None:
 
 
 def scale(work: Path, counts, deadline: float, base: str | None) -> dict:
-    """Render scale of this tree and, with ``base``, of that commit in the same run, with their ratios."""
+    """Render scale of this tree and, with ``base``, of that commit in the same run, with their ratios; and the
+    example's golden suite of each (:func:`golden_suite`)."""
     rows = render_scale(work / "new", counts, deadline)
+    suite = golden_suite(work / "new-golden")
     if not base:
-        return {"rows": rows}
+        return {"rows": rows, "golden": suite}
     commit = subprocess.run(["git", "rev-parse", "--short", base], cwd=ROOT, capture_output=True, text=True,
                             check=True).stdout.strip()
     tree = base_worktree(work, commit)
     try:
         base_rows = render_scale(work / "base", counts, deadline, root=tree)
+        base_suite = golden_suite(work / "base-golden", root=tree)
     finally:
         drop_worktree(tree)
-    return {"rows": rows, "base": {"commit": commit, "rows": base_rows}}
+    return {"rows": rows, "golden": suite, "base": {"commit": commit, "rows": base_rows, "golden": base_suite}}
+
+
+def golden_suite(out: Path, root: Path = ROOT) -> dict:
+    """``gpudash test`` of the bundled example (every golden test file through promtool, in parallel on the
+    machine's CPUs), rendered first (not timed), with gpudash imported from ``root``: wall time and file count."""
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    subprocess.run([sys.executable, "-m", "gpudash", "render", "--example", "-o", str(out)], cwd=root, env=env,
+                   check=True, capture_output=True)
+    t0 = time.perf_counter()
+    r = subprocess.run([sys.executable, "-m", "gpudash", "test", "-o", str(out)], cwd=root, env=env,
+                       capture_output=True, text=True)
+    seconds = time.perf_counter() - t0
+    files = sum(1 for _ in (out / "tests").glob("*.test.yaml"))
+    shutil.rmtree(out, ignore_errors=True)
+    return {"seconds": round(seconds, 1), "files": files, "rc": r.returncode,
+            "summary": (r.stdout + r.stderr).strip().splitlines()[-1:]}
 
 
 # --- 3. fleet: rule cost and series pushed ----------------------------------------------------------------------
@@ -387,6 +406,16 @@ def _scale_md(sc: dict, meta: dict) -> list[str]:
         out += [f"The base commit {base['commit']} in the same run (a git worktree, the same probe and models):", "",
                 *_scale_table(base["rows"]), "", "Ratios, this commit over the base (below 1 is better):", "",
                 *_ratios(sc.get("rows", []), base["rows"]), ""]
+    runs = (("this commit", sc), (f"base {base['commit']}" if base else "", base or {}))
+    suites = [(name, run["golden"]) for name, run in runs if run.get("golden")]
+    if suites:
+        out += ["The bundled example's golden suite (`gpudash test -o DIR` after a render; promtool on every test "
+                "file, in parallel on the 2 CPUs):", "", "| tree | test files | seconds | per file | result |",
+                "|---|---:|---:|---:|---|"]
+        out += [f"| {name} | {g['files']} | {g['seconds']:.1f} | {g['seconds'] / max(g['files'], 1):.2f} | "
+                f"{' '.join(g['summary']) if g['rc'] == 0 else 'FAILED: ' + ' '.join(g['summary'])} |"
+                for name, g in suites]
+        out.append("")
     return out
 
 
