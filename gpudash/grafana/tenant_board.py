@@ -60,17 +60,28 @@ def text(b: Board, fmt: Callable[[dict], str], ascii: bool = False) -> str:
 def variant(b: Board, old_uid: str, new_uid: str) -> Board:
     """``b`` with every datasource reference to ``old_uid`` pointing at ``new_uid``: its data parsed back from the
     text actually written."""
-    from gpudash.grafana.panels import iter_panels, iter_targets  # grafanalib only where dashboards are built
-
     old, new = json.dumps(old_uid, ensure_ascii=False), json.dumps(new_uid, ensure_ascii=False)
-    data = b.data
-    refs = sum(1 for node in (*iter_panels(data), *(t for _, t in iter_targets(data)))
-               if isinstance(node.get("datasource"), dict) and node["datasource"].get("uid") == old_uid)
-    if b.text.count(old) == refs:  # each reference is one occurrence of the token; there is no other
+    if b.text.count(old) == _references(b, old_uid):  # each reference is one occurrence of the token; no other
         out = b.text.replace(old, new)
     else:
-        out = dump_json(with_datasource(data, old_uid, new_uid))
+        out = dump_json(with_datasource(b.data, old_uid, new_uid))
     return Board(b.stem, out, built=json.loads(out))
+
+
+def _references(b: Board, uid: str) -> int:
+    """Panels and targets of ``b`` whose datasource is ``uid``, or fewer: a templated board whose value ``uid`` is
+    counts them in its template's first board (the same structure), once per template. Never more, which is all
+    :func:`variant` needs (it substitutes the text only when its occurrences of the token are that count)."""
+    if b.template is None or uid not in b.values:
+        return _count_references(b.data, uid)
+    return b.template.references(b.values.index(uid))
+
+
+def _count_references(data: dict, uid: str) -> int:
+    from gpudash.grafana.panels import iter_panels, iter_targets  # grafanalib only where dashboards are built
+
+    return sum(1 for node in (*iter_panels(data), *(t for _, t in iter_targets(data)))
+               if isinstance(node.get("datasource"), dict) and node["datasource"].get("uid") == uid)
 
 
 def with_datasource(data, old_uid: str, new_uid: str):
@@ -146,10 +157,17 @@ class Template:
     second: Board
     second_values: tuple
     _serialisers: dict = dataclasses.field(default_factory=dict, compare=False, repr=False)
+    _references: dict = dataclasses.field(default_factory=dict, compare=False, repr=False)
 
     def specialise(self, values: tuple) -> Board:
         """The board of the tenant whose :func:`~gpudash.grafana.dashboards.tenant_values` are ``values``."""
         return Board(self._cut_stem(values), self._cut_text(values), self, values)
+
+    def references(self, slot: int) -> int:
+        """Panels and targets of the first board whose datasource is its value in ``slot``."""
+        if slot not in self._references:
+            self._references[slot] = _count_references(self.first.data, self.values[slot])
+        return self._references[slot]
 
     def compact(self, values: tuple) -> str:
         """Compact JSON (grafanalib's key order) of the board of ``values``."""

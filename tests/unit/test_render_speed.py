@@ -93,3 +93,22 @@ def test_jsonnet_written_once_is_placed_at_any_depth():
     written = jsonnet.Written(jsonnet.plain(data, 2), 2)
     for depth in range(4):
         assert jsonnet.value(written, written, {}, {}, "", depth) == jsonnet.plain(data, depth)
+
+
+def test_templated_acm_variant_falls_back_when_another_value_is_the_uid(example_model):
+    """A templated board counts its datasource references in the template (once); a tenant whose namespace is its
+    own datasource uid has more occurrences of the token than references, so its variant is the structure's."""
+    import dataclasses
+
+    base = example_model.tenants[0]
+    ds = uids.tenant_datasource_uid("twin-2")
+    tenants = tuple(dataclasses.replace(base, name=f"twin-{i}", namespace=ds if i == 2 else f"twin-ns-{i}")
+                    for i in range(4))
+    model = dataclasses.replace(example_model, tenants=tenants)
+    boards = grafana.tenant_boards(model)
+    assert all(b.template is not None for b in boards.values())
+    for t in tenants:
+        own, old = boards[t.name], uids.tenant_datasource_uid(t.name)
+        acm = tenant_board.variant(own, old, uids.ACM_DATASOURCE_UID)
+        assert acm.text == dump_json(tenant_board.with_datasource(own.data, old, uids.ACM_DATASOURCE_UID))
+    assert ds in tenant_board.variant(boards["twin-2"], ds, uids.ACM_DATASOURCE_UID).text  # as the namespace
