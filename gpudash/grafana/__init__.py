@@ -14,14 +14,13 @@ Artifacts (all from the model, deterministic):
 * ``grafana/operator/*.yaml`` — grafana-operator v5 ``GrafanaFolder``/``GrafanaDashboard``/``GrafanaDatasource``.
 
 Every tenant dashboard of every variant, and every query ``gpudash report --tenant`` sends, passes the isolation
-proof of :mod:`gpudash.grafana.isolation` (with ACM's rbac-query-proxy modelled) before anything is written; a
-violation fails the render.
+proof of :mod:`gpudash.grafana.isolation` (with ACM's rbac-query-proxy modelled) before the output folder changes
+(an ACM variant is proven as the writer stages it); a violation fails the render.
 """
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-from collections.abc import Callable
 
 from gpudash import layout
 from gpudash.deferred import Deferred
@@ -126,11 +125,6 @@ def _tenant_boards(model: Model) -> dict[str, tenant_board.Board]:
     if id(model) in _BUILT:
         _BUILT[id(model)] = built
     return built
-
-
-def tenant_texts(model: Model, fmt: Callable[[dict], str], ascii: bool = False) -> dict[str, str]:
-    """{tenant name: ``fmt`` of its dashboard} (:func:`gpudash.grafana.tenant_board.text`)."""
-    return {name: tenant_board.text(b, fmt, ascii) for name, b in tenant_boards(model).items()}
 
 
 def built_board(model: Model, t: Tenant) -> tenant_board.Board:

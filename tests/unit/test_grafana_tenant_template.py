@@ -64,10 +64,11 @@ def test_other_serialisations_through_the_template_are_those_of_each_build():
 
     model = tricky_model()
     blind = dataclasses.replace(model, sources=None)
-    texts = grafana.tenant_texts(model, lambda data: jsonnet.plain(data, 2), ascii=True)
+    boards = grafana.tenant_boards(model)
+    texts = {name: tenant_board.text(b, lambda data: jsonnet.plain(data, 2), ascii=True) for name, b in boards.items()}
     assert texts == {t.name: jsonnet.plain(grafana.built_board(blind, t).data, 2) for t in model.tenants}
     shout = lambda data: json.dumps(data).upper()  # noqa: E731 - the values' tokens are not there as written
-    board = grafana.tenant_boards(model)[model.tenants[0].name]
+    board = boards[model.tenants[0].name]
     assert board.template is not None and board.template.serialiser(shout, ascii=True) is None
-    assert grafana.tenant_texts(model, shout) == {t.name: shout(grafana.built_board(blind, t).data)
-                                                  for t in model.tenants}
+    assert {name: tenant_board.text(b, shout) for name, b in boards.items()} == {
+        t.name: shout(grafana.built_board(blind, t).data) for t in model.tenants}
