@@ -299,25 +299,35 @@ def rules(model: Model) -> tuple[Rule, ...]:
 def _exporter_per_pod(model: Model, metric: str, exporter: Exporter, fn: str, op: str, scale: str = "",
                       model_label: str | None = None) -> str:
     """``op`` per pod of ``fn(metric[push window])`` over the exporter's pod-attributed series, with the
-    exporter's pod labels renamed to ``namespace``/``pod`` (and its model label to ``gpu_model``)."""
-    series = gx.to_pod_labels(f"{fn}({gx.attributed(metric, exporter)}[{q.duration(model.billing.mco_interval)}])"
-                              f"{scale}", exporter)
+    exporter's pod labels renamed to ``namespace``/``pod`` (and its model label to ``gpu_model``).
+
+    The series are aggregated by the exporter's own labels first and renamed after: ``label_replace`` then runs on
+    one row per pod, not on every exporter series (18,000 DCGM series at 10,000 GPUs). The selector requires both
+    pod labels, so the renames map those rows one to one and the outer ``op`` sees one row per group: the same
+    figures as renaming every series first, ``avg`` included.
+    """
+    own = ("cluster", exporter.tenant_label, exporter.pod_label, *((model_label,) if model_label else ()))
+    window = f"{fn}({gx.attributed(metric, exporter)}[{q.duration(model.billing.mco_interval)}]){scale}"
+    rows = gx.to_pod_labels(q.agg(op, own, window), exporter)
     if model_label is None:
-        return q.agg(op, names.labels(names.POD_POWER_MAX), series)
-    series = q.label_replace(series, "gpu_model", "$1", model_label, "(.*)")
-    return q.agg(op, names.labels(names.POD_ACTIVITY_MAX), series)
+        return q.agg(op, names.labels(names.POD_POWER_MAX), rows)
+    rows = q.label_replace(rows, "gpu_model", "$1", model_label, "(.*)")
+    return q.agg(op, names.labels(names.POD_ACTIVITY_MAX), rows)
 
 
 def _amd_activity(model: Model, fn: str, op: str) -> str:
     """AMD graphics activity per pod, named by the node's ``amd.com/gpu.product-name`` label: the exporter's
     ``card_model`` is a board part number (ROCm/device-metrics-exporter), not a GPU model a person recognises.
-    Pods on a node without the label keep ``card_model``."""
+    Pods on a node without the label keep ``card_model``. Aggregated per pod, node and ``card_model`` before the
+    pod and model labels are renamed (as in :func:`_exporter_per_pod`); ``node`` is set on each series first, since
+    a series without ``hostname`` keeps its own ``node``."""
     src = model.sources
-    series = gx.to_pod_labels(f"{fn}({gx.attributed(gx.amd_metric(src, gx.AMD_GFX_ACTIVITY), src.amd)}"
-                              f"[{q.duration(model.billing.mco_interval)}]) / 100", src.amd)
-    series = q.label_replace(q.label_replace(series, "node", "$1", gx.AMD_HOST_LABEL, "(.+)"),
-                             "gpu_model", "$1", gx.AMD_MODEL_LABEL, "(.*)")
-    per_node = q.agg(op, ("cluster", "namespace", "pod", "node", "gpu_model"), series)
+    series = q.label_replace(f"{fn}({gx.attributed(gx.amd_metric(src, gx.AMD_GFX_ACTIVITY), src.amd)}"
+                             f"[{q.duration(model.billing.mco_interval)}]) / 100", "node", "$1", gx.AMD_HOST_LABEL,
+                             "(.+)")
+    own = ("cluster", src.amd.tenant_label, src.amd.pod_label, "node", gx.AMD_MODEL_LABEL)
+    per_node = q.label_replace(gx.to_pod_labels(q.agg(op, own, series), src.amd), "gpu_model", "$1",
+                               gx.AMD_MODEL_LABEL, "(.*)")
     products = q.agg("max", ("cluster", "node", "gpudash_product"),
                      q.label_replace(q.selector(ksm.NODE_LABELS, ksm.job(src), (src.amd_product_label, "!=", "")),
                                      "gpudash_product", "$1", src.amd_product_label, "(.+)"))
