@@ -253,6 +253,22 @@ def per_step(model: Model) -> dict[str, str]:
             names.TIER_ENERGY: energy.step_joules(model)}
 
 
+def pod_allocated(model: Model) -> str:
+    """GPUs allocated now per Running, node-bound pod (:func:`allocation`), with the pod's workload."""
+    return q.agg("sum", names.labels(names.POD_ALLOCATED),
+                 f"{allocation(model)} * on (cluster, namespace, pod) group_left (workload, workload_type) "
+                 f"({_workloads(model)})")
+
+
+def live_pod_allocated(model: Model) -> str:
+    """What the pushed :data:`~gpudash.rules.names.POD_ALLOCATED` evaluates at each push: :func:`pod_allocated`, or
+    with the spoke tier its newest recorded step (a plain selector: a pod that stops gets the rule manager's
+    staleness marker at the next step and disappears; see docs/billing.md for a push during a tier gap)."""
+    if model.billing.tier:
+        return q.agg("sum", names.labels(names.POD_ALLOCATED), names.TIER_POD_ALLOCATED)
+    return pod_allocated(model)
+
+
 def over_hour(model: Model, series: str, expr: str) -> str:
     """The steps of the clock hour ending at the evaluation time: the spoke tier's recorded ``series`` (read
     with the range that holds, at an hour boundary ``T``, the samples of ``[T - 1h, T)``: 3600 / resolution of
@@ -261,17 +277,13 @@ def over_hour(model: Model, series: str, expr: str) -> str:
 
 
 def rules(model: Model) -> tuple[Rule, ...]:
-    alloc = allocation(model)
     r = model.billing.resolution
     step = {series: over_hour(model, series, expr) for series, expr in per_step(model).items()}
     hour_gpu_hours = f"sum_over_time({step[names.TIER_ALLOCATED]}) * {r} / 3600"
     steps_observed = f"count_over_time({step[names.TIER_KSM_UP]})"
     node_max = f"max_over_time({step[names.TIER_NODE_ACTIVE]})"
-    workloads = _workloads(model)
-    pod_alloc = q.agg("sum", names.labels(names.POD_ALLOCATED),
-                      f"{alloc} * on (cluster, namespace, pod) group_left (workload, workload_type) ({workloads})")
     return (
-        Rule(names.POD_ALLOCATED, pod_alloc,
+        Rule(names.POD_ALLOCATED, live_pod_allocated(model),
              "GPUs allocated now to each Running, node-bound pod, with its workload: the live burn rate per pod"
              "\nand workload on the hub. Not an integral: billing uses the hourly series below."),
         Rule(names.HOURLY_GPU_HOURS, previous_hour(hour_gpu_hours),
