@@ -19,6 +19,9 @@ from gpudash.rules.format import Rule
 from gpudash.sources import gpu_exporters as gx
 from gpudash.sources import kube_state_metrics as ksm
 
+# A physical GPU, by the exporters' own labels (no relabelling per step: DCGM's host label is Hostname or hostname,
+# AMD's hostname; a DCGM GPU is (gpu, UUID), an AMD one gpu_id).
+GPU = tuple(dict.fromkeys(("cluster", *gx.DCGM_HOST_LABELS, *gx.DCGM_GPU_LABELS, gx.AMD_HOST_LABEL, gx.AMD_GPU_LABEL)))
 JOULES_PER_KWH = 3.6e6
 
 
@@ -27,8 +30,8 @@ def _per_gpu(model: Model, dcgm: str, amd: str, dcgm_scale: float = 1.0, amd_sca
     """One value per physical GPU of the DCGM metric ``dcgm`` and the AMD metric ``amd``, scaled; ``max`` folds the
     copies a GPU may have (a new series when the pod holding it changes, a MIG instance's copy of a device field)."""
     src = model.sources
-    nvidia = q.agg("max", names.GPU, q.selector(dcgm, gx.job(src.dcgm)) + offset)
-    amd = q.agg("max", names.GPU, q.selector(gx.amd_metric(src, amd), gx.job(src.amd)) + offset)
+    nvidia = q.agg("max", GPU, q.selector(dcgm, gx.job(src.dcgm)) + offset)
+    amd = q.agg("max", GPU, q.selector(gx.amd_metric(src, amd), gx.job(src.amd)) + offset)
     scaled = [f"{e} * {s!r}" if s != 1 else e for e, s in ((nvidia, dcgm_scale), (amd, amd_scale))]
     return " or ".join(scaled)
 
@@ -72,7 +75,7 @@ def _replica_share(model: Model) -> str:
     return q.agg("min", ("cluster", "node"), f"({known}) or ({counts} * 0)")
 
 
-def holders(model: Model) -> str:
+def _holders(model: Model) -> str:
     """Per (GPU, namespace, pod): the share of the GPU the pod holds now, as the exporters attribute devices to
     pods (dcgm-exporter through the kubelet's pod-resources API, NVIDIA/dcgm-exporter
     internal/pkg/transformation/kubernetes.go): 1 for a whole GPU, the compute share for a MIG instance, times
@@ -88,16 +91,15 @@ def holders(model: Model) -> str:
         weighted = q.label_replace(weighted, "gpudash_weight", repr(share), gx.DCGM_MIG_PROFILE_LABEL,
                                    q.regex_alternation(profiles))
         table.append(q.const_series(repr(share), gpudash_weight=repr(share)))
-    device = (*names.GPU, "node", gx.DCGM_MIG_INSTANCE_LABEL, "namespace", "pod")
+    device = (*GPU, "node", gx.DCGM_MIG_INSTANCE_LABEL, "namespace", "pod")
     nvidia = q.agg("max", device, f"{weighted} * on (gpudash_weight) group_left () ({' or '.join(table)})")
     nvidia = f"({nvidia} * on (cluster, node) group_left () {_replica_share(model)}) or {nvidia}"
     label = src.amd_partition_label
     partitioned = q.selector(ksm.NODE_LABELS, ksm.job(src), (label, "=~", ".+"), (label, "!~", "spx_.*"))
     amd = gx.to_pod_labels(gx.attributed(gx.amd_metric(src, gx.AMD_GFX_ACTIVITY), src.amd), src.amd)
     amd = q.label_replace(amd, "node", "$1", gx.AMD_HOST_LABEL, "(.+)")
-    amd = q.agg("max", (*names.GPU, "node", "namespace", "pod"), amd)
-    amd = f"({amd} * 0 + 1) unless on (cluster, node) {partitioned}"
-    return q.agg("sum", names.labels(names.TIER_GPU_HELD), f"{nvidia} or {amd}")
+    amd = f"({q.agg('max', (*GPU, 'node', 'namespace', 'pod'), amd)} * 0 + 1) unless on (cluster, node) {partitioned}"
+    return q.agg("sum", (*GPU, "namespace", "pod"), f"{nvidia} or {amd}")
 
 
 def _gpus(model: Model) -> str:
@@ -105,12 +107,11 @@ def _gpus(model: Model) -> str:
     return f"({_per_gpu(model, gx.DCGM_FB_USED, gx.AMD_GFX_ACTIVITY)}) * 0 + 1"
 
 
-def step_joules(model: Model, held: str | None = None) -> str:
-    """Joules of the step ending now per namespace, and without ``namespace`` the share no pod holds. ``held``: the
-    holders' shares now, :func:`holders` unless given (the spoke tier passes the shares it recorded at this step)."""
-    held, on = held or holders(model), f"on {q.labels(names.GPU)}"
+def step_joules(model: Model) -> str:
+    """Joules of the step ending now per namespace, and without ``namespace`` the share no pod holds."""
+    held, on = _holders(model), f"on {q.labels(GPU)}"
     # the share no pod holds, as one more holder row without namespace and pod
-    free = f"clamp_min(1 - ({q.agg('sum', names.GPU, held)} or ({_gpus(model)}) * 0), 0)"
+    free = f"clamp_min(1 - ({q.agg('sum', GPU, held)} or ({_gpus(model)}) * 0), 0)"
     split = f"({_step_energy(model)}) * {on} group_right () ({held} or {free})"
     return q.agg("sum", names.labels(names.HOURLY_ENERGY), split)
 

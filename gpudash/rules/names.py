@@ -25,8 +25,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gpudash.sources import gpu_exporters as gx
-
 SPOKE, HUB = "spoke", "hub"
 # Recorded on each managed cluster by the optional spoke tier (billing.spoke_tier: policy) and read there by the
 # hourly spoke rules; never pushed.
@@ -76,9 +74,6 @@ def key(name: str) -> tuple[str, ...]:
 
 # A pod's identity on the hub (the labels the hub rules, alerts and reports match pods on).
 POD = ("cluster", "namespace", "pod")
-# A physical GPU, by the exporters' own labels (no relabelling per step: DCGM's host label is Hostname or hostname,
-# AMD's hostname; a DCGM GPU is (gpu, UUID), an AMD one gpu_id).
-GPU = tuple(dict.fromkeys(("cluster", *gx.DCGM_HOST_LABELS, *gx.DCGM_GPU_LABELS, gx.AMD_HOST_LABEL, gx.AMD_GPU_LABEL)))
 _WORKLOAD = ("workload", "workload_type")
 _BILLING_LINE = ("cluster", "namespace", "gpu_class", "resource")
 _PRODUCT_LINE = ("cluster", "namespace", "product", "resource")
@@ -144,11 +139,6 @@ TIER_POD_ALLOCATED = _series(
     "GPUs allocated to each Running, node-bound pod at one spoke step, with its workload: the pushed live "
     "allocation (`namespace_pod:gpudash_gpus_allocated:running`) reads it at each push instead of redoing the "
     "joins; never billed (spoke_tier: policy).")
-TIER_GPU_HELD = _series(
-    "gpu_namespace_pod:gpudash_gpu_held:step", SPOKE_TIER, (*GPU, "namespace", "pod"),
-    "Share (0-1) of each physical GPU each pod holds at one spoke step, as the GPU exporters attribute devices "
-    "(a MIG instance by its compute share, a time-sliced replica by 1/replicas): recorded once per step so the "
-    "step's energy split reads it instead of deriving it twice (spoke_tier: policy).")
 TIER_ENERGY = _series(
     "namespace:gpudash_energy_joules:step", SPOKE_TIER, ("cluster", "namespace"),
     "GPU energy (joules) of the step ending at one spoke step per namespace, the row without `namespace` the "

@@ -12,7 +12,7 @@ for the steps recorded and the hub's coverage falls below 1 (GPUBillingDataGap).
 from __future__ import annotations
 
 from gpudash.model.types import Model
-from gpudash.rules import energy, names, spoke
+from gpudash.rules import names, spoke
 from gpudash.rules.format import Group, Rule
 
 GROUP = "gpudash-spoke-tier"
@@ -30,9 +30,6 @@ _HELP = {
     names.TIER_ENERGY:
         "GPU energy (J) of the step ending now per namespace (the row without namespace: held by no pod):"
         "\nthe hourly energy rule sums these samples, one per step.",
-    names.TIER_GPU_HELD:
-        "Share of each physical GPU each pod holds now (MIG by compute share, replicas by 1/replicas): the"
-        "\nenergy rule below reads it twice, so the exporters' attribution is derived once per step.",
     names.TIER_POD_ALLOCATED:
         "GPUs allocated now to each Running, node-bound pod, with its workload: the pushed live allocation"
         "\nreads the newest step, so a push does not redo these joins. Never billed (the hourly rules read the"
@@ -40,21 +37,9 @@ _HELP = {
 }
 
 
-def this_step(series: str) -> str:
-    """``series`` as an earlier rule of this group recorded it at this evaluation (each rule's samples are committed
-    before the next rule runs, at the group's one evaluation time: prometheus/prometheus rules/group.go). A 1 ms
-    range holds only the sample at the evaluation time, in Prometheus 2's closed ranges and 3's left-open ones
-    alike: never an older step's row, which an instant selector would return for a row that left during a missed
-    evaluation (after a restart the rule manager writes no staleness marker for it)."""
-    return f"last_over_time({series}[1ms])"
-
-
 def group(model: Model) -> Group:
-    """The tier's rule group, evaluated every ``billing.resolution``: the holders' shares first, since the energy
-    split reads them."""
-    steps = {names.TIER_GPU_HELD: energy.holders(model), **spoke.per_step(model),
-             names.TIER_POD_ALLOCATED: spoke.pod_allocated(model)}
-    steps[names.TIER_ENERGY] = energy.step_joules(model, this_step(names.TIER_GPU_HELD))
+    """The tier's rule group, evaluated every ``billing.resolution``."""
+    steps = {**spoke.per_step(model), names.TIER_POD_ALLOCATED: spoke.pod_allocated(model)}
     rules = tuple(Rule(series, expr, _HELP[series]) for series, expr in steps.items())
     return Group(GROUP, model.billing.resolution,
                  "Spoke tier: the per-step allocation the hourly spoke rules read (billing.spoke_tier: policy).",
