@@ -483,8 +483,12 @@ def _tier_md(f: dict) -> list[str]:
                "scraped series gets a staleness marker when it disappears."
                if tier["hourly_series_differing"] else "."),
             "",
-            f"The tier's own group, one evaluation at the push time (it runs every {tier['interval']} on every "
-            f"spoke): **{tier['seconds_per_evaluation']:.2f} s**.", "",
+            *([f"The pushed live per-pod allocation (`{names.POD_ALLOCATED}`) is the tier's newest step, here "
+               f"{tier['last_step_age_seconds']:.0f} s before the push: {tier['live_rows_differing']:,} of its "
+               f"{tier['live_rows']:,} rows differ from the allocation re-derived at the push (pods that started or "
+               "stopped in between; a live view, never billed).", ""] if "live_rows" in tier else []),
+            f"The tier's own group, one evaluation at its last step before the push (it runs every "
+            f"{tier['interval']} on every spoke): **{tier['seconds_per_evaluation']:.2f} s**.", "",
             "| spoke-tier rule | seconds | first run | series |", "|---|---:|---:|---:|"]
     for r in tier["rules"]:
         out.append(f"| `{r['record']}` | {r['seconds_median']:.3f} | {r['seconds_first']:.3f} | {r['series']:,} |")
