@@ -74,6 +74,7 @@ def model(tenants: int = TENANTS):
     raw["tenants"] = [{"name": f"t{i:03d}", "namespace": f"tenant-{i:03d}", "budget": 10000}
                       for i in range(tenants)]
     raw["clusters"] = ["fleet"]
+    raw.get("energy", {}).pop("clusters", None)  # per-cluster tariffs of the e2e clusters, which the fleet is not
     return model_from_dict(raw, "benchmarks/fleet")
 
 
@@ -280,32 +281,39 @@ def _push(prom: Prometheus, m, allow: mco_sim.Allowlist, t: float, repeat: int, 
             "federate_s": federate_s, "seconds": sum(r["seconds_median"] for r in spoke_rules)}
 
 
-def _hourly(push: mco_sim.PushLog) -> dict[tuple, float]:
-    """The pushed hourly figures (GPU-hours, energy, steps observed, node maximum) by labels."""
-    hourly = (names.HOURLY_GPU_HOURS, names.HOURLY_ENERGY, names.STEPS_OBSERVED, names.NODE_ACTIVE_GPUS_MAX)
-    return {labels: v for labels, by_t in push.samples.items() if dict(labels)["__name__"] in hourly
+def _pushed(push: mco_sim.PushLog, *series: str) -> dict[tuple, float]:
+    """The pushed values of ``series`` by labels."""
+    return {labels: v for labels, by_t in push.samples.items() if dict(labels)["__name__"] in series
             for v in by_t.values()}
 
 
+def _hourly(push: mco_sim.PushLog) -> dict[tuple, float]:
+    """The pushed hourly figures (GPU-hours, energy, steps observed, node maximum) by labels."""
+    return _pushed(push, names.HOURLY_GPU_HOURS, names.HOURLY_ENERGY, names.STEPS_OBSERVED,
+                   names.NODE_ACTIVE_GPUS_MAX)
+
+
 def _tier(prom: Prometheus, m, work: Path, start: float, t: float, plain: dict, repeat: int, log) -> dict:
-    """The same push with ``billing.spoke_tier: policy``: the tier's group timed once per rule at ``t`` (what it
-    costs each ``billing.resolution`` on the spoke), then evaluated over the history at its own offset as the rule
-    manager would have (``backfill_rules(method="query")``, as e2e/test_single_cluster.py does: set-up, not push
-    cost), then every allowlist rule timed at the push as without the tier. ``plain``: the push without it."""
+    """The same push with ``billing.spoke_tier: policy``: the tier's group evaluated over the history at its own
+    offset as the rule manager would have (``backfill_rules(method="query")``, as e2e/test_single_cluster.py does:
+    set-up, not push cost), each of its rules then timed at the group's last evaluation before ``t`` (what it costs
+    each ``billing.resolution`` on the spoke; a rule reading an earlier rule's samples of the same evaluation finds
+    them there), then every allowlist rule timed at the push as without the tier. ``plain``: the push without it."""
     tiered = replace(m, billing=replace(m.billing, spoke_tier="policy"))
     rendered = pipeline.render(tiered, work / "rendered-tier", rules_only=True)
     tier_file = rendered / layout.SPOKE_TIER_RULES
     (group,) = yaml.safe_load(tier_file.read_text())["groups"]
-    tier_rules = []
-    for r in group["rules"]:
-        rows, times = _median_time(lambda e=r["expr"]: prom.query(e, t), repeat)
-        tier_rules.append({"record": r["record"], "seconds_median": round(statistics.median(times), 3),
-                           "seconds_first": round(times[0], 3), "series": len(rows)})
-        log(f"fleet: tier {r['record']}: {statistics.median(times):.3f} s, {len(rows)} series")
     t0 = time.perf_counter()
     prom.backfill_rules([tier_file], start, t, method="query")
     backfill_s = time.perf_counter() - t0
     log(f"fleet: tier backfilled over {HISTORY_MINUTES} min in {backfill_s:.0f} s")
+    last = prom.query(f"max(timestamp({names.TIER_KSM_UP}))", t)[0][1]
+    tier_rules = []
+    for r in group["rules"]:
+        rows, times = _median_time(lambda e=r["expr"]: prom.query(e, last), repeat)
+        tier_rules.append({"record": r["record"], "seconds_median": round(statistics.median(times), 3),
+                           "seconds_first": round(times[0], 3), "series": len(rows)})
+        log(f"fleet: tier {r['record']}: {statistics.median(times):.3f} s, {len(rows)} series")
     push = _push(prom, tiered, mco_sim.decode_allowlist(rendered / mco_sim.ALLOWLIST_FILE), t, repeat, log,
                  " (tier)")
     got, want = _hourly(push["push"]), _hourly(plain["push"])
@@ -315,7 +323,10 @@ def _tier(prom: Prometheus, m, work: Path, start: float, t: float, plain: dict, 
         sums = by_name.setdefault(dict(k)["__name__"], [0.0, 0.0])
         sums[0] += got.get(k, 0.0)
         sums[1] += want.get(k, 0.0)
+    live, live_plain = _pushed(push["push"], names.POD_ALLOCATED), _pushed(plain["push"], names.POD_ALLOCATED)
     return {"interval": group["interval"], "rules": tier_rules, "differing_sums": by_name,
+            "last_step_age_seconds": round(t - last, 3), "live_rows": len(live_plain),
+            "live_rows_differing": sum(live.get(k) != live_plain.get(k) for k in set(live) | set(live_plain)),
             "hourly_largest_difference": max((abs(got.get(k, 0.0) - want.get(k, 0.0)) for k in differ), default=0),
             "seconds_per_evaluation": round(sum(r["seconds_median"] for r in tier_rules), 3),
             "backfill_seconds": round(backfill_s, 1), "spoke_rules": push["spoke_rules"],

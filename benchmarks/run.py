@@ -503,7 +503,7 @@ def _tier_md(f: dict) -> list[str]:
     ratio = tier["spoke_seconds_per_push"] / f["spoke_seconds_per_push"] if f["spoke_seconds_per_push"] else 0
     out += [f"| **rules per push** | **{tier['spoke_seconds_per_push']:.2f}** | **{f['spoke_seconds_per_push']:.2f}**"
             f" | | |", "",
-            f"With the tier the rules of one push take {ratio:.2f}x the time without it. The hourly figures pushed "
+            f"With the tier the rules of one push take {ratio:.3f}x the time without it. The hourly figures pushed "
             f"(GPU-hours, energy, steps observed, node maxima: {tier['hourly_series']:,} series) differ in "
             f"{tier['hourly_series_differing']} series between the two pushes"
             + "".join(f"; `{name}`: {got:,.3f} with the tier, {want:,.3f} without, over the differing series"
@@ -515,8 +515,14 @@ def _tier_md(f: dict) -> list[str]:
                "scraped series gets a staleness marker when it disappears."
                if tier["hourly_series_differing"] else "."),
             "",
-            f"The tier's own group, one evaluation at the push time (it runs every {tier['interval']} on every "
-            f"spoke): **{tier['seconds_per_evaluation']:.2f} s**.", "",
+            *([f"The pushed live per-pod allocation (`{names.POD_ALLOCATED}`) is the tier's newest step, here "
+               f"{tier['last_step_age_seconds']:.0f} s before the push: {tier['live_rows_differing']:,} of its "
+               f"{tier['live_rows']:,} rows differ from the allocation re-derived at the push: pods that started or "
+               "stopped in between, and, here only, pods that stopped in the 5 minutes before it (the backfilled tier "
+               "samples carry no staleness markers; the rule manager writes one when a row leaves its rule's output). "
+               "A live view, never billed.", ""] if "live_rows" in tier else []),
+            f"The tier's own group, one evaluation at its last step before the push (it runs every "
+            f"{tier['interval']} on every spoke): **{tier['seconds_per_evaluation']:.2f} s**.", "",
             "| spoke-tier rule | seconds | first run | series |", "|---|---:|---:|---:|"]
     for r in tier["rules"]:
         out.append(f"| `{r['record']}` | {r['seconds_median']:.3f} | {r['seconds_first']:.3f} | {r['series']:,} |")
@@ -593,7 +599,7 @@ def _tier_summary(f: dict) -> list[str]:
     slow = max(tier["spoke_rules"], key=lambda r: r["seconds_median"])
     ratio = tier["spoke_seconds_per_push"] / f["spoke_seconds_per_push"] if f["spoke_seconds_per_push"] else 0
     return [f"| Spoke rules per push with the spoke tier (same run) | {tier['spoke_seconds_per_push']:.2f} s, "
-            f"{ratio:.2f}x without it (slowest `{slow['record']}` {slow['seconds_median']:.2f} s); the tier's group "
+            f"{ratio:.3f}x without it (slowest `{slow['record']}` {slow['seconds_median']:.2f} s); the tier's group "
             f"{tier['seconds_per_evaluation']:.2f} s per {tier['interval']} evaluation |"]
 
 

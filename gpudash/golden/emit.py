@@ -51,6 +51,8 @@ SPOKE_RULES = layout.from_tests(layout.SPOKE_RULES)
 HUB_RULES = layout.from_tests(layout.HUB_RULES)
 TIER_RULES = layout.from_tests(layout.SPOKE_TIER_RULES)
 GROUP_ORDER = ["gpudash-spoke", "gpudash-hub-model", "gpudash-hub-billing", "gpudash-hub-ccsp", "gpudash-hub-idle"]
+# The labels of a per-pod allocation row in the spoke file (no cluster there), as the reference keys it.
+POD_KEYS = ("namespace", "pod", "node", "product", "resource", "workload", "workload_type")
 STABLE = 10  # minutes without allocation change before burn-rate based figures are checked
 # Faults of the push path: a scenario with any of them gets a push-path (hub) test file.
 PUSH_FAULTS = ("mco_jitter", "mco_missed", "mco_rule_failed", "mco_straddle", "spoke_restart")
@@ -260,7 +262,9 @@ def _every_series_checks(ref: Reference, model: Model, minute: int, hub: HubView
                   _check(names.TIER_NODE_ACTIVE, minute, local(ref.active_gpus(minute)),
                          ("node", names.ACTIVE_FROM_LABEL)),
                   _check(names.TIER_KSM_UP, minute, {(): float(ref.ksm_up(minute))}, ()),
-                  _check(names.TIER_ENERGY, minute, local(ref.step_energy(minute)), ("namespace",))]
+                  _check(names.TIER_ENERGY, minute, local(ref.step_energy(minute)), ("namespace",)),
+                  _check(names.TIER_POD_ALLOCATED, minute, local(ref.pod_allocation(minute)),
+                         POD_KEYS)]
     return [
         _check(names.POD_ACTIVITY_MAX, minute, {k[1:]: v[0] for k, v in activity.items()},
                ("namespace", "pod", "gpu_model")),
@@ -298,9 +302,8 @@ def _spoke_file(s: sc.Scenario, model: Model) -> dict:
         ref = Reference(local, model, labelled=False)
         tests = []
         for m in evaluations:
-            alloc = {k[1:]: v for k, v in ref.pod_allocation(m).items()}
-            tests.append(_check(names.POD_ALLOCATED, m, alloc,
-                                ("namespace", "pod", "node", "product", "resource", "workload", "workload_type")))
+            alloc = {k[1:]: v for k, v in rule_content(ref, "pod_alloc", m).items()}
+            tests.append(_check(names.POD_ALLOCATED, m, alloc, POD_KEYS))
         for h in range(s.duration // 60):
             for m in sorted({(h + 1) * 60, (h + 1) * 60 + 30, (h + 2) * 60 - step} & set(evaluations)):
                 tests.append(_check(names.HOURLY_GPU_HOURS, m, {k[1:]: v for k, v in ref.gpu_hours(h).items()},

@@ -134,6 +134,11 @@ TIER_KSM_UP = _series(
     "1 at every spoke step the tier evaluated with kube-state-metrics up, no sample otherwise: the step "
     "heartbeat the hourly steps-observed rule counts, so a missed evaluation is a missing step (spoke_tier: "
     "policy).")
+TIER_POD_ALLOCATED = _series(
+    "namespace_pod:gpudash_gpus_allocated:step", SPOKE_TIER, labels(POD_ALLOCATED),
+    "GPUs allocated to each Running, node-bound pod at one spoke step, with its workload: the pushed live "
+    "allocation (`namespace_pod:gpudash_gpus_allocated:running`) reads it at each push instead of redoing the "
+    "joins; never billed (spoke_tier: policy).")
 TIER_ENERGY = _series(
     "namespace:gpudash_energy_joules:step", SPOKE_TIER, ("cluster", "namespace"),
     "GPU energy (joules) of the step ending at one spoke step per namespace, the row without `namespace` the "

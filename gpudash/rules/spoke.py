@@ -253,6 +253,22 @@ def per_step(model: Model) -> dict[str, str]:
             names.TIER_ENERGY: energy.step_joules(model)}
 
 
+def pod_allocated(model: Model) -> str:
+    """GPUs allocated now per Running, node-bound pod (:func:`allocation`), with the pod's workload."""
+    return q.agg("sum", names.labels(names.POD_ALLOCATED),
+                 f"{allocation(model)} * on (cluster, namespace, pod) group_left (workload, workload_type) "
+                 f"({_workloads(model)})")
+
+
+def live_pod_allocated(model: Model) -> str:
+    """What the pushed :data:`~gpudash.rules.names.POD_ALLOCATED` evaluates at each push: :func:`pod_allocated`, or
+    with the spoke tier its newest recorded step (a plain selector: a pod that stops gets the rule manager's
+    staleness marker at the next step and disappears; see docs/billing.md for a push during a tier gap)."""
+    if model.billing.tier:
+        return q.agg("sum", names.labels(names.POD_ALLOCATED), names.TIER_POD_ALLOCATED)
+    return pod_allocated(model)
+
+
 def over_hour(model: Model, series: str, expr: str) -> str:
     """The steps of the clock hour ending at the evaluation time: the spoke tier's recorded ``series`` (read
     with the range that holds, at an hour boundary ``T``, the samples of ``[T - 1h, T)``: 3600 / resolution of
@@ -261,17 +277,13 @@ def over_hour(model: Model, series: str, expr: str) -> str:
 
 
 def rules(model: Model) -> tuple[Rule, ...]:
-    alloc = allocation(model)
     r = model.billing.resolution
     step = {series: over_hour(model, series, expr) for series, expr in per_step(model).items()}
     hour_gpu_hours = f"sum_over_time({step[names.TIER_ALLOCATED]}) * {r} / 3600"
     steps_observed = f"count_over_time({step[names.TIER_KSM_UP]})"
     node_max = f"max_over_time({step[names.TIER_NODE_ACTIVE]})"
-    workloads = _workloads(model)
-    pod_alloc = q.agg("sum", names.labels(names.POD_ALLOCATED),
-                      f"{alloc} * on (cluster, namespace, pod) group_left (workload, workload_type) ({workloads})")
     return (
-        Rule(names.POD_ALLOCATED, pod_alloc,
+        Rule(names.POD_ALLOCATED, live_pod_allocated(model),
              "GPUs allocated now to each Running, node-bound pod, with its workload: the live burn rate per pod"
              "\nand workload on the hub. Not an integral: billing uses the hourly series below."),
         Rule(names.HOURLY_GPU_HOURS, previous_hour(hour_gpu_hours),
@@ -299,25 +311,35 @@ def rules(model: Model) -> tuple[Rule, ...]:
 def _exporter_per_pod(model: Model, metric: str, exporter: Exporter, fn: str, op: str, scale: str = "",
                       model_label: str | None = None) -> str:
     """``op`` per pod of ``fn(metric[push window])`` over the exporter's pod-attributed series, with the
-    exporter's pod labels renamed to ``namespace``/``pod`` (and its model label to ``gpu_model``)."""
-    series = gx.to_pod_labels(f"{fn}({gx.attributed(metric, exporter)}[{q.duration(model.billing.mco_interval)}])"
-                              f"{scale}", exporter)
+    exporter's pod labels renamed to ``namespace``/``pod`` (and its model label to ``gpu_model``).
+
+    The series are aggregated by the exporter's own labels first and renamed after: ``label_replace`` then runs on
+    one row per pod, not on every exporter series (18,000 DCGM series at 10,000 GPUs). The selector requires both
+    pod labels, so the renames map those rows one to one and the outer ``op`` sees one row per group: the same
+    figures as renaming every series first, ``avg`` included.
+    """
+    own = ("cluster", exporter.tenant_label, exporter.pod_label, *((model_label,) if model_label else ()))
+    window = f"{fn}({gx.attributed(metric, exporter)}[{q.duration(model.billing.mco_interval)}]){scale}"
+    rows = gx.to_pod_labels(q.agg(op, own, window), exporter)
     if model_label is None:
-        return q.agg(op, names.labels(names.POD_POWER_MAX), series)
-    series = q.label_replace(series, "gpu_model", "$1", model_label, "(.*)")
-    return q.agg(op, names.labels(names.POD_ACTIVITY_MAX), series)
+        return q.agg(op, names.labels(names.POD_POWER_MAX), rows)
+    rows = q.label_replace(rows, "gpu_model", "$1", model_label, "(.*)")
+    return q.agg(op, names.labels(names.POD_ACTIVITY_MAX), rows)
 
 
 def _amd_activity(model: Model, fn: str, op: str) -> str:
     """AMD graphics activity per pod, named by the node's ``amd.com/gpu.product-name`` label: the exporter's
     ``card_model`` is a board part number (ROCm/device-metrics-exporter), not a GPU model a person recognises.
-    Pods on a node without the label keep ``card_model``."""
+    Pods on a node without the label keep ``card_model``. Aggregated per pod, node and ``card_model`` before the
+    pod and model labels are renamed (as in :func:`_exporter_per_pod`); ``node`` is set on each series first, since
+    a series without ``hostname`` keeps its own ``node``."""
     src = model.sources
-    series = gx.to_pod_labels(f"{fn}({gx.attributed(gx.amd_metric(src, gx.AMD_GFX_ACTIVITY), src.amd)}"
-                              f"[{q.duration(model.billing.mco_interval)}]) / 100", src.amd)
-    series = q.label_replace(q.label_replace(series, "node", "$1", gx.AMD_HOST_LABEL, "(.+)"),
-                             "gpu_model", "$1", gx.AMD_MODEL_LABEL, "(.*)")
-    per_node = q.agg(op, ("cluster", "namespace", "pod", "node", "gpu_model"), series)
+    series = q.label_replace(f"{fn}({gx.attributed(gx.amd_metric(src, gx.AMD_GFX_ACTIVITY), src.amd)}"
+                             f"[{q.duration(model.billing.mco_interval)}]) / 100", "node", "$1", gx.AMD_HOST_LABEL,
+                             "(.+)")
+    own = ("cluster", src.amd.tenant_label, src.amd.pod_label, "node", gx.AMD_MODEL_LABEL)
+    per_node = q.label_replace(gx.to_pod_labels(q.agg(op, own, series), src.amd), "gpu_model", "$1",
+                               gx.AMD_MODEL_LABEL, "(.*)")
     products = q.agg("max", ("cluster", "node", "gpudash_product"),
                      q.label_replace(q.selector(ksm.NODE_LABELS, ksm.job(src), (src.amd_product_label, "!=", "")),
                                      "gpudash_product", "$1", src.amd_product_label, "(.+)"))

@@ -3,8 +3,9 @@ aggregate, recorded once per ``billing.resolution`` on each managed cluster's ow
 
 Without it every push re-derives the previous hour from raw kube-state-metrics series at every step (60
 evaluations of the allocation join per rule per push at ``resolution: 1m``, 12 pushes an hour). With it the
-allocation join runs once per step, and the hourly rules only sum or count the recorded samples. A missed
-evaluation (a restart, a group slower than its interval) leaves no sample: the step heartbeat
+allocation join runs at each step instead, and the hourly rules only sum or count the recorded samples; the pushed live
+per-pod allocation reads the tier's newest step instead of redoing the allocation and workload joins at every push.
+A missed evaluation (a restart, a group slower than its interval) leaves no sample: the step heartbeat
 (:data:`~gpudash.rules.names.TIER_KSM_UP`) is missing too, so the step counts as not observed, the hour is billed
 for the steps recorded and the hub's coverage falls below 1 (GPUBillingDataGap). See docs/billing.md.
 """
@@ -29,12 +30,17 @@ _HELP = {
     names.TIER_ENERGY:
         "GPU energy (J) of the step ending now per namespace (the row without namespace: held by no pod):"
         "\nthe hourly energy rule sums these samples, one per step.",
+    names.TIER_POD_ALLOCATED:
+        "GPUs allocated now to each Running, node-bound pod, with its workload: the pushed live allocation"
+        "\nreads the newest step, so a push does not redo these joins. Never billed (the hourly rules read the"
+        "\nper-line series above, computed on their own).",
 }
 
 
 def group(model: Model) -> Group:
     """The tier's rule group, evaluated every ``billing.resolution``."""
-    rules = tuple(Rule(series, expr, _HELP[series]) for series, expr in spoke.per_step(model).items())
+    steps = {**spoke.per_step(model), names.TIER_POD_ALLOCATED: spoke.pod_allocated(model)}
+    rules = tuple(Rule(series, expr, _HELP[series]) for series, expr in steps.items())
     return Group(GROUP, model.billing.resolution,
                  "Spoke tier: the per-step allocation the hourly spoke rules read (billing.spoke_tier: policy).",
                  rules)

@@ -12,7 +12,7 @@ import functools
 
 from gpudash.model.types import Exporter, Model
 from gpudash.rules import names
-from gpudash.simulation.reference import Reference, ksm, label_value, node_product
+from gpudash.simulation.reference import LOOKBACK, Reference, ksm, label_value, node_product
 from gpudash.simulation.scenario import (
     MIG_GPU_WATTS,
     PUSH_RULES,
@@ -313,9 +313,14 @@ def tier_recorded(ref: Reference) -> list[dict[str, str]]:
 
     per_product = tuple(label for label in names.labels(names.TIER_ALLOCATED) if label != "cluster")
     per_node = tuple(label for label in names.labels(names.TIER_NODE_ACTIVE) if label != "cluster")
+    per_pod = tuple(label for label in names.labels(names.TIER_POD_ALLOCATED) if label != "cluster")
     for m in range(0, ref.s.duration + 1, ref.step):
         if not ref.tier_recorded(m):
             continue
+        for (_, *key), units in ref.pod_allocation(m).items():
+            put(names.TIER_POD_ALLOCATED, tuple(key), per_pod, m, units)
+        for key in _tier_staled(ref, m):
+            put(names.TIER_POD_ALLOCATED, key[1:], per_pod, m, "stale")
         for (_, *key), units in ref.product_lines(m).items():
             put(names.TIER_ALLOCATED, tuple(key), per_product, m, units)
         for (_, *key), gpus in ref.active_gpus(m).items():
@@ -326,6 +331,35 @@ def tier_recorded(ref: Reference) -> list[dict[str, str]]:
             put(names.TIER_ENERGY, (ns,) if ns else (), ("namespace",) if ns else (), m, joules)
     return [{"series": series_name(k), "values": notation(v)} for k, v in sorted(samples.items(),
                                                                                   key=lambda kv: series_name(kv[0]))]
+
+
+def _tier_staled(ref: Reference, minute: int, since: int = 0) -> set[tuple]:
+    """The per-pod rows the tier's rule manager marks stale at the recorded step ``minute``: those of the step
+    before that are gone now. It remembers only its own previous evaluation (prometheus/prometheus rules/group.go,
+    ``seriesInPreviousEval``), so after missed steps (a restart) or before ``since`` it marks nothing."""
+    before = minute - ref.step
+    if before < since or not ref.tier_recorded(before):
+        return set()
+    return set(ref.pod_allocation(before)) - set(ref.pod_allocation(minute))
+
+
+def tier_pod_allocation(ref: Reference, minute: int, since: int = 0) -> dict[tuple, float]:
+    """POD_ALLOCATED with the spoke tier, an instant query at ``minute`` of the tier's per-pod series: each row's
+    newest recorded step within the lookback, unless a staleness marker came after it (:func:`_tier_staled`)."""
+    out: dict[tuple, float] = {}
+    staled: set[tuple] = set()
+    first = minute - minute % ref.step
+    for m in range(first, max(since, minute - LOOKBACK) - 1, -ref.step):
+        if not ref.tier_recorded(m):
+            continue
+        rows = {k: v for k, v in ref.pod_allocation(m).items() if k not in out and k not in staled}
+        if m == minute - LOOKBACK:  # Prometheus 2's lookback holds this step, 3's does not
+            if rows:
+                raise ValueError(f"scenario {ref.s.name}: the tier's step {m} is exactly one lookback before {minute}")
+            break
+        out.update(rows)
+        staled |= _tier_staled(ref, m, since)
+    return out
 
 
 # --- the push path -------------------------------------------------------------------------------------------
@@ -358,7 +392,7 @@ def rule_content(ref: Reference, kind: str, t: int, since: int = 0) -> dict[tupl
     if kind == "billed_hour":
         return {(c,): hour * 3600 for c in ref.s.clusters}
     if kind == "pod_alloc":
-        return ref.pod_allocation(t)
+        return tier_pod_allocation(ref, t, since) if ref.model.billing.tier else ref.pod_allocation(t)
     if hour < 0:
         return {(c,): 0 for c in ref.s.clusters} if kind == "steps" else {}
     if kind == "steps":

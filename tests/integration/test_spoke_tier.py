@@ -70,11 +70,12 @@ def test_a_bad_tier_is_a_clear_input_error():
 
 
 def test_the_hourly_rules_read_the_tier(tier_model):
-    """With the tier the pushed hourly rules read only recorded samples: no raw kube-state-metrics or exporter
-    series."""
+    """With the tier the pushed hourly rules and the live per-pod allocation read only recorded samples: no raw
+    kube-state-metrics or exporter series."""
     hourly = {r.record: r.expr for r in spoke.rules(tier_model)}
     tier = ((names.HOURLY_GPU_HOURS, names.TIER_ALLOCATED), (names.STEPS_OBSERVED, names.TIER_KSM_UP),
-            (names.NODE_ACTIVE_GPUS_MAX, names.TIER_NODE_ACTIVE), (names.HOURLY_ENERGY, names.TIER_ENERGY))
+            (names.NODE_ACTIVE_GPUS_MAX, names.TIER_NODE_ACTIVE), (names.HOURLY_ENERGY, names.TIER_ENERGY),
+            (names.POD_ALLOCATED, names.TIER_POD_ALLOCATED))
     for record, series in tier:
         assert series in hourly[record] and not re.search(r"kube_|DCGM_|\bgpu_", hourly[record]), record
     group = spoke_tier.group(tier_model)
