@@ -568,10 +568,23 @@ def _summary(res: dict) -> list[str]:
                  f"{ours:,} vs {naive:,} ({naive / max(1, ours):.1f}x fewer) |"]
     sc = res.get("scale")
     if sc and isinstance(sc, dict) and "rows" in sc:
-        rows.append("| `render` time (CPU time) / peak RSS by tenants | " + ", ".join(
-            f"{r['tenants']:,}: {r['seconds']:.0f} s ({r.get('cpu_seconds', 0):.0f} s) / {r['peak_rss_mb']:.0f} MB"
+        rows.append("| `render` time (CPU time) / peak RSS (+ the golden tests' process) by tenants | " + ", ".join(
+            f"{r['tenants']:,}: {r['seconds']:.1f} s ({r.get('cpu_seconds', 0):.0f} s) / {r['peak_rss_mb']:.0f} MB"
+            + (f" (+{r['child_peak_rss_mb']:.0f})" if r.get("child_peak_rss_mb") else "")
             if "seconds" in r
             else f"{r['tenants']:,}: not run" for r in sc["rows"]) + " |")
+        base = sc.get("base") or {}
+        old = {r["tenants"]: r for r in base.get("rows", []) if "seconds" in r}
+        ratios = [f"{r['tenants']:,}: {r['seconds'] / old[r['tenants']]['seconds']:.2f}x time, "
+                  f"{r['peak_rss_mb'] / old[r['tenants']]['peak_rss_mb']:.2f}x the render process's RSS"
+                  for r in sc["rows"] if "seconds" in r and r["tenants"] in old]
+        if ratios:
+            rows.append(f"| `render` against the base {base['commit']} in the same run | {'; '.join(ratios)} |")
+        suites = [(n, g) for n, g in (("this commit", sc.get("golden")), (f"base {base.get('commit')}",
+                                                                          base.get("golden"))) if g]
+        if suites:
+            rows.append("| The example's golden suite (`gpudash test`) | " + ", ".join(
+                f"{n}: {g['files']} files in {g['seconds']:.0f} s" for n, g in suites) + " |")
     acc = res.get("accuracy")
     if acc and "error" not in acc:
         tot = {m: sum(v[m] for v in acc["lines"].values())
