@@ -39,6 +39,7 @@ from gpudash.simulation.reference import Reference, period_start
 from gpudash.simulation.scenario import PUSH_RULES
 from gpudash.simulation.series import (
     HOURLY_KINDS,
+    local_key,
     push_times,
     pushed,
     rule_content,
@@ -51,8 +52,7 @@ SPOKE_RULES = layout.from_tests(layout.SPOKE_RULES)
 HUB_RULES = layout.from_tests(layout.HUB_RULES)
 TIER_RULES = layout.from_tests(layout.SPOKE_TIER_RULES)
 GROUP_ORDER = ["gpudash-spoke", "gpudash-hub-model", "gpudash-hub-billing", "gpudash-hub-ccsp", "gpudash-hub-idle"]
-# The labels of a per-pod allocation row in the spoke file (no cluster there), as the reference keys it.
-POD_KEYS = ("namespace", "pod", "node", "product", "resource", "workload", "workload_type")
+POD_KEYS = local_key(names.POD_ALLOCATED)  # a per-pod allocation row in the spoke file, as the reference keys it
 STABLE = 10  # minutes without allocation change before burn-rate based figures are checked
 # Faults of the push path: a scenario with any of them gets a push-path (hub) test file.
 PUSH_FAULTS = ("mco_jitter", "mco_missed", "mco_rule_failed", "mco_straddle", "spoke_restart")

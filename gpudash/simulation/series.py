@@ -313,7 +313,7 @@ def tier_recorded(ref: Reference) -> list[dict[str, str]]:
 
     per_product = tuple(label for label in names.labels(names.TIER_ALLOCATED) if label != "cluster")
     per_node = tuple(label for label in names.labels(names.TIER_NODE_ACTIVE) if label != "cluster")
-    per_pod = tuple(label for label in names.labels(names.TIER_POD_ALLOCATED) if label != "cluster")
+    per_pod = local_key(names.TIER_POD_ALLOCATED)
     for m in range(0, ref.s.duration + 1, ref.step):
         if not ref.tier_recorded(m):
             continue
@@ -360,6 +360,12 @@ def tier_pod_allocation(ref: Reference, minute: int, since: int = 0) -> dict[tup
         out.update(rows)
         staled |= _tier_staled(ref, m, since)
     return out
+
+
+def local_key(series: str) -> tuple[str, ...]:
+    """The registry's identifying labels of ``series`` without ``cluster``: how the reference model keys a row
+    after its cluster, and a row's labels in a spoke test file (which has no cluster label)."""
+    return tuple(label for label in names.key(series) if label != "cluster")
 
 
 # --- the push path -------------------------------------------------------------------------------------------
@@ -449,7 +455,7 @@ _SERIES = {"gpu_hours": names.HOURLY_GPU_HOURS, "node_max": names.NODE_ACTIVE_GP
            "billed_hour": names.BILLED_HOUR, "steps": names.STEPS_OBSERVED, "pod_alloc": names.POD_ALLOCATED,
            "energy": names.HOURLY_ENERGY}
 # The reference model's key of each kind: the series' identifying labels (the registry's), cluster first.
-_KEYS = {kind: tuple(label for label in names.key(series) if label != "cluster") for kind, series in _SERIES.items()}
+_KEYS = {kind: local_key(series) for kind, series in _SERIES.items()}
 
 
 def _pushed_labels(kind: str, key) -> Labels:
