@@ -123,13 +123,6 @@ def _owned(outdir: Path) -> dict[str, str]:
         raise InputError(str(outdir / MANIFEST), "", "not a gpudash manifest; move it away to render here") from None
 
 
-def _read_bytes(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except (FileNotFoundError, IsADirectoryError):
-        return None
-
-
 def _stream(pieces: Iterator[str], path: Path) -> str:
     """Write ``pieces`` (text) to ``path``; the digest of what was written."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -179,30 +172,25 @@ def plan(outdir: str | os.PathLike, generated: dict[str, object], stage: bool = 
             if stage and staged is None:
                 out.mkdir(parents=True, exist_ok=True)
                 staged = Path(tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=out))
-            if isinstance(data, Iterator) and stage:  # written piece by piece: too large to hold at once
-                digests[rel] = _stream(data, staged / rel)
-                old = _file_digest(target)
-                if old == digests[rel]:
-                    (staged / rel).unlink()
-                    continue
-                if old is not None and rel in owned and old != owned[rel]:
-                    edited.append(rel)
-                changes[rel] = staged / rel
+            new: str | Path
+            if stage and isinstance(data, Iterator):  # written piece by piece: too large to hold at once
+                digests[rel], new, blob = _stream(data, staged / rel), staged / rel, b""
+            else:
+                new = "".join(data) if isinstance(data, Iterator) else serialise(rel, data)
+                blob = new.encode("utf-8")
+                digests[rel] = _digest(blob)
+            old = _file_digest(target)
+            if old == digests[rel]:  # a file that already holds its text is left as it is
+                if isinstance(new, Path):
+                    new.unlink()
                 continue
-            text = "".join(data) if isinstance(data, Iterator) else serialise(rel, data)
-            blob = text.encode("utf-8")
-            digests[rel] = _digest(blob)
-            old_blob = _read_bytes(target)
-            if old_blob == blob:  # a file that already holds its text is left as it is
-                continue
-            if old_blob is not None and rel in owned and _digest(old_blob) != owned[rel]:
+            if old is not None and rel in owned and old != owned[rel]:
                 edited.append(rel)
-            if not stage:
-                changes[rel] = text
-                continue
-            (staged / rel).parent.mkdir(parents=True, exist_ok=True)
-            (staged / rel).write_bytes(blob)
-            changes[rel] = staged / rel
+            if stage and not isinstance(new, Path):  # staged at once: only its digest is kept
+                (staged / rel).parent.mkdir(parents=True, exist_ok=True)
+                (staged / rel).write_bytes(blob)
+                new = staged / rel
+            changes[rel] = new
     except BaseException as err:
         if staged is not None:
             shutil.rmtree(staged, ignore_errors=True)
