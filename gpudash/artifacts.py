@@ -3,7 +3,6 @@ plus the kustomizations of the Kubernetes objects written. Pure; no I/O."""
 from __future__ import annotations
 
 from gpudash import content, grafana, kube, layout, targets
-from gpudash.deferred import Deferred
 from gpudash.model.types import Model
 
 
@@ -28,8 +27,7 @@ def generate(model: Model, progress=None, tests: dict[str, object] | None = None
         files = targets.merge(targets.split(model, content.build(model, step, tests), step))
     objects = sorted(p for p, d in files.items() if kube.is_resource(p, d))
     for path in objects:
-        if not isinstance(files[path], Deferred):  # a deferred object refuses to pass the limit itself
-            files[path] = kube.fit(path, files[path])
+        files[path] = kube.fit(path, files[path])
     by_folder: dict[str, list[str]] = {}
     for path in objects:
         folder, _, name = path.rpartition("/")
@@ -44,4 +42,4 @@ def size_notes(files: dict[str, object]) -> list[str]:
     """One line per object annotated for server-side apply (what ``render`` prints)."""
     return [f"{path}: {kube.size(data)} bytes, over {kube.LAST_APPLIED_LIMIT} (client-side apply's last-applied "
             f"annotation limit): annotated {kube.SYNC_OPTIONS}: {kube.SERVER_SIDE_APPLY}; apply it server-side"
-            for path, data in sorted(files.items()) if kube.server_side(data)]  # never a deferred one
+            for path, data in sorted(files.items()) if kube.server_side(data)]

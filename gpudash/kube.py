@@ -60,7 +60,10 @@ def size(data: dict) -> int:
 
 def fit(path: str, data: dict) -> dict:
     """``data`` checked against the size limits: refused over 1 MiB; over 256 KiB, annotated for ArgoCD
-    server-side apply (and commented why)."""
+    server-side apply (and commented why). A deferred object is left as it is: its builder refuses it over 256 KiB
+    (:class:`gpudash.deferred.Deferred`)."""
+    if isinstance(data, Deferred):
+        return data
     n = size(data)
     kind, name = data.get("kind"), data.get("metadata", {}).get("name")
     if n >= MAX_OBJECT_BYTES:
