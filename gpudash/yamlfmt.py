@@ -70,8 +70,12 @@ def _quoted(value: str) -> str:
 
 def _reads_back(text: str, value: str) -> bool:
     """Whether ``text`` reads back as ``value`` in every place a scalar is written: a list item, a key, a value."""
+    return _parses_to(f"- {text}\n- {text}: {text}\n", [value, {value: value}])
+
+
+def _parses_to(document: str, data) -> bool:
     try:
-        return yaml.load(f"- {text}\n- {text}: {text}\n", Loader=_LOADER) == [value, {value: value}]
+        return yaml.load(document, Loader=_LOADER) == data
     except yaml.YAMLError:
         return False
 
@@ -106,10 +110,7 @@ def _block(value: str, pad: str) -> str:
 
 def _literal_reads_back(value: str) -> bool:
     """A literal block reads the same at every indentation: parse it once, as a value at the top level."""
-    try:
-        return yaml.load(f"k: {_literal(value, '')}\n", Loader=_LOADER) == {"k": value}
-    except yaml.YAMLError:
-        return False
+    return _parses_to(f"k: {_literal(value, '')}\n", {"k": value})
 
 
 def _literal(value: str, pad: str) -> str:

@@ -230,16 +230,16 @@ class _Loader(_PositionedValues, yaml.SafeLoader):
 
 # libyaml's parser (5x faster on a model of thousands of tenants) where PyYAML has it: the same resolver and
 # constructors, nodes with the same lines; a text it refuses is parsed again by _Loader for the message.
-_FAST = (type("_FastLoader", (_PositionedValues, yaml.CSafeLoader), {}),) if hasattr(yaml, "CSafeLoader") else ()
+_FAST = type("_FastLoader", (_PositionedValues, yaml.CSafeLoader), {}) if hasattr(yaml, "CSafeLoader") else None
 
 
 def _parse_yaml(text: str, file: str) -> tuple[Any, dict[FieldPath, int]]:
     """The data of a one-document YAML text and the line of every field path in it."""
-    for loader_class in _FAST:
+    if _FAST is not None:
         try:
-            return _parsed(loader_class(text), file)
+            return _parsed(_FAST(text), file)
         except (yaml.YAMLError, RecursionError):
-            break  # parsed again below, for PyYAML's message
+            pass  # parsed again below, for PyYAML's message
     try:
         return _parsed(_Loader(text), file)
     except yaml.YAMLError as err:
