@@ -60,7 +60,11 @@ def _mig_shares(model: Model) -> dict[float, list[str]]:
 def _replica_share(model: Model) -> str:
     """Per time-sliced node, the share of a device one replica is: 1/replicas from GPU Feature Discovery's
     ``<resource>.replicas`` node labels (NVIDIA/k8s-device-plugin internal/lm/resource.go; the smallest share
-    where they differ); 0 for a count above every class's ``time_slicing.replicas`` (no share is assumed)."""
+    where they differ); 0 for a count above every class's ``time_slicing.replicas`` (no share is assumed).
+
+    Each count is keyed to its share by a label (``gpudash_share``, "0" unless a known count replaces it) and a
+    small table, so the node labels are read once: the energy rule holds this expression four times.
+    """
     src = model.sources
     keys = [ksm.node_label(ksm.replicas_key(r))
             for r in ("nvidia.com/gpu", *(f"nvidia.com/mig-{p}" for p in mig_profile_names(model)))]
@@ -68,11 +72,13 @@ def _replica_share(model: Model) -> str:
     labelled = ((k, q.selector(ksm.NODE_LABELS, ksm.job(src), (k, "=~", many))) for k in keys)
     counts = " or ".join(q.label_replace(q.agg("max", ("cluster", "node", k), nodes), "gpudash_replicas", "$1", k,
                                          "(.+)") for k, nodes in labelled)
-    counts = q.agg("max", ("cluster", "node", "gpudash_replicas"), counts)
-    top = max((c.time_slicing_replicas for c in model.gpu_classes), default=1)
-    table = " or ".join(q.const_series(repr(1 / n), gpudash_replicas=str(n)) for n in range(2, top + 1))
-    known = f"{counts} * on (gpudash_replicas) group_left () ({table})" if table else f"{counts} * 0"
-    return q.agg("min", ("cluster", "node"), f"({known}) or ({counts} * 0)")
+    shares = q.label_replace(q.agg("max", ("cluster", "node", "gpudash_replicas"), counts), "gpudash_share", "0", "",
+                             "")
+    table = [q.const_series(0, gpudash_share="0")]
+    for n in range(2, max((c.time_slicing_replicas for c in model.gpu_classes), default=1) + 1):
+        shares = q.label_replace(shares, "gpudash_share", repr(1 / n), "gpudash_replicas", str(n))
+        table.append(q.const_series(repr(1 / n), gpudash_share=repr(1 / n)))
+    return q.agg("min", ("cluster", "node"), f"{shares} * on (gpudash_share) group_left () ({' or '.join(table)})")
 
 
 def _holders(model: Model) -> str:
