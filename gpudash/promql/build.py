@@ -78,6 +78,19 @@ def const_series(value: float | str, **lbls: str) -> str:
     return expr
 
 
+def times_keyed(expr: str, key: str, source: str, cases, default: str) -> str:
+    """``expr`` times a factor chosen per series by its ``source`` label: each ``(factor, regex)`` of ``cases``
+    where ``source`` fully matches ``regex``, else ``default``. The factor's text becomes the ``key`` label
+    (``label_replace``) and a small table of one-sample vectors keyed by it is multiplied in, so ``expr`` is
+    evaluated once however many factors there are."""
+    keyed = label_replace(expr, key, default, "", "")
+    table = [const_series(default, **{key: default})]
+    for factor, regex in cases:
+        keyed = label_replace(keyed, key, factor, source, regex)
+        table.append(const_series(factor, **{key: factor}))
+    return f"{keyed} * on ({label_name(key)}) group_left () ({' or '.join(table)})"
+
+
 def duration(seconds: int | float) -> str:
     """A Prometheus duration literal, e.g. 3600 -> ``1h``, 3599 -> ``59m59s``, 0.001 -> ``1ms``."""
     ms = round(seconds * 1000)

@@ -72,13 +72,10 @@ def _replica_share(model: Model) -> str:
     labelled = ((k, q.selector(ksm.NODE_LABELS, ksm.job(src), (k, "=~", many))) for k in keys)
     counts = " or ".join(q.label_replace(q.agg("max", ("cluster", "node", k), nodes), "gpudash_replicas", "$1", k,
                                          "(.+)") for k, nodes in labelled)
-    shares = q.label_replace(q.agg("max", ("cluster", "node", "gpudash_replicas"), counts), "gpudash_share", "0", "",
-                             "")
-    table = [q.const_series(0, gpudash_share="0")]
-    for n in range(2, max((c.time_slicing_replicas for c in model.gpu_classes), default=1) + 1):
-        shares = q.label_replace(shares, "gpudash_share", repr(1 / n), "gpudash_replicas", str(n))
-        table.append(q.const_series(repr(1 / n), gpudash_share=repr(1 / n)))
-    return q.agg("min", ("cluster", "node"), f"{shares} * on (gpudash_share) group_left () ({' or '.join(table)})")
+    top = max((c.time_slicing_replicas for c in model.gpu_classes), default=1)
+    shares = q.times_keyed(q.agg("max", ("cluster", "node", "gpudash_replicas"), counts), "gpudash_share",
+                           "gpudash_replicas", [(repr(1 / n), str(n)) for n in range(2, top + 1)], "0")
+    return q.agg("min", ("cluster", "node"), shares)
 
 
 def _holders(model: Model) -> str:
@@ -91,14 +88,10 @@ def _holders(model: Model) -> str:
     only (ROCm/device-metrics-exporter docs/configuration/metricslist.md), so no partition's share is measured."""
     src = model.sources
     dcgm = gx.on_node(gx.to_pod_labels(gx.attributed(gx.DCGM_FB_USED, src.dcgm), src.dcgm))
-    weighted = q.label_replace(f"({dcgm} * 0 + 1)", "gpudash_weight", "1", "", "")
-    table = [q.const_series(1, gpudash_weight="1")]
-    for share, profiles in sorted(_mig_shares(model).items()):
-        weighted = q.label_replace(weighted, "gpudash_weight", repr(share), gx.DCGM_MIG_PROFILE_LABEL,
-                                   q.regex_alternation(profiles))
-        table.append(q.const_series(repr(share), gpudash_weight=repr(share)))
+    shares = [(repr(share), q.regex_alternation(profiles)) for share, profiles in sorted(_mig_shares(model).items())]
+    weighted = q.times_keyed(f"({dcgm} * 0 + 1)", "gpudash_weight", gx.DCGM_MIG_PROFILE_LABEL, shares, "1")
     device = (*GPU, "node", gx.DCGM_MIG_INSTANCE_LABEL, "namespace", "pod")
-    nvidia = q.agg("max", device, f"{weighted} * on (gpudash_weight) group_left () ({' or '.join(table)})")
+    nvidia = q.agg("max", device, weighted)
     nvidia = f"({nvidia} * on (cluster, node) group_left () {_replica_share(model)}) or {nvidia}"
     label = src.amd_partition_label
     partitioned = q.selector(ksm.NODE_LABELS, ksm.job(src), (label, "=~", ".+"), (label, "!~", "spx_.*"))

@@ -217,13 +217,9 @@ def _gpu_equivalents(node_res: str, model: Model) -> str:
     for s in skus(model):
         if s.weight != 1.0:
             by_weight.setdefault(s.weight, []).append(f"{s.product}/{s.ksm_resource}")
-    expr = q.label_replace(q.call("label_join", node_res, q.quote("gpudash_sku"), q.quote("/"), q.quote("product"),
-                                  q.quote("resource")), "gpudash_weight", "1", "", "")
-    table = [q.const_series(1, gpudash_weight="1")]
-    for weight, keys in sorted(by_weight.items()):
-        expr = q.label_replace(expr, "gpudash_weight", repr(weight), "gpudash_sku", q.regex_alternation(keys))
-        table.append(q.const_series(repr(weight), gpudash_weight=repr(weight)))
-    return f"{expr} * on (gpudash_weight) group_left () ({' or '.join(table)})"
+    sku = q.call("label_join", node_res, q.quote("gpudash_sku"), q.quote("/"), q.quote("product"), q.quote("resource"))
+    return q.times_keyed(sku, "gpudash_weight", "gpudash_sku",
+                         [(repr(w), q.regex_alternation(keys)) for w, keys in sorted(by_weight.items())], "1")
 
 
 def _node_active(node_res: str, model: Model) -> str:
