@@ -80,7 +80,8 @@ def const_series(value: float | str, **lbls: str) -> str:
 
 def times_keyed(expr: str, key: str, source: str, cases, default: str) -> str:
     """``expr`` times a factor chosen per series by its ``source`` label: each ``(factor, regex)`` of ``cases``
-    where ``source`` fully matches ``regex``, else ``default``. The factor's text becomes the ``key`` label
+    where ``source`` fully matches ``regex`` (``label_replace`` anchors it: prometheus/prometheus
+    promql/functions.go funcLabelReplace), else ``default``. The factor's text becomes the ``key`` label
     (``label_replace``) and a small table of one-sample vectors keyed by it is multiplied in, so ``expr`` is
     evaluated once however many factors there are."""
     keyed = label_replace(expr, key, default, "", "")

@@ -44,8 +44,9 @@ _HOUR_START_SCALAR = "(time() - time() % 3600)"
 
 
 def month_mod3(t: str) -> str:
-    """The month of the one-sample vector ``t`` modulo 3. Three consecutive months differ in it, across a year end
-    too, since a year is 12 months, a multiple of 3: the same as ``(year * 12 + month) % 3`` without the year
+    """The month (1-12, UTC: prometheus/prometheus promql/functions.go funcMonth) of the one-sample vector ``t``
+    modulo 3. Three consecutive months differ in it, across a year end too, since a year is 12 months, a multiple
+    of 3: the same as ``(year * 12 + month) % 3`` without the year
     (whose per-step evaluation inside a 31-day subquery cost more than half of the period-to-date rule)."""
     return f"month({t}) % 3"
 
