@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from gpudash.deferred import resolve
+from gpudash.deferred import built, resolve
 from gpudash.errors import GpudashError, InputError
 from gpudash.layout import MANIFEST
 from gpudash.yamlfmt import dump_json, dump_yaml
@@ -176,7 +176,7 @@ def plan(outdir: str | os.PathLike, generated: dict[str, object], stage: bool = 
             if stage and isinstance(data, Iterator):  # written piece by piece: too large to hold at once
                 digests[rel], new, blob = _stream(data, staged / rel), staged / rel, b""
             else:
-                new = "".join(data) if isinstance(data, Iterator) else serialise(rel, data)
+                new = serialise(rel, built(data))
                 blob = new.encode("utf-8")
                 digests[rel] = _digest(blob)
             old = _file_digest(target)
