@@ -19,7 +19,7 @@ import re
 import yaml
 
 # libyaml's parser when PyYAML was built with it (the same YAML 1.1 resolver and constructors either way): a
-# tenant dashboard's ConfigMap holds ~50 KB in a literal block, which _literal_reads_back parses.
+# tenant dashboard's ConfigMap holds ~50 KB in a literal block, which _block parses back.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 COMMENT = "__comment__"
@@ -103,14 +103,9 @@ def _block(value: str, pad: str) -> str:
     """``value`` (holding a line break) as a literal block at indentation ``pad``, or double-quoted on one line by
     PyYAML's emitter where a literal block would not read back as ``value`` (a leading space, several trailing
     line breaks, a character YAML does not allow in one)."""
-    if _literal_reads_back(value):
-        return _literal(value, pad)
-    return _quoted(value)
-
-
-def _literal_reads_back(value: str) -> bool:
-    """A literal block reads the same at every indentation: parse it once, as a value at the top level."""
-    return _parses_to(f"k: {_literal(value, '')}\n", {"k": value})
+    literal = _literal(value, pad)
+    # a literal block reads the same at any indentation: parsed as it is written, under a top-level key
+    return literal if _parses_to(f"k: {literal}\n", {"k": value}) else _quoted(value)
 
 
 def _literal(value: str, pad: str) -> str:
