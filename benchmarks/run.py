@@ -379,15 +379,25 @@ def _scale_table(rows: list[dict]) -> list[str]:
     return out
 
 
-def _ratios(rows: list[dict], base_rows: list[dict]) -> list[str]:
-    old = {r["tenants"]: r for r in base_rows if "seconds" in r}
+def _paired(sc: dict) -> list[tuple[dict, dict]]:
+    """(row, the base's row) of each model size both renders ran."""
+    old = {r["tenants"]: r for r in (sc.get("base") or {}).get("rows", []) if "seconds" in r}
+    return [(r, old[r["tenants"]]) for r in sc.get("rows", []) if "seconds" in r and r["tenants"] in old]
+
+
+def _suites(sc: dict) -> list[tuple[str, dict]]:
+    """(tree, its golden suite run) of this commit and the base, where measured."""
+    base = sc.get("base") or {}
+    return [(name, g) for name, g in (("this commit", sc.get("golden")), (f"base {base.get('commit')}",
+                                                                          base.get("golden"))) if g]
+
+
+def _ratios(sc: dict) -> list[str]:
     out = ["| tenants | render time (this / base) | CPU time | peak RSS | MB written |", "|---:|---:|---:|---:|---:|"]
-    for r in rows:
-        b = old.get(r["tenants"])
-        if "seconds" in r and b:
-            cpu = f"{r['cpu_seconds'] / b['cpu_seconds']:.2f}" if "cpu_seconds" in r and "cpu_seconds" in b else ""
-            out.append(f"| {r['tenants']:,} | {r['seconds'] / b['seconds']:.2f} | {cpu} | "
-                       f"{r['peak_rss_mb'] / b['peak_rss_mb']:.2f} | {r['bytes'] / b['bytes']:.2f} |")
+    for r, b in _paired(sc):
+        cpu = f"{r['cpu_seconds'] / b['cpu_seconds']:.2f}" if "cpu_seconds" in r and "cpu_seconds" in b else ""
+        out.append(f"| {r['tenants']:,} | {r['seconds'] / b['seconds']:.2f} | {cpu} | "
+                   f"{r['peak_rss_mb'] / b['peak_rss_mb']:.2f} | {r['bytes'] / b['bytes']:.2f} |")
     return out
 
 
@@ -405,9 +415,8 @@ def _scale_md(sc: dict, meta: dict) -> list[str]:
     if base:
         out += [f"The base commit {base['commit']} in the same run (a git worktree, the same probe and models):", "",
                 *_scale_table(base["rows"]), "", "Ratios, this commit over the base (below 1 is better):", "",
-                *_ratios(sc.get("rows", []), base["rows"]), ""]
-    runs = (("this commit", sc), (f"base {base['commit']}" if base else "", base or {}))
-    suites = [(name, run["golden"]) for name, run in runs if run.get("golden")]
+                *_ratios(sc), ""]
+    suites = _suites(sc)
     if suites:
         out += ["The bundled example's golden suite (`gpudash test -o DIR` after a render; promtool on every test "
                 "file, in parallel on the 2 CPUs):", "", "| tree | test files | seconds | per file | result |",
@@ -573,15 +582,11 @@ def _summary(res: dict) -> list[str]:
             + (f" (+{r['child_peak_rss_mb']:.0f})" if r.get("child_peak_rss_mb") else "")
             if "seconds" in r
             else f"{r['tenants']:,}: not run" for r in sc["rows"]) + " |")
-        base = sc.get("base") or {}
-        old = {r["tenants"]: r for r in base.get("rows", []) if "seconds" in r}
-        ratios = [f"{r['tenants']:,}: {r['seconds'] / old[r['tenants']]['seconds']:.2f}x time, "
-                  f"{r['peak_rss_mb'] / old[r['tenants']]['peak_rss_mb']:.2f}x the render process's RSS"
-                  for r in sc["rows"] if "seconds" in r and r["tenants"] in old]
+        ratios = [f"{r['tenants']:,}: {r['seconds'] / b['seconds']:.2f}x time, "
+                  f"{r['peak_rss_mb'] / b['peak_rss_mb']:.2f}x the render process's RSS" for r, b in _paired(sc)]
         if ratios:
-            rows.append(f"| `render` against the base {base['commit']} in the same run | {'; '.join(ratios)} |")
-        suites = [(n, g) for n, g in (("this commit", sc.get("golden")), (f"base {base.get('commit')}",
-                                                                          base.get("golden"))) if g]
+            rows.append(f"| `render` against the base {sc['base']['commit']} in the same run | {'; '.join(ratios)} |")
+        suites = _suites(sc)
         if suites:
             rows.append("| The example's golden suite (`gpudash test`) | " + ", ".join(
                 f"{n}: {g['files']} files in {g['seconds']:.0f} s" for n, g in suites) + " |")
