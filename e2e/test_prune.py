@@ -27,6 +27,7 @@ from gpudash.rules import names
 from gpudash.rules.format import rule_file
 from gpudash.yamlfmt import strip_comments
 from tests.conftest import ROOT
+from tests.prune_cluster import pod
 from tests.standins import ApiServer
 
 STORY_AT = story.ts("2026-02-01T02:00:00")  # the story's "now"
@@ -80,7 +81,7 @@ def firing(hub) -> tuple[float, set[tuple[str, str, str]]]:
 
 def cluster(api: ApiServer, notebook_annotations=None, namespace_annotations=None) -> None:
     """The east cluster's objects: Notebook nb-alice -> StatefulSet -> notebook-0; Deployments infer and chat
-    -> ReplicaSets -> infer-0, infer-1 and chat-0, chat-1."""
+    -> ReplicaSets -> infer-0, infer-1 and chat-0, chat-1; every pod Running with a GPU."""
     api.add("v1", "namespaces", {"metadata": {"name": NS, "annotations": namespace_annotations or {}}})
     api.add("kubeflow.org/v1", "notebooks", {"metadata": {"name": "nb-alice", "namespace": NS,
                                                          "annotations": notebook_annotations or {}}, "spec": {}})
@@ -88,23 +89,29 @@ def cluster(api: ApiServer, notebook_annotations=None, namespace_annotations=Non
     api.add("apps/v1", "statefulsets", {"metadata": {"name": "nb-alice", "namespace": NS, "ownerReferences": [owner]},
                                         "spec": {"replicas": 1}})
     sts = {"controller": True, "apiVersion": "apps/v1", "kind": "StatefulSet", "name": "nb-alice", "uid": "u"}
-    api.add("v1", "pods", {"metadata": {"name": "notebook-0", "namespace": NS, "ownerReferences": [sts]}})
+    pod(api, NS, "notebook-0", [sts])
     for name in ("infer", "chat"):
         api.add("apps/v1", "deployments", {"metadata": {"name": name, "namespace": NS}, "spec": {"replicas": 2}})
         dep = {"controller": True, "apiVersion": "apps/v1", "kind": "Deployment", "name": name, "uid": "u"}
         api.add("apps/v1", "replicasets", {"metadata": {"name": f"{name}-7d9", "namespace": NS,
                                                         "ownerReferences": [dep]}, "spec": {"replicas": 2}})
         rs = {"controller": True, "apiVersion": "apps/v1", "kind": "ReplicaSet", "name": f"{name}-7d9", "uid": "u"}
-        for pod in (f"{name}-0", f"{name}-1"):
-            api.add("v1", "pods", {"metadata": {"name": pod, "namespace": NS, "ownerReferences": [rs]}})
+        for p in (f"{name}-0", f"{name}-1"):
+            pod(api, NS, p, [rs])
+
+
+def command(api: ApiServer, tmp_path, hub, *args, at: float | None = None) -> list[str]:
+    return [sys.executable, "-m", "gpudash", "prune", "--kubeconfig", api.kubeconfig(tmp_path / "kubeconfig"),
+            "--prometheus-url", hub.url, "--cluster", "east", "--tenant-namespace", NS, "--tenant-namespace",
+            "team-b", "--idle-window", "30m", "--time", str(at or hub.at), *args]
+
+
+ENV = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
 
 
 def prune(api: ApiServer, tmp_path, hub, *args, at: float | None = None) -> tuple[int, list[dict], str]:
-    cmd = [sys.executable, "-m", "gpudash", "prune", "--kubeconfig", api.kubeconfig(tmp_path / "kubeconfig"),
-           "--prometheus-url", hub.url, "--cluster", "east", "--idle-window", "30m", "--time", str(at or hub.at),
-           *args]
-    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env, cwd=ROOT)
+    r = subprocess.run(command(api, tmp_path, hub, *args, at=at), capture_output=True, text=True, timeout=120,
+                       env=ENV, cwd=ROOT)
     return r.returncode, [json.loads(line) for line in r.stdout.splitlines()], r.stderr
 
 
@@ -131,9 +138,14 @@ def test_daemon_stops_exactly_what_the_alert_fires_for_and_restores_it(hub, tmp_
         assert {(x["kind"], x["name"]) for x in lines if "kind" in x} == {(k, w) for k, w, _ in alerted}
         assert {(x["kind"], x["name"], tuple(x["pods"])) for x in result["stopped"]} == {
             ("Deployment", "chat", ("chat-0", "chat-1")), ("Notebook", "nb-alice", ("notebook-0",))}
-        assert {(x["name"], x["reason"]) for x in result["skipped"]} == {
-            ("infer", "other pods of it still use their GPUs"), ("chat", "already stopped"),  # 2nd cycle
-            ("nb-alice", "already stopped")}
+        assert all((x["cluster"], x["namespace"], x["replicas_after"]) == ("east", NS, 0) for x in result["stopped"])
+        assert {(x["name"], x["replicas_before"]) for x in result["stopped"]} == {("chat", 2), ("nb-alice", 1)}
+        assert {(x.get("name") or x["pod"], x["reason"]) for x in result["skipped"]} == {
+            ("infer", "other pods of it still use their GPUs"),  # both cycles
+            ("chat-0", "no such pod on this cluster"), ("chat-1", "no such pod on this cluster"),  # 2nd cycle: the
+            ("notebook-0", "no such pod on this cluster")}  # idle series lag behind the stop
+        assert {(x["kind"], x["name"]) for x in result["released"]} == {("Deployment", "chat"),
+                                                                       ("Notebook", "nb-alice")}  # proven
         assert "error" not in result
         assert sorted((e["reason"], e["involvedObject"]["kind"], e["involvedObject"]["name"]) for e in api.events) \
             == [(plan.REASON, "Deployment", "chat"), (plan.REASON, "Notebook", "nb-alice")]
@@ -203,10 +215,10 @@ def test_cap_and_api_errors_mid_cycle(hub, tmp_path):
         del api.objects[f"/api/v1/namespaces/{NS}/pods/infer-0"]
         code, lines, _ = prune(api, tmp_path, hub, "--run-mode", "scale-down")
         result = by_result(lines)
-        assert code == 0 and sorted(x["error"].split(":")[0] for x in result["error"]) == \
-            ["annotate Notebook team-a/nb-alice", "get pod team-a/infer-0"]
-        assert any("403 Forbidden" in x["error"] for x in result["error"])
-        assert any("404 NotFound" in x["error"] for x in result["error"])
+        assert code == 0 and [x["error"].split(":")[0] for x in result["error"]] == \
+            ["annotate Notebook team-a/nb-alice"]
+        assert "403 Forbidden" in result["error"][0]["error"]
+        assert {"pod": "infer-0", "reason": "no such pod on this cluster"}.items() <= result["skipped"][0].items()
         assert [x["name"] for x in result["stopped"]] == ["chat"]  # the loop went on
         assert [e["involvedObject"]["name"] for e in api.events] == ["chat"]
 

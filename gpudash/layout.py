@@ -60,13 +60,22 @@ AMD_SERVICE_MONITOR = f"{WIRING}/amd-metrics-exporter.servicemonitor.yaml"
 # --- idle-GPU pruner ---------------------------------------------------------------------------------------------
 PRUNE_NAMESPACE = f"{PRUNE}/namespace.yaml"
 PRUNE_SERVICE_ACCOUNT = f"{PRUNE}/serviceaccount.yaml"
-PRUNE_CLUSTER_ROLE = f"{PRUNE}/clusterrole.yaml"
-PRUNE_CLUSTER_ROLE_BINDING = f"{PRUNE}/clusterrolebinding.yaml"
+PRUNE_SERVICE = f"{PRUNE}/metrics.service.yaml"  # the pruner's gpudash_prune_ineffective_stop gauge
+PRUNE_SERVICE_MONITOR = f"{PRUNE}/metrics.servicemonitor.yaml"
 PRUNE_TRUSTED_CA = f"{PRUNE}/trusted-ca.configmap.yaml"  # filled by OpenShift with the cluster's trusted CA bundle
 
 
 def prune_deployment(cluster: str) -> str:
     return f"{PRUNE}/{cluster}/deployment.yaml"
+
+
+def prune_role(namespace: str) -> str:
+    """The pruner's Role in one tenant namespace (no ClusterRole: it acts in tenant namespaces only)."""
+    return f"{PRUNE}/{namespace}.role.yaml"
+
+
+def prune_role_binding(namespace: str) -> str:
+    return f"{PRUNE}/{namespace}.rolebinding.yaml"
 
 
 # --- promtool tests -----------------------------------------------------------------------------------------------

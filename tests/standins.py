@@ -4,9 +4,13 @@ APIs built on it, each from its upstream API reference.
 - :class:`ApiServer`, the kube-apiserver endpoints ``gpudash prune`` uses, from the Kubernetes API reference
   (kubernetes.io/docs/reference/using-api/api-concepts/: resourceVersion preconditions answer 409 Conflict;
   errors are ``meta/v1 Status`` bodies with reason and code; JSON merge patch ``application/merge-patch+json``
-  works on every kind, strategic merge patch is refused by CRDs with 415). Objects are plain dicts keyed by their
-  path; ``forbid`` holds (method, path) pairs answered 403; ``written_after_get`` paths change (new
-  resourceVersion) right after each GET, as if another client wrote them.
+  works on every kind, strategic merge patch is refused by CRDs with 415; a GET of a collection is a ``list``
+  answering a ``<Kind>List``). Objects are plain dicts keyed by their path; ``forbid`` holds (method, path) pairs
+  answered 403; ``written_after_get`` paths change (new resourceVersion) right after each GET, as if another
+  client wrote them; ``hang`` paths accept the request and never answer (until the server stops). Its
+  controllers delete the pods of a stopped workload after each PATCH (the ReplicaSet/StatefulSet controllers at 0
+  replicas, the Kubeflow notebook controller and KServe on their stop annotations, see gpudash.prune.plan), except
+  for the workloads in ``ignore_stop`` (an old KServe, a broken controller).
 - :class:`Grafana`, the Grafana 10/11 HTTP API endpoints ``gpudash grafana-bootstrap`` calls: ``/api/orgs``
   (server admin only), ``/api/orgs/name/:name``, ``/api/folders``, ``/api/folders/:uid``,
   ``/api/folders/:uid/permissions``, ``/api/serviceaccounts`` (+ ``/search``, PATCH ``/:id``), org selection by
@@ -126,9 +130,16 @@ class ApiServer(StandIn):
         self.forbid: set[tuple[str, str]] = set()
         self.written_after_get: set[str] = set()  # paths another client writes right after each GET of them
         self.requests: list[tuple[str, str]] = []
+        self.hang: set[str] = set()
+        self.ignore_stop: set[str] = set()  # workload paths whose stop the cluster ignores
+        self._released = threading.Event()
         self._rv = itertools.count(100)
         self._lock = threading.Lock()
         super().__init__(self._answer)
+
+    def stop(self) -> None:
+        self._released.set()
+        super().stop()
 
     def add(self, api_version: str, plural: str, obj: dict) -> dict:
         group, _, version = api_version.rpartition("/")
@@ -143,19 +154,62 @@ class ApiServer(StandIn):
     def get(self, path: str) -> dict:
         return self.objects[path]
 
-    def calls(self) -> set[tuple[str, str, str]]:
-        """(verb, API group, resource) of every request served: what RBAC would have to allow (the API
-        reference's verbs: GET of one object is get, PATCH is patch, POST is create)."""
-        verbs = {"GET": "get", "PATCH": "patch", "POST": "create"}
+    def calls(self) -> set[tuple[str, str, str, str]]:
+        """(verb, API group, resource, namespace) of every request served: what RBAC would have to allow (the API
+        reference's verbs: GET of one object is get, of a collection list, PATCH is patch, POST is create; a
+        namespace object is authorised in its own namespace, kubernetes/kubernetes staging/src/k8s.io/apiserver/
+        pkg/endpoints/request/requestinfo.go)."""
+        verbs = {"PATCH": "patch", "POST": "create"}
         out = set()
         for method, path in self.requests:
             parts = path.strip("/").split("/")  # api/v1/... or apis/GROUP/VERSION/...
             group, rest = ("", parts[2:]) if parts[0] == "api" else (parts[1], parts[3:])
-            if rest[0] == "namespaces" and len(rest) > 2:  # namespaces/NS/RESOURCE[/NAME[/SUBRESOURCE]]
-                rest = rest[2:]
+            namespace = ""
+            if rest[0] == "namespaces" and len(rest) > 1:
+                namespace = rest[1]
+                if len(rest) > 2:  # namespaces/NS/RESOURCE[/NAME[/SUBRESOURCE]]
+                    rest = rest[2:]
             resource = rest[0] + (f"/{rest[2]}" if len(rest) > 2 else "")
-            out.add((verbs[method], group, resource))
+            verb = verbs.get(method) or ("get" if len(rest) > 1 else "list")
+            out.add((verb, group, resource, namespace))
         return out
+
+    def _pods_of(self, path: str) -> list[str]:
+        """Paths of the pods whose owner chain (or KServe label) ends at the workload at ``path``."""
+        ns, plural, name = path.split("/")[-3:]
+        out = []
+        for pod_path, pod in self.objects.items():
+            if pod_path.split("/")[-2] != "pods" or pod["metadata"].get("namespace") != ns:
+                continue
+            if plural == "inferenceservices":
+                if (pod["metadata"].get("labels") or {}).get("serving.kserve.io/inferenceservice") == name:
+                    out.append(pod_path)
+                continue
+            obj = pod
+            for _ in range(3):
+                ref = next((r for r in obj["metadata"].get("ownerReferences") or [] if r.get("controller")), None)
+                owner = ref and next((p for p in self.objects if p.split("/")[-3:] == [
+                    ns, ref["kind"].lower() + "s", ref["name"]]), None)  # Deployment -> deployments, ...
+                if owner is None:
+                    break
+                if owner == path:
+                    out.append(pod_path)
+                    break
+                obj = self.objects[owner]
+        return out
+
+    def _reconcile(self) -> None:
+        """The controllers: every stopped workload's pods are deleted."""
+        for path, obj in list(self.objects.items()):
+            plural = path.split("/")[-2]
+            notes = obj["metadata"].get("annotations") or {}
+            stopped = ((plural in SCALABLE and (obj.get("spec") or {}).get("replicas") == 0)
+                       or (plural == "notebooks" and "kubeflow-resource-stopped" in notes)
+                       or (plural == "inferenceservices" and str(notes.get("serving.kserve.io/stop")).lower()
+                           == "true"))
+            if stopped and path not in self.ignore_stop:
+                for pod in self._pods_of(path):
+                    self.objects.pop(pod, None)
 
     def kubeconfig(self, path) -> str:
         path.write_text(json.dumps({
@@ -168,6 +222,9 @@ class ApiServer(StandIn):
     def _answer(self, request: Request) -> tuple[int, dict]:
         method, path = request.method, request.path
         self.requests.append((method, path))
+        if path in self.hang:
+            self._released.wait()
+            return 503, status(503, "ServiceUnavailable", "stopped")
         body = json.loads(request.body or b"{}") if method in ("PATCH", "POST") else None
         with self._lock:
             if (method, path) in self.forbid:
@@ -180,6 +237,14 @@ class ApiServer(StandIn):
                 event = {**body, "metadata": {**body["metadata"], "name": name}}
                 self.events.append(event)
                 return 201, event
+            if method == "GET" and self._collection(path):
+                prefix = path + "/"
+                items = [copy.deepcopy(o) for p, o in sorted(self.objects.items())
+                         if p.startswith(prefix) and "/" not in p[len(prefix):]]
+                kind = {"pods": "Pod", "horizontalpodautoscalers": "HorizontalPodAutoscaler"}.get(
+                    path.split("/")[-1], "Object")
+                return 200, {"kind": f"{kind}List", "apiVersion": "v1",
+                             "metadata": {"resourceVersion": str(next(self._rv))}, "items": items}
             scale = path.endswith("/scale")
             key = path.removesuffix("/scale")
             obj = self.objects.get(key)
@@ -210,7 +275,16 @@ class ApiServer(StandIn):
             else:
                 _merge(obj, body)
             obj["metadata"]["resourceVersion"] = str(next(self._rv))
-            return 200, _scale(obj) if scale else obj
+            answer = copy.deepcopy(_scale(obj) if scale else obj)
+            self._reconcile()
+            return 200, answer
+
+    @staticmethod
+    def _collection(path: str) -> bool:
+        """``/api/v1/namespaces/NS/PLURAL`` or ``/apis/G/V/namespaces/NS/PLURAL``: a list."""
+        parts = path.strip("/").split("/")
+        rest = parts[2:] if parts[0] == "api" else parts[3:]
+        return len(rest) == 3 and rest[0] == "namespaces"
 
 
 def _scale(obj: dict) -> dict:

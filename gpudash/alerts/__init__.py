@@ -1,5 +1,5 @@
-"""Alerts: tenant budgets and burn, idle GPUs, billing-data integrity, GPU health; Alertmanager routing; GPU
-quotas per tenant.
+"""Alerts: tenant budgets and burn, idle GPUs, billing-data integrity, GPU health, the pruner's ineffective stops;
+Alertmanager routing; GPU quotas per tenant.
 
 Every alert reads gpudash's recorded series (and a few raw ones, see :mod:`gpudash.alerts.names`) and is built
 with :mod:`gpudash.promql.build`. The same groups run in the ACM hub's Thanos Ruler (``mco/`` ConfigMap), as a
@@ -10,7 +10,7 @@ alert (``tests/alerts-<family>.test.yaml``), the Alertmanager configuration and 
 from __future__ import annotations
 
 from gpudash import layout
-from gpudash.alerts import health, idle, integrity, quotas, routing, tenant
+from gpudash.alerts import health, idle, integrity, prune, quotas, routing, tenant
 from gpudash.model.types import Model
 from gpudash.rules import prometheus_rule
 from gpudash.rules.format import rule_file
@@ -22,7 +22,7 @@ PROMETHEUS_RULE_NAME = "gpudash-alerts"
 def hub_groups(model: Model) -> tuple:
     """Alert rule groups evaluated on the hub (and on a single cluster's Prometheus)."""
     groups = (tenant.group(model), idle.group(model), quotas.group(model), integrity.group(model),
-              health.group(model))
+              health.group(model), prune.group(model))
     return tuple(g for g in groups if g is not None)
 
 
@@ -31,9 +31,10 @@ def allowlist_names(model: Model) -> tuple[str, ...]:
 
     Everything else they read is either a gpudash spoke series or in ACM's default allowlist (``up``,
     ``kube_node_status_capacity``/``_allocatable``, ``kube_pod_container_resource_requests``,
-    ``kube_resourcequota``): XID errors (one series per GPU) for the health alerts. The idle alert's power veto
-    reads the spoke series ``namespace_pod:gpudash_gpu_power:max``, not raw power."""
-    return (gx.DCGM_XID_ERRORS,) if health.nvidia(model) else ()
+    ``kube_resourcequota``): XID errors (one series per GPU) for the health alerts, the pruner's ineffective-stop
+    gauge with a ``prune:`` section. The idle alert's power veto reads the spoke series
+    ``namespace_pod:gpudash_gpu_power:max``, not raw power."""
+    return ((gx.DCGM_XID_ERRORS,) if health.nvidia(model) else ()) + prune.allowlist_names(model)
 
 
 def allowlist_matches(model: Model) -> tuple[str, ...]:
@@ -44,7 +45,7 @@ def allowlist_matches(model: Model) -> tuple[str, ...]:
 def tests(model: Model) -> dict[str, dict]:
     """promtool alert tests per family, each pointing at the plain alerts file."""
     files = {"tenant": tenant.tests(model), "idle": idle.tests(model), "quota": quotas.tests(model),
-             "integrity": integrity.tests(model), "health": health.tests(model)}
+             "integrity": integrity.tests(model), "health": health.tests(model), "prune": prune.tests(model)}
     return {layout.alert_test(family): data for family, data in files.items() if data is not None}
 
 

@@ -40,6 +40,8 @@ RULE_GROUP_SLOW = "GPUBillingRuleGroupSlow"
 XID = "GPUXidError"
 ALLOCATABLE_BELOW_CAPACITY = "GPUAllocatableBelowCapacity"
 EXPORTER_DOWN = "GPUExporterDown"
+# provider: the idle-GPU pruner
+PRUNER_INEFFECTIVE = "GPUPrunerIneffective"
 
 # --- rule groups -------------------------------------------------------------------------------------------------
 GROUP_TENANT = "gpudash-alerts-tenant"
@@ -47,11 +49,15 @@ GROUP_IDLE = "gpudash-alerts-idle"
 GROUP_QUOTA = "gpudash-alerts-quota"
 GROUP_INTEGRITY = "gpudash-alerts-integrity"
 GROUP_HEALTH = "gpudash-alerts-health"
+GROUP_PRUNE = "gpudash-alerts-prune"
 # Every gpudash rule group (recording and alerting) is named gpudash-*; rule_group = "<file>;<group>".
 GPUDASH_RULE_GROUP_REGEX = ".*;gpudash-.*"
 
 # --- raw series ----------------------------------------------------------------------------------------------------
 UP = "up"  # ACM default allowlist
+# The pruner's own gauge (gpudash prune --metrics-port, scraped through the rendered prune ServiceMonitor): 1 per
+# workload {namespace, kind, workload} whose stop did not free its GPUs. Pushed to the hub by the custom allowlist.
+PRUNE_INEFFECTIVE = "gpudash_prune_ineffective_stop"
 # Rule-manager self-metrics, under these exact names in Prometheus and in the Thanos Ruler (which runs Prometheus'
 # rule manager). On the ACM hub, the observatorium ServiceMonitor of the Thanos Ruler (stolostron/multicluster-
 # observability-operator, operators/multiclusterobservability/controllers/multiclusterobservability/

@@ -1,11 +1,14 @@
 """The pruner's in-cluster deployment, from the model's ``prune:`` section: pure data, no I/O.
 
-``prune/`` (the same on every cluster): the Namespace, the ServiceAccount, a ClusterRole holding exactly the
-permissions of :func:`gpudash.prune.plan.permissions` and its binding. ``prune/<cluster>/``: that cluster's
-Deployment ``gpudash-prune-<cluster>`` running ``gpudash prune --daemon`` on its own workloads (named after
-the cluster, so the top-level kustomization holds no two objects alike). Apply both folders on each cluster.
-Like gpu-pruner (wseaton/gpu-pruner ``gpu-pruner/hack/``), one replica without leader election: ``Recreate``
-stops the old pod before the new one starts, so two pruners never act in the same cycle.
+``prune/`` (the same on every cluster): the Namespace (labelled for OpenShift's platform Prometheus, like the
+scrape wiring), the ServiceAccount, a Role and RoleBinding in each tenant namespace holding exactly the
+permissions of :func:`gpudash.prune.plan.permissions` (no ClusterRole: nothing cluster-wide), and the Service and
+ServiceMonitor of its ``gpudash_prune_ineffective_stop`` gauge. ``prune/<cluster>/``: that cluster's Deployment
+``gpudash-prune-<cluster>`` running ``gpudash prune --daemon --cluster <cluster>`` on its own workloads in the
+model's tenant namespaces. Apply both folders on each cluster. Like gpu-pruner (wseaton/gpu-pruner
+``gpu-pruner/hack/``), one replica without leader election: ``Recreate`` stops the old pod before the new one
+starts, so two pruners never act in the same cycle. No secret is ever in an argument: the Prometheus token comes
+from ``prune.token_secret`` through an environment variable.
 """
 from __future__ import annotations
 
@@ -16,8 +19,11 @@ from gpudash.promql.read import TOKEN_ENV
 from gpudash.prune import plan
 from gpudash.yamlfmt import COMMENT
 
-NAME = "gpudash-prune"  # ServiceAccount, ClusterRole and binding; Deployments add their cluster
+NAME = "gpudash-prune"  # ServiceAccount, Roles, their bindings and the metrics Service; Deployments add their cluster
 TOKEN_KEY = "token"  # key of prune.token_secret
+METRICS_PORT = 8080  # gpudash prune --metrics-port in the pod
+METRICS_PORT_NAME = "metrics"
+LABELS = {"app.kubernetes.io/name": NAME}
 # prune.trusted_ca_bundle: OpenShift's Cluster Network Operator fills a ConfigMap labelled so with the cluster's
 # trusted CA bundle (RHCOS trust store plus the proxy's trustedCA) under the key ca-bundle.crt; the pod mounts it
 # (OpenShift docs, "Configuring a custom PKI: certificate injection using Operators").
@@ -27,40 +33,59 @@ TRUSTED_CA_KEY = "ca-bundle.crt"
 TRUSTED_CA_DIR = "/etc/gpudash/trusted-ca"
 
 
-def cluster_role() -> dict:
-    """Only the verbs and resources the pruner's calls use (:func:`plan.permissions`)."""
+def tenant_namespaces(model: Model, prune: Prune) -> list[str]:
+    """The namespaces the pruner may act in: the tenants', never a system namespace or its own."""
+    scope = plan.Scope("", frozenset(t.namespace for t in model.tenants), prune.namespace)
+    return sorted({t.namespace for t in model.tenants if scope.namespace_refusal(t.namespace) is None})
+
+
+def rules() -> list[dict]:
+    """:func:`plan.permissions` as Role rules: one rule per (group, verbs), resources sorted."""
     by_group: dict[tuple[str, tuple[str, ...]], list[str]] = {}
     resources: dict[tuple[str, str], list[str]] = {}
-    for verb, group, resource in plan.permissions():
+    for verb, group, resource in sorted(plan.permissions()):
         resources.setdefault((group, resource), []).append(verb)
     for (group, resource), verbs in resources.items():
         by_group.setdefault((group, tuple(sorted(verbs))), []).append(resource)
-    rules = [{"apiGroups": [group], "resources": sorted(names), "verbs": list(verbs)}
-             for (group, verbs), names in sorted(by_group.items())]
-    return {COMMENT: "What gpudash prune calls, nothing more: get pods, namespaces and owners; patch annotations;\n"
-                     "get and patch the scale subresource; create Events. Generated from gpudash.prune.plan.",
-            **kube.obj("rbac.authorization.k8s.io/v1", "ClusterRole", NAME, rules=rules)}
+    return [{"apiGroups": [group], "resources": sorted(names), "verbs": list(verbs)}
+            for (group, verbs), names in sorted(by_group.items())]
+
+
+def role(namespace: str) -> dict:
+    return {COMMENT: f"What gpudash prune calls in tenant namespace {namespace}, nothing more: list pods, get the\n"
+                     "namespace and owners, list HPAs, patch annotations and the scale subresource, create\n"
+                     "Events. Generated from gpudash.prune.plan.",
+            **kube.obj("rbac.authorization.k8s.io/v1", "Role", NAME, namespace, rules=rules())}
+
+
+def role_binding(namespace: str, prune: Prune) -> dict:
+    account = {"kind": "ServiceAccount", "name": NAME, "namespace": prune.namespace}
+    return kube.obj("rbac.authorization.k8s.io/v1", "RoleBinding", NAME, namespace, subjects=[account],
+                    roleRef={"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": NAME})
 
 
 def _args(model: Model, prune: Prune, cluster: str) -> list[str]:
     args = ["--daemon", "--run-mode", prune.run_mode, "--check-interval", q.duration(prune.check_interval),
-            "--max-actions", str(prune.max_actions), "--cluster", cluster.replace(".", "\\."),
+            "--max-actions", str(prune.max_actions), "--cluster", cluster,
+            *(a for ns in tenant_namespaces(model, prune) for a in ("--tenant-namespace", ns)),
             "--idle-window", q.duration(model.alerts.idle.window), "--push-interval",
             q.duration(model.billing.mco_interval), "--currency", model.currency,
-            "--prometheus-url", prune.prometheus_url]
+            "--metrics-port", str(METRICS_PORT), "--prometheus-url", prune.prometheus_url]
     if prune.trusted_ca_bundle:
         args += ["--ca-file", f"{TRUSTED_CA_DIR}/{TRUSTED_CA_KEY}"]
     return args + (["--duration", q.duration(prune.duration)] if prune.duration else [])
 
 
 def deployment(model: Model, prune: Prune, cluster: str) -> dict:
-    env = [{"name": plan.POD_NAME_ENV, "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}}]
+    env = [{"name": plan.POD_NAME_ENV, "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}},
+           {"name": plan.POD_NAMESPACE_ENV, "valueFrom": {"fieldRef": {"fieldPath": "metadata.namespace"}}}]
     if prune.token_secret:
         secret = {"name": prune.token_secret, "key": TOKEN_KEY}
         env.append({"name": TOKEN_ENV, "valueFrom": {"secretKeyRef": secret}})
     container = {
         "name": "prune", "image": prune.image, "command": ["python", "-m", "gpudash", "prune"],
         "args": _args(model, prune, cluster), "env": env,
+        "ports": [{"name": METRICS_PORT_NAME, "containerPort": METRICS_PORT}],
         "resources": {"requests": {"cpu": "10m", "memory": "64Mi"}, "limits": {"memory": "256Mi"}},
         "securityContext": {"allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True,
                             "runAsNonRoot": True, "capabilities": {"drop": ["ALL"]}}}
@@ -69,26 +94,35 @@ def deployment(model: Model, prune: Prune, cluster: str) -> dict:
     if prune.trusted_ca_bundle:
         container["volumeMounts"] = [{"name": "trusted-ca", "mountPath": TRUSTED_CA_DIR, "readOnly": True}]
         pod["volumes"] = [{"name": "trusted-ca", "configMap": {"name": TRUSTED_CA}}]
-    labels = {"app.kubernetes.io/name": NAME}
-    spec = {"replicas": 1, "strategy": {"type": "Recreate"}, "selector": {"matchLabels": labels},
-            "template": {"metadata": {"labels": labels}, "spec": pod}}
+    spec = {"replicas": 1, "strategy": {"type": "Recreate"}, "selector": {"matchLabels": LABELS},
+            "template": {"metadata": {"labels": LABELS}, "spec": pod}}
     return {COMMENT: f"gpudash prune on cluster {cluster} ({prune.run_mode}). One replica, no leader election:\n"
                      "Recreate stops the old pod before a new one starts; never scale it up.",
-            **kube.obj("apps/v1", "Deployment", f"{NAME}-{cluster}", prune.namespace, labels=labels, spec=spec)}
+            **kube.obj("apps/v1", "Deployment", f"{NAME}-{cluster}", prune.namespace, labels=LABELS, spec=spec)}
+
+
+def _metrics(prune: Prune) -> dict[str, dict]:
+    """The gauge GPUPrunerIneffective reads: a Service on the pod's port and a ServiceMonitor for the platform
+    Prometheus (the Namespace is labelled for it), whose series ACM pushes to the hub through the allowlist."""
+    service = kube.obj("v1", "Service", NAME, prune.namespace, labels=LABELS, spec={
+        "selector": LABELS, "ports": [{"name": METRICS_PORT_NAME, "port": METRICS_PORT,
+                                       "targetPort": METRICS_PORT_NAME}]})
+    monitor = kube.obj("monitoring.coreos.com/v1", "ServiceMonitor", NAME, prune.namespace, spec={
+        "selector": {"matchLabels": LABELS}, "endpoints": [{"port": METRICS_PORT_NAME, "path": "/metrics"}]})
+    return {layout.PRUNE_SERVICE: service, layout.PRUNE_SERVICE_MONITOR: monitor}
 
 
 def artifacts(model: Model) -> dict[str, dict]:
     prune = model.prune
     if prune is None:
         return {}
-    account = {"kind": "ServiceAccount", "name": NAME, "namespace": prune.namespace}
+    namespaces = tenant_namespaces(model, prune)
     return {
-        layout.PRUNE_NAMESPACE: kube.obj("v1", "Namespace", prune.namespace),
+        layout.PRUNE_NAMESPACE: kube.obj("v1", "Namespace", prune.namespace, labels=kube.CLUSTER_MONITORING),
         layout.PRUNE_SERVICE_ACCOUNT: kube.obj("v1", "ServiceAccount", NAME, prune.namespace),
-        layout.PRUNE_CLUSTER_ROLE: cluster_role(),
-        layout.PRUNE_CLUSTER_ROLE_BINDING: kube.obj(
-            "rbac.authorization.k8s.io/v1", "ClusterRoleBinding", NAME, subjects=[account],
-            roleRef={"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": NAME}),
+        **{layout.prune_role(ns): role(ns) for ns in namespaces},
+        **{layout.prune_role_binding(ns): role_binding(ns, prune) for ns in namespaces},
+        **_metrics(prune),
         **{layout.prune_deployment(c): deployment(model, prune, c) for c in prune.clusters},
         **({layout.PRUNE_TRUSTED_CA: {
             COMMENT: "Left empty: OpenShift injects the cluster's trusted CA bundle (key ca-bundle.crt).",

@@ -169,10 +169,11 @@ def test_firing_tenant_alerts_keep_namespace_and_add_tenant(rendered, example_mo
 
 
 def test_allowlist_adds_only_what_the_default_lacks(rendered, example_model):
-    assert alerts.allowlist_names(example_model) == (gx.DCGM_XID_ERRORS,)
+    # the example has a prune: section: the pruner's gauge feeds GPUPrunerIneffective
+    assert alerts.allowlist_names(example_model) == (gx.DCGM_XID_ERRORS, an.PRUNE_INEFFECTIVE)
     body = load_yaml(load_yaml(rendered / layout.mco_configmap(mco.ALLOWLIST))["data"]
                           ["metrics_list.yaml"])
-    assert body["names"] == [gx.DCGM_XID_ERRORS]
+    assert body["names"] == [gx.DCGM_XID_ERRORS, an.PRUNE_INEFFECTIVE]
     veto = model_from_dict(ODD)
     assert alerts.allowlist_names(veto) == (gx.DCGM_XID_ERRORS,)  # the veto reads a spoke series, not raw power
     assert alerts.allowlist_names(model_from_dict(FAST)) == ()  # AMD only

@@ -1,9 +1,8 @@
-"""The pruner's rendered deployment (prune/): the model's prune: section, a ClusterRole that allows exactly the calls
-the pruner makes (recorded by the stand-in API server), and a Deployment whose arguments the real CLI accepts."""
+"""The pruner's rendered deployment (prune/): the model's prune: section, a Role per tenant namespace that allows
+exactly the calls the pruner makes (recorded by the stand-in API server) and nothing cluster-wide, and a Deployment
+whose arguments the real CLI accepts and which holds no secret."""
 from __future__ import annotations
 
-import io
-import json
 import re
 
 import pytest
@@ -14,14 +13,15 @@ from gpudash.errors import InputError
 from gpudash.model import model_from_dict
 from gpudash.promql.read import TOKEN_ENV
 from gpudash.prune import cycle, deploy, plan
-from gpudash.prune.api import connect
 from tests.conftest import ROOT, generate_without_golden
+from tests.prune_cluster import deployment, inference_service, lines, notebook, pod, pruner, ref
 from tests.standins import ApiServer
 
 MINIMAL = {
     "gpu_classes": [{"name": "t4", "vendor": "nvidia", "products": ["Tesla T4"], "price_per_hour": 0.3}],
-    "tenants": [{"name": "team-a", "namespace": "team-a", "budget": 100}],
-    "clusters": ["east", "west.eu"],
+    "tenants": [{"name": "team-a", "namespace": "team-a", "budget": 100},
+                {"name": "team-b", "namespace": "team-b", "budget": 100}],
+    "clusters": ["east", "west.eu", "prod-east"],
 }
 PRUNE = {"image": "registry.example.com/gpudash:1", "prometheus_url": "https://thanos.example.com"}
 NS = "team-a"
@@ -31,61 +31,62 @@ def model(**prune):
     return model_from_dict({**MINIMAL, "prune": {**PRUNE, **prune}}, file="m.yaml")
 
 
-def granted(role: dict) -> set[tuple[str, str, str]]:
-    return {(verb, group, resource) for rule in role["rules"] for group in rule["apiGroups"]
-            for resource in rule["resources"] for verb in rule["verbs"]}
+def granted(files: dict) -> set[tuple[str, str, str, str]]:
+    """(verb, group, resource, namespace) every rendered Role grants its bound pruner; "" = cluster-wide."""
+    out = set()
+    bound = {(f["metadata"]["namespace"], f["roleRef"]["kind"], f["roleRef"]["name"]) for f in files.values()
+             if isinstance(f, dict) and f.get("kind") in ("RoleBinding", "ClusterRoleBinding")
+             and any(s["name"] == deploy.NAME for s in f["subjects"])}
+    for f in files.values():
+        if isinstance(f, dict) and f.get("kind") in ("Role", "ClusterRole"):
+            ns = f["metadata"].get("namespace", "")
+            assert (ns, f["kind"], f["metadata"]["name"]) in bound
+            out |= {(verb, group, resource, ns) for rule in f["rules"] for group in rule["apiGroups"]
+                    for resource in rule["resources"] for verb in rule["verbs"]}
+    return out
 
 
-def every_kind(api: ApiServer) -> list[plan.IdlePod]:
-    """One idle pod under each owner kind the pruner resolves: Deployment (via its ReplicaSet), a bare
+def every_kind(api: ApiServer, ns: str = NS) -> list[plan.IdlePod]:
+    """One idle GPU pod under each owner kind the pruner resolves: Deployment (via its ReplicaSet), a bare
     StatefulSet and ReplicaSet, a Notebook (via its StatefulSet), an InferenceService (predictor label), a Job
     and a bare pod."""
-    api.add("v1", "namespaces", {"metadata": {"name": NS}})
-
-    def owned(api_version, plural, name, owner=None, **extra):
-        refs = [{"controller": True, "apiVersion": owner[0], "kind": owner[1], "name": owner[2], "uid": "u"}] \
-            if owner else []
-        spec = {"containers": [{"name": "main", "image": "cuda"}]} if plural == "pods" else {"replicas": 1}
-        api.add(api_version, plural, {"metadata": {"name": name, "namespace": NS, "ownerReferences": refs,
-                                                   **extra}, "spec": spec})
-
-    owned("apps/v1", "deployments", "dep")
-    owned("apps/v1", "replicasets", "dep-1", ("apps/v1", "Deployment", "dep"))
-    owned("v1", "pods", "dep-1-a", ("apps/v1", "ReplicaSet", "dep-1"))
-    owned("apps/v1", "statefulsets", "sts")
-    owned("v1", "pods", "sts-0", ("apps/v1", "StatefulSet", "sts"))
-    owned("apps/v1", "replicasets", "rs")
-    owned("v1", "pods", "rs-a", ("apps/v1", "ReplicaSet", "rs"))
-    owned("kubeflow.org/v1", "notebooks", "nb")
-    owned("apps/v1", "statefulsets", "nb", ("kubeflow.org/v1", "Notebook", "nb"))
-    owned("v1", "pods", "nb-0", ("apps/v1", "StatefulSet", "nb"))
-    owned("serving.kserve.io/v1beta1", "inferenceservices", "isvc")
-    owned("v1", "pods", "isvc-predictor-a", labels={"serving.kserve.io/inferenceservice": "isvc"})
-    owned("batch/v1", "jobs", "job")
-    owned("v1", "pods", "job-x", ("batch/v1", "Job", "job"))
-    owned("v1", "pods", "bare")
-    pods = ("dep-1-a", "sts-0", "rs-a", "nb-0", "isvc-predictor-a", "job-x", "bare")
-    return [plan.IdlePod("east", NS, pod, 1.0) for pod in pods]
+    pods = [deployment(api, ns, "dep", pods=1, replicas=1)[0], notebook(api, ns, "nb"),
+            inference_service(api, ns, "isvc")]
+    for api_version, plural, name in (("apps/v1", "statefulsets", "sts"), ("apps/v1", "replicasets", "rs"),
+                                      ("batch/v1", "jobs", "job")):
+        api.add(api_version, plural, {"metadata": {"name": name, "namespace": ns}, "spec": {"replicas": 1}})
+        kind = {"statefulsets": "StatefulSet", "replicasets": "ReplicaSet", "jobs": "Job"}[plural]
+        pod(api, ns, f"{name}-0", ref(api_version, kind, name))
+        pods.append(f"{name}-0")
+    pod(api, ns, "bare")
+    return [plan.IdlePod("prod-east", ns, p, 1.0) for p in [*pods, "bare"]]
 
 
-def test_cluster_role_allows_exactly_the_calls_the_pruner_makes(tmp_path):
-    """A scale-down cycle over every kind, then a restore of each way of stopping: the (verb, group, resource)
-    of every request the stand-in served is the rendered ClusterRole's grants, no more and no fewer."""
-    role = generate_without_golden(model())[layout.PRUNE_CLUSTER_ROLE]
+def test_roles_allow_exactly_the_calls_of_a_full_cycle(tmp_path):
+    """Scale-down cycles over every kind in two tenant namespaces, the next cycle proving each stop, rows of
+    system and foreign namespaces, then a restore of each way of stopping: the (verb, group, resource,
+    namespace) of every request the stand-in served is what the rendered Roles grant, no more and no fewer; no
+    ClusterRole."""
+    files = generate_without_golden(model())
+    assert not [f for f in files.values() if isinstance(f, dict) and f.get("kind", "").startswith("Cluster")]
     with ApiServer() as server:
-        idle = every_kind(server)
-        api = connect(server.kubeconfig(tmp_path / "kubeconfig"))
-        out = io.StringIO()
-        counts = cycle.run_cycle(api, idle, [], cycle.Options("scale-down", 10, 1800, "USD"), out=out)
-        assert counts == {"stopped": 5, "reported": 2}, out.getvalue()
-        for target in ("Deployment/dep", "StatefulSet/sts", "ReplicaSet/rs", "Notebook/nb", "InferenceService/isvc"):
-            cycle.restore(api, f"{NS}/{target}", out=out)
-        assert granted(role) == server.calls()
+        idle = every_kind(server, "team-a") + every_kind(server, "team-b")
+        deployment(server, "kube-system", "coredns")
+        idle += [plan.IdlePod("prod-east", "kube-system", "coredns-0", 1.0),
+                 plan.IdlePod("prod-east", "openshift-ops", "x-0", 1.0)]  # the model refuses such a tenant
+        p = pruner(server, tmp_path)
+        assert p.cycle(idle, []) == {"stopped": 10, "reported": 4, "refused": 2}, p.out.getvalue()
+        assert p.cycle(idle, [])["released"] == 10
+        for ns in ("team-a", "team-b"):
+            for target in ("Deployment/dep", "StatefulSet/sts", "ReplicaSet/rs", "Notebook/nb",
+                           "InferenceService/isvc"):
+                cycle.restore(p.api, f"{ns}/{target}", out=p.out)
+        assert server.calls() == granted(files)
 
 
-def test_the_docs_rbac_table_is_the_cluster_role():
+def test_the_docs_rbac_table_is_the_role():
     text = (ROOT / "docs" / "prune.md").read_text()
-    table = text[text.index("**RBAC**"):text.index("No `list`, `watch`")]
+    table = text[text.index("**RBAC**"):text.index("No `ClusterRole`")]
     documented = set()
     for row in table.splitlines()[4:]:
         if row.startswith("| "):
@@ -94,7 +95,9 @@ def test_the_docs_rbac_table_is_the_cluster_role():
             names = [n for n in re.findall(r"`([^`]+)`", resources) if n != "/scale"]
             names += [f"{n}/scale" for n in names] if "/scale" in resources else []
             documented |= {(v, group, n) for n in names for v in re.findall(r"`(\w+)`", verbs)}
-    assert documented == granted(deploy.cluster_role())
+    rendered = {(v, g, r) for rule in deploy.rules() for g in rule["apiGroups"] for r in rule["resources"]
+                for v in rule["verbs"]}
+    assert documented == rendered == plan.permissions()
 
 
 def test_a_workload_changed_since_it_was_read_is_left_alone(tmp_path):
@@ -102,10 +105,9 @@ def test_a_workload_changed_since_it_was_read_is_left_alone(tmp_path):
     with ApiServer() as server:
         idle = every_kind(server)
         server.written_after_get.add(f"/apis/apps/v1/namespaces/{NS}/deployments/dep")
-        out = io.StringIO()
-        counts = cycle.run_cycle(connect(server.kubeconfig(tmp_path / "kubeconfig")), idle, [],
-                                 cycle.Options("scale-down", 10, 1800, "USD"), out=out)
-        errors = [line for line in map(json.loads, out.getvalue().splitlines()) if line["result"] == "error"]
+        p = pruner(server, tmp_path)
+        counts = p.cycle(idle, [])
+        errors = [line for line in lines(p) if line["result"] == "error"]
         assert counts == {"error": 1, "stopped": 4, "reported": 2}
         assert errors[0]["name"] == "dep" and "409 Conflict: Operation cannot be fulfilled on deployments" \
             in errors[0]["error"]
@@ -115,7 +117,7 @@ def test_a_workload_changed_since_it_was_read_is_left_alone(tmp_path):
 
 def test_deployment_runs_the_daemon_with_the_model_settings():
     m = model(clusters=["west.eu"], run_mode="scale-down", check_interval="90s", max_actions=3, duration="15m",
-              token_secret="hub-token")
+              token_secret="hub-token", namespace="team-b")
     files = generate_without_golden(m)
     assert layout.prune_deployment("east") not in files
     dep = files[layout.prune_deployment("west.eu")]
@@ -123,18 +125,45 @@ def test_deployment_runs_the_daemon_with_the_model_settings():
     assert (dep["spec"]["replicas"], dep["spec"]["strategy"]) == (1, {"type": "Recreate"})
     pod = dep["spec"]["template"]["spec"]
     assert pod["serviceAccountName"] == files[layout.PRUNE_SERVICE_ACCOUNT]["metadata"]["name"]
-    binding = files[layout.PRUNE_CLUSTER_ROLE_BINDING]
-    assert binding["subjects"][0]["namespace"] == dep["metadata"]["namespace"] == "gpudash-prune"
+    binding = files[layout.prune_role_binding("team-a")]
+    assert binding["subjects"][0]["namespace"] == dep["metadata"]["namespace"] == "team-b"
+    assert layout.prune_role("team-b") not in files  # the pruner's own namespace, though a tenant's
     (container,) = pod["containers"]
     assert container["command"][-3:] == ["-m", "gpudash", "prune"]
     args = _parser().parse_args(container["command"][3:] + container["args"])  # the real CLI accepts them
     assert (args.daemon, args.run_mode, args.check_interval, args.max_actions, args.duration) == \
         (True, "scale-down", "1m30s", 3, "15m")
     assert (args.cluster, args.idle_window, args.push_interval, args.currency, args.prometheus_url) == \
-        ("west\\.eu", "30m", "5m", "USD", PRUNE["prometheus_url"])
+        ("west.eu", "30m", "5m", "USD", PRUNE["prometheus_url"])
+    assert args.tenant_namespace == ["team-a"] and not args.single_cluster
+    assert args.metrics_port == container["ports"][0]["containerPort"] == deploy.METRICS_PORT
+    assert args.prometheus_token is None  # the token is an environment variable, never an argument
     env = {e["name"]: e["valueFrom"] for e in container["env"]}
     assert env[TOKEN_ENV]["secretKeyRef"] == {"name": "hub-token", "key": deploy.TOKEN_KEY}
     assert env[plan.POD_NAME_ENV]["fieldRef"]["fieldPath"] == "metadata.name"
+    assert env[plan.POD_NAMESPACE_ENV]["fieldRef"]["fieldPath"] == "metadata.namespace"
+
+
+def test_no_secret_in_any_argument():
+    """Issue 26 item 7: the rendered pod's argv holds no token (it is read from the Secret through an
+    environment variable) and no URL userinfo."""
+    files = generate_without_golden(model(token_secret="hub-token"))
+    for cluster in model().prune.clusters:
+        container = files[layout.prune_deployment(cluster)]["spec"]["template"]["spec"]["containers"][0]
+        argv = " ".join(container["command"] + container["args"])
+        assert "token" not in argv.lower() and "@" not in argv and "Bearer" not in argv
+        assert {e["name"] for e in container["env"] if "secretKeyRef" in e.get("valueFrom", {})} == {TOKEN_ENV}
+
+
+def test_metrics_are_served_to_the_platform_prometheus():
+    files = generate_without_golden(model())
+    assert files[layout.PRUNE_NAMESPACE]["metadata"]["labels"]["openshift.io/cluster-monitoring"] == "true"
+    service, monitor = files[layout.PRUNE_SERVICE], files[layout.PRUNE_SERVICE_MONITOR]
+    template = files[layout.prune_deployment("east")]["spec"]["template"]
+    assert service["spec"]["selector"].items() <= template["metadata"]["labels"].items()
+    assert monitor["spec"]["selector"]["matchLabels"].items() <= service["metadata"]["labels"].items()
+    assert monitor["spec"]["endpoints"][0]["port"] == service["spec"]["ports"][0]["name"] == \
+        template["spec"]["containers"][0]["ports"][0]["name"]
 
 
 def test_trusted_ca_bundle_is_injected_mounted_and_passed_to_the_cli():
@@ -155,7 +184,7 @@ def test_trusted_ca_bundle_is_injected_mounted_and_passed_to_the_cli():
 def test_defaults_and_no_section():
     p = model().prune
     assert (p.clusters, p.run_mode, p.check_interval, p.max_actions, p.namespace, p.token_secret) == \
-        (("east", "west.eu"), "dry-run", 180, 10, "gpudash-prune", "")
+        (("east", "prod-east", "west.eu"), "dry-run", 180, 10, "gpudash-prune", "")
     dep = generate_without_golden(model())[layout.prune_deployment("east")]
     assert TOKEN_ENV not in {e["name"] for e in dep["spec"]["template"]["spec"]["containers"][0]["env"]}
     files = generate_without_golden(model_from_dict(MINIMAL))
@@ -163,7 +192,7 @@ def test_defaults_and_no_section():
 
 
 @pytest.mark.parametrize("prune,path,reason", [
-    ({"clusters": ["north"]}, "prune.clusters[0]", "'north' is not one of the model's clusters (east, west.eu)"),
+    ({"clusters": ["north"]}, "prune.clusters[0]", "is not one of the model's clusters (east, prod-east, west.eu)"),
     ({"check_interval": "5s"}, "prune.check_interval", "5s must be between 15s and 1d"),
     ({"run_mode": "delete"}, "prune.run_mode", "'delete'"),
     ({"max_actions": -1}, "prune.max_actions", "-1"),
