@@ -9,6 +9,7 @@ Deployment is busy.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -19,9 +20,11 @@ import yaml
 
 from e2e import pushed_story as pushed
 from e2e import test_reports as story
+from e2e.harness import Prometheus, free_port
 from gpudash.alerts import idle as idle_alert
 from gpudash.alerts import names as alert_names
-from gpudash.model import load_model
+from gpudash.alerts import prune as prune_alert
+from gpudash.model import load_bundled_example, load_model
 from gpudash.prune import plan
 from gpudash.rules import names
 from gpudash.rules.format import rule_file
@@ -221,6 +224,54 @@ def test_cap_and_api_errors_mid_cycle(hub, tmp_path):
         assert {"pod": "infer-0", "reason": "no such pod on this cluster"}.items() <= result["skipped"][0].items()
         assert [x["name"] for x in result["stopped"]] == ["chat"]  # the loop went on
         assert [e["involvedObject"]["name"] for e in api.events] == ["chat"]
+
+
+def test_an_ineffective_stop_is_detected_and_alerted(hub, tmp_path):
+    """Issue 27: the notebook controller ignores the stop (as an older KServe ignores serving.kserve.io/stop).
+    The daemon's next cycle past --effect-timeout finds notebook-0 still there: it marks nb-alice ineffective
+    (annotation, Warning Event) and exposes its gauge; a real Prometheus scrapes the daemon and evaluates the
+    rendered GPUPrunerIneffective, which fires for exactly that workload. chat's stop works and is released."""
+    at, _ = firing(hub)
+    notebook = f"/apis/kubeflow.org/v1/namespaces/{NS}/notebooks/nb-alice"
+    with_pruner = dataclasses.replace(hub.model, prune=load_bundled_example().prune)  # the story has no prune:
+    rules = strip_comments(rule_file([prune_alert.group(with_pruner)]))
+    rules["groups"][0]["interval"] = "1s"  # evaluated every second instead of every push (its expression unchanged)
+    rule_path = tmp_path / "prune.alerts.yaml"
+    rule_path.write_text(yaml.safe_dump(rules, sort_keys=False))
+    port = free_port()
+    scrape = {"global": {"scrape_interval": "1s", "evaluation_interval": "1s"},
+              "scrape_configs": [{"job_name": "gpudash-prune", "static_configs": [
+                  {"targets": [f"127.0.0.1:{port}"], "labels": {"cluster": "east"}}]}]}  # ACM adds cluster
+    fired = f'ALERTS{{alertname="{alert_names.PRUNER_INEFFECTIVE}", alertstate="firing"}}'
+    with ApiServer() as api:
+        cluster(api)
+        api.ignore_stop.add(notebook)
+        daemon = subprocess.Popen(command(api, tmp_path, hub, "--run-mode", "scale-down", "--daemon",
+                                          "--check-interval", "1s", "--effect-timeout", "0s", "--metrics-port",
+                                          str(port), at=at),
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, cwd=ROOT)
+        found = []
+        try:
+            with Prometheus(tmp_path / "prom", rule_files=[rule_path], config_extra=scrape) as prom:
+                deadline = time.monotonic() + 60
+                while not found and time.monotonic() < deadline and daemon.poll() is None:
+                    found = [dict(lb) for lb, _ in prom.query(fired, time.time())]
+                    time.sleep(1)
+        finally:
+            daemon.terminate()
+            out, err = daemon.communicate(timeout=30)
+        lines = [json.loads(line) for line in out.splitlines()]
+        assert found, f"{alert_names.PRUNER_INEFFECTIVE} never fired; pruner:\n{out}{err}"
+        assert [{k: a[k] for k in ("cluster", "namespace", "kind", "workload")} for a in found] == \
+            [{"cluster": "east", "namespace": NS, "kind": "Notebook", "workload": "nb-alice"}]
+        result = by_result(lines)
+        assert [(x["kind"], x["name"], x["pods"]) for x in result["ineffective"]] == \
+            [("Notebook", "nb-alice", ["notebook-0"])]
+        assert {x["name"] for x in result["released"]} == {"chat"}
+        assert [x["name"] for x in result["stopped"]] == ["chat", "nb-alice"]  # stopped once, never retried
+        assert plan.INEFFECTIVE in api.get(notebook)["metadata"]["annotations"]
+        assert [(e["type"], e["reason"]) for e in api.events if e["involvedObject"]["name"] == "nb-alice"] == \
+            [("Normal", plan.REASON), ("Warning", plan.REASON_INEFFECTIVE)]
 
 
 def test_missing_metrics_are_never_idleness(hub):
