@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 
 from gpudash.alerts import names as an
 from gpudash.errors import GpudashError
-from gpudash.promql import build as q
+from gpudash.model.load import format_duration
 from gpudash.prune import plan
 from gpudash.prune.api import Api, ApiError, Owners
 
@@ -108,7 +108,7 @@ class Pruner:
         actions = 0
         for key, (kind, obj, pods, cost, busy) in sorted(owners.items()):
             fields = dict(namespace=key[1], kind=kind.name, name=key[2], pods=sorted(pods),
-                          idle_for=q.duration(self.opts.idle_for), cost_per_hour=_rounded(cost),
+                          idle_for=format_duration(self.opts.idle_for), cost_per_hour=_rounded(cost),
                           currency=self.opts.currency)
             if kind.how == "report":
                 self.record("reported", **fields, reason=f"a {kind.name} is never stopped by the pruner")
@@ -220,7 +220,8 @@ class Pruner:
             self.api.set_replicas(kind, ns, name, 0, patched["metadata"]["resourceVersion"])
             detail = f"scaled from {before} to 0 replicas"
         self.pending[key] = now
-        message = plan.event_message(kind.name, name, q.duration(self.opts.idle_for), cost, self.opts.currency, pods)
+        message = plan.event_message(kind.name, name, format_duration(self.opts.idle_for), cost, self.opts.currency,
+                                     pods)
         self.api.event(kind, obj, plan.REASON, message, action)
         self.record("stopped", **fields, detail=detail)
 
@@ -239,13 +240,13 @@ class Pruner:
             waited = self.clock() - since
             if waited < self.opts.effect_timeout:
                 self.record("waiting", **fields, pods=sorted(left),
-                            reason=f"its GPU pods are still there after {q.duration(int(waited))} (limit "
-                                   f"{q.duration(self.opts.effect_timeout)})")
+                            reason=f"its GPU pods are still there after {format_duration(int(waited))} (limit "
+                                   f"{format_duration(self.opts.effect_timeout)})")
                 return
             obj = self.api.get(kind, ns, name)
             self.api.annotate(kind, ns, name, {plan.INEFFECTIVE: _stamp(self.clock())},
                               obj["metadata"]["resourceVersion"])
-            message = plan.ineffective_message(kind.name, name, _stamp(since), q.duration(int(waited)), left)
+            message = plan.ineffective_message(kind.name, name, _stamp(since), format_duration(int(waited)), left)
             self.api.event(kind, obj, plan.REASON_INEFFECTIVE, message, "stop", warning=True)
             del self.pending[key]
             self.ineffective.add(key)

@@ -183,6 +183,17 @@ def test_a_stop_that_does_nothing_is_found_marked_and_never_retried(tmp_path):
         assert "} 1" not in p.metrics()
 
 
+def test_a_zero_effect_timeout_marks_at_the_next_cycle(tmp_path):
+    """--effect-timeout 0s and no time passed (a fast daemon): ineffective at once, no crash on a zero duration."""
+    with ApiServer() as api:
+        api.ignore_stop.add(f"/apis/kubeflow.org/v1/namespaces/{NS}/notebooks/nb")
+        name = notebook(api, NS, "nb")
+        p = pruner(api, tmp_path, effect_timeout=0, clock=lambda: 1_000_000.0)
+        p.cycle([row(name)], [])
+        p.cycle([row(name)], [])
+        assert "ineffective" in [x["result"] for x in lines(p)]
+
+
 def test_a_restarted_pruner_proves_a_stop_from_the_annotation(tmp_path):
     clock = [1_000_000.0]
     with ApiServer() as api:
