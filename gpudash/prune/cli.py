@@ -15,7 +15,6 @@ from gpudash.promql import read
 
 BUSY_KEYS = ("cluster", "namespace", "workload", "workload_type")
 SA_TOKEN = "/var/run/secrets/kubernetes.io/serviceaccount/token"
-PROMETHEUS_TIMEOUT = 30.0  # seconds, each query of the hub
 
 
 def add_arguments(p) -> None:
@@ -45,6 +44,7 @@ def add_arguments(p) -> None:
     p.add_argument("--prometheus-url", help="hub (Thanos Querier) or cluster Prometheus URL")
     add_token_option(p, "--prometheus-token", ", else the in-cluster service account token")
     p.add_argument("--ca-file", help="CA bundle for the Prometheus URL")
+    p.add_argument("--timeout", default="30s", help="deadline of each Prometheus query (default 30s)")
     p.add_argument("--kubeconfig", help="kubeconfig file (default: in-cluster config in a pod, else ~/.kube/config)")
     p.add_argument("--api-timeout", default="10s", help="deadline of each Kubernetes API call (default 10s)")
     p.add_argument("--metrics-port", type=int, default=0,
@@ -121,7 +121,8 @@ def run(args) -> int:
     scope = _scope(args)
     interval, duration = _seconds("--check-interval", args.check_interval), _seconds("--duration", args.duration)
     fresh = read.fresh_seconds(_seconds("--push-interval", args.push_interval))
-    prom = Prometheus(args.prometheus_url, token=_token(args), ca_file=args.ca_file, timeout=PROMETHEUS_TIMEOUT)
+    prom = Prometheus(args.prometheus_url, token=_token(args), ca_file=args.ca_file,
+                      timeout=_seconds("--timeout", args.timeout) or 30)
     opts = cycle.Options(args.run_mode, args.max_actions, _seconds("--idle-window", args.idle_window) + duration,
                          args.currency, _seconds("--effect-timeout", args.effect_timeout))
     cluster = None if args.single_cluster else args.cluster

@@ -138,6 +138,26 @@ def test_an_api_that_never_answers_is_an_error_line_not_a_hang(tmp_path):
         assert line["result"] == "error" and "list pods in team-a" in line["error"] and "timed out" in line["error"]
 
 
+def test_a_prometheus_that_never_answers_is_one_line_within_the_timeout(tmp_path, monkeypatch):
+    release = threading.Event()
+
+    def silent(request):
+        release.wait(30)
+        return 503, {}
+
+    monkeypatch.delenv("KUBERNETES_SERVICE_HOST", raising=False)
+    with ApiServer() as api, StandIn(silent) as prom:
+        args = ["prune", "--kubeconfig", api.kubeconfig(tmp_path / "k"), "--prometheus-url", prom.url,
+                "--cluster", CLUSTER, "--tenant-namespace", NS, "--timeout", "1s"]
+        started = time.monotonic()
+        try:
+            with pytest.raises(GpudashError, match="did not answer within 1s"):
+                cli.run(_parser().parse_args(args))
+        finally:
+            release.set()
+        assert time.monotonic() - started < 5
+
+
 @pytest.mark.parametrize("value", ["false", "", "2026-01-01T00:00:00Z"])
 def test_a_notebook_with_the_stop_annotation_is_stopped_whatever_its_value(tmp_path, value):
     with ApiServer() as api:
