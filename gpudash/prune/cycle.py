@@ -91,8 +91,13 @@ class Pruner:
                 self.record("refused", row_cluster=p.cluster, namespace=p.namespace, pod=p.pod, reason=refused)
                 continue
             try:
-                if p.namespace not in listed:
-                    listed[p.namespace] = {x["metadata"].get("name"): x for x in self.api.pods(p.namespace)}
+                if p.namespace not in listed:  # once per namespace and cycle, a failure too (no N timeouts)
+                    try:
+                        listed[p.namespace] = {x["metadata"].get("name"): x for x in self.api.pods(p.namespace)}
+                    except ApiError as err:
+                        listed[p.namespace] = err
+                if isinstance(listed[p.namespace], ApiError):
+                    raise listed[p.namespace]
                 pod = listed[p.namespace].get(p.pod)
                 if pod is None:
                     self.record("skipped", namespace=p.namespace, pod=p.pod, reason="no such pod on this cluster")
@@ -131,12 +136,12 @@ class Pruner:
     # --- decisions --------------------------------------------------------------------------------------------
     def _skip(self, key: Key, kind: plan.Kind, obj: dict, busy: bool) -> str | None:
         annotations = _annotations(obj)
-        if busy:
-            return "other pods of it still use their GPUs"
         if plan.INEFFECTIVE in annotations:
             self.ineffective.add(key)
             return (f"its stop at {annotations.get(plan.PRUNED_AT, '?')} did not free the GPUs (marked "
                     f"{plan.INEFFECTIVE}): never retried; see {an.PRUNER_INEFFECTIVE}")
+        if busy:
+            return "other pods of it still use their GPUs"
         if plan.stopped(kind, obj):
             since = _parse_stamp(annotations.get(plan.PRUNED_AT))
             if since is None:
