@@ -127,14 +127,13 @@ class IdlePod:
     busy_siblings: bool = False  # another pod of its workload holds GPUs and is not idle
 
 
-def idle_query(fresh_seconds: int, cluster: str | None = None, namespace: str = ".*", gpu_model: str = ".*",
-               duration: int = 0) -> str:
+def idle_query(fresh_seconds: int, cluster: str | None = None, gpu_model: str = ".*", duration: int = 0) -> str:
     """The recorded idle series of tenant namespaces (exactly what GPUAllocatedIdle fires for) of ``cluster``
-    (None: every row, a cluster's own Prometheus), narrowed by the patterns; with ``duration``, the pod must also
-    have been recorded idle ``duration`` ago."""
+    (None: every row, a cluster's own Prometheus), narrowed by the GPU model pattern; with ``duration``, the pod
+    must also have been recorded idle ``duration`` ago. The pruner checks the scope of every row again itself."""
     fresh = q.duration(fresh_seconds)
     matchers = [("cluster", "=", cluster)] if cluster is not None else []
-    matchers += [(k, "=~", v) for k, v in (("namespace", namespace), ("gpu_model", gpu_model)) if v != ".*"]
+    matchers += [("gpu_model", "=~", gpu_model)] if gpu_model != ".*" else []
     idle = f"last_over_time({q.selector(names.POD_IDLE, *matchers)}[{fresh}])"  # labels names.labels(names.POD_IDLE)
     tenants = f"max by (namespace) (last_over_time({names.TENANT_INFO}[{fresh}]))"
     out = f"{idle} and on (namespace) {tenants}"
