@@ -140,16 +140,16 @@ class Pruner:
             self.ineffective.add(key)
             return (f"its stop at {annotations.get(plan.PRUNED_AT, '?')} did not free the GPUs (marked "
                     f"{plan.INEFFECTIVE}): never retried; see {an.PRUNER_INEFFECTIVE}")
-        if busy:
-            return "other pods of it still use their GPUs"
-        if plan.stopped(kind, obj):
-            since = _parse_stamp(annotations.get(plan.PRUNED_AT))
-            if since is None:
-                return "already stopped, not by gpudash prune"
-            if key not in self.pending:  # stopped by an earlier run of the pruner: prove it now
+        since = self.pending.get(key) or _parse_stamp(annotations.get(plan.PRUNED_AT))
+        if since is not None:  # stopped by the pruner, not yet proven (even if scaled back up since): never twice
+            if key not in self.pending:  # by an earlier run of the pruner: prove it now
                 self.pending[key] = since
                 self._prove(key)
             return f"stopped by gpudash prune at {_stamp(since)}: its effect is being checked"
+        if busy:
+            return "other pods of it still use their GPUs"
+        if plan.stopped(kind, obj):
+            return "already stopped, not by gpudash prune"
         if annotations.get(plan.OPT_OUT) == "false":
             return f"{kind.name} annotated {plan.OPT_OUT}=false"
         if self.api.namespace_annotations(key[1]).get(plan.OPT_OUT) == "false":
@@ -238,7 +238,8 @@ class Pruner:
         fields = dict(namespace=ns, kind=kind.name, name=name, stopped_at=_stamp(since))
         try:
             left = self._gpu_pods(key, Owners(self.api), self.api.pods(ns))
-            if not left:
+            if not left:  # proven: the mark goes, so a workload its owner starts again is a candidate again
+                self.api.annotate(kind, ns, name, {plan.PRUNED_AT: None})
                 del self.pending[key]
                 self.record("released", **fields, detail="its GPU pods are gone: the GPUs are free")
                 return

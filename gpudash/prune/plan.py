@@ -13,7 +13,7 @@ REASON = "GPUIdleScaledDown"  # the Event reason of every action
 REASON_INEFFECTIVE = "GPUIdleStopIneffective"  # Warning Event: a stop did not free the GPUs in --effect-timeout
 OPT_OUT = "gpudash.io/prune"  # "false" on a workload or its namespace: never touched
 PREVIOUS_REPLICAS = "gpudash.io/pruned-replicas"  # replicas before scale-down, read by --restore
-PRUNED_AT = "gpudash.io/pruned-at"  # when gpudash prune stopped it (RFC 3339): the effect is checked from then
+PRUNED_AT = "gpudash.io/pruned-at"  # when gpudash prune stopped it (RFC 3339), until its GPUs are proven free
 INEFFECTIVE = "gpudash.io/prune-ineffective"  # when its stop was found not to free the GPUs: never retried
 # The Kubeflow notebook controller stops a Notebook (its StatefulSet to 0 replicas) while this annotation is
 # present, whatever its value: kubeflow/kubeflow components/notebook-controller/pkg/culler/culler.go

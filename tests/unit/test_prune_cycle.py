@@ -12,7 +12,7 @@ import pytest
 from gpudash.cli import _parser
 from gpudash.errors import GpudashError
 from gpudash.prune import cli, cycle, plan
-from tests.prune_cluster import CLUSTER, OWN, deployment, inference_service, lines, notebook, pod, pruner, replicas
+from tests.prune_cluster import CLUSTER, OWN, deployment, inference_service, lines, notebook, pod, pruner, ref, replicas
 from tests.standins import ApiServer, StandIn
 
 NS = "team-a"
@@ -201,6 +201,41 @@ def test_a_stop_that_does_nothing_is_found_marked_and_never_retried(tmp_path):
         cycle.restore(p.api, f"{NS}/InferenceService/m", out=io.StringIO())  # fixed by hand, marks removed
         p.cycle([], [])
         assert "} 1" not in p.metrics()
+
+
+def test_a_workload_scaled_back_up_is_not_stopped_twice_but_found_ineffective(tmp_path):
+    """Another controller (a GitOps sync) puts the replicas back right after the stop: the pruner does not fight
+    it; the pods are still there past --effect-timeout, so the stop is ineffective."""
+    clock = [1_000_000.0]
+    with ApiServer() as api:
+        path = f"/apis/apps/v1/namespaces/{NS}/deployments/infer"
+        api.ignore_stop.add(path)
+        pods = deployment(api, NS, "infer")
+        p = pruner(api, tmp_path, effect_timeout=300, clock=lambda: clock[0])
+        p.cycle([row(x) for x in pods], [])
+        api.objects[path]["spec"]["replicas"] = 2  # synced back
+        clock[0] += 120
+        p.cycle([row(x) for x in pods], [])
+        assert lines(p)[-1]["reason"].endswith("its effect is being checked") and replicas(api, NS, "infer") == 2
+        clock[0] += 300
+        p.cycle([row(x) for x in pods], [])
+        results = [x["result"] for x in lines(p)]
+        assert results.count("stopped") == 1 and "ineffective" in results
+
+
+def test_a_released_workload_started_again_is_a_candidate_again(tmp_path):
+    with ApiServer() as api:
+        pods = deployment(api, NS, "infer")
+        p = pruner(api, tmp_path)
+        p.cycle([row(x) for x in pods], [])
+        p.cycle([], [])  # released: the pods are gone
+        path = f"/apis/apps/v1/namespaces/{NS}/deployments/infer"
+        assert plan.PRUNED_AT not in api.get(path)["metadata"]["annotations"]
+        api.objects[path]["spec"]["replicas"] = 2  # its owner starts it again, and it idles again
+        for x in pods:
+            pod(api, NS, x, ref("apps/v1", "ReplicaSet", "infer-7d9"))
+        p.cycle([row(x) for x in pods], [])
+        assert [x["result"] for x in lines(p)] == ["stopped", "released", "stopped"]
 
 
 def test_a_zero_effect_timeout_marks_at_the_next_cycle(tmp_path):
