@@ -104,12 +104,15 @@ def billing_csv(r: BillingReport) -> str:
 
 
 # --- nodes ----------------------------------------------------------------------------------------------------
-def nodes_table(r: NodesReport) -> str:
+def nodes_table(r: NodesReport, per_node: bool = True) -> str:
+    """The hourly CCSP summary, then (``per_node``) every node's hourly count."""
     head = f"CCSP active GPUs per hour {rfc3339(r.start)} .. {rfc3339(r.end)} (UTC clock hours)\n\n"
     if not r.summary:
         return head + "No CCSP data in the period.\n"
     summary = table(["HOUR", "ACTIVE NODES", "ACTIVE GPUS"], [[rfc3339(h), n, g] for h, n, g in r.summary],
                     right={1, 2})
+    if not per_node:
+        return head + summary
     nodes = table(["HOUR", "CLUSTER", "NODE", "ACTIVE GPUS"], [[rfc3339(h), c, n, g] for h, c, n, g in r.rows],
                   right={3})
     return head + summary + "\n" + nodes
