@@ -12,6 +12,7 @@ import tempfile
 
 from gpudash.cliargs import add_model_options, load_model_from_args
 from gpudash.errors import GpudashError
+from gpudash.layout import DEFAULT_OUTPUT
 
 # Subcommands implemented in other modules: name -> module with add_arguments(parser) and run(args) -> int.
 EXTERNAL_COMMANDS: dict[str, str] = {"report": "gpudash.report.cli"}
@@ -47,10 +48,27 @@ def _golden_file(job, path: str) -> str:
     return job.result()[path]
 
 
+def _refuse_foreign_project(out: str) -> None:
+    """A render never writes into some project's root (a clone of gpudash, an application's repository) unless
+    gpudash already owns the folder: its files would land among the project's own (tests/, rules/...)."""
+    from pathlib import Path
+
+    from gpudash.layout import MANIFEST, PROJECT_MARKERS
+
+    folder = Path(out)
+    if (folder / MANIFEST).exists():
+        return
+    found = [name for name in PROJECT_MARKERS if os.path.lexists(folder / name)]
+    if found:
+        raise GpudashError(f"{out}: holds a project gpudash did not create ({', '.join(found)}); render into a "
+                           f"folder of its own, e.g. -o {os.path.join(out, 'gpudash-out')}")
+
+
 def cmd_render(args) -> int:
     from gpudash import background, golden
     from gpudash.deferred import Deferred
 
+    _refuse_foreign_project(args.output)
     model = load_model_from_args(args)
     jobs = args.jobs or os.cpu_count() or 1
     job = background.Forked(_golden_texts, model) if jobs > 1 and background.available() else None
@@ -148,7 +166,7 @@ def cmd_init(args) -> int:
     except OSError as err:
         raise GpudashError(f"{out}: cannot write: {err.strerror or err}") from None
     print(f"gpudash: wrote {out / DEFAULT_MODEL} (the annotated example) and {out / SCHEMA_FILE}; "
-          f"edit the model, then run `gpudash render`")
+          f"edit the model, then run `gpudash render` (it writes ./{DEFAULT_OUTPUT})")
     return 0
 
 
@@ -168,7 +186,8 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_init)
 
     p = with_config(sub.add_parser("render", help="write (or --check) every artifact"))
-    p.add_argument("-o", "--output", default=".", help="output folder (default: current folder)")
+    p.add_argument("-o", "--output", default=DEFAULT_OUTPUT, help=f"output folder (default: ./{DEFAULT_OUTPUT}; "
+                   "never a folder holding another project, e.g. a repository root)")
     p.add_argument("--check", action="store_true", help="exit 1 with a diff when the output would change")
     p.add_argument("--force", action="store_true",
                    help="overwrite files edited by hand since gpudash wrote them (default: refuse, exit 2)")

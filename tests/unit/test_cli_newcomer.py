@@ -38,3 +38,28 @@ def test_version(capsys):
         cli.main(["--version"])
     assert exit_.value.code == 0 and capsys.readouterr().out == f"gpudash {version('gpudash')}\n"
 
+
+
+def test_render_writes_a_folder_of_its_own_by_default():
+    from gpudash.layout import DEFAULT_OUTPUT
+
+    assert cli._parser().parse_args(["render"]).output == DEFAULT_OUTPUT != "."
+
+
+@pytest.mark.parametrize("marker", ["pyproject.toml", ".git"])
+def test_render_refuses_a_project_root_before_any_work(marker, tmp_path, capsys):
+    """A clone's root (or any repository's) is never an output folder: nothing written, one line, at once."""
+    (tmp_path / marker).mkdir() if marker == ".git" else (tmp_path / marker).write_text("[project]\n")
+    before = sorted(tmp_path.iterdir())
+    assert cli.main(["render", "--example", "-o", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "holds a project gpudash did not create" in err and marker in err
+    assert sorted(tmp_path.iterdir()) == before
+
+
+def test_render_into_a_folder_it_owns_is_not_refused(tmp_path):
+    from gpudash.layout import MANIFEST
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / MANIFEST).write_text("{}")
+    cli._refuse_foreign_project(str(tmp_path))  # a GitOps repository gpudash already renders into
