@@ -63,3 +63,19 @@ def test_render_into_a_folder_it_owns_is_not_refused(tmp_path):
     (tmp_path / ".git").mkdir()
     (tmp_path / MANIFEST).write_text("{}")
     cli._refuse_foreign_project(str(tmp_path))  # a GitOps repository gpudash already renders into
+
+
+def test_every_command_has_help_examples_that_parse():
+    """`gpudash CMD --help` ends with examples, and each example is a command line the parser accepts."""
+    import shlex
+
+    parser = cli._parser()
+    commands = parser._subparsers._group_actions[0].choices
+    assert set(commands) == set(cli.HELP)
+    for name, (summary, examples) in cli.HELP.items():
+        assert examples and "examples:" in commands[name].format_help()
+        assert summary.split()[-1] not in {"the", "a", "and", "of", "with"}, f"{name}: a summary cut mid-sentence"
+        for line in examples:
+            argv = shlex.split(line.split("  #")[0].split(" > ")[0])
+            if argv[0] == "gpudash":
+                parser.parse_args([a.replace("URL", "http://127.0.0.1:9090") for a in argv[1:]])
