@@ -348,6 +348,25 @@ def test_billing_pdf_statements_are_invoices(hub, model_file, tmp_path):
     assert totals == {"research": Decimal("51.90"), "team": Decimal("45.86")}  # with the energy lines
 
 
+def test_statement_picture_in_the_docs(hub, model_file, tmp_path):
+    """docs/img/statement.png (and .pdf) is team-a's printed statement of this scenario, as the report makes it."""
+    from tests import pictures
+
+    def make(fmt: str) -> Path:
+        out = tmp_path / fmt
+        r = report("billing", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START, "--end", END,
+                   "--tenant", "team-a", "--format", fmt, "--output-dir", str(out), "--issue-date", "2026-02-02")
+        assert r.returncode == 0, r.stderr
+        (path,) = map(Path, r.stdout.split())
+        return path
+
+    pictures.chromium()
+    page, pdf = make("html"), make("pdf")
+    png = tmp_path / "statement.png"
+    pictures.pdf_page(pdf, png)
+    pictures.in_sync("statement.png", page.read_text(encoding="utf-8"), png, extra={"statement.pdf": pdf})
+
+
 def _render_in_chromium(page: Path, tmp_path: Path):
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if not chromium:
