@@ -148,7 +148,7 @@ def _backfill(prom, model, mock, rule_paths: list[Path], work: Path, end_hour: i
 def _reports(url: str, model, end: int, now: float, work: Path, per_node: bool) -> None:
     from datetime import date
 
-    from gpudash.report import billing, nodes, render
+    from gpudash.report import billing, invoice, nodes, render
     from gpudash.report.client import Prometheus as Client
 
     start = end - DAY
@@ -163,6 +163,7 @@ def _reports(url: str, model, end: int, now: float, work: Path, per_node: bool) 
         _say(f"warning: {warning}")
     folder = work / STATEMENTS
     folder.mkdir(exist_ok=True)
-    for path, html in render.statements(report, folder, model.issuer, date.today()):
-        path.write_text(html, encoding="utf-8")
+    for inv in invoice.invoices(report, model, date.today(), now):
+        path = folder / render.statement_filename(inv)
+        path.write_text(render.statement_html(report, inv), encoding="utf-8")
         print(f"statement: {path}")
