@@ -36,4 +36,57 @@ def test_demo_prints_the_last_days_reports_and_writes_statements(tmp_path):
     assert re.search(r"^\d{4}-\d\d-\d\dT\d\d:00:00Z\s+\d+\s+\d+$", out, re.M)  # a CCSP summary row
     statements = [Path(line.split(": ", 1)[1]) for line in out.splitlines() if line.startswith("statement: ")]
     assert statements and all(p.is_file() for p in statements)
-    assert re.search(r"Explore the series: http://127\.0\.0\.1:\d+/graph", out)
+    assert "Explore the series" not in out, "--no-wait stops the server: no URL of a stopped server"
+    assert "per-node rows: --nodes prints them" in out and "CLUSTER  NODE" not in out  # the bill stays on screen
+
+
+def test_demo_uses_the_folders_model_serves_until_sigterm_and_cleans_its_temp_data(tmp_path):
+    """./gpudash.yaml is the demo's model as every command's; SIGTERM stops the server (no orphan Prometheus);
+    the temp work folder keeps only the statements."""
+    import signal
+    import socket
+
+    import yaml
+
+    from gpudash.model.load import DEFAULT_MODEL, bundled_example_path
+
+    try:
+        Binaries.on_path()
+    except ToolMissing as err:
+        pytest.skip(str(err))
+    model = yaml.safe_load(bundled_example_path().read_text(encoding="utf-8"))
+    model["gpu_classes"][0]["price_per_hour"] = 1000  # a price no example bill shows
+    (tmp_path / DEFAULT_MODEL).write_text(yaml.safe_dump(model), encoding="utf-8")
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    proc = subprocess.Popen([sys.executable, "-m", "gpudash", "demo"], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env={**__import__("os").environ, "TMPDIR": str(temp)})
+    try:
+        lines = []
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            lines.append(line)
+            if line.startswith("\nExplore") or "Explore the series" in line:
+                break
+        out = "".join(lines)
+        port = int(re.search(r"http://127\.0\.0\.1:(\d+)/graph", out).group(1))
+        whole = [line.split() for line in out.splitlines() if f" {model['gpu_classes'][0]['name']} " in line
+                 and " nvidia.com/gpu " in line]
+        figure = lambda text: Decimal(text.replace(",", ""))  # noqa: E731
+        assert whole and all(figure(r[-1]) == figure(r[-3]) * 1000 for r in whole), "the demo bills with ./gpudash.yaml"
+        socket.create_connection(("127.0.0.1", port), timeout=5).close()  # live while the demo serves
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) != 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    err = proc.stderr.read()
+    assert "Traceback" not in err and "using the bundled example" not in err, err
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", port), timeout=5).close()  # the server went with the demo
+    left = [p.relative_to(temp) for p in temp.rglob("*") if p.is_file()]
+    assert left and all(p.parts[1] == "statements" for p in left), left

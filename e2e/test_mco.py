@@ -191,12 +191,13 @@ def _check_report(hub, model, truth):
                     acc = exp.setdefault((c, ns, cls, res), [0.0, 0.0])
                     acc[0] += gh
                     acc[1] += cost
-    got = {(x["cluster"], x["namespace"], x["gpu_class"], x["resource"]): (x["gpu_hours"], x["cost"])
-           for x in report["lines"] if x["gpu_hours"] or x["cost"]}
+    got = {(x["cluster"], x["namespace"], x["gpu_class"], x["resource"]): (x["quantity"], x["cost"])
+           for x in report["lines"] if x["kind"] == "gpu" and (x["quantity"] or x["cost"])}
     assert got.keys() == {k for k, v in exp.items() if v[0]}, (sorted(got), sorted(exp))
     for k, (gh, cost) in got.items():
         assert abs(gh - exp[k][0]) <= 1e-5 * max(1, gh) and abs(cost - exp[k][1]) <= 0.0051, (k, gh, cost, exp[k])
-    assert report["unpriced"] and report["non_tenant"], "the T4 pod and the ml-sandbox pod are reported"
+    non_tenant = [x for x in report["provider"]["lines"] if x["kind"] == "provider-gpu"]
+    assert report["unpriced"] and non_tenant, "the T4 pod and the ml-sandbox pod are reported"
     assert any(x["resource"] == PASSTHROUGH and x["gpu_hours"] for x in report["unpriced"]), report["unpriced"]
 
 

@@ -26,8 +26,6 @@ whole GPU a pod holds draws 0.4 kW on east and 0.75 kW on west, a 1g.10gb slice 
 """
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 import os
@@ -51,7 +49,7 @@ from e2e import invoice  # noqa: E402
 from e2e import pushed_story as story  # noqa: E402
 from gpudash.rules import names  # noqa: E402
 from tests.standins import StandIn  # noqa: E402
-from tests.unit.test_report import html_sums, json_sums, table_sums  # noqa: E402
+from tests.unit.test_report import csv_sums, html_sums, json_sums, table_sums  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
@@ -166,24 +164,30 @@ def ok_json(*args: str) -> tuple[dict, str]:
 # east team-a a100 nvidia.com/gpu: train-0 2 GPUs x 4 h (20-24) + notebook-0 1 x 4 h (00-04) = 12 GPU-h x 3.20 = 38.40
 # east team-a a100 mig-1g.10gb:   infer-0 7 h 20 min (20:00-03:20) + infer-1 4 h = 11.333333 GPU-h x 0.55 = 6.233333
 # west research mi300x amd.com/gpu: sim-0 4 GPUs x 3 h (22:30-01:30) = 12 GPU-h x 4.10 = 49.20
+def _line(kind, cluster, tenant, namespace, gpu_class, resource, unit, quantity, cost) -> dict:
+    return {"kind": kind, "cluster": cluster, "tenant": tenant, "namespace": namespace, "gpu_class": gpu_class,
+            "resource": resource, "unit": unit, "quantity": quantity, "cost": cost}
+
+
 EXPECTED_LINES = [
-    {"cluster": "east", "tenant": "team-a", "namespace": "team-a", "gpu_class": "a100-80gb",
-     "resource": "nvidia.com/gpu", "unit": "GPU-hours", "gpu_hours": 12.0, "cost": 38.40},
-    {"cluster": "east", "tenant": "team-a", "namespace": "team-a", "gpu_class": "a100-80gb",
-     "resource": "nvidia.com/mig-1g.10gb", "unit": "1g.10gb slice-hours", "gpu_hours": 11.333333, "cost": 6.23},
-    {"cluster": "west", "tenant": "research", "namespace": "ml-research", "gpu_class": "mi300x",
-     "resource": "amd.com/gpu", "unit": "GPU-hours", "gpu_hours": 12.0, "cost": 49.20},
+    _line("gpu", "east", "team-a", "team-a", "a100-80gb", "nvidia.com/gpu", "GPU-hours", 12.0, 38.40),
+    _line("gpu", "east", "team-a", "team-a", "a100-80gb", "nvidia.com/mig-1g.10gb", "1g.10gb slice-hours",
+          11.333333, 6.23),
+    _line("gpu", "west", "research", "ml-research", "mi300x", "amd.com/gpu", "GPU-hours", 12.0, 49.20),
 ]
 # energy, per namespace whatever the product (old-0's unpriced T4 hours draw energy all the same):
 # east team-a: 12 GPU-h x 0.4 + 2 T4 GPU-h x 0.4 + 11.333333 slice-h x 0.05 = 6.166667 kWh x 0.20 = 1.233333
 # west research: 12 GPU-h x 0.75 = 9 kWh x 0.30 = 2.70; unallocated: 8 h x 1 kW = 8 kWh x 0.20 = 1.60 (east),
 # 8 h x 0.5 kW = 4 kWh x 0.30 = 1.20 (west), never billed; sandbox (no tenant): 2 GPU-h x 0.4 = 0.8 kWh, 0.16 USD
 EXPECTED_ENERGY = [
-    {"cluster": "east", "tenant": "team-a", "namespace": "team-a", "energy_kwh": 6.166667, "energy_cost": 1.23},
-    {"cluster": "west", "tenant": "research", "namespace": "ml-research", "energy_kwh": 9.0, "energy_cost": 2.70},
+    _line("energy", "east", "team-a", "team-a", "", "energy", "kWh", 6.166667, 1.23),
+    _line("energy", "west", "research", "ml-research", "", "energy", "kWh", 9.0, 2.70),
 ]
-EXPECTED_UNALLOCATED = [{"cluster": "east", "energy_kwh": 8.0, "energy_cost": 1.60},
-                        {"cluster": "west", "energy_kwh": 4.0, "energy_cost": 1.20}]
+EXPECTED_UNALLOCATED = [_line("provider-energy", "east", "unallocated", "", "", "energy", "kWh", 8.0, 1.60),
+                        _line("provider-energy", "west", "unallocated", "", "", "energy", "kWh", 4.0, 1.20)]
+EXPECTED_PROVIDER = [*EXPECTED_UNALLOCATED,
+                     _line("provider-gpu", "east", "", "sandbox", "a100-80gb", "nvidia.com/gpu", "GPU-hours", 2.0, 6.4),
+                     _line("provider-energy", "east", "", "sandbox", "", "energy", "kWh", 0.8, 0.16)]
 EXPECTED_TOTALS = [
     {"tenant": "research", "by_unit": [{"unit": "GPU-hours", "quantity": 12.0, "cost": 49.20},
                                        {"unit": "kWh", "quantity": 9.0, "cost": 2.70}], "cost": 51.90},
@@ -199,23 +203,18 @@ def test_billing_json_matches_the_hand_computed_invoice(hub, model_file):
                            "--end", END)
     assert (data["start"], data["end"], data["currency"]) == (START, END, "USD")
     json_sums(data)
-    assert data["lines"] == EXPECTED_LINES
-    assert data["energy"] == EXPECTED_ENERGY and data["unallocated_energy"] == EXPECTED_UNALLOCATED
+    assert data["lines"] == EXPECTED_LINES + EXPECTED_ENERGY
+    assert data["provider"] == {"lines": EXPECTED_PROVIDER, "total_cost": 9.36}  # never in a tenant's total
     assert data["totals"] == EXPECTED_TOTALS
     assert data["total_cost"] == EXPECTED_TOTAL
     assert data["by_unit"] == [{"unit": "GPU-hours", "quantity": 24.0, "cost": 87.60},
                                {"unit": "1g.10gb slice-hours", "quantity": 11.333333, "cost": 6.23},
                                {"unit": "kWh", "quantity": 15.166667, "cost": 3.93}]
-    assert data["non_tenant_energy"] == [{"cluster": "east", "namespace": "sandbox", "energy_kwh": 0.8,
-                                          "energy_cost": 0.16}]
     # never silent: the non-tenant namespace (dev-0: 1 GPU x 2 h = 2 GPU-h, 6.40 USD), the unpriced T4 (old-0:
     # 2 GPU-h) and the cluster of the model that never pushed
     warnings = "\n".join(data["warnings"])
     assert "namespace sandbox on cluster east is not a tenant" in warnings and "2 GPU-hours" in warnings
     assert "6.40 USD" in warnings
-    assert data["non_tenant"] == [{"cluster": "east", "namespace": "sandbox", "gpu_class": "a100-80gb",
-                                   "resource": "nvidia.com/gpu", "unit": "GPU-hours", "gpu_hours": 2.0,
-                                   "cost": 6.4}]
     assert data["unpriced"] == [{"cluster": "east", "namespace": "team-a", "tenant": "team-a",
                                  "product": "NVIDIA-Tesla-T4", "resource": "nvidia_com_gpu", "gpu_hours": 2.0}]
     assert "have no price in the model" in warnings
@@ -232,39 +231,41 @@ def test_billing_by_month_splits_at_the_boundary(hub, model_file):
     feb, _ = ok_json("billing", "--prometheus-url", hub.url, "-c", str(model_file),
                      "--start", "2026-02-01T00:00:00Z", "--end", END)
     # January (20-24): train-0 8 + mig infer-0 4; sim-0 22:30-24:00 = 1.5 h x 4 = 6 GPU-h
-    assert [(x["resource"], x["gpu_hours"], x["cost"]) for x in jan["lines"]] == [
+    gpu = lambda data: [(x["resource"], x["quantity"], x["cost"]) for x in data["lines"] if x["kind"] == "gpu"]  # noqa: E731
+    energy = lambda data: [(x["quantity"], x["cost"]) for x in data["lines"] if x["kind"] == "energy"]  # noqa: E731
+    assert gpu(jan) == [
         ("nvidia.com/gpu", 8.0, 25.60), ("nvidia.com/mig-1g.10gb", 4.0, 2.20), ("amd.com/gpu", 6.0, 24.60)]
     # February (00-04): notebook-0 4; infer-0 3 h 20 min + infer-1 4 h = 7.333333; sim-0 00:00-01:30 = 6 GPU-h
-    assert [(x["resource"], x["gpu_hours"], x["cost"]) for x in feb["lines"]] == [
+    assert gpu(feb) == [
         ("nvidia.com/gpu", 4.0, 12.80), ("nvidia.com/mig-1g.10gb", 7.333333, 4.03), ("amd.com/gpu", 6.0, 24.60)]
     # energy, east team-a: January 8 x 0.4 + 2 x 0.4 + 4 x 0.05 = 4.2 kWh (0.84); February 4 x 0.4 + 7.333333 x 0.05
     # = 1.966667 kWh (0.393333); west research 4.5 kWh (1.35) in each
-    assert [(x["energy_kwh"], x["energy_cost"]) for x in jan["energy"]] == [(4.2, 0.84), (4.5, 1.35)]
-    assert [(x["energy_kwh"], x["energy_cost"]) for x in feb["energy"]] == [(1.966667, 0.39), (4.5, 1.35)]
+    assert energy(jan) == [(4.2, 0.84), (4.5, 1.35)]
+    assert energy(feb) == [(1.966667, 0.39), (4.5, 1.35)]
 
 
 def test_billing_for_one_tenant_and_one_cluster(hub, model_file):
     data, _ = ok_json("billing", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START,
                       "--end", END, "--tenant", "research")
-    assert data["lines"] == EXPECTED_LINES[2:] and data["energy"] == EXPECTED_ENERGY[1:]
+    assert data["lines"] == EXPECTED_LINES[2:] + EXPECTED_ENERGY[1:]
     assert data["total_cost"] == 51.90  # 49.20 + 2.70 of energy
-    assert "unallocated_energy" not in data and "non_tenant_energy" not in data  # the provider's lines only
+    assert data["provider"] == {"lines": [], "total_cost": 0.0}  # the provider's lines are not a tenant's
     assert not any("sandbox" in w or "north" in w for w in data["warnings"])  # a tenant sees only its own namespace
     data, _ = ok_json("billing", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START,
                       "--end", END, "--cluster", "east")
-    assert data["lines"] == EXPECTED_LINES[:2]
+    assert data["lines"] == EXPECTED_LINES[:2] + EXPECTED_ENERGY[:1]
 
 
 def test_billing_over_two_years_is_split_into_month_queries(hub, model_file):
     """17,544 hours: one range query would exceed Prometheus' 11,000 points; month chunks give the same invoice."""
     data, _ = ok_json("billing", "--prometheus-url", hub.url, "-c", str(model_file),
                       "--start", "2024-08-01T00:00:00Z", "--end", "2026-08-01T00:00:00Z")
-    assert data["lines"] == EXPECTED_LINES and data["total_cost"] == EXPECTED_TOTAL
+    assert data["lines"] == EXPECTED_LINES + EXPECTED_ENERGY and data["total_cost"] == EXPECTED_TOTAL
     # the unallocated line covers every hour the hub read, 18:00 .. 05:00 (the pushes from 19:00 carry hour 18; the
     # 06:00 push's hour 05 is read at 07:00, after the hub rules stopped): 11 h x 1 kW east, x 0.5 kW west
-    assert data["energy"] == EXPECTED_ENERGY and data["unallocated_energy"] == [
-        {"cluster": "east", "energy_kwh": 11.0, "energy_cost": 2.20},
-        {"cluster": "west", "energy_kwh": 5.5, "energy_cost": 1.65}]
+    assert data["provider"]["lines"][:2] == [
+        _line("provider-energy", "east", "unallocated", "", "", "energy", "kWh", 11.0, 2.20),
+        _line("provider-energy", "west", "unallocated", "", "", "energy", "kWh", 5.5, 1.65)]
     assert any("the hub rules recorded nothing for" in w for w in data["warnings"])
 
 
@@ -273,16 +274,13 @@ def test_billing_csv_and_table(hub, model_file):
     r = report(*common, "--format", "csv")
     assert r.returncode == 0, r.stderr
     rows = r.stdout.splitlines()
-    assert rows[0] == ("start,end,cluster,tenant,namespace,gpu_class,resource,gpu_hours,cost,energy_kwh,energy_cost,"
-                       "currency")
-    assert rows[2] == f"{START},{END},east,team-a,team-a,a100-80gb,nvidia.com/mig-1g.10gb,11.333333,6.23,,,USD"
-    assert rows[4:] == [f"{START},{END},east,team-a,team-a,,energy,,,6.166667,1.23,USD",
-                        f"{START},{END},west,research,ml-research,,energy,,,9.000000,2.70,USD",
-                        f"{START},{END},east,unallocated,,,energy,,,8.000000,1.60,USD",
-                        f"{START},{END},west,unallocated,,,energy,,,4.000000,1.20,USD"]
-    billed = sum(Decimal(x["cost"] or x["energy_cost"]) for x in csv.DictReader(io.StringIO(r.stdout))
-                 if x["tenant"] != "unallocated")
-    assert billed == Decimal(str(EXPECTED_TOTAL))
+    assert rows[0] == "start,end,kind,cluster,tenant,namespace,gpu_class,resource,unit,quantity,cost,currency"
+    assert rows[2] == (f"{START},{END},gpu,east,team-a,team-a,a100-80gb,nvidia.com/mig-1g.10gb,1g.10gb slice-hours,"
+                       "11.333333,6.23,USD")
+    assert rows[4:] == [f"{START},{END},energy,east,team-a,team-a,,energy,kWh,6.166667,1.23,USD",
+                        f"{START},{END},energy,west,research,ml-research,,energy,kWh,9.000000,2.70,USD",
+                        f"{START},{END},total,,,,,,,,97.76,USD"]
+    assert csv_sums(r.stdout) == Decimal(str(EXPECTED_TOTAL))
     r = report(*common)
     assert r.returncode == 0, r.stderr
     _lines, totals = table_sums(r.stdout)  # every printed total is the sum of its printed lines
@@ -326,7 +324,7 @@ def test_billing_html_statements_one_per_tenant(hub, model_file, tmp_path):
     assert "51.90 USD" in research and "mi300x" in research and "<svg" in research
     # 24.60 of a 100 budget each month: energy is not in the budget (energy.in_budget is false)
     assert "24.6 %" in research
-    assert "45.86 USD" in team_a and "nvidia.com/mig-1g.10gb" in team_a and "6.166667" in team_a
+    assert "45.86 USD" in team_a and "nvidia.com/mig-1g.10gb" in team_a and "6.167" in team_a  # kWh: 3 decimals
     assert (html_sums(research), html_sums(team_a)) == (Decimal("51.90"), Decimal("45.86"))
     assert "unallocated" not in research + team_a
     assert "http://" not in team_a.replace('xmlns="http://www.w3.org/2000/svg"', "")  # self-contained
@@ -345,7 +343,91 @@ def test_billing_pdf_statements_are_invoices(hub, model_file, tmp_path):
     for path in map(Path, r.stdout.split()):
         assert path.suffix == ".pdf"
         totals[path.name.split("-")[2]] = invoice.check(invoice.pdf_text(path), "USD")[1]
-    assert totals == {"research": Decimal("51.90"), "team": Decimal("45.86")}  # with the energy lines
+    assert totals == {"research": Decimal("51.90"), "team": Decimal("45.86")}  # with the energy lines, no tax
+
+
+# the e2e model as a provider invoicing team-a would have it: the identities, payment terms and VAT
+INVOICE_MODEL = {**MODEL, "issuer": {
+    "name": "Example GPU Cloud GmbH", "address": ["1 Example Street", "10115 Berlin"], "country": "DE",
+    "tax_id": "DE123456789", "email": "billing@example.com", "payment_terms_days": 14,
+    "payment": ["Example Bank, account holder Example GPU Cloud GmbH"], "iban": "DE02120300000000202051",
+    "bic": "BYLADEM1001", "tax": {"label": "VAT", "rate": 19}},
+    "tenants": [{**t, "billing": {"legal_name": "Team A Research GmbH", "address": ["2 Lab Road", "80331 Munich"],
+                                  "country": "DE", "customer_id": "C-1001", "purchase_order": "PO-4711",
+                                  "tax_id": "DE987654321", "email": "ap@team-a.example"}}
+                if t["name"] == "team-a" else t for t in MODEL["tenants"]]}
+
+
+def test_statement_picture_and_e_invoice_in_the_docs(hub, tmp_path):
+    """docs/img/statement.png is page 1 of team-a's final invoice of this scenario as the report prints it;
+    statement.pdf is that PDF with its EN 16931 XML embedded (Factur-X), statement.xml the XML alone."""
+    from tests import pictures
+
+    model = tmp_path / "gpudash.yaml"
+    model.write_text(yaml.safe_dump(INVOICE_MODEL, sort_keys=False))
+
+    def make(fmt: str) -> Path:
+        out = tmp_path / fmt
+        r = report("billing", "--prometheus-url", hub.url, "-c", str(model), "--start", START, "--end", END,
+                   "--tenant", "team-a", "--format", fmt, "--output-dir", str(out), "--issue-date", "2026-02-02",
+                   "--final")
+        assert r.returncode == 0, r.stderr
+        (path,) = map(Path, r.stdout.split())
+        return path
+
+    pictures.chromium()
+    page, pdf, xml = make("html"), make("facturx"), make("xml")
+    lines, total = invoice.check(invoice.pdf_text(pdf), "USD")
+    assert total == Decimal("54.57") and len(lines) == 3  # 45.86 + VAT 19 % 8.71
+    png = tmp_path / "statement.png"
+    pictures.pdf_page(pdf, png)
+    pictures.in_sync("statement.png", page.read_text(encoding="utf-8"), png,
+                     extra={"statement.pdf": pdf, "statement.xml": xml})
+
+
+def test_a_statement_of_a_period_not_over_is_a_draft_and_never_an_invoice(hub, model_file, tmp_path):
+    future = "2027-01-01T00:00:00Z"
+    r = report("billing", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START, "--end", future,
+               "--tenant", "team-a", "--format", "html", "--output-dir", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    (path,) = map(Path, r.stdout.split())
+    html = path.read_text()
+    assert path.name.endswith("-DRAFT.html") and "DRAFT statement (not an invoice)" in html
+    assert 'class="draft-mark"' in html and "Due date" not in html and "Draft no. <strong>DRAFT-GPU-" in html
+    r = report("billing", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START, "--end", future,
+               "--tenant", "team-a", "--format", "pdf", "--output-dir", str(tmp_path))
+    pdf = Path(r.stdout.split()[0])
+    pages = int(re.search(r"^Pages:\s+(\d+)$", subprocess.run(["pdfinfo", str(pdf)], capture_output=True,
+                                                               text=True).stdout, re.M)[1])
+    for page in range(1, pages + 1):  # the mark is on every printed page
+        text = subprocess.run(["pdftotext", "-raw", "-f", str(page), "-l", str(page), str(pdf), "-"],
+                              capture_output=True, text=True).stdout
+        assert "DRAFT" in text, (page, text)
+    for extra in (["--final"], ["--format", "xml"], ["--format", "facturx"]):
+        r = report("billing", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START, "--end", future,
+                   "--format", "html", "--output-dir", str(tmp_path / "refused"), *extra)
+        errors = [line for line in r.stderr.splitlines() if not line.startswith("gpudash: warning: ")]
+        assert r.returncode == 2 and len(errors) == 1 and "is a draft" in errors[0], r.stderr
+        assert not (tmp_path / "refused").exists()
+
+
+def test_a_corrected_statement_is_a_revision_through_the_ledger(hub, tmp_path):
+    """The same amounts issued twice keep their number; other amounts (here another VAT rate) are revision R1,
+    which names the number it replaces and is a corrected invoice (type 384) in the e-invoice."""
+    ledger = tmp_path / "ledger"
+    numbers = []
+    for rate in (19, 19, 7):
+        model = tmp_path / f"model-{rate}.yaml"
+        model.write_text(yaml.safe_dump({**INVOICE_MODEL, "issuer": {**INVOICE_MODEL["issuer"],
+                                                                     "tax": {"label": "VAT", "rate": rate}}}))
+        out = tmp_path / f"out-{len(numbers)}"
+        r = report("billing", "--prometheus-url", hub.url, "-c", str(model), "--start", START, "--end", END,
+                   "--tenant", "team-a", "--format", "xml", "--output-dir", str(out), "--ledger", str(ledger))
+        assert r.returncode == 0, r.stderr
+        xml = Path(r.stdout.split()[0]).read_text()
+        numbers.append(re.search(r"<rsm:ExchangedDocument>\s*<ram:ID>([^<]+)</ram:ID>", xml)[1])
+    assert numbers[0] == numbers[1] and numbers[2] == f"{numbers[0]}-R1"
+    assert "<ram:TypeCode>384</ram:TypeCode>" in xml and f"<ram:IssuerAssignedID>{numbers[0]}<" in xml
 
 
 def _render_in_chromium(page: Path, tmp_path: Path):
@@ -362,7 +444,7 @@ def _render_in_chromium(page: Path, tmp_path: Path):
     assert png.exists() and png.stat().st_size > 10000
     if shutil.which("pdfinfo"):
         info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
-        assert re.search(r"^Pages:\s+1$", info, re.M), info  # the statement fits one printed A4 page
+        assert re.search(r"^Pages:\s+[12]$", info, re.M), info  # the invoice on page 1, budget and notes after
     keep = os.environ.get("GPUDASH_KEEP_ARTIFACTS")  # a folder to look at the rendered statement in
     if keep:
         Path(keep).mkdir(parents=True, exist_ok=True)

@@ -12,6 +12,7 @@ import tempfile
 
 from gpudash.cliargs import add_model_options, load_model_from_args
 from gpudash.errors import GpudashError
+from gpudash.layout import DEFAULT_OUTPUT
 
 # Subcommands implemented in other modules: name -> module with add_arguments(parser) and run(args) -> int.
 EXTERNAL_COMMANDS: dict[str, str] = {"report": "gpudash.report.cli"}
@@ -26,6 +27,40 @@ EXTRAS = {"report": "report", "doctor": "report", "demo": "report", "grafana-boo
           "prune": "prune"}
 EXTRA_PACKAGES = ("requests", "jinja2", "kubernetes")
 SCHEMA_FILE = "gpudash.schema.json"  # the name the example's yaml-language-server modeline points at
+
+# Every subcommand's one-line summary and the examples its --help ends with, in the order `gpudash -h` lists them.
+HELP: dict[str, tuple[str, tuple[str, ...]]] = {
+    "init": ("write ./gpudash.yaml from the annotated example, and its JSON Schema",
+             ("gpudash init", "gpudash init -o gitops/billing")),
+    "render": ("write (or --check) every artifact: rules, allowlist, alerts, dashboards, golden tests",
+               ("gpudash render                      # ./gpudash.yaml into ./gpudash-out",
+                "gpudash render --example -o out     # the bundled example",
+                "gpudash render -o gitops/gpudash --check   # CI: exit 1 with a diff when the output is stale")),
+    "validate": ("validate the model and every generated expression, writing nothing",
+                 ("gpudash validate", "gpudash validate -c clusters/prod.yaml")),
+    "test": ("run the golden promtool tests of the model (or of a rendered folder)",
+             ("gpudash test", "gpudash test -o gitops/gpudash   # the tests committed beside the rules")),
+    "schema": ("print the JSON Schema of the model, for editors", ("gpudash schema > gpudash.schema.json",)),
+    "report": ("billing statements, the CCSP hourly report and idle GPUs, read from a live Prometheus or Thanos",
+               ("export GPUDASH_TOKEN=\"$(oc whoami -t)\"   # the token by environment, never in argv",
+                "gpudash report billing --prometheus-url https://rbac-query-proxy.example --start 2026-10-01T00:00:00Z "
+                "--end 2026-11-01T00:00:00Z --format pdf",
+                "gpudash report nodes --prometheus-url URL --start 2026-10-01T00:00:00Z --end 2026-10-02T00:00:00Z",
+                "gpudash report idle --prometheus-url URL")),
+    "grafana-bootstrap": ("create gpudash's Grafana orgs, folders, permissions and service accounts (idempotent)",
+                          ("gpudash grafana-bootstrap --grafana-url https://grafana.example --dry-run",)),
+    "mock": ("a synthetic GPU cluster: live /metrics, OpenMetrics history, its reference bill",
+             ("gpudash mock serve -f mock.yaml --port 9400", "gpudash mock bill -f mock.yaml --hours 0:24")),
+    "doctor": ("check that a live spoke, hub or single cluster is ready to bill",
+               ("gpudash doctor --prometheus-url URL --role spoke",
+                "gpudash doctor --prometheus-url URL --format json")),
+    "prune": ("scale down workloads whose GPUs sit idle, and restore them (dry run by default)",
+              ("gpudash prune --prometheus-url URL          # dry run: what would stop",
+               "gpudash prune --prometheus-url URL --restore team-a/Deployment/infer")),
+    "demo": ("see it work: a local Prometheus with a synthetic cluster, its bill and statements",
+             ("gpudash demo                # ./gpudash.yaml, else the bundled example",
+              "gpudash demo --no-wait --nodes")),
+}
 
 
 def _generate(model, label: str, tests: dict[str, object] | None = None):
@@ -47,10 +82,27 @@ def _golden_file(job, path: str) -> str:
     return job.result()[path]
 
 
+def _refuse_foreign_project(out: str) -> None:
+    """A render never writes into some project's root (a clone of gpudash, an application's repository) unless
+    gpudash already owns the folder: its files would land among the project's own (tests/, rules/...)."""
+    from pathlib import Path
+
+    from gpudash.layout import MANIFEST, PROJECT_MARKERS
+
+    folder = Path(out)
+    if (folder / MANIFEST).exists():
+        return
+    found = [name for name in PROJECT_MARKERS if os.path.lexists(folder / name)]
+    if found:
+        raise GpudashError(f"{out}: holds a project gpudash did not create ({', '.join(found)}); render into a "
+                           f"folder of its own, e.g. -o {os.path.join(out, 'gpudash-out')}")
+
+
 def cmd_render(args) -> int:
     from gpudash import background, golden
     from gpudash.deferred import Deferred
 
+    _refuse_foreign_project(args.output)
     model = load_model_from_args(args)
     jobs = args.jobs or os.cpu_count() or 1
     job = background.Forked(_golden_texts, model) if jobs > 1 and background.available() else None
@@ -148,7 +200,7 @@ def cmd_init(args) -> int:
     except OSError as err:
         raise GpudashError(f"{out}: cannot write: {err.strerror or err}") from None
     print(f"gpudash: wrote {out / DEFAULT_MODEL} (the annotated example) and {out / SCHEMA_FILE}; "
-          f"edit the model, then run `gpudash render`")
+          f"edit the model, then run `gpudash render` (it writes ./{DEFAULT_OUTPUT})")
     return 0
 
 
@@ -163,28 +215,35 @@ def _parser() -> argparse.ArgumentParser:
         add_model_options(p)
         return p
 
-    p = sub.add_parser("init", help="write ./gpudash.yaml from the annotated example, and its JSON Schema")
+    def command(name: str):
+        summary, examples = HELP[name]
+        return sub.add_parser(name, help=summary, description=summary,
+                              epilog="examples:\n" + "\n".join(f"  {line}" for line in examples),
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+
+    p = command("init")
     p.add_argument("-o", "--output", default=".", help="folder to write into (default: current folder)")
     p.set_defaults(func=cmd_init)
 
-    p = with_config(sub.add_parser("render", help="write (or --check) every artifact"))
-    p.add_argument("-o", "--output", default=".", help="output folder (default: current folder)")
+    p = with_config(command("render"))
+    p.add_argument("-o", "--output", default=DEFAULT_OUTPUT, help=f"output folder (default: ./{DEFAULT_OUTPUT}; "
+                   "never a folder holding another project, e.g. a repository root)")
     p.add_argument("--check", action="store_true", help="exit 1 with a diff when the output would change")
     p.add_argument("--force", action="store_true",
                    help="overwrite files edited by hand since gpudash wrote them (default: refuse, exit 2)")
     p.add_argument("-j", "--jobs", type=int, default=None,
                    help="1: one process; default: the golden tests in a second process where there is a second CPU")
     p.set_defaults(func=cmd_render)
-    p = with_config(sub.add_parser("validate", help="validate the model and every generated expression"))
+    p = with_config(command("validate"))
     p.set_defaults(func=cmd_validate)
-    p = with_config(sub.add_parser("test", help="run the golden promtool tests"))
+    p = with_config(command("test"))
     p.add_argument("-o", "--output", help="a rendered folder (default: render the model into a temp folder)")
     p.add_argument("-j", "--jobs", type=int, default=None, help="parallel promtool runs (default: CPU count)")
     p.set_defaults(func=cmd_test)
-    sub.add_parser("schema", help="print the JSON Schema of the model").set_defaults(func=cmd_schema)
+    command("schema").set_defaults(func=cmd_schema)
     for name, module in EXTERNAL_COMMANDS.items():
         mod = importlib.import_module(module)
-        p = sub.add_parser(name, help=mod.__doc__.splitlines()[0])
+        p = command(name)
         mod.add_arguments(p)
         p.set_defaults(func=mod.run)
     return parser

@@ -8,10 +8,12 @@ import os
 from gpudash.promql.read import TOKEN_ENV
 
 
-def add_model_options(parser: argparse.ArgumentParser) -> None:
-    """``-c/--config`` and ``--example`` (mutually exclusive); without either, ./gpudash.yaml is required."""
+def add_model_options(parser: argparse.ArgumentParser, fallback: str = "") -> None:
+    """``-c/--config`` and ``--example`` (mutually exclusive); without either, ./gpudash.yaml is required (or,
+    for a command that has one, ``fallback`` is named in the help)."""
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("-c", "--config", metavar="FILE", help="model file (default: ./gpudash.yaml)")
+    otherwise = f", else {fallback}" if fallback else ""
+    group.add_argument("-c", "--config", metavar="FILE", help=f"model file (default: ./gpudash.yaml{otherwise})")
     group.add_argument("--example", action="store_true",
                        help="use the bundled example model instead (`gpudash init` copies it here)")
 

@@ -26,6 +26,10 @@ GRAFANA_PROVISIONING = f"{GRAFANA}/provisioning"  # Grafana file provisioning
 
 KUSTOMIZATION = "kustomization.yaml"  # one per folder of Kubernetes objects, and one at the top
 MANIFEST = ".gpudash-manifest.json"  # what the writer owns in the output folder
+DEFAULT_OUTPUT = "gpudash-out"  # render's folder without -o: never the current folder, which may be a project
+# Files that mark a folder as some project's root: render refuses such a folder unless it already owns it.
+PROJECT_MARKERS = (".git", "pyproject.toml", "setup.py", "package.json", "go.mod", "Cargo.toml", "pom.xml",
+                   "tox.ini")
 
 # --- rules --------------------------------------------------------------------------------------------------------
 SPOKE_RULES = f"{RULES}/gpudash-spoke.rules.yaml"

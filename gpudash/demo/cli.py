@@ -1,14 +1,20 @@
 """see it work in one command: a local Prometheus with a synthetic cluster's last two days and the rendered
 rules, the billing and CCSP reports of the last day, an HTML statement per tenant
 
-``python -m gpudash demo [-c gpudash.yaml] [--work-dir DIR] [--no-wait]``: the mock cluster
-(gpudash/demo/demo.mock.yaml) is written as OpenMetrics history, backfilled into a Prometheus on 127.0.0.1 (PATH's
-``prometheus``/``promtool``), the single-cluster spoke and hub rules are backfilled over it level by level
+``python -m gpudash demo [-c gpudash.yaml | --example] [--work-dir DIR] [--no-wait] [--nodes]``: the mock
+cluster (gpudash/demo/demo.mock.yaml) is written as OpenMetrics history, backfilled into a Prometheus on 127.0.0.1
+(PATH's ``prometheus``/``promtool``), the single-cluster spoke and hub rules are backfilled over it level by level
 (:mod:`gpudash.demo.prometheus`, the harness the e2e tests use), then the reports run against it as they would
-against a real cluster. Ctrl-C stops the server. Without -c it uses the bundled example model.
+against a real cluster.
+
+The model is found as every command finds it (``-c``, ``--example``, ``./gpudash.yaml``), except that with none of
+them the demo says so and takes the bundled example instead of stopping: it is the newcomer's first command.
+Ctrl-C or SIGTERM stops the server; a temp work folder is removed on exit except its statements.
 """
 from __future__ import annotations
 
+import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -19,14 +25,20 @@ from gpudash.errors import GpudashError
 
 DAY, HOUR = 86400, 3600
 MOCK_FILE = Path(__file__).with_name("demo.mock.yaml")
+STATEMENTS = "statements"  # the work folder's subfolder kept after a temp run
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("-c", "--config", metavar="FILE", help="model file (default: the bundled example)")
+    from gpudash.cliargs import add_model_options
+
+    add_model_options(parser, fallback="the bundled example")
     parser.add_argument("--work-dir", metavar="DIR",
-                        help="folder for the rendered rules, history, TSDB and statements (default: a new temp folder)")
+                        help="folder for the rendered rules, history, TSDB and statements (default: a temp folder, "
+                             "removed on exit but for its statements)")
     parser.add_argument("--no-wait", action="store_true", help="stop the server after the reports instead of "
                                                                "serving it until Ctrl-C")
+    parser.add_argument("--nodes", action="store_true",
+                        help="also print the CCSP per-node table (default: the bill and the hourly CCSP summary)")
 
 
 def _say(text: str) -> None:
@@ -46,13 +58,30 @@ def mock_for(model, end_hour: int):
 
 
 def run(args) -> int:
+    model = _model(args)
+    temp = not args.work_dir
+    work = Path(tempfile.mkdtemp(prefix="gpudash-demo-")) if temp else Path(args.work_dir)
+    previous = signal.signal(signal.SIGTERM, _interrupt)  # SIGTERM unwinds like Ctrl-C: the server is stopped
+    try:
+        return _run(args, model, work)
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        if temp:
+            _clean(work)
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _run(args, model, work: Path) -> int:
     from gpudash.demo.prometheus import Prometheus, ToolMissing
 
-    model = _model(args)
     now = time.time()
     end_hour = int(now // HOUR) * HOUR
     mock = mock_for(model, end_hour)
-    work = Path(args.work_dir) if args.work_dir else Path(tempfile.mkdtemp(prefix="gpudash-demo-"))
     try:
         work.mkdir(parents=True, exist_ok=True)
         rules = _render_rules(model, work / "rendered")
@@ -64,23 +93,34 @@ def run(args) -> int:
         raise GpudashError(f"gpudash demo runs a local Prometheus: {err}") from None
     try:
         _backfill(prom, model, mock, rules, work, end_hour)
-        _reports(prom.url, model, end_hour - 2 * HOUR, now, work)
-        print(f"\nExplore the series: {prom.url}/graph  (work folder {work})")
+        _reports(prom.url, model, end_hour - 2 * HOUR, now, work, args.nodes)
         if args.no_wait:
             return 0
-        print("Ctrl-C stops the server.", flush=True)
+        print(f"\nExplore the series: {prom.url}/graph  (Ctrl-C stops the server)", flush=True)
         while True:
             time.sleep(3600)
-    except KeyboardInterrupt:
-        return 0
     finally:
         prom.stop()
 
 
-def _model(args):
-    from gpudash.model import load_bundled_example, load_model
+def _clean(work: Path) -> None:
+    """Remove a temp work folder but for its statements (the TSDB and history are about 130 MB)."""
+    for child in work.iterdir() if work.is_dir() else ():
+        if child.name != STATEMENTS:
+            shutil.rmtree(child, ignore_errors=True) if child.is_dir() else child.unlink(missing_ok=True)
+    if work.is_dir() and not any(work.iterdir()):
+        work.rmdir()
 
-    return load_model(args.config) if args.config else load_bundled_example()
+
+def _model(args):
+    from gpudash.cliargs import load_model_from_args
+    from gpudash.model import load_bundled_example
+    from gpudash.model.load import DEFAULT_MODEL
+
+    if args.config or args.example or Path(DEFAULT_MODEL).exists():
+        return load_model_from_args(args)
+    _say(f"no ./{DEFAULT_MODEL} here: using the bundled example (`gpudash init` copies it here to edit)")
+    return load_bundled_example()
 
 
 def _render_rules(model, out: Path) -> list[Path]:
@@ -105,10 +145,10 @@ def _backfill(prom, model, mock, rule_paths: list[Path], work: Path, end_hour: i
     prom.backfill_rules(rule_paths, mock.start, end_hour, method="query")
 
 
-def _reports(url: str, model, end: int, now: float, work: Path) -> None:
+def _reports(url: str, model, end: int, now: float, work: Path, per_node: bool) -> None:
     from datetime import date
 
-    from gpudash.report import billing, nodes, render
+    from gpudash.report import billing, invoice, nodes, render
     from gpudash.report.client import Prometheus as Client
 
     start = end - DAY
@@ -116,11 +156,14 @@ def _reports(url: str, model, end: int, now: float, work: Path) -> None:
     report = billing.fetch(client, model, start, end, now=now)
     print(render.billing_table(report))
     ccsp = nodes.fetch(client, model, start, end, now=now)
-    print(render.nodes_table(ccsp))
+    print(render.nodes_table(ccsp, per_node=per_node))
+    if not per_node and ccsp.rows:
+        print(f"({len(ccsp.rows)} per-node rows: --nodes prints them)")
     for warning in report.warnings + ccsp.warnings:
         _say(f"warning: {warning}")
-    folder = work / "statements"
+    folder = work / STATEMENTS
     folder.mkdir(exist_ok=True)
-    for path, html in render.statements(report, folder, model.issuer, date.today()):
-        path.write_text(html, encoding="utf-8")
+    for inv in invoice.invoices(report, model, date.today(), now):
+        path = folder / render.statement_filename(inv)
+        path.write_text(render.statement_html(report, inv), encoding="utf-8")
         print(f"statement: {path}")

@@ -33,6 +33,7 @@ from gpudash.model.types import (
     MIN_RETENTION,
     Alerts,
     Billing,
+    BillingIdentity,
     Energy,
     Exporter,
     GpuClass,
@@ -47,6 +48,7 @@ from gpudash.model.types import (
     Retention,
     SelfManaged,
     Sources,
+    Tax,
     Tenant,
     TenantDatasource,
 )
@@ -581,8 +583,19 @@ def _mco(d: dict) -> Mco:
 
 
 def _issuer(d: dict) -> Issuer:
-    return Issuer(name=d.get("name", ""), address=tuple(d.get("address", ())), tax_id=d.get("tax_id", ""),
-                  email=d.get("email", ""))
+    return Issuer(name=d.get("name", ""), address=tuple(d.get("address", ())), country=d.get("country", ""),
+                  tax_id=d.get("tax_id", ""), email=d.get("email", ""), payment_terms_days=d["payment_terms_days"],
+                  payment=tuple(d.get("payment", ())), iban=d.get("iban", ""), bic=d.get("bic", ""),
+                  tax=_tax(d["tax"]), hours_digits=d["hours_digits"], kwh_digits=d["kwh_digits"])
+
+
+def _tax(d: dict) -> Tax:
+    """A tax rate, or an exemption (the schema's oneOf; its label default is filled here)."""
+    return Tax(exempt=d["exempt"]) if "exempt" in d else Tax(label=d.get("label", "VAT"), rate=float(d["rate"]))
+
+
+def _billing_identity(d: dict) -> BillingIdentity:
+    return BillingIdentity(**{k: tuple(v) if k == "address" else _tax(v) if k == "tax" else v for k, v in d.items()})
 
 
 def _energy(d: dict, clusters: list[str], ctx: _Ctx) -> Energy:
@@ -726,7 +739,7 @@ def _tenants(items: list[dict], classes: tuple[GpuClass, ...], ctx: _Ctx) -> tup
             name=t["name"], namespace=t["namespace"], budget=float(t["budget"]),
             alert_at=tuple(float(x) for x in alert_at),
             quota=tuple(sorted((k, int(v)) for k, v in t.get("quota", {}).items())),
-            receiver=t.get("receiver", f"tenant-{t['name']}")))
+            receiver=t.get("receiver", f"tenant-{t['name']}"), billing=_billing_identity(t.get("billing", {}))))
     return tuple(sorted(tenants, key=lambda t: t.name))
 
 

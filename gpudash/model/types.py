@@ -121,6 +121,30 @@ class GpuClass:
 
 
 @dataclass(frozen=True)
+class Tax:
+    """The tax an invoice adds to its subtotal: a rate in percent under a label (``VAT 19 %``), or none with the
+    reason printed instead (``exempt``: e.g. a reverse-charge note)."""
+
+    label: str = "Tax"
+    rate: float = 0.0  # percent
+    exempt: str = ""  # the exemption's reason; set: no tax is added
+
+
+@dataclass(frozen=True)
+class BillingIdentity:
+    """Who a tenant's invoice is addressed to (all optional; the statement prints what is set)."""
+
+    legal_name: str = ""
+    address: tuple[str, ...] = ()
+    country: str = ""  # ISO 3166-1 alpha-2
+    customer_id: str = ""
+    purchase_order: str = ""
+    tax_id: str = ""
+    email: str = ""
+    tax: Tax | None = None  # None: the issuer's default tax
+
+
+@dataclass(frozen=True)
 class Tenant:
     name: str
     namespace: str
@@ -128,6 +152,7 @@ class Tenant:
     alert_at: tuple[float, ...]  # fractions of the budget, ascending, e.g. (0.5, 0.9, 1.0)
     quota: tuple[tuple[str, int], ...]  # (Kubernetes resource name, max requested), sorted; empty = no quota
     receiver: str  # Alertmanager receiver for this tenant's alerts
+    billing: BillingIdentity = BillingIdentity()
 
 
 @dataclass(frozen=True)
@@ -178,8 +203,16 @@ class Issuer:
 
     name: str = ""
     address: tuple[str, ...] = ()  # postal address, one line each
+    country: str = ""  # ISO 3166-1 alpha-2 (an e-invoice's seller country)
     tax_id: str = ""
     email: str = ""
+    payment_terms_days: int = 30  # due date = issue date + this
+    payment: tuple[str, ...] = ()  # payment details as printed, one line each (bank, IBAN, reference rule)
+    iban: str = ""  # the e-invoice's SEPA credit transfer account (payment means 58), when set
+    bic: str = ""
+    tax: Tax = Tax()  # every tenant's unless its billing identity names another
+    hours_digits: int = 2  # decimals of GPU-hour quantities on an invoice (amounts use the unrounded figures)
+    kwh_digits: int = 3  # decimals of kWh quantities on an invoice
 
 
 PRUNE_RUN_MODES = ("dry-run", "scale-down")  # gpudash prune --run-mode; dry-run is the default everywhere

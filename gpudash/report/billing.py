@@ -137,44 +137,45 @@ class BillingReport:
     def tenant_lines(self, tenant: str) -> list:
         return [line for line in self.charged if line.tenant == tenant]
 
+    def kind(self, line: Line | EnergyLine) -> str:
+        """A line's kind in the CSV and JSON: ``gpu`` or ``energy`` for what a tenant is billed; the provider's own
+        lines (energy held by no pod, usage outside any tenant) are ``provider-...`` and in no tenant total."""
+        if not line.tenant or line.tenant == UNALLOCATED:
+            return f"provider-{'energy' if line.resource == common.ENERGY else 'gpu'}"
+        return "energy" if line.resource == common.ENERGY else "gpu"
+
+    def line_json(self, x: Line | EnergyLine) -> dict:
+        b = self.billed(x)
+        return {"kind": self.kind(x), "cluster": x.cluster, "tenant": x.tenant, "namespace": x.namespace,
+                "gpu_class": x.gpu_class, "resource": x.resource, "unit": common.unit(x.resource),
+                "quantity": float(b.quantity), "cost": float(b.cost)}
+
+    @property
+    def provider_lines(self) -> list:
+        """The provider's own lines: energy held by no pod, GPU-hours and energy of namespaces no tenant owns."""
+        return [*self.unallocated, *self.non_tenant, *self.non_tenant_energy]
+
     def to_json(self) -> dict:
-        cur = self.currency
-        line = lambda x: {"cluster": x.cluster, "tenant": x.tenant, "namespace": x.namespace,  # noqa: E731
-                          "gpu_class": x.gpu_class, "resource": x.resource, "unit": common.unit(x.resource),
-                          **_numbers(self.billed(x))}
+        """Billed lines in one list (``kind`` gpu or energy) whose costs sum to ``total_cost``; the provider's own
+        lines apart, in ``provider``, with their own total."""
         units = lambda lines: [{"unit": u, "quantity": float(b.quantity), "cost": float(b.cost)}  # noqa: E731
                                for u, b in self.by_unit(lines)]
-        energy = lambda x: {"cluster": x.cluster, "tenant": x.tenant, "namespace": x.namespace,  # noqa: E731
-                            "energy_kwh": float(self.billed(x).quantity), "energy_cost": float(self.billed(x).cost)}
-        extra = {}
-        if self.energy or self.unallocated:
-            extra["energy"] = [energy(x) for x in self.energy]
-        if self.unallocated:
-            extra["unallocated_energy"] = [{k: v for k, v in energy(x).items() if k not in ("tenant", "namespace")}
-                                           for x in self.unallocated]
-        if self.non_tenant_energy:
-            extra["non_tenant_energy"] = [{k: v for k, v in energy(x).items() if k != "tenant"}
-                                          for x in self.non_tenant_energy]
         return {
             "start": rfc3339(self.start),
             "end": rfc3339(self.end),
-            "currency": cur,
-            "lines": [line(x) for x in self.lines],
+            "currency": self.currency,
+            "lines": [self.line_json(x) for x in self.charged],
             "totals": [{"tenant": t, "by_unit": units(self.tenant_lines(t)), "cost": float(c)}
                        for t, _, c in self.totals()],
+            "by_unit": units(self.charged),
             "total_cost": float(self.total_cost),
+            "provider": {"lines": [self.line_json(x) for x in self.provider_lines],
+                         "total_cost": float(self.cost(self.provider_lines))},
             "complete_until": rfc3339(self.readable_end),
             "source": "single-cluster" if self.single_cluster else "acm-hub",
-            "non_tenant": [{k: v for k, v in line(x).items() if k != "tenant"} for x in self.non_tenant],
             "unpriced": [{**u, "gpu_hours": common.round_hours(u["gpu_hours"])} for u in self.unpriced],
-            **extra,
-            "by_unit": units(self.charged),
             "warnings": list(self.warnings),
         }
-
-
-def _numbers(b: Billed) -> dict:
-    return {"gpu_hours": float(b.quantity), "cost": float(b.cost)}
 
 
 def tenant_by_name(model: Model, name: str) -> Tenant:

@@ -10,11 +10,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 
 from gpudash.cliargs import add_model_options, add_token_option, load_model_from_args
 from gpudash.errors import GpudashError
 
 FORMATS = ("table", "csv", "json")
+STATEMENT_FORMATS = ("html", "pdf", "xml", "facturx")  # one file per tenant in --output-dir
 
 
 def _duration(text: str) -> int:
@@ -68,13 +70,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     b = sub.add_parser("billing", help="GPU-hours and cost per cluster, tenant, GPU class and resource")
     _connection(b)
     _period(b)
-    b.add_argument("--format", choices=(*FORMATS, "html", "pdf"), default="table",
+    b.add_argument("--format", choices=(*FORMATS, *STATEMENT_FORMATS), default="table",
                    help="table, csv or json on stdout; html or pdf: one statement per tenant (pdf prints the html "
-                        "through headless Chromium, without browser headers and footers)")
+                        "through headless Chromium, without browser headers and footers); xml: each final "
+                        "statement as an EN 16931 e-invoice (CII XML); facturx: the pdf with that XML embedded")
     b.add_argument("--output-dir", default=".", metavar="DIR",
-                   help="--format html/pdf: folder for one statement per tenant (default: current folder)")
+                   help="statement formats: folder for one statement per tenant (default: current folder)")
     b.add_argument("--issue-date", type=_date, metavar="YYYY-MM-DD",
-                   help="--format html/pdf: the issue date printed on the statements (default: today, UTC)")
+                   help="statement formats: the issue date printed on the statements (default: today, UTC)")
+    b.add_argument("--final", action="store_true",
+                   help="statement formats: refuse (exit 2) unless every statement is final, not a draft")
+    b.add_argument("--ledger", metavar="DIR",
+                   help="statement formats: folder recording the final statements issued, so that one issued "
+                        "again with other amounts is a numbered revision naming the one it replaces")
     n = sub.add_parser("nodes", help="CCSP: active GPUs per worker node and active nodes per UTC clock hour")
     _connection(n, tenant=False)
     _period(n)
@@ -133,7 +141,7 @@ def run(args) -> int:
                                    progress=progress)
             progress.close()
             _warn(report.warnings)
-            if args.format in ("html", "pdf"):
+            if args.format in STATEMENT_FORMATS:
                 for path in _write_statements(report, model, args):
                     print(path)
             else:
@@ -166,22 +174,42 @@ def run(args) -> int:
 
 
 def _write_statements(report, model, args) -> list:
-    """Write the statements (html, or pdf printed from it); returns their paths."""
+    """Write one statement per tenant in ``args.format``; returns their paths. Drafts are refused with --final and
+    for the e-invoice formats (a draft is no invoice); final statements are numbered through --ledger."""
+    import time
     from datetime import UTC, datetime
 
-    from gpudash.report import pdf, render
+    from gpudash.progress import Progress
+    from gpudash.report import einvoice, invoice, pdf, render
 
     issued = args.issue_date or datetime.now(UTC).date()
+    invoices = invoice.invoices(report, model, issued, time.time())
+    drafts = [inv for inv in invoices if inv.draft]
+    if drafts and (args.final or args.format in ("xml", "facturx")):
+        why = "--final" if args.final else f"--format {args.format} (an e-invoice)"
+        raise GpudashError(f"{why}: the statement of {drafts[0].buyer.name} is a draft ({'; '.join(drafts[0].draft)})"
+                           f"{f' (and {len(drafts) - 1} more)' if len(drafts) > 1 else ''}; issue it once final")
+    ledger = invoice.Ledger(args.ledger) if args.ledger else None
     out = []
-    for path, html in render.statements(report, args.output_dir, model.issuer, issued):
-        data = pdf.to_pdf(html) if args.format == "pdf" else html.encode()
-        path = path.with_suffix(".pdf") if args.format == "pdf" else path
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(data)
-        except OSError as err:
-            raise GpudashError(f"--output-dir {args.output_dir}: cannot write {path.name}: {err.strerror}") from None
-        out.append(path)
+    with Progress(f"report billing: {args.format}") as progress:
+        for done, inv in enumerate(invoices):
+            progress(done, len(invoices), inv.buyer.name)
+            inv = ledger.issue(inv) if ledger and inv.final else inv
+            if args.format == "xml":
+                data, suffix = einvoice.cii_xml(inv), ".xml"
+            else:
+                html = render.statement_html(report, inv)
+                data, suffix = (html.encode(), ".html") if args.format == "html" else (pdf.to_pdf(html), ".pdf")
+                if args.format == "facturx":
+                    data = einvoice.facturx_pdf(data, einvoice.cii_xml(inv))
+            path = Path(args.output_dir) / render.statement_filename(inv, suffix)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(data)
+            except OSError as err:
+                raise GpudashError(f"--output-dir {args.output_dir}: cannot write {path.name}: "
+                                   f"{err.strerror}") from None
+            out.append(path)
     return out
 
 

@@ -5,21 +5,19 @@ Billing figures arrive rounded (:meth:`gpudash.report.billing.BillingReport.bill
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import json
 import re
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
-from pathlib import Path
 
 import iso4217
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
-from gpudash.model.types import Issuer
-from gpudash.report import common
-from gpudash.report.billing import UNALLOCATED, BillingReport, budget_rows, days_of
+from gpudash.report import common, invoice
+from gpudash.report.billing import BillingReport, budget_rows, days_of
 from gpudash.report.idle import IdleReport
+from gpudash.report.invoice import Invoice
 from gpudash.report.nodes import NodesReport
 from gpudash.report.period import rfc3339
 
@@ -87,29 +85,30 @@ def billing_table(r: BillingReport) -> str:
 
 
 def billing_csv(r: BillingReport) -> str:
-    """One row per billed line; with energy, the energy lines and the provider's unallocated lines (tenant
-    ``unallocated``) fill the ``energy_kwh`` and ``energy_cost`` columns."""
-    data, digits = r.to_json(), common.money_digits(r.currency)
-    energy = "energy" in data
-    headers = ["start", "end", "cluster", "tenant", "namespace", "gpu_class", "resource", "gpu_hours", "cost",
-               *(("energy_kwh", "energy_cost") if energy else ()), "currency"]
-    rows = [[data["start"], data["end"], x["cluster"], x["tenant"], x["namespace"], x["gpu_class"], x["resource"],
-             f"{x['gpu_hours']:.6f}", f"{x['cost']:.{digits}f}", *(("", "") if energy else ()), r.currency]
-            for x in data["lines"]]
-    for x in [*data.get("energy", ()), *({**u, "tenant": UNALLOCATED, "namespace": ""}
-                                         for u in data.get("unallocated_energy", ()))]:
-        rows.append([data["start"], data["end"], x["cluster"], x["tenant"], x["namespace"], "", common.ENERGY, "", "",
-                     f"{x['energy_kwh']:.6f}", f"{x['energy_cost']:.{digits}f}", r.currency])
+    """RFC 4180 CSV: one row per billed line (kind gpu or energy), then a ``total`` row whose cost is the sum of
+    the rows above it. The provider's own lines (energy held by no pod, usage outside any tenant) are not billed
+    to anyone and not in this file: the table and the JSON's ``provider`` show them."""
+    digits, data = common.money_digits(r.currency), r.to_json()
+    headers = ["start", "end", "kind", "cluster", "tenant", "namespace", "gpu_class", "resource", "unit", "quantity",
+               "cost", "currency"]
+    rows = [[data["start"], data["end"], x["kind"], x["cluster"], x["tenant"], x["namespace"], x["gpu_class"],
+             x["resource"], x["unit"], f"{x['quantity']:.{common.GPU_HOURS_DIGITS}f}", f"{x['cost']:.{digits}f}",
+             r.currency] for x in data["lines"]]
+    rows.append([data["start"], data["end"], "total", "", "", "", "", "", "", "", f"{r.total_cost:.{digits}f}",
+                 r.currency])
     return _csv(headers, rows)
 
 
 # --- nodes ----------------------------------------------------------------------------------------------------
-def nodes_table(r: NodesReport) -> str:
+def nodes_table(r: NodesReport, per_node: bool = True) -> str:
+    """The hourly CCSP summary, then (``per_node``) every node's hourly count."""
     head = f"CCSP active GPUs per hour {rfc3339(r.start)} .. {rfc3339(r.end)} (UTC clock hours)\n\n"
     if not r.summary:
         return head + "No CCSP data in the period.\n"
     summary = table(["HOUR", "ACTIVE NODES", "ACTIVE GPUS"], [[rfc3339(h), n, g] for h, n, g in r.summary],
                     right={1, 2})
+    if not per_node:
+        return head + summary
     nodes = table(["HOUR", "CLUSTER", "NODE", "ACTIVE GPUS"], [[rfc3339(h), c, n, g] for h, c, n, g in r.rows],
                   right={3})
     return head + summary + "\n" + nodes
@@ -150,10 +149,11 @@ def _env() -> Environment:
     return env
 
 
-def statement_filename(tenant: str, start: int, end: int) -> str:
-    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", tenant).strip("._") or "tenant"
+def statement_filename(inv: Invoice, suffix: str = ".html") -> str:
+    """A file name per tenant and period; a draft's says so, so it never takes the final statement's place."""
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", inv.buyer.name).strip("._") or "tenant"
     fmt = lambda t: datetime.fromtimestamp(t, UTC).strftime("%Y%m%dT%H%MZ")  # noqa: E731
-    return f"gpudash-statement-{safe}-{fmt(start)}-{fmt(end)}.html"
+    return f"gpudash-statement-{safe}-{fmt(inv.start)}-{fmt(inv.end)}{'-DRAFT' if inv.draft else ''}{suffix}"
 
 
 def _nice_max(value: float) -> float:
@@ -163,7 +163,7 @@ def _nice_max(value: float) -> float:
     return min(b * 10 ** e for e in range(-3, 13) for b in (1, 2, 2.5, 5) if b * 10 ** e >= value)
 
 
-def daily_chart(r: BillingReport, tenant: str, width: int = 680, height: int = 180) -> dict:
+def daily_chart(r: BillingReport, tenant: str, width: int = 680, height: int = 150) -> dict:
     """Geometry of a stacked bar chart of cost per UTC day and (class, resource) (drawn as SVG by the template):
     money adds up across resources, GPU-hours and MIG slice-hours do not."""
     days = days_of(r)
@@ -197,24 +197,10 @@ def daily_chart(r: BillingReport, tenant: str, width: int = 680, height: int = 1
             "empty": not bars}
 
 
-def unit_price(quantity: Decimal, cost: Decimal, rate: float, currency: str) -> str:
-    """The hub's average ``rate`` (unrounded cost over unrounded quantity: the model's price unless it changed in
-    the period) to the fewest digits, at least the minor unit's, at which it multiplies out: the printed
-    quantity x the price, rounded to the minor unit, is the printed ``cost``."""
-    if not quantity:
-        return ""
-    for exact in (common.exact(rate), cost / quantity):
-        for digits in range(common.money_digits(currency), 13):
-            price = exact.quantize(Decimal(1).scaleb(-digits))
-            if common.money(quantity * price, currency) == cost:
-                return f"{price:,f}"
-    return f"{cost / quantity:,.12f}"
-
-
-def statement_number(tenant: str, start: int, end: int) -> str:
-    """Deterministic from tenant and period: the same statement always carries the same number."""
-    digest = hashlib.sha256(f"{tenant}\0{start}\0{end}".encode()).hexdigest()[:8].upper()
-    return f"GPU-{datetime.fromtimestamp(start, UTC):%Y%m}-{digest}"
+def price_text(price: Decimal, currency: str) -> str:
+    """A unit price with at least the currency's minor-unit digits (3.20, 0.275)."""
+    digits = max(common.money_digits(currency), -price.as_tuple().exponent)
+    return f"{price:,.{digits}f}"
 
 
 def period_text(start: int, end: int) -> str:
@@ -241,34 +227,25 @@ def tenant_notes(r: BillingReport, tenant) -> list[str]:
     return notes
 
 
-def statements(r: BillingReport, output_dir: str | Path, issuer: Issuer, issued: date) -> list[tuple[Path, str]]:
-    """One HTML statement per tenant of the report: [(file name's path, html)]."""
-    out = Path(output_dir)
-    template = _env().get_template("statement.html.j2")
-    cur = r.currency
-    paths = []
-    for tenant in r.tenants:
-        lines = [(x, r.billed(x)) for x in r.tenant_lines(tenant.name)]
-        per_unit: dict[tuple[str, str], Decimal] = {}
-        for x, b in lines:
-            key = (x.resource, common.unit(x.resource))
-            per_unit[key] = per_unit.get(key, Decimal(0)) + b.quantity
-        budgets = budget_rows(r, tenant)
-        html = template.render(
-            tenant=tenant, issuer=issuer, number=statement_number(tenant.name, r.start, r.end),
-            issued=issued.isoformat(), period=period_text(r.start, r.end), currency=cur,
-            currency_name=iso4217.Currency(cur).currency_name, digits=common.money_digits(cur),
-            single_cluster=r.single_cluster,
-            lines=[{"cluster": x.cluster, "gpu_class": x.gpu_class, "resource": x.resource,
-                    "quantity": _hours(b.quantity), "unit": common.unit(x.resource), "cost": _money(b.cost, cur),
-                    "price": unit_price(b.quantity, b.cost, x.cost / x.quantity if x.quantity else 0, cur)}
-                   for x, b in lines],
-            usage=[{"resource": res, "unit": u, "quantity": _hours(q)} for (res, u), q in sorted(per_unit.items())],
-            total_cost=_money(sum((b.cost for _, b in lines), Decimal(0)), cur),
-            budgets=[{**b, "cost": _money(b["cost"], cur), "budget": _money(b["budget"], cur),
-                      "pct": f"{b['used'] * 100:.1f}" if b["used"] is not None else "",
-                      "bar": min(100.0, (b["used"] or 0) * 100)} for b in budgets],
-            chart=daily_chart(r, tenant.name), notes=tenant_notes(r, tenant),
-            energy=any(x.resource == common.ENERGY for x, _ in lines), energy_in_budget=r.energy_in_budget)
-        paths.append((out / statement_filename(tenant.name, r.start, r.end), html))
-    return paths
+def statement_html(r: BillingReport, inv: Invoice) -> str:
+    """The printable statement of ``inv`` (a tenant's part of ``r``)."""
+    cur, tenant = r.currency, inv.buyer
+    per_unit: dict[str, Decimal] = {}
+    for x in inv.lines:
+        per_unit[x.unit] = per_unit.get(x.unit, Decimal(0)) + x.quantity
+    return _env().get_template("statement.html.j2").render(
+        inv=inv, tenant=tenant, issuer=inv.seller, billing=tenant.billing, number=inv.number,
+        issued=inv.issued.isoformat(), due=inv.due.isoformat(), period=period_text(r.start, r.end), currency=cur,
+        currency_name=iso4217.Currency(cur).currency_name, digits=common.money_digits(cur),
+        single_cluster=r.single_cluster,
+        lines=[{"description": x.description, "cluster": x.cluster, "resource": x.resource, "unit": x.unit,
+                "quantity": f"{x.quantity:,f}", "price": price_text(x.unit_price, cur), "cost": _money(x.amount, cur)}
+               for x in inv.lines],
+        usage=[{"unit": u, "quantity": f"{q:,f}"} for u, q in per_unit.items()],
+        subtotal=_money(inv.subtotal, cur), tax_amount=_money(inv.tax_amount, cur),
+        total_due=_money(inv.total_due, cur), tax_rate=f"{common.exact(inv.tax.rate).normalize():f}",
+        budgets=[{**b, "cost": _money(b["cost"], cur), "budget": _money(b["budget"], cur),
+                  "pct": f"{b['used'] * 100:.1f}" if b["used"] is not None else "",
+                  "bar": min(100.0, (b["used"] or 0) * 100)} for b in budget_rows(r, tenant)],
+        chart=daily_chart(r, tenant.name), notes=tenant_notes(r, tenant),
+        energy=any(x.kind == invoice.ENERGY for x in inv.lines), energy_in_budget=r.energy_in_budget)

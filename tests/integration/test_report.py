@@ -49,4 +49,4 @@ def test_statement_pdf_is_an_invoice(tmp_path):
     text = invoice.pdf_text(path)
     lines, total = invoice.check(text, "USD")
     assert [a for _, _, a in lines] == [Decimal("38.40"), Decimal("6.23")] and total == Decimal("44.63")
-    assert "Statement no." in text and "Example GPU Cloud Ltd." in text and "file://" not in text  # no header/footer
+    assert "Invoice no." in text and "Example GPU Cloud Ltd." in text and "file://" not in text  # no header/footer

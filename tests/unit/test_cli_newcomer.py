@@ -38,3 +38,44 @@ def test_version(capsys):
         cli.main(["--version"])
     assert exit_.value.code == 0 and capsys.readouterr().out == f"gpudash {version('gpudash')}\n"
 
+
+
+def test_render_writes_a_folder_of_its_own_by_default():
+    from gpudash.layout import DEFAULT_OUTPUT
+
+    assert cli._parser().parse_args(["render"]).output == DEFAULT_OUTPUT != "."
+
+
+@pytest.mark.parametrize("marker", ["pyproject.toml", ".git"])
+def test_render_refuses_a_project_root_before_any_work(marker, tmp_path, capsys):
+    """A clone's root (or any repository's) is never an output folder: nothing written, one line, at once."""
+    (tmp_path / marker).mkdir() if marker == ".git" else (tmp_path / marker).write_text("[project]\n")
+    before = sorted(tmp_path.iterdir())
+    assert cli.main(["render", "--example", "-o", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "holds a project gpudash did not create" in err and marker in err
+    assert sorted(tmp_path.iterdir()) == before
+
+
+def test_render_into_a_folder_it_owns_is_not_refused(tmp_path):
+    from gpudash.layout import MANIFEST
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / MANIFEST).write_text("{}")
+    cli._refuse_foreign_project(str(tmp_path))  # a GitOps repository gpudash already renders into
+
+
+def test_every_command_has_help_examples_that_parse():
+    """`gpudash CMD --help` ends with examples, and each example is a command line the parser accepts."""
+    import shlex
+
+    parser = cli._parser()
+    commands = parser._subparsers._group_actions[0].choices
+    assert set(commands) == set(cli.HELP)
+    for name, (summary, examples) in cli.HELP.items():
+        assert examples and "examples:" in commands[name].format_help()
+        assert summary.split()[-1] not in {"the", "a", "and", "of", "with"}, f"{name}: a summary cut mid-sentence"
+        for line in examples:
+            argv = shlex.split(line.split("  #")[0].split(" > ")[0])
+            if argv[0] == "gpudash":
+                parser.parse_args([a.replace("URL", "http://127.0.0.1:9090") for a in argv[1:]])

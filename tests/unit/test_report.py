@@ -17,7 +17,7 @@ import pytest
 
 from gpudash.model.types import Issuer, Tenant
 from gpudash.promql.lint import parse, vector_selectors
-from gpudash.report import common, queries, render
+from gpudash.report import common, invoice, queries, render
 from gpudash.report.billing import UNALLOCATED, BillingReport, EnergyLine, Line, budget_rows
 from gpudash.report.idle import IdleReport, IdleWorkload
 from gpudash.report.nodes import NodesReport
@@ -147,11 +147,11 @@ def billing_report() -> BillingReport:
 
 def test_billing_json_shape_and_rounding():
     data = json.loads(render.dumps(billing_report().to_json()))
-    assert list(data)[:7] == ["start", "end", "currency", "lines", "totals", "total_cost", "complete_until"]
+    assert list(data)[:8] == ["start", "end", "currency", "lines", "totals", "by_unit", "total_cost", "provider"]
     assert data["start"] == "2026-01-31T20:00:00Z" and data["end"] == "2026-02-01T04:00:00Z"
-    assert data["lines"][1] == {"cluster": "east", "tenant": "team-a", "namespace": "team-a",
+    assert data["lines"][1] == {"kind": "gpu", "cluster": "east", "tenant": "team-a", "namespace": "team-a",
                                 "gpu_class": "a100-80gb", "resource": "nvidia.com/mig-1g.10gb",
-                                "unit": "1g.10gb slice-hours", "gpu_hours": 11.333333, "cost": 6.23}
+                                "unit": "1g.10gb slice-hours", "quantity": 11.333333, "cost": 6.23}
     # totals are sums of the rounded lines: 38.40 + 6.23 = 44.63; 44.63 + 49.20 = 93.83; quantities per unit only
     assert data["totals"] == [
         {"tenant": "research", "by_unit": [{"unit": "GPU-hours", "quantity": 12.0, "cost": 49.2}], "cost": 49.2},
@@ -161,15 +161,18 @@ def test_billing_json_shape_and_rounding():
     assert data["by_unit"] == [{"unit": "GPU-hours", "quantity": 24.0, "cost": 87.6},
                                {"unit": "1g.10gb slice-hours", "quantity": 11.333333, "cost": 6.23}]
     assert data["total_cost"] == 93.83
-    assert "energy" not in data and "unallocated_energy" not in data  # no energy on the hub: no energy keys
-    assert data["warnings"] and data["non_tenant"][0]["namespace"] == "sandbox"
+    assert {x["kind"] for x in data["lines"]} == {"gpu"}  # no energy on the hub: no energy lines
+    assert data["warnings"] and data["provider"]["lines"][0]["namespace"] == "sandbox"
+    assert data["provider"]["lines"][0]["kind"] == "provider-gpu" and data["provider"]["total_cost"] == 6.4
 
 
 def test_billing_csv_and_table():
     rows = list(csv.reader(io.StringIO(render.billing_csv(billing_report()))))
-    assert rows[0] == ["start", "end", "cluster", "tenant", "namespace", "gpu_class", "resource", "gpu_hours",
-                       "cost", "currency"]
-    assert rows[2][5:] == ["a100-80gb", "nvidia.com/mig-1g.10gb", "11.333333", "6.23", "USD"]
+    assert rows[0] == ["start", "end", "kind", "cluster", "tenant", "namespace", "gpu_class", "resource", "unit",
+                       "quantity", "cost", "currency"]
+    assert rows[2][6:] == ["a100-80gb", "nvidia.com/mig-1g.10gb", "1g.10gb slice-hours", "11.333333", "6.23", "USD"]
+    assert rows[-1][2] == "total" and rows[-1][-2:] == ["93.83", "USD"]  # the sum of the rows above it
+    assert "sandbox" not in render.billing_csv(billing_report())  # the provider's lines are in no tenant's file
     text = render.billing_table(billing_report())
     assert "GPU billing 2026-01-31T20:00:00Z .. 2026-02-01T04:00:00Z (USD)" in text
     # whole-GPU hours and slice-hours are never added up (12 + 12 + 11.333333 would be 35.333333)
@@ -186,13 +189,24 @@ def test_budget_rows_per_month_of_the_period():
                                                                                   ("2026-02", 0.246, False)]
 
 
-ISSUER = Issuer("Example GPU Cloud Ltd.", ("1 Example Street", "12345 Example City"), "DE123456789",
-                "billing@example.com")
+ISSUER = Issuer(name="Example GPU Cloud Ltd.", address=("1 Example Street", "12345 Example City"),
+                tax_id="DE123456789", email="billing@example.com")
 ISSUED = date(2026, 2, 2)
+NOW = t("2026-02-02T00:00:00Z")  # every hour of the period final: the statements are invoices
 
 
-def statements(report: BillingReport, folder: Path) -> list[tuple[Path, str]]:
-    return render.statements(report, folder, ISSUER, ISSUED)
+def example_model(**issuer):
+    from dataclasses import replace
+
+    from gpudash.model import load_bundled_example
+
+    return replace(load_bundled_example(), issuer=replace(ISSUER, **issuer))
+
+
+def statements(report: BillingReport, folder: Path, now: float = NOW, **issuer) -> list[tuple[Path, str]]:
+    """Each tenant's statement as the CLI names and renders it (no I/O)."""
+    return [(folder / render.statement_filename(inv), render.statement_html(report, inv))
+            for inv in invoice.invoices(report, example_model(**issuer), ISSUED, now)]
 
 
 def test_html_statements_are_self_contained_and_escaped(tmp_path):
@@ -222,30 +236,18 @@ def test_statement_speaks_the_tenants_language(tmp_path):
     assert "2.000000 GPU-hours on cluster east have no price yet" in html
     for text in ("Example GPU Cloud Ltd.", "12345 Example City", "DE123456789", "Issue date <strong>2026-02-02",
                  "2026-01-31 20:00:00 to 2026-02-01 03:59:59 (inclusive, UTC)", "US Dollar, 2 decimals",
-                 render.statement_number("team-a", START, END)):
+                 invoice.base_number("team-a", START, END)):
         assert text in html, text
     # hours per resource, never whole-GPU hours added to MIG slice-hours
     assert "1g.10gb slice-hours" in html and "35.333333" not in html and "23.333333" not in html
 
 
 def test_statement_numbers_are_deterministic_and_distinct():
-    n = render.statement_number
+    n = invoice.base_number
     assert n("team-a", START, END) == n("team-a", START, END)
     assert len({n("team-a", START, END), n("research", START, END), n("team-a", START, END + H)}) == 3
     assert render.period_text(t("2026-01-01T00:00:00Z"), t("2026-02-01T00:00:00Z")) == \
         "2026-01-01 to 2026-01-31 (inclusive, UTC)"
-
-
-@pytest.mark.parametrize("hours,cost,rate,currency,price", [
-    ("213", "58.58", 0.275, "USD", "0.275"), ("12", "38.40", 3.2, "USD", "3.20"),
-    ("11.333333", "6.23", 0.55, "USD", "0.55"), ("3", "1", 0.3, "JPY", "0.3"), ("0.016667", "0.01", 0.3, "USD", "0.30"),
-    ("7", "0.000", 0.0, "KWD", "0.000"),
-    ("10", "4.67", 0.4666666666, "USD", "0.467"),  # a price change in the period: the average multiplies out
-])
-def test_unit_price_multiplies_out(hours, cost, rate, currency, price):
-    shown = render.unit_price(Decimal(hours), Decimal(cost), rate, currency)
-    assert shown == price
-    assert common.money(Decimal(hours) * Decimal(shown), currency) == Decimal(cost)
 
 
 def test_daily_chart_scales_to_a_round_maximum():
@@ -344,9 +346,8 @@ def test_the_naive_case_differs():
 
 def json_sums(data: dict) -> None:
     """Every JSON total is the sum of the printed lines it covers: per tenant and unit, per tenant, per unit, all."""
-    rows = [{**x, "quantity": x["gpu_hours"]} for x in data["lines"]]
-    rows += [{**x, "unit": "kWh", "quantity": x["energy_kwh"], "cost": x["energy_cost"]}
-             for x in data.get("energy", ())]
+    rows = data["lines"]
+    assert {x["kind"] for x in rows} <= {"gpu", "energy"}
     dec = lambda v: Decimal(str(v))  # noqa: E731
     for total in data["totals"]:
         mine = [x for x in rows if x["tenant"] == total["tenant"]]
@@ -359,15 +360,28 @@ def json_sums(data: dict) -> None:
         assert dec(u["quantity"]) == sum(dec(x["quantity"]) for x in rows if x["unit"] == u["unit"])
         assert dec(u["cost"]) == sum(dec(x["cost"]) for x in rows if x["unit"] == u["unit"])
     assert dec(data["total_cost"]) == sum(dec(x["cost"]) for x in rows) == sum(dec(t["cost"]) for t in data["totals"])
+    provider = data["provider"]
+    assert dec(provider["total_cost"]) == sum(dec(x["cost"]) for x in provider["lines"])
+    assert all(x["kind"].startswith("provider-") for x in provider["lines"])
+
+
+def csv_sums(text: str) -> Decimal:
+    """The CSV's total row, checked to be the sum of the rows above it."""
+    rows = list(csv.DictReader(io.StringIO(text)))
+    *lines, total = rows
+    assert total["kind"] == "total" and all(r["kind"] in ("gpu", "energy") for r in lines)
+    assert Decimal(total["cost"]) == sum(Decimal(r["cost"]) for r in lines)
+    return Decimal(total["cost"])
 
 
 def html_sums(html: str) -> Decimal:
-    """The statement's total, checked to be the sum of its printed amounts."""
-    foot = re.findall(r'<td class="num">([^<]*)</td>', html[html.index("<tfoot>"):html.index("</tfoot>")])
+    """The statement's total due, checked to be its subtotal plus tax, the subtotal the sum of its amounts."""
+    subtotal, tax, total = map(_money, re.findall(r'<td class="num">([^<]*)</td>',
+                                                  html[html.index("<tfoot>"):html.index("</tfoot>")]))
     body = html[html.index("<tbody>"):html.index("</tbody>")]
     amounts = [re.findall(r'<td class="num">([^<]*)</td>', row)[-1] for row in body.split("</tr>") if "num" in row]
-    assert _money(foot[0]) == sum(map(_money, amounts))
-    return _money(foot[0])
+    assert subtotal == sum(map(_money, amounts)) and total == subtotal + tax
+    return total
 
 
 def test_json_totals_are_sums_of_printed_lines():
@@ -379,21 +393,20 @@ def test_json_totals_are_sums_of_printed_lines():
 
 def test_csv_lines_are_the_json_lines():
     report = naive_report()
-    rows = list(csv.DictReader(io.StringIO(render.billing_csv(report))))
-    assert [(Decimal(r["gpu_hours"]), Decimal(r["cost"])) for r in rows] == \
-        [(Decimal(str(x["gpu_hours"])), Decimal(str(x["cost"]))) for x in report.to_json()["lines"]]
+    rows = list(csv.DictReader(io.StringIO(render.billing_csv(report))))[:-1]
+    assert [(Decimal(r["quantity"]), Decimal(r["cost"])) for r in rows] == \
+        [(Decimal(str(x["quantity"])), Decimal(str(x["cost"]))) for x in report.to_json()["lines"]]
 
 
 def test_csv_lines_add_up_to_the_printed_totals():
-    """CSV prints lines only (no total rows): summed per tenant they give the totals the other formats print."""
+    """CSV lines summed per tenant give the totals the other formats print; its total row is their sum."""
     report = naive_report()
-    sums: dict[str, list[Decimal]] = {}
-    for r in csv.DictReader(io.StringIO(render.billing_csv(report))):
-        acc = sums.setdefault(r["tenant"], [Decimal(0), Decimal(0)])
-        acc[0] += Decimal(r["gpu_hours"])
-        acc[1] += Decimal(r["cost"])
-    assert {t: a[1] for t, a in sums.items()} == {t: c for t, _, c in report.totals()}
-    assert sum(c for _, c in sums.values()) == report.total_cost == Decimal("3.68")
+    sums: dict[str, Decimal] = {}
+    text = render.billing_csv(report)
+    for r in list(csv.DictReader(io.StringIO(text)))[:-1]:
+        sums[r["tenant"]] = sums.get(r["tenant"], Decimal(0)) + Decimal(r["cost"])
+    assert sums == {t: c for t, _, c in report.totals()}
+    assert csv_sums(text) == report.total_cost == Decimal("3.68")
 
 
 def _cells(row: str) -> list[str]:
@@ -432,27 +445,29 @@ def test_totals_follow_the_currency_minor_unit(currency, line_cost, total):
 
 
 def test_html_totals_and_budget_are_sums_of_printed_lines(tmp_path):
+    """The invoice arithmetic (docs/billing-contract.md section 11): subtotal = the amounts, total = subtotal +
+    tax; a line's shown quantity times its unit price is its amount within the rounding of the quantity shown."""
     for _, html in statements(naive_report(), tmp_path):
         body = html[html.index("<tbody>"):html.index("</tbody>")]
         rows = [re.findall(r'<td class="num">([^<]*)</td>', row) for row in body.split("</tr>") if "num" in row]
-        foot = re.findall(r'<td class="num">([^<]*)</td>', html[html.index("<tfoot>"):html.index("</tfoot>")])
-        assert _money(foot[0]) == sum(_money(r[2]) for r in rows)  # cost
+        subtotal, tax, total = re.findall(r'<td class="num">([^<]*)</td>',
+                                          html[html.index("<tfoot>"):html.index("</tfoot>")])
+        assert _money(subtotal) == sum(_money(r[2]) for r in rows) and _money(total) == _money(subtotal) + _money(tax)
         for quantity, price, cost in rows:
-            assert common.money(_money(quantity) * _money(price), "USD") == _money(cost)
-        # a one-month period: the budget table's month cost is the statement's total
-        assert f'<td class="num">{foot[0]}</td><td class="num">' in html[html.index("</tfoot>"):]
-        # the summary cards: the total cost, and per resource the sum of its lines' printed quantities
-        cards = dict(re.findall(r'<div class="label[^"]*">([^<]*)</div><div class="value">([^<]*)</div>', html))
-        assert cards.pop("Total cost") == f"{foot[0]} USD"
+            digits = -_money(quantity).as_tuple().exponent
+            bound = _money(price) * Decimal(5).scaleb(-digits - 1) + Decimal("0.005")
+            assert abs(_money(quantity) * _money(price) - _money(cost)) <= bound
+        # a one-month period: the budget table's month cost is the statement's subtotal (tax is not budgeted)
+        assert f'<td class="num">{subtotal}</td><td class="num">' in html[html.index("</tfoot>"):]
+        # the summary cards: the total due, and per unit the sum of its lines' printed quantities
+        cards = dict(re.findall(r'<div class="label[^"]*">([^<]*)</div>\s*<div class="value">([^<]*)</div>', html))
+        assert cards.pop("Total due") == f"{total} USD"
         quantities: dict[str, Decimal] = {}
         for row in body.split("</tr>"):
-            found = re.search(r"<code>([^<]*)</code>.*?<td class=\"num\">([^<]*)</td>", row, re.S)
+            found = re.search(r'<td class="num">([^<]*)</td><td>([^<]*)</td>', row)
             if found:
-                quantities[found[1]] = quantities.get(found[1], Decimal(0)) + _money(found[2])
-        assert {r: _money(q) for r, q in cards.items()} == quantities and quantities
-
-
-
+                quantities[found[2]] = quantities.get(found[2], Decimal(0)) + _money(found[1])
+        assert {u: _money(q) for u, q in cards.items()} == quantities and quantities
 
 
 # --- energy (docs/billing-contract.md section 10) ---------------------------------------------------------------
@@ -475,21 +490,22 @@ def test_energy_lines_in_every_format_and_every_total_is_the_sum_of_its_lines(tm
     # research: 0.68 GPU + 2 x 0.13 energy (each line rounded once, not 0.25 rounded from the sum); team-a 3.00 + 0.20
     assert [(t["tenant"], t["cost"]) for t in data["totals"]] == [("research", 0.94), ("team-a", 3.2)]
     assert data["total_cost"] == 4.14
-    assert data["energy"][0] == {"cluster": "east", "tenant": "research", "namespace": "ml-research",
-                                 "energy_kwh": 0.000001, "energy_cost": 0.13}
-    assert data["unallocated_energy"] == [{"cluster": "east", "energy_kwh": 3.25, "energy_cost": 0.65},
-                                          {"cluster": "west", "energy_kwh": 1.5, "energy_cost": 0.3}]
+    energy = [x for x in data["lines"] if x["kind"] == "energy"]
+    assert energy[0] == {"kind": "energy", "cluster": "east", "tenant": "research", "namespace": "ml-research",
+                         "gpu_class": "", "resource": "energy", "unit": "kWh", "quantity": 0.000001, "cost": 0.13}
+    assert [(x["kind"], x["cluster"], x["quantity"], x["cost"]) for x in data["provider"]["lines"]] == [
+        ("provider-energy", "east", 3.25, 0.65), ("provider-energy", "west", 1.5, 0.3)]
+    assert data["provider"]["total_cost"] == 0.95
     assert {"unit": "kWh", "quantity": 1.000002, "cost": 0.46} in data["by_unit"]  # never the unallocated 4.75 kWh
 
-    rows = list(csv.DictReader(io.StringIO(render.billing_csv(report))))
-    assert list(rows[0])[-3:] == ["energy_kwh", "energy_cost", "currency"]
+    text = render.billing_csv(report)
+    rows = list(csv.DictReader(io.StringIO(text)))[:-1]
     billed: dict[str, Decimal] = {}
     for r in rows:
-        cost = Decimal(r["cost"] or r["energy_cost"])
-        billed[r["tenant"]] = billed.get(r["tenant"], Decimal(0)) + cost
-    assert billed == {"team-a": Decimal("3.20"), "research": Decimal("0.94"), UNALLOCATED: Decimal("0.95")}
-    assert [r["energy_kwh"] for r in rows if r["resource"] == "energy"] == [
-        "0.000001", "0.000001", "1.000000", "3.250000", "1.500000"]
+        billed[r["tenant"]] = billed.get(r["tenant"], Decimal(0)) + Decimal(r["cost"])
+    assert billed == {"team-a": Decimal("3.20"), "research": Decimal("0.94")}  # unallocated is nobody's line
+    assert csv_sums(text) == Decimal("4.14")
+    assert [r["quantity"] for r in rows if r["resource"] == "energy"] == ["0.000001", "0.000001", "1.000000"]
 
     text = render.billing_table(report)
     lines, totals = table_sums(text)

@@ -1,0 +1,152 @@
+"""Invoices (docs/billing-contract.md section 11): draft or final, numbers and revisions, tax, identities,
+product descriptions, and the EN 16931 e-invoice validated against the official Factur-X XSD."""
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from gpudash.errors import GpudashError
+from gpudash.model.types import BillingIdentity, Tax
+from gpudash.report import einvoice, invoice, render
+from gpudash.report.period import readable_until
+from tests.unit.test_report import END, ISSUED, NOW, START, billing_report, energy_report, example_model, t
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "docs" / "img"
+
+
+def official_schema() -> etree.XMLSchema:
+    """The Factur-X 1.0.07 EN 16931 XSD (FNFE-MPE's published schema, as drafthorse ships it): validated here
+    independently of drafthorse's own check when it writes."""
+    import drafthorse
+
+    return etree.XMLSchema(etree.parse(str(Path(drafthorse.__file__).parent / "schema" /
+                                           "Factur-X_1.0.07_EN16931.xsd")))
+
+
+def model(**issuer):
+    return example_model(country="DE", iban="DE02120300000000202051", bic="BYLADEM1001", **issuer)
+
+
+def team_a(report, **billing):
+    tenant = next(x for x in report.tenants if x.name == "team-a")
+    tenant = replace(tenant, billing=BillingIdentity(legal_name="Team A GmbH", address=("2 Lab Road", "80331 Munich"),
+                                                     country="DE", customer_id="C-1", purchase_order="PO-9", **billing))
+    report.tenants = [tenant if x.name == "team-a" else x for x in report.tenants]
+    return tenant
+
+
+def build(report=None, now=NOW, m=None, **billing):
+    report = report or billing_report()
+    return invoice.build(report, team_a(report, **billing), m or model(tax=Tax("VAT", 19)), ISSUED, now)
+
+
+def test_a_final_invoice_adds_tax_to_the_sum_of_its_lines():
+    inv = build()
+    assert inv.final and inv.number == invoice.base_number("team-a", START, END) and inv.due == date(2026, 3, 4)
+    assert inv.subtotal == Decimal("44.63") == sum(x.amount for x in inv.lines)
+    assert inv.tax_amount == Decimal("8.48")  # 44.63 x 19 % = 8.4797, rounded once
+    assert inv.total_due == Decimal("53.11")
+    html = render.statement_html(billing_report(), inv)
+    for text in ("Invoice no. <strong>", "Due date <strong>2026-03-04", "Team A GmbH", "80331 Munich",
+                 "Customer ID <strong>C-1", "Purchase order <strong>PO-9", "VAT 19 %", "53.11", "IBAN DE0212"):
+        assert text in html, text
+    assert "DRAFT" not in html
+
+
+def test_an_exempt_tenant_pays_no_tax_and_reads_why():
+    inv = build(tax=Tax(exempt="Reverse charge: the recipient owes the VAT"))
+    assert inv.tax_amount == 0 and inv.total_due == inv.subtotal
+    assert "Tax exempt: Reverse charge" in render.statement_html(billing_report(), inv)
+    xml = einvoice.cii_xml(inv).decode()
+    assert "<ram:CategoryCode>E</ram:CategoryCode>" in xml and "Reverse charge" in xml
+
+
+@pytest.mark.parametrize("now,reason", [
+    (t("2026-02-01T03:00:00Z"), "the period ends at 2026-02-01T04:00:00Z"),
+    (t("2026-02-01T04:30:00Z"), "final up to"),  # the period is over, its last hour not yet final (H + 2h)
+])
+def test_a_statement_not_final_yet_is_a_draft_with_a_number_of_its_own(now, reason):
+    report = billing_report()
+    report.readable_end = readable_until(report.end, now)
+    inv = build(report, now=now)
+    assert inv.draft and reason in "; ".join(inv.draft)
+    assert inv.number.startswith("DRAFT-GPU-") and inv.number != invoice.base_number("team-a", START, END)
+    assert render.statement_filename(inv).endswith("-DRAFT.html")
+    html = render.statement_html(report, inv)
+    assert 'class="draft-mark"' in html and "DRAFT statement (not an invoice)" in html and "Due date" not in html
+    with pytest.raises(GpudashError, match="is a draft"):
+        einvoice.cii_xml(inv)
+
+
+def test_missing_hours_make_a_draft_even_after_the_period():
+    report = billing_report()
+    report.gaps = [START]
+    assert "no usage was recorded for 1 hour(s)" in build(report).draft[0]
+
+
+def test_quantities_at_the_issuers_precision_amounts_from_the_unrounded_figures():
+    report = energy_report()
+    inv = build(report, m=model(hours_digits=1, kwh_digits=4))
+    shown = {(x.resource, x.cluster): (x.quantity, x.amount) for x in inv.lines}
+    assert shown[("nvidia.com/gpu", "east")] == (Decimal("0.3"), Decimal("1.00"))
+    assert shown[("energy", "east")] == (Decimal("1.0000"), Decimal("0.20"))
+
+
+def test_products_are_described_in_words():
+    m = model()
+    d = lambda cls, res: invoice.describe(m, cls, res, "east")  # noqa: E731
+    assert d("a100-80gb", "nvidia.com/gpu").endswith(": whole GPU (a100-80gb)")
+    assert "NVIDIA A100-SXM4-80GB" in d("a100-80gb", "nvidia.com/gpu")
+    assert ": MIG 1g.10gb slice (a100-80gb)" in d("a100-80gb", "nvidia.com/mig-1g.10gb")
+    assert ": MIG 1g.10gb slice (time-shared)" in d("a100-80gb", "nvidia.com/mig-1g.10gb.shared")
+    assert "shared GPU replica (1/" in d("a100-80gb", "nvidia.com/gpu.shared")
+    assert ": GPU partition cpx-1" in d("mi300x", "amd.com/cpx-1") and d("x", "energy") == "GPU energy on cluster east"
+
+
+def test_the_ledger_keeps_a_number_for_the_same_amounts_and_revises_a_correction(tmp_path):
+    ledger = invoice.Ledger(tmp_path / "ledger")
+    first = ledger.issue(build())
+    assert ledger.issue(build()).number == first.number and not first.replaces
+    corrected = ledger.issue(build(m=model(tax=Tax("VAT", 7))))
+    assert corrected.number == f"{first.number}-R1" and corrected.replaces == first.number
+    again = ledger.issue(build(m=model(tax=Tax("VAT", 7))))
+    assert (again.number, again.replaces) == (corrected.number, first.number)
+    xml = einvoice.cii_xml(corrected).decode()
+    assert "<ram:TypeCode>384</ram:TypeCode>" in xml and f"<ram:IssuerAssignedID>{first.number}<" in xml
+    assert f"Revision: replaces <strong>{first.number}" in render.statement_html(billing_report(), corrected)
+    (tmp_path / "ledger" / f"{first.number}.json").write_text("{oops")
+    with pytest.raises(GpudashError, match="cannot read it"):
+        ledger.issue(build())
+
+
+def test_the_e_invoice_validates_against_the_official_schema():
+    schema = official_schema()
+    for inv in (build(), build(tax=Tax(exempt="Reverse charge")), build(energy_report())):
+        doc = etree.fromstring(einvoice.cii_xml(inv))
+        assert schema.validate(doc), schema.error_log
+        ns = {"ram": doc.nsmap["ram"]}
+        amounts = [Decimal(x) for x in doc.xpath("//ram:SpecifiedTradeSettlementLineMonetarySummation/"
+                                                 "ram:LineTotalAmount/text()", namespaces=ns)]
+        assert sum(amounts) == inv.subtotal == Decimal(doc.xpath("//ram:LineTotalAmount/text()", namespaces=ns)[-1])
+        assert Decimal(doc.xpath("//ram:DuePayableAmount/text()", namespaces=ns)[0]) == inv.total_due
+
+
+def test_an_e_invoice_needs_the_countries(capsys):
+    with pytest.raises(GpudashError, match="issuer.country"):
+        einvoice.cii_xml(build(m=example_model(tax=Tax("VAT", 19))))
+
+
+def test_the_docs_sample_is_a_valid_factur_x_invoice():
+    """docs/img/statement.xml validates, and statement.pdf carries exactly it as its Factur-X attachment."""
+    from pypdf import PdfReader
+
+    xml = (SAMPLE / "statement.xml").read_bytes()
+    assert official_schema().validate(etree.fromstring(xml))
+    attached = PdfReader(SAMPLE / "statement.pdf").attachments
+    assert attached.get("factur-x.xml") == [xml]
