@@ -53,6 +53,8 @@ MCO_TIER_CLUSTER_SET_BINDING = f"{MCO}/global.managedclustersetbinding.yaml"
 
 # --- scrape wiring ------------------------------------------------------------------------------------------------
 WIRING_NAMESPACE = f"{WIRING}/namespace.yaml"
+WIRING_ROLE = f"{WIRING}/prometheus-k8s.role.yaml"  # the platform Prometheus may discover the exporters' Endpoints
+WIRING_ROLE_BINDING = f"{WIRING}/prometheus-k8s.rolebinding.yaml"
 KSM_ALLOWLIST = f"{WIRING}/kube-state-metrics-metric-labels-allowlist.txt"
 DCGM_SERVICE_MONITOR = f"{WIRING}/dcgm-exporter.servicemonitor.yaml"
 AMD_SERVICE_MONITOR = f"{WIRING}/amd-metrics-exporter.servicemonitor.yaml"
