@@ -2,20 +2,26 @@
 OpenAPI schema of the OpenShift releases gpudash supports (kubernetes-validate, strict: an unknown field fails),
 custom resources against their upstream CRD schemas (tests/fixtures/upstream/*/SOURCE.md), with the fields the API
 server would drop silently (structural pruning) reported too. The objects a Policy enforces on the spokes are
-checked as well. Renders: the bundled example (every target) and the example with the spoke tier and the
-self-managed scrape wiring on, so every object kind gpudash writes is covered."""
+checked as well. Renders: the bundled example (every target) and the example with the spoke tier, the
+self-managed scrape wiring and the ArgoCD Applications on, so every object kind gpudash writes is covered.
+
+Each deploy/ destination, built alone by kustomize (``kubectl kustomize``, kubectl's built-in kustomize), gives
+objects that validate, and no object twice; the ArgoCD objects point at destinations that exist."""
 from __future__ import annotations
 
 import json
+import posixpath
+import subprocess
 
 import jsonschema
 import kubernetes_validate
 import pytest
+import yaml
 
-from gpudash import kube
+from gpudash import kube, layout, writer
 from gpudash.deferred import built
 from gpudash.yamlfmt import strip_comments
-from tests.conftest import FIXTURES, generate_without_golden
+from tests.conftest import FIXTURES, generate_without_golden, require
 from tests.unit.test_mco_settings import example, pruned
 
 # OpenShift 4.18, 4.19 and 4.21 ship Kubernetes 1.31, 1.32 and 1.34 (the Prometheus 3 releases gpudash is proven on
@@ -36,11 +42,15 @@ CRDS = {  # (apiVersion, kind) -> the upstream CRD schema of that version
     ("grafana.integreatly.org/v1beta1", "GrafanaDashboard"): "grafana-operator/grafanadashboard-v1beta1",
     ("grafana.integreatly.org/v1beta1", "GrafanaFolder"): "grafana-operator/grafanafolder-v1beta1",
     ("grafana.integreatly.org/v1beta1", "GrafanaDatasource"): "grafana-operator/grafanadatasource-v1beta1",
+    ("argoproj.io/v1alpha1", "Application"): "argocd/application-v1alpha1",
+    ("argoproj.io/v1alpha1", "ApplicationSet"): "argocd/applicationset-v1alpha1",
 }
 SCHEMAS = {key: json.loads((UPSTREAM / f"{stem}.schema.json").read_text()) for key, stem in CRDS.items()}
+ARGOCD = {"repo_url": "https://git.example.com/platform/gitops.git", "path": "gpu/billing"}
 VARIANTS = {
     "example": {},
-    "tier-and-wiring": {"billing.spoke_tier": "policy", "sources.self_managed": {"namespace": "gpu-monitoring"}},
+    "tier-wiring-argocd": {"billing.spoke_tier": "policy", "sources.self_managed": {"namespace": "gpu-monitoring"},
+                           "outputs.argocd": ARGOCD},
 }
 
 
@@ -79,12 +89,15 @@ def _enforced(obj: dict) -> list[dict]:
 
 
 @pytest.fixture(scope="module", params=sorted(VARIANTS))
-def objects(request) -> dict[str, dict]:
+def render(request) -> dict[str, object]:
     from gpudash.model import model_from_dict
 
-    model = model_from_dict(example(**VARIANTS[request.param]))
-    files = generate_without_golden(model)
-    return {path: strip_comments(built(data)) for path, data in files.items() if kube.is_resource(path, data)}
+    return generate_without_golden(model_from_dict(example(**VARIANTS[request.param])))
+
+
+@pytest.fixture(scope="module")
+def objects(render) -> dict[str, dict]:
+    return {path: strip_comments(built(data)) for path, data in render.items() if kube.is_resource(path, data)}
 
 
 @pytest.mark.parametrize("version", KUBERNETES_VERSIONS)
@@ -102,3 +115,29 @@ def test_the_check_catches_what_the_api_server_refuses_or_drops():
     assert problems(rule, KUBERNETES_VERSIONS[0]) == []
     assert any("pruned" in p for p in problems({**rule, "spec": {"groups": [], "group": []}}, KUBERNETES_VERSIONS[0]))
     assert problems(kube.obj("argoproj.io/v1alpha1", "Unknown", "u"), KUBERNETES_VERSIONS[0])
+
+
+def test_each_destination_builds_alone_into_valid_objects(render, tmp_path):
+    require("kubectl")
+    writer.apply(writer.plan(tmp_path, render))
+    destinations = sorted(p.rpartition("/")[0] for p in render
+                          if p.startswith(f"{layout.DEPLOY}/") and p.endswith(layout.KUSTOMIZATION))
+    assert {layout.DEPLOY_HUB, layout.DEPLOY_SPOKES, layout.DEPLOY_SINGLE} <= set(destinations)
+    for destination in destinations:
+        built_text = subprocess.run(["kubectl", "kustomize", destination], cwd=tmp_path, capture_output=True,
+                                    text=True, timeout=120)
+        assert built_text.returncode == 0, (destination, built_text.stderr)
+        docs = [d for d in yaml.safe_load_all(built_text.stdout) if d]
+        assert docs, destination
+        ids = [(d["apiVersion"], d["kind"], d["metadata"].get("namespace"), d["metadata"]["name"]) for d in docs]
+        assert len(ids) == len(set(ids)), destination
+        found = [p for d in docs for p in problems(d, KUBERNETES_VERSIONS[-1])]
+        assert found == [], (destination, found)
+    for path, data in render.items():  # every Application's path is a destination of this render
+        if path.startswith(layout.DEPLOY_ARGOCD) and isinstance(data, dict) and data.get("kind") == "Application":
+            where = posixpath.relpath(data["spec"]["source"]["path"], ARGOCD["path"])
+            assert where in destinations, where
+        if isinstance(data, dict) and data.get("kind") == "ApplicationSet":  # each selected cluster has its folder
+            (generator,) = data["spec"]["generators"]
+            for cluster in generator["selector"]["matchExpressions"][0]["values"]:
+                assert layout.deploy_cluster(cluster) in destinations, cluster
