@@ -14,10 +14,13 @@ import yaml
 from e2e import mco_sim, pipeline
 from e2e.test_live import _live_model, _scrape_configs
 from gpudash import alerts, doctor, layout, wiring
+from gpudash.alerts import names as an
 from gpudash.mock.server import MockServer, exposition
 from gpudash.model.types import SelfManaged
 from gpudash.report.client import Prometheus
+from gpudash.rules import inputs, names
 from gpudash.sources import kube_state_metrics as ksm
+from tests.conftest import FIXTURES
 from tests.standins import StandIn
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -26,16 +29,30 @@ WARMUP = 65.0  # seconds: a few scrapes, an evaluation of every rule group (inte
 # starting at an offset within its interval) and three pushes to the hubs
 PUSH = 20  # seconds: billing.mco_interval of the doctor's model; a multiple of the spoke rules' 10 s interval,
 # so each federation scrape finds a sample evaluated one interval after the last one
-SPOKES = ("healthy", "honor_labels", "ksm_job", "no_alerts", "emptydir")
-HUBS = ("hub", "hub_fast", "hub_bare", "hub_stalled")
+SPOKES = ("healthy", "honor_labels", "ksm_job", "no_alerts", "emptydir", "day1")
+# The day-one spoke: OpenShift's minimal collection profile (kube-state-metrics scraped through CMO's keep regex,
+# tests/fixtures/upstream/cmo), the TSDB on a claim whose volumeClaimTemplate is named prometheus-data, and the
+# spoke tier's rule group not loaded (the Placement missed the cluster).
+MINIMAL = yaml.safe_load((FIXTURES / "upstream/cmo/kube-state-metrics-minimal-service-monitor.yaml").read_text())
+RENAMED_VOLUME = "prometheus-data"
+DEFAULT_VOLUME = "prometheus-k8s-db"  # prometheus-operator pkg/prometheus/common.go VolumeName: prometheus-<name>-db
+HUBS = ("hub", "hub_fast", "hub_bare", "hub_stalled", "hub_day1")
 
 
 def _model():
-    """The live model, pushing every PUSH seconds, on a self-managed spoke (the exporters scraped as wiring/ says)."""
+    """The live model, pushing every PUSH seconds, with the spoke tier, on a self-managed spoke (the exporters
+    scraped as wiring/ says)."""
     model = _live_model()
     managed = SelfManaged("gpu-monitoring", (("app", "dcgm-exporter"),), (("app", "amd-metrics-exporter"),))
-    return dataclasses.replace(model, billing=dataclasses.replace(model.billing, mco_interval=PUSH),
-                               sources=dataclasses.replace(model.sources, self_managed=managed))
+    billing = dataclasses.replace(model.billing, mco_interval=PUSH, spoke_tier="policy")
+    return dataclasses.replace(model, billing=billing, sources=dataclasses.replace(model.sources, self_managed=managed))
+
+
+def _minimal_profile() -> list[dict]:
+    """The metric relabelling of CMO's minimal kube-state-metrics ServiceMonitor (its keep regex), as Prometheus
+    configuration."""
+    (keep,) = [r for r in MINIMAL["spec"]["endpoints"][0]["metricRelabelings"] if r["action"] == "keep"]
+    return [{"action": "keep", "source_labels": keep["sourceLabels"], "regex": keep["regex"]}]
 
 
 def _as_rendered(scrape: list[dict], model) -> None:
@@ -47,17 +64,21 @@ def _as_rendered(scrape: list[dict], model) -> None:
         (job["job_name"],) = [r["replacement"] for r in endpoint["relabelings"] if r["targetLabel"] == "job"]
 
 
-def _platform_pods(claimed: bool) -> str:
-    """kube-state-metrics' series of the platform Prometheus pod: its TSDB volume a PVC or not (an emptyDir)."""
+def _platform_pods(volume: str | None) -> str:
+    """kube-state-metrics' series of the platform Prometheus pod: its TSDB volume a claim of the StatefulSet's
+    volumeClaimTemplate named ``volume`` (claim <volume>-<pod>, pkg/controller/statefulset), or an emptyDir."""
     pod = (("namespace", doctor.PLATFORM_NAMESPACE), ("pod", "prometheus-k8s-0"))
     series = {(("__name__", ksm.POD_INFO), *pod): 1}
-    if claimed:
-        series[(("__name__", ksm.POD_PVC), *pod, ("persistentvolumeclaim", f"{doctor.PLATFORM_TSDB_VOLUME}-"
-                "prometheus-k8s-0"), ("volume", doctor.PLATFORM_TSDB_VOLUME))] = 1
+    if volume:
+        claim = ("persistentvolumeclaim", f"{volume}-prometheus-k8s-0")
+        series[(("__name__", ksm.POD_PVC), *pod, claim, ("volume", volume))] = 1
+        series[(("__name__", ksm.PVC_INFO), pod[0], claim, ("storageclass", "gp3-csi"))] = 1
     return exposition(series)
 
 
-PODS = {"/pvc": _platform_pods(True), "/emptydir": _platform_pods(False)}  # path -> exposition
+# path -> exposition
+PODS = {"/pvc": _platform_pods(DEFAULT_VOLUME), "/emptydir": _platform_pods(None),
+        "/renamed": _platform_pods(RENAMED_VOLUME)}
 
 
 def _pods(request):
@@ -71,9 +92,12 @@ def _spoke(mock: str, pods: str, model, rendered, break_with: str = "") -> dict:
     # The platform Prometheus pods as kube-state-metrics exports them, from a target of their own (an extra
     # kube-state-metrics target would double its `up`): the series take kube-state-metrics' job.
     scrape.append({"job_name": "platform-pods", "scrape_interval": "2s", "static_configs": [{"targets": [pods]}],
-                   "metrics_path": "/emptydir" if break_with == "emptydir" else "/pvc",
+                   "metrics_path": {"emptydir": "/emptydir", "day1": "/renamed"}.get(break_with, "/pvc"),
                    "metric_relabel_configs": [{"target_label": "job",
                                                "replacement": model.sources.kube_state_metrics_job}]})
+    if break_with == "day1":  # both kube-state-metrics targets through the minimal profile's keep regex
+        for job in (scrape[0], scrape[-1]):
+            job["metric_relabel_configs"] = job.get("metric_relabel_configs", []) + _minimal_profile()
     for job in scrape:
         job["static_configs"][0].setdefault("labels", {})["cluster"] = model.clusters[0]  # the single cluster's name
     if break_with == "honor_labels":  # the DCGM ServiceMonitor with honorLabels: true, the model says unset
@@ -81,6 +105,8 @@ def _spoke(mock: str, pods: str, model, rendered, break_with: str = "") -> dict:
     if break_with == "ksm_job":  # kube-state-metrics scraped under another job name than the model's
         scrape[0]["job_name"] = "ksm-other"
     files = [rendered / layout.SPOKE_RULES, rendered / layout.HUB_RULES]
+    if break_with != "day1":  # the spoke tier's group, as its Policy puts it on every cluster the Placement selects
+        files.append(rendered / layout.SPOKE_TIER_RULES)
     if break_with != "no_alerts":  # the alerts were never applied
         files.append(rendered / layout.ALERT_RULES)
     return {"rule_files": files, "config_extra": {"global": {"scrape_interval": "2s", "evaluation_interval": "10s"},
@@ -138,7 +164,8 @@ def live(tmp_path_factory):
         for name in SPOKES:
             servers[name] = Server(tmp / name, **_spoke(server.address, pods_address, model, rendered, name)).start()
         for name in HUBS:
-            servers[name] = Server(tmp / name, **_hub(servers["healthy"].url, model, rendered, tmp, name)).start()
+            source = servers["day1" if name == "hub_day1" else "healthy"].url
+            servers[name] = Server(tmp / name, **_hub(source, model, rendered, tmp, name)).start()
         time.sleep(WARMUP)
         yield {name: s.url for name, s in servers.items()}, model
     finally:
@@ -205,7 +232,7 @@ def test_prometheus_on_empty_dir(live):
     urls, model = live
     check = _one_failure(urls["emptydir"], model)
     assert check.name == "Prometheus storage"
-    assert check.found == f"{doctor.PLATFORM_TSDB_VOLUME} is not a PersistentVolumeClaim (emptyDir) on prometheus-k8s-0"
+    assert check.found.startswith("the data volume is not a PersistentVolumeClaim (emptyDir) on prometheus-k8s-0")
 
 
 def test_storage_cannot_tell_without_the_pods(live):
@@ -251,3 +278,41 @@ def test_hub_ruler_not_evaluating(live):
     first = alerts.hub_groups(model)[0].name
     assert check.name == "rule groups" and check.found.startswith(f"{len(alerts.hub_groups(model))} group(s) not "
                                                                   f"evaluating, first {first} (never evaluated)")
+
+
+def test_healthy_storage_names_its_volume(live):
+    urls, model = live
+    (check,) = doctor.storage(Prometheus(urls["healthy"]), model, time.time())
+    assert check.status == doctor.OK and check.found.startswith(f"data volume {DEFAULT_VOLUME} on a Persistent")
+
+
+def test_day_one_spoke(live):
+    """The minimal collection profile, a data volume named by its volumeClaimTemplate and no spoke tier: doctor
+    fails exactly the missing init-container series and the tier, each with its fix; the storage check finds the
+    renamed volume's claim (the pods' volume series are dropped by the profile) instead of failing."""
+    urls, model = live
+    checks = doctor.run(Prometheus(urls["day1"]), model, "single")
+    failed = [c for c in checks if c.status == doctor.FAIL]
+    assert [(c.name, c.found, c.fix) for c in failed] == [
+        ("billing inputs", inputs.CAUSE[inputs.INIT_CONTAINERS], inputs.FIX[inputs.INIT_CONTAINERS]),
+        ("spoke tier", "rule group gpudash-spoke-tier not loaded on this cluster: its hourly GPU-hours and energy "
+         "are empty", inputs.FIX[inputs.SPOKE_TIER])], [c.line() for c in failed]
+    (storage,) = [c for c in checks if c.name == "Prometheus storage"]
+    assert storage.status == doctor.OK and storage.found == (
+        f"data volume {RENAMED_VOLUME} on a PersistentVolumeClaim (1 pod(s), from {ksm.PVC_INFO})")
+    # the spoke rules record what the hub alerts on: the init-container series and the tier missing
+    rows = Prometheus(urls["day1"]).query(names.INPUT_MISSING, time.time())
+    assert sorted(r["input"] for r, _ in rows) == [inputs.INIT_CONTAINERS, inputs.SPOKE_TIER], rows
+    assert Prometheus(urls["healthy"]).query(names.INPUT_MISSING, time.time()) == []
+
+
+def test_hub_names_a_cluster_missing_an_input(live):
+    """The hub fires GPUBillingInputMissing for the day-one spoke's inputs at the first evaluation after a push
+    (the tier) and reports them in doctor."""
+    urls, model = live
+    failed = _failed(urls["hub_day1"], model, "hub")
+    assert {c.name for c in failed} == {"billing inputs of the clusters"}, [c.line() for c in failed]
+    assert any(inputs.CAUSE[inputs.SPOKE_TIER] in c.found for c in failed)
+    firing = Prometheus(urls["hub_day1"]).query(f'ALERTS{{alertname="{an.INPUT_MISSING}",alertstate="firing"}}',
+                                                time.time())
+    assert {(r["cluster"], r["input"]) for r, _ in firing} >= {(c, inputs.SPOKE_TIER) for c in model.clusters}

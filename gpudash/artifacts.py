@@ -2,7 +2,7 @@
 plus the kustomizations of the Kubernetes objects written. Pure; no I/O."""
 from __future__ import annotations
 
-from gpudash import content, grafana, kube, layout, targets
+from gpudash import content, gitops, grafana, kube, layout, targets
 from gpudash.model.types import Model
 
 
@@ -14,7 +14,8 @@ def generate(model: Model, progress=None, tests: dict[str, object] | None = None
     """All output files of ``model``, plus kustomizations: one per folder holding Kubernetes objects (one
     deployment target each: ``mco`` and ``dashboards/acm`` on the ACM hub, ``rules/kubernetes``,
     ``alerts/kubernetes``, ``quotas``, ``prune`` and ``prune/<cluster>`` on a cluster, ``grafana/operator`` where
-    grafana-operator runs) and a top-level one listing every object. ``progress(done, total, what)`` is told of
+    grafana-operator runs) and a top-level one listing every object (kept for one release), then the destinations
+    of :mod:`gpudash.gitops` with the output's README.md. ``progress(done, total, what)`` is told of
     each part started; ``tests``: the golden test files, when made elsewhere (:func:`content.build`)."""
     total, started = len(content.PARTS) + len(model.outputs.targets), []
 
@@ -35,6 +36,7 @@ def generate(model: Model, progress=None, tests: dict[str, object] | None = None
     for folder, names in by_folder.items():
         files[layout.kustomization(folder)] = _kustomization(names)
     files[layout.KUSTOMIZATION] = _kustomization(objects)
+    files.update(gitops.artifacts(model, files))  # deploy/ destinations, ArgoCD objects, README.md
     return files
 
 

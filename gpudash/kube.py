@@ -16,6 +16,11 @@ SERVER_SIDE_APPLY = "ServerSideApply=true"
 # OpenShift's platform Prometheus selects ServiceMonitors and PrometheusRules only in namespaces labelled so
 # (openshift/cluster-monitoring-operator assets/prometheus-k8s/prometheus.yaml, *NamespaceSelector).
 CLUSTER_MONITORING = {"openshift.io/cluster-monitoring": "true"}
+# The platform Prometheus itself: the Prometheus CR "k8s" in openshift-monitoring, running as the service account
+# prometheus-k8s (assets/prometheus-k8s/prometheus.yaml serviceAccountName).
+PLATFORM_NAMESPACE = "openshift-monitoring"
+PLATFORM_PROMETHEUS = "prometheus-k8s"
+RBAC_API = "rbac.authorization.k8s.io/v1"
 PART_OF = {"app.kubernetes.io/part-of": "gpudash", "app.kubernetes.io/managed-by": "gpudash"}
 
 

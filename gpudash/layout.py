@@ -24,6 +24,9 @@ DASHBOARD_PREFIX = "gpudash-"  # every dashboard's file stem (its uid) starts so
 GRAFANA_OPERATOR = f"{GRAFANA}/operator"  # grafana-operator v5 objects
 GRAFANA_PROVISIONING = f"{GRAFANA}/provisioning"  # Grafana file provisioning
 
+DEPLOY = "deploy"  # one folder per destination (hub, spokes, clusters/<name>, single, grafana), and argocd/
+README = "README.md"  # what each folder is and where it goes (generated)
+
 KUSTOMIZATION = "kustomization.yaml"  # one per folder of Kubernetes objects, and one at the top
 MANIFEST = ".gpudash-manifest.json"  # what the writer owns in the output folder
 DEFAULT_OUTPUT = "gpudash-out"  # render's folder without -o: never the current folder, which may be a project
@@ -57,6 +60,8 @@ MCO_TIER_CLUSTER_SET_BINDING = f"{MCO}/global.managedclustersetbinding.yaml"
 
 # --- scrape wiring ------------------------------------------------------------------------------------------------
 WIRING_NAMESPACE = f"{WIRING}/namespace.yaml"
+WIRING_ROLE = f"{WIRING}/prometheus-k8s.role.yaml"  # the platform Prometheus may discover the exporters' Endpoints
+WIRING_ROLE_BINDING = f"{WIRING}/prometheus-k8s.rolebinding.yaml"
 KSM_ALLOWLIST = f"{WIRING}/kube-state-metrics-metric-labels-allowlist.txt"
 DCGM_SERVICE_MONITOR = f"{WIRING}/dcgm-exporter.servicemonitor.yaml"
 AMD_SERVICE_MONITOR = f"{WIRING}/amd-metrics-exporter.servicemonitor.yaml"
@@ -134,3 +139,16 @@ def grafana_provisioning(kind: str, name: str) -> str:
 
 def kustomization(folder: str) -> str:
     return f"{folder}/{KUSTOMIZATION}" if folder else KUSTOMIZATION
+
+
+# --- GitOps destinations ------------------------------------------------------------------------------------------
+DEPLOY_HUB = f"{DEPLOY}/hub"  # the ACM hub
+DEPLOY_SPOKES = f"{DEPLOY}/spokes"  # what every managed cluster gets
+DEPLOY_SINGLE = f"{DEPLOY}/single"  # a cluster without ACM
+DEPLOY_GRAFANA = f"{DEPLOY}/grafana"  # where grafana-operator runs
+DEPLOY_ARGOCD = f"{DEPLOY}/argocd"  # ArgoCD Applications of the destinations (outputs.argocd only)
+
+
+def deploy_cluster(cluster: str) -> str:
+    """A managed cluster's destination: what every spoke gets plus its own objects."""
+    return f"{DEPLOY}/clusters/{cluster}"

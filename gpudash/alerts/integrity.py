@@ -8,13 +8,15 @@ a node have ``node=""``; no phase is needed, so gpudash adds no kube-state-metri
 """
 from __future__ import annotations
 
+import dataclasses
+
 from gpudash.alerts import common as c
 from gpudash.alerts import names as an
 from gpudash.alerts import promtool as pt
 from gpudash.model.types import Model
 from gpudash.promql import build as q
 from gpudash.promql import read
-from gpudash.rules import names
+from gpudash.rules import inputs, names
 from gpudash.sources import gpu_exporters as gx
 from gpudash.sources import kube_state_metrics as ksm
 
@@ -73,6 +75,12 @@ def unscheduled_for(model):
     return max(1800, c.pushes(model, 3))
 
 
+def input_missing_for(model, what: str):
+    """The spoke tier's absence fires at the first evaluation of the push that reports it (a cluster the Placement
+    missed is told within one push interval); a missing exporter or kube-state-metrics series after two pushes."""
+    return 0 if what == inputs.SPOKE_TIER else c.pushes(model, 2)
+
+
 def rule_failures_for(model):
     return c.pushes(model, 3)
 
@@ -115,6 +123,11 @@ def _unpriced_text(currency, cluster, namespace, hours, resource, product):
 def _energy_text(cluster, share):
     return (f"In the last hour {share} of the GPU energy of cluster {cluster} went to GPUs no pod held: idle "
             "capacity drawing power that no tenant pays for (the provider's unallocated energy line).")
+
+
+def _input_text(what, cluster, node="", gpus=""):
+    where = f"node {node} of cluster {cluster}: {gpus} " if what == inputs.GPU_POWER else f"cluster {cluster}: "
+    return f"On {where}{inputs.CAUSE[what]}. Fix: {inputs.FIX[what]}."
 
 
 def _no_product_text(cluster, node, gpus):
@@ -241,6 +254,37 @@ def _energy_unallocated(model: Model):
         threshold=f"unallocated kWh / all kWh of the last hour >= {ratio:g} (the hourly figure is its own debounce)")
 
 
+_INPUT_HELP = {
+    inputs.INIT_CONTAINERS: "kube-state-metrics' init-container series are not scraped (OpenShift's minimal collection"
+                            "\nprofile): init containers' and native sidecars' GPU requests go unbilled.",
+    inputs.SPOKE_TIER: "The spoke tier is not recording on a model cluster (the Placement missed it, or its group"
+                       "\nfails): that cluster's hourly GPU-hours and energy are empty.",
+    inputs.GPU_POWER: "GPUs report activity but their node reports no power or energy: their energy is unmetered"
+                      "\nand the idle power veto cannot apply (a GPU at work may be alerted or pruned as idle).",
+}
+
+
+def _input_missing(model: Model):
+    """One rule per input the spoke checks (gpudash.rules.inputs), each with its cause and fix."""
+    out = []
+    for what, severity in ((inputs.INIT_CONTAINERS, "critical"), (inputs.SPOKE_TIER, "critical"),
+                           (inputs.GPU_POWER, "warning")):
+        if what == inputs.SPOKE_TIER and not model.billing.tier:
+            continue
+        missing = c.fresh(model, q.selector(names.INPUT_MISSING, ("input", "=", what)))
+        hold = input_missing_for(model, what)
+        rule = c.provider_alert(
+            model, an.INPUT_MISSING, f"{missing} > 0", hold, severity,
+            summary="A series the billing rules need is missing on a cluster.",
+            description=_input_text(what, c.label("cluster"), c.label("node"), c.VALUE_INT),
+            help=_INPUT_HELP[what],
+            threshold=f"`{names.INPUT_MISSING}{{input=\"{what}\"}}` pushed" + (f"; for {q.duration(hold)}"
+                                                                             if hold else " (at once)"))
+        # the input as a rule label too: rules of one alert name need distinct labels (promtool's duplicate lint)
+        out.append(dataclasses.replace(rule, labels=(*rule.labels, ("input", what))))
+    return tuple(out)
+
+
 def _no_product(model: Model):
     no_product = q.agg("sum", ("cluster", "node"),
                        c.fresh(model, q.selector(names.POD_ALLOCATED, ("product", "=", ""))))
@@ -297,13 +341,15 @@ def _rule_slow(model: Model):
         threshold=f"last duration > interval; for {q.duration(rule_slow_for(model))}")
 
 
-# One function per alert, in the group's order; _exporter_missing is None when no vendor has an exporter.
-_ALERTS = (_not_reporting, _gap, _ksm_down, _exporter_missing, _unpriced, _energy_unallocated, _no_product,
-           _unscheduled, _rule_failures, _rule_slow)
+# One function per alert, in the group's order; _exporter_missing is None when no vendor has an exporter,
+# _input_missing gives one rule per input.
+_ALERTS = (_not_reporting, _gap, _ksm_down, _exporter_missing, _unpriced, _energy_unallocated, _input_missing,
+           _no_product, _unscheduled, _rule_failures, _rule_slow)
 
 
 def alerts(model: Model) -> tuple:
-    return tuple(rule for rule in (build(model) for build in _ALERTS) if rule is not None)
+    built = (build(model) for build in _ALERTS)
+    return tuple(rule for out in built for rule in (out if isinstance(out, tuple) else (out,)) if rule is not None)
 
 
 def _dollar(text: str) -> str:
@@ -459,6 +505,30 @@ def _energy_tests(model: Model) -> list[dict]:
         pt.case(model, start - 1, an.ENERGY_UNALLOCATED), pt.case(model, start, an.ENERGY_UNALLOCATED, [fired])])]
 
 
+def _input_missing_tests(model: Model) -> list[dict]:
+    """Each input the spoke reports missing fires with its cause and fix: the spoke tier at the first evaluation
+    of its push, the others after their hold; a cluster that reports nothing stays quiet."""
+    cluster, start = model.clusters[0], 2
+    hold = pt.steps(model, input_missing_for(model, inputs.INIT_CONTAINERS))
+    total = start + hold + 2
+    rows = [(inputs.INIT_CONTAINERS, {}, 1, "critical"), (inputs.GPU_POWER, {"node": "mi300x-vf-1"}, 8, "warning")]
+    tier = [(inputs.SPOKE_TIER, {}, 1, "critical")] if model.billing.tier else []
+    series = [pt.series(names.INPUT_MISSING, {"cluster": cluster, "input": what, **extra},
+                        [None] * start + [value] * (total - start)) for what, extra, value, _ in rows + tier]
+    series.append(pt.series(names.BILLED_HOUR, {"cluster": "gpudash-complete"}, [0] * total))
+
+    def fired(which):
+        return sorted((_fired(model, an.INPUT_MISSING, {"cluster": cluster, "input": what, **extra, "severity": sev},
+                              _input_text(what, cluster, extra.get("node", ""), str(value)))
+                       for what, extra, value, sev in which), key=_order)
+
+    return [pt.test_group(model, "a series the spoke rules need is missing on a cluster", series, [
+        pt.case(model, start - 1, an.INPUT_MISSING),
+        pt.case(model, start, an.INPUT_MISSING, fired(tier)),
+        pt.case(model, start + hold - 1, an.INPUT_MISSING, fired(tier)),
+        pt.case(model, start + hold, an.INPUT_MISSING, fired(rows + tier))])]
+
+
 def _no_product_tests(model: Model) -> list[dict]:
     """A node whose pods' pushed allocation has no product fires after the hold; a labelled node never does."""
     cluster, t = model.clusters[0], model.tenants[0]
@@ -554,6 +624,7 @@ def _rule_tests(model: Model) -> list[dict]:
 
 def tests(model: Model) -> dict:
     groups = [*_not_reporting_tests(model), *_gap_tests(model), *_ksm_tests(model), *_exporter_missing_tests(model),
-              *_unpriced_tests(model), *_energy_tests(model), *_no_product_tests(model), *_unscheduled_tests(model),
+              *_unpriced_tests(model), *_energy_tests(model), *_input_missing_tests(model), *_no_product_tests(model),
+              *_unscheduled_tests(model),
               *_rule_tests(model)]
     return pt.test_file(model, groups, "Billing-data integrity alerts, fed pushed and recorded series directly.")

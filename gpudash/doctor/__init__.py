@@ -9,13 +9,13 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 
-from gpudash import alerts
+from gpudash import alerts, kube
 from gpudash.model.pricing import skus
 from gpudash.model.types import Exporter, Model
 from gpudash.promql import build as q
 from gpudash.promql import read
 from gpudash.report.client import Prometheus, PrometheusError
-from gpudash.rules import hub, names, spoke
+from gpudash.rules import hub, inputs, names, spoke, spoke_tier
 from gpudash.sources import gpu_exporters as gx
 from gpudash.sources import kube_state_metrics as ksm
 
@@ -26,12 +26,14 @@ SLOW_RULE = 5.0  # seconds: a spoke rule slower than this delays the metrics-col
 KSM_SERIES = (ksm.CONTAINER_REQUESTS, ksm.POD_PHASE, ksm.NODE_LABELS, ksm.NODE_ALLOCATABLE, ksm.POD_OWNER)
 # OpenShift's platform Prometheus: the cluster-monitoring-operator's Prometheus CR "k8s" in openshift-monitoring
 # (openshift/cluster-monitoring-operator assets/prometheus-k8s/prometheus.yaml); prometheus-operator names its
-# StatefulSet prometheus-<name> and its TSDB volume prometheus-<name>-db (prometheus-operator
-# pkg/prometheus/statefulset.go volumeName), an emptyDir unless the CR has a volumeClaimTemplate
-# (cluster-monitoring-config prometheusK8s.volumeClaimTemplate).
-PLATFORM_NAMESPACE = "openshift-monitoring"
-PLATFORM_PODS = "prometheus-k8s-[0-9]+"
-PLATFORM_TSDB_VOLUME = "prometheus-k8s-db"
+# StatefulSet prometheus-<name>. Its TSDB volume is an emptyDir unless the CR has a volumeClaimTemplate
+# (cluster-monitoring-config prometheusK8s.volumeClaimTemplate), and then it is named after the template:
+# metadata.name, else prometheus-<name>-db (prometheus-operator pkg/prometheus/common.go VolumeClaimName, mounted at
+# /prometheus by pkg/prometheus/server/statefulset.go). The StatefulSet controller names the claim of a pod
+# <template>-<pod> (kubernetes/kubernetes pkg/controller/statefulset/stateful_set_utils.go
+# getPersistentVolumeClaimName): the pod volume whose claim is so named is the data volume, whatever its name.
+PLATFORM_NAMESPACE = kube.PLATFORM_NAMESPACE
+PLATFORM_PODS = f"{kube.PLATFORM_PROMETHEUS}-[0-9]+"
 INTERVAL_TOLERANCE = 0.2  # a median push spacing this far (relative) from billing.mco_interval fails
 
 
@@ -147,23 +149,94 @@ def spoke_rules(prom: Prometheus, model: Model, now: float) -> list[Check]:
                   "give Prometheus more CPU or a shorter billing.resolution" if status == WARN else "")]
 
 
+def _claims(prom: Prometheus, model: Model, pods: tuple, now: float) -> tuple[dict[str, str], str]:
+    """{pod: its data volume} of the platform Prometheus pods whose volume is a StatefulSet claim (``<volume>-<pod>``),
+    and where that was read: the pods' volumes (kube_pod_spec_volumes_persistentvolumeclaims_info); where no pod's
+    volumes are scraped at all (the minimal collection profile drops them), the claims that exist
+    (kube_persistentvolumeclaim_info, which it keeps), named ``<volume>-<pod>``."""
+    job = ksm.job(model.sources)
+    if _count(prom, q.selector(ksm.POD_PVC, job), now):
+        rows = prom.query(q.selector(ksm.POD_PVC, job, *pods), now)
+        return ({r["pod"]: r["volume"] for r, _ in rows
+                 if r.get("persistentvolumeclaim") == f"{r.get('volume')}-{r.get('pod')}"}, ksm.POD_PVC)
+    claims = prom.query(q.selector(ksm.PVC_INFO, job, ("namespace", "=", PLATFORM_NAMESPACE),
+                                   ("persistentvolumeclaim", "=~", f".+-{PLATFORM_PODS}")), now)
+    found = {}
+    for labels, _ in claims:
+        volume, _, pod = labels["persistentvolumeclaim"].rpartition(f"-{kube.PLATFORM_PROMETHEUS}-")
+        found[f"{kube.PLATFORM_PROMETHEUS}-{pod}"] = volume
+    return found, ksm.PVC_INFO
+
+
 def storage(prom: Prometheus, model: Model, now: float) -> list[Check]:
     """The platform Prometheus keeps its TSDB on a PersistentVolumeClaim: with an emptyDir a rescheduled pod
     starts empty and the hour it was in cannot be billed from it. Prometheus' own API cannot tell (its
-    ``storage.tsdb.path`` is /prometheus either way), so this reads kube-state-metrics' view of the pods."""
+    ``storage.tsdb.path`` is /prometheus either way), so this reads kube-state-metrics' view of the pods: the volume
+    whose claim the StatefulSet made for the pod, whatever the volumeClaimTemplate named it."""
     job, name = ksm.job(model.sources), "Prometheus storage"
     pods = (("namespace", "=", PLATFORM_NAMESPACE), ("pod", "=~", PLATFORM_PODS))
     seen = sorted(_values(prom, q.selector(ksm.POD_INFO, job, *pods), "pod", now))
     if not seen:
-        return [Check(name, WARN, f"cannot tell: no {PLATFORM_NAMESPACE}/prometheus-k8s pods in {ksm.POD_INFO}",
-                      "make sure Prometheus' data directory is a PersistentVolumeClaim, not an emptyDir")]
-    claimed = _values(prom, q.selector(ksm.POD_PVC, job, *pods, ("volume", "=", PLATFORM_TSDB_VOLUME)), "pod", now)
+        return [Check(name, WARN, f"cannot tell: no {PLATFORM_NAMESPACE}/{kube.PLATFORM_PROMETHEUS} pods in "
+                      f"{ksm.POD_INFO}", "make sure Prometheus' data directory is a PersistentVolumeClaim, not an "
+                      "emptyDir")]
+    claimed, source = _claims(prom, model, pods, now)
     bare = [p for p in seen if p not in claimed]
     if bare:
-        return [Check(name, FAIL, f"{PLATFORM_TSDB_VOLUME} is not a PersistentVolumeClaim (emptyDir) on "
-                      f"{', '.join(bare)}", "set prometheusK8s.volumeClaimTemplate in the openshift-monitoring "
-                      "cluster-monitoring-config ConfigMap")]
-    return [Check(name, OK, f"{PLATFORM_TSDB_VOLUME} on a PersistentVolumeClaim ({len(seen)} pod(s))")]
+        return [Check(name, FAIL, f"the data volume is not a PersistentVolumeClaim (emptyDir) on {', '.join(bare)} "
+                      f"(no claim of a volumeClaimTemplate in {source})", "set prometheusK8s.volumeClaimTemplate in "
+                      "the openshift-monitoring cluster-monitoring-config ConfigMap")]
+    volumes = ", ".join(sorted(set(claimed[p] for p in seen)))
+    return [Check(name, OK, f"data volume {volumes} on a PersistentVolumeClaim ({len(seen)} pod(s), from {source})")]
+
+
+def billing_inputs(prom: Prometheus, model: Model, now: float) -> list[Check]:
+    """Every raw input the spoke rules need is here: what the pushed missing-input series would report
+    (gpudash.rules.inputs), evaluated now; the spoke tier has a check of its own (:func:`tier`)."""
+    name = "billing inputs"
+    rows = [(labels, v) for labels, v in prom.query(inputs.expr(model), now)
+            if labels.get("input") != inputs.SPOKE_TIER]
+    if not rows:
+        return [Check(name, OK, "kube-state-metrics' container series and the GPUs' power or energy are scraped")]
+    out = []
+    for labels, value in sorted(rows, key=lambda r: sorted(r[0].items())):
+        what = labels["input"]
+        where = f"node {labels.get('node')}: {value:.0f} " if what == inputs.GPU_POWER else ""
+        out.append(Check(name, FAIL, f"{where}{inputs.CAUSE[what]}", inputs.FIX[what]))
+    return out
+
+
+def pushed_inputs(prom: Prometheus, model: Model, now: float) -> list[Check]:
+    """On the hub: the inputs each cluster's last push reports missing (what GPUBillingInputMissing fires on)."""
+    name = "billing inputs of the clusters"
+    rows = prom.query(read.now(names.INPUT_MISSING, model.billing.mco_interval), now)
+    if not rows:
+        return [Check(name, OK, "no cluster reports a missing input")]
+    out = []
+    for labels, value in sorted(rows, key=lambda r: sorted(r[0].items())):
+        what = labels.get("input", "")
+        node = f" node {labels['node']}: {value:.0f}" if labels.get("node") else ""
+        out.append(Check(name, FAIL, f"{_shown(labels.get('cluster', ''))}{node}: {inputs.CAUSE.get(what, what)}",
+                         inputs.FIX.get(what, "")))
+    return out
+
+
+def tier(prom: Prometheus, model: Model, now: float) -> list[Check]:
+    """With ``billing.spoke_tier: policy``, the tier's rule group is loaded here and evaluating: a cluster the
+    Placement missed bills nothing from the tier (its hourly figures are empty)."""
+    if not model.billing.tier:
+        return []
+    name = "spoke tier"
+    group = _groups(prom).get(spoke_tier.GROUP)
+    if group is None:
+        return [Check(name, FAIL, f"rule group {spoke_tier.GROUP} not loaded on this cluster: its hourly GPU-hours "
+                      "and energy are empty", inputs.FIX[inputs.SPOKE_TIER])]
+    age = _group_age(group, now)
+    if age is None or age > 3 * float(group.get("interval") or 60):
+        shown = "never evaluated" if age is None else f"last evaluated {age:.0f}s ago"
+        return [Check(name, FAIL, f"rule group {spoke_tier.GROUP} loaded but not evaluating ({shown})",
+                      "check the platform Prometheus' rule evaluation (its log names the failing rule)")]
+    return [Check(name, OK, f"rule group {spoke_tier.GROUP} loaded and evaluating")]
 
 
 def _group_age(group: dict, now: float) -> float | None:
@@ -284,7 +357,7 @@ def run(prom: Prometheus, model: Model, role: str, now: float | None = None) -> 
     now = time.time() if now is None else now
     checks: list[Check] = []
     if role in ("spoke", "single"):
-        for check in (raw_series, product_labels, pricing, exporters, spoke_rules, storage):
+        for check in (raw_series, product_labels, pricing, exporters, billing_inputs, tier, spoke_rules, storage):
             checks += check(prom, model, now)
     if role in ("hub", "single"):
         local = (spoke.group(model),) if role == "single" else ()  # on ACM the collector runs the spoke rules
@@ -294,6 +367,6 @@ def run(prom: Prometheus, model: Model, role: str, now: float | None = None) -> 
         pushing = tuple(c for c, check in zip(expected, push_checks) if check.status == OK)
         checks += push_checks + billed_hours(prom, model, pushing, now)
         if role == "hub":  # on a single cluster nothing pushes: the spoke rules are a rule group
-            checks += push_intervals(prom, model, pushing, now)
+            checks += push_intervals(prom, model, pushing, now) + pushed_inputs(prom, model, now)
         checks += tenant_clusters(prom, model, now)
     return checks

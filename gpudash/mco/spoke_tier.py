@@ -10,6 +10,8 @@ namespace, into which a ManagedClusterSetBinding brings the clusters a Placement
 """
 from __future__ import annotations
 
+import json
+
 from gpudash import kube, layout, rules
 from gpudash.errors import GenerationError
 from gpudash.model.types import Model
@@ -22,8 +24,15 @@ NAME = spoke_tier.GROUP
 # The clusterset every managed cluster belongs to (open-cluster-management-io/api feature/feature.go
 # DefaultClusterSet); the Placement narrows it to the model's clusters.
 CLUSTER_SET = "global"
-# ACM labels each ManagedCluster with its name; MCO's `cluster` label is that name.
-CLUSTER_NAME_LABEL = "name"
+# The Placement selects the model's clusters by their ManagedCluster name, which MCO's `cluster` label is, with a CEL
+# expression: OCM evaluates celSelector expressions with the ManagedCluster as `managedCluster`
+# (open-cluster-management-io/ocm pkg/placement/helpers/cel.go; the field is in cluster/v1beta1 since
+# open-cluster-management-io/api#365, types_placement.go ClusterCelSelector). A label would not do: no controller
+# sets a `name` label on every ManagedCluster (OCM registration labels the cluster namespace only; the
+# multicloud-operators-foundation and managedcluster-import-controller set none; only the console's import adds
+# it), so clusters imported another way would silently get no tier. A hub whose Placement CRD predates
+# celSelector drops the field and places the tier on every cluster of the clusterset (harmless: it only records).
+CEL_CLUSTER_NAME = "managedCluster.metadata.name"
 # PromQL braces must reach Prometheus as written: no hub (propagator, controllers/propagator/propagation.go) or
 # managed-cluster (config-policy-controller, controllers/configurationpolicy_controller.go) template processing.
 NO_TEMPLATES = {"policy.open-cluster-management.io/disable-templates": "true"}
@@ -50,12 +59,16 @@ def policy(tier: tuple[Group, ...], namespace: str) -> dict:
                     spec={"disabled": False, "remediationAction": "enforce", "policy-templates": templates})
 
 
+def cluster_selector(clusters) -> str:
+    """The CEL expression true for exactly the ManagedClusters named in ``clusters``."""
+    return f"{CEL_CLUSTER_NAME} in [{', '.join(json.dumps(c) for c in clusters)}]"
+
+
 def placement(model: Model, namespace: str) -> dict:
-    """Every managed cluster of the model (by ACM's ``name`` label), from the bound clusterset."""
-    selector = {"matchExpressions": [{"key": CLUSTER_NAME_LABEL, "operator": "In", "values": list(model.clusters)}]}
+    """Every managed cluster of the model (by its ManagedCluster name), from the bound clusterset."""
+    selector = {"celSelector": {"celExpressions": [cluster_selector(model.clusters)]}}
     return kube.obj(f"{CLUSTER_GROUP}/v1beta1", "Placement", NAME, namespace,
-                    spec={"clusterSets": [CLUSTER_SET], "predicates": [{"requiredClusterSelector": {
-                        "labelSelector": selector}}]})
+                    spec={"clusterSets": [CLUSTER_SET], "predicates": [{"requiredClusterSelector": selector}]})
 
 
 def artifacts(model: Model, tier: tuple[Group, ...], namespace: str) -> dict[str, dict]:

@@ -35,6 +35,7 @@ from gpudash.simulation.scenario import (
     shown_holders,
 )
 from gpudash.sources import gpu_exporters as gx
+from gpudash.sources import kube_state_metrics as kube
 
 Labels = tuple[tuple[str, str], ...]
 JOBS = ("ksm", "dcgm", "amd")
@@ -120,6 +121,7 @@ class Timeline:
     def _expose(self, i: int) -> dict[str, dict[Labels, float]]:
         src = self.model.sources
         ksm = {_drop(k, "job"): v for k, v in gs._ksm_exposition(self._compressed, self.model, self.cluster, i).items()}
+        ksm.update(_container_info(ksm))
         out = {"ksm": ksm, "dcgm": {}, "amd": {}}
         if self._held is None:
             return out
@@ -186,6 +188,18 @@ class Timeline:
                                 (prefix + gx.AMD_POWER, power_watts(util))):
                 d["__name__"] = name
                 out["amd"][tuple(sorted(d.items()))] = value
+
+
+def _container_info(exposed: dict[Labels, float]) -> dict[Labels, float]:
+    """kube-state-metrics' ``kube_pod_container_info`` of each Running pod's containers, which the golden
+    synthesiser has no need for: what a scrape keeping pod series only lacks (gpudash.rules.inputs)."""
+    def pod(d: dict) -> tuple:
+        return tuple((k, d[k]) for k in ("namespace", "pod", "uid"))
+
+    series = [(dict(k), v) for k, v in exposed.items()]
+    running = {pod(d) for d, v in series if d["__name__"] == kube.POD_PHASE and d["phase"] == "Running" and v == 1}
+    return {(("__name__", kube.CONTAINER_INFO), *pod(d), ("container", d["container"])): 1 for d, _ in series
+            if d["__name__"] == kube.CONTAINER_REQUESTS and pod(d) in running}
 
 
 def _drop(key: Labels, name: str) -> Labels:

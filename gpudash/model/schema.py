@@ -347,6 +347,17 @@ def _outputs() -> dict:
                                    "(always written): " + "; ".join(f"{k}: {v}" for k, v in TARGETS.items()) + ".",
                     "type": "array", "uniqueItems": True, "items": {"enum": list(ALL_TARGETS)},
                     "default": list(ALL_TARGETS)},
+        "argocd": _object({
+            "repo_url": {"type": "string", "minLength": 1, "pattern": "^[^\\s]+$",
+                         "description": "The Git repository ArgoCD reads the rendered output from."},
+            "revision": {"type": "string", "minLength": 1, "default": "HEAD",
+                         "description": "The branch, tag or commit ArgoCD syncs."},
+            "path": {"type": "string", "minLength": 1, "pattern": "^[^/\\s][^\\s]*$", "default": ".",
+                     "description": "The output folder within the repository (relative, no leading '/')."},
+            "namespace": {"$ref": "#/$defs/dns_label", "default": "openshift-gitops",
+                          "description": "The namespace of the ArgoCD instance the Applications go to."},
+        }, "Render ArgoCD Applications (deploy/argocd/) for the deploy/ folders: present when the output is "
+           "committed to a Git repository ArgoCD reads.", required=("repo_url",)),
     }, "What render writes. The default writes every target; see docs/outputs.md for the minimal sets.", default={})
 
 

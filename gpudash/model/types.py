@@ -253,10 +253,22 @@ ALL_TARGETS = tuple(TARGETS)
 
 
 @dataclass(frozen=True)
+class ArgoCD:
+    """Where ArgoCD reads the rendered output (``outputs.argocd``): the Git repository, revision and folder."""
+
+    repo_url: str
+    revision: str = "HEAD"
+    path: str = "."  # the output folder within the repository
+    namespace: str = "openshift-gitops"  # the ArgoCD instance's namespace (OpenShift GitOps' default)
+
+
+@dataclass(frozen=True)
 class Outputs:
-    """What ``render`` writes: the delivery targets of :data:`TARGETS` (all by default)."""
+    """What ``render`` writes: the delivery targets of :data:`TARGETS` (all by default), and ArgoCD Applications
+    when ``argocd`` says where the output is committed."""
 
     targets: tuple[str, ...] = ALL_TARGETS  # in the order of TARGETS
+    argocd: ArgoCD | None = None
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,9 @@ activity series ``namespace_pod:gpudash_gpu_activity:max`` over ``alerts.idle.wi
 model's namespace and GPU-model filters (gpu-pruner's rule: peak activity over the window is zero; optional
 namespace and model regexes; optional power veto, wseaton/gpu-pruner ``gpu-pruner/src/query.promql.j2``). The
 pod must have been observed since the window started, so a pod that just started, or whose activity series are
-missing, is never idle: missing metrics are never idleness.
+missing, is never idle: missing metrics are never idleness. The power veto needs a power series: a pod whose GPUs
+report none is idle on activity alone, which the spoke reports (gpudash.rules.inputs ``gpu_power``) and the hub
+alerts (``GPUBillingInputMissing``).
 """
 from __future__ import annotations
 

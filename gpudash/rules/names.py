@@ -119,6 +119,11 @@ POD_ACTIVITY_AVG = _series(
 POD_POWER_MAX = _series(
     "namespace_pod:gpudash_gpu_power:max", SPOKE, POD,
     "Peak GPU power (W) per pod over the push window. Only when alerts.idle.power_veto_watts > 0.")
+INPUT_MISSING = _series(
+    "cluster_input_node:gpudash_input_missing:count", SPOKE, ("cluster", "input", "node"),
+    "A raw series the spoke rules need is absent on the cluster (gpudash.rules.inputs, `input` says which; `node` "
+    "where it is per node, else empty); the value counts what is affected (GPUs on the node, else 1). Pushed at "
+    "every push and alerted on the hub (GPUBillingInputMissing), so no billable input is lost silently.")
 
 # --- spoke tier: recorded every billing.resolution on each managed cluster, read by the hourly spoke rules ---------
 TIER_ALLOCATED = _series(

@@ -13,7 +13,7 @@ from gpudash.model.pricing import mig_profile_names, mig_replicas, skus
 from gpudash.model.types import Exporter, Model
 from gpudash.promql import build as q
 from gpudash.promql import read
-from gpudash.rules import energy, names
+from gpudash.rules import energy, inputs, names
 from gpudash.rules.format import Group, Rule
 from gpudash.sources import gpu_exporters as gx
 from gpudash.sources import kube_state_metrics as ksm
@@ -301,6 +301,7 @@ def rules(model: Model) -> tuple[Rule, ...]:
              "\n1/replicas, rounded up per step)."),
         *_activity_rules(model),
         *energy.rules(model),
+        *inputs.rules(model),
     )
 
 

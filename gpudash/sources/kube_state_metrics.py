@@ -22,6 +22,12 @@ NODE_LABELS = "kube_node_labels"
 NODE_ALLOCATABLE = "kube_node_status_allocatable"
 NODE_CAPACITY = "kube_node_status_capacity"
 POD_INFO = "kube_pod_info"
+# One series per container with a status (kubernetes/kube-state-metrics internal/store/pod.go
+# createPodContainerInfoFamilyGenerator, from pod.Status.ContainerStatuses): never read by the rules, it tells a
+# scrape that keeps pod-level series only (OpenShift's collectionProfile: minimal) from a cluster without init
+# containers.
+CONTAINER_INFO = "kube_pod_container_info"
+PVC_INFO = "kube_persistentvolumeclaim_info"  # one series per PVC (labels namespace, persistentvolumeclaim)
 POD_PVC = "kube_pod_spec_volumes_persistentvolumeclaims_info"  # one series per PVC volume of a pod (labels volume,
 # persistentvolumeclaim): a pod whose volume has no such series mounts something else, e.g. an emptyDir
 

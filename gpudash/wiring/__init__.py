@@ -6,6 +6,13 @@ A ServiceMonitor (prometheus-operator example/prometheus-operator-crd/monitoring
 selects Services by label in its own namespace; each endpoint here sets ``honorLabels`` from the exporter's
 ``tenant_label`` (true keeps the exporter's own namespace/pod labels, unset stores them as exported_*) and
 relabels ``job`` to a name the exporter's job regex matches.
+
+The platform Prometheus discovers a ServiceMonitor's targets only in namespaces where its service account may list
+services, endpoints and pods: its ClusterRole grants none (openshift/cluster-monitoring-operator
+assets/prometheus-k8s/cluster-role.yaml), CMO grants them per namespace (role-specific-namespaces.yaml,
+role-binding-specific-namespaces.yaml), and so does the NVIDIA GPU Operator for its own (NVIDIA/gpu-operator
+assets/state-operator-metrics/0100_prom_role_openshift.yaml, 0110_prom_rolebinding_openshift.yaml). Without that
+Role and RoleBinding no exporter series exist: utilisation, idle alerts, the pruner and energy go blank.
 """
 from __future__ import annotations
 
@@ -32,6 +39,24 @@ def service_monitor(name: str, namespace: str, exporter: Exporter, service_label
                     spec={"selector": {"matchLabels": dict(service_labels)}, "endpoints": [endpoint]})
 
 
+# What the platform Prometheus needs in the exporters' namespace to discover them: CMO's own Role grants the same
+# (endpointslices too, for a Prometheus whose serviceDiscoveryRole is EndpointSlice).
+DISCOVERY_RULES = [
+    {"apiGroups": [""], "resources": ["services", "endpoints", "pods"], "verbs": ["get", "list", "watch"]},
+    {"apiGroups": ["discovery.k8s.io"], "resources": ["endpointslices"], "verbs": ["get", "list", "watch"]},
+]
+
+
+def discovery_rbac(namespace: str) -> dict[str, dict]:
+    """The Role and RoleBinding that let the platform Prometheus discover Endpoints in ``namespace``."""
+    name = kube.PLATFORM_PROMETHEUS
+    role = kube.obj(kube.RBAC_API, "Role", name, namespace, rules=DISCOVERY_RULES)
+    binding = kube.obj(kube.RBAC_API, "RoleBinding", name, namespace,
+                       roleRef={"apiGroup": kube.RBAC_API.split("/")[0], "kind": "Role", "name": name},
+                       subjects=[{"kind": "ServiceAccount", "name": name, "namespace": kube.PLATFORM_NAMESPACE}])
+    return {layout.WIRING_ROLE: role, layout.WIRING_ROLE_BINDING: binding}
+
+
 def allowlist_keys(model: Model) -> dict[str, list[str]]:
     """The Kubernetes label keys the rules read from kube_node_labels and kube_pod_labels, per resource kind."""
     resources = ("nvidia.com/gpu", *(p.resource for c in model.gpu_classes for p in c.mig))
@@ -52,7 +77,8 @@ def artifacts(model: Model) -> dict[str, object]:
     if managed is None:
         return {}
     files: dict[str, object] = {layout.WIRING_NAMESPACE: kube.obj("v1", "Namespace", managed.namespace,
-                                                         labels=kube.CLUSTER_MONITORING)}
+                                                         labels=kube.CLUSTER_MONITORING),
+                                 **discovery_rbac(managed.namespace)}
     for what, (path, name, port) in SERVICE_MONITORS.items():
         files[path] = service_monitor(name, managed.namespace, getattr(model.sources, what),
                                       getattr(managed, f"{what}_service_labels"), port)

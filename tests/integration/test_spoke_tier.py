@@ -102,8 +102,8 @@ def test_the_acm_objects_validate_against_the_upstream_crds(tier_files, tier_mod
     assert binding["subjects"][0]["name"] == policy["metadata"]["name"]
     placement = tier_files[layout.MCO_TIER_PLACEMENT]["spec"]
     assert placement["clusterSets"] == [tier_files[layout.MCO_TIER_CLUSTER_SET_BINDING]["spec"]["clusterSet"]]
-    assert placement["predicates"][0]["requiredClusterSelector"]["labelSelector"]["matchExpressions"][0][
-        "values"] == list(tier_model.clusters)
+    assert placement["predicates"][0]["requiredClusterSelector"] == {
+        "celSelector": {"celExpressions": [delivery.cluster_selector(tier_model.clusters)]}}
     listed = yaml.safe_load(yaml.safe_dump(tier_files[layout.kustomization(layout.MCO)]))["resources"]
     assert {p.removeprefix(f"{layout.MCO}/") for p in TIER_OBJECTS} <= set(listed)
 

@@ -31,7 +31,7 @@ LAYERS = {
                      "gpudash.wiring", "gpudash.golden", "gpudash.prune.deploy", "gpudash.prune.plan",
                      # pure PromQL builders of the reports: render proves every tenant report query isolated
                      "gpudash.report.queries", "gpudash.content", "gpudash.quotas"), "content"),
-    **dict.fromkeys(("gpudash.targets", "gpudash.artifacts"), "delivery"),
+    **dict.fromkeys(("gpudash.targets", "gpudash.artifacts", "gpudash.gitops"), "delivery"),
     "gpudash.writer": "writer",
     "gpudash.simulation": "simulation",
     **dict.fromkeys(("gpudash.__main__", "gpudash.cli", "gpudash.cliargs", "gpudash.progress", "gpudash.background",

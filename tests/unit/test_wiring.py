@@ -72,3 +72,25 @@ def test_ksm_allowlist_covers_every_label_the_rules_read():
         for rule in group["rules"]:
             read |= set(re.findall(r"\b(label_[A-Za-z0-9_]+)\b(?!\s*\()", rule["expr"]))  # not label_replace(
     assert read and read <= exported, read - exported
+
+
+def test_platform_prometheus_may_discover_the_exporters():
+    """OpenShift's platform Prometheus (service account prometheus-k8s in openshift-monitoring) discovers a
+    ServiceMonitor's Endpoints only where a Role grants it list/watch on services, endpoints and pods: CMO grants
+    it in its own namespaces (openshift/cluster-monitoring-operator
+    assets/prometheus-k8s/role-specific-namespaces.yaml; the ClusterRole cluster-role.yaml grants none), the GPU
+    Operator ships the same Role and RoleBinding (NVIDIA/gpu-operator
+    assets/state-operator-metrics/0100_prom_role_openshift.yaml, 0110_prom_rolebinding_openshift.yaml)."""
+    files = wiring.artifacts(_model(self_managed={"namespace": "gpu-exporters"}))
+    roles = [d for d in files.values() if isinstance(d, dict) and d.get("kind") == "Role"]
+    bindings = [d for d in files.values() if isinstance(d, dict) and d.get("kind") == "RoleBinding"]
+    assert len(roles) == 1 and len(bindings) == 1, sorted(files)
+    (role,), (binding,) = roles, bindings
+    assert role["metadata"]["namespace"] == binding["metadata"]["namespace"] == "gpu-exporters"
+    granted = {(g, r, v) for rule in role["rules"] for g in rule["apiGroups"] for r in rule["resources"]
+               for v in rule["verbs"]}
+    assert {("", r, v) for r in ("services", "endpoints", "pods") for v in ("get", "list", "watch")} <= granted
+    assert binding["roleRef"] == {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role",
+                                  "name": role["metadata"]["name"]}
+    assert binding["subjects"] == [{"kind": "ServiceAccount", "name": "prometheus-k8s",
+                                    "namespace": "openshift-monitoring"}]
