@@ -26,6 +26,8 @@ GRAFANA_PROVISIONING = f"{GRAFANA}/provisioning"  # Grafana file provisioning
 
 KUSTOMIZATION = "kustomization.yaml"  # one per folder of Kubernetes objects, and one at the top
 MANIFEST = ".gpudash-manifest.json"  # what the writer owns in the output folder
+LOCK = ".gpudash-lock"  # held while a render writes the output folder (pid, host, start)
+STAGE_PREFIX = ".gpudash-stage-"  # a render's staged files, and the journal of an apply under way
 
 # --- rules --------------------------------------------------------------------------------------------------------
 SPOKE_RULES = f"{RULES}/gpudash-spoke.rules.yaml"
