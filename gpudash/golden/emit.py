@@ -252,8 +252,6 @@ def _every_series_checks(ref: Reference, model: Model, minute: int, hub: HubView
                                 {(names.MODEL_CLUSTER, found[0].name, res, product, found[1]): found[2]}, sku_keys,
                                 metric=False))
     activity, idle, power = ref.activity(minute), ref.idle(minute), ref.power(minute)
-    if (activity, idle, power) != (ref.activity(minute, True), ref.idle(minute, True), ref.power(minute, True)):
-        raise ValueError(f"scenario {ref.s.name}: activity differs between Prometheus 2's and 3's range windows")
     if model.alerts.idle.power_veto_watts > 0:  # the series is recorded only then
         extra.append(_check(names.POD_POWER_MAX, minute, local(power), ("namespace", "pod")))
     if model.billing.tier:  # the spoke tier's samples at this step
