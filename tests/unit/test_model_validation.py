@@ -404,3 +404,50 @@ def test_alias_bomb_is_refused(tmp_path):
     file.write_text("\n".join(lines) + "\n")
     with pytest.raises(InputError, match="more than 100000 values"):
         load_model(file)
+
+
+# --- user:password in a URL of the model (issue 26, defect 7) ----------------------------------------------------
+
+USERINFO_URLS = [
+    ("alerts.dashboard_url", "https://admin:s3cr3t-pw@grafana.example.com"),
+    ("grafana.provider_datasource_url", "https://admin:s3cr3t-pw@thanos.example.com"),
+    ("grafana.tenant_datasource.url", "https://admin:s3cr3t-pw@thanos.example.com:9091/"),
+    ("prune.prometheus_url", "https://bot:s3cr3t-pw@thanos.example.com"),
+    ("alerts.receivers.team.webhook_configs[0].http_config.proxy_url", "http://proxy:s3cr3t-pw@proxy.example.com"),
+    ("alerts.dashboard_url", "https://admin:s3 cr3t-pw@grafana.example.com"),  # unparsable: a space
+    ("alerts.dashboard_url", "https://admin:s3/cr3t-pw@grafana.example.com"),  # unparsable: a slash
+    ("alerts.runbook_url", "htps://admin:s3cr3t-pw@runbooks.example.com/{alertname}"),  # not even a URL here
+]
+
+
+def _with(path: str, value: str) -> dict:
+    data = {**MINIMAL, "prune": {"image": "quay.io/x/gpudash:1", "prometheus_url": "https://thanos.example.com"},
+            "alerts": {"receivers": {"team": {"webhook_configs": [{"url_file": "/etc/am/url",
+                                                                   "http_config": {}}]}}}}
+    node, keys = data, path.replace("[0]", ".0").split(".")
+    for key in keys[:-1]:
+        node = node[int(key)] if key.isdigit() else node.setdefault(key, {})
+    node[keys[-1]] = value
+    return data
+
+
+@pytest.mark.parametrize(("path", "url"), USERINFO_URLS)
+def test_a_password_in_any_url_is_refused_and_never_echoed(path, url):
+    with pytest.raises(InputError) as err:
+        model_from_dict(_with(path, url))
+    text = str(err.value)
+    assert f"{path}: a user name or password in a URL" in text and "secret" in text, text
+    assert "s3" not in text and "cr3t" not in text and "admin" not in text and "bot:" not in text, text
+
+
+def test_a_url_with_an_at_sign_in_its_path_is_no_secret():
+    model_from_dict(_with("alerts.dashboard_url", "https://grafana.example.com:3000/d/@team"))
+
+
+@pytest.mark.parametrize("text", ["cannot reach https://u:pw-secret@host/x", "'http://u:pw-secret@h' is bad",
+                                  "bad URL htps://u:pw/secret@h"])
+def test_no_error_line_shows_a_url_password(text):
+    from gpudash.errors import GpudashError
+
+    shown = str(GpudashError(text))
+    assert "pw" not in shown and "***@" in shown, shown
