@@ -139,7 +139,7 @@ CASES = [
     ("price-bool", "price_per_hour: 1.0", "price_per_hour: yes", "gpu_classes[1].price_per_hour",
      "got boolean true (YAML reads yes/no/on/off/true/false as booleans)", 17),
     ("price-inf", "price_per_hour: 1.0", "price_per_hour: .inf", "gpu_classes[1].price_per_hour",
-     "inf is not a finite number", 17),
+     "must be <= 1000000000000, got inf", 17),
     ("price-nan", "price_per_hour: 1.0", "price_per_hour: .nan", "gpu_classes[1].price_per_hour",
      "nan is not a finite number", 17),
     ("mig-model-enum", A100_MIG, A100_MIG + "    mig_model: A100\n", "gpu_classes[0].mig_model",
@@ -451,3 +451,19 @@ def test_no_error_line_shows_a_url_password(text):
 
     shown = str(GpudashError(text))
     assert "pw" not in shown and "***@" in shown, shown
+
+
+@pytest.mark.parametrize(("path", "value"), [("gpu_classes.0.price_per_hour", 1.7e308), ("tenants.0.budget", 1e300),
+                                             ("energy.price_per_kwh", 1e13), ("gpu_classes.0.mig.1g.10gb", 2e12)])
+def test_an_absurd_amount_is_refused(example_data, path, value):
+    """A price or budget no currency has (above 10^12) is refused: 1.7e308 per hour overflowed the billing
+    arithmetic to infinity and ended render in a traceback (found by tests/integration/test_render_property.py)."""
+    node, *keys, last = path.split(".")
+    target = example_data.setdefault(node, {})
+    if last == "10gb":  # a MIG profile name holds a dot
+        keys, last = keys[:-1], f"{keys[-1]}.{last}"
+    for key in keys:
+        target = target[int(key)] if key.isdigit() else target[key]
+    target[last] = value
+    with pytest.raises(InputError, match=r"10\^12|1000000000000"):
+        model_from_dict(example_data)
