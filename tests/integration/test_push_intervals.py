@@ -43,3 +43,25 @@ def test_the_push_window_golden_test_passes_on_both_versions_at_2m(tmp_path, too
     run = subprocess.run([toolsets.require(toolset).promtool, "test", "rules", test.removeprefix(
         f"{layout.TESTS}/")], cwd=out / layout.TESTS, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
+
+
+@pytest.mark.parametrize("toolset", toolsets.params())
+def test_golden_tests_of_large_figures_pass_on_both_versions(tmp_path, toolset):
+    """Budgets and prices of a currency with large figures (VND-like: 123,456.78 budgets, 98,765.43 per GPU hour)
+    get a coarser rounding quantum (gpudash.golden.emit._quantum); the golden test that checks them by value
+    passes on this Prometheus version."""
+    data = yaml.safe_load(bundled_example_path().read_text())
+    for t in data["tenants"]:
+        t["budget"] = 123456.78 * 10**4
+    data["gpu_classes"][0]["price_per_hour"] = 98765.43
+    model = tmp_path / "gpudash.yaml"
+    model.write_text(yaml.safe_dump(data))
+    out = tmp_path / "out"
+    assert cli.main(["render", "-c", str(model), "-o", str(out), "-j", "1"]) == 0
+    tests = [layout.golden_test(name).removeprefix(f"{layout.TESTS}/") for name in ("whole-gpu-steady",
+                                                                                   "budget-thresholds")]
+    tests = [t for t in tests if (out / layout.TESTS / t).exists()] + [
+        layout.golden_test("budget-thresholds", hub=True).removeprefix(f"{layout.TESTS}/")]
+    run = subprocess.run([toolsets.require(toolset).promtool, "test", "rules", *tests], cwd=out / layout.TESTS,
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
