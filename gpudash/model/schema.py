@@ -27,6 +27,7 @@ THANOS_QUERIER_URL = "https://thanos-querier.openshift-monitoring.svc:9092"
 PROVIDER_DATASOURCE_URL = "http://rbac-query-proxy.open-cluster-management-observability.svc:8080"
 _NO_CONTROL = "^[^\\x00-\\x1f\\x7f]+$"
 MAX_AMOUNT = 10**12  # the largest price or budget a model may hold (see "amount")
+MAX_REPLICAS = 256  # the most time-slicing replicas of a GPU (see "replicas")
 
 
 def quota_resources() -> list[str]:
@@ -219,8 +220,9 @@ def _gpu_class() -> dict:
                                          f"({'|'.join(partitions.MEMORY_MODES)})$"},
             "additionalProperties": {"$ref": "#/$defs/amount"}},
         "time_slicing": _object({
-            "replicas": {"description": "Replicas each GPU is advertised as (nvidia.com/gpu.shared).",
-                         "type": "integer", "minimum": 2},
+            # at most MAX_REPLICAS: the energy rule keys one table row per replica count up to the largest
+            "replicas": {"description": "Replicas each GPU is advertised as (nvidia.com/gpu.shared); 2 to "
+                                        f"{MAX_REPLICAS}.", "type": "integer", "minimum": 2, "maximum": MAX_REPLICAS},
             "price_per_hour": _ref("amount", "Price of one replica per hour; default price_per_hour / replicas."),
         }, "GPU time-slicing of this class (NVIDIA only). Without it a time-sliced replica bills as a whole GPU.",
             required=("replicas",)),

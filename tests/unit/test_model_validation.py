@@ -467,3 +467,13 @@ def test_an_absurd_amount_is_refused(example_data, path, value):
     target[last] = value
     with pytest.raises(InputError, match=r"10\^12|1000000000000"):
         model_from_dict(example_data)
+
+
+def test_time_slicing_replicas_have_a_ceiling(example_data):
+    """100,000 replicas was valid and made render build the energy rule's per-count table for ever (a hang, then
+    out of memory; found by tests/integration/test_render_property.py): at most 256."""
+    example_data["gpu_classes"][1]["time_slicing"]["replicas"] = 100000
+    with pytest.raises(InputError, match=r"time_slicing\.replicas: must be <= 256"):
+        model_from_dict(example_data)
+    example_data["gpu_classes"][1]["time_slicing"]["replicas"] = 256
+    model_from_dict(example_data)
