@@ -99,19 +99,25 @@ def _refuse_foreign_project(out: str) -> None:
 
 
 def cmd_render(args) -> int:
-    from gpudash import background, golden
+    from contextlib import nullcontext
+
+    from gpudash import background, golden, writer
     from gpudash.deferred import Deferred
 
     _refuse_foreign_project(args.output)
     model = load_model_from_args(args)
-    jobs = args.jobs or os.cpu_count() or 1
-    job = background.Forked(_golden_texts, model) if jobs > 1 and background.available() else None
-    try:
-        tests = None if job is None else {path: Deferred(_golden_file, (job, path)) for path in golden.paths(model)}
-        return _render(args, model, tests)
-    finally:
-        if job is not None:
-            job.close()
+    with nullcontext() if args.check else writer.lock(args.output) as held:  # --check writes nothing
+        if held is not None and held.recovered:
+            print(f"gpudash: {held.recovered}", file=sys.stderr)
+        jobs = args.jobs or os.cpu_count() or 1
+        job = background.Forked(_golden_texts, model) if jobs > 1 and background.available() else None
+        try:
+            tests = None if job is None else {path: Deferred(_golden_file, (job, path))
+                                              for path in golden.paths(model)}
+            return _render(args, model, tests)
+        finally:
+            if job is not None:
+                job.close()  # before the lock is freed: the forked child shares its descriptor
 
 
 def _render(args, model, tests: dict[str, object] | None) -> int:
@@ -133,8 +139,7 @@ def _render(args, model, tests: dict[str, object] | None) -> int:
     written, unchanged, stale = plan.counts()
     kept = writer.apply(plan, force=args.force)
     for rel in kept:
-        print(f"gpudash: kept {rel}: no longer generated, but edited by hand or reached through a symbolic link; "
-              "remove it yourself", file=sys.stderr)
+        print(f"gpudash: kept {rel}: no longer generated, but edited by hand; remove it yourself", file=sys.stderr)
     removed = f", removed {stale - len(kept)}" if stale - len(kept) else ""
     print(f"gpudash: {args.output}: wrote {written}, unchanged {unchanged}{removed}")
     return 0

@@ -1,11 +1,24 @@
 """Errors gpudash reports to users: one readable line, mapped to an exit code by the CLI."""
 from __future__ import annotations
 
+import re
+
+# scheme://...@ within one word: the user information of a URL, whether or not the URL parses
+_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^\s'\"]*@")
+
+
+def redact(text: str) -> str:
+    """``text`` with the user information (``user:password@``) of every URL in it written ``***@``."""
+    return _USERINFO.sub(r"\1***@", text)
+
 
 class GpudashError(Exception):
-    """Base class: ``str(err)`` is the one line printed to stderr."""
+    """Base class: ``str(err)`` is the one line printed to stderr, never with a URL's user:password."""
 
     exit_code = 2
+
+    def __str__(self) -> str:
+        return redact(super().__str__())
 
 
 class InputError(GpudashError):

@@ -33,6 +33,8 @@ DEFAULT_OUTPUT = "gpudash-out"  # render's folder without -o: never the current 
 # Files that mark a folder as some project's root: render refuses such a folder unless it already owns it.
 PROJECT_MARKERS = (".git", "pyproject.toml", "setup.py", "package.json", "go.mod", "Cargo.toml", "pom.xml",
                    "tox.ini")
+LOCK = ".gpudash-lock"  # held while a render writes the output folder (pid, host, start)
+STAGE_PREFIX = ".gpudash-stage-"  # a render's staged files, and the journal of an apply under way
 
 # --- rules --------------------------------------------------------------------------------------------------------
 SPOKE_RULES = f"{RULES}/gpudash-spoke.rules.yaml"

@@ -78,6 +78,13 @@ def check_names(model: Model) -> None:
             seen[key] = t.name
 
 
+def literal(text: str) -> str:
+    """A model string as a provisioning value Grafana reads back unchanged: Grafana expands ``$VAR`` and
+    ``${VAR}`` in every string of a provisioning file and reads ``$$`` as ``$`` (grafana/grafana
+    ``pkg/services/provisioning/values/values.go``, ``interpolateValue``)."""
+    return text.replace("$", "$$")
+
+
 def datasource_ref(uid: str) -> dict:
     return {"type": PROMETHEUS, "uid": uid}
 
@@ -90,7 +97,7 @@ def provider_datasource(model: Model) -> dict:
     """All namespaces: provider org only."""
     return {
         "name": "gpudash provider", "uid": uids.provider_datasource_uid(), "type": PROMETHEUS,
-        "access": "proxy", "orgId": PROVIDER_ORG_ID, "url": model.grafana.provider_datasource_url,
+        "access": "proxy", "orgId": PROVIDER_ORG_ID, "url": literal(model.grafana.provider_datasource_url),
         "isDefault": True, "editable": False,
         "jsonData": {"httpMethod": "POST", "timeInterval": _interval(model), "httpHeaderName1": "Authorization",
                      "customQueryParameters": "max_source_resolution=auto"},
@@ -110,8 +117,8 @@ def tenant_datasource(model: Model, t: Tenant, org_id) -> dict:
     """The tenant's only datasource: a namespace-enforcing endpoint with the tenant's bearer token."""
     mode = model.grafana.tenant_datasource.mode
     return {
-        "name": f"gpudash {t.name}", "uid": uids.tenant_datasource_uid(t.name), "type": PROMETHEUS,
-        "access": "proxy", "orgId": org_id, "url": model.grafana.tenant_datasource.url,
+        "name": literal(f"gpudash {t.name}"), "uid": uids.tenant_datasource_uid(t.name), "type": PROMETHEUS,
+        "access": "proxy", "orgId": org_id, "url": literal(model.grafana.tenant_datasource.url),
         "isDefault": True, "editable": False,
         # The tenancy port reads the namespace from the URL query: GET keeps it there for every request.
         "jsonData": {"httpMethod": "GET" if mode == "thanos-querier" else "POST",
@@ -123,7 +130,7 @@ def tenant_datasource(model: Model, t: Tenant, org_id) -> dict:
 
 def _provider_entry(name: str, org_id, folder: str, folder_uid: str, file: str) -> dict:
     return {
-        "name": name, "orgId": org_id, "type": "file", "folder": folder, "folderUid": folder_uid,
+        "name": name, "orgId": org_id, "type": "file", "folder": literal(folder), "folderUid": folder_uid,
         "disableDeletion": False, "allowUiUpdates": False, "updateIntervalSeconds": 60,
         "options": {"path": f"{DASHBOARDS_DIR}/{file}", "foldersFromFilesStructure": False},
     }

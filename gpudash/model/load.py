@@ -169,8 +169,26 @@ class _Ctx:
 
 
 def _short(value: Any) -> str:
-    text = repr(value)
+    text = repr(_hide_userinfo(value) if isinstance(value, str) else value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+# A URL's user information: ``scheme://user:password@`` before the host, or, in a URL that does not parse (a
+# password holding '/', '?', '#' or a space), ``scheme://user:...@`` whose ':' is no port (digits then '/').
+_USERINFO = re.compile(r"^[^:/?#\s]+://(?:[^/?#@\s]*@|[^/?#@:\s]*:(?!\d*(?:[/?#]|$))[^@]*@)")
+USERINFO_REASON = ("a user name or password in a URL: a secret inlined in the model (it would be copied into "
+                   "rendered files); remove it and give the credential as a secret: a file mounted into "
+                   "Alertmanager (receivers' *_file, http_config.basic_auth.password_file), prune.token_secret, or "
+                   "grafana.tenant_datasource.token_env")
+
+
+def _hide_userinfo(value: str) -> str:
+    """``value`` as an error may show it: a URL's user information, parsable or not, written ``***@``."""
+    found = _USERINFO.match(value.strip())
+    if not found:
+        return value
+    head = value.strip()
+    return head[:head.index("://") + 3] + "***@" + head[found.end():]
 
 
 def _describe(value: Any) -> str:
@@ -337,7 +355,7 @@ def _ecma_pattern(validator, pattern, instance, schema):
     """``pattern`` with ECMA-262 semantics: ``$`` never matches before a trailing newline (Python's does)."""
     regex = pattern[:-1] + r"\Z" if pattern.endswith("$") else pattern
     if validator.is_type(instance, "string") and not re.search(regex, instance):
-        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+        yield ValidationError(f"{_hide_userinfo(instance)!r} does not match {pattern!r}")
 
 
 @lru_cache(maxsize=1)
@@ -427,7 +445,8 @@ def _value_reason(kw: str, value: Any, inst: Any, title: str | None) -> str | No
 # --- checks on plain data --------------------------------------------------------------------------------------
 
 def _check_plain(data: Any, ctx: _Ctx) -> None:
-    """Reject what no schema can describe: non-string keys, reference cycles and oversized trees."""
+    """Reject what no schema can describe: non-string keys, reference cycles, oversized trees, and a URL with a
+    user name or password anywhere (the schema's own error would show the value)."""
     active: set[int] = set()
     visits = 0
 
@@ -435,6 +454,8 @@ def _check_plain(data: Any, ctx: _Ctx) -> None:
         nonlocal visits
         visits += 1
         ctx.require(visits <= MAX_VALUES, path, f"more than {MAX_VALUES} values")
+        if isinstance(value, str):
+            ctx.check(not _USERINFO.match(value.strip()), path, USERINFO_REASON)
         if not isinstance(value, (dict, list)):
             return
         ctx.require(id(value) not in active, path, "a value contains itself")

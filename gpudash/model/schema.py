@@ -26,6 +26,8 @@ DURATION_PATTERN = "^([0-9]+d)?([0-9]+h)?([0-9]+m)?([0-9]+s)?$"
 THANOS_QUERIER_URL = "https://thanos-querier.openshift-monitoring.svc:9092"
 PROVIDER_DATASOURCE_URL = "http://rbac-query-proxy.open-cluster-management-observability.svc:8080"
 _NO_CONTROL = "^[^\\x00-\\x1f\\x7f]+$"
+MAX_AMOUNT = 10**12  # the largest price or budget a model may hold (see "amount")
+MAX_REPLICAS = 256  # the most time-slicing replicas of a GPU (see "replicas")
 
 
 def quota_resources() -> list[str]:
@@ -49,7 +51,10 @@ def _defs() -> dict:
             "title": "a duration such as 30s, 5m, 1h or 1h30m (whole seconds; units d, h, m, s)",
             "type": "string", "pattern": DURATION_PATTERN, "minLength": 2,
         },
-        "amount": {"title": "a finite number >= 0", "type": "number", "minimum": 0},
+        # at most 10^12: no price or budget of any currency is larger, and larger ones overflow the billing
+        # arithmetic (1.7e308 per hour is infinity once multiplied by hours)
+        "amount": {"title": "a finite number from 0 to 10^12", "type": "number", "minimum": 0,
+                   "maximum": MAX_AMOUNT},
         "dns_label": {
             "title": "a DNS-1123 label (lowercase letters, digits and '-', starting and ending with a letter or "
                      "digit, at most 63 characters)",
@@ -215,8 +220,9 @@ def _gpu_class() -> dict:
                                          f"({'|'.join(partitions.MEMORY_MODES)})$"},
             "additionalProperties": {"$ref": "#/$defs/amount"}},
         "time_slicing": _object({
-            "replicas": {"description": "Replicas each GPU is advertised as (nvidia.com/gpu.shared).",
-                         "type": "integer", "minimum": 2},
+            # at most MAX_REPLICAS: the energy rule keys one table row per replica count up to the largest
+            "replicas": {"description": "Replicas each GPU is advertised as (nvidia.com/gpu.shared); 2 to "
+                                        f"{MAX_REPLICAS}.", "type": "integer", "minimum": 2, "maximum": MAX_REPLICAS},
             "price_per_hour": _ref("amount", "Price of one replica per hour; default price_per_hour / replicas."),
         }, "GPU time-slicing of this class (NVIDIA only). Without it a time-sliced replica bills as a whole GPU.",
             required=("replicas",)),
@@ -449,7 +455,7 @@ def _prune() -> dict:
 
 
 def _energy() -> dict:
-    price = {"title": "a finite number >= 0", "type": "number", "minimum": 0}
+    price = {"$ref": "#/$defs/amount"}
     return _object({
         "price_per_kwh": {**price, "default": 0,
                           "description": "Price of one kWh of GPU energy in the model's currency (0: energy is "

@@ -92,6 +92,14 @@ def times_keyed(expr: str, key: str, source: str, cases, default: str) -> str:
     return f"{keyed} * on ({label_name(key)}) group_left () ({' or '.join(table)})"
 
 
+def window(seconds: int) -> str:
+    """The range literal of the window ``(t - seconds, t]``, 1 ms short: on whole-millisecond samples it holds the
+    same ones under Prometheus 2 (closed ranges) and 3 (left-open: prometheus/prometheus docs/migration.md,
+    "Range selectors and lookback exclude samples coinciding with the left boundary"). A full range would hold
+    one sample more under 2 whenever the evaluation is aligned with the samples (a golden test, every step)."""
+    return duration(seconds - 0.001)
+
+
 def duration(seconds: int | float) -> str:
     """A Prometheus duration literal, e.g. 3600 -> ``1h``, 3599 -> ``59m59s``, 0.001 -> ``1ms``."""
     ms = round(seconds * 1000)

@@ -188,7 +188,7 @@ def _billing_rules(model: Model) -> tuple[Rule, ...]:
              f"Burn rate in {model.currency}/hour of each namespace per cluster right now."),
         Rule(names.TENANT_COST_RATE_AVG,
              f"sum_over_time(last_over_time({names.NAMESPACE_COST_RATE}[{q.duration(interval)}])"
-             f"[{q.duration(window - 0.001)}:{q.duration(interval)}]) * {interval} / {window}",
+             f"[{q.window(window)}:{q.duration(interval)}]) * {interval} / {window}",
              f"Average burn rate over billing.burn_rate_window ({q.duration(window)}), sampled every push"
              "\ninterval, per cluster; time without GPUs counts as zero. Drives the end-of-period projection."),
         Rule(names.TENANT_COST_PTD, f"({period_to_date} * {tenants}) or ({names.TENANT_INFO} * 0)",

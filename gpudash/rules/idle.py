@@ -36,11 +36,11 @@ def expr(model: Model) -> str:
     window = q.duration(idle.window)
     fresh = read.fresh_range(model.billing.mco_interval)
     activity = q.selector(names.POD_ACTIVITY_MAX, *_filters(model))
-    peak = q.agg("max", names.labels(names.POD_ACTIVITY_MAX), f"max_over_time({activity}[{window}])")
+    peak = q.agg("max", names.labels(names.POD_ACTIVITY_MAX), f"max_over_time({activity}[{q.window(idle.window)}])")
     since = f"last_over_time({names.POD_ACTIVITY_MAX}[{fresh}] offset {window})"
     out = f"({peak} == 0) and on {q.labels(names.POD)} {since}"
     if idle.power_veto_watts > 0:
-        drawn = q.agg("max", names.POD, f"max_over_time({names.POD_POWER_MAX}[{window}])")
+        drawn = q.agg("max", names.POD, f"max_over_time({names.POD_POWER_MAX}[{q.window(idle.window)}])")
         out = f"({out}) unless on {q.labels(names.POD)} ({drawn} >= {idle.power_veto_watts!r})"
     cost = read.now(names.POD_COST_RATE, model.billing.mco_interval)
     return f"({out}) + on {q.labels(names.POD)} group_left (workload, workload_type) {cost}"

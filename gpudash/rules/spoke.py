@@ -187,7 +187,7 @@ def hour_steps(expr: str, model: Model) -> str:
 
 # A range 1 ms shorter than an hour holds exactly one hour-aligned step under Prometheus 2 (closed ranges)
 # and 3 (left-open ranges) alike; a full hour would hold two under Prometheus 2 at an exact boundary.
-_JUST_UNDER_1H = q.duration(3600 - 0.001)
+_JUST_UNDER_1H = q.window(3600)
 
 # The row every hourly rule adds to its result, whatever else it finds: value 0, one label. The collector
 # pushes the rules that succeeded even when others fail (stolostron/multicluster-observability-operator,
@@ -316,7 +316,7 @@ def _exporter_per_pod(model: Model, metric: str, exporter: Exporter, fn: str, op
     figures as renaming every series first, ``avg`` included.
     """
     own = ("cluster", exporter.tenant_label, exporter.pod_label, *((model_label,) if model_label else ()))
-    window = f"{fn}({gx.attributed(metric, exporter)}[{q.duration(model.billing.mco_interval)}]){scale}"
+    window = f"{fn}({gx.attributed(metric, exporter)}[{q.window(model.billing.mco_interval)}]){scale}"
     rows = gx.to_pod_labels(q.agg(op, own, window), exporter)
     if model_label is None:
         return q.agg(op, names.labels(names.POD_POWER_MAX), rows)
@@ -332,7 +332,7 @@ def _amd_activity(model: Model, fn: str, op: str) -> str:
     a series without ``hostname`` keeps its own ``node``."""
     src = model.sources
     series = q.label_replace(f"{fn}({gx.attributed(gx.amd_metric(src, gx.AMD_GFX_ACTIVITY), src.amd)}"
-                             f"[{q.duration(model.billing.mco_interval)}]) / 100", "node", "$1", gx.AMD_HOST_LABEL,
+                             f"[{q.window(model.billing.mco_interval)}]) / 100", "node", "$1", gx.AMD_HOST_LABEL,
                              "(.+)")
     own = ("cluster", src.amd.tenant_label, src.amd.pod_label, "node", gx.AMD_MODEL_LABEL)
     per_node = q.label_replace(gx.to_pod_labels(q.agg(op, own, series), src.amd), "gpu_model", "$1",

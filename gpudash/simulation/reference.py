@@ -490,12 +490,12 @@ class Reference:
 
     # --- GPU activity and idle (contract section 9) ----------------------------------------------------------
     @cache
-    def power(self, minute: int, closed: bool = False) -> dict[tuple, float]:
+    def power(self, minute: int) -> dict[tuple, float]:
         """{(cluster, namespace, pod): peak power (W)} over the push window (as :meth:`activity`) of the whole
         NVIDIA GPUs the pod holds (dcgm-exporter attributes a MIG node's power to no pod)."""
         window = self.model.billing.mco_interval // 60
         out: dict[tuple, float] = {}
-        for k in range(max(minute - window + (0 if closed else 1), 0), minute + 1):
+        for k in range(max(minute - window + 1, 0), minute + 1):
             if self._scrapes("dcgm")[k] != "ok":
                 continue
             for device, (pod, _) in self.held(k).items():
@@ -506,14 +506,15 @@ class Reference:
         return out
 
     @cache
-    def activity(self, minute: int, closed: bool = False) -> dict[tuple, tuple[float, float]]:
+    def activity(self, minute: int) -> dict[tuple, tuple[float, float]]:
         """{(cluster, namespace, pod, gpu_model): (peak, mean)} activity ratio over the push window ``(minute - P,
-        minute]`` (``closed``: ``[minute - P, minute]``, Prometheus 2's range): per exporter series (a device the
-        pod holds) the max / mean of its scraped samples, then the max / mean of those per pod. NVIDIA nodes only
-        (dcgm-exporter: engine activity, ``modelName`` the product)."""
+        minute]`` (the rules' range is 1 ms short of ``P``, so Prometheus 2 and 3 read this window alike,
+        :func:`gpudash.promql.build.window`): per exporter series (a device the pod holds) the max / mean of its
+        scraped samples, then the max / mean of those per pod. NVIDIA nodes only (dcgm-exporter: engine
+        activity, ``modelName`` the product)."""
         window = self.model.billing.mco_interval // 60
         series: dict[tuple, list[float]] = {}
-        for k in range(max(minute - window + (0 if closed else 1), 0), minute + 1):
+        for k in range(max(minute - window + 1, 0), minute + 1):
             if self._scrapes("dcgm")[k] != "ok":
                 continue
             for device, (pod, container) in self.held(k).items():
@@ -527,10 +528,10 @@ class Reference:
             per_pod.setdefault(tuple(key), []).append((max(values), sum(values) / len(values)))
         return {k: (max(p for p, _ in v), sum(a for _, a in v) / len(v)) for k, v in per_pod.items()}
 
-    def idle(self, minute: int, closed: bool = False) -> dict[tuple, float]:
+    def idle(self, minute: int) -> dict[tuple, float]:
         """POD_IDLE: {(cluster, namespace, pod, gpu_model, workload, workload_type): cost per hour} of the pods
         with a cost now whose peak activity was zero at every push in ``(minute - W, minute]`` (W =
-        alerts.idle.window; ``closed``: from ``minute - W`` on, with closed activity windows) and that had an
+        alerts.idle.window, a range 1 ms short as the push window) and that had an
         activity figure at a push in ``(minute - W - 1.5 P, minute - W]`` (observed since the window started),
         within the idle namespace and GPU-model regexes, unless the power veto is on and the pod's peak power
         over the window reached it."""
@@ -539,13 +540,13 @@ class Reference:
         pushes = range(0, minute + 1, step)
         peaks: dict[tuple, float] = {}
         drawn: dict[tuple, float] = {}
-        for m in (m for m in pushes if minute - window < m + closed):
-            for key, (peak, _) in self.activity(m, closed).items():
+        for m in (m for m in pushes if minute - window < m):
+            for key, (peak, _) in self.activity(m).items():
                 peaks[key] = max(peaks.get(key, 0.0), peak)
-            for key, watts in self.power(m, closed).items():
+            for key, watts in self.power(m).items():
                 drawn[key] = max(drawn.get(key, 0.0), watts)
         seen = {key for m in pushes if minute - window - step * 3 / 2 < m <= minute - window
-                for key in self.activity(m, closed)}
+                for key in self.activity(m)}
         rates = self.pod_cost_rate(minute)
         out = {}
         for (cluster, ns, pod, model), peak in peaks.items():

@@ -18,6 +18,7 @@ import yaml
 
 from e2e import toolsets
 from gpudash.golden.emit import SCENARIO_DIR
+from gpudash.promql.build import window
 from gpudash.simulation.reference import LOOKBACK
 from gpudash.simulation.scenario import load_files, minutes
 
@@ -45,6 +46,8 @@ def test_shifted_hour_windows_count_the_same_steps(toolset, tmp_path):
     _check(toolset, tmp_path, "count_over_time(x[1h] offset 1ms)", "2h", steady, HOUR_STEPS)
     _check(toolset, tmp_path, "count_over_time(x[59m59s999ms])", "2h", steady, HOUR_STEPS)
     _check(toolset, tmp_path, "sum_over_time((x)[1h:1m] offset 1ms)", "2h", steady, HOUR_STEPS)
+    # a push window (gpudash.promql.build.window): the 5 steps of (t - 5m, t] on every version
+    _check(toolset, tmp_path, f"count_over_time(x[{window(300)}])", "10m", steady, 5)
     # the unshifted hour is where the versions differ: both ends under 2, the right end only under 3
     _check(toolset, tmp_path, "count_over_time(x[1h])", "2h", steady, HOUR_STEPS + (toolset == "2"))
 

@@ -202,3 +202,19 @@ def test_synthesised_ksm_series():
                   f'uid="{uid}",unit="integer"}}'] == "_x2 1x1 stale _"
     assert series[f'kube_pod_status_phase{{job="ksm",namespace="team-a",phase="Running",pod="p",uid="{uid}"}}'] \
         == "0x1 1x1 stale _"
+
+
+@pytest.mark.parametrize("rows", [{("a",): 410592212787.5686, ("b",): 103917976285.09239},  # budgets near 10^12
+                                  {("a",): 123456.78}, {("a",): 3.2, ("b",): 1e11 + 0.5}])
+def test_large_figures_get_a_coarser_rounding_quantum(rows):
+    """A budget or cost far above a few thousand (a VND or JPY model, or a budget near the 10^12 cap) found no
+    rounding quantum among 2^-18..2^-22 and ended render in a traceback (tests/integration/
+    test_render_property.py): the quantum grows with the figures, and promtool rounds to it the same way."""
+    from gpudash.golden.emit import _check
+
+    check = _check("x", 60, rows, ("k",))
+    to = check["expr"].removeprefix("round(x, ").removesuffix(") != 0")
+    quantum = eval(to)  # noqa: S307 - "1/1048576" or "128": a literal the emitter wrote
+    assert quantum > 0 and float(quantum).hex().startswith("0x1.0000000000000p")  # a power of two
+    for sample, value in zip(check["exp_samples"], (v for _, v in sorted(rows.items()))):
+        assert abs(sample["value"] - value) <= quantum / 2

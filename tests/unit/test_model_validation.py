@@ -139,7 +139,7 @@ CASES = [
     ("price-bool", "price_per_hour: 1.0", "price_per_hour: yes", "gpu_classes[1].price_per_hour",
      "got boolean true (YAML reads yes/no/on/off/true/false as booleans)", 17),
     ("price-inf", "price_per_hour: 1.0", "price_per_hour: .inf", "gpu_classes[1].price_per_hour",
-     "inf is not a finite number", 17),
+     "must be <= 1000000000000, got inf", 17),
     ("price-nan", "price_per_hour: 1.0", "price_per_hour: .nan", "gpu_classes[1].price_per_hour",
      "nan is not a finite number", 17),
     ("mig-model-enum", A100_MIG, A100_MIG + "    mig_model: A100\n", "gpu_classes[0].mig_model",
@@ -404,3 +404,76 @@ def test_alias_bomb_is_refused(tmp_path):
     file.write_text("\n".join(lines) + "\n")
     with pytest.raises(InputError, match="more than 100000 values"):
         load_model(file)
+
+
+# --- user:password in a URL of the model (issue 26, defect 7) ----------------------------------------------------
+
+USERINFO_URLS = [
+    ("alerts.dashboard_url", "https://admin:s3cr3t-pw@grafana.example.com"),
+    ("grafana.provider_datasource_url", "https://admin:s3cr3t-pw@thanos.example.com"),
+    ("grafana.tenant_datasource.url", "https://admin:s3cr3t-pw@thanos.example.com:9091/"),
+    ("prune.prometheus_url", "https://bot:s3cr3t-pw@thanos.example.com"),
+    ("alerts.receivers.team.webhook_configs[0].http_config.proxy_url", "http://proxy:s3cr3t-pw@proxy.example.com"),
+    ("alerts.dashboard_url", "https://admin:s3 cr3t-pw@grafana.example.com"),  # unparsable: a space
+    ("alerts.dashboard_url", "https://admin:s3/cr3t-pw@grafana.example.com"),  # unparsable: a slash
+    ("alerts.runbook_url", "htps://admin:s3cr3t-pw@runbooks.example.com/{alertname}"),  # not even a URL here
+]
+
+
+def _with(path: str, value: str) -> dict:
+    data = {**MINIMAL, "prune": {"image": "quay.io/x/gpudash:1", "prometheus_url": "https://thanos.example.com"},
+            "alerts": {"receivers": {"team": {"webhook_configs": [{"url_file": "/etc/am/url",
+                                                                   "http_config": {}}]}}}}
+    node, keys = data, path.replace("[0]", ".0").split(".")
+    for key in keys[:-1]:
+        node = node[int(key)] if key.isdigit() else node.setdefault(key, {})
+    node[keys[-1]] = value
+    return data
+
+
+@pytest.mark.parametrize(("path", "url"), USERINFO_URLS)
+def test_a_password_in_any_url_is_refused_and_never_echoed(path, url):
+    with pytest.raises(InputError) as err:
+        model_from_dict(_with(path, url))
+    text = str(err.value)
+    assert f"{path}: a user name or password in a URL" in text and "secret" in text, text
+    assert "s3" not in text and "cr3t" not in text and "admin" not in text and "bot:" not in text, text
+
+
+def test_a_url_with_an_at_sign_in_its_path_is_no_secret():
+    model_from_dict(_with("alerts.dashboard_url", "https://grafana.example.com:3000/d/@team"))
+
+
+@pytest.mark.parametrize("text", ["cannot reach https://u:pw-secret@host/x", "'http://u:pw-secret@h' is bad",
+                                  "bad URL htps://u:pw/secret@h"])
+def test_no_error_line_shows_a_url_password(text):
+    from gpudash.errors import GpudashError
+
+    shown = str(GpudashError(text))
+    assert "pw" not in shown and "***@" in shown, shown
+
+
+@pytest.mark.parametrize(("path", "value"), [("gpu_classes.0.price_per_hour", 1.7e308), ("tenants.0.budget", 1e300),
+                                             ("energy.price_per_kwh", 1e13), ("gpu_classes.0.mig.1g.10gb", 2e12)])
+def test_an_absurd_amount_is_refused(example_data, path, value):
+    """A price or budget no currency has (above 10^12) is refused: 1.7e308 per hour overflowed the billing
+    arithmetic to infinity and ended render in a traceback (found by tests/integration/test_render_property.py)."""
+    node, *keys, last = path.split(".")
+    target = example_data.setdefault(node, {})
+    if last == "10gb":  # a MIG profile name holds a dot
+        keys, last = keys[:-1], f"{keys[-1]}.{last}"
+    for key in keys:
+        target = target[int(key)] if key.isdigit() else target[key]
+    target[last] = value
+    with pytest.raises(InputError, match=r"10\^12|1000000000000"):
+        model_from_dict(example_data)
+
+
+def test_time_slicing_replicas_have_a_ceiling(example_data):
+    """100,000 replicas was valid and made render build the energy rule's per-count table for ever (a hang, then
+    out of memory; found by tests/integration/test_render_property.py): at most 256."""
+    example_data["gpu_classes"][1]["time_slicing"]["replicas"] = 100000
+    with pytest.raises(InputError, match=r"time_slicing\.replicas: must be <= 256"):
+        model_from_dict(example_data)
+    example_data["gpu_classes"][1]["time_slicing"]["replicas"] = 256
+    model_from_dict(example_data)

@@ -142,15 +142,6 @@ def test_symlinked_file_is_refused(tmp_path):
     assert (tmp_path / "target").read_text() == "someone else's\n"
 
 
-def test_stale_removal_never_follows_a_symlink(tmp_path):
-    out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
-    writer.apply(writer.plan(out, {"keep.yaml": {}, "mco/a.yaml": {"x": 1}}))
-    (out / "mco").rename(elsewhere)
-    (out / "mco").symlink_to(elsewhere)  # same content, reached through a link
-    kept = writer.apply(writer.plan(out, {"keep.yaml": {}}))
-    assert kept == ["mco/a.yaml"] and (elsewhere / "a.yaml").exists()
-
-
 def test_unwritable_output_is_one_clear_error(tmp_path):
     from gpudash.errors import GpudashError
 
@@ -240,3 +231,180 @@ def test_a_file_of_pieces_is_streamed_and_compared_by_digest(tmp_path):
     assert p.edited() == ["big.txt"]
     p.discard()
     assert "+two" in writer.diff(writer.plan(tmp_path, {"big.txt": pieces()}))
+
+
+# --- a hostile or broken manifest (issue 26, defect 1) ------------------------------------------------------------
+
+def _manifest(out, files: dict[str, str]):
+    import json
+
+    out.mkdir(parents=True, exist_ok=True)
+    (out / layout.MANIFEST).write_text(json.dumps({"generator": "gpudash", "files": files}))
+
+
+@pytest.mark.parametrize("rel", ["../victim.txt", "{victim}", "a/../../victim.txt", "./a.yaml", "a//a.yaml",
+                                 "a/", "", ".", layout.MANIFEST])
+def test_a_manifest_path_outside_the_output_is_refused_and_nothing_is_touched(tmp_path, rel):
+    """A manifest that names a file outside the output (``../x``, an absolute path) or a path not in its one
+    normal form is refused before anything is read or removed: the file it names keeps its content."""
+    import hashlib
+
+    out, victim = tmp_path / "out", tmp_path / "victim.txt"
+    victim.write_text("someone else's\n")
+    rel = rel.format(victim=victim)
+    _manifest(out, {rel: hashlib.sha256(victim.read_bytes()).hexdigest()})
+    before, around = tree(out), tree(tmp_path)
+    with pytest.raises(InputError, match=rf"^{out / layout.MANIFEST}: .*not a path gpudash writes"):
+        writer.plan(out, {"b.yaml": {"x": 1}}, stage=True)
+    assert tree(out) == before and tree(tmp_path) == around and victim.read_text() == "someone else's\n"
+
+
+def test_a_manifest_path_through_a_symbolic_link_is_refused(tmp_path):
+    """A manifest path reached through a link (a folder replaced by a link to elsewhere) is refused before
+    anything is removed: the linked-to file stays."""
+    import hashlib
+
+    out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "a.yaml").write_text("x: 1\n")
+    out.mkdir()
+    (out / "mco").symlink_to(elsewhere)
+    _manifest(out, {"mco/a.yaml": hashlib.sha256(b"x: 1\n").hexdigest()})
+    with pytest.raises(InputError, match=rf"^{out / 'mco'}: is a symbolic link"):
+        writer.plan(out, {"b.yaml": {}}, stage=True)
+    assert (elsewhere / "a.yaml").read_text() == "x: 1\n" and sorted(p.name for p in out.iterdir()) == [
+        layout.MANIFEST, "mco"]
+
+
+@pytest.mark.parametrize("files", [[], {"a.yaml": 5}, {"a.yaml": "not-a-digest"}, {"a.yaml": "AB" * 32}])
+def test_a_manifest_of_the_wrong_shape_is_refused(tmp_path, files):
+    import json
+
+    (tmp_path / layout.MANIFEST).write_text(json.dumps({"generator": "gpudash", "files": files}))
+    with pytest.raises(InputError, match="not a gpudash manifest"):
+        writer.plan(tmp_path, {"b.yaml": {}})
+
+
+def test_a_hostile_manifest_through_the_cli_is_one_line_and_exit_2(tmp_path, capsys):
+    import hashlib
+
+    out, victim = tmp_path / "out", tmp_path / "victim.txt"
+    victim.write_text("someone else's\n")
+    _manifest(out, {"../victim.txt": hashlib.sha256(victim.read_bytes()).hexdigest()})
+    model = tmp_path / "m.yaml"
+    model.write_text("{}")
+    from unittest import mock
+
+    with mock.patch.object(cli, "_generate", lambda *a, **k: {"a.yaml": {"x": 1}}), \
+            mock.patch.object(cli, "load_model_from_args", lambda args: None):
+        assert cli.main(["render", "-c", str(model), "-o", str(out), "-j", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err and "not a path gpudash writes" in err
+    assert victim.read_text() == "someone else's\n" and sorted(p.name for p in out.iterdir()) == [layout.MANIFEST]
+
+
+# --- all-or-nothing apply (issue 26, defect 2) --------------------------------------------------------------------
+
+OLD = {"a.yaml": {"x": 1}, "b/c.yaml": {"y": 1}, "d/e.yaml": {"z": 1}, "f.yaml": {"w": 1}}
+NEW = {"a.yaml": {"x": 2}, "b/c.yaml": {"y": 1}, "g/h/i.yaml": {"v": 1}, "j.yaml": {"u": 1}}
+
+
+def snapshot(root):
+    """Every file's bytes and every folder of ``root`` (what "restored exactly" compares)."""
+    return tree(root), sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_dir())
+
+
+def failing_at(monkeypatch, step: int) -> dict:
+    """Make the ``step``-th (from 0) ``os.replace`` or ``os.mkdir`` from now fail as a cross-device move does
+    (``step`` -1: none); the returned dict counts the calls."""
+    import errno
+    import os
+
+    calls = {"n": 0}
+
+    def wrap(real):
+        def call(*args, **kwargs):
+            calls["n"] += 1
+            if calls["n"] - 1 == step:
+                raise OSError(errno.EXDEV, os.strerror(errno.EXDEV))
+            return real(*args, **kwargs)
+        return call
+
+    monkeypatch.setattr(os, "replace", wrap(os.replace))
+    monkeypatch.setattr(os, "mkdir", wrap(os.mkdir))
+    return calls
+
+
+def test_a_failure_at_any_step_of_apply_restores_the_previous_output_exactly(tmp_path, monkeypatch):
+    """Apply fails at its 1st, 2nd, ... file-system step in turn (every move of a new, replaced or removed file,
+    every folder made, the manifest): each time the previous output is back byte for byte, with its folders and
+    its manifest and no stage left, and the error is one line."""
+    from gpudash.errors import GpudashError
+
+    def attempt(step: int):
+        out = tmp_path / f"out{step}"
+        writer.apply(writer.plan(out, OLD))
+        (out / "mine.txt").write_text("not gpudash's\n")
+        before = snapshot(out)
+        p = writer.plan(out, NEW, stage=True)
+        with monkeypatch.context() as m:
+            calls = failing_at(m, step)
+            try:
+                writer.apply(p)
+            except GpudashError as err:
+                return out, before, str(err), calls["n"]
+        return out, before, None, calls["n"]
+
+    out, _, error, steps = attempt(-1)
+    assert error is None and steps >= 9  # 2 folders, 3 old files out, 3 new in, the manifest, the stage's folders
+    after = snapshot(out)
+    assert not (out / "d").exists() and not (out / "f.yaml").exists() and "g/h/i.yaml" in after[0]
+    failed = 0
+    for step in range(steps):
+        out, before, error, _ = attempt(step)
+        if error is None:  # a folder that already existed: a failed mkdir of it is no failure
+            assert snapshot(out)[0] == after[0], f"step {step}"
+            continue
+        failed += 1
+        assert "\n" not in error and "Invalid cross-device link" in error, error
+        assert error.endswith("previous output restored"), error
+        assert snapshot(out) == before, f"failure at step {step}"
+    assert failed >= 9
+
+
+def test_the_next_render_restores_an_apply_that_died_half_done(tmp_path, monkeypatch):
+    """A render killed in the middle of its moves (no rollback ran) leaves its journal in the stage: the next
+    render's lock rolls it back, whatever step it died at, and says so."""
+    from gpudash.errors import GpudashError
+
+    for step in range(9):
+        out = tmp_path / f"out{step}"
+        writer.apply(writer.plan(out, OLD))
+        before = snapshot(out)
+        p = writer.plan(out, NEW, stage=True)
+        with monkeypatch.context() as m:
+            failing_at(m, step)
+            m.setattr(writer, "_rollback", lambda *args: False)  # died: nothing undone
+            try:
+                writer.apply(p)
+                continue  # a failed mkdir of a folder that exists is no failure
+            except GpudashError as err:
+                assert "could not be restored: the next render restores it" in str(err)
+        with writer.lock(out) as held:
+            assert held.recovered and held.recovered.endswith("restored the output it was writing"), step
+            assert {k: v for k, v in tree(out).items() if k != layout.LOCK} == before[0], f"died at step {step}"
+        assert snapshot(out) == before
+
+
+def test_a_held_lock_refuses_a_second_render_at_once(tmp_path):
+    """(The two-process race is tests/integration/test_writer.py.) The lock says who holds it since when; it is
+    gone, with a folder it made for nothing, when the render ends."""
+    from gpudash.errors import GpudashError
+
+    out = tmp_path / "out"
+    with writer.lock(out) as held:
+        assert held.recovered is None and (out / layout.LOCK).exists()
+        with pytest.raises(GpudashError, match=rf"^another render is writing {out} since \S+Z \(pid \d+ on "):
+            with writer.lock(out):
+                pass
+    assert not out.exists()
