@@ -109,6 +109,12 @@ def cmd_render(args) -> int:
     with nullcontext() if args.check else writer.lock(args.output) as held:  # --check writes nothing
         if held is not None and held.recovered:
             print(f"gpudash: {held.recovered}", file=sys.stderr)
+        edited = [] if args.check or args.force else writer.edited_by_hand(args.output)
+        if edited:  # said before the work, not after it; a file no longer generated is refused too
+            raise GpudashError(f"{os.path.join(args.output, edited[0])}: edited by hand since gpudash wrote it"
+                               f"{f' (and {len(edited) - 1} more)' if edited[1:] else ''}; move the edit into the "
+                               "model and re-render, or render with --force (which overwrites it, or keeps it if "
+                               "the model no longer makes it)")
         jobs = args.jobs or os.cpu_count() or 1
         job = background.Forked(_golden_texts, model) if jobs > 1 and background.available() else None
         try:
@@ -126,7 +132,10 @@ def _render(args, model, tests: dict[str, object] | None) -> int:
     files = _generate(model, "render", tests)
     for note in artifacts.size_notes(files):
         print(f"gpudash: {note}", file=sys.stderr)
-    plan = writer.plan(args.output, files, stage=not args.check)
+    from gpudash.progress import Progress
+
+    with Progress("render: files") as progress:  # the golden tests and large files are made as they are written
+        plan = writer.plan(args.output, files, stage=not args.check, progress=progress)
     del files  # planned: the generated data is not needed to apply (a deferred file lived only while staged)
     if args.check:
         drift = plan.changed() + plan.stale()

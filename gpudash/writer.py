@@ -187,12 +187,22 @@ def _file_digest(path: Path) -> str | None:
         return None
 
 
-def plan(outdir: str | os.PathLike, generated: dict[str, object], stage: bool = False) -> Plan:
+def edited_by_hand(outdir: str | os.PathLike) -> list[str]:
+    """The files of ``outdir``'s manifest that no longer hold what gpudash wrote: known before anything is
+    generated, so that a render refuses them at once instead of after its work (``plan`` decides the same)."""
+    out = Path(outdir)
+    if not out.is_dir():
+        return []
+    owned = _owned(out, _Paths(out))
+    return sorted(rel for rel, digest in owned.items() if _file_digest(out / rel) not in (None, digest))
+
+
+def plan(outdir: str | os.PathLike, generated: dict[str, object], stage: bool = False, progress=None) -> Plan:
     """Serialise ``generated`` and compare it with ``outdir``; refuses to take over files it does not own.
 
     With ``stage`` each changed file is written into a temporary folder in ``outdir`` as soon as it is serialised
     (what ``apply`` then moves into place; ``Plan.discard`` removes it), else kept in memory (``render --check``:
-    planning never writes)."""
+    planning never writes). ``progress(done, total, path)`` is told of each file (the CLI's progress bar)."""
     out = Path(outdir)
     if out.exists() and not out.is_dir():
         raise InputError(str(out), "", "output path exists and is not a directory")
@@ -205,7 +215,9 @@ def plan(outdir: str | os.PathLike, generated: dict[str, object], stage: bool = 
     staged: Path | None = None
     created = not out.exists()
     try:
-        for rel in sorted(generated):
+        for done, rel in enumerate(sorted(generated)):
+            if progress:
+                progress(done, len(generated), rel)
             paths.check(rel)
             target = out / rel
             if target.exists() and rel not in owned:

@@ -43,3 +43,12 @@ def test_mock_history_shows_progress_on_a_terminal_only(tmp_path):
     quiet = subprocess.run([sys.executable, "-m", "gpudash", *args, "-o", str(tmp_path / "b")], cwd=ROOT,
                            capture_output=True, text=True, timeout=300)
     assert quiet.returncode == 0 and quiet.stderr == ""
+
+
+def test_render_shows_progress_while_it_writes_on_a_terminal_only(tmp_path):
+    """The files' part of a render (the golden tests arrive there) is on the bar too, not only the building."""
+    shown = run_on_a_terminal("render", "--example", "-o", str(tmp_path / "a"))
+    assert "gpudash: render: files" in shown and "gpudash: render: rules" in shown
+    quiet = subprocess.run([sys.executable, "-m", "gpudash", "render", "--example", "-o", str(tmp_path / "b")],
+                           cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert quiet.returncode == 0 and quiet.stderr == ""

@@ -79,3 +79,21 @@ def test_every_command_has_help_examples_that_parse():
             argv = shlex.split(line.split("  #")[0].split(" > ")[0])
             if argv[0] == "gpudash":
                 parser.parse_args([a.replace("URL", "http://127.0.0.1:9090") for a in argv[1:]])
+
+
+def test_a_hand_edit_is_refused_before_any_work(tmp_path, monkeypatch, capsys):
+    """The refusal comes at once, not after the whole render (artifacts.generate is never reached)."""
+    import hashlib
+    import json
+
+    from gpudash import artifacts
+    from gpudash.layout import MANIFEST
+
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "a.yaml").write_text("edited\n")
+    digest = hashlib.sha256(b"written\n").hexdigest()
+    (tmp_path / MANIFEST).write_text(json.dumps({"generator": "gpudash", "files": {"rules/a.yaml": digest}}))
+    monkeypatch.setattr(artifacts, "generate", lambda *a, **k: pytest.fail("generated before refusing"))
+    assert cli.main(["render", "--example", "-o", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "rules/a.yaml: edited by hand since gpudash wrote it" in err and "--force" in err
