@@ -239,6 +239,42 @@
             },
           },
           {
+            // kube-state-metrics' init-container series are not scraped (OpenShift's minimal collection
+            // profile): init containers' and native sidecars' GPU requests go unbilled.
+            "alert": "GPUBillingInputMissing",
+            "expr": "last_over_time(cluster_input_node:gpudash_input_missing:count{input=\"init_containers\"}[7m30s]) > 0",
+            "for": "10m",
+            "labels": {
+              "severity": "critical",
+              "audience": "provider",
+              "input": "init_containers",
+            },
+            "annotations": {
+              "dashboard_url": "https://grafana.example.com/d/gpudash-provider",
+              "description": "On cluster {{ $labels.cluster }}: kube-state-metrics' pod series are scraped but not its container series (kube_pod_container_info, kube_pod_init_container_info, kube_pod_init_container_resource_requests): GPUs requested by init containers and native sidecars are not billed. Fix: OpenShift's monitoring collectionProfile minimal drops them: set prometheusK8s.collectionProfile: full in the openshift-monitoring cluster-monitoring-config ConfigMap, or keep these series in the scrape.",
+              "runbook_url": "https://runbooks.example.com/gpudash/GPUBillingInputMissing",
+              "summary": "A series the billing rules need is missing on a cluster.",
+            },
+          },
+          {
+            // GPUs report activity but their node reports no power or energy: their energy is unmetered
+            // and the idle power veto cannot apply (a GPU at work may be alerted or pruned as idle).
+            "alert": "GPUBillingInputMissing",
+            "expr": "last_over_time(cluster_input_node:gpudash_input_missing:count{input=\"gpu_power\"}[7m30s]) > 0",
+            "for": "10m",
+            "labels": {
+              "severity": "warning",
+              "audience": "provider",
+              "input": "gpu_power",
+            },
+            "annotations": {
+              "dashboard_url": "https://grafana.example.com/d/gpudash-provider",
+              "description": "On node {{ $labels.node }} of cluster {{ $labels.cluster }}: {{ $value | printf \"%.0f\" }} GPUs report activity but no GPU of the node reports power or energy: their energy is not measured (neither a tenant's nor unallocated) and the idle alert's power veto cannot apply to them. Fix: AMD MI300X_VF guests and MI2xx GPUs export no gpu_package_power (ROCm/device-metrics-exporter docs/configuration/metricslist.md): have the exporter export gpu_energy_consumed or gpu_package_power (DCGM: DCGM_FI_DEV_POWER_USAGE or DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION in its counters), or accept this node's energy as unmetered.",
+              "runbook_url": "https://runbooks.example.com/gpudash/GPUBillingInputMissing",
+              "summary": "A series the billing rules need is missing on a cluster.",
+            },
+          },
+          {
             // GPUs allocated on a node whose product label kube_node_labels does not show are billed at
             // nothing (unpriced): vanilla kube-state-metrics exports no node labels without
             // --metric-labels-allowlist=nodes=[...], or the labeller is not running there.
@@ -378,6 +414,31 @@
               "description": "The {{ $labels.job }} target {{ $labels.instance }} on cluster {{ $labels.cluster }} fails its scrapes: GPU activity, idle alerts and XID errors of its node are not seen (billing, from allocation, is not affected).",
               "runbook_url": "https://runbooks.example.com/gpudash/GPUExporterDown",
               "summary": "A GPU exporter fails its scrapes.",
+            },
+          },
+        ],
+      },
+      {
+        // The idle-GPU pruner: stops that did not free the GPUs. Routed to the
+        // provider.
+        "name": "gpudash-alerts-prune",
+        "interval": "5m",
+        "rules": [
+          {
+            // A workload gpudash prune stopped still holds its GPUs after --effect-timeout (an older KServe,
+            // a controller that ignores the stop): its idle GPUs are still billed to the tenant, and the
+            // pruner marked it ineffective and will not retry it.
+            "alert": "GPUPrunerIneffective",
+            "expr": "max by (cluster, namespace, kind, workload) (last_over_time(gpudash_prune_ineffective_stop[7m30s])) > 0",
+            "labels": {
+              "severity": "warning",
+              "audience": "provider",
+            },
+            "annotations": {
+              "dashboard_url": "https://grafana.example.com/d/gpudash-provider",
+              "description": "gpudash prune stopped {{ $labels.kind }} {{ $labels.workload }} in namespace {{ $labels.namespace }} on cluster {{ $labels.cluster }}, but its GPU pods still hold their GPUs: the stop did nothing, the tenant is still billed for idle GPUs and the pruner will not retry.",
+              "runbook_url": "https://runbooks.example.com/gpudash/GPUPrunerIneffective",
+              "summary": "The pruner stopped a workload, but its GPUs were not freed.",
             },
           },
         ],
