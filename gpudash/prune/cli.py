@@ -154,10 +154,11 @@ def run(args) -> int:
             when["now"] = args.time or time.time()
             unobserved = [(lb.get("namespace"), lb.get("pod")) for lb, _ in prom.query(unobserved_q, when["now"])]
             pruner.cycle(idle_rows(), unobserved)
-        except GpudashError as err:  # Prometheus unreachable or refused: one line, next cycle
+        except Exception as err:  # noqa: BLE001 - a daemon outlives one bad cycle: one line, then the next cycle
+            said = str(err) if isinstance(err, GpudashError) else f"unexpected {type(err).__name__}: {err}"
             if not args.daemon:
-                raise
-            cycle.log(sys.stdout, mode=args.run_mode, result="error", cluster=scope.cluster, error=str(err))
+                raise GpudashError(f"prune cycle failed: {said}") from None
+            cycle.log(sys.stdout, mode=args.run_mode, result="error", cluster=scope.cluster, error=said)
         done += 1
         if not args.daemon or (args.cycles and done >= args.cycles):
             return 0

@@ -337,3 +337,26 @@ def test_idle_at_read_but_busy_at_action_time_is_a_skip(tmp_path):
         p.cycle([row(x) for x in pods], [])
         assert replicas(api, NS, "infer") == 2
         assert lines(p)[0]["reason"] == "re-check: GPU pods infer-1 of it are not recorded idle now"
+
+
+def test_an_unexpected_error_in_a_cycle_is_one_line_and_the_daemon_goes_on(tmp_path, monkeypatch):
+    """A bug or an answer nobody foresaw costs the daemon one cycle (logged), never the process (a traceback)."""
+    def prometheus(request):
+        return 200, {"status": "success", "data": {"resultType": "vector", "result": []}}
+
+    def broken(self, rows, unobserved):
+        raise KeyError("surprise")
+
+    monkeypatch.delenv("KUBERNETES_SERVICE_HOST", raising=False)
+    monkeypatch.setattr(cycle.Pruner, "cycle", broken)
+    with ApiServer() as api, StandIn(prometheus) as prom:
+        base = ["prune", "--kubeconfig", api.kubeconfig(tmp_path / "k"), "--prometheus-url", prom.url,
+                "--cluster", CLUSTER, "--tenant-namespace", NS, "--check-interval", "15s"]
+        out = io.StringIO()
+        monkeypatch.setattr("sys.stdout", out)
+        monkeypatch.setattr("time.sleep", lambda seconds: None)
+        assert cli.run(_parser().parse_args([*base, "--daemon", "--cycles", "2"])) == 0
+        logged = [json.loads(x) for x in out.getvalue().splitlines()]
+        assert [x["result"] for x in logged] == ["error", "error"] and "unexpected KeyError" in logged[0]["error"]
+        with pytest.raises(GpudashError, match="prune cycle failed: unexpected KeyError"):
+            cli.run(_parser().parse_args(base))
