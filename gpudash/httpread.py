@@ -148,6 +148,7 @@ def _read(session, method: str, url: str, deadline: float, max_bytes: int, kwarg
 # --- JSON ---------------------------------------------------------------------------------------------------------
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
 _NOT_BRACKET = bytes(sorted(set(range(256)) - set(b"[]{}")))
+_PAIR = re.compile(rb"\[\]|\{\}")
 
 
 def too_deep(body: bytes, limit: int = MAX_DEPTH) -> bool:
@@ -155,11 +156,11 @@ def too_deep(body: bytes, limit: int = MAX_DEPTH) -> bool:
     innermost bracket pairs are removed ``limit`` times (C-speed passes over the bytes, no recursion)."""
     brackets = _STRING.sub(b"", body).translate(None, _NOT_BRACKET)
     for _ in range(limit):
-        inner = brackets.replace(b"[]", b"").replace(b"{}", b"")
+        inner = _PAIR.sub(b"", brackets)  # one level: the pairs that are innermost now
         if inner == brackets:  # empty, or unbalanced (json.loads says so)
             return False
         brackets = inner
-    return bool(brackets) and brackets.replace(b"[]", b"").replace(b"{}", b"") != brackets
+    return bool(brackets) and _PAIR.sub(b"", brackets) != brackets
 
 
 def _no_constant(name: str):
