@@ -43,7 +43,8 @@ def duration(text: str) -> int:
     return seconds
 
 
-def _size(text: str) -> int:
+def byte_count(text: str) -> int:
+    """A positive number of bytes (an argparse type)."""
     if not re.fullmatch(r"[1-9]\d{0,12}", text.strip()):
         raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of bytes")
     return int(text)
@@ -63,7 +64,7 @@ def add_prometheus_options(parser: argparse.ArgumentParser, timeout: int = 60) -
     parser.add_argument("--timeout", type=duration, default=timeout, metavar="DURATION",
                         help=f"per request, in total: connect and the whole answer; also sent as the server-side "
                              f"query timeout (default: {timeout}s)")
-    parser.add_argument("--max-response-bytes", type=_size, default=DEFAULT_MAX_BYTES, metavar="N",
+    parser.add_argument("--max-response-bytes", type=byte_count, default=DEFAULT_MAX_BYTES, metavar="N",
                         help=f"refuse a larger answer (default: {DEFAULT_MAX_BYTES})")
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from urllib.parse import quote
 
 from gpudash import httpread
-from gpudash.cliargs import add_model_options, duration, load_model_from_args
+from gpudash.cliargs import add_model_options, byte_count, duration, load_model_from_args
 from gpudash.errors import GpudashError
 from gpudash.report.client import redact_url
 from gpudash.terminal import printable
@@ -45,7 +45,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--env-file", help="also write the GPUDASH_ORG_ID_* lines to this file")
     parser.add_argument("--timeout", type=duration, default=TIMEOUT, metavar="DURATION",
                         help=f"per request, in total: connect and the whole answer (default: {TIMEOUT}s)")
-    parser.add_argument("--max-response-bytes", type=int, default=httpread.DEFAULT_MAX_BYTES, metavar="N",
+    parser.add_argument("--max-response-bytes", type=byte_count, default=httpread.DEFAULT_MAX_BYTES, metavar="N",
                         help=f"refuse a larger answer (default: {httpread.DEFAULT_MAX_BYTES})")
 
 

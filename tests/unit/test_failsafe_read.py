@@ -160,3 +160,12 @@ def test_csv_is_rfc_4180(example_model):
     assert text.endswith("\r\n") and text.count("\r\n") == 2  # the header and one row, each ended by CRLF
     row = list(csv.reader(io.StringIO(text, newline="")))[1]
     assert row[1] == EVIL_LABELS["namespace"]  # the field round-trips exactly, quoted
+
+
+def test_json_output_escapes_what_json_itself_leaves_raw():
+    import json
+
+    data = {"namespace": "a\x9b31m\x7f\u2028b\x1b"}
+    text = render.dumps(data)
+    assert not RAW_CONTROL.search(text.replace("\n", "")) and "\u2028" not in text
+    assert json.loads(text) == data
