@@ -10,6 +10,8 @@ import time
 
 import pytest
 
+from gpudash import cli
+from gpudash.report.client import Prometheus, PrometheusError
 from tests.conftest import gpudash
 from tests.hostile import MODES, Hostile
 
@@ -77,3 +79,21 @@ def test_url_password_is_never_echoed(tmp_path):
         r = gpudash(*COMMANDS["report billing"], "--prometheus-url", url, cwd=tmp_path, env=env)
     check(r, 0, "echo-secret")
     assert "rejected a query" in r.stderr
+
+
+# --- defect 6, in process: the deadline is total (seconds by nature, so not in the unit suite) --------------------
+@pytest.mark.parametrize("mode", ["drip", "drip-headers", "silent"])
+def test_a_dripping_or_silent_server_is_cut_at_the_deadline(mode):
+    with Hostile(mode) as server:
+        t0 = time.monotonic()
+        with pytest.raises(PrometheusError, match=r"did not answer within 1s"):
+            Prometheus(server.url, timeout=1).query("up", 1)
+        assert time.monotonic() - t0 < 2
+
+
+def test_doctor_has_a_timeout(capsys):
+    with Hostile("drip") as server:
+        t0 = time.monotonic()
+        code = cli.main(["doctor", "--example", "--timeout", "1s", "--prometheus-url", server.url])
+        assert time.monotonic() - t0 < 3
+    assert code == 2 and "did not answer within 1s" in capsys.readouterr().err

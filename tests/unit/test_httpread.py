@@ -40,8 +40,8 @@ def test_depth_check_agrees_with_the_structure(value, limit):
         assert httpread.loads(body, limit) == value
 
 
-@settings(max_examples=20, deadline=None)
-@given(st.integers(min_value=0, max_value=300_000), st.sampled_from([b"[]", b"{}"]))
+@settings(max_examples=8, deadline=None)
+@given(st.integers(min_value=0, max_value=250_000), st.sampled_from([b"[]", b"{}"]))
 def test_deep_nesting_is_refused_without_recursion(depth, pair):
     body = pair[:1] * depth + (b'{"a":1}' if pair == b"{}" and depth else b"") + pair[1:] * depth
     if depth > httpread.MAX_DEPTH:
@@ -111,7 +111,7 @@ def server():
         yield srv
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ANSWER, st.sampled_from([200, 200, 206, 500, 502]))
 def test_any_answer_is_checked_figures_or_one_line(server, answer, status):
     server.reply = (status, json.dumps(answer).encode())
