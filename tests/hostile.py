@@ -33,9 +33,8 @@ LABELS = {"__name__": "cluster_namespace_class_resource:gpudash_cost:last_hour",
 # mode -> the sample value every series carries ("figure" modes); other modes are handled in Handler
 VALUES = {"nan": "NaN", "inf": "+Inf", "overflow": "1e309", "huge": "1e300", "negative": "-3.2",
           "alternating": None, "control-labels": "1"}
-MODES = (*VALUES, "warnings-number", "wrong-shape", "deep", "huge-body", "drip", "drip-headers", "silent",
-         "5xx-success", "html", "rules-missing", "rules-bad-date", "echo-secret")
-SLOW = ("drip", "drip-headers", "silent")
+MODES = (*VALUES, "warnings-number", "wrong-shape", "deep", "huge-body", "huge-stream", "drip", "drip-headers",
+         "silent", "5xx-success", "html", "rules-missing", "rules-bad-date", "echo-secret")
 
 
 def _vector(value: str, labels: dict) -> dict:
@@ -169,8 +168,8 @@ def _handler(owner: Hostile) -> type[BaseHTTPRequestHandler]:
                 return
             if mode == "deep":
                 return self._send(200, "application/json", b"[" * 200_000 + b"]" * 200_000)
-            if mode == "huge-body":
-                self._head(200, "application/json", HUGE_BODY + 2)
+            if mode in ("huge-body", "huge-stream"):  # declared (refused unread), or delimited by the close only
+                self._head(200, "application/json", HUGE_BODY + 2 if mode == "huge-body" else None)
                 self.wfile.write(b'"')
                 for _ in range(HUGE_BODY // 65536):
                     self.wfile.write(b"x" * 65536)
@@ -184,10 +183,11 @@ def _handler(owner: Hostile) -> type[BaseHTTPRequestHandler]:
                 status, body = grafana_answer(mode, auth)
             self._send(status, "application/json", body)
 
-        def _head(self, status: int, kind: str, length: int):
+        def _head(self, status: int, kind: str, length: int | None):
             self.send_response(status)
             self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(length))
+            if length is not None:
+                self.send_header("Content-Length", str(length))
             self.end_headers()
 
         def _send(self, status: int, kind: str, body: bytes):

@@ -78,8 +78,9 @@ def test_grafana_bootstrap_on_hostile_answers_is_one_line(mode, monkeypatch, cap
 
 
 # --- defect 6: the body is capped (the total deadline: tests/integration/test_hostile_commands.py) --------------
-def test_a_huge_answer_is_refused_not_read():
-    with Hostile("huge-body") as server, pytest.raises(PrometheusError, match="larger than 1000000 bytes") as err:
+@pytest.mark.parametrize("mode", ["huge-body", "huge-stream"])
+def test_a_huge_answer_is_refused_not_read(mode):
+    with Hostile(mode) as server, pytest.raises(PrometheusError, match="larger than 1000000 bytes") as err:
         Prometheus(server.url, timeout=5, max_response_bytes=1_000_000).query("up", 1)
     _one_line(err.value)
 
