@@ -152,8 +152,9 @@ class Client:
 
 
 def field_of(data: dict, key: str, kind: type, what: str):
-    """``data[key]`` of a Grafana answer, checked to be a ``kind`` (an id: a positive integer, which Grafana's
-    docs show as a number or a decimal string)."""
+    """``data[key]`` of a Grafana answer, checked to be a ``kind``. An id is a positive integer, as a number or a
+    decimal string: grafana/grafana docs/sources/developers/http_api/org.md shows POST /api/orgs answering
+    ``"orgId":"1"``, while Grafana itself answers a number."""
     value = data.get(key) if isinstance(data, dict) else None
     if kind is int:
         if isinstance(value, str) and value.isdigit() and len(value) < 19:
