@@ -114,7 +114,7 @@ def _read(session, method: str, url: str, deadline: float, max_bytes: int, kwarg
         raise Transport(reason(err), tls=True) from None
     except requests.exceptions.Timeout:
         raise Deadline() from None
-    except requests.exceptions.RequestException as err:
+    except Exception as err:  # noqa: BLE001 - any other failure to send (requests' or urllib3's): one line
         raise Transport(reason(err)) from None
     box["response"] = resp
     try:
@@ -132,13 +132,11 @@ def _read(session, method: str, url: str, deadline: float, max_bytes: int, kwarg
             if size > max_bytes:
                 raise TooLarge(max_bytes)
             pieces.append(piece)
-    except requests.exceptions.RequestException as err:
-        raise Transport(reason(err)) from None
-    except OSError as err:  # a connection closed under the read (urllib3 errors are OSErrors or wrap one)
-        raise Deadline() if time.monotonic() > deadline else Transport(reason(err)) from None
-    except Exception as err:  # noqa: BLE001 - urllib3's ProtocolError/DecodeError: the body is broken
-        if isinstance(err, ReadError):
-            raise
+    except ReadError:
+        raise
+    except Exception as err:  # noqa: BLE001 - requests', urllib3's (ProtocolError, ReadTimeoutError) or OSErrors
+        if time.monotonic() >= deadline or "timed out" in str(err):  # the socket timeout is the deadline's rest
+            raise Deadline() from None
         raise Transport(reason(err)) from None
     finally:
         resp.close()
