@@ -222,7 +222,7 @@ def reason(err: Exception) -> str:
 _LOOPBACK = ("localhost", "127.0.0.1", "::1")
 
 
-def transport_warnings(url: str, token: bool, insecure: bool, flag: str = "--token") -> list[str]:
+def transport_warnings(url: str, token: bool, insecure: bool, secret: str = "bearer token") -> list[str]:
     """What an operator must know about how a secret travels (printed on stderr by the commands): a token over
     plain http:// to anything but this machine (``oc port-forward`` to localhost is), and an unverified TLS
     certificate."""
@@ -232,8 +232,8 @@ def transport_warnings(url: str, token: bool, insecure: bool, flag: str = "--tok
     except ValueError:
         local = False
     if token and url.lower().startswith("http://") and not local:
-        out.append(f"the bearer token ({flag}) is sent over plain http:// to {redact(url)}: anyone on the path can "
-                   "read it; use https://")
+        out.append(f"the {secret} is sent over plain http:// to {redact(url)}: anyone on the path can read it; "
+                   "use https://")
     if insecure:
         out.append(f"--insecure-skip-verify: the TLS certificate of {redact(url)} is not verified; anyone on the "
                    "path can pose as the server (and read the token)")

@@ -66,7 +66,7 @@ class Prometheus:
         if self.token and httpread.userinfo(self.url):
             # requests would send the URL's user:password as Basic auth in place of the bearer token
             raise PrometheusError(f"--prometheus-url {self.shown!r} carries a user:password and a bearer token is "
-                                  f"given too (--token or {TOKEN_ENV}): pass one of them")
+                                  f"given too (--token, --token-file or {TOKEN_ENV}): pass one of them")
         if self.token:
             self.session.headers["Authorization"] = f"Bearer {self.token}"
         self.session.headers["Accept"] = "application/json"
