@@ -302,7 +302,7 @@ def _connect(args) -> Client:
     if httpread.userinfo(args.grafana_url):
         raise GpudashError(f"--grafana-url {redact_url(args.grafana_url)!r} carries a user:password: pass the "
                            "credentials as GRAFANA_USER/GRAFANA_PASSWORD or GRAFANA_TOKEN instead")
-    for w in httpread.transport_warnings(args.grafana_url, True, False, "Grafana credentials"):
+    for w in httpread.transport_warnings(args.grafana_url, True, False, "Grafana token or password"):
         print(f"gpudash: warning: {w}", file=sys.stderr)
     return Client(args.grafana_url, auth, dry_run=args.dry_run, timeout=args.timeout,
                   max_bytes=args.max_response_bytes, secrets=secrets)

@@ -152,3 +152,15 @@ def test_json_output_escapes_what_json_itself_leaves_raw():
     text = render.dumps(data)
     assert not RAW_CONTROL.search(text.replace("\n", "")) and "\u2028" not in text
     assert json.loads(text) == data
+
+
+def test_grafana_credentials_over_http_are_warned_and_userinfo_refused(monkeypatch, capsys):
+    monkeypatch.delenv("GRAFANA_TOKEN", raising=False)
+    monkeypatch.setenv("GRAFANA_USER", "admin")
+    monkeypatch.setenv("GRAFANA_PASSWORD", "pw-secret-2")
+    cli.main(["grafana-bootstrap", "--example", "--timeout", "1s", "--grafana-url", "http://grafana.invalid:3000"])
+    err = capsys.readouterr().err
+    assert "warning: the Grafana token or password is sent over plain http://" in err.splitlines()[0]
+    assert cli.main(["grafana-bootstrap", "--example", "--grafana-url", "https://admin:pw-url-3@grafana.invalid"]) == 2
+    err = capsys.readouterr().err
+    assert "carries a user:password" in err and "pw-url-3" not in err and err.count("\n") == 1
