@@ -59,6 +59,10 @@ class NotJSON(ReadError):
     """The body is not (acceptable) JSON."""
 
 
+class TooDeep(NotJSON):
+    """The body nests deeper than the cap."""
+
+
 @dataclass(frozen=True)
 class Answer:
     status: int
@@ -168,7 +172,7 @@ def _no_constant(name: str):
 def loads(body: bytes, max_depth: int = MAX_DEPTH):
     """``body`` parsed; :class:`NotJSON` for anything but plain JSON within ``max_depth``."""
     if too_deep(body, max_depth):
-        raise NotJSON(f"JSON nested deeper than {max_depth} levels")
+        raise TooDeep(f"JSON nested deeper than {max_depth} levels")
     try:
         return json.loads(body, parse_constant=_no_constant)
     except (ValueError, RecursionError) as err:

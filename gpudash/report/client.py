@@ -199,7 +199,7 @@ class Prometheus:
             body = answer.json()
         except httpread.NotJSON as err:
             hint = " (a login page means the endpoint wants a bearer token)" if "<html" in answer.text.lower() else ""
-            what = str(err) if str(err).startswith("JSON nested") else repr(self._redact(answer.snippet()))
+            what = str(err) if isinstance(err, httpread.TooDeep) else repr(self._redact(answer.snippet()))
             raise PrometheusError(
                 f"{self.shown} answered HTTP {code} with something that is not the Prometheus API{hint}: "
                 f"{what}") from None
