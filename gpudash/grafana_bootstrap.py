@@ -23,14 +23,15 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
-from gpudash.cliargs import add_model_options, load_model_from_args
+from gpudash import httpread
+from gpudash.cliargs import add_model_options, byte_count, duration, load_model_from_args
 from gpudash.errors import GpudashError
 from gpudash.report.client import redact_url
+from gpudash.terminal import printable
 
 TIMEOUT = 15
 WRITES = ("POST", "PUT", "PATCH", "DELETE")
@@ -42,6 +43,10 @@ def add_arguments(parser) -> None:
                                               "unless --dry-run)")
     parser.add_argument("--dry-run", action="store_true", help="read only: print the calls that would be made")
     parser.add_argument("--env-file", help="also write the GPUDASH_ORG_ID_* lines to this file")
+    parser.add_argument("--timeout", type=duration, default=TIMEOUT, metavar="DURATION",
+                        help=f"per request, in total: connect and the whole answer (default: {TIMEOUT}s)")
+    parser.add_argument("--max-response-bytes", type=byte_count, default=httpread.DEFAULT_MAX_BYTES, metavar="N",
+                        help=f"refuse a larger answer (default: {httpread.DEFAULT_MAX_BYTES})")
 
 
 class Unreachable(GpudashError):
@@ -65,7 +70,8 @@ class Call:
 
 @dataclass
 class Client:
-    """A minimal Grafana HTTP API client that records every call."""
+    """A minimal Grafana HTTP API client that records every call; every answer is read through
+    :mod:`gpudash.httpread` (total deadline, size and depth caps) and checked before use."""
 
     url: str
     auth_header: dict
@@ -73,6 +79,9 @@ class Client:
     offline: bool = False  # plan against an empty Grafana: nothing is sent, reads find nothing
     calls: list[Call] = field(default_factory=list)
     session: object = None
+    timeout: float = TIMEOUT
+    max_bytes: int = httpread.DEFAULT_MAX_BYTES
+    secrets: tuple = ()  # the token or password: never in a message
 
     def __post_init__(self):
         import requests
@@ -82,10 +91,9 @@ class Client:
         self.session.headers.update({"Accept": "application/json", **self.auth_header})
 
     def request(self, method: str, path: str, org: int | None = None, body: dict | None = None,
-                ok: tuple[int, ...] = (200,), missing_ok: bool = False):
-        """(status, JSON) of a call; a write in dry-run mode is recorded and not sent (status None)."""
-        import requests
-
+                ok: tuple[int, ...] = (200,), missing_ok: bool = False, kind: type = dict):
+        """(status, JSON of type ``kind``) of a call; a write in dry-run mode is recorded and not sent (status
+        None)."""
         call = Call(method, path, org, body)
         self.calls.append(call)
         if (self.dry_run or self.offline) and method in WRITES:
@@ -93,39 +101,71 @@ class Client:
         if self.offline:
             return (404, None) if missing_ok else (200, None)
         headers = {"X-Grafana-Org-Id": str(org)} if org is not None else {}
+        shown = redact_url(self.url)
         try:
-            resp = self.session.request(method, self.url + path, json=body, headers=headers, timeout=TIMEOUT)
-        except requests.RequestException as err:
-            raise Unreachable(f"cannot reach Grafana at {redact_url(self.url)} ({_reason(err)})") from None
-        call.status = resp.status_code
-        if resp.status_code == 401:
+            resp = httpread.fetch(self.session, method, self.url + path, timeout=self.timeout,
+                                  max_bytes=self.max_bytes, json=body, headers=headers)
+        except httpread.Deadline:
+            raise Unreachable(f"Grafana at {shown} did not answer {method} {path} within {self.timeout:g}s "
+                              "(--timeout)") from None
+        except httpread.TooLarge as err:
+            raise GpudashError(f"Grafana at {shown} answered {method} {path} with more than {err.limit} bytes "
+                               "(--max-response-bytes)") from None
+        except httpread.Transport as err:
+            raise Unreachable(f"cannot reach Grafana at {shown} ({self._redact(err.reason)})") from None
+        call.status = resp.status
+        if resp.status == 401:
             raise GpudashError(f"Grafana rejected the credentials (401) on {method} {path}: check GRAFANA_TOKEN "
                                "or GRAFANA_USER/GRAFANA_PASSWORD")
-        if resp.status_code == 403:
+        if resp.status == 403:
             hint = " (creating orgs needs a Grafana server admin: use GRAFANA_USER/GRAFANA_PASSWORD)" \
                 if path.startswith("/api/orgs") else ""
-            raise GpudashError(f"Grafana refused {method} {path} (403 Forbidden){hint}: {_message(resp)}")
-        if resp.status_code == 404 and missing_ok:
+            raise GpudashError(f"Grafana refused {method} {path} (403 Forbidden){hint}: {self._message(resp)}")
+        if resp.status == 404 and missing_ok:
             return 404, None
-        if resp.status_code not in ok:
-            raise GpudashError(f"unexpected HTTP {resp.status_code} from Grafana on {method} {path}: {_message(resp)}")
+        if resp.status not in ok:  # a 5xx is an error whatever its body says
+            raise GpudashError(f"unexpected HTTP {resp.status} from Grafana on {method} {path}: "
+                               f"{self._message(resp)}")
+        if not resp.body.strip():
+            return resp.status, None
         try:
-            return resp.status_code, resp.json() if resp.content else None
-        except ValueError:
-            raise GpudashError(f"Grafana answered {method} {path} with non-JSON content") from None
+            data = resp.json()
+        except httpread.NotJSON as err:
+            raise GpudashError(f"Grafana answered {method} {path} with non-JSON content ({err}): "
+                               f"{self._redact(resp.snippet(80))!r}") from None
+        if not isinstance(data, kind):
+            raise GpudashError(f"Grafana answered {method} {path} with a JSON {type(data).__name__}, not the "
+                               f"{'object' if kind is dict else 'array'} its HTTP API returns")
+        return resp.status, data
+
+    def _redact(self, text: str) -> str:
+        return redact_url(text, self.url, self.secrets)
+
+    def _message(self, resp: httpread.Answer) -> str:
+        """Grafana's error ``message`` (or the start of the body), printable, without secrets."""
+        try:
+            data = resp.json()
+            text = data["message"] if isinstance(data, dict) and isinstance(data.get("message"), str) else None
+        except httpread.NotJSON:
+            text = None
+        return self._redact(printable(text)[:200] if text is not None else resp.snippet(200))
 
 
-def _reason(err) -> str:
-    """A short reason for a connection error ("[Errno 111] Connection refused", "ReadTimeout"...)."""
-    found = re.search(r"\[Errno -?\d+\] [^'\")\]]+", str(err))
-    return found.group(0).strip() if found else type(err).__name__
-
-
-def _message(resp) -> str:
-    try:
-        return str(resp.json().get("message", resp.text))[:200]
-    except (ValueError, AttributeError):
-        return resp.text[:200].replace("\n", " ")
+def field_of(data: dict, key: str, kind: type, what: str):
+    """``data[key]`` of a Grafana answer, checked to be a ``kind``. An id is a positive integer, as a number or a
+    decimal string: grafana/grafana docs/sources/developers/http_api/org.md shows POST /api/orgs answering
+    ``"orgId":"1"``, while Grafana itself answers a number."""
+    value = data.get(key) if isinstance(data, dict) else None
+    if kind is int:
+        if isinstance(value, str) and value.isdigit() and len(value) < 19:
+            value = int(value)
+        if isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**63:
+            return value
+    elif isinstance(value, kind) and not isinstance(value, bool):
+        return value
+    expected = "a positive id" if kind is int else f"a {kind.__name__}"
+    raise GpudashError(f"Grafana answered {what} without a valid {key!r} ({expected} expected): not the Grafana "
+                       "HTTP API")
 
 
 def auth_from_env(env=os.environ) -> dict:
@@ -147,32 +187,42 @@ def ensure_org(c: Client, org: dict) -> int | None:
     """The org's id, creating the org when missing (None in a dry run when it would be created)."""
     if org["id"] is not None:
         return org["id"]
-    status, data = c.request("GET", f"/api/orgs/name/{quote(org['name'], safe='')}", missing_ok=True)
+    path = f"/api/orgs/name/{quote(org['name'], safe='')}"
+    status, data = c.request("GET", path, missing_ok=True)
     if status == 200:
-        return int(data["id"])
+        return field_of(data, "id", int, f"GET {path}")
     _, created = c.request("POST", "/api/orgs", body={"name": org["name"]})
-    return None if created is None else int(created["orgId"])
+    return None if created is None else field_of(created, "orgId", int, "POST /api/orgs")
 
 
-def _role_items(items) -> set[tuple[str, int]]:
-    return {(i["role"], int(i["permission"])) for i in items or [] if i.get("role") and not i.get("inherited")}
+def _role_items(items: list, what: str) -> set[tuple[str, int]]:
+    """The (role, permission) items of a folder's permission list that are not inherited."""
+    out = set()
+    for i in items or []:
+        if not isinstance(i, dict):
+            raise GpudashError(f"Grafana answered {what} with a list item that is not an object")
+        if i.get("role") and not i.get("inherited"):
+            out.add((field_of(i, "role", str, what), field_of(i, "permission", int, what)))
+    return out
 
 
 def ensure_folder(c: Client, org_id: int | None, folder: dict) -> None:
     uid = folder["uid"]
     exists = False
     if org_id is not None:
-        status, data = c.request("GET", f"/api/folders/{quote(uid, safe='')}", org=org_id, missing_ok=True)
+        path = f"/api/folders/{quote(uid, safe='')}"
+        status, data = c.request("GET", path, org=org_id, missing_ok=True)
         exists = status == 200
-        if exists and data.get("title") != folder["title"]:
-            c.request("PUT", f"/api/folders/{quote(uid, safe='')}", org=org_id,
+        if exists and field_of(data, "title", str, f"GET {path}") != folder["title"]:
+            c.request("PUT", path, org=org_id,
                       body={"title": folder["title"], "version": data.get("version"), "overwrite": True})
     if not exists:
         c.request("POST", "/api/folders", org=org_id, body={"uid": uid, "title": folder["title"]})
     want = {(p["role"], p["permission"]) for p in folder["permissions"]}
     if exists:
-        _, current = c.request("GET", f"/api/folders/{quote(uid, safe='')}/permissions", org=org_id)
-        if _role_items(current) == want:
+        path = f"/api/folders/{quote(uid, safe='')}/permissions"
+        _, current = c.request("GET", path, org=org_id, kind=list)
+        if _role_items(current, f"GET {path}") == want:
             return
     c.request("POST", f"/api/folders/{quote(uid, safe='')}/permissions", org=org_id,
               body={"items": [dict(p) for p in folder["permissions"]]})
@@ -180,11 +230,16 @@ def ensure_folder(c: Client, org_id: int | None, folder: dict) -> None:
 
 def ensure_service_account(c: Client, org_id: int | None, sa: dict) -> None:
     if org_id is not None:
-        _, data = c.request("GET", f"/api/serviceaccounts/search?query={quote(sa['name'], safe='')}", org=org_id)
-        found = [a for a in (data or {}).get("serviceAccounts", []) if a.get("name") == sa["name"]]
+        path = f"/api/serviceaccounts/search?query={quote(sa['name'], safe='')}"
+        _, data = c.request("GET", path, org=org_id)
+        accounts = (data or {}).get("serviceAccounts") or []
+        if not isinstance(accounts, list) or not all(isinstance(a, dict) for a in accounts):
+            raise GpudashError(f"Grafana answered GET {path} with serviceAccounts that is not a list of objects")
+        found = [a for a in accounts if a.get("name") == sa["name"]]
         if found:
             if found[0].get("role") != sa["role"]:
-                c.request("PATCH", f"/api/serviceaccounts/{found[0]['id']}", org=org_id, body={"role": sa["role"]})
+                account = field_of(found[0], "id", int, f"GET {path}")
+                c.request("PATCH", f"/api/serviceaccounts/{account}", org=org_id, body={"role": sa["role"]})
             return
     c.request("POST", "/api/serviceaccounts", org=org_id, ok=(200, 201),
               body={"name": sa["name"], "role": sa["role"], "isDisabled": False})
@@ -241,7 +296,16 @@ def _connect(args) -> Client:
         if not args.dry_run:
             raise
         auth, why = {}, why or str(err)
-    return _offline(args.grafana_url or "", why) if why else Client(args.grafana_url, auth, dry_run=args.dry_run)
+    if why:
+        return _offline(args.grafana_url or "", why)
+    secrets = tuple(os.environ.get(v) for v in ("GRAFANA_TOKEN", "GRAFANA_PASSWORD") if os.environ.get(v))
+    if httpread.userinfo(args.grafana_url):
+        raise GpudashError(f"--grafana-url {redact_url(args.grafana_url)!r} carries a user:password: pass the "
+                           "credentials as GRAFANA_USER/GRAFANA_PASSWORD or GRAFANA_TOKEN instead")
+    for w in httpread.transport_warnings(args.grafana_url, True, False, "Grafana token or password"):
+        print(f"gpudash: warning: {w}", file=sys.stderr)
+    return Client(args.grafana_url, auth, dry_run=args.dry_run, timeout=args.timeout,
+                  max_bytes=args.max_response_bytes, secrets=secrets)
 
 
 def _offline(url: str, why: str) -> Client:

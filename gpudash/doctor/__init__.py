@@ -7,17 +7,17 @@ from __future__ import annotations
 import statistics
 import time
 from dataclasses import dataclass
-from datetime import datetime
 
 from gpudash import alerts, kube
 from gpudash.model.pricing import skus
 from gpudash.model.types import Exporter, Model
 from gpudash.promql import build as q
 from gpudash.promql import read
-from gpudash.report.client import Prometheus, PrometheusError
+from gpudash.report.client import Prometheus, PrometheusError, nonnegative
 from gpudash.rules import hub, inputs, names, spoke, spoke_tier
 from gpudash.sources import gpu_exporters as gx
 from gpudash.sources import kube_state_metrics as ksm
+from gpudash.terminal import printable
 
 OK, WARN, FAIL = "ok", "warn", "fail"
 ROLES = ("spoke", "hub", "single")  # single: one Prometheus running the spoke and the hub rules (no ACM)
@@ -45,12 +45,14 @@ class Check:
     fix: str = ""
 
     def line(self) -> str:
-        return f"{self.status:<4}  {self.name}: {self.found}" + (f"; fix: {self.fix}" if self.fix else "")
+        # label values and server messages in name and found: no control character reaches a terminal
+        return f"{self.status:<4}  {printable(self.name)}: {printable(self.found)}" + \
+            (f"; fix: {self.fix}" if self.fix else "")
 
 
 def _count(prom: Prometheus, expr: str, now: float) -> int:
     rows = prom.query(f"count({expr})", now)
-    return int(rows[0][1]) if rows else 0
+    return int(nonnegative(prom, *rows[0])) if rows else 0
 
 
 def _values(prom: Prometheus, expr: str, label: str, now: float) -> set[str]:
@@ -137,7 +139,7 @@ def spoke_rules(prom: Prometheus, model: Model, now: float) -> list[Check]:
     for rule in spoke.rules(model):
         start = time.monotonic()
         try:
-            prom.query(rule.expr, now)
+            prom.query(rule.expr, now, figures=False)  # evaluating is the check; NaN may be a valid result
         except PrometheusError as err:
             failed.append(f"{rule.record}: {err}")
         times.append((time.monotonic() - start, rule.record))
@@ -240,13 +242,14 @@ def tier(prom: Prometheus, model: Model, now: float) -> list[Check]:
 
 
 def _group_age(group: dict, now: float) -> float | None:
-    """Seconds since the group's last evaluation; None when it never ran (Go's zero time)."""
-    last = datetime.fromisoformat(group.get("lastEvaluation") or "0001-01-01T00:00:00Z")
-    return None if last.year < 1970 else now - last.timestamp()
+    """Seconds since the group's last evaluation; None when it never ran (the client reads Go's zero time as
+    None)."""
+    last = group["lastEvaluation"]
+    return None if last is None else now - last.timestamp()
 
 
 def _groups(prom: Prometheus) -> dict[str, dict]:
-    return {g["name"]: g for g in prom.rules()["groups"]}
+    return {g["name"]: g for g in prom.rules()}
 
 
 def rule_groups(prom: Prometheus, model: Model, now: float, groups) -> list[Check]:
@@ -262,7 +265,7 @@ def rule_groups(prom: Prometheus, model: Model, now: float, groups) -> list[Chec
     if bad:
         return [Check("rule groups", FAIL, f"{len(bad)} rule(s) failing, first {bad[0]}", "see the rule's error")]
     ages = {g.name: _group_age(loaded[g.name], now) for g in groups}
-    idle = [n for n, age in ages.items() if age is None or age > 3 * float(loaded[n].get("interval") or 60)]
+    idle = [n for n, age in ages.items() if age is None or age > 3 * loaded[n]["interval"]]
     if idle:
         age = ages[idle[0]]
         shown = "never evaluated" if age is None else f"last evaluated {age:.0f}s ago"
@@ -292,7 +295,10 @@ def pushes(prom: Prometheus, model: Model, expected: tuple[str, ...], now: float
     out = []
     for cluster in expected:
         age = ages.get(cluster)
-        if age is None or age > limit:
+        if age is not None and age < 0:  # a sample stamped after our "now": the clocks disagree
+            out.append(Check(f"push from {_shown(cluster)}", FAIL, f"last push stamped {-age:.0f}s in the future",
+                             "synchronise the clocks (NTP) of this machine, the hub and the cluster"))
+        elif age is None or age > limit:
             found = "never pushed (within the lookback)" if age is None else f"last push {age:.0f}s ago"
             out.append(Check(f"push from {_shown(cluster)}", FAIL, found,
                              "check the cluster's metrics-collector (ACM observability add-on) and the allowlist"))
@@ -330,7 +336,8 @@ def billed_hours(prom: Prometheus, model: Model, expected: tuple[str, ...], now:
     hours (a cluster that does not push fails its push check instead)."""
     if not expected:
         return []
-    coverage = {labels.get("cluster", ""): v for labels, v in prom.query(names.BILLING_COVERAGE, now)}
+    coverage = {labels.get("cluster", ""): nonnegative(prom, labels, v)
+                for labels, v in prom.query(names.BILLING_COVERAGE, now)}
     absent = [c for c in expected if c not in coverage]
     if absent:
         return [Check("billed hours", FAIL, f"no {names.BILLING_COVERAGE} for {', '.join(map(_shown, absent))}",

@@ -9,16 +9,13 @@ from __future__ import annotations
 import json
 
 from gpudash import doctor
-from gpudash.cliargs import add_model_options, add_token_option, load_model_from_args
-from gpudash.report.client import Prometheus
+from gpudash.cliargs import add_model_options, add_prometheus_options, load_model_from_args, prometheus_from_args
 
 
 def add_arguments(parser) -> None:
     add_model_options(parser)
     parser.add_argument("--prometheus-url", required=True, help="Prometheus, Thanos Querier or the hub's API URL")
-    add_token_option(parser)
-    parser.add_argument("--ca-file", help="CA bundle of the server certificate")
-    parser.add_argument("--insecure-skip-verify", action="store_true", help="skip TLS verification (tests only)")
+    add_prometheus_options(parser, timeout=30)
     parser.add_argument("--role", choices=doctor.ROLES, default="spoke",
                         help="spoke (a managed cluster), hub (ACM hub Thanos), single (one cluster, no ACM)")
     parser.add_argument("--format", choices=("text", "json"), default="text",
@@ -27,8 +24,7 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     model = load_model_from_args(args)
-    prom = Prometheus(args.prometheus_url, token=args.token, ca_file=args.ca_file,
-                      insecure_skip_verify=args.insecure_skip_verify)
+    prom = prometheus_from_args(args)
     checks = doctor.run(prom, model, args.role)
     if args.format == "json":
         print(json.dumps([c.__dict__ for c in checks], indent=2))

@@ -8,32 +8,21 @@ output; errors are one line on stderr and exit code 2.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
-from gpudash.cliargs import add_model_options, add_token_option, load_model_from_args
+from gpudash.cliargs import (
+    add_model_options,
+    add_prometheus_options,
+    duration,
+    load_model_from_args,
+    prometheus_from_args,
+)
 from gpudash.errors import GpudashError
+from gpudash.terminal import printable
 
 FORMATS = ("table", "csv", "json")
 STATEMENT_FORMATS = ("html", "pdf", "xml", "facturx")  # one file per tenant in --output-dir
-
-
-def _duration(text: str) -> int:
-    """``30m``, ``1h30m``, ``90s``, ``7d`` or plain seconds -> seconds."""
-    import re
-
-    text = text.strip()
-    if re.fullmatch(r"\d+", text):
-        return int(text)
-    parts = re.fullmatch(r"(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?", text)
-    if not text or not parts or not any(parts.groups()):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a duration such as 30m, 1h or 90s")
-    d, h, m, s = (int(g or 0) for g in parts.groups())
-    seconds = ((d * 24 + h) * 60 + m) * 60 + s
-    if seconds <= 0:
-        raise argparse.ArgumentTypeError("a duration must be positive")
-    return seconds
 
 
 def _date(text: str):
@@ -49,11 +38,7 @@ def _connection(p: argparse.ArgumentParser, tenant: bool = True) -> None:
     p.add_argument("--prometheus-url", required=True, metavar="URL",
                    help="Prometheus, Thanos Querier or ACM hub rbac-query-proxy base URL")
     add_model_options(p)
-    add_token_option(p)
-    p.add_argument("--ca-file", metavar="F", help="CA bundle that signed the server certificate")
-    p.add_argument("--insecure-skip-verify", action="store_true", help="do not verify the TLS certificate")
-    p.add_argument("--timeout", type=_duration, default=60, metavar="DURATION",
-                   help="per query, client and server side (default: 60s)")
+    add_prometheus_options(p)
     p.add_argument("--cluster", metavar="NAME", help="only this cluster of the model's clusters")
     if tenant:  # report nodes is a provider report: the CCSP series have no namespace
         p.add_argument("--tenant", metavar="NAME", help="only this tenant (its name in the model); every query "
@@ -90,23 +75,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     n.add_argument("--summary", action="store_true", help="--format csv: the per-hour summary instead of nodes")
     i = sub.add_parser("idle", help="workloads holding GPUs with zero activity (gpu-pruner's dry run)")
     _connection(i)
-    i.add_argument("--window", type=_duration, metavar="DURATION",
+    i.add_argument("--window", type=duration, metavar="DURATION",
                    help="only pods idle at least this long (default and minimum: the model's alerts.idle.window)")
     i.add_argument("--namespace", metavar="REGEX", default=".*",
                    help="only these namespaces (the model's alerts.idle.namespace_regex already applies)")
     i.add_argument("--model", metavar="REGEX", default=".*",
                    help='only these GPU models, e.g. "NVIDIA A10G" (alerts.idle.model_regex already applies)')
     i.add_argument("--time", metavar="RFC3339", help="evaluate at this time (default: now)")
-    i.add_argument("--lookback", type=_duration, default=7 * 86400, metavar="DURATION",
+    i.add_argument("--lookback", type=duration, default=7 * 86400, metavar="DURATION",
                    help="how far back to look for the last activity (default: 7d)")
     i.add_argument("--format", choices=FORMATS, default="table", help="output on stdout (default: table)")
-
-
-def _client(args):
-    from gpudash.report.client import Prometheus
-
-    return Prometheus(args.prometheus_url, token=args.token,
-                      ca_file=args.ca_file, insecure_skip_verify=args.insecure_skip_verify, timeout=args.timeout)
 
 
 def run(args) -> int:
@@ -114,8 +92,6 @@ def run(args) -> int:
     from gpudash.report import billing, idle, nodes, render
     from gpudash.report.period import parse_period, parse_time
 
-    if args.ca_file and not os.path.isfile(args.ca_file):
-        raise GpudashError(f"--ca-file {args.ca_file}: no such file")
     model = load_model_from_args(args)
     if args.cluster is not None and args.cluster not in model.clusters:
         from gpudash.model.load import did_you_mean
@@ -128,7 +104,7 @@ def run(args) -> int:
         raise GpudashError(f"--window {format_duration(args.window)} is shorter than alerts.idle.window "
                            f"({format_duration(model.alerts.idle.window)}): it narrows the recorded idle series "
                            "(the one idle definition), never redefines it")
-    prom = _client(args)
+    prom = prometheus_from_args(args)
     namespace = None
     if getattr(args, "tenant", None):
         namespace = billing.tenant_by_name(model, args.tenant).namespace
@@ -215,4 +191,4 @@ def _write_statements(report, model, args) -> list:
 
 def _warn(warnings: list[str]) -> None:
     for w in warnings:
-        print(f"gpudash: warning: {w}", file=sys.stderr)
+        print(f"gpudash: warning: {printable(w)}", file=sys.stderr)  # label values in it: one line each

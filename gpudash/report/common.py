@@ -9,7 +9,7 @@ import iso4217
 from gpudash.errors import GpudashError
 from gpudash.promql.read import HOUR, READ_DELAY
 from gpudash.report import queries
-from gpudash.report.client import Prometheus, PrometheusError
+from gpudash.report.client import Prometheus, PrometheusError, nonnegative
 from gpudash.report.period import chunks, rfc3339
 from gpudash.rules import names
 
@@ -75,10 +75,10 @@ def read_hourly(prom: Prometheus, exprs: dict[str, str], start: int, end: int,
             progress(i + 1, len(pieces), rfc3339(a)[:7])
         for key, expr in exprs.items():
             for labels, values in prom.query_range(expr, a + READ_DELAY, b - HOUR + READ_DELAY, HOUR):
-                for t, v in values:
+                for t, v in values:  # the client refused NaN, infinities and absurd magnitudes
                     hour = int(round(t)) - READ_DELAY
-                    if a <= hour < b and v == v:  # drop NaN
-                        out[key].append((labels, hour, v))
+                    if a <= hour < b:
+                        out[key].append((labels, hour, nonnegative(prom, labels, v, t)))
     return out
 
 

@@ -23,7 +23,7 @@ from gpudash.model.types import Model
 from gpudash.promql import build as q
 from gpudash.promql import read
 from gpudash.report import common, queries
-from gpudash.report.client import Prometheus
+from gpudash.report.client import Prometheus, nonnegative
 from gpudash.report.period import MAX_POINTS, rfc3339
 
 
@@ -96,12 +96,12 @@ def fetch(prom: Prometheus, model: Model, at: float | None = None, window: int |
                                     "kind": labels.get("workload_type") or "Pod"})
         res = labels.get("resource", "")  # kube-state-metrics form on spoke series: show the Kubernetes name
         res = billed_as.get((labels.get("product", ""), res), res)
-        pod["resources"][res] = pod["resources"].get(res, 0.0) + value
+        pod["resources"][res] = pod["resources"].get(res, 0.0) + nonnegative(prom, labels, value)
     if not held:
         common.check_rules_installed(prom, queries.Scope(namespace=namespace), 0, 3600, set(), [])
         warnings.append(f"no pod holds GPUs at {rfc3339(at)} (no push of namespace_pod:gpudash_gpus_allocated:"
                         f"running in the {q.duration(latest)} before it)")
-    costs = {tuple(labels.get(k, "") for k in queries.POD): v
+    costs = {tuple(labels.get(k, "") for k in queries.POD): nonnegative(prom, labels, v)
              for labels, v in prom.query(queries.idle_recorded(scope, model_regex, latest), at)}
     idle = sorted(costs.keys() & held.keys())
 

@@ -20,14 +20,16 @@ from gpudash.report.idle import IdleReport
 from gpudash.report.invoice import Invoice
 from gpudash.report.nodes import NodesReport
 from gpudash.report.period import rfc3339
+from gpudash.terminal import printable
 
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
            "#17becf")
 
 
 def table(headers: list[str], rows: list[list], right: set[int] = frozenset()) -> str:
-    """A plain aligned text table; columns in ``right`` are right-aligned."""
-    cells = [headers] + [[str(c) for c in r] for r in rows]
+    """A plain aligned text table; columns in ``right`` are right-aligned. Control characters in a cell (a label
+    value from the server) are escaped: a cell cannot start a line or move the cursor."""
+    cells = [headers] + [[printable(str(c)) for c in r] for r in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
     out = []
     for r in cells:
@@ -37,15 +39,22 @@ def table(headers: list[str], rows: list[list], right: set[int] = frozenset()) -
 
 
 def _csv(headers: list[str], rows: list[list]) -> str:
+    """RFC 4180: CRLF line ends, a field holding a comma, a quote or a line break quoted (quotes doubled)."""
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = csv.writer(buf, lineterminator="\r\n")
     w.writerow(headers)
     w.writerows(rows)
     return buf.getvalue()
 
 
 def dumps(data: dict) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    """Indented JSON; json escapes C0 controls itself, DEL, C1 and the Unicode line breaks are escaped here too
+    (they can only occur inside strings, where ``\\uXXXX`` is the same text)."""
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text) + "\n"
+
+
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def _money(value: float, currency: str) -> str:

@@ -24,7 +24,7 @@ PACKAGE = Path(gpudash.__file__).resolve().parent
 # module prefix -> layer; the longest prefix wins. A new module must be placed here (test_every_module_has_a_layer).
 LAYERS = {
     **dict.fromkeys(("gpudash.errors", "gpudash.layout", "gpudash.promql", "gpudash.kube", "gpudash.yamlfmt",
-                     "gpudash.doctable", "gpudash.deferred"),
+                     "gpudash.doctable", "gpudash.deferred", "gpudash.terminal"),
                     "foundation"),  # paths, escaping, object helpers, the one serialiser, deferred files
     **dict.fromkeys(("gpudash.model", "gpudash.sources"), "model"),  # the typed model and the metric vocabularies
     **dict.fromkeys(("gpudash.rules", "gpudash.alerts", "gpudash.grafana", "gpudash.mco", "gpudash.mixin",
@@ -36,6 +36,7 @@ LAYERS = {
     "gpudash.simulation": "simulation",
     **dict.fromkeys(("gpudash.__main__", "gpudash.cli", "gpudash.cliargs", "gpudash.progress", "gpudash.background",
                      "gpudash.promtest", "gpudash.grafana_bootstrap", "gpudash.report", "gpudash.prune",
+                     "gpudash.httpread",
                      "gpudash.doctor", "gpudash.demo", "gpudash.mock",
                      "gpudash.docs"), "runtime"),
 }
