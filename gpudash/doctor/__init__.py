@@ -202,9 +202,10 @@ def billing_inputs(prom: Prometheus, model: Model, now: float) -> list[Check]:
         return [Check(name, OK, "kube-state-metrics' container series and the GPUs' power or energy are scraped")]
     out = []
     for labels, value in sorted(rows, key=lambda r: sorted(r[0].items())):
-        what = labels["input"]
+        what = labels.get("input", "")  # any answer: a row of another shape is named, never a KeyError
         where = f"node {labels.get('node')}: {value:.0f} " if what == inputs.GPU_POWER else ""
-        out.append(Check(name, FAIL, f"{where}{inputs.CAUSE[what]}", inputs.FIX[what]))
+        out.append(Check(name, FAIL, f"{where}{inputs.CAUSE.get(what, f'missing input {what!r}')}",
+                         inputs.FIX.get(what, "")))
     return out
 
 
