@@ -302,7 +302,7 @@ def compare_hub(prom: Prometheus, model: Model, mock: Mock, refs: dict, hours: r
             _diff(what, h, got[what][h], exp[what], problems)
         for c in clusters:
             for (_, node), g in truth.node_max(c, h).items():
-                if (c, node) in shared and (c, node, "dcgm") in truth.refs[c].node_max_by_source(h):
+                if (c, node) in shared and (c, node, names.FROM_ATTRIBUTION) in truth.refs[c].node_max_by_source(h):
                     bound = max(truth.refs[c].allocation_bound(m).get((c, node), 0) for m in truth.refs[c].steps(h))
                     acc = counts["shared"].setdefault(f"{c}/{node}", [0, 0])
                     acc[0] += 1

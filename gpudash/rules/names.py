@@ -31,9 +31,17 @@ SPOKE, HUB = "spoke", "hub"
 SPOKE_TIER = "spoke-tier"
 # Every hourly spoke rule adds one row with only this label (value 0): proof that the rule ran in that push.
 SENTINEL_LABEL = "gpudash_sentinel"
-# Where a step's active GPUs of a node came from: "dcgm" (physical GPUs with a pod attributed by dcgm-exporter) or
-# "allocation" (the fewest GPUs that hold the node's allocation, for nodes without attributed exporter data).
+# Where a step's active GPUs of a node came from (docs/billing-contract.md section 5):
 ACTIVE_FROM_LABEL = "active_from"
+# only whole GPUs allocated: the count is the allocation, exact and independent of any exporter
+FROM_ALLOCATION = "allocation"
+# MIG slices or time-sliced replicas on an NVIDIA node whose dcgm-exporter is seen: the whole GPUs allocated plus the
+# physical GPUs dcgm-exporter attributes to the pods holding those slices, at least the compute-share bound
+FROM_ATTRIBUTION = "attribution"
+# fractional devices no exporter maps to physical GPUs (AMD partitions, unpriced shares): the compute-share bound
+FROM_BOUND = "bound"
+# as FROM_ATTRIBUTION, but no dcgm-exporter series of the node was seen: the bound only, possibly low (flagged)
+FROM_EXPORTER_DOWN = "exporter_down"
 
 
 @dataclass(frozen=True)
@@ -108,7 +116,8 @@ STEPS_OBSERVED = _series(
 NODE_ACTIVE_GPUS_MAX = _series(
     "node:gpudash_gpus_active:max_previous_hour", SPOKE, ("cluster", "node", ACTIVE_FROM_LABEL),
     "Most GPUs active at any spoke step of the previous clock hour, per node (CCSP); `active_from` says "
-    "whether dcgm-exporter attribution or the allocation gave the figure.", detail=(ACTIVE_FROM_LABEL,),
+    "what gave the figure: allocation, attribution, bound, or exporter_down (the bound while dcgm-exporter "
+    "was not seen: flagged by report nodes).", detail=(ACTIVE_FROM_LABEL,),
     sentinel=True)
 POD_ACTIVITY_MAX = _series(
     "namespace_pod:gpudash_gpu_activity:max", SPOKE, (*POD, "gpu_model"),
@@ -127,7 +136,7 @@ TIER_ALLOCATED = _series(
     "sample per step, summed by the hourly GPU-hours rule (spoke_tier: policy).")
 TIER_NODE_ACTIVE = _series(
     "node:gpudash_gpus_active:step", SPOKE_TIER, ("cluster", "node", ACTIVE_FROM_LABEL),
-    "Active GPUs per node at one spoke step (dcgm-exporter attribution, else the allocation): the hourly "
+    "Active GPUs per node at one spoke step (allocation, attribution, bound or exporter_down): the hourly "
     "per-node maximum's input (spoke_tier: policy).", detail=(ACTIVE_FROM_LABEL,))
 TIER_KSM_UP = _series(
     "cluster:gpudash_ksm_up:step", SPOKE_TIER, ("cluster",),
