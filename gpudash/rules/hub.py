@@ -207,10 +207,14 @@ def _ccsp_rules(model: Model) -> tuple[Rule, ...]:
     """Each rule reads the pushed figures itself, not another recorded series: a recorded series read at the
     same evaluation would leave its last hour's value behind where no staleness marker was written (a restart,
     a rule backfill) when a node stops."""
-    nodes = q.agg("max", names.labels(names.CCSP_NODE_GPUS), _this_hours_push(model, names.NODE_ACTIVE_GPUS_MAX))
+    pushed = _this_hours_push(model, names.NODE_ACTIVE_GPUS_MAX)
+    nodes = q.agg("max", names.labels(names.CCSP_NODE_GPUS), pushed)
     return (
         Rule(names.CCSP_NODE_GPUS, nodes,
              "CCSP: most GPUs active at once on each node during the last complete clock hour."),
+        Rule(names.CCSP_NODE_SOURCES, q.agg("max", names.labels(names.CCSP_NODE_SOURCES), pushed),
+             "CCSP: the same per source of the count (active_from); exporter_down marks a node counted by the"
+             "\ncompute-share bound while dcgm-exporter was not seen (possibly low: report nodes flags it)."),
         Rule(names.CCSP_ACTIVE_NODES, q.agg("count", names.labels(names.CCSP_ACTIVE_NODES), f"{nodes} >= 1"),
              "CCSP: worker nodes with at least one active GPU during the last complete clock hour."),
         Rule(names.CCSP_ACTIVE_GPUS, _sum(names.CCSP_ACTIVE_GPUS, nodes),

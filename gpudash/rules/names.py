@@ -239,6 +239,12 @@ BILLING_COVERAGE = _series(
 CCSP_NODE_GPUS = _series(
     "cluster_node:gpudash_gpus_active:max_last_hour", HUB, ("cluster", "node"),
     "CCSP: most GPUs active at once on each node during the last complete clock hour.")
+CCSP_NODE_SOURCES = _series(
+    "cluster_node_source:gpudash_gpus_active:max_last_hour", HUB, ("cluster", "node", ACTIVE_FROM_LABEL),
+    "CCSP: the most GPUs active on each node during the last complete clock hour per source of the count "
+    "(active_from: allocation, attribution, bound, exporter_down). An exporter_down row flags a node counted by "
+    "the compute-share bound while dcgm-exporter was not seen: possibly low, and `report nodes` says so.",
+    detail=(ACTIVE_FROM_LABEL,))
 CCSP_ACTIVE_NODES = _series(
     "cluster:gpudash_nodes_active:last_hour", HUB, ("cluster",),
     "CCSP: nodes with at least one active GPU during the last complete clock hour.")
