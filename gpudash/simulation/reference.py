@@ -20,6 +20,8 @@ from gpudash.simulation.scenario import (
     Pod,
     Scenario,
     assignments,
+    device_resource,
+    devices,
     energy_counter,
     exporter_visible,
     gpu_watts,
@@ -365,7 +367,14 @@ class Reference:
         gpus: dict[tuple, set] = {}
         for (node, gpu, *_), (pod, _) in self.held(minute).items():
             gpus.setdefault((pod.cluster, node), set()).add(gpu)
-        return {k: len(g) for k, g in gpus.items()}
+        out = {k: len(g) for k, g in gpus.items()}
+        # a GPU resource no simulated device plugin hands out (a KubeVirt passthrough GPU, another vendor's): each
+        # unit allocated is a physical GPU of its own
+        for (cluster, _, _, node, _, res, _, _), q in self.pod_allocation(minute).items():
+            n = self.s.node(cluster, node)
+            if res not in {self.billed(n, device_resource(n, d[1]), 1)[0] for d in devices(n)}:
+                out[(cluster, node)] = out.get((cluster, node), 0) + round(q)
+        return out
 
     @cache
     def node_max_by_source(self, hour: int, since: int = 0) -> dict[tuple, int]:

@@ -254,14 +254,14 @@ def test_ccsp_measured_equals_the_definition_in_every_golden_scenario():
     """Where no scrape is lost, the count the spoke measures (the reference's :meth:`active_gpus`, what every golden
     test expects) is seed 000's definition at every minute of every golden scenario: the physical GPUs a device of
     which the device plugin handed to a Running pod (:meth:`defined_gpus`). Lost scrapes are the faults' own stories
-    (exporter_down is flagged); unknown-vendor-resource's resource is one no simulated device plugin hands out."""
+    (exporter_down is flagged)."""
     from gpudash.golden.emit import SCENARIO_DIR
     from gpudash.model import load_bundled_example
 
     model = load_bundled_example()
     checked = 0
     for s in sc.load(model, SCENARIO_DIR)[0]:
-        if s.faults or s.hub_only or s.name == "unknown-vendor-resource":
+        if s.faults or s.hub_only:
             continue
         ref = Reference(s, model)
         for minute in range(s.duration):
