@@ -103,7 +103,8 @@ def openmetrics() -> str:
 
 
 NEEDED_HUB_RULES = {names.HOUR_GPU_HOURS, names.HOUR_COST, names.UNPRICED_GPU_HOURS, names.POD_COST_RATE,
-                    names.CCSP_NODE_GPUS, names.POD_IDLE, names.HOUR_ENERGY, names.HOUR_ENERGY_COST}
+                    names.CCSP_NODE_GPUS, names.CCSP_NODE_SOURCES, names.POD_IDLE, names.HOUR_ENERGY,
+                    names.HOUR_ENERGY_COST}
 
 
 def hub_rule_groups(model, needed=NEEDED_HUB_RULES) -> list[dict]:
@@ -605,7 +606,7 @@ def test_reports_match_the_reference_model_on_every_golden_scenario(golden_hub):
     """Billing lines, energy lines (tenants, unallocated, other namespaces), unpriced hours and CCSP rows of each
     golden scenario, read by the reports through the real hub rules, equal the independent reference model's
     figures for every hour that reached the hub."""
-    from gpudash.golden.emit import PUSH_FAULTS, HubView
+    from gpudash.golden.emit import HubView
     from gpudash.report import billing, nodes
     from gpudash.report.client import Prometheus as Client
     from gpudash.simulation.series import rule_samples
@@ -647,16 +648,16 @@ def test_reports_match_the_reference_model_on_every_golden_scenario(golden_hub):
                         for u in got.unpriced}
         ccsp = nodes.fetch(client, model, base, base + hours * 3600)
         got_nodes = {(h, c, n): g for h, c, n, g in ccsp.rows}
-        if not any(s.faults_of(k) for k in PUSH_FAULTS):  # every push arrived: each node-hour's sources as pushed
-            want_sources = {}
-            for h in range(hours):
-                for c, n, source in ref.node_max_by_source(h):
+        want_sources: dict[tuple, set] = {}  # each node-hour's sources (active_from) as the hub finally holds them
+        for h in range(hours):
+            for (c, n, source), g in hub.final(h, step)["node_sources"].items():
+                if g:
                     want_sources.setdefault((base + h * 3600, c, n), set()).add(source)
-            if ccsp.sources != {k: tuple(sorted(v)) for k, v in want_sources.items()}:
-                failures.append(f"{s.name}: CCSP sources {ccsp.sources} != reference {want_sources}")
-            down = any(names.FROM_EXPORTER_DOWN in v for v in want_sources.values())
-            if down != any("dcgm-exporter was down" in w for w in ccsp.warnings):
-                failures.append(f"{s.name}: exporter-down warning {ccsp.warnings}, expected: {down}")
+        if ccsp.sources != {k: tuple(sorted(v)) for k, v in want_sources.items()}:
+            failures.append(f"{s.name}: CCSP sources {ccsp.sources} != reference {want_sources}")
+        down = any(names.FROM_EXPORTER_DOWN in v for v in want_sources.values())
+        if down != any("dcgm-exporter was down" in w for w in ccsp.warnings):
+            failures.append(f"{s.name}: exporter-down warning {ccsp.warnings}, expected: {down}")
         want_lines = {k: v for k, v in want_lines.items() if v[0] > 1e-12}
         if got_lines.keys() != want_lines.keys() or any(
                 abs(got_lines[k][i] - want_lines[k][i]) > 1e-6 * max(1.0, want_lines[k][i])

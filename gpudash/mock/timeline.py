@@ -303,15 +303,15 @@ class FastReference(Reference):
         nvidia = self._full.node(cluster, node).vendor == "nvidia"
         return nvidia and next(self._backfilled_scrapes(minute), None) is not None
 
-    def gpu_shares(self, node: Node, gpu: int, minute: int) -> dict[str, float]:
+    def gpu_shares(self, node: Node, gpu: int, minute: int, pods: set) -> dict[str, float]:
         """As the reference model, except for backfilled history (see :meth:`attributed_gpus`): a device's holders
         of every scrape within the lookback."""
         if self.exporters_from is None:
-            return super().gpu_shares(node, gpu, minute)
+            return super().gpu_shares(node, gpu, minute, pods)
         held: dict[tuple, float] = {}
         for k in self._backfilled_scrapes(minute):
             held.update(self.device_holders(node, gpu, k))
-        return self.namespace_shares(held)
+        return self.namespace_shares(held, pods)
 
     def _since(self, hour: int, since: int) -> int | None:
         """The first minute with exporter data for ``hour`` (none before ``exporters_backfilled_from``), or None

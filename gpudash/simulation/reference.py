@@ -452,16 +452,26 @@ class Reference:
                 out[(profile, instance, holder[0].namespace, holder[0].name)] = share
         return out
 
-    def gpu_shares(self, node: Node, gpu: int, minute: int) -> dict[str, float]:
-        """{namespace: share of the GPU} the exporter attributes at scrape ``minute`` (:meth:`device_holders`)."""
-        return self.namespace_shares(self.device_holders(node, gpu, minute))
+    def gpu_shares(self, node: Node, gpu: int, minute: int, pods: set) -> dict[str, float]:
+        """{namespace: share of the GPU} the exporter attributes at scrape ``minute`` (:meth:`device_holders`) to
+        ``pods`` ((namespace, pod) holding GPUs by the allocation: :meth:`allocated_pods`)."""
+        return self.namespace_shares(self.device_holders(node, gpu, minute), pods)
 
     @staticmethod
-    def namespace_shares(holders: dict[tuple, float]) -> dict[str, float]:
-        """:meth:`device_holders`' shares summed per namespace."""
+    def namespace_shares(holders: dict[tuple, float], pods: set) -> dict[str, float]:
+        """:meth:`device_holders`' shares of ``pods`` summed per namespace."""
         out: dict[str, float] = {}
-        for (_, _, ns, _), share in holders.items():
-            out[ns] = out.get(ns, 0.0) + share
+        for (_, _, ns, pod), share in holders.items():
+            if (ns, pod) in pods:
+                out[ns] = out.get(ns, 0.0) + share
+        return out
+
+    def allocated_pods(self, minute: int) -> dict[str, set]:
+        """{cluster: {(namespace, pod)}} of the pods holding GPUs by the allocation at ``minute``: the only pods an
+        exporter series is attributed to (contract section 5, exporter labels)."""
+        out: dict[str, set] = {}
+        for cluster, ns, pod, *_ in self.pod_allocation(minute):
+            out.setdefault(cluster, set()).add((ns, pod))
         return out
 
     @cache
@@ -486,12 +496,13 @@ class Reference:
         if k is None or k < since:
             return
         k0 = self._scrape_seen("dcgm", minute - self.step)
+        pods = self.allocated_pods(minute)
         for node in self.s.nodes:
             for g in range(node.count):
                 joules = self._step_joules(node, g, k, k0, since)
                 if joules is None:
                     continue
-                shares = self.gpu_shares(node, g, k)
+                shares = self.gpu_shares(node, g, k, pods.get(node.cluster, set()))
                 shares[""] = max(0.0, 1 - sum(shares.values()))
                 for ns, share in shares.items():
                     yield (node.cluster, ns), joules * share
@@ -557,7 +568,8 @@ class Reference:
                 if node.vendor == "nvidia" and node.mig_strategy == "none":
                     key = (pod.cluster, pod.namespace, pod.name)
                     out[key] = max(out.get(key, 0.0), power_watts(pod.utilisation_at(k)))
-        return out
+        pods = self.allocated_pods(minute)
+        return {k: v for k, v in out.items() if k[1:] in pods.get(k[0], ())}
 
     @cache
     def activity(self, minute: int, closed: bool = False) -> dict[tuple, tuple[float, float]]:
@@ -579,7 +591,9 @@ class Reference:
         per_pod: dict[tuple, list[tuple[float, float]]] = {}
         for (*key, _, _), values in series.items():
             per_pod.setdefault(tuple(key), []).append((max(values), sum(values) / len(values)))
-        return {k: (max(p for p, _ in v), sum(a for _, a in v) / len(v)) for k, v in per_pod.items()}
+        pods = self.allocated_pods(minute)
+        return {k: (max(p for p, _ in v), sum(a for _, a in v) / len(v)) for k, v in per_pod.items()
+                if k[1:3] in pods.get(k[0], ())}
 
     def idle(self, minute: int, closed: bool = False) -> dict[tuple, float]:
         """POD_IDLE: {(cluster, namespace, pod, gpu_model, workload, workload_type): cost per hour} of the pods

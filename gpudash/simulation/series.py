@@ -453,7 +453,7 @@ def rule_content(ref: Reference, kind: str, t: int, since: int = 0) -> dict[tupl
         return {(c,): 0 for c in ref.s.clusters} if kind == "steps" else {}
     if kind == "steps":
         return {(c,): ref.steps_observed(hour, since) for c in ref.s.clusters}
-    return {"gpu_hours": ref.gpu_hours, "node_max": ref.node_max, "energy": ref.energy}[kind](hour, since)
+    return {"gpu_hours": ref.gpu_hours, "node_max": ref.node_max_by_source, "energy": ref.energy}[kind](hour, since)
 
 
 def rule_samples(scenario: Scenario, model: Model, ref: Reference) -> list[tuple[str, int, dict[tuple, float]]]:
@@ -504,8 +504,9 @@ def pushed(scenario: Scenario, model: Model, ref: Reference) -> list[dict[str, s
 _SERIES = {"gpu_hours": names.HOURLY_GPU_HOURS, "node_max": names.NODE_ACTIVE_GPUS_MAX,
            "billed_hour": names.BILLED_HOUR, "steps": names.STEPS_OBSERVED, "pod_alloc": names.POD_ALLOCATED,
            "energy": names.HOURLY_ENERGY}
-# The reference model's key of each kind: the series' identifying labels (the registry's), cluster first.
-_KEYS = {kind: local_key(series) for kind, series in _SERIES.items()}
+# The reference model's key of each kind after its cluster: the series' labels (the registry's), a detail label
+# (the node count's active_from) included: the spoke pushes it.
+_KEYS = {kind: tuple(label for label in names.labels(series) if label != "cluster") for kind, series in _SERIES.items()}
 
 
 def _pushed_labels(kind: str, key) -> Labels:

@@ -5,11 +5,9 @@ The bundled example scrapes dcgm-exporter without honorLabels (``exported_namesp
 example is rendered with each exporter's convention flipped and the scenarios whose figures depend on the exporters'
 pod labels run through its rules on every pinned Prometheus version: the synthesiser writes the labels Prometheus
 stores under that convention (gpudash.simulation.series.scraped) and the reference model's figures must not move."""
-import dataclasses
-
 import pytest
 
-from e2e import toolsets
+from e2e import pipeline, toolsets
 from gpudash import promtest, writer
 from gpudash.golden import emit
 from tests.conftest import generate_without_golden
@@ -19,17 +17,10 @@ SCENARIOS = ("ccsp-idle-amd", "ccsp-idle-exporter-pod", "ccsp-init-sidecar", "cc
              "energy-busy-idle", "mig-mixed-shared", "time-sliced-shared", "amd-gpu")
 
 
-def _flipped(model):
-    flip = {"namespace": "exported_namespace", "exported_namespace": "namespace"}
-    src = model.sources
-    dcgm, amd = (dataclasses.replace(e, tenant_label=flip[e.tenant_label]) for e in (src.dcgm, src.amd))
-    return dataclasses.replace(model, sources=dataclasses.replace(src, dcgm=dcgm, amd=amd))
-
-
 @pytest.fixture(scope="module", params=["example", "flipped"])
 def rendered_convention(request, tmp_path_factory, example_model):
     """The example (only these scenarios' golden tests) under its own conventions, then flipped."""
-    model = example_model if request.param == "example" else _flipped(example_model)
+    model = example_model if request.param == "example" else pipeline.other_convention(example_model)
     scenarios = tmp_path_factory.mktemp("scenarios")
     for name in SCENARIOS:
         (scenarios / f"{name}.yaml").write_text((emit.SCENARIO_DIR / f"{name}.yaml").read_text())
@@ -39,7 +30,7 @@ def rendered_convention(request, tmp_path_factory, example_model):
 
 
 def test_the_conventions_are_flipped(example_model):
-    src, flipped = example_model.sources, _flipped(example_model).sources
+    src, flipped = example_model.sources, pipeline.other_convention(example_model).sources
     assert {src.dcgm.tenant_label, flipped.dcgm.tenant_label} == {"namespace", "exported_namespace"}
     assert {src.amd.tenant_label, flipped.amd.tenant_label} == {"namespace", "exported_namespace"}
 
