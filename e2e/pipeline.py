@@ -11,6 +11,7 @@ both have 31 days, so months start at the same relative minute for the first 59 
 """
 from __future__ import annotations
 
+import dataclasses
 import fcntl
 import hashlib
 import json
@@ -48,6 +49,15 @@ def load(model_path=MODEL, mock_path=MONTH) -> tuple[Model, Mock]:
                      and mock.scenario.duration <= 59 * 1440)
     assert epoch_aligned or mock.scenario.duration <= 28 * 1440, "reference calendar would differ from the mock's"
     return model, mock
+
+
+def other_convention(model: Model) -> Model:
+    """``model`` with each GPU exporter's label convention flipped: ``namespace`` (scraped with honorLabels) <->
+    ``exported_namespace`` (without)."""
+    flip = {"namespace": "exported_namespace", "exported_namespace": "namespace"}
+    src = model.sources
+    dcgm, amd = (dataclasses.replace(e, tenant_label=flip[e.tenant_label]) for e in (src.dcgm, src.amd))
+    return dataclasses.replace(model, sources=dataclasses.replace(src, dcgm=dcgm, amd=amd))
 
 
 def render(model: Model, out: Path, rules_only: bool = False) -> Path:
@@ -92,8 +102,10 @@ def cached_blocks(cache_root: Path, model: Model, mock: Mock, exporters_days: in
     """{cluster: directory of TSDB blocks} of the mock's raw history for a server of ``toolset``, built once
     per content and block writer (file lock, so pytest-xdist workers share it), plus timings."""
     writer = block_writer(toolset)
-    key = _fingerprint(MODEL, Path(mock.source), Path(__file__).parent.parent / "gpudash" / "mock",
-                       Path(__file__).parent.parent / "gpudash" / "golden") + f"-prometheus{writer}"
+    package = Path(__file__).parent.parent / "gpudash"
+    conventions = f"{model.sources.dcgm.tenant_label}-{model.sources.amd.tenant_label}"  # the exporters' label shapes
+    key = _fingerprint(MODEL, Path(mock.source), package / "mock", package / "golden",
+                       package / "simulation") + f"-prometheus{writer}-{conventions}"
     root = Path(cache_root) / f"history-{key}"
     root.mkdir(parents=True, exist_ok=True)
     timings: dict = {}
@@ -302,7 +314,7 @@ def compare_hub(prom: Prometheus, model: Model, mock: Mock, refs: dict, hours: r
             _diff(what, h, got[what][h], exp[what], problems)
         for c in clusters:
             for (_, node), g in truth.node_max(c, h).items():
-                if (c, node) in shared and (c, node, "dcgm") in truth.refs[c].node_max_by_source(h):
+                if (c, node) in shared and (c, node, names.FROM_ATTRIBUTION) in truth.refs[c].node_max_by_source(h):
                     bound = max(truth.refs[c].allocation_bound(m).get((c, node), 0) for m in truth.refs[c].steps(h))
                     acc = counts["shared"].setdefault(f"{c}/{node}", [0, 0])
                     acc[0] += 1
@@ -330,6 +342,22 @@ def _energy_adds_up(cluster: str, hour: int, key: tuple, fleet: dict, lines: dic
     rows = sum(v for k, v in lines.items() if k[:len(key)] == key)
     if not (_close(hub, rows) and _close(hub, expected)):
         out.append(f"fleet energy hour {hour} {cluster}: hub {hub}, its lines {rows}, reference {expected}")
+
+
+def definition_gaps(refs: dict, clusters, hours) -> list[str]:
+    """Node-hours whose measured count (the reference's, which the rules must equal) is not seed 000's definition:
+    the most physical GPUs allocated to Running pods at any step of the hour (``defined_gpus``)."""
+    out = []
+    for c in clusters:
+        ref = refs[c]
+        for h in hours:
+            defined: dict[tuple, int] = {}
+            for m in ref.steps(h):
+                for key, g in ref.defined_gpus(m).items():
+                    defined[key] = max(defined.get(key, 0), g)
+            if ref.node_max(h) != defined:
+                out.append(f"{c} hour {h}: measured {ref.node_max(h)} != defined {defined}")
+    return out
 
 
 def shared_ccsp_gaps(mock: Mock, counts: dict, clusters) -> list[str]:

@@ -101,7 +101,8 @@ def openmetrics() -> str:
 
 
 NEEDED_HUB_RULES = {names.HOUR_GPU_HOURS, names.HOUR_COST, names.UNPRICED_GPU_HOURS, names.POD_COST_RATE,
-                    names.CCSP_NODE_GPUS, names.POD_IDLE, names.HOUR_ENERGY, names.HOUR_ENERGY_COST}
+                    names.CCSP_NODE_GPUS, names.CCSP_NODE_SOURCES, names.POD_IDLE, names.HOUR_ENERGY,
+                    names.HOUR_ENERGY_COST}
 
 
 def hub_rule_groups(model, needed=NEEDED_HUB_RULES) -> list[dict]:
@@ -729,7 +730,18 @@ def test_reports_match_the_reference_model_on_every_golden_scenario(golden_hub):
                       for x in got.energy + got.unallocated + got.non_tenant_energy}
         got_unpriced = {(u["cluster"], u["namespace"], u["product"], u["resource"]): u["gpu_hours"]
                         for u in got.unpriced}
-        got_nodes = {(h, c, n): g for h, c, n, g in nodes.fetch(client, model, base, base + hours * 3600).rows}
+        ccsp = nodes.fetch(client, model, base, base + hours * 3600)
+        got_nodes = {(h, c, n): g for h, c, n, g in ccsp.rows}
+        want_sources: dict[tuple, set] = {}  # each node-hour's sources (active_from) as the hub finally holds them
+        for h in range(hours):
+            for (c, n, source), g in hub.final(h, step)["node_sources"].items():
+                if g:
+                    want_sources.setdefault((base + h * 3600, c, n), set()).add(source)
+        if ccsp.sources != {k: tuple(sorted(v)) for k, v in want_sources.items()}:
+            failures.append(f"{s.name}: CCSP sources {ccsp.sources} != reference {want_sources}")
+        down = any(names.FROM_EXPORTER_DOWN in v for v in want_sources.values())
+        if down != any("dcgm-exporter was down" in w for w in ccsp.warnings):
+            failures.append(f"{s.name}: exporter-down warning {ccsp.warnings}, expected: {down}")
         want_lines = {k: v for k, v in want_lines.items() if v[0] > 1e-12}
         if got_lines.keys() != want_lines.keys() or any(
                 abs(got_lines[k][i] - want_lines[k][i]) > 1e-6 * max(1.0, want_lines[k][i])

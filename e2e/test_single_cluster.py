@@ -43,6 +43,7 @@ def test_month_single_cluster(tmp_path, prometheus_factory, e2e_cache, month, st
     assert counts["gpu_hours"] > 700 and counts["node_max"] > 700, counts
     assert not problems, f"{len(problems)} mismatches (of {counts}):\n" + "\n".join(problems[:25])
     assert not pipeline.shared_ccsp_gaps(mock, counts, [cluster]), counts["shared"]
+    assert not pipeline.definition_gaps(refs, [cluster], hours)  # CCSP is seed 000's definition every hour
     # energy: every hour the exporters reported (the last day), per namespace and unallocated, the counter reset too
     assert counts["energy"] >= 80 and counts["energy_reset_hours"] == [(cluster, RESET_HOUR)], counts
     assert counts["totals"]["energy_kwh_got"] == pytest.approx(counts["totals"]["energy_kwh_expected"], rel=1e-9)
@@ -80,3 +81,36 @@ def test_month_single_cluster_with_the_spoke_tier(tmp_path, prometheus_factory, 
     # likely a dcgm-exporter sample exactly one lookback (5m) old, which Prometheus 2's closed lookback sees at the
     # aligned step and not a phase later (backfilled history has no staleness markers). Never an invoice line.
     assert counts["node_hours_exact_ratio"] >= 0.999, (counts, problems[:25])
+
+
+@pytest.mark.parametrize("cluster_index", [0, 1])
+def test_month_end_under_the_other_label_convention(tmp_path, prometheus_factory, e2e_cache, stopwatch, cluster_index):
+    """The exporters scraped the other way (dcgm-exporter with honorLabels, whose idle GPUs then carry the exporter's
+    own pod; the AMD exporter without, its series all carrying the exporter's pod): the month's history written in
+    those label shapes, the rules backfilled over its last two days (the exporters' series exist on the last one,
+    the only part of the month the convention can change), each cluster's bill, CCSP and energy equal to the
+    reference, and CCSP to seed 000's definition, every hour. One Prometheus version (the golden scenarios run both
+    conventions on both: tests/integration/test_golden_label_conventions.py)."""
+    model, mock = pipeline.load()
+    model = pipeline.other_convention(model)
+    rendered = pipeline.render(model, tmp_path / "rendered", rules_only=True)
+    blocks, _ = pipeline.cached_blocks(e2e_cache, model, mock)
+    stopwatch("history")
+    cluster = mock.scenario.clusters[cluster_index]
+    prom = pipeline.prometheus_with_blocks(tmp_path / "spoke", blocks[cluster])
+    prometheus_factory.track(prom)
+    last = mock.scenario.duration // 60
+    start, end = mock.at((last - 48) * 60), mock.at(mock.scenario.duration)
+    levels = prom.backfill_rules([rendered / layout.SPOKE_RULES, rendered / layout.HUB_RULES], start, end,
+                                 method="query")
+    stopwatch("rules_backfill")
+    assert len(levels) >= 3, levels
+    refs = pipeline.references(model, mock)
+    hours = range(last - 46, last - 2)
+    problems, counts = pipeline.compare_hub(prom, model, mock, refs, hours, cluster_label=False, clusters=[cluster])
+    stopwatch("compare")
+    assert counts["node_max"] > 40 and counts["energy"] >= 20, counts
+    if model.energy.price(cluster) != model.energy.price_per_kwh:  # prod-west's own tariff: a single cluster's
+        problems = [p for p in problems if not p.startswith("energy_cost")]  # Prometheus has no cluster label
+    assert not problems, f"{len(problems)} mismatches (of {counts}):\n" + "\n".join(problems[:25])
+    assert not pipeline.definition_gaps(refs, [cluster], hours)

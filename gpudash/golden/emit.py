@@ -152,7 +152,8 @@ class HubView:
 
     def at(self, minute: int) -> dict[str, dict[tuple, float]]:
         """At ``minute``: per hourly kind, each series' largest value among its samples evaluated in the current
-        clock hour up to ``minute`` (e.g. {"gpu_hours": {(cluster, ns, product, res): v}}), and "coverage"
+        clock hour up to ``minute`` (e.g. {"gpu_hours": {(cluster, ns, product, res): v}}; "node_max" per node and
+        "node_sources" per (cluster, node, active_from)), and "coverage"
         {(cluster,): share of the hour covered, 0 for a cluster that pushed while an hourly rule never ran}."""
         out: dict[str, dict[tuple, float]] = {k: {} for k in ("billed_hour", "steps", *HOURLY_KINDS)}
         ran: dict[str, set] = {k: set() for k in HOURLY_KINDS}
@@ -163,6 +164,10 @@ class HubView:
                 out[kind][key] = max(out[kind].get(key, v), v)
             if kind in ran:
                 ran[kind].update(self.ref.s.clusters)
+        out["node_sources"] = out["node_max"]  # per (cluster, node, active_from); the hub's per-node max folds them
+        out["node_max"] = {}
+        for (c, n, _), v in out["node_sources"].items():
+            out["node_max"][(c, n)] = max(out["node_max"].get((c, n), v), v)
         complete = {key for key in out["steps"] if all(key[0] in r for r in ran.values())}
         out["coverage"] = {key: out["steps"][key] / self.ref.steps_per_hour() if key in complete else 0.0
                            for key in complete | set(out["billed_hour"])}
@@ -205,6 +210,9 @@ def _hub_checks(ref: Reference, minute: int, hub: HubView, cluster_label: bool, 
         _check(names.BILLING_COVERAGE, minute, {cl(c): v for (c,), v in view["coverage"].items()}, keys),
         _check(names.CCSP_NODE_GPUS if strict else f"max by (cluster, node) ({names.CCSP_NODE_GPUS})", minute,
                {(*cl(c), n): v for (c, n), v in nodes.items()}, (*keys, "node"), metric=strict),
+        _check(f"max by (cluster, node, {names.ACTIVE_FROM_LABEL}) ({names.CCSP_NODE_SOURCES})", minute,
+               {(*cl(c), n, src): v for (c, n, src), v in view["node_sources"].items() if v},
+               (*keys, "node", names.ACTIVE_FROM_LABEL), metric=False),
         _check(names.CCSP_ACTIVE_NODES, minute, {cl(c): v[0] for c, v in fleet.items()}, keys),
         _check(names.CCSP_ACTIVE_GPUS, minute, {cl(c): v[1] for c, v in fleet.items()}, keys),
     ]

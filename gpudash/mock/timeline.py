@@ -8,8 +8,8 @@ assignment and utilisation is the same) and the simulation exposition functions 
 Expositions are produced in *exposed* form (what ``/metrics`` of kube-state-metrics, the DCGM exporter or
 the AMD exporter returns: no ``job``, pod labels named ``namespace``/``pod``/``container``) and turned into
 *stored* form (what Prometheus keeps after the scrape) by :func:`stored`: ``job`` and ``instance`` added,
-and the exporters' pod labels renamed ``exported_*`` when the model says they are scraped without
-honor_labels.
+and the exporter pod's target labels applied as Prometheus does with or without honor_labels
+(:func:`gpudash.simulation.series.scraped`).
 """
 from __future__ import annotations
 
@@ -119,24 +119,19 @@ class Timeline:
         return self._cache[i]
 
     def _expose(self, i: int) -> dict[str, dict[Labels, float]]:
-        src = self.model.sources
         ksm = {_drop(k, "job"): v for k, v in gs._ksm_exposition(self._compressed, self.model, self.cluster, i).items()}
         ksm.update(_container_info(ksm))
         out = {"ksm": ksm, "dcgm": {}, "amd": {}}
         if self._held is None:
             return out
-        gpu = gs._exporter_exposition(self._compressed, self.model, self.cluster, i, self._held[i])
+        gpu = gs.exporter_exposed(self._compressed, self.model, self.cluster, i, self._held[i])
         for key, value in gpu.items():
             d = dict(key)
             job = "amd" if "gpu_id" in d else "dcgm"
-            exporter = src.amd if job == "amd" else src.dcgm
-            rename = {exporter.tenant_label: "namespace", exporter.pod_label: "pod",
-                      exporter.container_label: "container"}
             host = d.get("Hostname") or d.get("hostname")
             if self.mock.exporter.get((self.cluster, host), job) != job:
                 continue
             d.pop("job", None)
-            d = {rename.get(k, k): v for k, v in d.items()}
             out[job][tuple(sorted(d.items()))] = value
         self._extras(out, self.points[i])
         return out
@@ -183,7 +178,7 @@ class Timeline:
             d = dict(key)
             total = self.mock.memory.get((self.cluster, d["hostname"]), 196608)
             prefix = self.model.sources.amd_metric_prefix
-            for name, value in ((prefix + "gpu_used_vram", 2048 + util * total / 200 if "pod" in d else 0),
+            for name, value in ((prefix + "gpu_used_vram", 2048 + util * total / 200 if d.get("pod") else 0),
                                 (prefix + "gpu_total_vram", total),
                                 (prefix + gx.AMD_POWER, power_watts(util))):
                 d["__name__"] = name
@@ -210,10 +205,9 @@ def stored(job: str, key: Labels, model: Model, cluster_label: str | None = None
     """The labels Prometheus stores for an exposed series of ``job`` (ksm | dcgm | amd)."""
     src = model.sources
     d = dict(key)
-    if job != "ksm" and getattr(src, job).tenant_label.startswith("exported_"):
-        for plain in ("namespace", "pod", "container"):
-            if plain in d:
-                d[f"exported_{plain}"] = d.pop(plain)
+    if job != "ksm":
+        host = d.get("Hostname") or d.get("hostname") or ""
+        d = dict(gs.scraped(key, gs.exporter_target(job, host), gs.honours(getattr(src, job))))
     d["job"] = src.kube_state_metrics_job if job == "ksm" else gx.sample_job(getattr(src, job))
     host = d.get("Hostname") or d.get("hostname")
     d.setdefault("instance", "kube-state-metrics:8443" if job == "ksm" else f"{host}:{9400 if job == 'dcgm' else 5000}")
@@ -312,19 +306,26 @@ class FastReference(Reference):
             return super().attributed_gpus(minute)
         gpus: dict[tuple, set] = {}
         for k in self._backfilled_scrapes(minute):
-            for key, held in self.gpus_held(k).items():
+            for key, held in self.gpus_held(k, minute).items():
                 gpus.setdefault(key, set()).update(held)
         return {key: len(g) for key, g in gpus.items()}
 
-    def gpu_shares(self, node: Node, gpu: int, minute: int) -> dict[str, float]:
+    def exporter_seen(self, cluster: str, node: str, minute: int) -> bool:
+        """As the reference model, except for backfilled history (see :meth:`attributed_gpus`)."""
+        if self.exporters_from is None:
+            return super().exporter_seen(cluster, node, minute)
+        nvidia = self._full.node(cluster, node).vendor == "nvidia"
+        return nvidia and next(self._backfilled_scrapes(minute), None) is not None
+
+    def gpu_shares(self, node: Node, gpu: int, minute: int, pods: set) -> dict[str, float]:
         """As the reference model, except for backfilled history (see :meth:`attributed_gpus`): a device's holders
         of every scrape within the lookback."""
         if self.exporters_from is None:
-            return super().gpu_shares(node, gpu, minute)
+            return super().gpu_shares(node, gpu, minute, pods)
         held: dict[tuple, float] = {}
         for k in self._backfilled_scrapes(minute):
             held.update(self.device_holders(node, gpu, k))
-        return self.namespace_shares(held)
+        return self.namespace_shares(held, pods)
 
     def _since(self, hour: int, since: int) -> int | None:
         """The first minute with exporter data for ``hour`` (none before ``exporters_backfilled_from``), or None

@@ -1,8 +1,12 @@
 """The CCSP hourly report: active GPUs per worker node per UTC clock hour, and active nodes / GPUs per hour.
 
 Read from ``cluster_node:gpudash_gpus_active:max_last_hour`` (the most GPUs allocated to Running pods on the
-node at any spoke step of the hour; MIG slices by compute share, time-sliced replicas by 1/replicas, rounded up
-per step). A node is active in an hour when that maximum is at least 1; the hour's ``active_gpus`` is the sum of
+node at any spoke step of the hour: whole GPUs from the allocation, MIG slices and time-sliced replicas on the
+physical GPUs dcgm-exporter attributes to their pods, at least the compute-share bound), with each node-hour's
+sources (``active_from``: allocation, attribution, bound, exporter_down) from
+``cluster_node_source:gpudash_gpus_active:max_last_hour``; a node-hour with exporter_down is named in a warning
+(counted by the bound while dcgm-exporter was not seen: possibly low). A node is active in an hour when that
+maximum is at least 1; the hour's ``active_gpus`` is the sum of
 the per-node maxima over the fleet (docs/billing-contract.md section 5). The ``summary`` has one row per clock
 hour for which at least one cluster pushed its figures (``cluster:gpudash_billed_hour:start_timestamp``), zeros
 included, so every such hour has an answer; hours no cluster pushed are left out with a warning ("no data" is not
@@ -18,6 +22,7 @@ from gpudash.promql.read import HOUR
 from gpudash.report import common, queries
 from gpudash.report.client import Prometheus
 from gpudash.report.period import readable_until, rfc3339
+from gpudash.rules import names
 
 
 @dataclass
@@ -28,12 +33,14 @@ class NodesReport:
     rows: list[tuple[int, str, str, int]]  # (hour, cluster, node, active GPUs >= 1), sorted
     summary: list[tuple[int, int, int]]  # (hour, active nodes, active GPUs)
     warnings: list[str] = field(default_factory=list)
+    sources: dict[tuple[int, str, str], tuple[str, ...]] = field(default_factory=dict)  # a row's active_from values
 
     def to_json(self) -> dict:
         return {
             "start": rfc3339(self.start),
             "end": rfc3339(self.end),
-            "hours": [{"hour": rfc3339(h), "cluster": c, "node": n, "active_gpus": g} for h, c, n, g in self.rows],
+            "hours": [{"hour": rfc3339(h), "cluster": c, "node": n, "active_gpus": g,
+                       "active_from": list(self.sources.get((h, c, n), ()))} for h, c, n, g in self.rows],
             "summary": [{"hour": rfc3339(h), "active_nodes": n, "active_gpus": g} for h, n, g in self.summary],
             "complete_until": rfc3339(self.readable_end),
             "warnings": list(self.warnings),
@@ -50,6 +57,7 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, cluster: str | N
     if final:
         warnings.append(final)
     data = common.read_hourly(prom, {"nodes": queries.node_active_gpus(scope),
+                                     "sources": queries.node_active_sources(scope),
                                      "pushed": queries.cluster_billed_hour(scope),
                                      "info": queries.tenant_info_present(queries.Scope())},
                               start, readable_end, progress)
@@ -62,6 +70,16 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, cluster: str | N
             key = (hour, labels.get("cluster", ""), labels.get("node", ""))
             per_node[key] = max(per_node.get(key, 0), gpus)
     rows = sorted((h, c, n, g) for (h, c, n), g in per_node.items())
+    sources: dict[tuple[int, str, str], set[str]] = {}
+    for labels, hour, _ in data["sources"]:
+        key = (hour, labels.get("cluster", ""), labels.get("node", ""))
+        sources.setdefault(key, set()).add(labels.get(names.ACTIVE_FROM_LABEL, ""))
+    down = sorted(k for k, v in sources.items() if names.FROM_EXPORTER_DOWN in v and k in per_node)
+    if down:
+        where = sorted({f"{c}/{n}" if c else n for _, c, n in down})
+        warnings.append(f"{len(down)} node-hour(s) counted by the compute-share bound while dcgm-exporter was down "
+                        f"(possibly low; MIG slices or time-sliced replicas): {', '.join(where)} at "
+                        f"{common.describe_hours(sorted({h for h, _, _ in down}))}")
     pushed = common.pushed_hours(data["pushed"])
     clusters = model.clusters if cluster is None else (cluster,)
     answered = {h for c, hours in pushed.items() if cluster is None or c == cluster for h in hours}
@@ -83,4 +101,5 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, cluster: str | N
     for w in prom.warnings:
         if w not in warnings:
             warnings.append(w)
-    return NodesReport(start, end, readable_end, rows, summary, warnings)
+    return NodesReport(start, end, readable_end, rows, summary, warnings,
+                       {k: tuple(sorted(v)) for k, v in sources.items() if k in per_node})

@@ -91,6 +91,11 @@ def node_active_gpus(scope: Scope) -> str:
     return hour_read(names.CCSP_NODE_GPUS, NODE, scope, namespaced=False)
 
 
+def node_active_sources(scope: Scope) -> str:
+    """Hour H's per-node count by its source (``active_from``)."""
+    return hour_read(names.CCSP_NODE_SOURCES, names.labels(names.CCSP_NODE_SOURCES), scope, namespaced=False)
+
+
 # --- idle report ------------------------------------------------------------------------------------------------
 def idle_recorded(scope: Scope, model_regex: str, lookback: int) -> str:
     """Pods the hub records as idle at the latest push (``names.POD_IDLE``, the one idle definition: window,

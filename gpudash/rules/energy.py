@@ -85,9 +85,12 @@ def _holders(model: Model) -> str:
     1/replicas on a time-sliced node (by default dcgm-exporter shows one pod per shared device: the other replicas'
     share stays unallocated unless it runs with --kubernetes-virtual-gpus). AMD GPUs
     on a partitioned node have no holder: the exporter reports the physical GPU's power and energy on partition 0
-    only (ROCm/device-metrics-exporter docs/configuration/metricslist.md), so no partition's share is measured."""
+    only (ROCm/device-metrics-exporter docs/configuration/metricslist.md), so no partition's share is measured.
+    Only pods holding GPUs by allocation (:func:`spoke.gpu_holders`) hold a share: a GPU series carrying the
+    exporter's own pod (honorLabels) is unallocated energy, not a non-tenant namespace's."""
     src = model.sources
-    dcgm = gx.on_node(gx.to_pod_labels(gx.attributed(gx.DCGM_FB_USED, src.dcgm), src.dcgm))
+    holders = f"on {q.labels(names.POD)} {spoke.gpu_holders(model)}"  # never the exporter's own pod (honorLabels)
+    dcgm = f"({gx.on_node(gx.to_pod_labels(gx.attributed(gx.DCGM_FB_USED, src.dcgm), src.dcgm))} and {holders})"
     shares = [(repr(share), q.regex_alternation(profiles)) for share, profiles in sorted(_mig_shares(model).items())]
     weighted = q.times_keyed(f"({dcgm} * 0 + 1)", "gpudash_weight", gx.DCGM_MIG_PROFILE_LABEL, shares, "1")
     device = (*GPU, "node", gx.DCGM_MIG_INSTANCE_LABEL, "namespace", "pod")
@@ -96,7 +99,7 @@ def _holders(model: Model) -> str:
     label = src.amd_partition_label
     partitioned = q.selector(ksm.NODE_LABELS, ksm.job(src), (label, "=~", ".+"), (label, "!~", "spx_.*"))
     amd = gx.to_pod_labels(gx.attributed(gx.amd_metric(src, gx.AMD_GFX_ACTIVITY), src.amd), src.amd)
-    amd = q.label_replace(amd, "node", "$1", gx.AMD_HOST_LABEL, "(.+)")
+    amd = q.label_replace(f"{amd} and {holders}", "node", "$1", gx.AMD_HOST_LABEL, "(.+)")
     amd = f"({q.agg('max', (*GPU, 'node', 'namespace', 'pod'), amd)} * 0 + 1) unless on (cluster, node) {partitioned}"
     return q.agg("sum", (*GPU, "namespace", "pod"), f"{nvidia} or {amd}")
 

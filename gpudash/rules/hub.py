@@ -98,19 +98,20 @@ def _priced(expr: str, value: str) -> str:
 _LOOKBACK = 300
 
 
-def _pushed(model: Model, series: str, sentinel: str | None = None) -> str:
+def _pushed(model: Model, series: str, sentinel: str | None = None, detail: bool = False) -> str:
     """:func:`calendar.pushed_this_hour` of a pushed hourly spoke ``series``: the figures of the hour before
     this one, each series from its own pushes made during this clock hour; ``sentinel`` "" for the data rows,
-    "1" for the sentinel row, None for a series without one."""
+    "1" for the sentinel row, None for a series without one; ``detail``: keep its detail labels apart."""
     selector = series if sentinel is None else q.selector(series, (names.SENTINEL_LABEL, "=", sentinel))
     # the series' identifying labels (the collector adds cluster; clusterID is dropped here)
-    by = (*names.key(series), names.SENTINEL_LABEL) if names.SERIES[series].sentinel else names.key(series)
+    key = names.labels(series) if detail else names.key(series)
+    by = (*key, names.SENTINEL_LABEL) if names.SERIES[series].sentinel else key
     return calendar.pushed_this_hour(selector, by, min(model.billing.mco_interval, _LOOKBACK))
 
 
-def _this_hours_push(model: Model, series: str) -> str:
+def _this_hours_push(model: Model, series: str, detail: bool = False) -> str:
     """The data rows of the hourly spoke ``series`` pushed during this clock hour (the hour before's figures)."""
-    return _pushed(model, series, "")
+    return _pushed(model, series, "", detail)
 
 
 def _ran_this_hour(model: Model, series: str) -> str:
@@ -208,9 +209,13 @@ def _ccsp_rules(model: Model) -> tuple[Rule, ...]:
     same evaluation would leave its last hour's value behind where no staleness marker was written (a restart,
     a rule backfill) when a node stops."""
     nodes = q.agg("max", names.labels(names.CCSP_NODE_GPUS), _this_hours_push(model, names.NODE_ACTIVE_GPUS_MAX))
+    sources = _this_hours_push(model, names.NODE_ACTIVE_GPUS_MAX, detail=True)
     return (
         Rule(names.CCSP_NODE_GPUS, nodes,
              "CCSP: most GPUs active at once on each node during the last complete clock hour."),
+        Rule(names.CCSP_NODE_SOURCES, q.agg("max", names.labels(names.CCSP_NODE_SOURCES), sources),
+             "CCSP: the same per source of the count (active_from); exporter_down marks a node counted by the"
+             "\ncompute-share bound while dcgm-exporter was not seen (possibly low: report nodes flags it)."),
         Rule(names.CCSP_ACTIVE_NODES, q.agg("count", names.labels(names.CCSP_ACTIVE_NODES), f"{nodes} >= 1"),
              "CCSP: worker nodes with at least one active GPU during the last complete clock hour."),
         Rule(names.CCSP_ACTIVE_GPUS, _sum(names.CCSP_ACTIVE_GPUS, nodes),

@@ -31,9 +31,17 @@ SPOKE, HUB = "spoke", "hub"
 SPOKE_TIER = "spoke-tier"
 # Every hourly spoke rule adds one row with only this label (value 0): proof that the rule ran in that push.
 SENTINEL_LABEL = "gpudash_sentinel"
-# Where a step's active GPUs of a node came from: "dcgm" (physical GPUs with a pod attributed by dcgm-exporter) or
-# "allocation" (the fewest GPUs that hold the node's allocation, for nodes without attributed exporter data).
+# Where a step's active GPUs of a node came from (docs/billing-contract.md section 5):
 ACTIVE_FROM_LABEL = "active_from"
+# only whole GPUs allocated: the count is the allocation, exact and independent of any exporter
+FROM_ALLOCATION = "allocation"
+# MIG slices or time-sliced replicas on an NVIDIA node whose dcgm-exporter is seen: the whole GPUs allocated plus the
+# physical GPUs dcgm-exporter attributes to the pods holding those slices, at least the compute-share bound
+FROM_ATTRIBUTION = "attribution"
+# fractional devices no exporter maps to physical GPUs (AMD partitions, unpriced shares): the compute-share bound
+FROM_BOUND = "bound"
+# as FROM_ATTRIBUTION, but no dcgm-exporter series of the node was seen: the bound only, possibly low (flagged)
+FROM_EXPORTER_DOWN = "exporter_down"
 
 
 @dataclass(frozen=True)
@@ -108,7 +116,8 @@ STEPS_OBSERVED = _series(
 NODE_ACTIVE_GPUS_MAX = _series(
     "node:gpudash_gpus_active:max_previous_hour", SPOKE, ("cluster", "node", ACTIVE_FROM_LABEL),
     "Most GPUs active at any spoke step of the previous clock hour, per node (CCSP); `active_from` says "
-    "whether dcgm-exporter attribution or the allocation gave the figure.", detail=(ACTIVE_FROM_LABEL,),
+    "what gave the figure: allocation, attribution, bound, or exporter_down (the bound while dcgm-exporter "
+    "was not seen: flagged by report nodes).", detail=(ACTIVE_FROM_LABEL,),
     sentinel=True)
 POD_ACTIVITY_MAX = _series(
     "namespace_pod:gpudash_gpu_activity:max", SPOKE, (*POD, "gpu_model"),
@@ -132,7 +141,7 @@ TIER_ALLOCATED = _series(
     "sample per step, summed by the hourly GPU-hours rule (spoke_tier: policy).")
 TIER_NODE_ACTIVE = _series(
     "node:gpudash_gpus_active:step", SPOKE_TIER, ("cluster", "node", ACTIVE_FROM_LABEL),
-    "Active GPUs per node at one spoke step (dcgm-exporter attribution, else the allocation): the hourly "
+    "Active GPUs per node at one spoke step (allocation, attribution, bound or exporter_down): the hourly "
     "per-node maximum's input (spoke_tier: policy).", detail=(ACTIVE_FROM_LABEL,))
 TIER_KSM_UP = _series(
     "cluster:gpudash_ksm_up:step", SPOKE_TIER, ("cluster",),
@@ -235,6 +244,12 @@ BILLING_COVERAGE = _series(
 CCSP_NODE_GPUS = _series(
     "cluster_node:gpudash_gpus_active:max_last_hour", HUB, ("cluster", "node"),
     "CCSP: most GPUs active at once on each node during the last complete clock hour.")
+CCSP_NODE_SOURCES = _series(
+    "cluster_node_source:gpudash_gpus_active:max_last_hour", HUB, ("cluster", "node", ACTIVE_FROM_LABEL),
+    "CCSP: the most GPUs active on each node during the last complete clock hour per source of the count "
+    "(active_from: allocation, attribution, bound, exporter_down). An exporter_down row flags a node counted by "
+    "the compute-share bound while dcgm-exporter was not seen: possibly low, and `report nodes` says so.",
+    detail=(ACTIVE_FROM_LABEL,))
 CCSP_ACTIVE_NODES = _series(
     "cluster:gpudash_nodes_active:last_hour", HUB, ("cluster",),
     "CCSP: nodes with at least one active GPU during the last complete clock hour.")

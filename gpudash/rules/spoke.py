@@ -9,6 +9,7 @@ See docs/billing-contract.md for the definitions.
 """
 from __future__ import annotations
 
+from gpudash.model import mig
 from gpudash.model.pricing import mig_profile_names, mig_replicas, skus
 from gpudash.model.types import Exporter, Model
 from gpudash.promql import build as q
@@ -48,6 +49,17 @@ def _effective_request(model: Model) -> str:
     init = q.agg("max", per_container, f"{init} unless {sidecar_of}")
     app, init = (q.label_replace(e, "gpudash_part", part, "", "") for e, part in ((app, "app"), (init, "init")))
     return q.agg("max", per_container, f"{app} or {init}")
+
+
+def gpu_holders(model: Model) -> str:
+    """1 per Running pod (cluster, namespace, pod) holding GPUs by kube-state-metrics' allocation: the only pods a
+    GPU exporter series is attributed to. Under honorLabels a series the exporter writes without pod labels (an idle
+    GPU on dcgm-exporter, NVIDIA/dcgm-exporter internal/pkg/transformation/kubernetes.go sets them only for a device
+    the pod-resources API lists) is stored with the target's own namespace/pod, the exporter's (prometheus/prometheus
+    scrape/scrape.go mutateSampleLabels: honor keeps a label the sample has, fills the others from the target)."""
+    requests = " or ".join(ksm.gpu_requests(m, model.sources)
+                           for m in (ksm.CONTAINER_REQUESTS, ksm.INIT_CONTAINER_REQUESTS))
+    return f"({q.agg('max', names.POD, f'({requests}) > 0')} and on {q.labels(names.POD)} {_running(model)})"
 
 
 def _node_product(model: Model) -> str:
@@ -222,19 +234,87 @@ def _gpu_equivalents(node_res: str, model: Model) -> str:
                          [(repr(w), q.regex_alternation(keys)) for w, keys in sorted(by_weight.items())], "1")
 
 
-def _node_active(node_res: str, model: Model) -> str:
-    """Active GPUs per node at one step: the distinct physical GPUs (``gpu``, ``UUID``) whose DCGM series carry a
-    pod, where the node has such series; else the fewest GPUs that hold its allocation (MIG slices by compute
-    share, replicas by 1/replicas, rounded up). dcgm-exporter attributes every GPU and every MIG instance to the
-    pod holding it through the kubelet's pod-resources API (NVIDIA/dcgm-exporter
-    internal/pkg/transformation/kubernetes.go: a MIG device by its GPU instance, a time-sliced GPU by its base
-    device ID with the ``::<replica>`` suffix cut), so it knows which physical GPU a slice or replica is on,
-    which kube-state-metrics does not. ``active_from`` says which of the two a step used."""
-    held = gx.on_node(gx.attributed(gx.DCGM_FB_USED, model.sources.dcgm))
-    held = q.agg("count", ("cluster", "node"), q.agg("max", ("cluster", "node", *gx.DCGM_GPU_LABELS), held))
-    bound = f"ceil({q.agg('sum', ('cluster', 'node'), _gpu_equivalents(node_res, model))} - 1e-06)"
-    return (f"{q.label_replace(held, names.ACTIVE_FROM_LABEL, 'dcgm', '', '')} or on (cluster, node) "
-            f"{q.label_replace(bound, names.ACTIVE_FROM_LABEL, 'allocation', '', '')}")
+def _kinded(rows: str, model: Model) -> str:
+    """``rows`` (units per pod, node, product and resource) in physical GPUs (:func:`_gpu_equivalents`), each with
+    ``gpudash_kind``: ``whole`` (weight 1: a whole GPU, or a MIG slice with all its GPU's compute), ``attribution``
+    (a fraction of an NVIDIA GPU: a MIG slice or a time-sliced replica, which dcgm-exporter maps to its physical
+    GPU) or ``bound`` (another fraction: an AMD partition, whose exporter series name no physical GPU)."""
+    key = q.call("label_join", _gpu_equivalents(rows, model), q.quote("gpudash_kindkey"), q.quote("/"),
+                 q.quote("gpudash_weight"), q.quote("resource"))
+    kind = q.label_replace(key, "gpudash_kind", "bound", "", "")
+    kind = q.label_replace(kind, "gpudash_kind", "attribution", "gpudash_kindkey", "[^/]+/nvidia_com_.+")
+    return q.label_replace(kind, "gpudash_kind", "whole", "gpudash_kindkey", "1/.+")
+
+
+def _of_kind(kinded: str, kind: str) -> str:
+    return f"({kinded} and on (gpudash_kind) {q.const_series(1, gpudash_kind=kind)})"
+
+
+def _fractional_profiles(model: Model) -> list[str]:
+    """MIG profiles with less than their GPU's compute (a full-compute slice, e.g. 7g.80gb, is a whole GPU)."""
+    return sorted({p.name for c in model.gpu_classes for p in c.mig
+                   if p.compute_slices < mig.GPU_SLICES[c.mig_model][0]})
+
+
+def _attributed_gpus(kinded: str, model: Model) -> str:
+    """Per node, the physical GPUs (``gpu``, ``UUID``) on which dcgm-exporter shows a fractional device (a MIG slice
+    of less than a whole GPU, or a time-sliced GPU) held by a pod that holds fractional NVIDIA devices there by
+    allocation. The join on the allocation keeps out every pod that holds no GPU: under honorLabels Prometheus fills
+    a GPU series without pod labels (dcgm-exporter writes none for a GPU no pod holds) with the target's own
+    namespace/pod, the exporter's (prometheus/prometheus scrape/scrape.go mutateSampleLabels)."""
+    src = model.sources.dcgm
+    pod = ("cluster", "node", "namespace", "pod")
+    own = ("cluster", *gx.DCGM_HOST_LABELS, *gx.DCGM_GPU_LABELS, src.tenant_label, src.pod_label)
+
+    def shown(*matchers) -> str:
+        sel = q.selector(gx.DCGM_FB_USED, gx.job(src), (src.pod_label, "!=", ""), (src.tenant_label, "!=", ""),
+                         *matchers)
+        return gx.on_node(gx.to_pod_labels(q.agg("max", own, sel), src))
+
+    holders = q.agg("max", pod, _of_kind(kinded, names.FROM_ATTRIBUTION))
+    whole = q.agg("max", pod, _of_kind(kinded, "whole"))
+    # a time-sliced GPU's series carry no GPU_I_PROFILE: a pod's unsliced whole GPUs are counted as whole already
+    parts = [f"{shown((gx.DCGM_MIG_PROFILE_LABEL, '=', ''))} and on {q.labels(pod)} "
+             f"({holders} unless on {q.labels(pod)} {whole})"]
+    profiles = _fractional_profiles(model)
+    if profiles:
+        parts.append(f"{shown((gx.DCGM_MIG_PROFILE_LABEL, '=~', q.regex_alternation(profiles)))} and on "
+                     f"{q.labels(pod)} {holders}")
+    return q.agg("count", ("cluster", "node"),
+                 q.agg("max", ("cluster", "node", *gx.DCGM_GPU_LABELS), " or ".join(f"({x})" for x in parts)))
+
+
+def _node_active(pods: str, model: Model) -> str:
+    """Active GPUs per node at one step (docs/billing-contract.md section 5): the most GPUs allocated to Running pods.
+
+    Whole GPUs come from the allocation (kube-state-metrics' effective requests: exact, whatever the exporters
+    do; kubelet's device manager keeps a larger init container's devices for the pod, kubernetes/kubernetes
+    pkg/kubelet/cm/devicemanager/manager.go, where dcgm-exporter sees only the containers the pod-resources API
+    lists, pkg/kubelet/apis/podresources/server_v1.go). A fractional device's physical GPU only dcgm-exporter knows
+    (NVIDIA/dcgm-exporter internal/pkg/transformation/kubernetes.go: a MIG device by its GPU instance, a time-sliced
+    one by its device ID without the ``::<replica>`` suffix): whole + :func:`_attributed_gpus`, at least the
+    compute-share bound (whole + the fractions' weights, rounded up), which alone counts where no exporter maps
+    them. ``active_from`` says which (:data:`~gpudash.rules.names.FROM_ALLOCATION` and the others)."""
+    node = ("cluster", "node")
+    kinded = _kinded(pods, model)
+    bound = f"ceil({q.agg('sum', node, kinded)} - 1e-06)"
+    whole = q.agg("sum", node, q.times_keyed(kinded, "gpudash_whole", "gpudash_kind", [("1", "whole")], "0"))
+    value = f"(({whole} + {_attributed_gpus(kinded, model)}) > {bound}) or {bound}"
+    # the node's source: its least certain kind (attribution > bound > whole)
+    ranked = q.times_keyed(f"({q.agg('max', (*node, 'gpudash_kind'), kinded)} * 0 + 1)", "gpudash_rank",
+                           "gpudash_kind", [("2", names.FROM_BOUND), ("3", names.FROM_ATTRIBUTION)], "1")
+    source = q.label_replace(f"topk by (cluster, node) (1, {ranked})", names.ACTIVE_FROM_LABEL, "$1", "gpudash_kind",
+                             "(.+)")
+    source = q.label_replace(source, names.ACTIVE_FROM_LABEL, names.FROM_ALLOCATION, "gpudash_kind", "whole")
+    # dcgm-exporter seen on the node now: any of its GPU series, held or not (an exporter down goes stale)
+    seen = q.agg("count", node, gx.on_node(q.agg("max", ("cluster", *gx.DCGM_HOST_LABELS),
+                                                 q.selector(gx.DCGM_FB_USED, gx.job(model.sources.dcgm)))))
+    down = q.label_replace(source, names.ACTIVE_FROM_LABEL, names.FROM_EXPORTER_DOWN, names.ACTIVE_FROM_LABEL,
+                           names.FROM_ATTRIBUTION)
+    source = f"({down} unless on (cluster, node) {seen}) or on (cluster, node) {source}"
+    labels = q.labels((*node, names.ACTIVE_FROM_LABEL))
+    return (f"max by {labels} (({value}) * on (cluster, node) group_left ({names.ACTIVE_FROM_LABEL}) "
+            f"(({source}) * 0 + 1))")
 
 
 def per_step(model: Model) -> dict[str, str]:
@@ -242,10 +322,10 @@ def per_step(model: Model) -> dict[str, str]:
     series that records each (:mod:`gpudash.rules.spoke_tier`): allocation per product line, active GPUs per
     node, 1 per cluster while kube-state-metrics is up, and the step's GPU energy per namespace."""
     alloc = allocation(model)
-    node_res = q.agg("sum", ("cluster", "node", "product", "resource"), alloc)
+    pods = q.agg("sum", ("cluster", "node", "namespace", "pod", "product", "resource"), alloc)
     ksm_up = q.agg("max", names.labels(names.TIER_KSM_UP), f"{q.selector('up', ksm.job(model.sources))} == 1")
     return {names.TIER_ALLOCATED: q.agg("sum", names.labels(names.TIER_ALLOCATED), alloc),
-            names.TIER_NODE_ACTIVE: _node_active(node_res, model), names.TIER_KSM_UP: ksm_up,
+            names.TIER_NODE_ACTIVE: _node_active(pods, model), names.TIER_KSM_UP: ksm_up,
             names.TIER_ENERGY: energy.step_joules(model)}
 
 
@@ -296,9 +376,10 @@ def rules(model: Model) -> tuple[Rule, ...]:
              "\nTSDB, kube-state-metrics down) is an under-billed hour, which the hub alerts on."),
         Rule(names.NODE_ACTIVE_GPUS_MAX, previous_hour(node_max),
              "CCSP: most GPUs allocated to Running pods on each node at any step of the previous clock hour:"
-             "\nphysical GPUs with a pod attributed by dcgm-exporter (active_from=dcgm), else the fewest GPUs"
-             "\nholding the allocation (active_from=allocation: MIG slices by compute share, replicas by"
-             "\n1/replicas, rounded up per step)."),
+             "\nwhole GPUs from the allocation (active_from=allocation); MIG slices and time-sliced replicas on"
+             "\nthe physical GPUs dcgm-exporter attributes to their pods, at least the compute-share bound"
+             "\n(attribution); other fractions by the bound (bound); the bound while dcgm-exporter was not seen"
+             "\n(exporter_down: flagged, possibly low)."),
         *_activity_rules(model),
         *energy.rules(model),
         *inputs.rules(model),
@@ -317,7 +398,7 @@ def _exporter_per_pod(model: Model, metric: str, exporter: Exporter, fn: str, op
     """
     own = ("cluster", exporter.tenant_label, exporter.pod_label, *((model_label,) if model_label else ()))
     window = f"{fn}({gx.attributed(metric, exporter)}[{q.window(model.billing.mco_interval)}]){scale}"
-    rows = gx.to_pod_labels(q.agg(op, own, window), exporter)
+    rows = f"{gx.to_pod_labels(q.agg(op, own, window), exporter)} and on {q.labels(names.POD)} {gpu_holders(model)}"
     if model_label is None:
         return q.agg(op, names.labels(names.POD_POWER_MAX), rows)
     rows = q.label_replace(rows, "gpu_model", "$1", model_label, "(.*)")
@@ -335,8 +416,8 @@ def _amd_activity(model: Model, fn: str, op: str) -> str:
                              f"[{q.window(model.billing.mco_interval)}]) / 100", "node", "$1", gx.AMD_HOST_LABEL,
                              "(.+)")
     own = ("cluster", src.amd.tenant_label, src.amd.pod_label, "node", gx.AMD_MODEL_LABEL)
-    per_node = q.label_replace(gx.to_pod_labels(q.agg(op, own, series), src.amd), "gpu_model", "$1",
-                               gx.AMD_MODEL_LABEL, "(.*)")
+    held = f"{gx.to_pod_labels(q.agg(op, own, series), src.amd)} and on {q.labels(names.POD)} {gpu_holders(model)}"
+    per_node = q.label_replace(held, "gpu_model", "$1", gx.AMD_MODEL_LABEL, "(.*)")
     products = q.agg("max", ("cluster", "node", "gpudash_product"),
                      q.label_replace(q.selector(ksm.NODE_LABELS, ksm.job(src), (src.amd_product_label, "!=", "")),
                                      "gpudash_product", "$1", src.amd_product_label, "(.+)"))

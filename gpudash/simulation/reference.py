@@ -14,12 +14,16 @@ from functools import cache
 
 from gpudash.model import mig
 from gpudash.model.types import GpuClass, Model
+from gpudash.rules import names
 from gpudash.simulation.scenario import (
     Node,
     Pod,
     Scenario,
     assignments,
+    device_resource,
+    devices,
     energy_counter,
+    exporter_visible,
     gpu_watts,
     power_watts,
     shown_holder,
@@ -174,27 +178,12 @@ class Reference:
         exists, phase, node = pod.state(k)
         return (phase, node) if exists else None
 
-    @staticmethod
-    def effective(pod: Pod) -> dict[str, int]:
-        """max(max over regular init containers, sum over app containers and native sidecars) per resource: a
-        sidecar runs beside the app containers (KEP-753), and a regular init container is taken to run before
-        the sidecars start."""
-        out: dict[str, int] = {}
-        for c in (*pod.containers, *(i for i in pod.init_containers if i.sidecar)):
-            for r, q in c.requests:
-                out[r] = out.get(r, 0) + q
-        for c in pod.init_containers:
-            if not c.sidecar:
-                for r, q in c.requests:
-                    out[r] = max(out.get(r, 0), q)
-        return out
-
     def allocation(self, pod: Pod, minute: int) -> dict[str, int]:
         """A(pod, minute): {Kubernetes resource: units} billed at this step; empty when not Running and bound."""
         seen = self.observed(pod, minute)
         if not seen or seen[0] != "Running" or not seen[1]:
             return {}
-        return {r: q for r, q in self.effective(pod).items() if q}
+        return {r: q for r, q in pod.effective().items() if q}
 
     def pod_allocation(self, minute: int) -> dict[tuple, float]:
         """POD_ALLOCATED: {(cluster, namespace, pod, node, product, ksm resource, workload, workload_type): units}."""
@@ -293,33 +282,98 @@ class Reference:
         """The devices held at ``minute``: {(node, gpu, profile, ...): (pod, container)}."""
         return assignments(self.s)[minute]
 
-    def attributed_gpus(self, minute: int) -> dict[tuple, int]:
-        """{(cluster, node): physical GPUs that dcgm-exporter shows holding a pod} as an instant query at ``minute``
-        sees the exporter (NVIDIA nodes only; a down exporter shows none)."""
-        k = self._scrape_seen("dcgm", minute)
-        return {} if k is None else {key: len(g) for key, g in self.gpus_held(k).items()}
+    def kind(self, product: str, resource: str) -> str:
+        """How CCSP counts a unit (contract section 5): "whole" (weight 1: counted from the allocation),
+        "attribution" (a fraction of an NVIDIA GPU, whose physical GPU dcgm-exporter names), "bound" (another
+        fraction: by its weight only)."""
+        if self.weight(product, resource) == 1:
+            return "whole"
+        return "attribution" if resource.startswith("nvidia_com_") else "bound"
 
-    def gpus_held(self, k: int) -> dict[tuple, set]:
-        """{(cluster, node): GPU indices} holding a pod's device at scrape minute ``k`` (NVIDIA nodes)."""
+    def node_loads(self, minute: int) -> dict[tuple, tuple[float, float, set, set, set]]:
+        """{(cluster, node): (whole units, the fractions' weights, kinds, pods holding NVIDIA fractions, pods
+        holding whole units)} of the allocation at ``minute``; pods as (namespace, name)."""
+        out: dict[tuple, tuple[float, float, set, set, set]] = {}
+        for (cluster, ns, pod, node, product, res, _, _), q in self.pod_allocation(minute).items():
+            whole, frac, kinds, fractional, wholes = out.setdefault((cluster, node), (0.0, 0.0, set(), set(), set()))
+            kind = self.kind(product, res)
+            kinds.add(kind)
+            if kind == "whole":
+                whole += q
+                wholes.add((ns, pod))
+            else:
+                frac += q * self.weight(product, res)
+            if kind == "attribution":
+                fractional.add((ns, pod))
+            out[(cluster, node)] = (whole, frac, kinds, fractional, wholes)
+        return out
+
+    def gpus_held(self, k: int, minute: int) -> dict[tuple, set]:
+        """{(cluster, node): GPU indices} on which dcgm-exporter shows, at scrape minute ``k``, a fractional device (a
+        MIG slice of less than a whole GPU, a time-sliced GPU) whose pod holds NVIDIA fractions on that node by the
+        allocation at ``minute`` (a time-sliced GPU's pod holding no whole unit there)."""
+        loads = self.node_loads(minute)
         gpus: dict[tuple, set] = {}
-        for device, (pod, _) in self.held(k).items():
-            if self.s.node(pod.cluster, device[0]).vendor == "nvidia":
-                gpus.setdefault((pod.cluster, device[0]), set()).add(device[1])
+        for (node_name, gpu, profile, _), (pod, _) in self.shown(k).items():
+            node = self.s.node(pod.cluster, node_name)
+            load = loads.get((pod.cluster, node_name))
+            if node.vendor != "nvidia" or not load or (pod.namespace, pod.name) not in load[3]:
+                continue
+            if profile is None:
+                fractional = node.replicas > 1 and (pod.namespace, pod.name) not in load[4]
+            else:
+                share = next(p.compute_slices for p in node.gpu_class.mig if p.name == profile)
+                fractional = share < mig.GPU_SLICES[node.gpu_class.mig_model][0]
+            if fractional:
+                gpus.setdefault((pod.cluster, node_name), set()).add(gpu)
         return gpus
+
+    def attributed_gpus(self, minute: int) -> dict[tuple, int]:
+        """{(cluster, node): :meth:`gpus_held`} as an instant query at ``minute`` sees the exporter."""
+        k = self._scrape_seen("dcgm", minute)
+        return {} if k is None else {key: len(g) for key, g in self.gpus_held(k, minute).items()}
+
+    def exporter_seen(self, cluster: str, node: str, minute: int) -> bool:
+        """Whether an instant query at ``minute`` sees any dcgm-exporter series of the node."""
+        return self.s.node(cluster, node).vendor == "nvidia" and self._scrape_seen("dcgm", minute) is not None
 
     def allocation_bound(self, minute: int) -> dict[tuple, int]:
         """{(cluster, node): the fewest GPUs that can hold the allocation at ``minute``} (nodes with any)."""
-        load: dict[tuple, float] = {}
-        for (cluster, _, _, node, product, res, _, _), q in self.pod_allocation(minute).items():
-            load[(cluster, node)] = load.get((cluster, node), 0.0) + q * self.weight(product, res)
-        return {k: math.ceil(v - 1e-9) for k, v in load.items() if math.ceil(v - 1e-9) > 0}
+        return {k: b for k, (w, f, *_) in self.node_loads(minute).items() if (b := math.ceil(w + f - 1e-9)) > 0}
 
     def active_gpus(self, minute: int) -> dict[tuple, int]:
-        """{(cluster, node, active_from): g(s)} for nodes with active GPUs: the GPUs dcgm-exporter attributes to a
-        pod where it attributes any ("dcgm"), else the fewest GPUs that hold the allocation ("allocation")."""
-        held = self.attributed_gpus(minute)
-        out = {(*k, "dcgm"): g for k, g in held.items()}
-        out.update({(*k, "allocation"): g for k, g in self.allocation_bound(minute).items() if k not in held})
+        """{(cluster, node, active_from): g(s)} for nodes with active GPUs, as the spoke measures them: whole units
+        from the allocation; with NVIDIA fractions, whole + the physical GPUs dcgm-exporter shows them on
+        (:meth:`attributed_gpus`), at least the compute-share bound, or the bound alone while the exporter is not
+        seen ("exporter_down"); other fractions by the bound."""
+        attributed = self.attributed_gpus(minute)
+        out = {}
+        for (cluster, node), (whole, frac, kinds, _, _) in self.node_loads(minute).items():
+            bound = math.ceil(whole + frac - 1e-9)
+            if "attribution" in kinds and self.exporter_seen(cluster, node, minute):
+                value, source = max(bound, round(whole) + attributed.get((cluster, node), 0)), names.FROM_ATTRIBUTION
+            elif "attribution" in kinds:
+                value, source = bound, names.FROM_EXPORTER_DOWN
+            else:
+                value, source = bound, names.FROM_BOUND if "bound" in kinds else names.FROM_ALLOCATION
+            if value > 0:
+                out[(cluster, node, source)] = value
+        return out
+
+    def defined_gpus(self, minute: int) -> dict[tuple, int]:
+        """{(cluster, node): physical GPUs a device of which is allocated to a Running pod at ``minute``}: seed 000's
+        definition, from the devices the device plugin handed out (a larger init container's included), whatever
+        any exporter or scrape shows. :meth:`active_gpus` equals it wherever the data is whole (tested)."""
+        gpus: dict[tuple, set] = {}
+        for (node, gpu, *_), (pod, _) in self.held(minute).items():
+            gpus.setdefault((pod.cluster, node), set()).add(gpu)
+        out = {k: len(g) for k, g in gpus.items()}
+        # a GPU resource no simulated device plugin hands out (a KubeVirt passthrough GPU, another vendor's): each
+        # unit allocated is a physical GPU of its own
+        for (cluster, _, _, node, _, res, _, _), q in self.pod_allocation(minute).items():
+            n = self.s.node(cluster, node)
+            if res not in {self.billed(n, device_resource(n, d[1]), 1)[0] for d in devices(n)}:
+                out[(cluster, node)] = out.get((cluster, node), 0) + round(q)
         return out
 
     @cache
@@ -398,16 +452,26 @@ class Reference:
                 out[(profile, instance, holder[0].namespace, holder[0].name)] = share
         return out
 
-    def gpu_shares(self, node: Node, gpu: int, minute: int) -> dict[str, float]:
-        """{namespace: share of the GPU} the exporter attributes at scrape ``minute`` (:meth:`device_holders`)."""
-        return self.namespace_shares(self.device_holders(node, gpu, minute))
+    def gpu_shares(self, node: Node, gpu: int, minute: int, pods: set) -> dict[str, float]:
+        """{namespace: share of the GPU} the exporter attributes at scrape ``minute`` (:meth:`device_holders`) to
+        ``pods`` ((namespace, pod) holding GPUs by the allocation: :meth:`allocated_pods`)."""
+        return self.namespace_shares(self.device_holders(node, gpu, minute), pods)
 
     @staticmethod
-    def namespace_shares(holders: dict[tuple, float]) -> dict[str, float]:
-        """:meth:`device_holders`' shares summed per namespace."""
+    def namespace_shares(holders: dict[tuple, float], pods: set) -> dict[str, float]:
+        """:meth:`device_holders`' shares of ``pods`` summed per namespace."""
         out: dict[str, float] = {}
-        for (_, _, ns, _), share in holders.items():
-            out[ns] = out.get(ns, 0.0) + share
+        for (_, _, ns, pod), share in holders.items():
+            if (ns, pod) in pods:
+                out[ns] = out.get(ns, 0.0) + share
+        return out
+
+    def allocated_pods(self, minute: int) -> dict[str, set]:
+        """{cluster: {(namespace, pod)}} of the pods holding GPUs by the allocation at ``minute``: the only pods an
+        exporter series is attributed to (contract section 5, exporter labels)."""
+        out: dict[str, set] = {}
+        for cluster, ns, pod, *_ in self.pod_allocation(minute):
+            out.setdefault(cluster, set()).add((ns, pod))
         return out
 
     @cache
@@ -432,12 +496,13 @@ class Reference:
         if k is None or k < since:
             return
         k0 = self._scrape_seen("dcgm", minute - self.step)
+        pods = self.allocated_pods(minute)
         for node in self.s.nodes:
             for g in range(node.count):
                 joules = self._step_joules(node, g, k, k0, since)
                 if joules is None:
                     continue
-                shares = self.gpu_shares(node, g, k)
+                shares = self.gpu_shares(node, g, k, pods.get(node.cluster, set()))
                 shares[""] = max(0.0, 1 - sum(shares.values()))
                 for ns, share in shares.items():
                     yield (node.cluster, ns), joules * share
@@ -498,12 +563,13 @@ class Reference:
         for k in range(max(minute - window + 1, 0), minute + 1):
             if self._scrapes("dcgm")[k] != "ok":
                 continue
-            for device, (pod, _) in self.held(k).items():
+            for device, (pod, _) in exporter_visible(self.held(k)).items():
                 node = self.s.node(pod.cluster, device[0])
                 if node.vendor == "nvidia" and node.mig_strategy == "none":
                     key = (pod.cluster, pod.namespace, pod.name)
                     out[key] = max(out.get(key, 0.0), power_watts(pod.utilisation_at(k)))
-        return out
+        pods = self.allocated_pods(minute)
+        return {k: v for k, v in out.items() if k[1:] in pods.get(k[0], ())}
 
     @cache
     def activity(self, minute: int) -> dict[tuple, tuple[float, float]]:
@@ -517,7 +583,7 @@ class Reference:
         for k in range(max(minute - window + 1, 0), minute + 1):
             if self._scrapes("dcgm")[k] != "ok":
                 continue
-            for device, (pod, container) in self.held(k).items():
+            for device, (pod, container) in exporter_visible(self.held(k)).items():
                 node = self.s.node(pod.cluster, device[0])
                 if node.vendor != "nvidia":
                     raise ValueError(f"scenario {self.s.name}: the reference models NVIDIA activity only")
@@ -526,7 +592,9 @@ class Reference:
         per_pod: dict[tuple, list[tuple[float, float]]] = {}
         for (*key, _, _), values in series.items():
             per_pod.setdefault(tuple(key), []).append((max(values), sum(values) / len(values)))
-        return {k: (max(p for p, _ in v), sum(a for _, a in v) / len(v)) for k, v in per_pod.items()}
+        pods = self.allocated_pods(minute)
+        return {k: (max(p for p, _ in v), sum(a for _, a in v) / len(v)) for k, v in per_pod.items()
+                if k[1:3] in pods.get(k[0], ())}
 
     def idle(self, minute: int) -> dict[tuple, float]:
         """POD_IDLE: {(cluster, namespace, pod, gpu_model, workload, workload_type): cost per hour} of the pods

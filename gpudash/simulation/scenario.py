@@ -120,6 +120,28 @@ class Pod:
             node = e.node or node
         return exists, phase, node
 
+    def effective(self) -> dict[str, int]:
+        """The effective request per resource, as the scheduler accounts it and kubelet's device manager hands it
+        out: max(max over regular init containers, sum over app containers and native sidecars). A sidecar runs
+        beside the app containers (KEP-753), and a regular init container is taken to run before the sidecars
+        start."""
+        out: dict[str, int] = {}
+        for c in self.visible_containers():
+            for r, q in c.requests:
+                out[r] = out.get(r, 0) + q
+        for c in self.init_containers:
+            if not c.sidecar:
+                for r, q in c.requests:
+                    out[r] = max(out.get(r, 0), q)
+        return out
+
+    def visible_containers(self) -> tuple[Container, ...]:
+        """The containers the kubelet's pod-resources API lists (app containers, and native sidecars as kubelets
+        with SidecarContainers list them): the only ones a GPU exporter attributes devices to. A regular init
+        container's devices stay allocated to the pod (the device manager reuses them for the app containers and
+        keeps the rest) but no exporter names them."""
+        return (*self.containers, *(i for i in self.init_containers if i.sidecar))
+
     def utilisation_at(self, minute: int) -> float:
         value = 0.0
         for at, percent in self.utilisation:
@@ -172,13 +194,21 @@ MIG_GPU_WATTS = 90  # a MIG GPU's synthetic power draw, whatever its instances d
 ENERGY_AT_START = 3.6e6  # joules an energy counter shows at minute 0 (energy since the driver loaded: 1 kWh)
 
 
+def exporter_visible(held: dict[tuple, tuple[Pod, str]]) -> dict[tuple, tuple[Pod, str]]:
+    """The devices of ``held`` a GPU exporter can attribute: those of the containers the pod-resources API lists
+    (:meth:`Pod.visible_containers`), not those a regular init container keeps."""
+    return {d: h for d, h in held.items() if h[1] in {c.name for c in h[0].visible_containers()}}
+
+
 def holder_index(held: dict[tuple, tuple[Pod, str]]) -> dict[tuple, tuple[Pod, str]]:
     """{(node, gpu, profile, instance): (pod, container)} the GPU exporter attributes each device of ``held`` to
     (instance 0 for a whole GPU): of a time-sliced device's replicas, the one sorted first (dcgm-exporter's
-    default device-to-pod map keeps one pod per device)."""
+    default device-to-pod map keeps one pod per device); devices only a regular init container holds are shown
+    as free (:func:`exporter_visible`)."""
     out: dict[tuple, tuple[Pod, str]] = {}
-    for d in sorted(held, key=str):
-        out.setdefault((*d[:3], d[3] if d[2] is not None else 0), held[d])
+    visible = exporter_visible(held)
+    for d in sorted(visible, key=str):
+        out.setdefault((*d[:3], d[3] if d[2] is not None else 0), visible[d])
     return out
 
 
@@ -270,10 +300,17 @@ def assignments(scenario: Scenario) -> list[dict[tuple, tuple[Pod, str]]]:
                 continue
             free = [(node.name, *d) for d in devices(node) if (node.name, *d) not in taken]
             held[pod_uid] = []
-            for c in (*pod.containers, *(i for i in pod.init_containers if i.sidecar)):  # sidecars hold theirs
-                for res, q in c.requests:
+            # the pod holds its effective request: the listed containers' devices, then what a larger init
+            # container keeps beyond them (kubelet's device manager reuses init devices for the app containers)
+            for res, want in pod.effective().items():
+                owners = [(c.name, q) for c in pod.visible_containers() for r, q in c.requests if r == res]
+                extra = want - sum(q for _, q in owners)
+                if extra > 0:
+                    owners.append((next(c.name for c in pod.init_containers
+                                        if not c.sidecar and dict(c.requests).get(res) == want), extra))
+                for name, q in owners:
                     for dev in [d for d in free if device_resource(node, d[2]) == res][:q]:
-                        held[pod_uid].append((dev, c.name))
+                        held[pod_uid].append((dev, name))
                         free.remove(dev)
                         taken.add(dev)
         out.append({d: (pods[u], c) for u, devs in held.items() for d, c in devs})

@@ -198,13 +198,50 @@ def _ksm_exposition(scenario: Scenario, model: Model, cluster: str, minute: int)
 
 
 # --- GPU exporters -------------------------------------------------------------------------------------------
-def _pod_labels(exporter: Exporter, holder: tuple[Pod, str]) -> list[tuple[str, str]]:
-    """The pod attribution labels of an exporter series as Prometheus stores them (honorLabels or not)."""
-    return [(exporter.tenant_label, holder[0].namespace), (exporter.pod_label, holder[0].name),
-            (exporter.container_label, holder[1])]
+# The exporter pods' own namespace and container, which Kubernetes service discovery gives each scrape target
+# (prometheus-operator's ServiceMonitor relabelling writes namespace, pod and container target labels): the GPU
+# Operator's DaemonSet (NVIDIA/gpu-operator assets/state-dcgm-exporter/0800_daemonset.yaml) and the AMD GPU
+# Operator's (ROCm/gpu-operator; its default namespace kube-amd-gpu). One exporter pod per node.
+EXPORTER_PODS = {"dcgm": ("nvidia-gpu-operator", "nvidia-dcgm-exporter"),
+                 "amd": ("kube-amd-gpu", "metrics-exporter-container")}
 
 
-def _exporter_exposition(scenario: Scenario, model: Model, cluster: str, minute: int, held) -> dict[Labels, float]:
+def exporter_target(job: str, host: str) -> dict[str, str]:
+    """The target labels of ``job``'s (dcgm | amd) exporter pod on node ``host``."""
+    namespace, container = EXPORTER_PODS[job]
+    prefix = "nvidia-dcgm-exporter" if job == "dcgm" else "default-metrics-exporter"
+    return {"namespace": namespace, "pod": f"{prefix}-{uid(host)[:5]}", "container": container}
+
+
+def scraped(exposed: Labels, target: dict[str, str], honor: bool) -> Labels:
+    """The labels Prometheus stores for an exposed sample of a target with ``target`` labels (prometheus/prometheus
+    scrape/scrape.go mutateSampleLabels, the same in 2.42 and 3.5.3, checked against both): with honor_labels a
+    target label is added only where the sample has no label of that name, and a label exposed empty *counts as
+    present* (so the AMD exporter's pod="" on an idle GPU keeps the exporter's pod out) before every empty label
+    is dropped (model/labels Builder); without it every target label is set and an exposed non-empty one is kept as
+    ``exported_<name>``."""
+    d = dict(exposed)
+    for name, value in target.items():
+        if not honor:
+            if d.get(name):
+                d[f"exported_{name}"] = d[name]
+            d[name] = value
+        elif name not in d:
+            d[name] = value
+    return tuple((k, v) for k, v in d.items() if v != "")
+
+
+def honours(exporter: Exporter) -> bool:
+    """Whether the exporter is scraped with honorLabels (its pod labels stored as plain namespace/pod)."""
+    return exporter.tenant_label == "namespace"
+
+
+def exporter_exposed(scenario: Scenario, model: Model, cluster: str, minute: int, held) -> dict[Labels, float]:
+    """The GPU exporters' samples at ``minute`` as they expose them (``job`` included, no target labels):
+    dcgm-exporter writes pod/namespace/container only on a device the pod-resources API lists a pod for
+    (NVIDIA/dcgm-exporter internal/pkg/transformation/kubernetes.go); the AMD exporter writes them on every GPU,
+    empty where no workload holds it (ROCm/device-metrics-exporter pkg/amdgpu/gpuagent/gpuagent_gpu_metrics.go,
+    gpuMandatoryLables)."""
     src = model.sources
     out: dict[Labels, float] = {}
     holders = holder_index(held)
@@ -217,20 +254,18 @@ def _exporter_exposition(scenario: Scenario, model: Model, cluster: str, minute:
         for g, profile, instance in units:
             holder = shown_holder(holders, node, g, profile, instance)
             util = holder[0].utilisation_at(minute) if holder else 0.0
+            pod = [("namespace", holder[0].namespace), ("pod", holder[0].name), ("container", holder[1])] \
+                if holder else []
             if node.vendor == "amd":
                 labels = [("job", gx.sample_job(src.amd)), ("gpu_id", str(g)), ("hostname", node.name),
-                          ("card_model", node.product)]
-                if holder:
-                    labels += _pod_labels(src.amd, holder)
+                          ("card_model", node.product), *(pod or [("namespace", ""), ("pod", ""), ("container", "")])]
                 out[(("__name__", f"{src.amd_metric_prefix}gpu_gfx_activity"), *labels)] = util
                 continue
             labels = [("job", gx.sample_job(src.dcgm)), ("gpu", str(g)), ("UUID", f"GPU-{uid(node.name, str(g))}"),
                       ("device", f"nvidia{g}"), ("modelName", node.product), (host, node.name)]
             if profile:
                 labels += [("GPU_I_PROFILE", profile), ("GPU_I_ID", str(instance))]
-            if holder:
-                labels += _pod_labels(src.dcgm, holder)
-            key = tuple(labels)
+            key = (*labels, *pod)
             out[(("__name__", "DCGM_FI_PROF_GR_ENGINE_ACTIVE"), *key)] = util / 100
             out[(("__name__", "DCGM_FI_DEV_FB_USED"), *key)] = 1024 + 100 * util if holder else 0
             if node.mig_strategy == "none":
@@ -244,15 +279,30 @@ def _exporter_exposition(scenario: Scenario, model: Model, cluster: str, minute:
     return out
 
 
+def exporter_stored(exposed: Labels, model: Model) -> Labels:
+    """An exposed GPU exporter sample's labels as Prometheus stores them (:func:`scraped` with the target labels
+    of the exporter pod on its node and the model's honorLabels)."""
+    d = dict(exposed)
+    job = "amd" if "gpu_id" in d else "dcgm"
+    host = d.get("hostname") or d.get("Hostname") or ""
+    return scraped(exposed, exporter_target(job, host), honours(getattr(model.sources, job)))
+
+
+def _exporter_exposition(scenario: Scenario, model: Model, cluster: str, minute: int, held) -> dict[Labels, float]:
+    """:func:`exporter_exposed` as stored (:func:`exporter_stored`)."""
+    return {exporter_stored(k, model): v for k, v in exporter_exposed(scenario, model, cluster, minute, held).items()}
+
+
 def counter_series(model: Model, index: int, node: Node, gpu: int) -> tuple[Labels, float]:
-    """(labels, joules per unit) of the energy counter of physical GPU ``gpu`` of ``node`` (the ``index``-th node of
-    its scenario, which picks DCGM's host label as :func:`_exporter_exposition` does): DCGM's in millijoules without
-    pod labels (held GPUs' series carry them in a real exporter; the rules fold a GPU's series), AMD's in
-    microjoules."""
+    """(exposed labels, joules per unit) of the energy counter of physical GPU ``gpu`` of ``node`` (the ``index``-th
+    node of its scenario, which picks DCGM's host label as :func:`exporter_exposed` does): DCGM's in millijoules
+    without pod labels (held GPUs' series carry them in a real exporter; the rules fold a GPU's series), AMD's in
+    microjoules with its pod labels empty."""
     src = model.sources
     if node.vendor == "amd":
         return ((("__name__", src.amd_metric_prefix + gx.AMD_ENERGY), ("job", gx.sample_job(src.amd)),
-                 (gx.AMD_GPU_LABEL, str(gpu)), (gx.AMD_HOST_LABEL, node.name)), gx.AMD_ENERGY_JOULES)
+                 (gx.AMD_GPU_LABEL, str(gpu)), (gx.AMD_HOST_LABEL, node.name), ("namespace", ""), ("pod", ""),
+                 ("container", "")), gx.AMD_ENERGY_JOULES)
     return ((("__name__", gx.DCGM_ENERGY), ("job", gx.sample_job(src.dcgm)), ("gpu", str(gpu)),
              ("UUID", f"GPU-{uid(node.name, str(gpu))}"), (gx.DCGM_HOST_LABELS[index % 2], node.name)),
             gx.DCGM_ENERGY_JOULES)
@@ -267,7 +317,7 @@ def _energy_counters(scenario: Scenario, model: Model, cluster: str) -> dict[Lab
             continue
         for g in range(node.count):
             labels, scale = counter_series(model, index, node, g)
-            out[labels] = [round(v / scale) for v in energy_counter(scenario, node, g)]
+            out[exporter_stored(labels, model)] = [round(v / scale) for v in energy_counter(scenario, node, g)]
     return out
 
 
@@ -403,7 +453,7 @@ def rule_content(ref: Reference, kind: str, t: int, since: int = 0) -> dict[tupl
         return {(c,): 0 for c in ref.s.clusters} if kind == "steps" else {}
     if kind == "steps":
         return {(c,): ref.steps_observed(hour, since) for c in ref.s.clusters}
-    return {"gpu_hours": ref.gpu_hours, "node_max": ref.node_max, "energy": ref.energy}[kind](hour, since)
+    return {"gpu_hours": ref.gpu_hours, "node_max": ref.node_max_by_source, "energy": ref.energy}[kind](hour, since)
 
 
 def rule_samples(scenario: Scenario, model: Model, ref: Reference) -> list[tuple[str, int, dict[tuple, float]]]:
@@ -454,8 +504,9 @@ def pushed(scenario: Scenario, model: Model, ref: Reference) -> list[dict[str, s
 _SERIES = {"gpu_hours": names.HOURLY_GPU_HOURS, "node_max": names.NODE_ACTIVE_GPUS_MAX,
            "billed_hour": names.BILLED_HOUR, "steps": names.STEPS_OBSERVED, "pod_alloc": names.POD_ALLOCATED,
            "energy": names.HOURLY_ENERGY}
-# The reference model's key of each kind: the series' identifying labels (the registry's), cluster first.
-_KEYS = {kind: local_key(series) for kind, series in _SERIES.items()}
+# The reference model's key of each kind after its cluster: the series' labels (the registry's), a detail label
+# (the node count's active_from) included: the spoke pushes it.
+_KEYS = {kind: tuple(label for label in names.labels(series) if label != "cluster") for kind, series in _SERIES.items()}
 
 
 def _pushed_labels(kind: str, key) -> Labels:

@@ -218,3 +218,70 @@ def test_large_figures_get_a_coarser_rounding_quantum(rows):
     assert quantum > 0 and float(quantum).hex().startswith("0x1.0000000000000p")  # a power of two
     for sample, value in zip(check["exp_samples"], (v for _, v in sorted(rows.items()))):
         assert abs(sample["value"] - value) <= quantum / 2
+
+
+# --- CCSP: the seed's definition (issue 28) ------------------------------------------------------------------------
+def test_ccsp_counts_a_larger_init_containers_gpus_for_the_whole_run():
+    # init 2 GPUs, app 1: the pod holds 2 (the device manager keeps the init container's), the exporter names 1.
+    s = scenario([pod([{"at": "0m", "phase": "Running"}], [{"gpu": 1}], init=[{"gpu": 2}])])
+    ref = Reference(s, MODEL)
+    assert ref.node_max_by_source(0) == {("east", "n1", "allocation"): 2}
+    assert ref.defined_gpus(30) == {("east", "n1"): 2}
+    assert len(sc.exporter_visible(ref.held(30))) == 1
+
+
+def test_ccsp_mig_init_slices_on_a_second_gpu_count_by_the_bound():
+    # filler: 6 of GPU 0's seven 1g slices; then init 3 / app 1: the app's slice is GPU 0's last, the init
+    # container keeps 2 on GPU 1. The exporter shows GPU 0 only (1 GPU); the bound ceil(9/7) = 2 = the definition.
+    node = [{"name": "n1", "gpu": {"mig": True}, "count": 2, "mig": {"strategy": "mixed", "layout": {"1g": 7}}}]
+    s = scenario([pod([{"at": "0m", "phase": "Running"}], [{"mig-1g": 6}], name="filler"),
+                  pod([{"at": "0m", "phase": "Running"}], [{"mig-1g": 1}], init=[{"mig-1g": 3}])], node)
+    ref = Reference(s, MODEL)
+    assert ref.attributed_gpus(30) == {("east", "n1"): 1}
+    assert ref.node_max_by_source(0) == {("east", "n1", "attribution"): 2}
+    assert ref.defined_gpus(30) == {("east", "n1"): 2}
+
+
+def test_ccsp_exporter_down_keeps_the_bound_and_says_so():
+    node = [{"name": "n1", "gpu": {"mig": True}, "count": 2, "mig": {"strategy": "mixed", "layout": {"1g": 7}}}]
+    s = scenario([pod([{"at": "0m", "phase": "Running"}], [{"mig-1g": 6}], name="big"),
+                  pod([{"at": "0m", "phase": "Running"}], [{"mig-1g": 2}])], node,
+                 faults=[{"kind": "exporter_gap", "at": "0m", "minutes": 60}])
+    assert Reference(s, MODEL).node_max_by_source(0) == {("east", "n1", "exporter_down"): 2}  # ceil(8/7)
+
+
+def test_scraped_labels_as_prometheus_stores_them():
+    # prometheus/prometheus scrape/scrape.go mutateSampleLabels, checked on 2.42.0 and 3.5.3 (docs/billing-contract.md)
+    from gpudash.simulation.series import scraped
+
+    target = {"namespace": "kube-amd-gpu", "pod": "exp-1", "container": "exporter"}
+    idle_amd = (("gpu_id", "0"), ("namespace", ""), ("pod", ""), ("container", ""))
+    idle_dcgm = (("gpu", "0"),)
+    held = (("gpu", "1"), ("namespace", "t"), ("pod", "p"), ("container", "c"))
+    assert dict(scraped(idle_amd, target, True)) == {"gpu_id": "0"}  # an empty label keeps the target's out
+    assert dict(scraped(idle_dcgm, target, True)) == {"gpu": "0", **target}  # an absent one lets it in
+    assert dict(scraped(held, target, True)) == dict(held)
+    assert dict(scraped(idle_amd, target, False)) == {"gpu_id": "0", **target}
+    assert dict(scraped(held, target, False)) == {"gpu": "1", **target, "exported_namespace": "t",
+                                                  "exported_pod": "p", "exported_container": "c"}
+
+
+def test_ccsp_measured_equals_the_definition_in_every_golden_scenario():
+    """Where no scrape is lost, the count the spoke measures (the reference's :meth:`active_gpus`, what every golden
+    test expects) is seed 000's definition at every minute of every golden scenario: the physical GPUs a device of
+    which the device plugin handed to a Running pod (:meth:`defined_gpus`). Lost scrapes are the faults' own stories
+    (exporter_down is flagged)."""
+    from gpudash.golden.emit import SCENARIO_DIR
+    from gpudash.model import load_bundled_example
+
+    model = load_bundled_example()
+    checked = 0
+    for s in sc.load(model, SCENARIO_DIR)[0]:
+        if s.faults or s.hub_only:
+            continue
+        ref = Reference(s, model)
+        for minute in range(s.duration):
+            measured = {(c, n): g for (c, n, _), g in ref.active_gpus(minute).items()}
+            assert measured == ref.defined_gpus(minute), (s.name, minute)
+        checked += 1
+    assert checked >= 30

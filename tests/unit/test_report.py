@@ -287,7 +287,8 @@ def nodes_report() -> NodesReport:
 
 def test_nodes_formats():
     data = nodes_report().to_json()
-    assert data["hours"][0] == {"hour": "2026-01-31T20:00:00Z", "cluster": "east", "node": "gpu-1", "active_gpus": 4}
+    assert data["hours"][0] == {"hour": "2026-01-31T20:00:00Z", "cluster": "east", "node": "gpu-1", "active_gpus": 4,
+                                "active_from": []}
     assert data["summary"][2] == {"hour": "2026-01-31T22:00:00Z", "active_nodes": 0, "active_gpus": 0}
     assert render.nodes_csv(nodes_report()).splitlines()[1] == "2026-01-31T20:00:00Z,east,gpu-1,4"
     assert render.nodes_csv(nodes_report(), summary=True).splitlines()[2] == "2026-01-31T21:00:00Z,2,7"

@@ -1,0 +1,43 @@
+"""The CCSP and attribution golden scenarios under both exporter label conventions (issue 28, issue 29 item 6).
+
+The bundled example scrapes dcgm-exporter without honorLabels (``exported_namespace``) and the AMD exporter with it
+(``namespace``), and the golden suite runs every scenario that way (tests/integration/test_golden_suite.py). Here the
+example is rendered with each exporter's convention flipped and the scenarios whose figures depend on the exporters'
+pod labels run through its rules on every pinned Prometheus version: the synthesiser writes the labels Prometheus
+stores under that convention (gpudash.simulation.series.scraped) and the reference model's figures must not move."""
+import pytest
+
+from e2e import pipeline, toolsets
+from gpudash import promtest, writer
+from gpudash.golden import emit
+from tests.conftest import generate_without_golden
+
+# every scenario whose figures read the GPU exporters' pod attribution
+SCENARIOS = ("ccsp-idle-amd", "ccsp-idle-exporter-pod", "ccsp-init-sidecar", "ccsp-mig-attributed",
+             "energy-busy-idle", "mig-mixed-shared", "time-sliced-shared", "amd-gpu")
+
+
+@pytest.fixture(scope="module", params=["example", "flipped"])
+def rendered_convention(request, tmp_path_factory, example_model):
+    """The example (only these scenarios' golden tests) under its own conventions, then flipped."""
+    model = example_model if request.param == "example" else pipeline.other_convention(example_model)
+    scenarios = tmp_path_factory.mktemp("scenarios")
+    for name in SCENARIOS:
+        (scenarios / f"{name}.yaml").write_text((emit.SCENARIO_DIR / f"{name}.yaml").read_text())
+    out = tmp_path_factory.mktemp(request.param)
+    writer.apply(writer.plan(out, {**generate_without_golden(model), **emit.emit_tests(model, scenarios)}))
+    return out
+
+
+def test_the_conventions_are_flipped(example_model):
+    src, flipped = example_model.sources, pipeline.other_convention(example_model).sources
+    assert {src.dcgm.tenant_label, flipped.dcgm.tenant_label} == {"namespace", "exported_namespace"}
+    assert {src.amd.tenant_label, flipped.amd.tenant_label} == {"namespace", "exported_namespace"}
+
+
+@pytest.mark.parametrize("toolset", toolsets.params())
+def test_golden_scenarios_under_each_convention(rendered_convention, toolset):
+    results = promtest.run_promtool_tests(rendered_convention, jobs=1, promtool=toolsets.require(toolset).promtool)
+    assert len(results) >= len(SCENARIOS)
+    failed = [str(r) for r in results if not r.ok]
+    assert not failed, "\n".join(failed)
