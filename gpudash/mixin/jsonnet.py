@@ -8,6 +8,7 @@ default ``_config`` is exactly the rendered YAML. Pure; no I/O.
 from __future__ import annotations
 
 import json
+import re
 
 from gpudash.errors import GenerationError
 from gpudash.yamlfmt import COMMENT
@@ -22,7 +23,27 @@ def _template(real: str, probe: str, sentinels: dict[str, str], defaults: dict[s
     if text % defaults != real:
         raise GenerationError(f"mixin: {where}: cannot template {real!r} from _config (a value is transformed, "
                               "e.g. regex-escaped, where it is used)")
-    return f"{json.dumps(text)} % $._config"
+    return " + ".join(f"({json.dumps(piece)} % $._config)" for piece in _pieces(text))
+
+
+# go-jsonnet's std.format recurses once per format code and literal run (std.jsonnet format_codes_arr), so one
+# template of a 100 KB rule expression overflows its 1 GB goroutine stack: long templates are formatted in pieces
+# of at most this many characters, each cut between whole codes, and concatenated.
+_PIECE = 2000
+_TOKENS = re.compile(r"%\([^)]*\)s|%%|[^%]+")
+
+
+def _pieces(text: str) -> list[str]:
+    """``text`` (a ``%`` template) cut into pieces of about :data:`_PIECE` characters, never inside a code."""
+    pieces, current = [], ""
+    for token in _TOKENS.findall(text):
+        parts = [token] if token.startswith("%") else [token[i:i + _PIECE] for i in range(0, len(token), _PIECE)]
+        for part in parts:
+            if current and len(current) + len(part) > _PIECE:
+                pieces.append(current)
+                current = ""
+            current += part
+    return [*pieces, current] if current or not pieces else pieces
 
 
 def _scalar(v) -> str:

@@ -114,7 +114,7 @@
             // The tenant's requests reached its gpudash-gpu ResourceQuota: it is billed for all of it and cannot
             // get more GPUs of this kind on the cluster. A quota of 0 never fires.
             "alert": "GPUQuotaExhausted",
-            "expr": "((max by (cluster, namespace, resource) (last_over_time(kube_resourcequota{job=\"%(kubeStateMetricsJob)s\",resourcequota=\"gpudash-gpu\",type=\"used\"}[7m30s])) >= on (cluster, namespace, resource) max by (cluster, namespace, resource) (last_over_time(kube_resourcequota{job=\"%(kubeStateMetricsJob)s\",resourcequota=\"gpudash-gpu\",type=\"hard\"}[7m30s]))) and on (cluster, namespace, resource) (max by (cluster, namespace, resource) (last_over_time(kube_resourcequota{job=\"%(kubeStateMetricsJob)s\",resourcequota=\"gpudash-gpu\",type=\"hard\"}[7m30s])) > 0)) * on (namespace) group_left (tenant) max by (namespace, tenant) (last_over_time(cluster_namespace:gpudash_tenant:info[7m30s]))" % $._config,
+            "expr": ("((max by (cluster, namespace, resource) (last_over_time(kube_resourcequota{job=\"%(kubeStateMetricsJob)s\",resourcequota=\"gpudash-gpu\",type=\"used\"}[7m30s])) >= on (cluster, namespace, resource) max by (cluster, namespace, resource) (last_over_time(kube_resourcequota{job=\"%(kubeStateMetricsJob)s\",resourcequota=\"gpudash-gpu\",type=\"hard\"}[7m30s]))) and on (cluster, namespace, resource) (max by (cluster, namespace, resource) (last_over_time(kube_resourcequota{job=\"%(kubeStateMetricsJob)s\",resourcequota=\"gpudash-gpu\",type=\"hard\"}[7m30s])) > 0)) * on (namespace) group_left (tenant) max by (namespace, tenant) (last_over_time(cluster_namespace:gpudash_tenant:info[7m30s]))" % $._config),
             "for": "15m",
             "labels": {
               "severity": "info",
@@ -175,7 +175,7 @@
             // Every kube-state-metrics target of the cluster fails its scrape, or the cluster pushes but has
             // no kube-state-metrics target: allocation is unmeasured, so GPU time is under-billed.
             "alert": "GPUKubeStateMetricsDown",
-            "expr": "(max by (cluster, job) (last_over_time(up{job=\"%(kubeStateMetricsJob)s\"}[7m30s])) == 0) or label_replace(count by (cluster) (last_over_time(cluster:gpudash_billed_hour:start_timestamp[7m30s])) unless on (cluster) count by (cluster) (last_over_time(up{job=\"%(kubeStateMetricsJob)s\"}[7m30s])), \"job\", \"%(kubeStateMetricsJob)s\", \"\", \"\")" % $._config,
+            "expr": ("(max by (cluster, job) (last_over_time(up{job=\"%(kubeStateMetricsJob)s\"}[7m30s])) == 0) or label_replace(count by (cluster) (last_over_time(cluster:gpudash_billed_hour:start_timestamp[7m30s])) unless on (cluster) count by (cluster) (last_over_time(up{job=\"%(kubeStateMetricsJob)s\"}[7m30s])), \"job\", \"%(kubeStateMetricsJob)s\", \"\", \"\")" % $._config),
             "for": "10m",
             "labels": {
               "severity": "critical",
@@ -193,7 +193,7 @@
             // in the cluster: utilisation, idle alerts and health checks see nothing. Billing (from
             // allocation) is unaffected.
             "alert": "GPUExporterMissing",
-            "expr": "label_replace(count by (cluster) (max by (cluster, node) (last_over_time(kube_node_status_capacity{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_gpu|nvidia_com_gpu_shared|nvidia_com_mig_.+\"}[7m30s])) > 0) unless on (cluster) count by (cluster) (last_over_time(up{job=~\"%(dcgmExporterJob)s\"}[7m30s])), \"job\", \"%(dcgmExporterJob)s\", \"\", \"\") or label_replace(count by (cluster) (max by (cluster, node) (last_over_time(kube_node_status_capacity{job=\"%(kubeStateMetricsJob)s\",resource=~\"amd_com_gpu\"}[7m30s])) > 0) unless on (cluster) count by (cluster) (last_over_time(up{job=~\"%(amdExporterJob)s\"}[7m30s])), \"job\", \"%(amdExporterJob)s\", \"\", \"\")" % $._config,
+            "expr": ("label_replace(count by (cluster) (max by (cluster, node) (last_over_time(kube_node_status_capacity{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_gpu|nvidia_com_gpu_shared|nvidia_com_mig_.+\"}[7m30s])) > 0) unless on (cluster) count by (cluster) (last_over_time(up{job=~\"%(dcgmExporterJob)s\"}[7m30s])), \"job\", \"%(dcgmExporterJob)s\", \"\", \"\") or label_replace(count by (cluster) (max by (cluster, node) (last_over_time(kube_node_status_capacity{job=\"%(kubeStateMetricsJob)s\",resource=~\"amd_com_gpu\"}[7m30s])) > 0) unless on (cluster) count by (cluster) (last_over_time(up{job=~\"%(amdExporterJob)s\"}[7m30s])), \"job\", \"%(amdExporterJob)s\", \"\", \"\")" % $._config),
             "for": "15m",
             "labels": {
               "severity": "warning",
@@ -296,7 +296,7 @@
             // GPU requests with no node binding (node="") are not billed: a pod waiting this long is demand
             // the fleet turns away (capacity, quota, fragmentation).
             "alert": "GPURequestsUnscheduled",
-            "expr": "sum by (cluster, namespace, pod, resource) (max by (cluster, namespace, pod, container, resource) (last_over_time(kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node=\"\"}[7m30s]))) > 0" % $._config,
+            "expr": ("sum by (cluster, namespace, pod, resource) (max by (cluster, namespace, pod, container, resource) (last_over_time(kube_pod_container_resource_requests{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\",node=\"\"}[7m30s]))) > 0" % $._config),
             "for": "30m",
             "labels": {
               "severity": "warning",
@@ -354,7 +354,7 @@
           {
             // A GPU reported an XID that needs a GPU reset or node reboot (48, 64, 74, 79, 94, 95, 119, 120); DCGM keeps the value until then.
             "alert": "GPUXidError",
-            "expr": "(max by (cluster, Hostname, hostname, gpu, UUID, modelName) (last_over_time(DCGM_FI_DEV_XID_ERRORS{job=~\"%(dcgmExporterJob)s\"}[7m30s])) > 0) unless on (cluster, Hostname, hostname, gpu, UUID, modelName) ((max by (cluster, Hostname, hostname, gpu, UUID, modelName) (last_over_time(DCGM_FI_DEV_XID_ERRORS{job=~\"%(dcgmExporterJob)s\"}[7m30s])) > 0) != 48 != 64 != 74 != 79 != 94 != 95 != 119 != 120)" % $._config,
+            "expr": ("(max by (cluster, Hostname, hostname, gpu, UUID, modelName) (last_over_time(DCGM_FI_DEV_XID_ERRORS{job=~\"%(dcgmExporterJob)s\"}[7m30s])) > 0) unless on (cluster, Hostname, hostname, gpu, UUID, modelName) ((max by (cluster, Hostname, hostname, gpu, UUID, modelName) (last_over_time(DCGM_FI_DEV_XID_ERRORS{job=~\"%(dcgmExporterJob)s\"}[7m30s])) > 0) != 48 != 64 != 74 != 79 != 94 != 95 != 119 != 120)" % $._config),
             "labels": {
               "severity": "critical",
               "audience": "provider",
@@ -370,7 +370,7 @@
             // A GPU reported another XID within 1h (DCGM keeps the last XID, so
             // only a change counts). The tenant holding the GPU pays for it either way.
             "alert": "GPUXidError",
-            "expr": "((max by (cluster, Hostname, hostname, gpu, UUID, modelName) (last_over_time(DCGM_FI_DEV_XID_ERRORS{job=~\"%(dcgmExporterJob)s\"}[7m30s])) > 0) != 48 != 64 != 74 != 79 != 94 != 95 != 119 != 120) and on (cluster, Hostname, hostname, gpu, UUID, modelName) (max by (cluster, Hostname, hostname, gpu, UUID, modelName) (changes(DCGM_FI_DEV_XID_ERRORS{job=~\"%(dcgmExporterJob)s\"}[1h])) > 0)" % $._config,
+            "expr": ("((max by (cluster, Hostname, hostname, gpu, UUID, modelName) (last_over_time(DCGM_FI_DEV_XID_ERRORS{job=~\"%(dcgmExporterJob)s\"}[7m30s])) > 0) != 48 != 64 != 74 != 79 != 94 != 95 != 119 != 120) and on (cluster, Hostname, hostname, gpu, UUID, modelName) (max by (cluster, Hostname, hostname, gpu, UUID, modelName) (changes(DCGM_FI_DEV_XID_ERRORS{job=~\"%(dcgmExporterJob)s\"}[1h])) > 0)" % $._config),
             "labels": {
               "severity": "warning",
               "audience": "provider",
@@ -386,7 +386,7 @@
             // Allocatable GPUs below capacity: the device plugin took GPUs out (unhealthy) or is down. Those
             // GPUs cannot be allocated, so they earn nothing.
             "alert": "GPUAllocatableBelowCapacity",
-            "expr": "(max by (cluster, node, resource) (last_over_time(kube_node_status_capacity{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\"}[7m30s])) - on (cluster, node, resource) max by (cluster, node, resource) (last_over_time(kube_node_status_allocatable{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\"}[7m30s]))) > 0" % $._config,
+            "expr": ("(max by (cluster, node, resource) (last_over_time(kube_node_status_capacity{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\"}[7m30s])) - on (cluster, node, resource) max by (cluster, node, resource) (last_over_time(kube_node_status_allocatable{job=\"%(kubeStateMetricsJob)s\",resource=~\"nvidia_com_.+|amd_com_.+\"}[7m30s]))) > 0" % $._config),
             "for": "15m",
             "labels": {
               "severity": "warning",
@@ -403,7 +403,7 @@
             // A DCGM or AMD exporter target is down: its node's GPU activity and errors are unseen, so idle
             // GPUs are not reported. Billing (from allocation) is not affected.
             "alert": "GPUExporterDown",
-            "expr": "min by (cluster, job, instance) (last_over_time(up{job=~\"(?:%(dcgmExporterJob)s)|(?:%(amdExporterJob)s)\"}[7m30s])) == 0" % $._config,
+            "expr": ("min by (cluster, job, instance) (last_over_time(up{job=~\"(?:%(dcgmExporterJob)s)|(?:%(amdExporterJob)s)\"}[7m30s])) == 0" % $._config),
             "for": "10m",
             "labels": {
               "severity": "warning",

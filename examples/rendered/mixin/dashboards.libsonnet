@@ -2253,7 +2253,7 @@
               },
             },
             {
-              "expr": "time() - max by (cluster) (max_over_time(timestamp(up{cluster=~\"$cluster\",job=\"%(kubeStateMetricsJob)s\"})[1h:1m]))" % $._config,
+              "expr": ("time() - max by (cluster) (max_over_time(timestamp(up{cluster=~\"$cluster\",job=\"%(kubeStateMetricsJob)s\"})[1h:1m]))" % $._config),
               "format": "time_series",
               "legendFormat": "{{cluster}} kube-state-metrics",
               "refId": "B",
@@ -2350,7 +2350,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "avg by (cluster, job) (last_over_time(up{cluster=~\"$cluster\",job=~\"(?:%(kubeStateMetricsJob)s)|(?:%(dcgmExporterJob)s)|(?:%(amdExporterJob)s)\"}[7m30s]))" % $._config,
+              "expr": ("avg by (cluster, job) (last_over_time(up{cluster=~\"$cluster\",job=~\"(?:%(kubeStateMetricsJob)s)|(?:%(dcgmExporterJob)s)|(?:%(amdExporterJob)s)\"}[7m30s]))" % $._config),
               "format": "time_series",
               "legendFormat": "{{cluster}} {{job}}",
               "refId": "A",
