@@ -30,7 +30,6 @@ from urllib.parse import quote
 from gpudash import httpread
 from gpudash.cliargs import add_model_options, byte_count, duration, load_model_from_args
 from gpudash.errors import GpudashError
-from gpudash.report.client import redact_url
 from gpudash.terminal import printable
 
 TIMEOUT = 15
@@ -101,7 +100,7 @@ class Client:
         if self.offline:
             return (404, None) if missing_ok else (200, None)
         headers = {"X-Grafana-Org-Id": str(org)} if org is not None else {}
-        shown = redact_url(self.url)
+        shown = httpread.redact(self.url)
         try:
             resp = httpread.fetch(self.session, method, self.url + path, timeout=self.timeout,
                                   max_bytes=self.max_bytes, json=body, headers=headers)
@@ -139,7 +138,7 @@ class Client:
         return resp.status, data
 
     def _redact(self, text: str) -> str:
-        return redact_url(text, self.url, self.secrets)
+        return httpread.redact(text, self.url, self.secrets)
 
     def _message(self, resp: httpread.Answer) -> str:
         """Grafana's error ``message`` (or the start of the body), printable, without secrets."""
@@ -280,7 +279,7 @@ def plan(description: dict, datasources: dict[str, dict]) -> str:
         for sa in org["serviceAccounts"]:
             lines.append(f"  service account {sa['name']} ({sa['role']}, no token)")
         ds = datasources[org["key"]]
-        lines.append(f"  datasource \"{ds['name']}\" (uid {ds['uid']}, {redact_url(ds['url'])}): from the "
+        lines.append(f"  datasource \"{ds['name']}\" (uid {ds['uid']}, {httpread.redact(ds['url'])}): from the "
                      "provisioning files")
     return "".join(f"{line}\n" for line in lines)
 
@@ -300,7 +299,7 @@ def _connect(args) -> Client:
         return _offline(args.grafana_url or "", why)
     secrets = tuple(os.environ.get(v) for v in ("GRAFANA_TOKEN", "GRAFANA_PASSWORD") if os.environ.get(v))
     if httpread.userinfo(args.grafana_url):
-        raise GpudashError(f"--grafana-url {redact_url(args.grafana_url)!r} carries a user:password: pass the "
+        raise GpudashError(f"--grafana-url {httpread.redact(args.grafana_url)!r} carries a user:password: pass the "
                            "credentials as GRAFANA_USER/GRAFANA_PASSWORD or GRAFANA_TOKEN instead")
     for w in httpread.transport_warnings(args.grafana_url, True, False, "Grafana token or password"):
         print(f"gpudash: warning: {w}", file=sys.stderr)
@@ -342,11 +341,12 @@ def run(args) -> int:
     elif args.dry_run:
         for call in client.calls:
             print(call)
-        print(f"gpudash: dry run: {len(writes)} write(s) would be made to {redact_url(client.url)}", file=sys.stderr)
+        print(f"gpudash: dry run: {len(writes)} write(s) would be made to {httpread.redact(client.url)}",
+              file=sys.stderr)
     else:
         for call in writes:
             print(f"gpudash: {call.method} {call.path} -> {call.status}", file=sys.stderr)
-        print(f"gpudash: Grafana at {redact_url(client.url)} is bootstrapped ({len(writes)} change(s))",
+        print(f"gpudash: Grafana at {httpread.redact(client.url)} is bootstrapped ({len(writes)} change(s))",
               file=sys.stderr)
     text = env_lines(env)
     print(text, end="")

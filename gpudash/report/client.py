@@ -57,12 +57,12 @@ class Prometheus:
 
         self.session = requests.Session()
         self.url = self.url.rstrip("/")
-        self.shown = redact_url(self.url)  # the URL as printed: never its user:password
+        self.shown = httpread.redact(self.url)  # the URL as printed: never its user:password
         if not self.url.startswith(("http://", "https://")):
             raise PrometheusError(f"--prometheus-url {self.shown!r} must start with http:// or https://")
         if self.url.endswith("/api/v1"):
             raise PrometheusError(f"--prometheus-url {self.shown!r} ends in /api/v1: pass the base URL "
-                                  f"({redact_url(self.url[:-len('/api/v1')])}); gpudash adds /api/v1/query itself")
+                                  f"({httpread.redact(self.url[:-len('/api/v1')])}); gpudash adds /api/v1/query itself")
         if self.token and httpread.userinfo(self.url):
             # requests would send the URL's user:password as Basic auth in place of the bearer token
             raise PrometheusError(f"--prometheus-url {self.shown!r} carries a user:password and a bearer token is "
@@ -178,7 +178,7 @@ class Prometheus:
 
     def _redact(self, text: str) -> str:
         """``text`` (e.g. a requests error or a server message) without the URL's userinfo and the token."""
-        return redact_url(text, self.url, (self.token,))
+        return httpread.redact(text, self.url, (self.token,))
 
     def _timeout_error(self) -> PrometheusError:
         return PrometheusError(
@@ -313,11 +313,6 @@ def _rfc3339(bad: _Shape, text, where: str) -> datetime | None:
     except ValueError:
         bad.fail(f"{where} is not an RFC 3339 time: {printable(repr(text))[:50]}")
     return None if at.year < 1970 else at
-
-
-def redact_url(text: str, url: str | None = None, secrets: tuple[str | None, ...] = ()) -> str:
-    """``text`` with the userinfo of ``url`` (default: ``text`` itself) replaced by ``***``, for messages."""
-    return httpread.redact(text, url, secrets)
 
 
 def _ts(seconds: float) -> str:
