@@ -35,9 +35,10 @@ def money(value: float | Decimal, currency: str) -> Decimal:
     return exact(value).quantize(Decimal(1).scaleb(-money_digits(currency)), ROUND_HALF_UP) + 0
 
 
-def hours(value: float | Decimal) -> Decimal:
-    """GPU-hours rounded once to :data:`GPU_HOURS_DIGITS`, as every format prints them."""
-    return exact(value).quantize(Decimal(1).scaleb(-GPU_HOURS_DIGITS), ROUND_HALF_UP) + 0  # + 0: no -0
+def hours(value: float | Decimal, digits: int = GPU_HOURS_DIGITS) -> Decimal:
+    """A quantity (GPU-hours, slice-hours, kWh) rounded once to ``digits``: :data:`GPU_HOURS_DIGITS` as every
+    report format prints them, an invoice's own precision on a statement."""
+    return exact(value).quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP) + 0  # + 0: no -0
 
 
 def unit(resource: str) -> str:

@@ -125,10 +125,6 @@ def describe(model: Model, gpu_class: str, resource: str, cluster: str) -> str:
     return f"{products}: {what} ({gpu_class})"
 
 
-def _quantity(value: Decimal, digits: int) -> Decimal:
-    return value.quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP) + 0
-
-
 def _unit_price(quantity: float, cost: float) -> Decimal:
     """The hub's average rate of the line (the model's price unless it changed in the period), to at most 6
     decimals."""
@@ -153,7 +149,7 @@ def build(r: BillingReport, tenant: Tenant, model: Model, issued: date, now: flo
         digits = seller.kwh_digits if kind == ENERGY else seller.hours_digits
         lines.append(InvoiceLine(kind, x.cluster, x.gpu_class, x.resource,
                                  describe(model, x.gpu_class, x.resource, x.cluster), common.unit(x.resource),
-                                 _quantity(b.quantity, digits), _unit_price(x.quantity, x.cost), b.cost))
+                                 common.hours(x.quantity, digits), _unit_price(x.quantity, x.cost), b.cost))
     draft = draft_reasons(r, now)
     number, replaces = base_number(tenant.name, r.start, r.end), ""
     if draft:
