@@ -432,11 +432,11 @@ def test_a_corrected_statement_is_a_revision_through_the_ledger(hub, tmp_path):
 
 
 def _render_in_chromium(page: Path, tmp_path: Path):
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    if not chromium:
-        pytest.skip("chromium is not installed: the statement was not rendered in a browser")
-    common = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-              "--no-first-run", f"--user-data-dir={tmp_path / 'chromium-profile'}"]
+    from gpudash.report.pdf import headless
+    from tests import pictures
+
+    pictures.chromium()
+    common = headless(tmp_path / "chromium-profile")
     pdf, png = tmp_path / "statement.pdf", tmp_path / "statement.png"
     for extra in ([f"--print-to-pdf={pdf}", "--no-pdf-header-footer"],
                   [f"--screenshot={png}", "--window-size=900,1300", "--hide-scrollbars"]):

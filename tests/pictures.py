@@ -34,10 +34,11 @@ def chromium() -> str:
 
 def screenshot(page: Path, png: Path, width: int, height: int) -> None:
     """``page`` as a ``width`` x ``height`` PNG, by headless Chromium."""
-    subprocess.run([chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                    "--no-first-run", f"--user-data-dir={png.parent / 'chromium-profile'}", "--hide-scrollbars",
-                    f"--window-size={width},{height}", f"--screenshot={png}", page.as_uri()],
-                   capture_output=True, timeout=120, check=False)
+    from gpudash.report.pdf import headless
+
+    chromium()
+    subprocess.run([*headless(png.parent / "chromium-profile"), "--hide-scrollbars", f"--window-size={width},{height}",
+                    f"--screenshot={png}", page.as_uri()], capture_output=True, timeout=120, check=False)
     assert png.is_file() and png.read_bytes().startswith(b"\x89PNG"), f"chromium made no picture of {page}"
 
 

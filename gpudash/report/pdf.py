@@ -24,15 +24,20 @@ def browser() -> str:
     return found
 
 
+def headless(profile: Path) -> list[str]:
+    """The browser started headless with its own profile folder, nothing fetched: the command every print and
+    picture of a statement starts with (the tests' too)."""
+    return [browser(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--no-first-run", f"--user-data-dir={profile}"]
+
+
 def to_pdf(html: str, timeout: float = 120) -> bytes:
     """The PDF of ``html`` (self-contained: it loads nothing)."""
-    exe = browser()
     with tempfile.TemporaryDirectory(prefix="gpudash-pdf-") as tmp:
         page, pdf = Path(tmp) / "statement.html", Path(tmp) / "statement.pdf"
         page.write_text(html, encoding="utf-8")
-        cmd = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--no-first-run", f"--user-data-dir={Path(tmp) / 'profile'}", "--no-pdf-header-footer",
-               f"--print-to-pdf={pdf}", page.as_uri()]
+        cmd = [*headless(Path(tmp) / "profile"), "--no-pdf-header-footer", f"--print-to-pdf={pdf}", page.as_uri()]
+        exe = cmd[0]
         try:
             done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
