@@ -274,14 +274,13 @@ def _attributed_gpus(kinded: str, model: Model) -> str:
     holders = q.agg("max", pod, _of_kind(kinded, names.FROM_ATTRIBUTION))
     whole = q.agg("max", pod, _of_kind(kinded, "whole"))
     # a time-sliced GPU's series carry no GPU_I_PROFILE: a pod's unsliced whole GPUs are counted as whole already
-    parts = [f"{shown((gx.DCGM_MIG_PROFILE_LABEL, '=', ''))} and on {q.labels(pod)} "
-             f"({holders} unless on {q.labels(pod)} {whole})"]
+    shown_gpus = f"({shown((gx.DCGM_MIG_PROFILE_LABEL, '=', ''))} unless on {q.labels(pod)} {whole})"
     profiles = _fractional_profiles(model)
     if profiles:
-        parts.append(f"{shown((gx.DCGM_MIG_PROFILE_LABEL, '=~', q.regex_alternation(profiles)))} and on "
-                     f"{q.labels(pod)} {holders}")
-    return q.agg("count", ("cluster", "node"),
-                 q.agg("max", ("cluster", "node", *gx.DCGM_GPU_LABELS), " or ".join(f"({x})" for x in parts)))
+        shown_gpus += f" or {shown((gx.DCGM_MIG_PROFILE_LABEL, '=~', q.regex_alternation(profiles)))}"
+    # the holders' filter once for both kinds of device (each use re-evaluates the allocation at every step)
+    held = f"({shown_gpus}) and on {q.labels(pod)} {holders}"
+    return q.agg("count", ("cluster", "node"), q.agg("max", ("cluster", "node", *gx.DCGM_GPU_LABELS), held))
 
 
 def _node_active(pods: str, model: Model) -> str:
@@ -297,21 +296,32 @@ def _node_active(pods: str, model: Model) -> str:
     them. ``active_from`` says which (:data:`~gpudash.rules.names.FROM_ALLOCATION` and the others)."""
     node = ("cluster", "node")
     kinded = _kinded(pods, model)
-    bound = f"ceil({q.agg('sum', node, kinded)} - 1e-06)"
-    whole = q.agg("sum", node, q.times_keyed(kinded, "gpudash_whole", "gpudash_kind", [("1", "whole")], "0"))
-    value = f"(({whole} + {_attributed_gpus(kinded, model)}) > {bound}) or {bound}"
+    # per node and kind, its GPUs rounded up: whole GPUs, or the fractions' compute-share bound (a node has one
+    # vendor, so its fractions are all of one kind); each use of this evaluates the allocation again at every step,
+    # so the value and the source read it twice in all (Prometheus 2 grows worse than linearly with each copy)
+    per_kind = f"ceil({q.agg('sum', (*node, 'gpudash_kind'), kinded)} - 1e-06)"
+    attributed = q.label_replace(q.label_replace(_attributed_gpus(kinded, model), "gpudash_kind",
+                                                 names.FROM_ATTRIBUTION, "", ""), "gpudash_part", "shown", "", "")
+    # whole + the larger of the fractions' bound and the GPUs dcgm-exporter shows them on
+    value = q.agg("sum", node, q.agg("max", (*node, "gpudash_kind"), f"{per_kind} or {attributed}"))
     # the node's source: its least certain kind (attribution > bound > whole)
-    ranked = q.times_keyed(f"({q.agg('max', (*node, 'gpudash_kind'), kinded)} * 0 + 1)", "gpudash_rank",
+    ranked = q.times_keyed(f"({per_kind} * 0 + 1)", "gpudash_rank",
                            "gpudash_kind", [("2", names.FROM_BOUND), ("3", names.FROM_ATTRIBUTION)], "1")
     source = q.label_replace(f"topk by (cluster, node) (1, {ranked})", names.ACTIVE_FROM_LABEL, "$1", "gpudash_kind",
                              "(.+)")
     source = q.label_replace(source, names.ACTIVE_FROM_LABEL, names.FROM_ALLOCATION, "gpudash_kind", "whole")
-    # dcgm-exporter seen on the node now: any of its GPU series, held or not (an exporter down goes stale)
+    # dcgm-exporter seen on the node now: any of its GPU series, held or not (an exporter down goes stale); every
+    # node holding GPU requests gets gpudash_seen 1 or 0 (from plain selectors, so the source is read once)
     seen = q.agg("count", node, gx.on_node(q.agg("max", ("cluster", *gx.DCGM_HOST_LABELS),
                                                  q.selector(gx.DCGM_FB_USED, gx.job(model.sources.dcgm)))))
-    down = q.label_replace(source, names.ACTIVE_FROM_LABEL, names.FROM_EXPORTER_DOWN, names.ACTIVE_FROM_LABEL,
-                           names.FROM_ATTRIBUTION)
-    source = f"({down} unless on (cluster, node) {seen}) or on (cluster, node) {source}"
+    requests = " or ".join(ksm.gpu_requests(m, model.sources) for m in (ksm.CONTAINER_REQUESTS,
+                                                                        ksm.INIT_CONTAINER_REQUESTS))
+    presence = (f"{q.label_replace(f'{seen} * 0 + 1', 'gpudash_seen', '1', '', '')} or on (cluster, node) "
+                f"{q.label_replace(q.agg('max', node, f'({requests}) * 0'), 'gpudash_seen', '0', '', '')}")
+    keyed = q.call("label_join", f"{source} * on (cluster, node) group_left (gpudash_seen) ({presence})",
+                   q.quote("gpudash_src"), q.quote("/"), q.quote(names.ACTIVE_FROM_LABEL), q.quote("gpudash_seen"))
+    source = q.label_replace(keyed, names.ACTIVE_FROM_LABEL, names.FROM_EXPORTER_DOWN, "gpudash_src",
+                             f"{names.FROM_ATTRIBUTION}/0")
     labels = q.labels((*node, names.ACTIVE_FROM_LABEL))
     return (f"max by {labels} (({value}) * on (cluster, node) group_left ({names.ACTIVE_FROM_LABEL}) "
             f"(({source}) * 0 + 1))")
