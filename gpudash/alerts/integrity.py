@@ -241,6 +241,8 @@ def _unpriced(model: Model):
 
 def _energy_unallocated(model: Model):
     """The unallocated share of each cluster's GPU energy in the last hour, where it reaches the model's ratio."""
+    if not model.energy.metered:
+        return None
     ratio = model.energy.unallocated_alert_ratio
     energy = c.fresh(model, names.HOUR_ENERGY)
     free = c.fresh(model, q.selector(names.HOUR_ENERGY, ("namespace", "=", "")))
@@ -491,6 +493,8 @@ def _unpriced_tests(model: Model) -> list[dict]:
 
 def _energy_tests(model: Model) -> list[dict]:
     """Unallocated energy at the ratio fires; below it, or a cluster without an unallocated line, stays quiet."""
+    if not model.energy.metered:
+        return []
     ratio, start = model.energy.unallocated_alert_ratio, 3
     busy, idle, quiet = model.clusters[0], "gpudash-idle", "gpudash-busy"
     ns = model.tenants[0].namespace

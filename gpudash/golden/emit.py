@@ -36,7 +36,7 @@ from gpudash.rules import names, spoke_tier
 from gpudash.simulation import clear_caches
 from gpudash.simulation import scenario as sc
 from gpudash.simulation.reference import Reference, period_start
-from gpudash.simulation.scenario import PUSH_RULES
+from gpudash.simulation.scenario import push_rules
 from gpudash.simulation.series import (
     HOURLY_KINDS,
     local_key,
@@ -156,7 +156,7 @@ class HubView:
         "node_sources" per (cluster, node, active_from)), and "coverage"
         {(cluster,): share of the hour covered, 0 for a cluster that pushed while an hourly rule never ran}."""
         out: dict[str, dict[tuple, float]] = {k: {} for k in ("billed_hour", "steps", *HOURLY_KINDS)}
-        ran: dict[str, set] = {k: set() for k in HOURLY_KINDS}
+        ran: dict[str, set] = {k: set() for k in HOURLY_KINDS if k in push_rules(self.ref.model)}
         for kind, t, content in self.by_hour.get(minute // 60, ()):
             if t > minute or kind not in out:
                 continue
@@ -271,7 +271,8 @@ def _every_series_checks(ref: Reference, model: Model, minute: int, hub: HubView
                   _check(names.TIER_NODE_ACTIVE, minute, local(ref.active_gpus(minute)),
                          ("node", names.ACTIVE_FROM_LABEL)),
                   _check(names.TIER_KSM_UP, minute, {(): float(ref.ksm_up(minute))}, ()),
-                  _check(names.TIER_ENERGY, minute, local(ref.step_energy(minute)), ("namespace",)),
+                  *([_check(names.TIER_ENERGY, minute, local(ref.step_energy(minute)), ("namespace",))]
+                    if model.energy.metered else []),
                   _check(names.TIER_POD_ALLOCATED, minute, local(ref.pod_allocation(minute)),
                          POD_KEYS)]
     return [
@@ -296,7 +297,8 @@ def _every_series_checks(ref: Reference, model: Model, minute: int, hub: HubView
         *extra,
         _check(q.agg("max", ("row",), names.TENANT_ROWS), minute, ref.tenant_rows(), ("row",), metric=False),
         _check(names.TENANT_INFO, minute, ref.tenant_info(), ("cluster", "namespace", "tenant")),
-        _check(names.ENERGY_PRICE, minute, {(c,): model.energy.price(c) for c in model.clusters}, ("cluster",)),
+        _check(names.ENERGY_PRICE, minute, {(c,): model.energy.price(c) for c in model.clusters
+                                            if model.energy.metered}, ("cluster",)),
     ]
 
 
@@ -317,12 +319,14 @@ def _spoke_file(s: sc.Scenario, model: Model) -> dict:
             for m in sorted({(h + 1) * 60, (h + 1) * 60 + 30, (h + 2) * 60 - step} & set(evaluations)):
                 tests.append(_check(names.HOURLY_GPU_HOURS, m, {k[1:]: v for k, v in ref.gpu_hours(h).items()},
                                     ("namespace", "product", "resource")))
-                tests.append(_check(names.HOURLY_ENERGY, m, {k[1:]: v for k, v in ref.energy(h).items()},
-                                    ("namespace",)))
+                if model.energy.metered:
+                    tests.append(_check(names.HOURLY_ENERGY, m, {k[1:]: v for k, v in ref.energy(h).items()},
+                                        ("namespace",)))
                 tests.append(_check(names.NODE_ACTIVE_GPUS_MAX, m,
                                     {k[1:]: v for k, v in ref.node_max_by_source(h).items()},
                                     ("node", names.ACTIVE_FROM_LABEL)))
-        hub = HubView(ref, [(kind, m, rule_content(ref, kind, m)) for m in evaluations for kind in PUSH_RULES])
+        hub = HubView(ref, [(kind, m, rule_content(ref, kind, m)) for m in evaluations
+                                for kind in push_rules(model)])
         for m in [m for m in evaluations if m >= 60 and m % 60 in (0, 60 - step)]:
             tests += _hub_checks(ref, m, hub, cluster_label=False)
         tests += [t for m in evaluations if m >= 120 and m % 60 == 0 and _stable(ref, m)

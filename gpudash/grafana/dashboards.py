@@ -56,7 +56,9 @@ def _cluster_variable(model: Model):
 
 def _energy_panels(model: Model, s, power: str, legend: str) -> list:
     """GPU energy: kWh this period, average power per clock hour, kWh per GPU-hour (docs/billing-contract.md
-    section 10); ``power`` is the power graph's query and ``legend`` its legend."""
+    section 10); ``power`` is the power graph's query and ``legend`` its legend. None without an energy section."""
+    if not model.energy.metered:
+        return []
     return [
         P.row("Energy"),
         P.stat("GPU energy this period", "kWh the GPUs drew for these pods this month, complete hours up to the "

@@ -553,7 +553,7 @@ def _semantic(data: dict, ctx: _Ctx) -> Model:
         prune=_prune(data["prune"], data["clusters"], ctx) if "prune" in data else None,
         outputs=Outputs(targets=tuple(t for t in ALL_TARGETS if t in data["outputs"]["targets"]),
                         argocd=ArgoCD(**data["outputs"]["argocd"]) if "argocd" in data["outputs"] else None),
-        energy=_energy(data["energy"], data["clusters"], ctx),
+        energy=_energy(data["energy"], data["clusters"], ctx) if "energy" in data else Energy(),
         source=ctx.file,
         tenant_order=tuple(t["name"] for t in data["tenants"]),
     )
@@ -628,7 +628,7 @@ def _energy(d: dict, clusters: list[str], ctx: _Ctx) -> Energy:
                   f"{cluster!r} is not one of the model's clusters ({', '.join(sorted(clusters))})")
     return Energy(price_per_kwh=float(d["price_per_kwh"]),
                   cluster_prices=tuple(sorted((c, float(p)) for c, p in overrides.items())),
-                  unallocated_alert_ratio=float(d["unallocated_alert_ratio"]), in_budget=d["in_budget"])
+                  unallocated_alert_ratio=float(d["unallocated_alert_ratio"]), in_budget=d["in_budget"], metered=True)
 
 
 def _prune(d: dict, clusters: list[str], ctx: _Ctx) -> Prune:

@@ -471,7 +471,8 @@ def _energy() -> dict:
                       "description": "Budgets (period-to-date, projection, thresholds) include the energy cost of "
                                      "each complete hour."},
     }, "GPU energy per tenant (kWh from the GPU exporters' energy counters, else their power): its price and the "
-       "idle-fleet alert. Metered whether or not this section is present.", default={})
+       "idle-fleet alert. Without this section energy is not metered: no energy rule is rendered or pushed, "
+       "which spares the spoke its costliest hourly rule.")
 
 
 def json_schema() -> dict:

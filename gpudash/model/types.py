@@ -279,6 +279,7 @@ class Energy:
     cluster_prices: tuple[tuple[str, float], ...] = ()  # (cluster, price per kWh) overrides, sorted
     unallocated_alert_ratio: float = 0.5  # alert when this share of a cluster's GPU energy went to no pod
     in_budget: bool = False  # budgets (period-to-date, projection, thresholds) include the energy cost
+    metered: bool = False  # the model has an energy section: only then are energy rules, alerts and panels rendered
 
     def price(self, cluster: str) -> float:
         return dict(self.cluster_prices).get(cluster, self.price_per_kwh)

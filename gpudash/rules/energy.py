@@ -119,6 +119,9 @@ def step_joules(model: Model) -> str:
 
 
 def rules(model: Model) -> tuple[Rule, ...]:
+    """The hourly energy rule, only for a model with an ``energy`` section."""
+    if not model.energy.metered:
+        return ()
     hourly = f"sum_over_time({spoke.over_hour(model, names.TIER_ENERGY, step_joules(model))}) / {JOULES_PER_KWH!r}"
     return (
         Rule(names.HOURLY_ENERGY, spoke.previous_hour(hourly),

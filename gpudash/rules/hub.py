@@ -70,7 +70,7 @@ def _model_rules(model: Model) -> tuple[Rule, ...]:
             rules.append(Rule(names.TENANT_THRESHOLD, f"{_decoded(having)} * 0 + {a!r}",
                               f"Alert when a tenant has spent {a:.0%} of its budget (tenants whose alert_at has it)"
                               f", on cluster {c}.", (("cluster", c), ("threshold", f"{a:g}"))))
-    for c in model.clusters:
+    for c in model.clusters if model.energy.metered else ():
         rules.append(Rule(names.ENERGY_PRICE, f"vector({model.energy.price(c)!r})",
                           f"Price of one kWh of GPU energy in {model.currency} on cluster {c}.", (("cluster", c),)))
     rules.append(Rule(names.TENANT_INFO, f"{names.TENANT_BUDGET} * 0 + 1",
@@ -119,14 +119,18 @@ def _ran_this_hour(model: Model, series: str) -> str:
     return q.agg("max", ("cluster",), _pushed(model, series, "1"))
 
 
+def hourly_series(model: Model) -> tuple[str, ...]:
+    """The pushed hourly spoke series with a sentinel row: GPU-hours, the CCSP node maxima, and energy if metered."""
+    energy = (names.HOURLY_ENERGY,) if model.energy.metered else ()
+    return (names.HOURLY_GPU_HOURS, names.NODE_ACTIVE_GPUS_MAX, *energy)
+
+
 def _coverage(model: Model) -> str:
     """Steps observed / steps per hour, for clusters whose hourly rules all ran this hour; 0 for a cluster that
     pushed this hour (its heartbeat arrived) while an hourly rule failed in every push."""
     steps = 3600 // model.billing.resolution
     observed = _pushed(model, names.STEPS_OBSERVED)
-    ran = " and on (cluster) ".join(_ran_this_hour(model, s)
-                                    for s in (names.HOURLY_GPU_HOURS, names.NODE_ACTIVE_GPUS_MAX,
-                                              names.HOURLY_ENERGY))
+    ran = " and on (cluster) ".join(_ran_this_hour(model, s) for s in hourly_series(model))
     pushed = _pushed(model, names.BILLED_HOUR)
     return f"({observed} / {steps} and on (cluster) {ran}) or on (cluster) ({pushed} * 0)"
 
@@ -156,18 +160,21 @@ def _billing_rules(model: Model) -> tuple[Rule, ...]:
     tenants = f"on (namespace) group_left (tenant) {q.agg('max', ('namespace', 'tenant'), names.TENANT_INFO)}"
     period_to_date = calendar.period_to_date(read.hour(names.TENANT_HOUR_COST),
                                              names.NAMESPACE_COST_RATE, names.labels(names.TENANT_HOUR_COST))
-    return (
-        Rule(names.HOUR_GPU_HOURS, _sum(names.HOUR_GPU_HOURS, _priced(hourly, "unit")),
-             "GPU-hours of the last complete clock hour per billing line (cluster, tenant namespace, class,"
-             "\nbilled resource). Hour H is read at H+2h with last_over_time(...[1h] offset 1ms)."),
-        Rule(names.HOUR_COST, _sum(names.HOUR_COST, _priced(hourly, "price")),
-             f"Cost in {model.currency} of the last complete clock hour per billing line: what is invoiced."),
+    energy_rules = (
         Rule(names.HOUR_ENERGY, energy,
              "GPU energy (kWh) of the last complete clock hour per namespace and cluster, read like the GPU-hours;"
              "\nthe row without namespace is the provider's unallocated line (GPUs held by no pod)."),
         Rule(names.HOUR_ENERGY_COST, _energy_cost(energy, model),
              f"Energy cost in {model.currency} of the last complete clock hour per namespace and cluster: the"
              "\nenergy line of the statement (kWh x the cluster's price per kWh)."),
+    ) if model.energy.metered else ()
+    return (
+        Rule(names.HOUR_GPU_HOURS, _sum(names.HOUR_GPU_HOURS, _priced(hourly, "unit")),
+             "GPU-hours of the last complete clock hour per billing line (cluster, tenant namespace, class,"
+             "\nbilled resource). Hour H is read at H+2h with last_over_time(...[1h] offset 1ms)."),
+        Rule(names.HOUR_COST, _sum(names.HOUR_COST, _priced(hourly, "price")),
+             f"Cost in {model.currency} of the last complete clock hour per billing line: what is invoiced."),
+        *energy_rules,
         Rule(names.UNPRICED_GPU_HOURS,
              _sum(names.UNPRICED_GPU_HOURS, f"{hourly} unless on (product, resource) {unpriced_keys}"),
              "GPU-hours of the last hour on products or resources the model has no price for: never silently"

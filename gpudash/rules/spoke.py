@@ -334,9 +334,11 @@ def per_step(model: Model) -> dict[str, str]:
     alloc = allocation(model)
     pods = q.agg("sum", ("cluster", "node", "namespace", "pod", "product", "resource"), alloc)
     ksm_up = q.agg("max", names.labels(names.TIER_KSM_UP), f"{q.selector('up', ksm.job(model.sources))} == 1")
-    return {names.TIER_ALLOCATED: q.agg("sum", names.labels(names.TIER_ALLOCATED), alloc),
-            names.TIER_NODE_ACTIVE: _node_active(pods, model), names.TIER_KSM_UP: ksm_up,
-            names.TIER_ENERGY: energy.step_joules(model)}
+    steps = {names.TIER_ALLOCATED: q.agg("sum", names.labels(names.TIER_ALLOCATED), alloc),
+             names.TIER_NODE_ACTIVE: _node_active(pods, model), names.TIER_KSM_UP: ksm_up}
+    if model.energy.metered:
+        steps[names.TIER_ENERGY] = energy.step_joules(model)
+    return steps
 
 
 def pod_allocated(model: Model) -> str:

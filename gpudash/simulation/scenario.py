@@ -21,6 +21,7 @@ the TSDB kept; only with ``billing.spoke_tier: policy``) and ``driver_reload`` (
 GPUs' energy counters restart from 0).
 Rules are named by kind: ``billed_hour``, ``steps``, ``gpu_hours``, ``node_max``, ``pod_alloc``, ``energy``.
 A node with ``energy_counter: false`` exposes power but no energy counter (the spoke integrates its power).
+``energy: true`` marks a scenario about energy metering: a model without an ``energy`` section skips it.
 """
 from __future__ import annotations
 
@@ -39,6 +40,11 @@ PHASES = ("Pending", "Running", "Succeeded", "Failed", "Unknown")
 FAULT_KINDS = ("missed_scrapes", "ksm_restart", "ksm_duplicate", "exporter_gap", "mco_jitter", "mco_missed",
                "mco_rule_failed", "mco_straddle", "spoke_restart", "tier_missed", "driver_reload")
 PUSH_RULES = ("billed_hour", "steps", "gpu_hours", "node_max", "pod_alloc", "energy")
+
+
+def push_rules(model: Model) -> tuple[str, ...]:
+    """The kinds of spoke rule a push of ``model``'s rules carries: energy only with an energy section."""
+    return tuple(k for k in PUSH_RULES if k != "energy" or model.energy.metered)
 OWNER_KINDS = ("Deployment", "StatefulSet", "Job", "bare")
 # Extra hub assertions a scenario may ask for (gpudash.golden.emit): "labels" compares every hub series' full
 # label set; "every_series" asserts every registered series by value. Budget thresholds are checked in every one.
@@ -367,6 +373,8 @@ def resolve(raw: dict, model: Model) -> Scenario:
         raise ValueError(f"scenario {raw['name']}: unknown checks {unknown} (known: {', '.join(CHECKS)})")
     if any(f.kind == "tier_missed" for f in faults) and not model.billing.tier:
         raise Skip("protects the spoke tier: needs billing.spoke_tier: policy")
+    if raw.get("energy") and not model.energy.metered:  # a scenario about energy metering
+        raise Skip("protects energy metering: needs an energy section in the model")
     return Scenario(raw["name"], raw["protects"].strip(), minutes(raw["duration"]), clusters, nodes, tuple(pods),
                     faults, bool(raw.get("hub_only", False)), tuple(raw.get("checks", ())))
 

@@ -15,7 +15,6 @@ from gpudash.rules import names
 from gpudash.simulation.reference import LOOKBACK, Reference, ksm, label_value, node_product
 from gpudash.simulation.scenario import (
     MIG_GPU_WATTS,
-    PUSH_RULES,
     Node,
     Pod,
     Scenario,
@@ -24,6 +23,7 @@ from gpudash.simulation.scenario import (
     energy_counter,
     holder_index,
     power_watts,
+    push_rules,
     shown_holder,
 )
 from gpudash.simulation.scenario import uid_of as uid
@@ -472,7 +472,7 @@ def rule_samples(scenario: Scenario, model: Model, ref: Reference) -> list[tuple
     out = []
     for slot, t in push_slots(scenario, model):
         since = max((r for r in restarts if r <= t), default=0)
-        for kind in PUSH_RULES:
+        for kind in push_rules(model):
             if (slot, kind) in failed:
                 continue
             at = t - 1 if (slot, kind) in early else t
