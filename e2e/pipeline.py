@@ -60,6 +60,20 @@ def other_convention(model: Model) -> Model:
     return dataclasses.replace(model, sources=dataclasses.replace(src, dcgm=dcgm, amd=amd))
 
 
+def spoke_rules_at_push_interval(rendered: Path, model: Model) -> Path:
+    """The rendered spoke rule file with its group evaluated every ``billing.mco_interval``, as ACM's
+    metrics-collector runs the spoke rules at each push (and the golden spoke files evaluate them): every
+    evaluation during an hour gives the same hourly figures, and the hub reads the live series for 1.5 push
+    intervals, so the figures compared are those of the group's own ``billing.resolution`` interval, for a fifth
+    of the month's backfill (each hourly rule re-derives its hour at every evaluation)."""
+    data = yaml.safe_load((rendered / layout.SPOKE_RULES).read_text())
+    for group in data["groups"]:
+        group["interval"] = f"{model.billing.mco_interval}s"
+    path = rendered / layout.SPOKE_RULES.replace(".rules.yaml", ".at-push-interval.rules.yaml")
+    path.write_text(yaml.safe_dump(data, sort_keys=False, width=1 << 20))
+    return path
+
+
 def render(model: Model, out: Path, rules_only: bool = False) -> Path:
     """The model's artifacts written to ``out`` (``rules_only``: just rules/, alerts/ and mco/, e.g. for models
     the golden test emitter cannot take)."""

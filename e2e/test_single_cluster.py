@@ -1,5 +1,6 @@
 """Single cluster without ACM: a month of raw history in one Prometheus, the rendered spoke and hub rule files
-backfilled level by level, every hour's bill and CCSP figures compared with the reference model.
+backfilled level by level (the spoke group every push interval, :func:`e2e.pipeline.spoke_rules_at_push_interval`),
+every hour's bill and CCSP figures compared with the reference model.
 
 CCSP on MIG and time-sliced nodes (mixed and single strategy MIG, time-sliced slices): on every hour where
 dcgm-exporter reported (the month's last day), each node's maximum equals the physical GPUs dcgm-exporter shows
@@ -32,7 +33,7 @@ def test_month_single_cluster(tmp_path, prometheus_factory, e2e_cache, month, st
     prometheus_factory.track(prom)
     stopwatch("start")
     start, end = mock.start, mock.at(mock.scenario.duration)
-    files = [rendered / layout.SPOKE_RULES, rendered / layout.HUB_RULES]
+    files = [pipeline.spoke_rules_at_push_interval(rendered, model), rendered / layout.HUB_RULES]
     levels = prom.backfill_rules(files, start, end, method="query")
     stopwatch("rules_backfill")
     assert len(levels) >= 3, levels
@@ -101,8 +102,8 @@ def test_month_end_under_the_other_label_convention(tmp_path, prometheus_factory
     prometheus_factory.track(prom)
     last = mock.scenario.duration // 60
     start, end = mock.at((last - 48) * 60), mock.at(mock.scenario.duration)
-    levels = prom.backfill_rules([rendered / layout.SPOKE_RULES, rendered / layout.HUB_RULES], start, end,
-                                 method="query")
+    levels = prom.backfill_rules([pipeline.spoke_rules_at_push_interval(rendered, model),
+                                  rendered / layout.HUB_RULES], start, end, method="query")
     stopwatch("rules_backfill")
     assert len(levels) >= 3, levels
     refs = pipeline.references(model, mock)
