@@ -344,6 +344,7 @@ def _rule_slow(model: Model):
 
 
 # One function per alert, in the group's order; _exporter_missing is None when no vendor has an exporter,
+# _energy_unallocated None without an energy section,
 # _input_missing gives one rule per input.
 _ALERTS = (_not_reporting, _gap, _ksm_down, _exporter_missing, _unpriced, _energy_unallocated, _input_missing,
            _no_product, _unscheduled, _rule_failures, _rule_slow)

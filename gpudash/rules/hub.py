@@ -119,7 +119,7 @@ def _ran_this_hour(model: Model, series: str) -> str:
     return q.agg("max", ("cluster",), _pushed(model, series, "1"))
 
 
-def hourly_series(model: Model) -> tuple[str, ...]:
+def _hourly_series(model: Model) -> tuple[str, ...]:
     """The pushed hourly spoke series with a sentinel row: GPU-hours, the CCSP node maxima, and energy if metered."""
     energy = (names.HOURLY_ENERGY,) if model.energy.metered else ()
     return (names.HOURLY_GPU_HOURS, names.NODE_ACTIVE_GPUS_MAX, *energy)
@@ -130,7 +130,7 @@ def _coverage(model: Model) -> str:
     pushed this hour (its heartbeat arrived) while an hourly rule failed in every push."""
     steps = 3600 // model.billing.resolution
     observed = _pushed(model, names.STEPS_OBSERVED)
-    ran = " and on (cluster) ".join(_ran_this_hour(model, s) for s in hourly_series(model))
+    ran = " and on (cluster) ".join(_ran_this_hour(model, s) for s in _hourly_series(model))
     pushed = _pushed(model, names.BILLED_HOUR)
     return f"({observed} / {steps} and on (cluster) {ran}) or on (cluster) ({pushed} * 0)"
 

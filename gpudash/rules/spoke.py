@@ -57,8 +57,7 @@ def gpu_holders(model: Model) -> str:
     GPU on dcgm-exporter, NVIDIA/dcgm-exporter internal/pkg/transformation/kubernetes.go sets them only for a device
     the pod-resources API lists) is stored with the target's own namespace/pod, the exporter's (prometheus/prometheus
     scrape/scrape.go mutateSampleLabels: honor keeps a label the sample has, fills the others from the target)."""
-    requests = " or ".join(ksm.gpu_requests(m, model.sources)
-                           for m in (ksm.CONTAINER_REQUESTS, ksm.INIT_CONTAINER_REQUESTS))
+    requests = ksm.any_gpu_requests(model.sources)
     return f"({q.agg('max', names.POD, f'({requests}) > 0')} and on {q.labels(names.POD)} {_running(model)})"
 
 
@@ -123,7 +122,7 @@ def _shared_slices(alloc: str, model: Model) -> str:
     def base(expr: str) -> str:  # the resource without the device plugin's ".shared" rename
         return q.label_replace(expr, "gpudash_base", "$1", "resource", "(.+?)(_shared)?")
 
-    requests = " or ".join(ksm.gpu_requests(m, src) for m in (ksm.CONTAINER_REQUESTS, ksm.INIT_CONTAINER_REQUESTS))
+    requests = ksm.any_gpu_requests(src)
     bases = q.agg("max", ("cluster", "node", "gpudash_base"), base(requests))
     every = f"{shared} or on (cluster, node, gpudash_base) ({bases} * 0 + 1)"  # one join, alloc evaluated once
     keyed = f"{base(alloc)} * on (cluster, node, gpudash_base) group_left (gpudash_replicas) ({every})"
@@ -314,8 +313,7 @@ def _node_active(pods: str, model: Model) -> str:
     # node holding GPU requests gets gpudash_seen 1 or 0 (from plain selectors, so the source is read once)
     seen = q.agg("count", node, gx.on_node(q.agg("max", ("cluster", *gx.DCGM_HOST_LABELS),
                                                  q.selector(gx.DCGM_FB_USED, gx.job(model.sources.dcgm)))))
-    requests = " or ".join(ksm.gpu_requests(m, model.sources) for m in (ksm.CONTAINER_REQUESTS,
-                                                                        ksm.INIT_CONTAINER_REQUESTS))
+    requests = ksm.any_gpu_requests(model.sources)
     presence = (f"{q.label_replace(f'{seen} * 0 + 1', 'gpudash_seen', '1', '', '')} or on (cluster, node) "
                 f"{q.label_replace(q.agg('max', node, f'({requests}) * 0'), 'gpudash_seen', '0', '', '')}")
     keyed = q.call("label_join", f"{source} * on (cluster, node) group_left (gpudash_seen) ({presence})",

@@ -80,3 +80,8 @@ def job(sources: Sources) -> tuple[str, str, str]:
 def gpu_requests(metric: str, sources: Sources) -> str:
     """Requests of GPU resources by containers bound to a node."""
     return q.selector(metric, job(sources), ("resource", "=~", GPU_RESOURCE_REGEX), ("node", "!=", ""))
+
+
+def any_gpu_requests(sources: Sources) -> str:
+    """:func:`gpu_requests` of app containers or init containers (sidecars included)."""
+    return " or ".join(gpu_requests(m, sources) for m in (CONTAINER_REQUESTS, INIT_CONTAINER_REQUESTS))
