@@ -39,8 +39,9 @@ from gpudash.simulation.reference import Reference, period_start
 from gpudash.simulation.scenario import push_rules
 from gpudash.simulation.series import (
     HOURLY_KINDS,
+    Pushed,
     local_key,
-    push_times,
+    push_results,
     pushed,
     rule_content,
     rule_samples,
@@ -135,48 +136,65 @@ def _check(expr: str, minute: int, rows: dict[tuple, float], keys: tuple[str, ..
     return {"expr": test, "eval_time": f"{minute}m", "exp_samples": samples}
 
 
+def _hourly_rows(model: Model, minute: int, figures, keys: tuple[str, ...]) -> tuple[dict, tuple[str, ...]]:
+    """(rows, their label names) of an hourly spoke rule evaluated at ``minute`` on one cluster: ``figures(hour)``
+    of the previous hour without the cluster, or with ``billing.backfill_hours`` N of each hour k = 1..N + 1 hours
+    before ``minute``'s with the lag label k."""
+    n = model.billing.backfill_hours
+    if not n:
+        return {k[1:]: v for k, v in figures(minute // 60 - 1).items()}, keys
+    return ({(str(lag), *k[1:]): v for lag in range(1, n + 2) if minute // 60 - lag >= 0
+             for k, v in figures(minute // 60 - lag).items()}, (names.LAG_LABEL, *keys))
+
+
 def _stable(ref: Reference, minute: int) -> bool:
     now = ref.pod_allocation(minute)
     return all(ref.pod_allocation(m) == now for m in range(max(0, minute - STABLE), minute))
 
 
 class HubView:
-    """What the hub's last-hour series hold (contract section 6), from the spoke rule samples that reached it:
-    (rule kind, sample minute, content), as :func:`gpudash.simulation.series.rule_samples` gives them."""
+    """What the hub's last-hour series hold (contract section 6), from the spoke rule results that reached it
+    (:class:`gpudash.simulation.series.Pushed`, as :func:`gpudash.simulation.series.rule_samples` gives them).
+    ``clusters``: the model clusters that get a zero coverage row for an hour nothing delivered (backfill, on the
+    hub of several clusters; none on a single cluster)."""
 
-    def __init__(self, ref: Reference, samples):
+    def __init__(self, ref: Reference, samples, clusters: tuple[str, ...] = ()):
         self.ref = ref
-        self.by_hour: dict[int, list] = {}
-        for kind, t, content in samples:
-            self.by_hour.setdefault(t // 60, []).append((kind, t, content))
+        self.backfill = ref.model.billing.backfill_hours
+        self.clusters = clusters if self.backfill else ()
+        self.by_hour: dict[int, list[Pushed]] = {}
+        for r in samples:
+            self.by_hour.setdefault(r.hour, []).append(r)
 
     def at(self, minute: int) -> dict[str, dict[tuple, float]]:
-        """At ``minute``: per hourly kind, each series' largest value among its samples evaluated in the current
-        clock hour up to ``minute`` (e.g. {"gpu_hours": {(cluster, ns, product, res): v}}; "node_max" per node and
-        "node_sources" per (cluster, node, active_from)), and "coverage"
-        {(cluster,): share of the hour covered, 0 for a cluster that pushed while an hourly rule never ran}."""
+        """At ``minute``: per hourly kind, each series' largest value among the samples that describe the hour the
+        hub settles now (the previous one, or ``billing.backfill_hours`` N more before it) and were evaluated up to
+        ``minute`` (e.g. {"gpu_hours": {(cluster, ns, product, res): v}}; "node_max" per node and "node_sources" per
+        (cluster, node, active_from)), and "coverage" {(cluster,): share of the hour covered, 0 for a cluster that
+        pushed while an hourly rule never ran, and with backfill for a model cluster nothing delivered}."""
         out: dict[str, dict[tuple, float]] = {k: {} for k in ("billed_hour", "steps", *HOURLY_KINDS)}
         ran: dict[str, set] = {k: set() for k in HOURLY_KINDS if k in push_rules(self.ref.model)}
-        for kind, t, content in self.by_hour.get(minute // 60, ()):
-            if t > minute or kind not in out:
+        for r in self.by_hour.get(minute // 60 - 1 - self.backfill, ()):
+            if r.t > minute or r.kind not in out:
                 continue
-            for key, v in content.items():
-                out[kind][key] = max(out[kind].get(key, v), v)
-            if kind in ran:
-                ran[kind].update(self.ref.s.clusters)
+            for key, v in r.content.items():
+                out[r.kind][key] = max(out[r.kind].get(key, v), v)
+            if r.kind in ran:
+                ran[r.kind].update(self.ref.s.clusters if r.clusters is None else r.clusters)
         out["node_sources"] = out["node_max"]  # per (cluster, node, active_from); the hub's per-node max folds them
         out["node_max"] = {}
         for (c, n, _), v in out["node_sources"].items():
             out["node_max"][(c, n)] = max(out["node_max"].get((c, n), v), v)
         complete = {key for key in out["steps"] if all(key[0] in r for r in ran.values())}
+        pushed = set(out["steps"] if self.backfill else out["billed_hour"]) | {(c,) for c in self.clusters}
         out["coverage"] = {key: out["steps"][key] / self.ref.steps_per_hour() if key in complete else 0.0
-                           for key in complete | set(out["billed_hour"])}
+                           for key in complete | pushed}
         return out
 
     def final(self, hour: int, step: int) -> dict[str, dict[tuple, float]]:
-        """:meth:`at` the hub's last evaluation (every ``step`` minutes) in the hour after ``hour``: what it finally
-        recorded for ``hour``."""
-        return self.at((hour + 2) * 60 - step)
+        """:meth:`at` the hub's last evaluation (every ``step`` minutes) in the hour it settles ``hour`` in: what it
+        finally recorded for ``hour``."""
+        return self.at((hour + 2 + self.backfill) * 60 - step)
 
     @functools.cache
     def hour_costs(self, hour: int, step: int) -> dict[tuple, float]:
@@ -208,6 +226,8 @@ def _hub_checks(ref: Reference, minute: int, hub: HubView, cluster_label: bool, 
         _check(names.UNPRICED_GPU_HOURS, minute, {(*cl(c), *rest): v for (c, *rest), v in unpriced.items()},
                (*keys, "namespace", "product", "resource")),
         _check(names.BILLING_COVERAGE, minute, {cl(c): v for (c,), v in view["coverage"].items()}, keys),
+        _check(f"{names.BILLING_COVERAGE} == bool 0", minute,
+               {cl(c): 1 for (c,), v in view["coverage"].items() if v == 0}, keys, metric=False),
         _check(names.CCSP_NODE_GPUS if strict else f"max by (cluster, node) ({names.CCSP_NODE_GPUS})", minute,
                {(*cl(c), n): v for (c, n), v in nodes.items()}, (*keys, "node"), metric=strict),
         _check(f"max by (cluster, node, {names.ACTIVE_FROM_LABEL}) ({names.CCSP_NODE_SOURCES})", minute,
@@ -282,7 +302,8 @@ def _every_series_checks(ref: Reference, model: Model, minute: int, hub: HubView
                ("namespace", "pod", "gpu_model")),
         _check(names.POD_IDLE, minute, local(idle), ("namespace", "pod", "gpu_model", "workload", "workload_type")),
         _check(names.BILLED_HOUR, minute, {(): ref.billed_hour_start(minute)}, ()),
-        _check(names.STEPS_OBSERVED, minute, {(): ref.steps_observed(minute // 60 - 1)}, ()),
+        _check(names.STEPS_OBSERVED, minute,
+               *_hourly_rows(model, minute, lambda h: {(c,): ref.steps_observed(h) for c in ref.s.clusters}, ())),
         _check(names.CLASS_ALLOCATED, minute, local(ref.class_allocated(minute)),
                ("namespace", "gpu_class", "resource")),
         _check(names.POD_COST_RATE, minute, local(ref.pod_cost_rate(minute)),
@@ -317,16 +338,13 @@ def _spoke_file(s: sc.Scenario, model: Model) -> dict:
             tests.append(_check(names.POD_ALLOCATED, m, alloc, POD_KEYS))
         for h in range(s.duration // 60):
             for m in sorted({(h + 1) * 60, (h + 1) * 60 + 30, (h + 2) * 60 - step} & set(evaluations)):
-                tests.append(_check(names.HOURLY_GPU_HOURS, m, {k[1:]: v for k, v in ref.gpu_hours(h).items()},
-                                    ("namespace", "product", "resource")))
+                tests.append(_check(names.HOURLY_GPU_HOURS, m, *_hourly_rows(model, m, ref.gpu_hours,
+                                                                           ("namespace", "product", "resource"))))
                 if model.energy.metered:
-                    tests.append(_check(names.HOURLY_ENERGY, m, {k[1:]: v for k, v in ref.energy(h).items()},
-                                        ("namespace",)))
-                tests.append(_check(names.NODE_ACTIVE_GPUS_MAX, m,
-                                    {k[1:]: v for k, v in ref.node_max_by_source(h).items()},
-                                    ("node", names.ACTIVE_FROM_LABEL)))
-        hub = HubView(ref, [(kind, m, rule_content(ref, kind, m)) for m in evaluations
-                                for kind in push_rules(model)])
+                    tests.append(_check(names.HOURLY_ENERGY, m, *_hourly_rows(model, m, ref.energy, ("namespace",))))
+                tests.append(_check(names.NODE_ACTIVE_GPUS_MAX, m, *_hourly_rows(
+                    model, m, ref.node_max_by_source, ("node", names.ACTIVE_FROM_LABEL))))
+        hub = HubView(ref, [r for m in evaluations for kind in push_rules(model) for r in push_results(ref, kind, m)])
         for m in [m for m in evaluations if m >= 60 and m % 60 in (0, 60 - step)]:
             tests += _hub_checks(ref, m, hub, cluster_label=False)
         tests += [t for m in evaluations if m >= 120 and m % 60 == 0 and _stable(ref, m)
@@ -357,20 +375,27 @@ def _spoke_rules(s: sc.Scenario, model: Model, step: int) -> dict:
 
 
 def _hub_file(s: sc.Scenario, model: Model, ref: Reference) -> dict:
-    pushes = push_times(s, model)
     step = 60 if s.hub_only else model.billing.mco_interval // 60
     if s.hub_only and (s.faults_of("mco_jitter") or s.faults_of("mco_straddle")):
         raise ValueError(f"scenario {s.name}: hub_only scenarios are evaluated hourly and need on-time pushes")
-    hub = HubView(ref, rule_samples(s, model, ref))
+    samples = rule_samples(s, model, ref)
+    hub = HubView(ref, samples, model.clusters)
+    # per cluster, the minutes its pushes arrived (its live allocation: the burn rate period-to-date extrapolates)
+    pushes = {c: {r.t for r in samples if r.kind == "pod_alloc" and (r.clusters is None or c in r.clusters)}
+              for c in s.clusters}
 
     checks = [m for m in range(60, s.duration + 1, step) if m % 60 in (0, 60 - step)]
-    if s.duration > 2 * 24 * 60:  # month-scale: the first hours, the hours around month boundaries, the last
-        starts = _month_starts(s.duration)
-        checks = [m for m in checks if m < 300 or m > s.duration - 120 or any(abs(m - b) <= 180 for b in starts)]
+    if s.duration > 2 * 24 * 60:  # long: the first hours, the hours around month boundaries (and where the hub
+        # settles them, with backfill), the settling of the hours of an outage, the last
+        starts, late = _month_starts(s.duration), model.billing.backfill_hours * 60
+        outages = [(f.at + late - 120, f.at + f.minutes + late + 120) for f in s.faults_of("mco_outage")]
+        checks = [m for m in checks if m < 300 or m > s.duration - 120
+                  or any(abs(m - b) <= 180 or abs(m - b - late) <= 180 for b in starts)
+                  or any(a <= m <= b for a, b in outages)]
     strict = "labels" in s.checks
     tests = [t for m in checks for t in _hub_checks(ref, m, hub, cluster_label=True, strict=strict)]
     recent = model.billing.mco_interval // 60
-    tests += [t for m in checks if _stable(ref, m) and any(m - recent <= p <= m for p in pushes)
+    tests += [t for m in checks if _stable(ref, m) and all(any(m - recent <= p <= m for p in pushes[c]) for c in pushes)
               for t in _ptd_checks(ref, model, m, hour_costs=lambda hour: hub.hour_costs(hour, step))]
     group = {"name": f"{s.name} [push path]: {s.protects}", "interval": "1m",
              "input_series": pushed(s, model, ref), "promql_expr_test": tests}

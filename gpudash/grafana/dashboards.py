@@ -70,13 +70,18 @@ def _energy_panels(model: Model, s, power: str, legend: str) -> list:
                (Q(energy_per_gpu_hour(s), instant=True),), thresholds=P.NEUTRAL, decimals=3, width=6),
         P.timeseries("Average GPU power per clock hour", f"Mean power (W) of each complete clock hour (its kWh x "
                      f"1000), priced at {model.energy.price_per_kwh:g} {model.currency}/kWh unless a cluster has "
-                     "its own tariff. A bar at T is the hour [T-2h, T-1h).", P.WATTS,
+                     f"its own tariff. A bar at T is the hour {read.hour_read_text(model)}.", P.WATTS,
                      (Q(power, legend, interval="1h"),), bars=True, stack=True, decimals=0,
                      width=12),
     ]
 
 
 # --- provider -----------------------------------------------------------------------------------------------------
+
+def _hours_words(seconds: int) -> str:
+    hours = seconds // 3600
+    return "two hours" if hours == 2 else f"{hours} hours"
+
 
 def provider(model: Model) -> P.Dashboard:
     s = provider_scope(model)
@@ -128,8 +133,8 @@ def provider(model: Model) -> P.Dashboard:
                      rate, (Q(pq.revenue_rate_by_cluster(s), "{{cluster}}"),),
                      stack=True, decimals=2),
         P.timeseries("Revenue per clock hour", f"Invoiced cost of each complete clock hour per cluster, in "
-                     f"{model.currency}. A bar at T is the hour [T-2h, T-1h): an hour is complete on the hub "
-                     "two hours after it starts.", cur,
+                     f"{model.currency}. A bar at T is the hour {read.hour_read_text(model)}: an hour is complete on "
+                     f"the hub {_hours_words(read.delay(model))} after it starts.", cur,
                      (Q(pq.revenue_per_hour(s), "{{cluster}}", interval="1h"),),
                      bars=True, stack=True, decimals=2),
 
@@ -169,7 +174,7 @@ def provider(model: Model) -> P.Dashboard:
                      "(billed resource nvidia.com/mig-<profile>).", P.GPUS,
                      (Q(pq.mig_by_profile(s), "{{cluster}} {{gpu_class}} {{resource}}"),), stack=True),
         P.timeseries("MIG GPU-hours per clock hour", "GPU-hours of MIG slices per complete clock hour, per "
-                     "profile. A bar at T is the hour [T-2h, T-1h).", P.GPU_HOURS,
+                     f"profile. A bar at T is the hour {read.hour_read_text(model)}.", P.GPU_HOURS,
                      (Q(pq.mig_hours(s), "{{gpu_class}} {{resource}}",
                         interval="1h"),), bars=True, stack=True, decimals=2),
         P.table("Unpriced usage, last hour", "GPU-hours of the last complete clock hour per cluster, namespace, "
@@ -222,21 +227,23 @@ def ccsp(model: Model) -> P.Dashboard:
     node_gpus = s.hour(names.CCSP_NODE_GPUS)
     nodes = q.agg("sum", ("cluster",), s.hour(names.CCSP_ACTIVE_NODES))
     gpus = q.agg("sum", ("cluster",), s.hour(names.CCSP_ACTIVE_GPUS))
-    hour_start = Q(read.READ_HOUR_START, instant=False, table=True, interval="1h")
-    hourly_note = ("Each clock hour is read once, at T = hour start + 2 h (when the hub has it complete); the "
+    hour_start = Q(read.read_hour_start(model), instant=False, table=True, interval="1h")
+    hourly_note = (f"Each clock hour is read once, at T = hour start + {read.delay(model) // 3600} h (when the hub "
+                   "has it complete); the "
                    "'Hour (UTC)' column is the hour the row reports.")
     panels = [
         P.row("Hourly activity"),
         P.timeseries("Active worker nodes per hour", "Worker nodes with at least one GPU allocated to a Running "
-                     "pod at some spoke step of the clock hour, per cluster. A bar at T is the hour [T-2h, T-1h).",
+                     "pod at some spoke step of the clock hour, per cluster. A bar at T is the hour "
+                     f"{read.hour_read_text(model)}.",
                      P.GPUS, (Q(nodes, "{{cluster}}", interval="1h"),), bars=True, stack=True),
         P.timeseries("Active GPUs per hour (fleet total)", "Sum over nodes of each node's most GPUs active at "
                      "once in the clock hour (MIG slices by compute share, time-sliced replicas by 1/replicas, "
-                     "rounded up), per cluster. A bar at T is the hour [T-2h, T-1h).", P.GPUS,
+                     f"rounded up), per cluster. A bar at T is the hour {read.hour_read_text(model)}.", P.GPUS,
                      (Q(gpus, "{{cluster}}", interval="1h"), Q(f"sum({gpus})", "fleet total", interval="1h")),
                      bars=True),
         P.timeseries("Active GPUs per node per hour (max in the hour)", "Most GPUs active at once on each node "
-                     "during the clock hour. A point at T is the hour [T-2h, T-1h).", P.GPUS,
+                     f"during the clock hour. A point at T is the hour {read.hour_read_text(model)}.", P.GPUS,
                      (Q(node_gpus, "{{cluster}}/{{node}}", interval="1h"),), bars=True, width=24, height=10,
                      legend_calcs=("max",)),
         P.row("Export (one row per hour; use Inspect > Data > Download CSV)"),
@@ -321,7 +328,8 @@ def tenant(model: Model, t: Tenant) -> P.Dashboard:
 
         P.row("GPU-hours"),
         P.timeseries("GPU-hours per clock hour by class and cluster", "GPU-hours allocated in each complete clock "
-                     "hour, per cluster, GPU class and billed resource. A bar at T is the hour [T-2h, T-1h).",
+                     "hour, per cluster, GPU class and billed resource. A bar at T is the hour "
+                     f"{read.hour_read_text(model)}.",
                      P.GPU_HOURS, (Q(tq.gpu_hours_per_hour(s), "{{cluster}} {{gpu_class}} {{resource}}",
                                      interval="1h"),),
                      bars=True, stack=True, decimals=2),

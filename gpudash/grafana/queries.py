@@ -110,7 +110,8 @@ def allocated_by_line(scope: Scope) -> str:
 # --- energy (shared by the provider and tenant dashboards) ----------------------------------------------------
 def energy_to_date(s: Scope, by: tuple[str, ...] = ()) -> str:
     """GPU kWh of this period's complete hours up to the hour before last (energy has no "right now" figure)."""
-    return q.agg("sum", by, period_to_date(s.hour(names.HOUR_ENERGY), "vector(0)", ("cluster", "namespace")))
+    return q.agg("sum", by, period_to_date(s.hour(names.HOUR_ENERGY), "vector(0)", ("cluster", "namespace"),
+                                                read.delay(s.model)))
 
 
 def power_per_hour(s: Scope, by: tuple[str, ...]) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from gpudash.grafana.queries import Scope, hours_in_range, pod_activity
 from gpudash.promql import build as q
+from gpudash.promql import read
 from gpudash.promql.calendar import period_to_date
 from gpudash.rules import names
 
@@ -31,7 +32,9 @@ def projected(s: Scope) -> str:
 
 def gpu_hours_to_date(s: Scope) -> str:
     """GPU-hours this period: complete hours, then the current allocation (:func:`period_to_date`)."""
-    return f"sum({period_to_date(s.hour(names.HOUR_GPU_HOURS), s.now(names.CLASS_ALLOCATED), ('namespace',))})"
+    ptd = period_to_date(s.hour(names.HOUR_GPU_HOURS), s.now(names.CLASS_ALLOCATED), ("namespace",),
+                         read.delay(s.model))
+    return f"sum({ptd})"
 
 
 def burn_rate(s: Scope) -> str:

@@ -30,6 +30,7 @@ from gpudash.model.schema import DURATION_PATTERN, HTTP_SECRETS, INLINE_SECRETS,
 from gpudash.model.types import (
     ALL_TARGETS,
     DAY,
+    DEFAULT_BACKFILL_HOURS,
     MIN_RETENTION,
     Alerts,
     ArgoCD,
@@ -583,8 +584,13 @@ def _billing(d: dict, ctx: _Ctx) -> Billing:
               f"{d['mco_interval']} must be at least billing.resolution ({d['resolution']})")
     ctx.check(burn >= 2 * mco, ("billing", "burn_rate_window"),
               f"{d['burn_rate_window']} must be at least 2 x billing.mco_interval ({format_duration(2 * mco)})")
+    tier = d["spoke_tier"] == "policy"
+    backfill = d.get("backfill_hours", DEFAULT_BACKFILL_HOURS if tier else 0)
+    ctx.check(tier or backfill == 0, ("billing", "backfill_hours"),
+              f"{backfill} needs billing.spoke_tier: policy (without the tier every push would re-derive each "
+              "earlier hour from raw series); set it to 0 or turn the tier on")
     return Billing(period=d["period"], resolution=res, mco_interval=mco, burn_rate_window=burn,
-                   spoke_tier=d["spoke_tier"], retention=_retention(d["retention"], ctx))
+                   spoke_tier=d["spoke_tier"], retention=_retention(d["retention"], ctx), backfill_hours=backfill)
 
 
 def _retention(d: dict, ctx: _Ctx) -> Retention:

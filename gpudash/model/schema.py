@@ -12,6 +12,7 @@ from gpudash.model import mig, partitions
 from gpudash.model.types import (
     ALL_TARGETS,
     DAY,
+    MAX_BACKFILL_HOURS,
     MIN_RETENTION,
     PRUNE_CHECK_INTERVAL,
     PRUNE_MAX_ACTIONS,
@@ -112,6 +113,12 @@ def _billing() -> dict:
                                       "every resolution (delivered as an ACM Policy) and the pushed hourly rules "
                                       "read those samples; none: every push re-derives the hour from raw series.",
                        "enum": list(SPOKE_TIERS), "default": SPOKE_TIERS[0]},
+        "backfill_hours": {"title": f"a number of hours in [0, {MAX_BACKFILL_HOURS}]", "type": "integer",
+                           "minimum": 0, "maximum": MAX_BACKFILL_HOURS,
+                           "description": "Each push also carries the hourly figures of this many earlier hours, so "
+                                          "an ACM outage up to this long loses no billed hour; the hub settles hour H "
+                                          "at H + backfill_hours + 1h. Default 24 with spoke_tier: policy, which it "
+                                          "needs (0 without: each push would re-derive every hour from raw series)."},
         "retention": _retention(),
     }, "How GPU time is sampled, pushed and billed.", default={})
 

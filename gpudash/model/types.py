@@ -17,6 +17,10 @@ MIN_RETENTION = 397 * DAY
 # billing.spoke_tier, the default first: "none" re-derives each hour from raw series at every push; "policy"
 # records the per-step allocation on every spoke (an ACM Policy delivers the rules) and the pushes read it.
 SPOKE_TIERS = ("none", "policy")
+# billing.backfill_hours: the default with the spoke tier, and the most a push may carry (each earlier hour is one more
+# copy of every hourly series on the hub, and one more hourly sum per push on the spoke).
+DEFAULT_BACKFILL_HOURS = 24
+MAX_BACKFILL_HOURS = 72
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,7 @@ class Billing:
     burn_rate_window: int  # seconds: window of the "recent" burn rate used by projections and alerts
     spoke_tier: str = SPOKE_TIERS[0]
     retention: Retention = Retention()
+    backfill_hours: int = 0  # earlier hours each push carries besides the previous one (billing.backfill_hours)
 
     @property
     def tier(self) -> bool:

@@ -39,6 +39,16 @@ def pushed_this_hour(selector: str, by: tuple[str, ...], step: int) -> str:
     return q.agg("max", by, f"{' or '.join(parts)} or {latest}")
 
 
+def pushed_hours_ago(selector: str, by: tuple[str, ...], hours_ago: int) -> str:
+    """Per series of ``selector`` (labels ``by``), the largest value among its samples whose own timestamp lies in
+    the complete clock hour ``hours_ago`` (at least 1) hours before the evaluation time's: the hourly subquery
+    aligned on clock hours evaluates the hour read (:data:`gpudash.promql.read.HOUR_RANGE`) once, at that hour's
+    end boundary, whatever the evaluation time within the current hour."""
+    inner = q.agg("max", by, f"max_over_time({selector}{read.HOUR_RANGE})")
+    offset = f" offset {hours_ago - 1}h" if hours_ago > 1 else ""
+    return f"last_over_time(({inner})[{q.window(3600)}:1h]{offset})"
+
+
 # The start of the evaluation time's clock hour as a scalar (exact: fmod is exact, and so is the subtraction).
 _HOUR_START_SCALAR = "(time() - time() % 3600)"
 
@@ -51,24 +61,25 @@ def month_mod3(t: str) -> str:
     return f"month({t}) % 3"
 
 
-def period_to_date(hour_expr: str, rate_expr: str, by: tuple[str, ...]) -> str:
-    """This UTC month so far: exact complete hours up to the hour before last, plus ``rate_expr`` (the same
-    quantity per hour right now) for the time since then, never before the month start.
+def period_to_date(hour_expr: str, rate_expr: str, by: tuple[str, ...], delay: int = read.READ_DELAY) -> str:
+    """This UTC month so far: exact complete hours up to the last hour the hub has settled, plus ``rate_expr`` (the
+    same quantity per hour right now) for the time since then, never before the month start.
 
-    ``hour_expr`` must give, at an hour-aligned step ``s``, the figure of hour ``[s - 2h, s - 1h)`` (the hub
-    series read with :func:`gpudash.promql.read.hour`). A 31-day hourly subquery holds at most three
+    ``hour_expr`` must give, at an hour-aligned step ``s``, the figure of hour ``[s - delay, s - delay + 1h)`` (the
+    hub series read with :func:`gpudash.promql.read.hour`; ``delay`` is :func:`gpudash.promql.read.delay`). A
+    31-day hourly subquery holds at most three
     months, so the month modulo 3 tells the current month apart from the others; it is compared per
     step with ``time()`` only, so the expression is right in instant and range queries (and rule backfills)
     alike.
     """
     now = month_mod3("vector(time())")
-    step = month_mod3(read.READ_HOUR_START)
+    step = month_mod3(f"vector(time() - {delay})")
     parts = []
     for k in range(3):
         inner = f"{hour_expr} and on () ({step} == {k})"
         parts.append(f"({q.agg('sum', by, f'sum_over_time(({inner})[31d:1h])')} and on () ({now} == {k}))")
     complete = q.label_replace(" or ".join(parts), "gpudash_part", "hours", "", "")
-    since_hour = "vector(time() % 3600 + 3600)"
+    since_hour = f"vector(time() % 3600 + {delay - 3600})"
     seconds = f"scalar(({since_hour} < {SINCE_MONTH_START}) or {SINCE_MONTH_START})"
     estimate = q.label_replace(q.agg("sum", by, f"{rate_expr} * {seconds} / 3600"), "gpudash_part", "estimate", "", "")
     return q.agg("sum", by, f"{complete} or {estimate}")

@@ -10,6 +10,10 @@ metrics-collector's interval) and the hub rules run every ``P``:
   hour boundary ``T`` the read ``last_over_time(series[1h] offset 1ms)`` holds exactly hour ``[T - 2h, T - 1h)``
   (the 1 ms keeps the sample at ``T`` itself, which describes the next hour, out under Prometheus 2 and 3);
 * **final**: hour ``H`` is final, and read, at ``H + READ_DELAY``.
+
+With ``billing.backfill_hours`` N > 0 the hub settles hour ``H`` during ``[H + (N + 1)h, H + (N + 2)h)`` instead,
+after every push that may carry it: the same read then holds hour ``[T - (N + 2)h, T - (N + 1)h)`` and
+:func:`delay` is ``(N + 2)h``.
 """
 from __future__ import annotations
 
@@ -17,9 +21,25 @@ from gpudash.promql import build as q
 
 HOUR = 3600
 TOKEN_ENV = "GPUDASH_TOKEN"  # the bearer token every hub reader sends (report, doctor, the pruner and its Deployment)
-READ_DELAY = 2 * HOUR  # hour H is pushed during H + 1h and read at H + 2h
+READ_DELAY = 2 * HOUR  # hour H is pushed during H + 1h and read at H + 2h (without backfill)
 HOUR_RANGE = "[1h] offset 1ms"  # the range that holds, at an hour boundary T, hour [T - 2h, T - 1h)
-READ_HOUR_START = f"vector(time() - {READ_DELAY})"  # the start of the hour that a read at the evaluation time holds
+
+
+def delay(model) -> int:
+    """Seconds from the start of hour H to the boundary where a read of the hub's hour series holds it: 2h, plus
+    ``billing.backfill_hours`` (the hub settles an hour only once every push that may carry it is due)."""
+    return READ_DELAY + model.billing.backfill_hours * HOUR
+
+
+def hour_read_text(model) -> str:
+    """The hour a read at an hour boundary T holds, for panel and report texts: ``[T-2h, T-1h)`` without backfill."""
+    hours = delay(model) // HOUR
+    return f"[T-{hours}h, T-{hours - 1}h)"
+
+
+def read_hour_start(model) -> str:
+    """The start of the hour that a read at the evaluation time holds, as a one-sample vector."""
+    return f"vector(time() - {delay(model)})"
 
 
 def fresh_seconds(interval: int) -> int:

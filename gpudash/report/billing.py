@@ -26,6 +26,7 @@ from decimal import Decimal
 
 from gpudash.model.pricing import skus
 from gpudash.model.types import Model, Tenant
+from gpudash.promql import read
 from gpudash.report import common, queries
 from gpudash.report.client import Prometheus
 from gpudash.report.period import month_start, next_month, readable_until, rfc3339
@@ -197,9 +198,10 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | No
     now = time.time() if now is None else now
     chosen = tenant_by_name(model, tenant) if tenant else None
     scope = queries.Scope(namespace=chosen.namespace if chosen else None, cluster=cluster)
-    readable_end = max(start, readable_until(end, now))
+    delay = read.delay(model)
+    readable_end = max(start, readable_until(end, now, delay))
     warnings: list[str] = []
-    final = common.not_final_warning(readable_end, end)
+    final = common.not_final_warning(readable_end, end, delay)
     if final:
         warnings.append(final)
 
@@ -207,8 +209,8 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | No
              "info": queries.tenant_info_present(scope), "energy_kwh": queries.energy_kwh(scope),
              "energy_cost": queries.energy_cost(scope)}
     if not scope.namespace:  # provider view: which clusters pushed each hour (a tenant cannot see this series)
-        exprs["pushed"] = queries.cluster_billed_hour(scope)
-    data = common.read_hourly(prom, exprs, start, readable_end, progress)
+        exprs["pushed"] = queries.cluster_billed_hour(scope, delay)
+    data = common.read_hourly(prom, exprs, start, readable_end, delay, progress)
     gaps = common.check_rules_installed(prom, scope, start, readable_end,
                                         {h for _, h, v in data["info"] if v > 0}, warnings)
 

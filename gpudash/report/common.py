@@ -63,11 +63,12 @@ def round_hours(value: float | Decimal) -> float:
     return float(hours(value))
 
 
-def read_hourly(prom: Prometheus, exprs: dict[str, str], start: int, end: int,
+def read_hourly(prom: Prometheus, exprs: dict[str, str], start: int, end: int, delay: int,
                 progress: Callable[[int, int, str], None] | None = None) -> dict[str, list[tuple[dict, int, float]]]:
     """Every hour of ``[start, end)`` of each expression: {key: [(labels, hour start, value)]}.
 
-    Hour H is evaluated at H + 2h; the period is cut into month chunks (<= 745 points per query).
+    Hour H is evaluated at H + ``delay`` (:func:`gpudash.promql.read.delay`); the period is cut into month chunks
+    (<= 745 points per query).
     """
     out: dict[str, list] = {k: [] for k in exprs}
     pieces = chunks(start, end)
@@ -75,9 +76,9 @@ def read_hourly(prom: Prometheus, exprs: dict[str, str], start: int, end: int,
         if progress:
             progress(i + 1, len(pieces), rfc3339(a)[:7])
         for key, expr in exprs.items():
-            for labels, values in prom.query_range(expr, a + READ_DELAY, b - HOUR + READ_DELAY, HOUR):
+            for labels, values in prom.query_range(expr, a + delay, b - HOUR + delay, HOUR):
                 for t, v in values:  # the client refused NaN, infinities and absurd magnitudes
-                    hour = int(round(t)) - READ_DELAY
+                    hour = int(round(t)) - delay
                     if a <= hour < b:
                         out[key].append((labels, hour, nonnegative(prom, labels, v, t)))
     return out
@@ -167,8 +168,8 @@ def describe_hours(hours: list[int], limit: int = 3) -> str:
     return ", ".join(parts)
 
 
-def not_final_warning(readable_end: int, end: int) -> str | None:
+def not_final_warning(readable_end: int, end: int, delay: int) -> str | None:
     if readable_end >= end:
         return None
     return (f"hours from {rfc3339(max(readable_end, 0))} to {rfc3339(end)} are not in the report: hour H is final "
-            f"on the hub at H + 2h; run the report again after {rfc3339(end + READ_DELAY)}")
+            f"on the hub at H + {delay // HOUR}h; run the report again after {rfc3339(end + delay)}")

@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass, field
 
 from gpudash.model.types import Model
+from gpudash.promql import read
 from gpudash.promql.read import HOUR
 from gpudash.report import common, queries
 from gpudash.report.client import Prometheus
@@ -51,16 +52,17 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, cluster: str | N
           now: float | None = None, progress=None) -> NodesReport:
     now = time.time() if now is None else now
     scope = queries.Scope(cluster=cluster)
-    readable_end = max(start, readable_until(end, now))
+    delay = read.delay(model)
+    readable_end = max(start, readable_until(end, now, delay))
     warnings: list[str] = []
-    final = common.not_final_warning(readable_end, end)
+    final = common.not_final_warning(readable_end, end, delay)
     if final:
         warnings.append(final)
     data = common.read_hourly(prom, {"nodes": queries.node_active_gpus(scope),
                                      "sources": queries.node_active_sources(scope),
-                                     "pushed": queries.cluster_billed_hour(scope),
+                                     "pushed": queries.cluster_billed_hour(scope, delay),
                                      "info": queries.tenant_info_present(queries.Scope())},
-                              start, readable_end, progress)
+                              start, readable_end, delay, progress)
     common.check_rules_installed(prom, queries.Scope(), start, readable_end,
                                  {h for _, h, v in data["info"] if v > 0}, warnings)
     per_node: dict[tuple[int, str, str], int] = {}

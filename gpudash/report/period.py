@@ -71,9 +71,10 @@ def chunks(start: int, end: int, max_hours: int = MAX_POINTS) -> list[tuple[int,
     return out
 
 
-def readable_until(end: int, now: float) -> int:
-    """The end of the readable part of ``[.., end)``: hours ``H`` with ``H + 2h <= now``."""
-    last_readable_hour = int((now - READ_DELAY) // HOUR) * HOUR  # latest H with H + 2h <= now
+def readable_until(end: int, now: float, delay: int = READ_DELAY) -> int:
+    """The end of the readable part of ``[.., end)``: hours ``H`` with ``H + delay <= now``
+    (:func:`gpudash.promql.read.delay`)."""
+    last_readable_hour = int((now - delay) // HOUR) * HOUR  # latest H with H + delay <= now
     return min(end, last_readable_hour + HOUR)
 
 

@@ -82,9 +82,14 @@ def tenant_info_selector(scope: Scope) -> str:
     return q.selector(names.TENANT_INFO, *Scope(namespace=scope.namespace).matchers())
 
 
-def cluster_billed_hour(scope: Scope) -> str:
-    """Per cluster, the hour its pushes during hour H + 1 describe (== H when the cluster pushed in time)."""
-    return hour_read(names.BILLED_HOUR, names.labels(names.BILLED_HOUR), scope, namespaced=False)
+def cluster_billed_hour(scope: Scope, delay: int = read.READ_DELAY) -> str:
+    """Per cluster, read at H + ``delay``: the hour its pushes during hour H + 1 describe (== H when the cluster
+    pushed in time); with backfill (a longer ``delay``, :func:`gpudash.promql.read.delay`) H itself where some
+    push delivered hour H's figures (its coverage is above 0), since the heartbeat then describes a later hour."""
+    if delay == read.READ_DELAY:
+        return hour_read(names.BILLED_HOUR, names.labels(names.BILLED_HOUR), scope, namespaced=False)
+    covered = hour_read(names.BILLING_COVERAGE, names.labels(names.BILLING_COVERAGE), scope, namespaced=False)
+    return f"({covered} > 0) * 0 + (time() - {delay})"
 
 
 def node_active_gpus(scope: Scope) -> str:

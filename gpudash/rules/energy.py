@@ -124,7 +124,7 @@ def rules(model: Model) -> tuple[Rule, ...]:
         return ()
     hourly = f"sum_over_time({spoke.over_hour(model, names.TIER_ENERGY, step_joules(model))}) / {JOULES_PER_KWH!r}"
     return (
-        Rule(names.HOURLY_ENERGY, spoke.previous_hour(hourly),
+        Rule(names.HOURLY_ENERGY, spoke.previous_hour(model, hourly),
              "GPU energy (kWh) of the previous clock hour per namespace: each GPU's counter rise (power x step"
              "\nwithout a counter) at every spoke step, split among the pods holding it (MIG by compute share);"
              "\nthe row without namespace is the unallocated line. Pushed like GPU-hours, with a sentinel row."),

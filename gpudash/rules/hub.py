@@ -99,14 +99,36 @@ _LOOKBACK = 300
 
 
 def _pushed(model: Model, series: str, sentinel: str | None = None, detail: bool = False) -> str:
-    """:func:`calendar.pushed_this_hour` of a pushed hourly spoke ``series``: the figures of the hour before
-    this one, each series from its own pushes made during this clock hour; ``sentinel`` "" for the data rows,
-    "1" for the sentinel row, None for a series without one; ``detail``: keep its detail labels apart."""
-    selector = series if sentinel is None else q.selector(series, (names.SENTINEL_LABEL, "=", sentinel))
+    """The figures of the hour the hub settles now, per series of the pushed hourly spoke ``series``: the hour
+    before this one (:func:`calendar.pushed_this_hour`, each series from its own pushes made during this clock
+    hour), or with ``billing.backfill_hours`` N > 0 the hour N + 1 hours before it (:func:`_settled`).
+    ``sentinel`` "" for the data rows, "1" for the sentinel row, None for a series without one; ``detail``: keep
+    its detail labels apart."""
+    matchers = () if sentinel is None else ((names.SENTINEL_LABEL, "=", sentinel),)
     # the series' identifying labels (the collector adds cluster; clusterID is dropped here)
     key = names.labels(series) if detail else names.key(series)
     by = (*key, names.SENTINEL_LABEL) if names.SERIES[series].sentinel else key
-    return calendar.pushed_this_hour(selector, by, min(model.billing.mco_interval, _LOOKBACK))
+    step = min(model.billing.mco_interval, _LOOKBACK)
+    if not model.billing.backfill_hours:
+        return calendar.pushed_this_hour(q.selector(series, *matchers), by, step)
+    return _settled(model, series, matchers, by, step)
+
+
+def _settled(model: Model, series: str, matchers: tuple, by: tuple[str, ...], step: int) -> str:
+    """Hour h = this hour - (N + 1), settled once: a push made during hour h + k carries it with lag k (k = 1..N + 1,
+    :func:`gpudash.rules.spoke._lagged`), so the rows of lag k are read from the pushes of the clock hour N + 1 - k
+    hours before this one (lag N + 1: this hour's, so far) and the largest value of each series wins, as among
+    the pushes of one hour. Every pushed sample describes one hour (its own timestamp's hour minus its lag), and
+    the hub records hour h only during [h + N + 1, h + N + 2): an hour is never taken twice, nor from another."""
+    n = model.billing.backfill_hours
+    lagged = (*by, names.LAG_LABEL)
+
+    def rows(lag: int) -> str:
+        return q.selector(series, *matchers, (names.LAG_LABEL, "=", str(lag)))
+
+    terms = [calendar.pushed_this_hour(rows(n + 1), lagged, step)]
+    terms += [calendar.pushed_hours_ago(rows(k), lagged, n + 1 - k) for k in range(n, 0, -1)]
+    return q.agg("max", by, " or ".join(terms))
 
 
 def _this_hours_push(model: Model, series: str, detail: bool = False) -> str:
@@ -126,13 +148,19 @@ def _hourly_series(model: Model) -> tuple[str, ...]:
 
 
 def _coverage(model: Model) -> str:
-    """Steps observed / steps per hour, for clusters whose hourly rules all ran this hour; 0 for a cluster that
-    pushed this hour (its heartbeat arrived) while an hourly rule failed in every push."""
+    """Steps observed / steps per hour, for clusters whose hourly rules all ran for the settled hour; 0 for a
+    cluster that pushed it (its heartbeat arrived, or with backfill its steps row) while an hourly rule failed in
+    every push. With backfill every model cluster gets a row: 0 for an hour no push carried (lost beyond the
+    backfill), except on a single cluster (its series carry no cluster label)."""
     steps = 3600 // model.billing.resolution
     observed = _pushed(model, names.STEPS_OBSERVED)
     ran = " and on (cluster) ".join(_ran_this_hour(model, s) for s in _hourly_series(model))
-    pushed = _pushed(model, names.BILLED_HOUR)
-    return f"({observed} / {steps} and on (cluster) {ran}) or on (cluster) ({pushed} * 0)"
+    covered = f"({observed} / {steps} and on (cluster) {ran})"
+    if not model.billing.backfill_hours:
+        return f"{covered} or on (cluster) ({_pushed(model, names.BILLED_HOUR)} * 0)"
+    single = read.now(q.selector(names.BILLED_HOUR, ("cluster", "=", "")), model.billing.mco_interval)
+    known = " or ".join(q.const_series(0, cluster=c) for c in model.clusters)
+    return f"{covered} or on (cluster) ({observed} * 0) or on (cluster) (({known}) unless on () {single})"
 
 
 def _sum(series: str, expr: str) -> str:
@@ -158,8 +186,8 @@ def _billing_rules(model: Model) -> tuple[Rule, ...]:
     unpriced_keys = q.label_replace(names.SKU_PRICE, "resource", "$1", "ksm_resource", "(.*)")
     # max by: one tenant name per namespace, whichever clusters the model constants are on
     tenants = f"on (namespace) group_left (tenant) {q.agg('max', ('namespace', 'tenant'), names.TENANT_INFO)}"
-    period_to_date = calendar.period_to_date(read.hour(names.TENANT_HOUR_COST),
-                                             names.NAMESPACE_COST_RATE, names.labels(names.TENANT_HOUR_COST))
+    period_to_date = calendar.period_to_date(read.hour(names.TENANT_HOUR_COST), names.NAMESPACE_COST_RATE,
+                                             names.labels(names.TENANT_HOUR_COST), read.delay(model))
     energy_rules = (
         Rule(names.HOUR_ENERGY, energy,
              "GPU energy (kWh) of the last complete clock hour per namespace and cluster, read like the GPU-hours;"

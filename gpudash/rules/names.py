@@ -31,6 +31,9 @@ SPOKE, HUB = "spoke", "hub"
 SPOKE_TIER = "spoke-tier"
 # Every hourly spoke rule adds one row with only this label (value 0): proof that the rule ran in that push.
 SENTINEL_LABEL = "gpudash_sentinel"
+# With billing.backfill_hours N > 0, every hourly spoke rule returns its rows N + 1 times, for the hour k = 1..N + 1
+# hours before the push's own clock hour, each with this label set to k (docs/billing-contract.md section 6).
+LAG_LABEL = "gpudash_lag"
 # Where a step's active GPUs of a node came from (docs/billing-contract.md section 5):
 ACTIVE_FROM_LABEL = "active_from"
 # only whole GPUs allocated: the count is the allocation, exact and independent of any exporter

@@ -207,17 +207,29 @@ _JUST_UNDER_1H = q.window(3600)
 SENTINEL = q.const_series(0, **{names.SENTINEL_LABEL: "1"})
 
 
-def _at_last_hour_boundary(per_hour: str) -> str:
-    """``per_hour`` (an aggregate over the steps of one hour) at the last clock hour boundary. The outer hourly
-    subquery evaluates it exactly once, at that boundary, so every evaluation during hour H+1 gives the same
-    figures for hour H; the hub keeps each series only from samples evaluated during H+1 (their own
-    timestamps), so a series that stops simply has no sample there."""
-    return f"last_over_time(({per_hour})[{_JUST_UNDER_1H}:1h])"
+def _at_last_hour_boundary(per_hour: str, hours_before: int = 0) -> str:
+    """``per_hour`` (an aggregate over the steps of one hour) at the last clock hour boundary (``hours_before``
+    hours earlier). The outer hourly subquery evaluates it exactly once, at that boundary, so every evaluation
+    during hour H+1 gives the same figures for hour H; the hub keeps each series only from samples evaluated
+    during H+1 (their own timestamps), so a series that stops simply has no sample there."""
+    offset = f" offset {hours_before}h" if hours_before else ""
+    return f"last_over_time(({per_hour})[{_JUST_UNDER_1H}:1h]{offset})"
 
 
-def previous_hour(per_hour: str) -> str:
-    """:func:`_at_last_hour_boundary` plus the sentinel row."""
-    return f"{_at_last_hour_boundary(per_hour)} or {SENTINEL}"
+def _lagged(model: Model, figures) -> str:
+    """The rows ``figures(hours_before)`` of the previous clock hour, and with ``billing.backfill_hours`` N > 0
+    also of the N hours before it, each with :data:`~gpudash.rules.names.LAG_LABEL` k for the hour k hours
+    before the evaluation's own (k = 1..N + 1): a push after an outage of up to N hours still carries every
+    hour the lost pushes did. Without backfill the rows carry no lag label."""
+    n = model.billing.backfill_hours
+    if not n:
+        return figures(0)
+    return " or ".join(q.label_replace(figures(k - 1), names.LAG_LABEL, str(k), "", "") for k in range(1, n + 2))
+
+
+def previous_hour(model: Model, per_hour: str) -> str:
+    """:func:`_at_last_hour_boundary` plus the sentinel row, for each hour :func:`_lagged` carries."""
+    return _lagged(model, lambda before: f"{_at_last_hour_boundary(per_hour, before)} or {SENTINEL}")
 
 
 def _gpu_equivalents(node_res: str, model: Model) -> str:
@@ -372,7 +384,7 @@ def rules(model: Model) -> tuple[Rule, ...]:
         Rule(names.POD_ALLOCATED, live_pod_allocated(model),
              "GPUs allocated now to each Running, node-bound pod, with its workload: the live burn rate per pod"
              "\nand workload on the hub. Not an integral: billing uses the hourly series below."),
-        Rule(names.HOURLY_GPU_HOURS, previous_hour(hour_gpu_hours),
+        Rule(names.HOURLY_GPU_HOURS, previous_hour(model, hour_gpu_hours),
              "GPU-hours allocated in the previous complete UTC clock hour, integrated at every spoke step"
              "\n(billing.resolution). Every push during an hour carries the same total for the hour before,"
              "\nso the hub reads each hour exactly once and a lost push loses nothing. The sentinel row says"
@@ -380,11 +392,12 @@ def rules(model: Model) -> tuple[Rule, ...]:
         Rule(names.BILLED_HOUR, "floor(vector(time()) / 3600) * 3600 - 3600",
              "Start of the clock hour the hourly series of a push made now describe: the cluster's heartbeat"
              "\n(pushed whether or not it runs GPUs; the hub's not-reporting alert and push-age panels)."),
-        Rule(names.STEPS_OBSERVED, f"{_at_last_hour_boundary(steps_observed)} or vector(0)",
+        Rule(names.STEPS_OBSERVED,
+             _lagged(model, lambda before: f"{_at_last_hour_boundary(steps_observed, before)} or vector(0)"),
              "Spoke steps of the previous clock hour at which kube-state-metrics was up: the share of the"
              "\nhour the hourly figures cover. Less than every step (a restarted Prometheus with an empty"
              "\nTSDB, kube-state-metrics down) is an under-billed hour, which the hub alerts on."),
-        Rule(names.NODE_ACTIVE_GPUS_MAX, previous_hour(node_max),
+        Rule(names.NODE_ACTIVE_GPUS_MAX, previous_hour(model, node_max),
              "CCSP: most GPUs allocated to Running pods on each node at any step of the previous clock hour:"
              "\nwhole GPUs from the allocation (active_from=allocation); MIG slices and time-sliced replicas on"
              "\nthe physical GPUs dcgm-exporter attributes to their pods, at least the compute-share bound"

@@ -701,19 +701,20 @@ class Reference:
 
     def period_to_date_by_cluster(self, minute: int, rate_minute: int | None = None,
                                   hour_costs=None) -> dict[tuple[str, str], float]:
-        """{(cluster, tenant namespace): cost} at ``minute``: the complete hours up to the hour before last, plus
-        the cost rate at ``rate_minute`` (default ``minute``) x the time since then, within the period.
+        """{(cluster, tenant namespace): cost} at ``minute``: the complete hours the hub has settled (up to the hour
+        before last, ``billing.backfill_hours`` earlier with backfill), plus the cost rate at ``rate_minute``
+        (default ``minute``) x the time since then, within the period.
         ``hour_costs`` (hour) -> {(cluster, namespace): cost} gives what the hub recorded for each hour (default:
         :meth:`hour_costs` of the spoke's figures). Only pairs with usage are listed."""
-        start, now_hour = period_start(minute), minute // 60
+        start, settled = period_start(minute), minute // 60 - 1 - self.model.billing.backfill_hours
         tenants = {t.namespace for t in self.model.tenants}
         out: dict[tuple[str, str], float] = {}
-        for hour in range(max(start // 60, 0), now_hour - 1):
+        for hour in range(max(start // 60, 0), settled):
             costs = hour_costs(hour) if hour_costs else self.hour_costs(self.gpu_hours(hour), self.energy(hour))
             for (cluster, ns), cost in costs.items():
                 if ns in tenants:
                     out[(cluster, ns)] = out.get((cluster, ns), 0.0) + cost
-        since = min(minute - (now_hour - 1) * 60, minute - start)
+        since = min(minute - settled * 60, minute - start)
         for (cluster, ns), rate in self.cost_rate(minute if rate_minute is None else rate_minute).items():
             if ns in tenants:
                 out[(cluster, ns)] = out.get((cluster, ns), 0.0) + rate * since / 60

@@ -13,7 +13,9 @@ Fault kinds: ``missed_scrapes`` (``job: ksm|dcgm``, ``at``, ``minutes``: no samp
 ``ksm_restart`` / ``exporter_gap`` (``at``, ``minutes``: the target is down, its series go stale),
 ``ksm_duplicate`` (an HA pair: every kube-state-metrics series twice, differing by ``instance``),
 ``mco_jitter`` (``offsets``: minutes after each push slot, cycled), ``mco_missed`` (``pushes``: push slot times
-lost), ``mco_rule_failed`` (``rules`` fail in the pushes of slots ``pushes``; the rest of each push arrives),
+lost), ``mco_outage`` (``at``, ``minutes``, optional ``cluster`` index: every push slot in ``[at, at + minutes)``
+is lost, of that cluster or of all: the hub, Thanos receive or the network is down), ``mco_rule_failed``
+(``rules`` fail in the pushes of slots ``pushes``; the rest of each push arrives),
 ``mco_straddle`` (``rules`` of the pushes of slots ``pushes`` are evaluated a minute before the others) and
 ``spoke_restart`` (``at``: from then on the collector queries a Prometheus replica whose TSDB starts empty then),
 ``tier_missed`` (``at``, ``minutes``: the spoke tier's rule group did not run, e.g. its Prometheus restarted with
@@ -21,7 +23,8 @@ the TSDB kept; only with ``billing.spoke_tier: policy``) and ``driver_reload`` (
 GPUs' energy counters restart from 0).
 Rules are named by kind: ``billed_hour``, ``steps``, ``gpu_hours``, ``node_max``, ``pod_alloc``, ``energy``.
 A node with ``energy_counter: false`` exposes power but no energy counter (the spoke integrates its power).
-``energy: true`` marks a scenario about energy metering: a model without an ``energy`` section skips it.
+``energy: true`` marks a scenario about energy metering: a model without an ``energy`` section skips it;
+``backfill: true`` one about late hours: a model without ``billing.backfill_hours`` skips it.
 """
 from __future__ import annotations
 
@@ -38,7 +41,7 @@ from gpudash.model.types import GpuClass, Model
 
 PHASES = ("Pending", "Running", "Succeeded", "Failed", "Unknown")
 FAULT_KINDS = ("missed_scrapes", "ksm_restart", "ksm_duplicate", "exporter_gap", "mco_jitter", "mco_missed",
-               "mco_rule_failed", "mco_straddle", "spoke_restart", "tier_missed", "driver_reload")
+               "mco_outage", "mco_rule_failed", "mco_straddle", "spoke_restart", "tier_missed", "driver_reload")
 PUSH_RULES = ("billed_hour", "steps", "gpu_hours", "node_max", "pod_alloc", "energy")
 
 
@@ -167,6 +170,7 @@ class Fault:
     pushes: tuple[int, ...] = ()  # mco_missed, mco_rule_failed, mco_straddle: push slot times (minutes)
     rules: tuple[str, ...] = ()  # mco_rule_failed, mco_straddle: rule kinds (PUSH_RULES)
     node: str = ""  # driver_reload: the node whose GPUs reload ("" = every node)
+    cluster: int = -1  # mco_outage: the cluster (index in the scenario) whose pushes are lost (-1 = every cluster)
 
 
 @dataclass(frozen=True)
@@ -375,6 +379,8 @@ def resolve(raw: dict, model: Model) -> Scenario:
         raise Skip("protects the spoke tier: needs billing.spoke_tier: policy")
     if raw.get("energy") and not model.energy.metered:  # a scenario about energy metering
         raise Skip("protects energy metering: needs an energy section in the model")
+    if raw.get("backfill") and not model.billing.backfill_hours:  # a scenario about late hours
+        raise Skip("protects late hours: needs billing.backfill_hours (with billing.spoke_tier: policy)")
     return Scenario(raw["name"], raw["protects"].strip(), minutes(raw["duration"]), clusters, nodes, tuple(pods),
                     faults, bool(raw.get("hub_only", False)), tuple(raw.get("checks", ())))
 
@@ -496,4 +502,4 @@ def _fault(raw: dict) -> Fault:
         raise ValueError(f"fault {raw['kind']}: rules must be among {PUSH_RULES}, got {list(rules)}")
     return Fault(raw["kind"], minutes(raw.get("at", 0)), minutes(raw.get("minutes", 0)), raw.get("job", "ksm"),
                  tuple(minutes(o) for o in raw.get("offsets", ())), tuple(minutes(p) for p in raw.get("pushes", ())),
-                 rules, raw.get("node", ""))
+                 rules, raw.get("node", ""), raw.get("cluster", -1))

@@ -9,6 +9,7 @@ hub's view instead: what the ACM metrics-collector pushes at each (jittered, pos
 from __future__ import annotations
 
 import functools
+from typing import NamedTuple
 
 from gpudash.model.types import Exporter, Model
 from gpudash.rules import names
@@ -419,34 +420,64 @@ def local_key(series: str) -> tuple[str, ...]:
 
 
 # --- the push path -------------------------------------------------------------------------------------------
+def _lost(scenario: Scenario, model: Model) -> dict[int, set[str]]:
+    """{push slot: clusters whose push of that slot is lost}: ``mco_missed`` slots (every cluster) and the slots in
+    an ``mco_outage`` (its ``cluster``, by index, or every cluster)."""
+    interval = model.billing.mco_interval // 60
+    out: dict[int, set[str]] = {}
+    for f in scenario.faults_of("mco_missed"):
+        for p in f.pushes:
+            out.setdefault(p, set()).update(scenario.clusters)
+    for f in scenario.faults_of("mco_outage"):
+        who = scenario.clusters if f.cluster < 0 else (scenario.clusters[f.cluster],)
+        for slot in range(0, scenario.duration + 1, interval):
+            if f.at <= slot < f.at + f.minutes:
+                out.setdefault(slot, set()).update(who)
+    return out
+
+
 def push_slots(scenario: Scenario, model: Model) -> list[tuple[int, int]]:
-    """(slot, minute) of each of a cluster's metrics-collector pushes that arrive: slots every push interval,
-    arriving at the jittered minute; lost ones removed."""
+    """(slot, minute) of each metrics-collector push slot that some cluster's push arrives at: slots every push
+    interval, arriving at the jittered minute; slots lost on every cluster removed."""
     interval = model.billing.mco_interval // 60
     offsets = [o for f in scenario.faults_of("mco_jitter") for o in f.offsets] or [0]
-    lost = {p for f in scenario.faults_of("mco_missed") for p in f.pushes}
+    lost = _lost(scenario, model)
     slots = range(0, scenario.duration + 1, interval)
-    arrivals = {(s, s + offsets[i % len(offsets)]) for i, s in enumerate(slots) if s not in lost}
+    arrivals = {(s, s + offsets[i % len(offsets)]) for i, s in enumerate(slots)
+                if lost.get(s, set()) != set(scenario.clusters)}
     return sorted(a for a in arrivals if a[1] <= scenario.duration)
-
-
-def push_times(scenario: Scenario, model: Model) -> list[int]:
-    """Minutes at which each cluster's metrics-collector push arrives (jittered slots, lost ones removed)."""
-    return [t for _, t in push_slots(scenario, model)]
 
 
 # What each spoke rule of a push carries, by kind: {kind: {key: value}} (keys as the reference model gives them).
 HOURLY_KINDS = ("gpu_hours", "node_max", "energy")  # the hourly rules with a sentinel row
+LAGGED_KINDS = ("steps", *HOURLY_KINDS)  # the hourly rules that carry earlier hours with billing.backfill_hours
+
+
+class Pushed(NamedTuple):
+    """One spoke rule's result in one push: its ``kind``, evaluation minute ``t`` and ``content``; ``lag`` k: the
+    rows describe the hour k hours before t's (backfill; None: no lag label, the previous hour); ``clusters``: the
+    clusters it came from (None: every cluster of the scenario)."""
+
+    kind: str
+    t: int
+    content: dict
+    lag: int | None = None
+    clusters: tuple[str, ...] | None = None
+
+    @property
+    def hour(self) -> int:
+        """The clock hour (index) the rows describe."""
+        return self.t // 60 - (self.lag or 1)
 
 
 @functools.cache
-def rule_content(ref: Reference, kind: str, t: int, since: int = 0) -> dict[tuple, float]:
+def rule_content(ref: Reference, kind: str, t: int, since: int = 0, lag: int = 1) -> dict[tuple, float]:
     """What the spoke rule ``kind`` returns when the collector evaluates it at minute ``t`` against a spoke
     Prometheus holding data from minute ``since`` on (contract section 6): the hourly rules describe the clock
-    hour before the one containing ``t``."""
-    hour = t // 60 - 1
+    hour ``lag`` hours before the one containing ``t`` (1: the previous hour)."""
+    hour = t // 60 - lag
     if kind == "billed_hour":
-        return {(c,): hour * 3600 for c in ref.s.clusters}
+        return {(c,): (t // 60 - 1) * 3600 for c in ref.s.clusters}
     if kind == "pod_alloc":
         return tier_pod_allocation(ref, t, since) if ref.model.billing.tier else ref.pod_allocation(t)
     if hour < 0:
@@ -456,42 +487,59 @@ def rule_content(ref: Reference, kind: str, t: int, since: int = 0) -> dict[tupl
     return {"gpu_hours": ref.gpu_hours, "node_max": ref.node_max_by_source, "energy": ref.energy}[kind](hour, since)
 
 
-def rule_samples(scenario: Scenario, model: Model, ref: Reference) -> list[tuple[str, int, dict[tuple, float]]]:
-    """(rule kind, sample minute, content) of every rule result the collectors push, in time order.
+def push_results(ref: Reference, kind: str, t: int, since: int = 0) -> list[Pushed]:
+    """The results of rule ``kind`` evaluated at minute ``t``: one, or with ``billing.backfill_hours`` N > 0 one
+    per lag 1..N + 1 for the hourly rules."""
+    n = ref.model.billing.backfill_hours
+    if not n or kind not in LAGGED_KINDS:
+        return [Pushed(kind, t, rule_content(ref, kind, t, since))]
+    return [Pushed(kind, t, rule_content(ref, kind, t, since, lag), lag) for lag in range(1, n + 2)]
+
+
+def rule_samples(scenario: Scenario, model: Model, ref: Reference) -> list[Pushed]:
+    """Every rule result the collectors push, in time order.
 
     As the real collector does (stolostron/multicluster-observability-operator collectors/metrics/pkg/forwarder/
     forwarder.go): each rule is its own instant query, stamped with its own evaluation time, and a push goes
-    out with the rules that succeeded. Faults: ``mco_missed`` (the whole push is lost), ``mco_rule_failed``
-    (``rules`` fail in ``pushes``), ``mco_straddle`` (``rules`` are evaluated a minute before the rest of the
-    push in ``pushes``, on the other side of an hour boundary), ``spoke_restart`` (from ``at`` on, pushes query
-    a replica whose TSDB starts empty at ``at``).
+    out with the rules that succeeded. Faults: ``mco_missed`` (the whole push is lost), ``mco_outage`` (every push
+    of a cluster, or of all, lost for a while), ``mco_rule_failed`` (``rules`` fail in ``pushes``),
+    ``mco_straddle`` (``rules`` are evaluated a minute before the rest of the push in ``pushes``, on the other side
+    of an hour boundary), ``spoke_restart`` (from ``at`` on, pushes query a replica whose TSDB starts empty at
+    ``at``).
     """
     failed = {(p, r) for f in scenario.faults_of("mco_rule_failed") for p in f.pushes for r in f.rules}
     early = {(p, r) for f in scenario.faults_of("mco_straddle") for p in f.pushes for r in f.rules}
     restarts = sorted(f.at for f in scenario.faults_of("spoke_restart"))
+    lost = _lost(scenario, model)
     out = []
     for slot, t in push_slots(scenario, model):
         since = max((r for r in restarts if r <= t), default=0)
+        gone = lost.get(slot, set())
         for kind in push_rules(model):
             if (slot, kind) in failed:
                 continue
             at = t - 1 if (slot, kind) in early else t
-            out.append((kind, at, rule_content(ref, kind, at, since)))
-    return sorted(out, key=lambda x: x[1])
+            for r in push_results(ref, kind, at, since):
+                if gone:  # some clusters' pushes of this slot are lost
+                    kept = tuple(c for c in scenario.clusters if c not in gone)
+                    r = r._replace(content={k: v for k, v in r.content.items() if k[0] in kept}, clusters=kept)
+                out.append(r)
+    return sorted(out, key=lambda x: x.t)
 
 
 def pushed_samples(scenario: Scenario, model: Model, ref: Reference) -> dict[Labels, dict[int, float]]:
     """What the hub stores from every cluster: {labels: {minute: value}} of the spoke series at each push, with
     ``cluster`` and ``clusterID``; nothing between pushes (the hub's store has no staleness markers)."""
     samples: dict[Labels, dict[int, float]] = {}
-    for kind, t, content in rule_samples(scenario, model, ref):
-        for (cluster, *key), value in content.items():
-            samples.setdefault((*_pushed_labels(kind, key), ("cluster", cluster),
-                                ("clusterID", uid("cluster", cluster))), {})[t] = value
-        if kind in HOURLY_KINDS:
-            for cluster in scenario.clusters:
-                samples.setdefault((("__name__", _SERIES[kind]), (names.SENTINEL_LABEL, "1"), ("cluster", cluster),
-                                    ("clusterID", uid("cluster", cluster))), {})[t] = 0
+    for r in rule_samples(scenario, model, ref):
+        lag = () if r.lag is None else ((names.LAG_LABEL, str(r.lag)),)
+        for (cluster, *key), value in r.content.items():
+            samples.setdefault((*_pushed_labels(r.kind, key), *lag, ("cluster", cluster),
+                                ("clusterID", uid("cluster", cluster))), {})[r.t] = value
+        if r.kind in HOURLY_KINDS:
+            for cluster in scenario.clusters if r.clusters is None else r.clusters:
+                samples.setdefault((("__name__", _SERIES[r.kind]), (names.SENTINEL_LABEL, "1"), *lag,
+                                    ("cluster", cluster), ("clusterID", uid("cluster", cluster))), {})[r.t] = 0
     return samples
 
 

@@ -18,7 +18,7 @@ from gpudash.model.types import (
 )
 from gpudash.simulation import scenario as sc
 from gpudash.simulation.reference import Reference, period_start
-from gpudash.simulation.series import notation, rule_content, rule_samples, scrape, synthesise
+from gpudash.simulation.series import Pushed, notation, rule_content, rule_samples, scrape, synthesise
 
 A100 = GpuClass("a100", "nvidia", ("NVIDIA A100-SXM4-80GB",), 3.0, "A100-80GB",
                 (MigProfile("1g.10gb", 1, 1, 0.5, "model"), MigProfile("3g.40gb", 3, 4, 1.5, "model")), 1.0)
@@ -164,8 +164,8 @@ def test_hub_view_takes_each_series_from_its_own_pushes_of_the_current_hour():
     s = scenario([pod([{"at": "0m", "phase": "Running"}])], duration="3h")
     ref = Reference(s, MODEL)
     line = ("east", "team-a", PRODUCT, "nvidia_com_gpu")
-    samples = [("gpu_hours", m, rule_content(ref, "gpu_hours", m)) for m in (60, 115)]
-    hub = HubView(ref, samples + [("billed_hour", 125, rule_content(ref, "billed_hour", 125))])
+    samples = [Pushed("gpu_hours", m, rule_content(ref, "gpu_hours", m)) for m in (60, 115)]
+    hub = HubView(ref, samples + [Pushed("billed_hour", 125, rule_content(ref, "billed_hour", 125))])
     assert hub.at(115)["gpu_hours"] == {line: 1.0}
     assert hub.at(125)["gpu_hours"] == {}  # its latest sample was evaluated in the previous hour
     assert hub.at(125)["coverage"] == {("east",): 0.0}  # the cluster pushed, the hourly rule never ran
