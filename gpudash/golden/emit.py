@@ -398,7 +398,7 @@ def _hub_file(s: sc.Scenario, model: Model, ref: Reference) -> dict:
     tests += [t for m in checks if _stable(ref, m) and all(any(m - recent <= p <= m for p in pushes[c]) for c in pushes)
               for t in _ptd_checks(ref, model, m, hour_costs=lambda hour: hub.hour_costs(hour, step))]
     group = {"name": f"{s.name} [push path]: {s.protects}", "interval": "1m",
-             "input_series": pushed(s, model, ref), "promql_expr_test": tests}
+             "input_series": pushed(s, model, ref, samples), "promql_expr_test": tests}
     return {"rule_files": [HUB_RULES], "evaluation_interval": f"{step}m", "group_eval_order": GROUP_ORDER[1:],
             "tests": [group]}
 

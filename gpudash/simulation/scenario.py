@@ -385,8 +385,9 @@ def resolve(raw: dict, model: Model) -> Scenario:
                     faults, bool(raw.get("hub_only", False)), tuple(raw.get("checks", ())))
 
 
+@functools.cache
 def uid_of(*parts) -> str:
-    """A stable UUID-shaped identifier."""
+    """A stable UUID-shaped identifier (cached: the push path asks for each cluster's at every sample)."""
     h = hashlib.sha256("/".join(map(str, parts)).encode()).hexdigest()
     return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:32]}"
 

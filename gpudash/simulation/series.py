@@ -9,6 +9,7 @@ hub's view instead: what the ACM metrics-collector pushes at each (jittered, pos
 from __future__ import annotations
 
 import functools
+import itertools
 from typing import NamedTuple
 
 from gpudash.model.types import Exporter, Model
@@ -48,24 +49,53 @@ def _escape(value: str) -> str:
 
 def notation(samples: list) -> str:
     """Per-interval samples (number, None = missing, "stale") in promtool's expanding notation: ``axn`` for a
-    repeated value, ``a+bxn`` for a run of whole numbers rising by the same whole step (an energy counter)."""
-    out, i = [], 0
-    while i < len(samples):
-        v, j = samples[i], i
-        while j + 1 < len(samples) and samples[j + 1] == v and v != "stale":
-            j += 1
-        run = j - i + 1
+    repeated value, ``a+bxn`` for a run of three or more whole numbers rising by the same whole step (an energy
+    counter). Runs of equal samples are grouped first (a month of pushes is mostly gaps)."""
+    return _grouped_notation([[v, len(list(g))] for v, g in itertools.groupby(samples)])
+
+
+def sparse_notation(samples: dict[int, float], length: int) -> str:
+    """:func:`notation` of ``length`` intervals holding ``samples`` {interval: value} and nothing else (a pushed
+    series), without building the list of gaps."""
+    groups: list[list] = []
+    last = -1
+    for i in sorted(samples):
+        if i >= length:
+            break
+        if i > last + 1:
+            groups.append([None, i - last - 1])
+        elif groups and groups[-1][0] == samples[i] and groups[-1][0] != "stale":
+            groups[-1][1] += 1
+            last = i
+            continue
+        groups.append([samples[i], 1])
+        last = i
+    if last < length - 1:
+        groups.append([None, length - 1 - last])
+    return _grouped_notation(groups)
+
+
+def _grouped_notation(groups: list[list]) -> str:
+    """:func:`notation` of runs [value, count] of equal samples (consecutive runs differ)."""
+    out, g = [], 0
+    while g < len(groups):
+        v, run = groups[g]
         if v is None:
             out.append("_" if run == 1 else f"_x{run}")
         elif v == "stale":
-            out.append("stale")
-        elif run == 1 and (k := _rising(samples, i)) > i + 1:
-            step = samples[i + 1] - v
-            out.append(f"{_number(v)}{'+' if step > 0 else '-'}{_number(abs(step))}x{k - i}")
-            j = k
+            out.extend(["stale"] * run)
+        elif run == 1 and g + 1 < len(groups) and groups[g + 1][0] is not None \
+                and (last := _rising(groups, g)) >= g + 2:
+            step = groups[g + 1][0] - v
+            out.append(f"{_number(v)}{'+' if step > 0 else '-'}{_number(abs(step))}x{last - g}")
+            if groups[last][1] > 1:  # the run's last sample starts a longer group: the rest of it follows
+                groups[last][1] -= 1
+                g = last
+                continue
+            g = last
         else:
             out.append(_number(v) if run == 1 else f"{_number(v)}x{run - 1}")
-        i = j + 1
+        g += 1
     return " ".join(out)
 
 
@@ -74,15 +104,17 @@ def _number(v) -> str:
     return str(int(v)) if float(v).is_integer() and abs(v) < 2 ** 53 else repr(float(v))
 
 
-def _rising(samples: list, i: int) -> int:
-    """The last index of the run from ``i`` of whole numbers below 2^53 that change by one nonzero whole step."""
+def _rising(groups: list, g: int) -> int:
+    """The index of the group holding the last sample of the run from group ``g`` (a single sample) of whole numbers
+    below 2^53 that change by one nonzero whole step; each sample but the last is a group of one."""
     def whole(x) -> bool:
         return isinstance(x, int | float) and not isinstance(x, bool) and float(x).is_integer() and abs(x) < 2 ** 53
 
-    if i + 1 >= len(samples) or not (whole(samples[i]) and whole(samples[i + 1])) or samples[i + 1] == samples[i]:
-        return i
-    step, k = samples[i + 1] - samples[i], i + 1
-    while k + 1 < len(samples) and whole(samples[k + 1]) and samples[k + 1] - samples[k] == step:
+    if g + 1 >= len(groups) or not (whole(groups[g][0]) and whole(groups[g + 1][0])):
+        return g
+    step, k = groups[g + 1][0] - groups[g][0], g + 1
+    while (groups[k][1] == 1 and k + 1 < len(groups) and whole(groups[k + 1][0])
+           and groups[k + 1][0] - groups[k][0] == step):
         k += 1
     return k
 
@@ -527,11 +559,13 @@ def rule_samples(scenario: Scenario, model: Model, ref: Reference) -> list[Pushe
     return sorted(out, key=lambda x: x.t)
 
 
-def pushed_samples(scenario: Scenario, model: Model, ref: Reference) -> dict[Labels, dict[int, float]]:
+def pushed_samples(scenario: Scenario, model: Model, ref: Reference,
+                   results: list[Pushed] | None = None) -> dict[Labels, dict[int, float]]:
     """What the hub stores from every cluster: {labels: {minute: value}} of the spoke series at each push, with
-    ``cluster`` and ``clusterID``; nothing between pushes (the hub's store has no staleness markers)."""
+    ``cluster`` and ``clusterID``; nothing between pushes (the hub's store has no staleness markers).
+    ``results``: :func:`rule_samples`, if the caller has them already."""
     samples: dict[Labels, dict[int, float]] = {}
-    for r in rule_samples(scenario, model, ref):
+    for r in rule_samples(scenario, model, ref) if results is None else results:
         lag = () if r.lag is None else ((names.LAG_LABEL, str(r.lag)),)
         for (cluster, *key), value in r.content.items():
             samples.setdefault((*_pushed_labels(r.kind, key), *lag, ("cluster", cluster),
@@ -543,10 +577,12 @@ def pushed_samples(scenario: Scenario, model: Model, ref: Reference) -> dict[Lab
     return samples
 
 
-def pushed(scenario: Scenario, model: Model, ref: Reference) -> list[dict[str, str]]:
+def pushed(scenario: Scenario, model: Model, ref: Reference,
+           results: list[Pushed] | None = None) -> list[dict[str, str]]:
     """:func:`pushed_samples` as promtool ``input_series`` (1m interval)."""
-    return [{"series": series_name(k), "values": notation([v.get(i) for i in range(scenario.duration + 1)])}
-            for k, v in sorted(pushed_samples(scenario, model, ref).items(), key=lambda kv: series_name(kv[0]))]
+    stored = pushed_samples(scenario, model, ref, results)
+    return [{"series": series_name(k), "values": sparse_notation(v, scenario.duration + 1)}
+            for k, v in sorted(stored.items(), key=lambda kv: series_name(kv[0]))]
 
 
 _SERIES = {"gpu_hours": names.HOURLY_GPU_HOURS, "node_max": names.NODE_ACTIVE_GPUS_MAX,
