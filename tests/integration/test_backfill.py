@@ -1,0 +1,152 @@
+"""Late hours (issue 30): with ``billing.backfill_hours`` N (24 by default with the spoke tier) every push carries the
+hourly figures of the previous hour and the N before it, and the hub settles each hour once, N + 1 hours after it
+ends. The golden outage scenarios (one cluster for 1 h and 3 h, every cluster for 25 h and for 23 h across a month
+boundary) pass on both Prometheus versions against the reference model, and deliberate rule mistakes (an hour
+taken from the last lag only, taken twice, a lost hour not shown, lags one hour off) each fail one of them."""
+import dataclasses
+import shutil
+
+import pytest
+import yaml
+
+from e2e import toolsets
+from gpudash import layout, writer
+from gpudash.errors import InputError
+from gpudash.golden import emit
+from gpudash.model import model_from_dict
+from gpudash.model.types import DEFAULT_BACKFILL_HOURS
+from gpudash.promql import build as q
+from gpudash.promql import calendar, read
+from gpudash.promtest import run_file
+from gpudash.rules import hub, names, spoke
+from tests.conftest import generate_without_golden
+from tests.unit.test_mco_settings import example
+
+OUTAGES = ("outage-cluster-1h", "outage-cluster-3h", "outage-hub-25h", "outage-hub-23h-month-end")
+# a spoke file (every lag of every hourly rule, evaluated with the tier) and push-path files without an outage
+SCENARIOS = ("whole-gpu-steady", "mco-missed-pushes", "two-clusters", *OUTAGES)
+HOURLY = (names.HOURLY_GPU_HOURS, names.STEPS_OBSERVED, names.NODE_ACTIVE_GPUS_MAX, names.HOURLY_ENERGY)
+
+
+@pytest.fixture(scope="module")
+def model():
+    return model_from_dict(example(**{"billing.spoke_tier": "policy"}))
+
+
+def _render(model, out, names_=SCENARIOS) -> None:
+    scenarios = out / "scenarios"
+    scenarios.mkdir()
+    for name in names_:
+        (scenarios / f"{name}.yaml").write_text((emit.SCENARIO_DIR / f"{name}.yaml").read_text())
+    writer.apply(writer.plan(out / "render", {**generate_without_golden(model), **emit.emit_tests(model, scenarios)}))
+
+
+@pytest.fixture(scope="module")
+def rendered(model, tmp_path_factory):
+    out = tmp_path_factory.mktemp("backfill")
+    _render(model, out)
+    return out / "render"
+
+
+def test_the_default_needs_the_tier_and_is_bounded(example_model, model):
+    assert model.billing.backfill_hours == DEFAULT_BACKFILL_HOURS == 24
+    assert example_model.billing.backfill_hours == 0
+    assert read.delay(model) == 26 * 3600 and read.delay(example_model) == read.READ_DELAY
+    with pytest.raises(InputError, match=r"billing\.backfill_hours: 3 needs billing\.spoke_tier: policy"):
+        model_from_dict(example(**{"billing.backfill_hours": 3}))
+    with pytest.raises(InputError, match=r"backfill_hours"):
+        model_from_dict(example(**{"billing.spoke_tier": "policy", "billing.backfill_hours": 73}))
+    off = model_from_dict(example(**{"billing.spoke_tier": "policy", "billing.backfill_hours": 0}))
+    assert not any(names.LAG_LABEL in r.expr for r in spoke.rules(off))
+
+
+def test_every_hourly_rule_carries_each_hour_once(model):
+    """Each hourly spoke rule returns lags 1..25, lag k read k - 1 hours back; nothing else is lagged."""
+    rules = {r.record: r.expr for r in spoke.rules(model)}
+    for record, expr in rules.items():
+        lags = [int(part.split('"')[0]) for part in expr.split(f'"{names.LAG_LABEL}", "')[1:]]
+        if record in HOURLY:
+            assert lags == list(range(1, 26)), record
+            assert "offset 24h" in expr and "offset 25h" not in expr, record
+        else:
+            assert not lags, record
+
+
+def test_reports_read_each_hour_where_the_hub_settles_it(model):
+    from gpudash.report import common
+    from gpudash.report.period import readable_until
+
+    calls = []
+
+    class Hub:
+        def query_range(self, expr, start, end, step):
+            calls.append((start, end, step))
+            return [({"cluster": "c"}, [(start, 1.0)])]
+
+    delay = read.delay(model)
+    got = common.read_hourly(Hub(), {"x": "x"}, 7 * 3600, 10 * 3600, delay)
+    assert calls == [(7 * 3600 + delay, 9 * 3600 + delay, 3600)] and got["x"][0][1] == 7 * 3600
+    assert readable_until(100 * 3600, 40 * 3600, delay) == 15 * 3600  # hour 14:00 is final at 14:00 + 26 h = 40:00
+    assert "H + 26h" in common.not_final_warning(15 * 3600, 100 * 3600, delay)
+
+
+@pytest.mark.parametrize("toolset", toolsets.params())
+def test_outage_scenarios_pass_against_the_reference(rendered, toolset):
+    promtool = toolsets.require(toolset).promtool
+    index = yaml.safe_load((rendered / layout.GOLDEN_INDEX).read_text())["scenarios"]
+    assert set(index) == set(SCENARIOS) and not any("skipped" in v for v in index.values()), index
+    files = [rendered / layout.TESTS / f for v in index.values() for f in v["files"]]
+    failed = [str(r) for r in (run_file(f, promtool) for f in files) if not r.ok]
+    assert not failed, "\n".join(failed)
+
+
+def _only_the_last_lag(model, series, matchers, by, step):
+    """The hour taken only from the pushes of the hour the hub settles it in (the oldest lag)."""
+    rows = q.selector(series, *matchers, (names.LAG_LABEL, "=", str(model.billing.backfill_hours + 1)))
+    return q.agg("max", by, calendar.pushed_this_hour(rows, (*by, names.LAG_LABEL), hub._LOOKBACK))
+
+
+def _every_lag_added(real):
+    """The hour taken from every push that carried it, added up: an hour billed more than once."""
+    return lambda model, series, matchers, by, step: real(model, series, matchers, by, step).replace(
+        "max by", "sum by", 1)
+
+
+def _no_lost_hour_rows(real):
+    """Coverage without the zero rows of model clusters nothing delivered: a lost hour silently absent."""
+    return lambda model: real(model).rsplit(" or on (cluster) ((", 1)[0]
+
+
+def _lags_one_hour_off(real):
+    """Lag k read k hours back instead of k - 1: every backfilled hour labelled as the next one."""
+    return lambda per_hour, hours_before=0: real(per_hour, hours_before + 1 if hours_before else 0)
+
+
+MUTATIONS = {
+    "only the last lag": ((hub, "_settled", lambda real: _only_the_last_lag), "outage-hub-25h-hub"),
+    "every lag added": ((hub, "_settled", _every_lag_added), "outage-cluster-1h-hub"),
+    "no lost-hour row": ((hub, "_coverage", _no_lost_hour_rows), "outage-hub-25h-hub"),
+    "lags one hour off": ((spoke, "_at_last_hour_boundary", _lags_one_hour_off), "whole-gpu-steady"),
+}
+
+
+@pytest.mark.parametrize("mutation", sorted(MUTATIONS))
+def test_a_wrong_settling_fails_a_golden_test(model, rendered, tmp_path, monkeypatch, mutation):
+    (module, attr, wrap), test = MUTATIONS[mutation]
+    monkeypatch.setattr(module, attr, wrap(getattr(module, attr)))
+    files = generate_without_golden(model)
+    rules = (layout.SPOKE_TIER_RULES, layout.SPOKE_RULES, layout.HUB_RULES)
+    writer.apply(writer.plan(tmp_path, {p: files[p] for p in rules}))
+    (tmp_path / layout.TESTS).mkdir()
+    name = f"golden-{test}.test.yaml"
+    shutil.copy(rendered / layout.TESTS / name, tmp_path / layout.TESTS / name)
+    result = run_file(tmp_path / layout.TESTS / name)
+    assert not result.ok, f"{mutation}: {test} still passes"
+
+
+def test_without_backfill_the_example_renders_as_before(example_model):
+    """No lag label and the 2-hour read anywhere without backfill (the example's output is byte-identical,
+    checked by ``render --check`` in the lint step)."""
+    files = generate_without_golden(dataclasses.replace(example_model))
+    text = "\n".join(str(v) for v in files.values())
+    assert names.LAG_LABEL not in text
