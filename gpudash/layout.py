@@ -107,8 +107,9 @@ def alert_test(family: str) -> str:
     return f"{TESTS}/alerts-{family}.test.yaml"
 
 
-def golden_test(scenario: str, hub: bool = False) -> str:
-    return f"{TESTS}/golden-{scenario}{'-hub' if hub else ''}.test.yaml"
+def golden_test(scenario: str, hub: bool = False, tier: bool = False) -> str:
+    """A golden scenario's test file: the spoke path, the push path (``hub``) or the spoke tier's own (``tier``)."""
+    return f"{TESTS}/golden-{scenario}{'-hub' if hub else '-tier' if tier else ''}.test.yaml"
 
 
 def from_tests(path: str) -> str:

@@ -1,12 +1,15 @@
 """Emit the golden promtool tests: every scenario the model can run, expectations from the reference model.
 
-Per scenario up to two files (plain data; the writer serialises them):
+Per scenario up to three files (plain data; the writer serialises them):
 
 * ``tests/golden-<name>.test.yaml`` -- the spoke path: synthetic raw series of one cluster in (1m samples),
   spoke and hub rule files evaluated together (spoke group first) every ``billing.mco_interval``, as the
   metrics-collector runs the spoke rules at each push; the spoke rules sample allocation at
   ``billing.resolution`` inside their subqueries, so their results do not depend on that interval. Spoke
   series have no ``cluster`` label here (MCO adds it on push), so neither do the hub series computed from them.
+  With the spoke tier its recorded samples (the reference's) are input too.
+* ``tests/golden-<name>-tier.test.yaml`` -- with the spoke tier: its rule group alone, every ``billing.resolution``,
+  on the same raw series, each of its series checked at every step it records.
 * ``tests/golden-<name>-hub.test.yaml`` -- the push path: what every cluster's metrics-collector pushes
   (the reference model's spoke figures at each jittered or lost push time, with ``cluster``) in, hub rules only.
   Both evaluate every ``billing.mco_interval`` (promtool ignores rule group ``interval``), except long
@@ -67,11 +70,13 @@ def _whole_minutes(model: Model) -> str:
     return ""
 
 
-def _outputs(s: sc.Scenario) -> list[tuple[str, bool]]:
-    """(output path, is the push-path file) of each test file of scenario ``s``."""
-    out = [] if s.hub_only else [(layout.golden_test(s.name), False)]
+def _outputs(s: sc.Scenario, model: Model) -> list[tuple[str, str]]:
+    """(output path, kind: ``spoke``, ``hub`` (the push path) or ``tier``) of each test file of scenario ``s``."""
+    out = [] if s.hub_only else [(layout.golden_test(s.name), "spoke")]
+    if model.billing.tier and not s.hub_only:
+        out.append((layout.golden_test(s.name, tier=True), "tier"))
     if s.hub_only or len(s.clusters) > 1 or any(s.faults_of(k) for k in PUSH_FAULTS):
-        out.append((layout.golden_test(s.name, hub=True), True))
+        out.append((layout.golden_test(s.name, hub=True), "hub"))
     return out
 
 
@@ -79,7 +84,7 @@ def emit_paths(model: Model, directory: Path = SCENARIO_DIR) -> list[str]:
     """The paths :func:`emit_tests` writes, without emitting them (the catalogue is read, nothing simulated)."""
     if _whole_minutes(model):
         return [layout.GOLDEN_INDEX]
-    return [*(path for s in sc.load(model, directory)[0] for path, _ in _outputs(s)), layout.GOLDEN_INDEX]
+    return [*(path for s in sc.load(model, directory)[0] for path, _ in _outputs(s, model)), layout.GOLDEN_INDEX]
 
 
 def emit_tests(model: Model, directory: Path = SCENARIO_DIR) -> dict[str, dict]:
@@ -95,7 +100,9 @@ def emit_tests(model: Model, directory: Path = SCENARIO_DIR) -> dict[str, dict]:
     index = {name: {"skipped": why} for name, why in skipped.items()}
     for s in scenarios:
         ref = Reference(s, model)
-        files = [(path, _hub_file(s, model, ref) if hub else _spoke_file(s, model)) for path, hub in _outputs(s)]
+        make = {"spoke": lambda: _spoke_file(s, model), "tier": lambda: _tier_file(s, model),
+                "hub": lambda: _hub_file(s, model, ref)}
+        files = [(path, make[kind]()) for path, kind in _outputs(s, model)]
         out.update(files)
         clear_caches()
         index[s.name] = {"protects": s.protects, "files": [path.removeprefix(f"{layout.TESTS}/") for path, _ in files]}
@@ -261,10 +268,11 @@ def _ptd_checks(ref: Reference, model: Model, minute: int, hour_costs=None, clus
 
 def _every_series_checks(ref: Reference, model: Model, minute: int, hub: HubView) -> list[dict]:
     """Spoke file, ``every_series`` scenarios: the series no other check asserts -- activity, idle (and power
-    with the veto on, the spoke tier's samples with the tier on), heartbeat, steps observed, burn rates, current
+    with the veto on), heartbeat, steps observed, burn rates, current
     allocation, the hour's cost per namespace, average burn and projection, and the model data (prices of the
     SKUs in use, the tenant table, tenant info) -- at ``minute``, by value from the reference. The spoke file has
-    one cluster and no ``cluster`` label on the data (the model's series have one)."""
+    one cluster and no ``cluster`` label on the data (the model's series have one). The spoke tier's series are the
+    tier file's (:func:`_tier_file`)."""
     def local(rows):  # drop the cluster
         return {k[1:]: v for k, v in rows.items()}
 
@@ -285,16 +293,6 @@ def _every_series_checks(ref: Reference, model: Model, minute: int, hub: HubView
     activity, idle, power = ref.activity(minute), ref.idle(minute), ref.power(minute)
     if model.alerts.idle.power_veto_watts > 0:  # the series is recorded only then
         extra.append(_check(names.POD_POWER_MAX, minute, local(power), ("namespace", "pod")))
-    if model.billing.tier:  # the spoke tier's samples at this step
-        extra += [_check(names.TIER_ALLOCATED, minute, local(ref.product_lines(minute)),
-                         ("namespace", "product", "resource")),
-                  _check(names.TIER_NODE_ACTIVE, minute, local(ref.active_gpus(minute)),
-                         ("node", names.ACTIVE_FROM_LABEL)),
-                  _check(names.TIER_KSM_UP, minute, {(): float(ref.ksm_up(minute))}, ()),
-                  *([_check(names.TIER_ENERGY, minute, local(ref.step_energy(minute)), ("namespace",))]
-                    if model.energy.metered else []),
-                  _check(names.TIER_POD_ALLOCATED, minute, local(ref.pod_allocation(minute)),
-                         POD_KEYS)]
     return [
         _check(names.POD_ACTIVITY_MAX, minute, {k[1:]: v[0] for k, v in activity.items()},
                ("namespace", "pod", "gpu_model")),
@@ -356,22 +354,46 @@ def _spoke_file(s: sc.Scenario, model: Model) -> dict:
                 raise ValueError(f"scenario {s.name}: every_series needs no allocation stopping in the last "
                                  "burn-rate window (the hub reads a pod's last push for 1.5 push intervals)")
             tests += _every_series_checks(ref, model, last, hub)
-        inputs = synthesise(local, model, cluster) + (tier_recorded(ref) if s.faults_of("tier_missed") else [])
+        inputs = synthesise(local, model, cluster) + (tier_recorded(ref) if model.billing.tier else [])
         groups.append({"name": f"{s.name} [{cluster}]: {s.protects}", "interval": "1m",
                        "input_series": inputs, "promql_expr_test": tests})
     return {**_spoke_rules(s, model, step), "tests": groups}
 
 
 def _spoke_rules(s: sc.Scenario, model: Model, step: int) -> dict:
-    """The rule files and evaluation of a spoke file. With the spoke tier its group runs too, first, so every
-    step is evaluated at ``billing.resolution`` (promtool runs every group at one interval); a scenario whose
-    tier misses evaluations gets the tier's samples as input instead (:func:`series.tier_recorded`)."""
-    if not model.billing.tier or s.faults_of("tier_missed"):
-        return {"rule_files": [SPOKE_RULES, HUB_RULES], "evaluation_interval": f"{step}m",
-                "group_eval_order": GROUP_ORDER}
-    return {"rule_files": [TIER_RULES, SPOKE_RULES, HUB_RULES],
-            "evaluation_interval": q.duration(model.billing.resolution),
-            "group_eval_order": [spoke_tier.GROUP, *GROUP_ORDER]}
+    """The rule files and evaluation of a spoke file: the spoke and hub groups every push interval. With the spoke
+    tier the tier's samples are input (the reference's, :func:`series.tier_recorded`; promtool runs every group at
+    one interval, so the tier's group running here would evaluate every rule every step), and the tier file checks
+    the tier's own rules against the same raw series."""
+    return {"rule_files": [SPOKE_RULES, HUB_RULES], "evaluation_interval": f"{step}m", "group_eval_order": GROUP_ORDER}
+
+
+def _tier_file(s: sc.Scenario, model: Model) -> dict:
+    """The spoke tier's group alone, every ``billing.resolution``, on the spoke file's raw series: at every step the
+    reference says the tier records, each tier series equals the reference's (so the samples the spoke file takes
+    as input are the ones the tier's rules write). At a step the scenario's tier misses (``tier_missed``) promtool
+    still evaluates, and nothing is checked."""
+    groups = []
+    for cluster in s.clusters:
+        local = dataclasses.replace(s, nodes=tuple(n for n in s.nodes if n.cluster == cluster),
+                                    pods=tuple(p for p in s.pods if p.cluster == cluster))
+        ref = Reference(local, model, labelled=False)
+
+        def rows(values):  # drop the cluster
+            return {k[1:]: v for k, v in values.items()}
+
+        tests = []
+        for m in (m for m in range(0, s.duration + 1, ref.step) if ref.tier_recorded(m)):
+            tests += [_check(names.TIER_ALLOCATED, m, rows(ref.product_lines(m)), ("namespace", "product", "resource")),
+                      _check(names.TIER_NODE_ACTIVE, m, rows(ref.active_gpus(m)), ("node", names.ACTIVE_FROM_LABEL)),
+                      _check(names.TIER_KSM_UP, m, {(): float(ref.ksm_up(m))}, ()),
+                      _check(names.TIER_POD_ALLOCATED, m, rows(ref.pod_allocation(m)), POD_KEYS)]
+            if model.energy.metered:
+                tests.append(_check(names.TIER_ENERGY, m, rows(ref.step_energy(m)), ("namespace",)))
+        groups.append({"name": f"{s.name} [{cluster}, spoke tier]: {s.protects}", "interval": "1m",
+                       "input_series": synthesise(local, model, cluster), "promql_expr_test": tests})
+    return {"rule_files": [TIER_RULES], "evaluation_interval": q.duration(model.billing.resolution),
+            "group_eval_order": [spoke_tier.GROUP], "tests": groups}
 
 
 def _hub_file(s: sc.Scenario, model: Model, ref: Reference) -> dict:

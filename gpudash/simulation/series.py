@@ -410,7 +410,7 @@ def tier_recorded(ref: Reference) -> list[dict[str, str]]:
             put(names.TIER_NODE_ACTIVE, tuple(key), per_node, m, gpus)
         if ref.ksm_up(m):
             put(names.TIER_KSM_UP, (), (), m, 1)
-        for (_, ns), joules in ref.step_energy(m).items():
+        for (_, ns), joules in (ref.step_energy(m) if ref.model.energy.metered else {}).items():
             put(names.TIER_ENERGY, (ns,) if ns else (), ("namespace",) if ns else (), m, joules)
     return [{"series": series_name(k), "values": notation(v)} for k, v in sorted(samples.items(),
                                                                                   key=lambda kv: series_name(kv[0]))]
