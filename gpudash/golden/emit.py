@@ -100,14 +100,19 @@ def emit_tests(model: Model, directory: Path = SCENARIO_DIR) -> dict[str, dict]:
     index = {name: {"skipped": why} for name, why in skipped.items()}
     for s in scenarios:
         ref = Reference(s, model)
-        make = {"spoke": lambda: _spoke_file(s, model), "tier": lambda: _tier_file(s, model),
-                "hub": lambda: _hub_file(s, model, ref)}
-        files = [(path, make[kind]()) for path, kind in _outputs(s, model)]
+        files = [(path, _file(kind, s, model, ref)) for path, kind in _outputs(s, model)]
         out.update(files)
         clear_caches()
         index[s.name] = {"protects": s.protects, "files": [path.removeprefix(f"{layout.TESTS}/") for path, _ in files]}
     out[layout.GOLDEN_INDEX] = {"scenarios": dict(sorted(index.items()))}
     return out
+
+
+def _file(kind: str, s: sc.Scenario, model: Model, ref: Reference) -> dict:
+    """The test file of ``kind`` (:func:`_outputs`) for scenario ``s``."""
+    if kind == "spoke":
+        return _spoke_file(s, model)
+    return _tier_file(s, model) if kind == "tier" else _hub_file(s, model, ref)
 
 
 # --- expectations ------------------------------------------------------------------------------------------------
@@ -357,10 +362,10 @@ def _spoke_file(s: sc.Scenario, model: Model) -> dict:
         inputs = synthesise(local, model, cluster) + (tier_recorded(ref) if model.billing.tier else [])
         groups.append({"name": f"{s.name} [{cluster}]: {s.protects}", "interval": "1m",
                        "input_series": inputs, "promql_expr_test": tests})
-    return {**_spoke_rules(s, model, step), "tests": groups}
+    return {**_spoke_rules(step), "tests": groups}
 
 
-def _spoke_rules(s: sc.Scenario, model: Model, step: int) -> dict:
+def _spoke_rules(step: int) -> dict:
     """The rule files and evaluation of a spoke file: the spoke and hub groups every push interval. With the spoke
     tier the tier's samples are input (the reference's, :func:`series.tier_recorded`; promtool runs every group at
     one interval, so the tier's group running here would evaluate every rule every step), and the tier file checks
