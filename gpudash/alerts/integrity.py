@@ -97,7 +97,13 @@ def _not_reporting_text(cluster):
             "resume; an hour is lost when no push arrives during the hour after it.")
 
 
-def _gap_text(cluster, share):
+def _gap_text(cluster, share, backfill: int = 0):
+    if backfill:
+        return (f"The billed figures of the hour the hub settled last ({backfill + 1} hours ago) of cluster "
+                f"{cluster} cover {share} of its spoke steps: GPU time in the rest of the hour is not billed. Either "
+                f"no push carried the hour (every push lost for more than {backfill} hours), an hourly gpudash rule "
+                "failed in every push that carried it, or the spoke Prometheus had no data for part of the hour "
+                "(restarted with an empty TSDB, or kube-state-metrics down).")
     return (f"The billed figures of the last complete hour of cluster {cluster} cover {share} of its spoke steps: "
             "GPU time in the rest of the hour is not billed. Either an hourly gpudash rule failed in every push "
             "of the hour (the collector pushes the rules that succeed), or the spoke Prometheus had no data for "
@@ -177,7 +183,7 @@ def _gap(model: Model):
     return c.provider_alert(
         model, an.BILLING_DATA_GAP, f"{names.BILLING_COVERAGE} < 1", gap_for(model), "critical",
         summary="The last complete hour of a cluster is billed from incomplete data.",
-        description=_gap_text(c.label("cluster"), c.VALUE_PERCENT),
+        description=_gap_text(c.label("cluster"), c.VALUE_PERCENT, model.billing.backfill_hours),
         help="The hour before this one is under-billed on a cluster: an hourly spoke rule failed in every"
              "\npush of this hour (the hour is missing, never taken from another hour), or the spoke"
              "\nPrometheus had no data for part of it. Pushes carry the previous hour, so lost pushes alone"
@@ -406,9 +412,9 @@ def _gap_tests(model: Model) -> list[dict]:
         pt.series(names.BILLING_COVERAGE, {"cluster": "gpudash-complete"}, [1.0] * total),
     ]
     half = _fired(model, an.BILLING_DATA_GAP, {"cluster": cluster, "severity": "critical"},
-                  _gap_text(cluster, c.percent(0.5)))
+                  _gap_text(cluster, c.percent(0.5), model.billing.backfill_hours))
     lost = _fired(model, an.BILLING_DATA_GAP, {"cluster": "gpudash-lost", "severity": "critical"},
-                  _gap_text("gpudash-lost", c.percent(0)))
+                  _gap_text("gpudash-lost", c.percent(0), model.billing.backfill_hours))
     return [pt.test_group(model, "the last hour is billed from part of its steps, or not at all", inputs, [
         pt.case(model, hold - 1, an.BILLING_DATA_GAP),
         pt.case(model, hold, an.BILLING_DATA_GAP, [half]),
