@@ -254,14 +254,16 @@ def _diff(what: str, hour: int, got: dict, exp: dict, out: list) -> None:
             out.append(f"{what} hour {hour} {k}: got {got.get(k)} expected {exp.get(k)}")
 
 
-def hourly_by_range(prom: Prometheus, expr: str, mock: Mock, hours: range, keys: tuple[str, ...]) -> dict:
-    """{hour: {label values: value}} of ``expr`` read at ``hour + 2h`` for each hour (one range query)."""
+def hourly_by_range(prom: Prometheus, expr: str, mock: Mock, hours: range, keys: tuple[str, ...],
+                    delay: int = hub_read.READ_DELAY // 3600) -> dict:
+    """{hour: {label values: value}} of ``expr`` read at ``hour + delay`` hours (the model's
+    :func:`gpudash.promql.read.delay`) for each hour (one range query)."""
     out: dict[int, dict] = {h: {} for h in hours}
-    first = mock.at((hours.start + 2) * 60)
-    for labels, samples in prom.query_range(expr, first, mock.at((hours.stop + 1) * 60), 3600):
+    first = mock.at((hours.start + delay) * 60)
+    for labels, samples in prom.query_range(expr, first, mock.at((hours.stop - 1 + delay) * 60), 3600):
         d = dict(labels)
         for t, v in samples:
-            h = int(round((t - mock.start) / 3600)) - 2
+            h = int(round((t - mock.start) / 3600)) - delay
             if h in out:
                 key = tuple(d.get(k, "") for k in keys)
                 out[h][key] = out[h].get(key, 0.0) + v
@@ -284,21 +286,25 @@ def compare_hub(prom: Prometheus, model: Model, mock: Mock, refs: dict, hours: r
     truth = truth or HubTruth(refs)
     cl = ("cluster",) if cluster_label else ()
     read = "last_over_time({}" + hub_read.HOUR_RANGE + ")"  # the contract's hour read
+
+    def by_hour(expr, mock, hours, keys):  # read where the model's hub settles each hour
+        return hourly_by_range(prom, expr, mock, hours, keys, hub_read.delay(model) // 3600)
+
     got = {
-        "gpu_hours": hourly_by_range(prom, read.format(names.HOUR_GPU_HOURS), mock, hours,
+        "gpu_hours": by_hour(read.format(names.HOUR_GPU_HOURS), mock, hours,
                                      (*cl, "namespace", "gpu_class", "resource")),
-        "cost": hourly_by_range(prom, read.format(names.HOUR_COST), mock, hours,
+        "cost": by_hour(read.format(names.HOUR_COST), mock, hours,
                                 (*cl, "namespace", "gpu_class", "resource")),
-        "unpriced": hourly_by_range(prom, read.format(names.UNPRICED_GPU_HOURS), mock, hours,
+        "unpriced": by_hour(read.format(names.UNPRICED_GPU_HOURS), mock, hours,
                                     (*cl, "namespace", "product", "resource")),
-        "node_max": hourly_by_range(prom, f"max by ({', '.join((*cl, 'node'))}) ({read.format(names.CCSP_NODE_GPUS)})",
+        "node_max": by_hour(f"max by ({', '.join((*cl, 'node'))}) ({read.format(names.CCSP_NODE_GPUS)})",
                                     mock, hours, (*cl, "node")),
-        "active_nodes": hourly_by_range(prom, read.format(names.CCSP_ACTIVE_NODES), mock, hours, cl),
-        "active_gpus": hourly_by_range(prom, read.format(names.CCSP_ACTIVE_GPUS), mock, hours, cl),
-        "energy": hourly_by_range(prom, read.format(names.HOUR_ENERGY), mock, hours, (*cl, "namespace")),
-        "energy_cost": hourly_by_range(prom, read.format(names.HOUR_ENERGY_COST), mock, hours, (*cl, "namespace")),
+        "active_nodes": by_hour(read.format(names.CCSP_ACTIVE_NODES), mock, hours, cl),
+        "active_gpus": by_hour(read.format(names.CCSP_ACTIVE_GPUS), mock, hours, cl),
+        "energy": by_hour(read.format(names.HOUR_ENERGY), mock, hours, (*cl, "namespace")),
+        "energy_cost": by_hour(read.format(names.HOUR_ENERGY_COST), mock, hours, (*cl, "namespace")),
     }
-    fleet = hourly_by_range(prom, f"sum by ({', '.join(cl)}) ({read.format(names.HOUR_ENERGY)})", mock, hours, cl)
+    fleet = by_hour(f"sum by ({', '.join(cl)}) ({read.format(names.HOUR_ENERGY)})", mock, hours, cl)
     problems: list[str] = []
     counts: dict = {k: 0 for k in got}
     counts["shared"] = {}
