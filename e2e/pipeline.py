@@ -17,6 +17,7 @@ import hashlib
 import json
 import shutil
 import subprocess
+import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -240,6 +241,37 @@ class HubTruth:
             return 0.0
         ref = self.refs[cluster]
         return ref.steps_observed(hour, self.since.get((cluster, hour), 0)) / ref.steps_per_hour()
+
+
+def report_billing(hub: Prometheus, model_file: Path, start: str, end: str) -> dict:
+    """``python -m gpudash report billing`` of ``[start, end)`` (RFC 3339) against ``hub``, as JSON."""
+    out = subprocess.run([sys.executable, "-m", "gpudash", "report", "billing", "--prometheus-url", hub.url,
+                          "-c", str(model_file), "--start", start, "--end", end, "--format", "json"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def statement_mismatches(report: dict, model: Model, truth: HubTruth, hours) -> list[str]:
+    """The tenants' GPU lines of a ``report billing`` JSON statement that differ from the sums of ``truth``'s
+    billing lines over ``hours`` (GPU-hours to the report's precision, cost to the cent), and lines only one side
+    has."""
+    tenants = {t.namespace for t in model.tenants}
+    exp: dict[tuple, list[float]] = {}
+    for h in hours:
+        for cluster in truth.refs:
+            for (c, ns, cls, res), (gh, cost) in truth.billing(cluster, h).items():
+                if ns in tenants:
+                    acc = exp.setdefault((c, ns, cls, res), [0.0, 0.0])
+                    acc[0] += gh
+                    acc[1] += cost
+    got = {(x["cluster"], x["namespace"], x["gpu_class"], x["resource"]): (x["quantity"], x["cost"])
+           for x in report["lines"] if x["kind"] == "gpu" and (x["quantity"] or x["cost"])}
+    out = [f"line {k}: only in the {'report' if k in got else 'reference'}"
+           for k in got.keys() ^ {k for k, v in exp.items() if v[0]}]
+    out += [f"line {k}: got {gh} GPU-hours, {cost} expected {exp[k]}" for k, (gh, cost) in got.items() if k in exp
+            and not (abs(gh - exp[k][0]) <= 1e-5 * max(1, gh) and abs(cost - exp[k][1]) <= 0.0051)]
+    return out
 
 
 def _close(a: float, b: float) -> bool:
