@@ -3,7 +3,7 @@ tenant dashboard queries from recorded versus raw series. Not part of the test s
 
     python benchmarks/run.py                       # everything (<= 20 min on 2 cores), rewrites benchmarks/RESULTS.md
     python benchmarks/run.py --quick               # smaller fleet and models (about 5 min)
-    python benchmarks/run.py --only fleet          # one benchmark (accuracy, dashboard, fleet, scale); the other
+    python benchmarks/run.py --only fleet          # one benchmark (accuracy, dashboard, fleet, scale, backfill); the other
                                                    # sections of RESULTS.md are kept from benchmarks/results.json
     python benchmarks/run.py --report              # rewrite RESULTS.md from results.json, run nothing
 
@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 import yaml  # noqa: E402
 
+from benchmarks import backfill  # noqa: E402
 from benchmarks.render_probe import PROBE_ROOT  # noqa: E402
 from e2e import mco_sim, pipeline  # noqa: E402
 from e2e.harness import Prometheus  # noqa: E402
@@ -659,10 +660,10 @@ def write_markdown(res: dict, path: Path) -> None:
     out = ["# gpudash benchmarks", "",
            f"Machine: {m['arch']}, {m['cores']} cores, {m['memory_gib']:.0f} GiB, Python {m['python']}, "
            f"{m['prometheus']} (Debian) on 127.0.0.1, started and stopped by PID. Not part of the test suite.", "",
-           f"Reproduce: `python benchmarks/run.py` (all four, budget {res['budget']:.0f} s of machine time; "
-           "`--quick` for a smaller run, `--only NAME` for one of accuracy, dashboard, fleet, scale). Each section "
+           f"Reproduce: `python benchmarks/run.py` (every section, budget {res['budget']:.0f} s of machine time; "
+           f"`--quick` for a smaller run, `--only NAME` for one of {', '.join(SECTIONS)}). Each section "
            "names the command and the time it took"
-           + (f"; the four sections below took {total:.0f} s in all." if total else "."), ""]
+           + (f"; the sections below took {total:.0f} s in all." if total else "."), ""]
     out += _summary(res)
     out += _scaled_down(res)
     if "fleet" in res:
@@ -676,6 +677,9 @@ def write_markdown(res: dict, path: Path) -> None:
     if "dashboard" in res:
         out += _dashboard_md(res["dashboard"]) if "error" not in res["dashboard"] else [
             "## 4. Tenant dashboard", "", f"Failed: {res['dashboard']['error']}", ""]
+    if "backfill" in res:
+        out += backfill.markdown(res["backfill"], res.get("fleet")) if "error" not in res["backfill"] else [
+            "## 5. Series with and without backfill", "", f"Failed: {res['backfill']['error']}", ""]
     path.write_text("\n".join(out).rstrip() + "\n")
 
 
@@ -698,7 +702,7 @@ def machine() -> dict:
             "prometheus": "Prometheus " + version.split()[2] if len(version.split()) > 2 else version}
 
 
-SECTIONS = ("accuracy", "dashboard", "fleet", "scale")
+SECTIONS = ("accuracy", "dashboard", "fleet", "scale", "backfill")
 
 
 def _merge_base() -> str:
@@ -762,7 +766,8 @@ def run_all(work: Path, only: list[str], res: dict, gpus: int, tenants: list[int
     sections = {"accuracy": lambda: accuracy(work / "acc", cache),
                 "dashboard": lambda: dashboard(work / "dash", cache),
                 "fleet": lambda: fleet(work / "fleet", gpus, repeat, fleet_cache),
-                "scale": lambda: scale(work / "scale", tenants, deadline, base)}
+                "scale": lambda: scale(work / "scale", tenants, deadline, base),
+                "backfill": lambda: backfill.measure(work / "backfill", cache, STARTED)}
     for name in only:
         (work / name).mkdir(parents=True, exist_ok=True)
         (work / {"accuracy": "acc", "dashboard": "dash"}.get(name, name)).mkdir(parents=True, exist_ok=True)
