@@ -3,8 +3,8 @@ tenant dashboard queries from recorded versus raw series. Not part of the test s
 
     python benchmarks/run.py                       # everything (<= 20 min on 2 cores), rewrites benchmarks/RESULTS.md
     python benchmarks/run.py --quick               # smaller fleet and models (about 5 min)
-    python benchmarks/run.py --only fleet          # one benchmark (accuracy, dashboard, fleet, scale, backfill); the other
-                                                   # sections of RESULTS.md are kept from benchmarks/results.json
+    python benchmarks/run.py --only fleet          # one benchmark (accuracy, dashboard, fleet, scale, backfill); the
+                                                   # other sections of RESULTS.md are kept from benchmarks/results.json
     python benchmarks/run.py --report              # rewrite RESULTS.md from results.json, run nothing
 
 Every figure comes from a real Prometheus (Debian 2.42) started by e2e.harness on 127.0.0.1 and stopped by PID,
