@@ -5,8 +5,8 @@ once from unrounded hourly figures) and the model's issuer and tenant billing id
 quantities at the issuer's display precision, subtotal, tax, total due, issue and due dates, and a number.
 
 Final or draft (docs/billing-contract.md section 11): a statement is FINAL only when its period has ended and
-every hour of it is final on the hub (the hub's hour H is final at H + :data:`period.READ_DELAY`), no hour is
-missing and the query API reported no partial answer. Anything else is a DRAFT, numbered ``DRAFT-...`` with the
+every hour of it is final on the hub (the hub's hour H is final at H + :func:`gpudash.promql.read.delay`), no hour
+is missing and the query API reported no partial answer. Anything else is a DRAFT, numbered ``DRAFT-...`` with the
 time its data is final up to, so no draft ever carries the number the final statement will.
 
 Numbers: a final statement's number is derived from the tenant and the period (stable and unique per both).
