@@ -346,8 +346,12 @@ def billed_hours(prom: Prometheus, model: Model, expected: tuple[str, ...], now:
     short = {c: v for c, v in coverage.items() if c in expected and v < 1}
     if short:
         covered = ", ".join(f"{_shown(c)} {v:.0%}" for c, v in short.items())
-        return [Check("billed hours", WARN, f"last hour covered {covered}",
-                      "a cluster that started this hour covers less; else see GPUBillingDataGap")]
+        late = model.billing.backfill_hours
+        hint = (f"the hub settles an hour {late + 1} hours after it ends (billing.backfill_hours): a cluster "
+                f"connected less than {late + 2} hours ago shows 0 until then" if late else
+                "a cluster that started this hour covers less")
+        return [Check("billed hours", WARN, f"last {'settled ' if late else ''}hour covered {covered}",
+                      f"{hint}; else see GPUBillingDataGap")]
     return [Check("billed hours", OK, f"last hour fully covered on {len(coverage)} cluster(s)")]
 
 
