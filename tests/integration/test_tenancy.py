@@ -2,6 +2,7 @@
 for server-side apply or refuses one over 1 MiB (seconds each; the rest: tests/unit/test_tenancy.py)."""
 from __future__ import annotations
 
+import pytest
 import yaml
 
 from gpudash import alerts, cli, kube, layout, mco
@@ -11,17 +12,21 @@ from gpudash.rules import hub, spoke
 from gpudash.writer import serialise
 
 
-def _model(tmp_path, n: int):
+def _model(tmp_path, n: int, **billing):
     raw = yaml.safe_load(open("e2e/data/model.yaml"))
+    raw.setdefault("billing", {}).update(billing)
     raw["tenants"] = [{"name": f"t{i:05d}", "namespace": f"tenant-{i:05d}", "budget": 1000 + i,
                        "alert_at": [0.5, 0.9, 1.0]} for i in range(n)]
-    path = tmp_path / f"model-{n}.yaml"
+    path = tmp_path / f"model-{n}-{len(billing)}.yaml"
     path.write_text(yaml.safe_dump(raw))
     return load_model(str(path))
 
 
-def test_5000_tenants_keep_every_hub_object_under_1_mib(tmp_path):
-    small, big = _model(tmp_path, 100), _model(tmp_path, 5000)
+@pytest.mark.parametrize("billing", [{}, {"spoke_tier": "policy"}], ids=["plain", "backfill-24h"])
+def test_5000_tenants_keep_every_hub_object_under_1_mib(tmp_path, billing):
+    """Also with the spoke tier's default 24 hours of backfill, whose hub rules settle each hourly series from
+    25 lags."""
+    small, big = _model(tmp_path, 100, **billing), _model(tmp_path, 5000, **billing)
     ruler, secret = mco.ruler_rules((*hub.groups(big), *alerts.hub_groups(big))), routing.secret(big)
     allowlist = mco.allowlist(big, spoke.group(big))
     for name, obj in {"ruler": ruler, "allowlist": allowlist, "alertmanager": secret}.items():
