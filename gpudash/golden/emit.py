@@ -13,8 +13,9 @@ Per scenario up to three files (plain data; the writer serialises them):
 * ``tests/golden-<name>-hub.test.yaml`` -- the push path: what every cluster's metrics-collector pushes
   (the reference model's spoke figures at each jittered or lost push time, with ``cluster``) in, hub rules only.
   Both evaluate every ``billing.mco_interval`` (promtool ignores rule group ``interval``), except long
-  ``hub_only`` scenarios (a month boundary, budgets): they evaluate hourly, on the hour, with on-time pushes
-  (a push lands on every hour), which is enough for every hub rule and keeps a 31-day horizon affordable.
+  ``hub_only`` scenarios (a month boundary, budgets, long outages): they evaluate hourly, on the hour, with one
+  on-time push per hour, on the hour (:func:`gpudash.simulation.series.push_interval`), which is enough for every
+  hub rule and keeps a 31-day horizon affordable.
 
 ``tests/golden/scenarios.yaml`` (:data:`gpudash.layout.GOLDEN_INDEX`, where ``promtool test rules tests/*.yaml``
 does not pick it up) indexes the scenarios: what each protects, its files, or why it was skipped.

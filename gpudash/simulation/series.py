@@ -452,10 +452,17 @@ def local_key(series: str) -> tuple[str, ...]:
 
 
 # --- the push path -------------------------------------------------------------------------------------------
+def push_interval(scenario: Scenario, model: Model) -> int:
+    """Minutes between a collector's pushes: ``billing.mco_interval``, or for a ``hub_only`` scenario (evaluated
+    hourly, at each hour boundary) one push on every hour: the hub's hourly evaluations read each hour's pushes
+    as their largest value and the latest push, so the pushes in between would change nothing it records."""
+    return 60 if scenario.hub_only else model.billing.mco_interval // 60
+
+
 def _lost(scenario: Scenario, model: Model) -> dict[int, set[str]]:
     """{push slot: clusters whose push of that slot is lost}: ``mco_missed`` slots (every cluster) and the slots in
     an ``mco_outage`` (its ``cluster``, by index, or every cluster)."""
-    interval = model.billing.mco_interval // 60
+    interval = push_interval(scenario, model)
     out: dict[int, set[str]] = {}
     for f in scenario.faults_of("mco_missed"):
         for p in f.pushes:
@@ -471,7 +478,7 @@ def _lost(scenario: Scenario, model: Model) -> dict[int, set[str]]:
 def push_slots(scenario: Scenario, model: Model) -> list[tuple[int, int]]:
     """(slot, minute) of each metrics-collector push slot that some cluster's push arrives at: slots every push
     interval, arriving at the jittered minute; slots lost on every cluster removed."""
-    interval = model.billing.mco_interval // 60
+    interval = push_interval(scenario, model)
     offsets = [o for f in scenario.faults_of("mco_jitter") for o in f.offsets] or [0]
     lost = _lost(scenario, model)
     slots = range(0, scenario.duration + 1, interval)
