@@ -155,9 +155,14 @@ def _hourly_rows(model: Model, minute: int, figures, keys: tuple[str, ...]) -> t
     before ``minute``'s with the lag label k."""
     n = model.billing.backfill_hours
     if not n:
-        return {k[1:]: v for k, v in figures(minute // 60 - 1).items()}, keys
+        return _local(figures(minute // 60 - 1)), keys
     return ({(str(lag), *k[1:]): v for lag in range(1, n + 2) if minute // 60 - lag >= 0
              for k, v in figures(minute // 60 - lag).items()}, (names.LAG_LABEL, *keys))
+
+
+def _local(rows: dict[tuple, float]) -> dict[tuple, float]:
+    """Reference rows keyed (cluster, ...) without their cluster: the keys of a spoke file's series."""
+    return {k[1:]: v for k, v in rows.items()}
 
 
 def _stable(ref: Reference, minute: int) -> bool:
@@ -279,9 +284,6 @@ def _every_series_checks(ref: Reference, model: Model, minute: int, hub: HubView
     SKUs in use, the tenant table, tenant info) -- at ``minute``, by value from the reference. The spoke file has
     one cluster and no ``cluster`` label on the data (the model's series have one). The spoke tier's series are the
     tier file's (:func:`_tier_file`)."""
-    def local(rows):  # drop the cluster
-        return {k[1:]: v for k, v in rows.items()}
-
     who = ("namespace", "tenant")
     tenants = {t.namespace: t.name for t in model.tenants}
     projected: dict[tuple, float] = {}
@@ -298,26 +300,26 @@ def _every_series_checks(ref: Reference, model: Model, minute: int, hub: HubView
                                 metric=False))
     activity, idle, power = ref.activity(minute), ref.idle(minute), ref.power(minute)
     if model.alerts.idle.power_veto_watts > 0:  # the series is recorded only then
-        extra.append(_check(names.POD_POWER_MAX, minute, local(power), ("namespace", "pod")))
+        extra.append(_check(names.POD_POWER_MAX, minute, _local(power), ("namespace", "pod")))
     return [
         _check(names.POD_ACTIVITY_MAX, minute, {k[1:]: v[0] for k, v in activity.items()},
                ("namespace", "pod", "gpu_model")),
         _check(names.POD_ACTIVITY_AVG, minute, {k[1:]: v[1] for k, v in activity.items()},
                ("namespace", "pod", "gpu_model")),
-        _check(names.POD_IDLE, minute, local(idle), ("namespace", "pod", "gpu_model", "workload", "workload_type")),
+        _check(names.POD_IDLE, minute, _local(idle), ("namespace", "pod", "gpu_model", "workload", "workload_type")),
         _check(names.BILLED_HOUR, minute, {(): ref.billed_hour_start(minute)}, ()),
         _check(names.STEPS_OBSERVED, minute,
                *_hourly_rows(model, minute, lambda h: {(c,): ref.steps_observed(h) for c in ref.s.clusters}, ())),
-        _check(names.CLASS_ALLOCATED, minute, local(ref.class_allocated(minute)),
+        _check(names.CLASS_ALLOCATED, minute, _local(ref.class_allocated(minute)),
                ("namespace", "gpu_class", "resource")),
-        _check(names.POD_COST_RATE, minute, local(ref.pod_cost_rate(minute)),
+        _check(names.POD_COST_RATE, minute, _local(ref.pod_cost_rate(minute)),
                ("namespace", "pod", "workload", "workload_type")),
-        _check(names.WORKLOAD_COST_RATE, minute, local(ref.workload_cost_rate(minute)),
+        _check(names.WORKLOAD_COST_RATE, minute, _local(ref.workload_cost_rate(minute)),
                ("namespace", "workload", "workload_type")),
-        _check(names.NAMESPACE_COST_RATE, minute, local(ref.cost_rate(minute)), ("namespace",)),
-        _check(names.TENANT_HOUR_COST, minute, local(ref.hour_costs(hub.at(minute)["gpu_hours"],
+        _check(names.NAMESPACE_COST_RATE, minute, _local(ref.cost_rate(minute)), ("namespace",)),
+        _check(names.TENANT_HOUR_COST, minute, _local(ref.hour_costs(hub.at(minute)["gpu_hours"],
                                                                      hub.at(minute)["energy"])), ("namespace",)),
-        _check(names.TENANT_COST_RATE_AVG, minute, local(ref.avg_cost_rate(minute)), ("namespace",)),
+        _check(names.TENANT_COST_RATE_AVG, minute, _local(ref.avg_cost_rate(minute)), ("namespace",)),
         _check(q.agg("sum", who, names.TENANT_COST_PROJECTED), minute, projected, who, metric=False),
         *extra,
         _check(q.agg("max", ("row",), names.TENANT_ROWS), minute, ref.tenant_rows(), ("row",), metric=False),
@@ -328,17 +330,23 @@ def _every_series_checks(ref: Reference, model: Model, minute: int, hub: HubView
 
 
 # --- files -------------------------------------------------------------------------------------------------------
+def _one_cluster(s: sc.Scenario, model: Model, cluster: str) -> tuple[sc.Scenario, Reference]:
+    """Scenario ``s`` cut to ``cluster``'s nodes and pods, and its reference without cluster labels: what a spoke
+    or tier file of that cluster sees (no ``cluster`` label on a spoke's own series)."""
+    local = dataclasses.replace(s, nodes=tuple(n for n in s.nodes if n.cluster == cluster),
+                                pods=tuple(p for p in s.pods if p.cluster == cluster))
+    return local, Reference(local, model, labelled=False)
+
+
 def _spoke_file(s: sc.Scenario, model: Model) -> dict:
     step = model.billing.mco_interval // 60
     evaluations = list(range(0, s.duration + 1, step))
     groups = []
     for cluster in s.clusters:
-        local = dataclasses.replace(s, nodes=tuple(n for n in s.nodes if n.cluster == cluster),
-                                    pods=tuple(p for p in s.pods if p.cluster == cluster))
-        ref = Reference(local, model, labelled=False)
+        local, ref = _one_cluster(s, model, cluster)
         tests = []
         for m in evaluations:
-            alloc = {k[1:]: v for k, v in rule_content(ref, "pod_alloc", m).items()}
+            alloc = _local(rule_content(ref, "pod_alloc", m))
             tests.append(_check(names.POD_ALLOCATED, m, alloc, POD_KEYS))
         for h in range(s.duration // 60):
             for m in sorted({(h + 1) * 60, (h + 1) * 60 + 30, (h + 2) * 60 - step} & set(evaluations)):
@@ -381,21 +389,18 @@ def _tier_file(s: sc.Scenario, model: Model) -> dict:
     still evaluates, and nothing is checked."""
     groups = []
     for cluster in s.clusters:
-        local = dataclasses.replace(s, nodes=tuple(n for n in s.nodes if n.cluster == cluster),
-                                    pods=tuple(p for p in s.pods if p.cluster == cluster))
-        ref = Reference(local, model, labelled=False)
-
-        def rows(values):  # drop the cluster
-            return {k[1:]: v for k, v in values.items()}
+        local, ref = _one_cluster(s, model, cluster)
 
         tests = []
         for m in (m for m in range(0, s.duration + 1, ref.step) if ref.tier_recorded(m)):
-            tests += [_check(names.TIER_ALLOCATED, m, rows(ref.product_lines(m)), ("namespace", "product", "resource")),
-                      _check(names.TIER_NODE_ACTIVE, m, rows(ref.active_gpus(m)), ("node", names.ACTIVE_FROM_LABEL)),
+            tests += [_check(names.TIER_ALLOCATED, m, _local(ref.product_lines(m)),
+                             ("namespace", "product", "resource")),
+                      _check(names.TIER_NODE_ACTIVE, m, _local(ref.active_gpus(m)),
+                             ("node", names.ACTIVE_FROM_LABEL)),
                       _check(names.TIER_KSM_UP, m, {(): float(ref.ksm_up(m))}, ()),
-                      _check(names.TIER_POD_ALLOCATED, m, rows(ref.pod_allocation(m)), POD_KEYS)]
+                      _check(names.TIER_POD_ALLOCATED, m, _local(ref.pod_allocation(m)), POD_KEYS)]
             if model.energy.metered:
-                tests.append(_check(names.TIER_ENERGY, m, rows(ref.step_energy(m)), ("namespace",)))
+                tests.append(_check(names.TIER_ENERGY, m, _local(ref.step_energy(m)), ("namespace",)))
         groups.append({"name": f"{s.name} [{cluster}, spoke tier]: {s.protects}", "interval": "1m",
                        "input_series": synthesise(local, model, cluster), "promql_expr_test": tests})
     return {"rule_files": [TIER_RULES], "evaluation_interval": q.duration(model.billing.resolution),
