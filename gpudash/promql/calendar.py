@@ -39,14 +39,20 @@ def pushed_this_hour(selector: str, by: tuple[str, ...], step: int) -> str:
     return q.agg("max", by, f"{' or '.join(parts)} or {latest}")
 
 
+def at_hour_boundary(expr: str, hours_before: int = 0) -> str:
+    """``expr`` evaluated once, at the last clock-hour boundary (``hours_before`` hours earlier): subquery steps are
+    multiples of their step since the epoch (prometheus/prometheus promql/engine.go), and a range 1 ms shorter
+    than an hour holds exactly one such step under Prometheus 2 (closed ranges) and 3 (left-open) alike."""
+    offset = f" offset {hours_before}h" if hours_before else ""
+    return f"last_over_time(({expr})[{q.window(3600)}:1h]{offset})"
+
+
 def pushed_hours_ago(selector: str, by: tuple[str, ...], hours_ago: int) -> str:
     """Per series of ``selector`` (labels ``by``), the largest value among its samples whose own timestamp lies in
-    the complete clock hour ``hours_ago`` (at least 1) hours before the evaluation time's: the hourly subquery
-    aligned on clock hours evaluates the hour read (:data:`gpudash.promql.read.HOUR_RANGE`) once, at that hour's
-    end boundary, whatever the evaluation time within the current hour."""
-    inner = q.agg("max", by, f"max_over_time({selector}{read.HOUR_RANGE})")
-    offset = f" offset {hours_ago - 1}h" if hours_ago > 1 else ""
-    return f"last_over_time(({inner})[{q.window(3600)}:1h]{offset})"
+    the complete clock hour ``hours_ago`` (at least 1) hours before the evaluation time's: the hour read
+    (:data:`gpudash.promql.read.HOUR_RANGE`) at that hour's end boundary (:func:`at_hour_boundary`), whatever the
+    evaluation time within the current hour."""
+    return at_hour_boundary(q.agg("max", by, f"max_over_time({selector}{read.HOUR_RANGE})"), hours_ago - 1)
 
 
 # The start of the evaluation time's clock hour as a scalar (exact: fmod is exact, and so is the subtraction).

@@ -13,7 +13,7 @@ from gpudash.model import mig
 from gpudash.model.pricing import mig_profile_names, mig_replicas, skus
 from gpudash.model.types import Exporter, Model
 from gpudash.promql import build as q
-from gpudash.promql import read
+from gpudash.promql import calendar, read
 from gpudash.rules import energy, inputs, names
 from gpudash.rules.format import Group, Rule
 from gpudash.sources import gpu_exporters as gx
@@ -196,10 +196,6 @@ def hour_steps(expr: str, model: Model) -> str:
     return f"({expr})[1h:{q.duration(model.billing.resolution)}] offset 1ms"
 
 
-# A range 1 ms shorter than an hour holds exactly one hour-aligned step under Prometheus 2 (closed ranges)
-# and 3 (left-open ranges) alike; a full hour would hold two under Prometheus 2 at an exact boundary.
-_JUST_UNDER_1H = q.window(3600)
-
 # The row every hourly rule adds to its result, whatever else it finds: value 0, one label. The collector
 # pushes the rules that succeeded even when others fail (stolostron/multicluster-observability-operator,
 # collectors/metrics/pkg/forwarder/forwarder.go getRecordingMetrics/forward), so an hour whose rule failed in
@@ -212,8 +208,7 @@ def _at_last_hour_boundary(per_hour: str, hours_before: int = 0) -> str:
     hours earlier). The outer hourly subquery evaluates it exactly once, at that boundary, so every evaluation
     during hour H+1 gives the same figures for hour H; the hub keeps each series only from samples evaluated
     during H+1 (their own timestamps), so a series that stops simply has no sample there."""
-    offset = f" offset {hours_before}h" if hours_before else ""
-    return f"last_over_time(({per_hour})[{_JUST_UNDER_1H}:1h]{offset})"
+    return calendar.at_hour_boundary(per_hour, hours_before)
 
 
 def _lagged(model: Model, figures) -> str:
