@@ -26,9 +26,9 @@ SCRAPE = 2  # seconds
 RUN = 115.0  # seconds of scenario time observed
 
 
-def _live_model():
+def _live_model(**billing):
     raw = yaml.safe_load(pipeline.MODEL.read_text())
-    raw["billing"].update(resolution="10s", mco_interval="30s", burn_rate_window="1m")
+    raw["billing"].update(resolution="10s", mco_interval="30s", burn_rate_window="1m", **billing)
     return model_from_dict(raw, "e2e live model")
 
 

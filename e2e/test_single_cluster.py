@@ -68,7 +68,8 @@ def test_month_single_cluster_with_the_spoke_tier(tmp_path, prometheus_factory, 
     files = [rendered / layout.SPOKE_TIER_RULES, rendered / layout.SPOKE_RULES, rendered / layout.HUB_RULES]
     levels = prom.backfill_rules(files, start, end, method="query")
     stopwatch("rules_backfill")
-    assert set(levels[0]) >= {names.TIER_ALLOCATED, names.TIER_NODE_ACTIVE, names.TIER_KSM_UP}, levels
+    assert names.TIER_POD_STEP in levels[0], levels
+    assert set(levels[1]) >= {names.TIER_ALLOCATED, names.TIER_NODE_ACTIVE, names.TIER_KSM_UP}, levels
     refs = pipeline.references(model, mock)
     hours = range(0, TIER_DAYS * 24 - 2)
     problems, counts = pipeline.compare_hub(prom, model, mock, refs, hours, cluster_label=False, clusters=[cluster])

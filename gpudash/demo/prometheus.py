@@ -330,14 +330,15 @@ class Prometheus:
                 self.timings[f"backfill_rules_level_{n}"] = time.monotonic() - t0
                 out_levels.append(sorted(level))
                 continue
-            path = self.workdir / f"backfill-level-{n}.rules.yaml"
+            path = self.workdir / f"backfill-level-{n}" / LEVEL_FILE
+            path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(yaml.safe_dump({"groups": level_groups}, sort_keys=False, width=1 << 20))
             outdir = self.workdir / f"staging-rules-{n}"
             shutil.rmtree(outdir, ignore_errors=True)
             cmd = [self.promtool, "tsdb", "create-blocks-from", "rules", "-q", f"--url={self.url}",
-                   f"--start={int(start)}", f"--end={int(end)}", f"--output-dir={outdir}",
-                   f"--eval-interval={int(eval_interval or 60)}s", str(path)]
-            r = subprocess.run(cmd, capture_output=True, text=True)
+                   f"--start={int(start)}", f"--end={int(end)}", f"--output-dir={outdir.resolve()}",
+                   f"--eval-interval={int(eval_interval or 60)}s", LEVEL_FILE]
+            r = subprocess.run(cmd, capture_output=True, text=True, cwd=path.parent)
             if r.returncode:
                 raise RuntimeError(f"promtool rules backfill level {n}: {r.stderr.strip()[-3000:]}")
             self.stop()
@@ -375,8 +376,7 @@ class Prometheus:
         days: dict[int, FamilyBuffer] = {}
         for g in groups:
             interval = parse_duration(g["interval"])
-            first = group_eval_start(g["name"], interval, start, str(self.workdir / f"backfill-level-{n}.rules.yaml"),
-                                     self.binaries.labels_encoding)
+            first = group_eval_start(g["name"], interval, start, LEVEL_FILE, self.binaries.labels_encoding)
             for rule in g["rules"]:
                 extra = {"__name__": rule["record"], **{k: str(v) for k, v in (rule.get("labels") or {}).items()}}
                 # Result series that differ only by __name__ (e.g. "a or b" keeps b's name) become one series
@@ -463,6 +463,13 @@ def xxh64(data: bytes, seed: int = 0) -> int:
     h ^= h >> 29
     h = (h * _P3) & _M
     return h ^ (h >> 32)
+
+
+# The file name every level's rules are backfilled from (promtool runs in the level's own folder): a group's
+# evaluation times hash its file and name (:func:`group_eval_start`), so with one name for every level a rule reading
+# an earlier level's samples of the same evaluation (the spoke tier's rules after its first) finds them at its own
+# timestamps, as in the rule manager, which runs the whole group at once.
+LEVEL_FILE = "backfill.rules.yaml"
 
 
 def group_eval_start(name: str, interval: float, start: float, file: str = "",

@@ -58,6 +58,8 @@ HUB_RULES = layout.from_tests(layout.HUB_RULES)
 TIER_RULES = layout.from_tests(layout.SPOKE_TIER_RULES)
 GROUP_ORDER = ["gpudash-spoke", "gpudash-hub-model", "gpudash-hub-billing", "gpudash-hub-ccsp", "gpudash-hub-idle"]
 POD_KEYS = local_key(names.POD_ALLOCATED)  # a per-pod allocation row in the spoke file, as the reference keys it
+# the tier's per-pod step row: the labels of the reference's per-pod row that the tier's step series has
+TIER_POD_KEYS = tuple(label for label in POD_KEYS if label in names.labels(names.TIER_POD_STEP))
 STABLE = 10  # minutes without allocation change before burn-rate based figures are checked
 # Faults of the push path: a scenario with any of them gets a push-path (hub) test file.
 PUSH_FAULTS = ("mco_jitter", "mco_missed", "mco_rule_failed", "mco_straddle", "spoke_restart")
@@ -393,7 +395,12 @@ def _tier_file(s: sc.Scenario, model: Model) -> dict:
 
         tests = []
         for m in (m for m in range(0, s.duration + 1, ref.step) if ref.tier_recorded(m)):
-            tests += [_check(names.TIER_ALLOCATED, m, _local(ref.product_lines(m)),
+            per_pod: dict[tuple, float] = {}
+            for key, units in _local(ref.pod_allocation(m)).items():
+                row = tuple(value for label, value in zip(POD_KEYS, key) if label in TIER_POD_KEYS)
+                per_pod[row] = per_pod.get(row, 0) + units
+            tests += [_check(names.TIER_POD_STEP, m, per_pod, TIER_POD_KEYS),
+                      _check(names.TIER_ALLOCATED, m, _local(ref.product_lines(m)),
                              ("namespace", "product", "resource")),
                       _check(names.TIER_NODE_ACTIVE, m, _local(ref.active_gpus(m)),
                              ("node", names.ACTIVE_FROM_LABEL)),

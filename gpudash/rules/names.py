@@ -138,6 +138,12 @@ INPUT_MISSING = _series(
     "every push and alerted on the hub (GPUBillingInputMissing), so no billable input is lost silently.")
 
 # --- spoke tier: recorded every billing.resolution on each managed cluster, read by the hourly spoke rules ---------
+TIER_POD_STEP = _series(
+    "node_pod_resource:gpudash_gpus_allocated:step", SPOKE_TIER, ("cluster", "node", "namespace", "pod", "product",
+                                                                  "resource"),
+    "GPUs allocated to each Running, node-bound pod at one spoke step, per node, product and resource, plus a "
+    "sentinel row: the tier's first rule, the one allocation join of the step, which the tier's other rules read "
+    "only when its sentinel carries their own evaluation's timestamp (spoke_tier: policy).", sentinel=True)
 TIER_ALLOCATED = _series(
     "namespace_product_resource:gpudash_gpus_allocated:step", SPOKE_TIER, _PRODUCT_LINE,
     "GPUs allocated to Running, node-bound pods at one spoke step, per namespace, product and resource: one "
@@ -155,7 +161,7 @@ TIER_POD_ALLOCATED = _series(
     "namespace_pod:gpudash_gpus_allocated:step", SPOKE_TIER, labels(POD_ALLOCATED),
     "GPUs allocated to each Running, node-bound pod at one spoke step, with its workload: the pushed live "
     "allocation (`namespace_pod:gpudash_gpus_allocated:running`) reads it at each push instead of redoing the "
-    "joins; never billed (spoke_tier: policy).")
+    "joins; never billed, so a failed workload join costs only the live view (spoke_tier: policy).")
 TIER_ENERGY = _series(
     "namespace:gpudash_energy_joules:step", SPOKE_TIER, ("cluster", "namespace"),
     "GPU energy (joules) of the step ending at one spoke step per namespace, the row without `namespace` the "

@@ -333,24 +333,68 @@ def _node_active(pods: str, model: Model) -> str:
 
 
 def per_step(model: Model) -> dict[str, str]:
-    """The figures the hourly rules aggregate over a clock hour, evaluated at one spoke step, by the spoke-tier
-    series that records each (:mod:`gpudash.rules.spoke_tier`): allocation per product line, active GPUs per
-    node, 1 per cluster while kube-state-metrics is up, and the step's GPU energy per namespace."""
+    """The figures the hourly rules aggregate over a clock hour, evaluated at one spoke step from raw series (the
+    path without the spoke tier re-derives them at every step of the hour): allocation per product line, active GPUs
+    per node, 1 per cluster while kube-state-metrics is up, and the step's GPU energy per namespace."""
     alloc = allocation(model)
-    pods = q.agg("sum", ("cluster", "node", "namespace", "pod", "product", "resource"), alloc)
-    ksm_up = q.agg("max", names.labels(names.TIER_KSM_UP), f"{q.selector('up', ksm.job(model.sources))} == 1")
+    pods = q.agg("sum", names.labels(names.TIER_POD_STEP), alloc)
     steps = {names.TIER_ALLOCATED: q.agg("sum", names.labels(names.TIER_ALLOCATED), alloc),
-             names.TIER_NODE_ACTIVE: _node_active(pods, model), names.TIER_KSM_UP: ksm_up}
+             names.TIER_NODE_ACTIVE: _node_active(pods, model), names.TIER_KSM_UP: _ksm_up_raw(model)}
     if model.energy.metered:
         steps[names.TIER_ENERGY] = energy.step_joules(model)
     return steps
 
 
+def _ksm_up_raw(model: Model) -> str:
+    return q.agg("max", names.labels(names.TIER_KSM_UP), f"{q.selector('up', ksm.job(model.sources))} == 1")
+
+
+def pod_step(model: Model) -> str:
+    """The spoke tier's first rule: GPUs allocated per Running, node-bound pod, node, product and resource at this
+    step (:func:`allocation`, the one allocation join of the step), plus the sentinel row that proves the rule ran."""
+    return f"{q.agg('sum', names.labels(names.TIER_POD_STEP), allocation(model))} or {SENTINEL}"
+
+
+def recorded_now(series: str) -> str:
+    """The rows of the tier's sentinel ``series`` written at this very evaluation, sentinel row excluded.
+
+    Rules of one group run in order at one timestamp, and each rule's samples are committed before the next one
+    runs (prometheus/prometheus rules/group.go ``Group.Eval``), so a later rule reads an earlier one's rows of the
+    step. Each row is kept only if its own sample carries this evaluation's timestamp: a rule that fails writes
+    nothing and no staleness marker (the same ``Eval``), and after a restart the rule manager no longer knows which
+    rows to mark stale, so older rows may stay within the lookback. A failed step is then missing from every figure
+    (not counted, alerted), never filled with the step before, and a pod that ended is never read again.
+    """
+    rows = q.selector(series, (names.SENTINEL_LABEL, "=", ""))
+    return f"({rows} and (timestamp({rows}) == time()))"
+
+
+def tier_steps(model: Model) -> dict[str, str]:
+    """The spoke tier's rules in evaluation order: the per-pod allocation of the step (:func:`pod_step`), then the
+    figures of :func:`per_step` and the per-pod live allocation, each read from it (:func:`recorded_now`) instead of
+    re-evaluating the allocation join; the steps-observed heartbeat only when it was recorded at this step."""
+    pods = recorded_now(names.TIER_POD_STEP)
+    fresh = f"on () (timestamp({q.selector(names.TIER_POD_STEP, (names.SENTINEL_LABEL, '=', '1'))}) == time())"
+    steps = {names.TIER_POD_STEP: pod_step(model),
+             names.TIER_ALLOCATED: q.agg("sum", names.labels(names.TIER_ALLOCATED), pods),
+             names.TIER_NODE_ACTIVE: _node_active(pods, model),
+             names.TIER_KSM_UP: f"{_ksm_up_raw(model)} and {fresh}"}
+    if model.energy.metered:
+        steps[names.TIER_ENERGY] = energy.step_joules(model)
+    steps[names.TIER_POD_ALLOCATED] = _with_workload(pods, model)
+    return steps
+
+
+def _with_workload(rows: str, model: Model) -> str:
+    """``rows`` (per pod, node, product and resource) summed per :data:`~gpudash.rules.names.POD_ALLOCATED` line,
+    with the pod's workload (:func:`_workloads`)."""
+    return q.agg("sum", names.labels(names.POD_ALLOCATED),
+                 f"{rows} * on (cluster, namespace, pod) group_left (workload, workload_type) ({_workloads(model)})")
+
+
 def pod_allocated(model: Model) -> str:
     """GPUs allocated now per Running, node-bound pod (:func:`allocation`), with the pod's workload."""
-    return q.agg("sum", names.labels(names.POD_ALLOCATED),
-                 f"{allocation(model)} * on (cluster, namespace, pod) group_left (workload, workload_type) "
-                 f"({_workloads(model)})")
+    return _with_workload(allocation(model), model)
 
 
 def live_pod_allocated(model: Model) -> str:

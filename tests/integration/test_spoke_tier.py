@@ -81,7 +81,13 @@ def test_the_hourly_rules_read_the_tier(tier_model):
         assert series in hourly[record] and not re.search(r"kube_|DCGM_|\bgpu_", hourly[record]), record
     group = spoke_tier.group(tier_model)
     assert group.interval == tier_model.billing.resolution
-    assert {r.record for r in group.rules} == {series for _, series in tier}
+    assert {r.record for r in group.rules} == {series for _, series in tier} | {names.TIER_POD_STEP}
+    # the step's one allocation join is the group's first rule; the others read its rows of this evaluation
+    first, *others = group.rules
+    assert first.record == names.TIER_POD_STEP and spoke.allocation(tier_model) in first.expr
+    assert not any(spoke.allocation(tier_model) in r.expr for r in others)
+    fresh = {r.record for r in others if spoke.recorded_now(names.TIER_POD_STEP) in r.expr}
+    assert fresh == {names.TIER_ALLOCATED, names.TIER_NODE_ACTIVE, names.TIER_POD_ALLOCATED}
 
 
 def test_the_acm_objects_validate_against_the_upstream_crds(tier_files, tier_model):
@@ -123,8 +129,8 @@ def test_the_crd_check_catches_what_the_api_server_would_refuse_or_drop(tier_fil
 def test_a_template_marker_in_a_rule_is_refused(tier_model, monkeypatch):
     from gpudash.errors import GenerationError
 
-    real, marked = spoke.per_step, 'vector(1) and on () up{a="{{x}}"}'
-    monkeypatch.setattr(spoke, "per_step", lambda m: {**real(m), names.TIER_KSM_UP: marked})
+    real, marked = spoke.tier_steps, 'vector(1) and on () up{a="{{x}}"}'
+    monkeypatch.setattr(spoke, "tier_steps", lambda m: {**real(m), names.TIER_KSM_UP: marked})
     with pytest.raises(GenerationError, match="template"):
         delivery.policy((spoke_tier.group(tier_model),), "ns")
 
@@ -193,4 +199,5 @@ def test_missed_tier_evaluations_are_what_the_golden_file_sees(tier_golden):
     result = run_file(every_step)
     under_billed = (names.BILLING_COVERAGE, names.STEPS_OBSERVED, names.HOURLY_GPU_HOURS)
     assert not result.ok and any(x in f for f in result.failures for x in under_billed), result
+
 

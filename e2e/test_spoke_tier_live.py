@@ -1,0 +1,110 @@
+"""The spoke tier's group on a live Prometheus when its first rule fails at some steps.
+
+promtool's unit tests stop at the first rule evaluation error, so what a failed rule leaves behind is proven here:
+the mock exporter scraped every second, the rendered tier group evaluated every 2 s, and a test series whose two
+copies make the first rule (the per-pod allocation of the step) fail while they are exposed. A failed rule writes
+no sample and no staleness marker (prometheus/prometheus rules/group.go ``Group.Eval``), so its rows of the step
+before stay within the lookback; the tier's other rules must write nothing at such a step (the step is not
+observed, so not billed and alerted), never that step-before's figures. A second server runs a mutant that reads the
+per-pod rows without the sentinel's timestamp, and must be caught. About 25 s per Prometheus version."""
+from __future__ import annotations
+
+import http.server
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from e2e import toolsets
+from e2e.test_live import _live_model, _scrape_configs, _sleep_until
+from gpudash import writer
+from gpudash.mock.server import MockServer
+from gpudash.rules import format as format_rules
+from gpudash.rules import names, spoke, spoke_tier
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+INTERVAL = 2  # seconds between the tier group's evaluations here (billing.resolution is at least 10 s)
+FAILING = (8.0, 14.0)  # seconds after the start during which the failure series is exposed
+RUN = 22.0
+FAILURE = "gpudash_test_failure"
+# two copies of FAILURE on one side of a one-to-one match: a query error while they are exposed, nothing otherwise
+TRIGGER = f"(vector(1) * on () group_left () {FAILURE} or vector(1))"
+
+
+class _Failure(http.server.BaseHTTPRequestHandler):
+    exposed = False
+
+    def do_GET(self):  # noqa: N802 (http.server's name)
+        body = "".join(f'{FAILURE}{{copy="{c}"}} 1\n' for c in "ab") if _Failure.exposed else ""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain; version=0.0.4")
+        self.end_headers()
+        self.wfile.write(body.encode())
+
+    def log_message(self, *args):
+        pass
+
+
+def _rules(model, monkeypatch, out: Path, gated: bool) -> Path:
+    """The rendered tier group at INTERVAL, its first rule made to fail with TRIGGER (and, for the mutant, the
+    per-pod rows read without the sentinel's timestamp)."""
+    with monkeypatch.context() as m:
+        real = spoke.pod_step
+        m.setattr(spoke, "pod_step", lambda model: f"({real(model)}) and on () {TRIGGER}")
+        if not gated:
+            m.setattr(spoke, "recorded_now", lambda series: f'{series}{{{names.SENTINEL_LABEL}=""}}')
+        data = format_rules.rule_file((spoke_tier.group(model),))
+    data["groups"][0]["interval"] = f"{INTERVAL}s"
+    writer.apply(writer.plan(out, {"tier.rules.yaml": data}))
+    return out / "tier.rules.yaml"
+
+
+def _stamps(prom, series: str, start: float, end: float) -> set[float]:
+    return {t for _, samples in prom.samples(series, start, end) for t, _ in samples}
+
+
+@pytest.mark.parametrize("toolset", toolsets.params())
+def test_a_failed_first_rule_leaves_the_step_unobserved(tmp_path, prometheus_factory, monkeypatch, toolset):
+    model = _live_model(spoke_tier="policy")
+    mock_file = tmp_path / "live.mock.yaml"
+    mock_file.write_text((Path(__file__).parent / "data" / "live.mock.yaml").read_text())
+    server = MockServer(mock_file, model, port=0).start()
+    failure = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Failure)
+    threading.Thread(target=failure.serve_forever, daemon=True).start()
+    try:
+        scrape = [{**job, "scrape_interval": "1s"} for job in _scrape_configs(server.address, model)]
+        scrape.append({"job_name": "gpudash-test-failure", "scrape_interval": "1s",
+                       "static_configs": [{"targets": [f"127.0.0.1:{failure.server_address[1]}"]}]})
+        config = {"global": {"scrape_interval": "1s", "evaluation_interval": f"{INTERVAL}s"}, "scrape_configs": scrape}
+        servers = {gated: prometheus_factory(f"tier-{gated}", config_extra=config, rule_files=[
+            _rules(model, monkeypatch, tmp_path / f"rules-{gated}", gated)]) for gated in (True, False)}
+        t0 = time.time()
+        _sleep_until(t0 + FAILING[0])
+        _Failure.exposed = True
+        _sleep_until(t0 + FAILING[1])
+        _Failure.exposed = False
+        _sleep_until(t0 + RUN)
+        end = time.time()
+        # every rule after the first but the energy split, which reads the exporters and not the allocation (its
+        # step's figure is measured whether or not the allocation's rule ran)
+        derived = [r.record for r in spoke_tier.group(model).rules[1:] if r.record != names.TIER_ENERGY]
+        seen = {}
+        for gated, prom in servers.items():
+            ran = _stamps(prom, names.TIER_KSM_UP, t0, end) | _stamps(prom, names.TIER_ALLOCATED, t0, end)
+            recorded = _stamps(prom, f'{names.TIER_POD_STEP}{{{names.SENTINEL_LABEL}="1"}}', t0, end)
+            failed = sorted(t for t in ran if t not in recorded)
+            seen[gated] = {series: sorted(_stamps(prom, series, t0, end) - recorded) for series in derived}
+            assert len(recorded) >= 4, (gated, sorted(recorded), prom.log_tail())
+            # the mock's steady pods are billed before and after the failing window
+            billed = _stamps(prom, names.TIER_ALLOCATED, t0, end) & recorded
+            assert min(billed) < t0 + FAILING[0] and max(billed) > t0 + FAILING[1], (gated, sorted(billed))
+            assert "many-to-many" in prom.log_path.read_text(), "the first rule never failed"
+            if not gated:
+                assert failed, "the mutant wrote nothing at a failed step: the test could not catch it"
+        assert seen[True] == {series: [] for series in derived}, seen[True]
+        assert any(seen[False].values()), seen[False]
+    finally:
+        server.stop()
+        failure.shutdown()
