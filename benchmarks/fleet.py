@@ -68,14 +68,25 @@ NAIVE_METRICS = ("kube_pod_container_resource_requests", "kube_pod_init_containe
                  "kube_pod_status_phase", "kube_node_labels", "kube_pod_owner", "kube_replicaset_owner")
 
 
-def model(tenants: int = TENANTS):
-    """The e2e model (same classes and prices) with ``tenants`` tenants and one cluster."""
+def model(tenants: int = TENANTS, energy: bool = False):
+    """The e2e model (same classes and prices) with ``tenants`` tenants and one cluster, with the spoke tier and its
+    default 24 hours of backfill (what a fleet this size needs: :func:`without_tier` is the base it is measured
+    against) and, unless ``energy``, no ``energy`` section (energy rules exist only with one)."""
     raw = yaml.safe_load(pipeline.MODEL.read_text())
     raw["tenants"] = [{"name": f"t{i:03d}", "namespace": f"tenant-{i:03d}", "budget": 10000}
                       for i in range(tenants)]
     raw["clusters"] = ["fleet"]
-    raw.get("energy", {}).pop("clusters", None)  # per-cluster tariffs of the e2e clusters, which the fleet is not
+    raw["billing"]["spoke_tier"] = "policy"
+    if energy:
+        raw["energy"].pop("clusters", None)  # per-cluster tariffs of the e2e clusters, which the fleet is not
+    else:
+        raw.pop("energy", None)
     return model_from_dict(raw, "benchmarks/fleet")
+
+
+def without_tier(m):
+    """``m`` with ``billing.spoke_tier: none`` (and so no backfill): every push re-derives the hours."""
+    return replace(m, billing=replace(m.billing, spoke_tier="none", backfill_hours=0))
 
 
 def shards(gpus: int, tenants: int) -> list[dict]:
@@ -288,18 +299,41 @@ def _pushed(push: mco_sim.PushLog, *series: str) -> dict[tuple, float]:
 
 
 def _hourly(push: mco_sim.PushLog) -> dict[tuple, float]:
-    """The pushed hourly figures (GPU-hours, energy, steps observed, node maximum) by labels."""
-    return _pushed(push, names.HOURLY_GPU_HOURS, names.HOURLY_ENERGY, names.STEPS_OBSERVED,
-                   names.NODE_ACTIVE_GPUS_MAX)
+    """The pushed hourly figures (GPU-hours, energy, steps observed, node maximum) of the previous hour by labels
+    (with backfill its rows of lag 1, without the lag label)."""
+    rows = _pushed(push, names.HOURLY_GPU_HOURS, names.HOURLY_ENERGY, names.STEPS_OBSERVED, names.NODE_ACTIVE_GPUS_MAX)
+    return {tuple(kv for kv in labels if kv[0] != names.LAG_LABEL): v for labels, v in rows.items()
+            if dict(labels).get(names.LAG_LABEL, "1") == "1"}
+
+
+def _earlier_hours(prom: Prometheus, t: float, hours: int, work: Path) -> int:
+    """The tier's samples of the hour before ``t``'s (the last complete one of the history) copied into each of the
+    ``hours`` hours before the history starts, so that every lag a push carries sums a full hour of samples (the
+    history itself is two hours long: 26 hours of 10,000 GPUs would take an hour to write and backfill). What a lag
+    costs depends on the samples and series it reads, not their values. Returns the samples written."""
+    from gpudash.mock.openmetrics import FamilyBuffer
+
+    end = t - t % 3600
+    tier = "|".join(n for n, s in names.SERIES.items() if s.where == names.SPOKE_TIER)
+    rows = prom.samples(f'{{__name__=~"{tier}"}}', end - 3600, end - 0.001)
+    buf = FamilyBuffer()
+    for labels, samples in rows:
+        buf.add(labels, [(ts - k * 3600, v) for k in range(hours + 1, 1, -1) for ts, v in samples])
+    path = buf.write(work / "earlier-hours.om")
+    if path:
+        prom.backfill_openmetrics([path], max_block_duration="24h")
+    return buf.samples
 
 
 def _tier(prom: Prometheus, m, work: Path, start: float, t: float, plain: dict, repeat: int, log) -> dict:
-    """The same push with ``billing.spoke_tier: policy``: the tier's group evaluated over the history at its own
-    offset as the rule manager would have (``backfill_rules(method="query")``, as e2e/test_single_cluster.py does:
-    set-up, not push cost), each of its rules then timed at the group's last evaluation before ``t`` (what it costs
-    each ``billing.resolution`` on the spoke; a rule reading an earlier rule's samples of the same evaluation finds
-    them there), then every allowlist rule timed at the push as without the tier. ``plain``: the push without it."""
-    tiered = replace(m, billing=replace(m.billing, spoke_tier="policy"))
+    """The same push with the default ``billing.spoke_tier: policy`` and its backfill: the tier's group evaluated
+    over the history at its own offset as the rule manager would have (``backfill_rules(method="query")``, as
+    e2e/test_single_cluster.py does: set-up, not push cost), each of its rules then timed at the group's last
+    evaluation before ``t`` (what it costs each ``billing.resolution`` on the spoke; a rule reading an earlier
+    rule's samples of the same evaluation finds them there), the earlier hours the lags read filled
+    (:func:`_earlier_hours`), then every allowlist rule timed at the push as without the tier. ``plain``: the push
+    without it."""
+    tiered = m
     rendered = pipeline.render(tiered, work / "rendered-tier", rules_only=True)
     tier_file = rendered / layout.SPOKE_TIER_RULES
     (group,) = yaml.safe_load(tier_file.read_text())["groups"]
@@ -314,6 +348,10 @@ def _tier(prom: Prometheus, m, work: Path, start: float, t: float, plain: dict, 
         tier_rules.append({"record": r["record"], "seconds_median": round(statistics.median(times), 3),
                            "seconds_first": round(times[0], 3), "series": len(rows)})
         log(f"fleet: tier {r['record']}: {statistics.median(times):.3f} s, {len(rows)} series")
+    t1 = time.perf_counter()
+    earlier = _earlier_hours(prom, t, m.billing.backfill_hours, work)
+    log(f"fleet: {earlier:,} tier samples copied into the {m.billing.backfill_hours} earlier hours in "
+        f"{time.perf_counter() - t1:.0f} s")
     push = _push(prom, tiered, mco_sim.decode_allowlist(rendered / mco_sim.ALLOWLIST_FILE), t, repeat, log,
                  " (tier)")
     got, want = _hourly(push["push"]), _hourly(plain["push"])
@@ -332,11 +370,42 @@ def _tier(prom: Prometheus, m, work: Path, start: float, t: float, plain: dict, 
             "backfill_seconds": round(backfill_s, 1), "spoke_rules": push["spoke_rules"],
             "spoke_seconds_per_push": round(push["seconds"], 3), "federate_seconds": round(push["federate_s"], 3),
             "hourly_series": len(want), "hourly_series_differing": len(differ),
-            "hourly_differing_examples": [dict(k) for k in differ[:3]]}
+            "hourly_differing_examples": [dict(k) for k in differ[:3]], "backfill_hours": m.billing.backfill_hours,
+            "earlier_samples": earlier, "pushed_rule_series": sum(r["series"] for r in push["spoke_rules"]),
+            "push": push["push"], "rendered": str(rendered)}
+
+
+def _hub(pushes, rendered: Path, t: float, work: Path, repeat: int, log, tag: str = "") -> dict:
+    """``pushes`` in a hub Prometheus with the hub rules of ``rendered`` backfilled level by level over the
+    evaluations after the push, then each hub group timed (its rules' instant queries) at the last of them."""
+    files = mco_sim.write_pushes(pushes, work / "pushed")
+    hub = Prometheus(work)
+    try:
+        t0 = time.perf_counter()
+        hub.backfill_openmetrics(files)
+        hub.backfill_rules([rendered / mco_sim.HUB_RULES_FILE], t, t + HUB_EVAL, method="query")
+        backfill_s = time.perf_counter() - t0
+        te = t + HUB_EVAL  # a Ruler evaluation after the push, every lower level recorded before it
+        groups = yaml.safe_load((rendered / mco_sim.HUB_RULES_FILE).read_text())["groups"]
+        out = []
+        for g in groups:
+            rules = [r for r in g["rules"] if "record" in r]
+            per_rule, series = [], 0
+            for r in rules:
+                rows, times = _median_time(lambda e=r["expr"]: hub.query(e, te), repeat)
+                per_rule.append(statistics.median(times))
+                series += len(rows)
+            out.append({"group": g["name"], "rules": len(rules), "seconds_median": round(sum(per_rule), 3),
+                        "slowest_rule_seconds": round(max(per_rule, default=0), 3), "series": series})
+            log(f"fleet{tag}: hub {g['name']}: {sum(per_rule):.3f} s")
+        return {"backfill_seconds": round(backfill_s, 1), "groups": out,
+                "series": int(hub.query('count({__name__=~".+"})', te)[0][1])}
+    finally:
+        hub.stop()
 
 
 def _measure(prom, m, work, raws, gpus, repeat, log) -> dict:
-    rendered = pipeline.render(m, work / "rendered", rules_only=True)
+    rendered = pipeline.render(without_tier(m), work / "rendered", rules_only=True)
     allow = mco_sim.decode_allowlist(rendered / mco_sim.ALLOWLIST_FILE)
     start = parse_time(raws[0]["start"])
     t = start + HISTORY_MINUTES * 60  # a push at 02:05
@@ -347,7 +416,7 @@ def _measure(prom, m, work, raws, gpus, repeat, log) -> dict:
     phases = {dict(lb)["phase"]: int(v) for lb, v in prom.query(
         "sum by (phase) (kube_pod_status_phase == 1)", t)}
     # 1. one push at t without the spoke tier, then (the tier's series added to the same spoke) with it
-    plain = _push(prom, m, allow, t, repeat, log)
+    plain = _push(prom, without_tier(m), allow, t, repeat, log)
     push, spoke_rules, per_push = plain["push"], plain["spoke_rules"], plain["per_push"]
     custom_names = tuple(n for n in allow.names if n not in mco_sim.DEFAULT_NAMES)
     naive = _count_by_name(prom, NAIVE_METRICS, t)
@@ -362,30 +431,10 @@ def _measure(prom, m, work, raws, gpus, repeat, log) -> dict:
     _, one_step = _median_time(lambda: prom.query(per_product, t), repeat)
     tier = _tier(prom, m, work, start, t, plain, repeat, log)
 
-    # 2. the hub: that push, and the hub rules evaluated over it (by dependency level, then each group timed)
-    files = mco_sim.write_pushes([push], work / "pushed")
-    hub = Prometheus(work / "hub")
-    try:
-        t3 = time.perf_counter()
-        hub.backfill_openmetrics(files)
-        hub.backfill_rules([rendered / mco_sim.HUB_RULES_FILE], t, t + HUB_EVAL, method="query")
-        hub_backfill_s = time.perf_counter() - t3
-        te = t + HUB_EVAL  # a Ruler evaluation after the push, every lower level recorded before it
-        groups = yaml.safe_load((rendered / mco_sim.HUB_RULES_FILE).read_text())["groups"]
-        hub_groups = []
-        for g in groups:
-            rules = [r for r in g["rules"] if "record" in r]
-            per_rule, series = [], 0
-            for r in rules:
-                rows, times = _median_time(lambda e=r["expr"]: hub.query(e, te), repeat)
-                per_rule.append(statistics.median(times))
-                series += len(rows)
-            hub_groups.append({"group": g["name"], "rules": len(rules), "seconds_median": round(sum(per_rule), 3),
-                               "slowest_rule_seconds": round(max(per_rule, default=0), 3), "series": series})
-            log(f"fleet: hub {g['name']}: {sum(per_rule):.3f} s")
-        hub_series = int(hub.query('count({__name__=~".+"})', te)[0][1])
-    finally:
-        hub.stop()
+    # 2. the hub: each push, and the hub rules evaluated over it (by dependency level, then each group timed)
+    hub = _hub([push], rendered, t, work / "hub", repeat, log)
+    tier_push, tier_rendered = tier.pop("push"), Path(tier.pop("rendered"))
+    tier["hub"] = _hub([tier_push], tier_rendered, t, work / "hub-tier", repeat, log, " (tier)")
     return {
         "gpus": gpus, "nodes": nodes, "tenants": len(m.tenants), "allocatable": fleet, "pod_phases": phases,
         "shards": len(raws), "history_minutes": HISTORY_MINUTES, "exporter_minutes": EXPORTER_MINUTES,
@@ -394,7 +443,7 @@ def _measure(prom, m, work, raws, gpus, repeat, log) -> dict:
         "pushed_rule_series": sum(r["series"] for r in spoke_rules), "pushed_per_push": per_push,
         "custom_names": custom_names, "federate_seconds": round(plain["federate_s"], 3), "naive": naive,
         "collector_seconds": round(plain["collect_s"], 1), "tier": tier,
-        "hub_backfill_seconds": round(hub_backfill_s, 1), "hub_groups": hub_groups, "hub_series": hub_series,
+        "hub_backfill_seconds": hub["backfill_seconds"], "hub_groups": hub["groups"], "hub_series": hub["series"],
         "repeat": repeat, "slow_seconds": SLOW, "query_overhead_seconds": round(statistics.median(base), 4),
         "allocation_one_step_seconds": round(statistics.median(one_step), 4),
     }

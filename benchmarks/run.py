@@ -470,6 +470,11 @@ def _fleet_md(f: dict) -> list[str]:
                 f"takes {step:.3f} s here; the GPU-hours rule costs as much as "
                 f"{hourly / step if step else 0:.0f} of them (the subquery selects the series once for all steps).",
                 ""]
+    if not any(r["record"] == names.HOURLY_ENERGY for r in f["spoke_rules"]):
+        out += ["The model has no `energy:` section (energy rules exist only with one). With one, measured at "
+                "76b9981 on the same fleet: `namespace:gpudash_energy_kwh:previous_hour` 71.3 s per push without the "
+                "tier, 0.00 s with it, and the tier's `namespace:gpudash_energy_joules:step` 1.9 s per evaluation.",
+                ""]
     out += _tier_md(f)
     out += [
             f"**Hub**: that push in a hub Prometheus ({f['hub_series']:,} series with the recorded ones), the "
@@ -501,10 +506,16 @@ def _tier_md(f: dict) -> list[str]:
     if not tier:
         return []
     plain = {r["record"]: r["seconds_median"] for r in f["spoke_rules"]}
+    hours = tier.get("backfill_hours", 0)
+    earlier = (f" With `billing.backfill_hours: {hours}` (the default with the tier) each hourly rule also sums the "
+               f"{hours} hours before the previous one: the history's last complete hour of tier samples was copied "
+               f"into each of them ({tier['earlier_samples']:,} samples; a lag's cost depends on the samples and "
+               "series it reads, not their values), so every lag reads a full hour." if hours else "")
     out = [f"**Spoke with the spoke tier** (`billing.spoke_tier: policy`), the same push in the same run: the tier's "
            f"group (`{layout.SPOKE_TIER_RULES}`) evaluated over the {f['history_minutes']} min of history at its own "
            f"interval and offset as the rule manager would have written it (`backfill_rules(method=\"query\")`, "
-           f"{tier['backfill_seconds']:.0f} s of set-up, not push cost), then every allowlist rule timed as above.",
+           f"{tier['backfill_seconds']:.0f} s of set-up, not push cost), then every allowlist rule timed as above."
+           + earlier,
            "", "| spoke rule with the tier | seconds | without the tier | first run | series pushed |",
            "|---|---:|---:|---:|---:|"]
     for r in tier["spoke_rules"]:
@@ -536,6 +547,18 @@ def _tier_md(f: dict) -> list[str]:
             "| spoke-tier rule | seconds | first run | series |", "|---|---:|---:|---:|"]
     for r in tier["rules"]:
         out.append(f"| `{r['record']}` | {r['seconds_median']:.3f} | {r['seconds_first']:.3f} | {r['series']:,} |")
+    hub = tier.get("hub")
+    if hub:
+        plain = {g["group"]: g for g in f["hub_groups"]}
+        out += ["", "**Hub with the tier's push**: the hub measurement below (same method) on the push with the tier"
+                + (f" and {hours} hours of backfill (each hour settled from the pushes of the {hours + 1} hours "
+                   "after it)" if hours else "") + ".", "",
+                "| | without the tier | with it |", "|---|---:|---:|",
+                f"| recording-rule series pushed per interval | {f['pushed_rule_series']:,} | "
+                f"{tier['pushed_rule_series']:,} |",
+                f"| hub series after the push (pushed and recorded) | {f['hub_series']:,} | {hub['series']:,} |"]
+        out += [f"| `{g['group']}` seconds | {plain.get(g['group'], {}).get('seconds_median', 0):.3f} | "
+                f"{g['seconds_median']:.3f} |" for g in hub["groups"]]
     return out + [""]
 
 
@@ -617,9 +640,16 @@ def _tier_summary(f: dict) -> list[str]:
         return []
     slow = max(tier["spoke_rules"], key=lambda r: r["seconds_median"])
     ratio = tier["spoke_seconds_per_push"] / f["spoke_seconds_per_push"] if f["spoke_seconds_per_push"] else 0
-    return [f"| Spoke rules per push with the spoke tier (same run) | {tier['spoke_seconds_per_push']:.2f} s, "
+    backfill = f" and {tier['backfill_hours']} h of backfill" if tier.get("backfill_hours") else ""
+    rows = [f"| Spoke rules per push with the spoke tier{backfill} (same run) | "
+            f"{tier['spoke_seconds_per_push']:.2f} s, "
             f"{ratio:.3f}x without it (slowest `{slow['record']}` {slow['seconds_median']:.2f} s); the tier's group "
             f"{tier['seconds_per_evaluation']:.2f} s per {tier['interval']} evaluation |"]
+    if "hub" in tier:
+        rows.append(f"| Recording-rule series pushed per interval / hub series after one push, without the tier vs "
+                    f"with it{backfill} | {f['pushed_rule_series']:,} vs {tier['pushed_rule_series']:,} / "
+                    f"{f['hub_series']:,} vs {tier['hub']['series']:,} |")
+    return rows
 
 
 def _pct(x: float, ref: float) -> float:
