@@ -58,6 +58,20 @@ def generate_without_golden(model) -> dict[str, object]:
         return resolved(artifacts.generate(model))
 
 
+def render_with_scenarios(model, out: Path, scenarios) -> Path:
+    """``model`` rendered into ``out``/render with the golden tests of the bundled ``scenarios`` (names) only: the
+    files a test runs, without emitting every scenario. Returns the render folder."""
+    from gpudash import writer
+    from gpudash.golden import emit
+
+    folder = out / "scenarios"
+    folder.mkdir(parents=True)
+    for name in scenarios:
+        (folder / f"{name}.yaml").write_text((emit.SCENARIO_DIR / f"{name}.yaml").read_text())
+    writer.apply(writer.plan(out / "render", {**generate_without_golden(model), **emit.emit_tests(model, folder)}))
+    return out / "render"
+
+
 def load_yaml(source):
     """YAML of a file (a Path) or a string, with libyaml's loader when PyYAML has it (rendered files are large)."""
     text = source.read_text() if isinstance(source, Path) else source

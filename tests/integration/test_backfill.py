@@ -12,14 +12,13 @@ import yaml
 from e2e import toolsets
 from gpudash import layout, writer
 from gpudash.errors import InputError
-from gpudash.golden import emit
 from gpudash.model import model_from_dict
 from gpudash.model.types import DEFAULT_BACKFILL_HOURS
 from gpudash.promql import build as q
 from gpudash.promql import calendar, read
 from gpudash.promtest import run_file
 from gpudash.rules import hub, names, spoke
-from tests.conftest import generate_without_golden
+from tests.conftest import generate_without_golden, render_with_scenarios
 from tests.unit.test_mco_settings import example
 
 OUTAGES = ("outage-cluster-1h", "outage-cluster-3h", "outage-hub-25h", "outage-hub-23h-month-end")
@@ -33,27 +32,16 @@ def model():
     return model_from_dict(example(**{"billing.spoke_tier": "policy"}))
 
 
-def _render(model, out, names_=SCENARIOS) -> None:
-    scenarios = out / "scenarios"
-    scenarios.mkdir()
-    for name in names_:
-        (scenarios / f"{name}.yaml").write_text((emit.SCENARIO_DIR / f"{name}.yaml").read_text())
-    writer.apply(writer.plan(out / "render", {**generate_without_golden(model), **emit.emit_tests(model, scenarios)}))
-
-
 @pytest.fixture(scope="module")
 def rendered(model, tmp_path_factory):
-    out = tmp_path_factory.mktemp("backfill")
-    _render(model, out)
-    return out / "render"
+    return render_with_scenarios(model, tmp_path_factory.mktemp("backfill"), SCENARIOS)
 
 
 @pytest.fixture(scope="module")
 def small(model, tmp_path_factory):
     """The scenarios the mutations are checked against (seconds to emit, without the month-long one)."""
-    out = tmp_path_factory.mktemp("backfill-small")
-    _render(model, out, {test.removesuffix("-hub") for _, test in MUTATIONS.values()})
-    return out / "render"
+    return render_with_scenarios(model, tmp_path_factory.mktemp("backfill-small"),
+                                 {test.removesuffix("-hub") for _, test in MUTATIONS.values()})
 
 
 def test_the_default_needs_the_tier_and_is_bounded(example_model, model):

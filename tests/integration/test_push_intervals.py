@@ -14,7 +14,9 @@ import yaml
 
 from e2e import toolsets
 from gpudash import cli, layout
+from gpudash.model import load_model, model_from_dict
 from gpudash.model.load import bundled_example_path
+from tests.conftest import render_with_scenarios
 
 
 def _model(tmp_path, interval: str):
@@ -37,8 +39,7 @@ def test_a_push_interval_the_schema_accepts_renders(tmp_path, capsys, interval):
 def test_the_push_window_golden_test_passes_on_both_versions_at_2m(tmp_path, toolset):
     """The scenario whose last push window starts on a change of activity (whole-gpu-steady at 2m): its golden
     test, expectations from the reference model, passes on this Prometheus version."""
-    out = tmp_path / "out"
-    assert cli.main(["render", "-c", str(_model(tmp_path, "2m")), "-o", str(out), "-j", "1"]) == 0
+    out = render_with_scenarios(load_model(_model(tmp_path, "2m")), tmp_path, ["whole-gpu-steady"])
     test = layout.golden_test("whole-gpu-steady")
     run = subprocess.run([toolsets.require(toolset).promtool, "test", "rules", test.removeprefix(
         f"{layout.TESTS}/")], cwd=out / layout.TESTS, capture_output=True, text=True, timeout=300)
@@ -54,10 +55,7 @@ def test_golden_tests_of_large_figures_pass_on_both_versions(tmp_path, toolset):
     for t in data["tenants"]:
         t["budget"] = 123456.78 * 10**4
     data["gpu_classes"][0]["price_per_hour"] = 98765.43
-    model = tmp_path / "gpudash.yaml"
-    model.write_text(yaml.safe_dump(data))
-    out = tmp_path / "out"
-    assert cli.main(["render", "-c", str(model), "-o", str(out), "-j", "1"]) == 0
+    out = render_with_scenarios(model_from_dict(data), tmp_path, ["whole-gpu-steady", "budget-thresholds"])
     tests = [layout.golden_test(name).removeprefix(f"{layout.TESTS}/") for name in ("whole-gpu-steady",
                                                                                    "budget-thresholds")]
     tests = [t for t in tests if (out / layout.TESTS / t).exists()] + [

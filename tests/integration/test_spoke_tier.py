@@ -12,14 +12,14 @@ import pytest
 import yaml
 
 from e2e import toolsets
-from gpudash import artifacts, kube, layout, writer
+from gpudash import artifacts, kube, layout
 from gpudash.errors import InputError
 from gpudash.golden import emit
 from gpudash.mco import spoke_tier as delivery
 from gpudash.model import model_from_dict
 from gpudash.promtest import run_file
 from gpudash.rules import names, spoke, spoke_tier
-from tests.conftest import FIXTURES, generate_without_golden
+from tests.conftest import FIXTURES, generate_without_golden, render_with_scenarios
 from tests.unit.test_mco_settings import example, pruned
 
 CRDS = FIXTURES / "upstream" / "acm-policy"
@@ -139,13 +139,7 @@ def test_a_template_marker_in_a_rule_is_refused(tier_model, monkeypatch):
 @pytest.fixture(scope="module")
 def tier_golden(tmp_path_factory, tier_model, tier_files):
     """The rendered files with the golden tests of SCENARIOS (24 hours of backfill: the model's default)."""
-    out = tmp_path_factory.mktemp("tier")
-    scenarios = out / "scenarios"
-    scenarios.mkdir()
-    for name in SCENARIOS:
-        (scenarios / f"{name}.yaml").write_text((emit.SCENARIO_DIR / f"{name}.yaml").read_text())
-    writer.apply(writer.plan(out / "render", {**tier_files, **emit.emit_tests(tier_model, scenarios)}))
-    return out / "render"
+    return render_with_scenarios(tier_model, tmp_path_factory.mktemp("tier"), SCENARIOS)
 
 
 def test_the_tier_changes_no_expected_figure(example_model):
