@@ -30,24 +30,28 @@ def toolset() -> str:
 
 @pytest.fixture
 def prometheus_factory(tmp_path, request, toolset):
-    """``make(name, **kwargs)`` -> a started :class:`Prometheus` of the test's toolset; every one is stopped at
+    """``make(name, **kwargs)`` -> a started :class:`Prometheus` of the test's toolset (or of ``toolset=``, for a
+    test that runs every version side by side, e.g. one waiting on the wall clock); every one is stopped at
     teardown."""
     require_prometheus(toolset)
-    started: list[Prometheus] = []
+    started: list[tuple[Prometheus, str]] = []
 
     def make(name: str = "prom", start: bool = True, **kwargs) -> Prometheus:
-        prom = Prometheus(tmp_path / name, **{"toolset": toolset, **kwargs})
-        started.append(prom)
+        kwargs.setdefault("toolset", toolset)
+        require_prometheus(kwargs["toolset"])
+        prom = Prometheus(tmp_path / name, **kwargs)
+        started.append((prom, kwargs["toolset"]))
         return prom.start() if start else prom
 
     def stop_all():
-        for prom in started:
+        for prom, _ in started:
             prom.stop()
-        # every server of the test ran the test's toolset (a server built without ``toolset=`` would not)
-        assert {p.prometheus for p in started} <= {tools(toolset)[0]}, (toolset, [p.prometheus for p in started])
+        # every server ran the toolset it was made for (a server built without ``toolset=`` would run PATH's)
+        wrong = [(p.prometheus, t) for p, t in started if p.prometheus != tools(t)[0]]
+        assert not wrong, wrong
 
     request.addfinalizer(stop_all)
-    make.track = started.append  # for servers built elsewhere (e2e.pipeline), so they are stopped too
+    make.track = lambda prom: started.append((prom, toolset))  # servers built elsewhere (e2e.pipeline) are stopped too
     return make
 
 

@@ -6,7 +6,7 @@ copies make the first rule (the per-pod allocation of the step) fail while they 
 no sample and no staleness marker (prometheus/prometheus rules/group.go ``Group.Eval``), so its rows of the step
 before stay within the lookback; the tier's other rules must write nothing at such a step (the step is not
 observed, so not billed and alerted), never that step-before's figures. A second server runs a mutant that reads the
-per-pod rows without the sentinel's timestamp, and must be caught. About 25 s per Prometheus version."""
+per-pod rows without the sentinel's timestamp, and must be caught. About 25 s, both Prometheus versions at once."""
 from __future__ import annotations
 
 import http.server
@@ -65,8 +65,9 @@ def _stamps(prom, series: str, start: float, end: float) -> set[float]:
     return {t for _, samples in prom.samples(series, start, end) for t, _ in samples}
 
 
-@pytest.mark.parametrize("toolset", toolsets.params())
-def test_a_failed_first_rule_leaves_the_step_unobserved(tmp_path, prometheus_factory, monkeypatch, toolset):
+def test_a_failed_first_rule_leaves_the_step_unobserved(tmp_path, prometheus_factory, monkeypatch):
+    """Every pinned version side by side, each with the rendered group and the mutant (the test waits on the wall
+    clock, so the four servers share its seconds)."""
     model = _live_model(spoke_tier="policy")
     mock_file = tmp_path / "live.mock.yaml"
     mock_file.write_text((Path(__file__).parent / "data" / "live.mock.yaml").read_text())
@@ -78,8 +79,10 @@ def test_a_failed_first_rule_leaves_the_step_unobserved(tmp_path, prometheus_fac
         scrape.append({"job_name": "gpudash-test-failure", "scrape_interval": "1s",
                        "static_configs": [{"targets": [f"127.0.0.1:{failure.server_address[1]}"]}]})
         config = {"global": {"scrape_interval": "1s", "evaluation_interval": f"{INTERVAL}s"}, "scrape_configs": scrape}
-        servers = {gated: prometheus_factory(f"tier-{gated}", config_extra=config, rule_files=[
-            _rules(model, monkeypatch, tmp_path / f"rules-{gated}", gated)]) for gated in (True, False)}
+        rules = {gated: _rules(model, monkeypatch, tmp_path / f"rules-{gated}", gated) for gated in (True, False)}
+        servers = {(name, gated): prometheus_factory(f"tier-{name}-{gated}", toolset=name, config_extra=config,
+                                                     rule_files=[rules[gated]])
+                   for name in toolsets.NAMES for gated in (True, False)}
         t0 = time.time()
         _sleep_until(t0 + FAILING[0])
         _Failure.exposed = True
@@ -91,20 +94,21 @@ def test_a_failed_first_rule_leaves_the_step_unobserved(tmp_path, prometheus_fac
         # step's figure is measured whether or not the allocation's rule ran)
         derived = [r.record for r in spoke_tier.group(model).rules[1:] if r.record != names.TIER_ENERGY]
         seen = {}
-        for gated, prom in servers.items():
+        for (name, gated), prom in servers.items():
             ran = _stamps(prom, names.TIER_KSM_UP, t0, end) | _stamps(prom, names.TIER_ALLOCATED, t0, end)
             recorded = _stamps(prom, f'{names.TIER_POD_STEP}{{{names.SENTINEL_LABEL}="1"}}', t0, end)
             failed = sorted(t for t in ran if t not in recorded)
-            seen[gated] = {series: sorted(_stamps(prom, series, t0, end) - recorded) for series in derived}
-            assert len(recorded) >= 4, (gated, sorted(recorded), prom.log_tail())
+            seen[name, gated] = {series: sorted(_stamps(prom, series, t0, end) - recorded) for series in derived}
+            assert len(recorded) >= 4, (name, gated, sorted(recorded), prom.log_tail())
             # the mock's steady pods are billed before and after the failing window
             billed = _stamps(prom, names.TIER_ALLOCATED, t0, end) & recorded
-            assert min(billed) < t0 + FAILING[0] and max(billed) > t0 + FAILING[1], (gated, sorted(billed))
-            assert "many-to-many" in prom.log_path.read_text(), "the first rule never failed"
+            assert min(billed) < t0 + FAILING[0] and max(billed) > t0 + FAILING[1], (name, gated, sorted(billed))
+            assert "many-to-many" in prom.log_path.read_text(), (name, gated, "the first rule never failed")
             if not gated:
-                assert failed, "the mutant wrote nothing at a failed step: the test could not catch it"
-        assert seen[True] == {series: [] for series in derived}, seen[True]
-        assert any(seen[False].values()), seen[False]
+                assert failed, (name, "the mutant wrote nothing at a failed step: the test could not catch it")
+        for name in toolsets.NAMES:
+            assert seen[name, True] == {series: [] for series in derived}, (name, seen[name, True])
+            assert any(seen[name, False].values()), (name, seen[name, False])
     finally:
         server.stop()
         failure.shutdown()

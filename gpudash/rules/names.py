@@ -142,8 +142,9 @@ TIER_POD_STEP = _series(
     "node_pod_resource:gpudash_gpus_allocated:step", SPOKE_TIER, ("cluster", "node", "namespace", "pod", "product",
                                                                   "resource"),
     "GPUs allocated to each Running, node-bound pod at one spoke step, per node, product and resource, plus a "
-    "sentinel row: the tier's first rule, the one allocation join of the step, which the tier's other rules read "
-    "only when its sentinel carries their own evaluation's timestamp (spoke_tier: policy).", sentinel=True)
+    "sentinel row: the tier's first rule, the one allocation join of the step. The tier's other rules read only its "
+    "rows written at their own evaluation, and the step heartbeat needs its sentinel (spoke_tier: policy).",
+    sentinel=True)
 TIER_ALLOCATED = _series(
     "namespace_product_resource:gpudash_gpus_allocated:step", SPOKE_TIER, _PRODUCT_LINE,
     "GPUs allocated to Running, node-bound pods at one spoke step, per namespace, product and resource: one "
@@ -154,9 +155,9 @@ TIER_NODE_ACTIVE = _series(
     "per-node maximum's input (spoke_tier: policy).", detail=(ACTIVE_FROM_LABEL,))
 TIER_KSM_UP = _series(
     "cluster:gpudash_ksm_up:step", SPOKE_TIER, ("cluster",),
-    "1 at every spoke step the tier evaluated with kube-state-metrics up, no sample otherwise: the step "
-    "heartbeat the hourly steps-observed rule counts, so a missed evaluation is a missing step (spoke_tier: "
-    "policy).")
+    "1 at every spoke step the tier evaluated with kube-state-metrics up and the step's allocation recorded, no "
+    "sample otherwise: the step heartbeat the hourly steps-observed rule counts, so a missed or failed evaluation "
+    "is a missing step (spoke_tier: policy).")
 TIER_POD_ALLOCATED = _series(
     "namespace_pod:gpudash_gpus_allocated:step", SPOKE_TIER, labels(POD_ALLOCATED),
     "GPUs allocated to each Running, node-bound pod at one spoke step, with its workload: the pushed live "

@@ -21,8 +21,8 @@ GROUP = "gpudash-spoke-tier"
 _HELP = {
     names.TIER_POD_STEP:
         "GPUs allocated at this step per Running, node-bound pod, node, product and resource, and the sentinel"
-        "\nrow: the step's one allocation join. The rules below read these rows only when the sentinel was written"
-        "\nat their own evaluation, so a failed step is missing from every figure, never copied from the last.",
+        "\nrow: the step's one allocation join. The rules below read only the rows written at their own evaluation"
+        "\n(the heartbeat needs the sentinel), so a failed step is missing from every figure, never copied.",
     names.TIER_ALLOCATED:
         "GPUs allocated at this step per namespace, product and resource (Running, node-bound pods):"
         "\nthe hourly GPU-hours rule sums these samples, one per step.",
