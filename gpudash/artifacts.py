@@ -2,7 +2,7 @@
 plus the kustomizations of the Kubernetes objects written. Pure; no I/O."""
 from __future__ import annotations
 
-from gpudash import content, gitops, grafana, kube, layout, targets
+from gpudash import content, gitops, kube, layout, targets
 from gpudash.model.types import Model
 
 
@@ -24,8 +24,7 @@ def generate(model: Model, progress=None, tests: dict[str, object] | None = None
             progress(len(started), total, what)
         started.append(what)
 
-    with grafana.shared(model):  # content and targets share one build of the tenant dashboards
-        files = targets.merge(targets.split(model, content.build(model, step, tests), step))
+    files = targets.merge(targets.split(model, content.build(model, step, tests), step))
     objects = sorted(p for p, d in files.items() if kube.is_resource(p, d))
     for path in objects:
         files[path] = kube.fit(path, files[path])

@@ -15,7 +15,7 @@ ALWAYS = "always"  # the key of the content's own files in split()
 
 
 def _files(model: Model, c: Content) -> dict[str, object]:
-    return {**grafana.plain(model, c.provider), **grafana.for_import(c.provider)}
+    return {**grafana.plain(c.provider, c.tenants), **grafana.for_import(c.provider)}
 
 
 def _prometheus_rule(model: Model, c: Content) -> dict[str, object]:
@@ -24,11 +24,11 @@ def _prometheus_rule(model: Model, c: Content) -> dict[str, object]:
 
 def _acm(model: Model, c: Content) -> dict[str, object]:
     return {**mco.objects(model, c.spoke, c.hub, c.alerts, c.tier), ALERTMANAGER_SECRET: routing.secret(model),
-            **grafana.acm(model)}
+            **grafana.acm(model, c.tenants)}
 
 
 def _grafana_provisioning(model: Model, c: Content) -> dict[str, object]:
-    return {**grafana.plain(model, c.provider), **grafana.provisioned(model, c.provider, c.tenants)}
+    return {**grafana.plain(c.provider, c.tenants), **grafana.provisioned(model, c.provider, c.tenants)}
 
 
 def _grafana_operator(model: Model, c: Content) -> dict[str, object]:
@@ -36,7 +36,7 @@ def _grafana_operator(model: Model, c: Content) -> dict[str, object]:
 
 
 def _mixin(model: Model, c: Content) -> dict[str, object]:
-    return mixin.artifacts(model)
+    return mixin.artifacts(model, c.tenants)
 
 
 DELIVER = {"files": _files, "prometheus-rule": _prometheus_rule, "acm": _acm,

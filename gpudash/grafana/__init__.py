@@ -19,7 +19,6 @@ proof of :mod:`gpudash.grafana.isolation` (with ACM's rbac-query-proxy modelled)
 """
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 
 from gpudash import layout
@@ -80,24 +79,10 @@ def _acm_board(model: Model, t: Tenant, own: tenant_board.Board) -> tenant_board
     return b
 
 
-# id(model) -> {tenant name: its dashboard}, or None before the first build, while a render shares them.
-_BUILT: dict[int, dict[str, tenant_board.Board] | None] = {}
-
-
-@contextlib.contextmanager
-def shared(model: Model):
-    """Within it, every family rendering ``model`` gets the same tenant dashboards (built on first use);
-    outside, each call builds them afresh."""
-    _BUILT[id(model)] = None
-    try:
-        yield
-    finally:
-        _BUILT.pop(id(model), None)
-
-
 def _tenant_boards(model: Model) -> dict[str, tenant_board.Board]:
-    """Each tenant's dashboard with its own datasource, proven isolated and serialised once per render
-    (:func:`shared`): the Grafana and mixin families and the ACM variant share them (read-only). Tenants alike
+    """Each tenant's dashboard with its own datasource, proven isolated and serialised: a render builds them once
+    (:func:`gpudash.content.build`) and its targets (the Grafana and mixin families, the ACM variant) read them
+    from its content. Tenants alike
     (:func:`gpudash.grafana.tenant_board.alike`) are written into one checked template, the others built through
     grafanalib.
 
@@ -106,9 +91,6 @@ def _tenant_boards(model: Model) -> dict[str, tenant_board.Board]:
     the mixin's probe render relies on it."""
     from gpudash.grafana import dashboards
 
-    built = _BUILT.get(id(model))
-    if built is not None:
-        return built
     blind = dataclasses.replace(model, sources=None)
     alike: dict[Tenant, list[Tenant]] = {}
     for t in model.tenants:
@@ -121,10 +103,7 @@ def _tenant_boards(model: Model) -> dict[str, tenant_board.Board]:
             b = template.specialise(dashboards.tenant_values(t)) if template else built_board(blind, t)
             isolation.prove(b.data, t.namespace, uids.tenant_datasource_uid(t.name), model.clusters)
             built[t.name] = b
-    built = {t.name: built[t.name] for t in model.tenants}  # the model's order
-    if id(model) in _BUILT:
-        _BUILT[id(model)] = built
-    return built
+    return {t.name: built[t.name] for t in model.tenants}  # the model's order
 
 
 def built_board(model: Model, t: Tenant) -> tenant_board.Board:
@@ -146,11 +125,11 @@ def prove_reports(model: Model) -> None:
                                 model.clusters)
 
 
-def plain(model: Model, provider: dict[str, dict]) -> dict[str, object]:
+def plain(provider: dict[str, dict], tenants: dict[str, tenant_board.Board]) -> dict[str, object]:
     """``dashboards/<uid>.json``: the dashboards with gpudash's datasources (files and file provisioning); the
-    tenant dashboards as their one build serialised them (the content's, within a render: :func:`shared`)."""
+    tenant dashboards as their one build serialised them."""
     out: dict[str, object] = {layout.dashboard_json(stem): data for stem, data in provider.items()}
-    out.update({layout.dashboard_json(b.stem): b.text for b in tenant_boards(model).values()})
+    out.update({layout.dashboard_json(b.stem): b.text for b in tenants.values()})
     return out
 
 
@@ -161,13 +140,13 @@ def for_import(provider: dict[str, dict]) -> dict[str, dict]:
     return {layout.dashboard_import(stem): P.for_import(data) for stem, data in provider.items()}
 
 
-def acm(model: Model) -> dict[str, dict]:
-    """``dashboards/acm/<uid>.yaml``: every dashboard as an ACM hub Grafana ConfigMap (MCO's datasource)."""
+def acm(model: Model, own: dict[str, tenant_board.Board]) -> dict[str, dict]:
+    """``dashboards/acm/<uid>.yaml``: every dashboard as an ACM hub Grafana ConfigMap (MCO's datasource); the
+    tenant dashboards are variants of ``own`` (each tenant's board with its own datasource)."""
     out: dict[str, object] = {
         layout.dashboard_configmap(stem): delivery.acm_configmap(stem, dump_json(data),
                                                                  prov.provider_folder_title(model))
         for stem, data in provider_boards(model, acm=True).items()}
-    own = tenant_boards(model)
     for t in model.tenants:  # built and proven when written: a render holds one at a time
         out[layout.dashboard_configmap(own[t.name].stem)] = Deferred(_acm_configmap, (model, t, own[t.name]),
                                                                      resource=True)

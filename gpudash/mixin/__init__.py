@@ -137,10 +137,10 @@ def _dashboards(text: str, boards: tuple[Board, ...]) -> Iterator[str]:
         yield piece if i % 2 == 0 else tenant_board.text(boards[int(piece)], _tenant_jsonnet, ascii=True)
 
 
-def artifacts(model: Model) -> dict[str, object]:
-    # the tenant dashboards are their own probes, as they are built without the model's sources
-    # (grafana._tenant_boards): their jsonnet is placed as written, at a mark (_dashboards)
-    boards = grafana.tenant_boards(model)
+def artifacts(model: Model, boards: dict[str, Board]) -> dict[str, object]:
+    """The mixin's files; ``boards``: each tenant's dashboard as the render built it (the content's). They are their
+    own probes, as they are built without the model's sources (grafana._tenant_boards): their jsonnet is placed as
+    written, at a mark (_dashboards)."""
     tenants = {name: {b.stem: _mark(i)} for i, (name, b) in enumerate(boards.items())}
     real, probe = content(model, tenants), content(_probe(model), tenants)
     sentinels = {sentinel(name): name for name in FIELDS}
