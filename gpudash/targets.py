@@ -36,7 +36,7 @@ def _grafana_operator(model: Model, c: Content) -> dict[str, object]:
 
 
 def _mixin(model: Model, c: Content) -> dict[str, object]:
-    return mixin.artifacts(model, c.tenants)
+    return mixin.artifacts(model, c)
 
 
 DELIVER = {"files": _files, "prometheus-rule": _prometheus_rule, "acm": _acm,

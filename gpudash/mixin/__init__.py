@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator
 
 from gpudash import alerts, grafana, layout, rules
+from gpudash.content import Content
 from gpudash.deferred import Deferred
 from gpudash.grafana import tenant_board
 from gpudash.grafana.tenant_board import Board
@@ -69,9 +70,13 @@ def content(model: Model, tenants: dict[str, dict[str, dict]] | None = None) -> 
         provider, tenants = grafana.rendered(model)
     else:
         provider = grafana.provider_boards(model)
+    return _exposed((*rules.spoke_groups(model), *hub.groups(model)), alerts.hub_groups(model), provider, tenants)
+
+
+def _exposed(rule_groups, alert_groups, provider: dict[str, dict], tenants: dict[str, dict[str, dict]]) -> dict:
+    """:func:`content` of groups and dashboards already built."""
     dashboards = {f"{stem}.json": d for group in (provider, *tenants.values()) for stem, d in group.items()}
-    return {"prometheusRules": rule_file((*rules.spoke_groups(model), *hub.groups(model)))["groups"],
-            "prometheusAlerts": rule_file(alerts.hub_groups(model))["groups"],
+    return {"prometheusRules": rule_file(rule_groups)["groups"], "prometheusAlerts": rule_file(alert_groups)["groups"],
             "grafanaDashboards": dashboards}
 
 
@@ -137,12 +142,15 @@ def _dashboards(text: str, boards: tuple[Board, ...]) -> Iterator[str]:
         yield piece if i % 2 == 0 else tenant_board.text(boards[int(piece)], _tenant_jsonnet, ascii=True)
 
 
-def artifacts(model: Model, boards: dict[str, Board]) -> dict[str, object]:
-    """The mixin's files; ``boards``: each tenant's dashboard as the render built it (the content's). They are their
-    own probes, as they are built without the model's sources (grafana._tenant_boards): their jsonnet is placed as
-    written, at a mark (_dashboards)."""
+def artifacts(model: Model, c: Content) -> dict[str, object]:
+    """The mixin's files from the render's content ``c``, and the same content rendered once more from a probe model
+    whose sources are sentinels (what differs is where the ``_config`` selectors go). The tenant dashboards are
+    their own probes, as they are built without the model's sources (grafana._tenant_boards): their jsonnet is
+    placed as written, at a mark (_dashboards)."""
+    boards = c.tenants
     tenants = {name: {b.stem: _mark(i)} for i, (name, b) in enumerate(boards.items())}
-    real, probe = content(model, tenants), content(_probe(model), tenants)
+    real = _exposed((*c.tier, c.spoke, *c.hub), c.alerts, c.provider, tenants)
+    probe = content(_probe(model), tenants)
     sentinels = {sentinel(name): name for name in FIELDS}
     values = defaults(model)
     files: dict[str, object] = {
