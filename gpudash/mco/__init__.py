@@ -7,11 +7,11 @@ import json
 
 from gpudash import alerts, kube, layout
 from gpudash.mco import settings, spoke_tier
+from gpudash.mco.settings import NAMESPACE
 from gpudash.model.types import Model
 from gpudash.rules.format import Group, rule_file
 from gpudash.yamlfmt import dump_yaml
 
-NAMESPACE = "open-cluster-management-observability"
 ALLOWLIST = "observability-metrics-custom-allowlist"
 RULER = "thanos-ruler-custom-rules"
 

@@ -15,6 +15,9 @@ from gpudash import kube, layout
 from gpudash.model.load import format_duration
 from gpudash.model.types import Model
 
+# Where MultiClusterObservability lives and reads its settings, and so every hub object gpudash writes for ACM.
+NAMESPACE = "open-cluster-management-observability"
+
 API_VERSION = "observability.open-cluster-management.io/v1beta2"
 KIND = "MultiClusterObservability"
 PATCH = f"{layout.MCO_SETTINGS}/multiclusterobservability{kube.PATCH_SUFFIX}"
@@ -51,8 +54,6 @@ def component() -> dict:
 
 def secret_template(model: Model) -> str:
     """The object storage Secret as a commented template: S3-compatible, no credentials."""
-    from gpudash.mco import NAMESPACE
-
     m = model.mco
     return "\n".join([
         "# Template of the object storage Secret that MultiClusterObservability reads (spec.storageConfig.",

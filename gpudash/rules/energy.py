@@ -1,4 +1,5 @@
-"""Spoke energy rule: each physical GPU's energy per spoke step, split among the pods holding it.
+"""The spoke's energy split: each physical GPU's energy per spoke step, split among the pods holding it (the
+hourly energy rule in :mod:`gpudash.rules.spoke` sums it over the hour).
 
 At every step ``s`` (``billing.resolution``) of the previous clock hour, a GPU's energy over ``(s - r, s]`` is the
 rise of its energy counter between the two steps, or, where there is no rise (no counter, a sample missing, or a
@@ -14,8 +15,8 @@ from gpudash.model import mig
 from gpudash.model.pricing import mig_profile_names
 from gpudash.model.types import Model
 from gpudash.promql import build as q
-from gpudash.rules import names, spoke
-from gpudash.rules.format import Rule
+from gpudash.rules import names
+from gpudash.rules.pods import gpu_holders
 from gpudash.sources import gpu_exporters as gx
 from gpudash.sources import kube_state_metrics as ksm
 
@@ -86,10 +87,10 @@ def _holders(model: Model) -> str:
     share stays unallocated unless it runs with --kubernetes-virtual-gpus). AMD GPUs
     on a partitioned node have no holder: the exporter reports the physical GPU's power and energy on partition 0
     only (ROCm/device-metrics-exporter docs/configuration/metricslist.md), so no partition's share is measured.
-    Only pods holding GPUs by allocation (:func:`spoke.gpu_holders`) hold a share: a GPU series carrying the
-    exporter's own pod (honorLabels) is unallocated energy, not a non-tenant namespace's."""
+    Only pods holding GPUs by allocation (:func:`~gpudash.rules.pods.gpu_holders`) hold a share: a GPU series
+    carrying the exporter's own pod (honorLabels) is unallocated energy, not a non-tenant namespace's."""
     src = model.sources
-    holders = f"on {q.labels(names.POD)} {spoke.gpu_holders(model)}"  # never the exporter's own pod (honorLabels)
+    holders = f"on {q.labels(names.POD)} {gpu_holders(model)}"  # never the exporter's own pod (honorLabels)
     dcgm = f"({gx.on_node(gx.to_pod_labels(gx.attributed(gx.DCGM_FB_USED, src.dcgm), src.dcgm))} and {holders})"
     shares = [(repr(share), q.regex_alternation(profiles)) for share, profiles in sorted(_mig_shares(model).items())]
     weighted = q.times_keyed(f"({dcgm} * 0 + 1)", "gpudash_weight", gx.DCGM_MIG_PROFILE_LABEL, shares, "1")
@@ -116,16 +117,3 @@ def step_joules(model: Model) -> str:
     free = f"clamp_min(1 - ({q.agg('sum', GPU, held)} or ({_gpus(model)}) * 0), 0)"
     split = f"({_step_energy(model)}) * {on} group_right () ({held} or {free})"
     return q.agg("sum", names.labels(names.HOURLY_ENERGY), split)
-
-
-def rules(model: Model) -> tuple[Rule, ...]:
-    """The hourly energy rule, only for a model with an ``energy`` section."""
-    if not model.energy.metered:
-        return ()
-    hourly = f"sum_over_time({spoke.over_hour(model, names.TIER_ENERGY, step_joules(model))}) / {JOULES_PER_KWH!r}"
-    return (
-        Rule(names.HOURLY_ENERGY, spoke.previous_hour(model, hourly),
-             "GPU energy (kWh) of the previous clock hour per namespace: each GPU's counter rise (power x step"
-             "\nwithout a counter) at every spoke step, split among the pods holding it (MIG by compute share);"
-             "\nthe row without namespace is the unallocated line. Pushed like GPU-hours, with a sentinel row."),
-    )

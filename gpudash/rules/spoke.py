@@ -16,16 +16,9 @@ from gpudash.promql import build as q
 from gpudash.promql import calendar, read
 from gpudash.rules import energy, inputs, names
 from gpudash.rules.format import Group, Rule
+from gpudash.rules.pods import POD, gpu_holders, running
 from gpudash.sources import gpu_exporters as gx
 from gpudash.sources import kube_state_metrics as ksm
-
-POD = (*names.POD, "uid")
-
-
-def _running(model: Model) -> str:
-    """1 per (pod, uid) whose phase is Running; duplicates from an HA kube-state-metrics pair collapse."""
-    phase = q.selector(ksm.POD_PHASE, ksm.job(model.sources), ("phase", "=", "Running"))
-    return q.agg("max", POD, f"{phase} == 1")
 
 
 def _effective_request(model: Model) -> str:
@@ -49,16 +42,6 @@ def _effective_request(model: Model) -> str:
     init = q.agg("max", per_container, f"{init} unless {sidecar_of}")
     app, init = (q.label_replace(e, "gpudash_part", part, "", "") for e, part in ((app, "app"), (init, "init")))
     return q.agg("max", per_container, f"{app} or {init}")
-
-
-def gpu_holders(model: Model) -> str:
-    """1 per Running pod (cluster, namespace, pod) holding GPUs by kube-state-metrics' allocation: the only pods a
-    GPU exporter series is attributed to. Under honorLabels a series the exporter writes without pod labels (an idle
-    GPU on dcgm-exporter, NVIDIA/dcgm-exporter internal/pkg/transformation/kubernetes.go sets them only for a device
-    the pod-resources API lists) is stored with the target's own namespace/pod, the exporter's (prometheus/prometheus
-    scrape/scrape.go mutateSampleLabels: honor keeps a label the sample has, fills the others from the target)."""
-    requests = ksm.any_gpu_requests(model.sources)
-    return f"({q.agg('max', names.POD, f'({requests}) > 0')} and on {q.labels(names.POD)} {_running(model)})"
 
 
 def _node_product(model: Model) -> str:
@@ -152,7 +135,7 @@ def allocation(model: Model) -> str:
     Pods on a node without a known product label get ``product=""``: they stay visible and unpriced. The
     fallback lists the nodes that hold GPU requests (a cheap selector), so the pod join is evaluated once.
     """
-    pods = f"{_effective_request(model)} * on {q.labels(POD)} group_left () {_running(model)}"
+    pods = f"{_effective_request(model)} * on {q.labels(POD)} group_left () {running(model)}"
     request_nodes = q.agg("max", ("cluster", "node"), ksm.gpu_requests(ksm.CONTAINER_REQUESTS, model.sources))
     products = f"{_node_product(model)} or on (cluster, node) ({request_nodes} * 0 + 1)"
     with_product = f"({pods} * on (cluster, node) group_left (product) ({products}))"
@@ -443,8 +426,23 @@ def rules(model: Model) -> tuple[Rule, ...]:
              "\n(attribution); other fractions by the bound (bound); the bound while dcgm-exporter was not seen"
              "\n(exporter_down: flagged, possibly low)."),
         *_activity_rules(model),
-        *energy.rules(model),
+        *_energy_rules(model),
         *inputs.rules(model),
+    )
+
+
+def _energy_rules(model: Model) -> tuple[Rule, ...]:
+    """The hourly energy rule (:mod:`gpudash.rules.energy` gives its per-step figure), only for a model with an
+    ``energy`` section."""
+    if not model.energy.metered:
+        return ()
+    hourly = (f"sum_over_time({over_hour(model, names.TIER_ENERGY, energy.step_joules(model))}) / "
+              f"{energy.JOULES_PER_KWH!r}")
+    return (
+        Rule(names.HOURLY_ENERGY, previous_hour(model, hourly),
+             "GPU energy (kWh) of the previous clock hour per namespace: each GPU's counter rise (power x step"
+             "\nwithout a counter) at every spoke step, split among the pods holding it (MIG by compute share);"
+             "\nthe row without namespace is the unallocated line. Pushed like GPU-hours, with a sentinel row."),
     )
 
 

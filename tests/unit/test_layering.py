@@ -74,8 +74,9 @@ def layer(name: str) -> str | None:
 
 
 @functools.cache
-def direct_imports() -> dict[str, set[str]]:
-    """{gpudash module: every module its ``import`` statements name}."""
+def direct_imports(packages: bool = True) -> dict[str, set[str]]:
+    """{gpudash module: every module its ``import`` statements name}; without ``packages``, ``from a import b`` of
+    a submodule ``b`` names ``a.b`` only (loading it runs ``a`` first, but reads nothing of ``a``'s own)."""
     modules = {_module(p): p for p in PACKAGE.rglob("*.py")}
     out: dict[str, set[str]] = {}
     for name, path in modules.items():
@@ -88,8 +89,10 @@ def direct_imports() -> dict[str, set[str]]:
                 base = node.module or ""
                 if node.level:
                     base = ".".join(package.split(".")[:len(package.split(".")) - node.level + 1] + [base]).strip(".")
-                edges.add(base)
-                edges.update(f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in modules)
+                submodules = {f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in modules}
+                if packages or len(submodules) < len(node.names):
+                    edges.add(base)
+                edges.update(submodules)
         out[name] = edges - {name}
     return out
 
@@ -121,6 +124,27 @@ def _chain(seen: dict[str, str], name: str) -> str:
 
 def _excepted(importer: str, imported: str) -> bool:
     return any(_within(importer, [a]) and _within(imported, [b]) for a, b in EXCEPTIONS)
+
+
+def test_no_module_loads_itself_through_others():
+    """No import circles (issue 33), lazy imports included: a circle hides which module is the lower one."""
+    graph = direct_imports(packages=False)
+    done: set[str] = set()
+
+    def visit(name: str, path: list[str]) -> list[str] | None:
+        if name in path:
+            return path[path.index(name):] + [name]
+        if name in done or name not in graph:
+            return None
+        for dep in sorted(graph[name]):
+            found = visit(dep, [*path, name])
+            if found:
+                return found
+        done.add(name)
+        return None
+
+    circles = [c for c in (visit(name, []) for name in sorted(graph)) if c]
+    assert not circles, " -> ".join(circles[0])
 
 
 def test_every_module_has_a_layer():
