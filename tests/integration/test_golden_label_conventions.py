@@ -8,25 +8,20 @@ stores under that convention (gpudash.simulation.series.scraped) and the referen
 import pytest
 
 from e2e import pipeline, toolsets
-from gpudash import promtest, writer
-from gpudash.golden import emit
-from tests.conftest import generate_without_golden
+from gpudash import promtest
+from tests.conftest import render_with_scenarios
 
 # every scenario whose figures read the GPU exporters' pod attribution
 SCENARIOS = ("ccsp-idle-amd", "ccsp-idle-exporter-pod", "ccsp-init-sidecar", "ccsp-mig-attributed",
              "energy-busy-idle", "mig-mixed-shared", "time-sliced-shared", "amd-gpu")
 
 
-@pytest.fixture(scope="module", params=["example", "flipped"])
-def rendered_convention(request, tmp_path_factory, example_model):
-    """The example (only these scenarios' golden tests) under its own conventions, then flipped."""
-    model = example_model if request.param == "example" else pipeline.other_convention(example_model)
-    scenarios = tmp_path_factory.mktemp("scenarios")
-    for name in SCENARIOS:
-        (scenarios / f"{name}.yaml").write_text((emit.SCENARIO_DIR / f"{name}.yaml").read_text())
-    out = tmp_path_factory.mktemp(request.param)
-    writer.apply(writer.plan(out, {**generate_without_golden(model), **emit.emit_tests(model, scenarios)}))
-    return out
+@pytest.fixture(scope="module")
+def rendered_convention(tmp_path_factory, example_model):
+    """The example with both conventions flipped (only these scenarios' golden tests). Under its own conventions
+    the same files run in the golden suite, on both versions."""
+    return render_with_scenarios(pipeline.other_convention(example_model), tmp_path_factory.mktemp("flipped"),
+                                 SCENARIOS)
 
 
 def test_the_conventions_are_flipped(example_model):
