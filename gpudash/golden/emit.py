@@ -45,6 +45,7 @@ from gpudash.simulation.series import (
     HOURLY_KINDS,
     Pushed,
     local_key,
+    push_interval,
     push_results,
     pushed,
     rule_content,
@@ -415,7 +416,7 @@ def _tier_file(s: sc.Scenario, model: Model) -> dict:
 
 
 def _hub_file(s: sc.Scenario, model: Model, ref: Reference) -> dict:
-    step = 60 if s.hub_only else model.billing.mco_interval // 60
+    step = push_interval(s, model)
     if s.hub_only and (s.faults_of("mco_jitter") or s.faults_of("mco_straddle")):
         raise ValueError(f"scenario {s.name}: hub_only scenarios are evaluated hourly and need on-time pushes")
     samples = rule_samples(s, model, ref)

@@ -349,7 +349,13 @@ def recorded_now(series: str) -> str:
     (not counted, alerted), never filled with the step before, and a pod that ended is never read again.
     """
     rows = q.selector(series, (names.SENTINEL_LABEL, "=", ""))
-    return f"({rows} and (timestamp({rows}) == time()))"
+    return f"({rows} and {_written_now(rows)})"
+
+
+def _written_now(selector: str) -> str:
+    """The samples of ``selector`` whose own timestamp is this evaluation's (a rule of the same group wrote them
+    now), by their timestamp."""
+    return f"(timestamp({selector}) == time())"
 
 
 def tier_steps(model: Model) -> dict[str, str]:
@@ -357,7 +363,7 @@ def tier_steps(model: Model) -> dict[str, str]:
     figures of :func:`per_step` and the per-pod live allocation, each read from it (:func:`recorded_now`) instead of
     re-evaluating the allocation join; the steps-observed heartbeat only when it was recorded at this step."""
     pods = recorded_now(names.TIER_POD_STEP)
-    fresh = f"on () (timestamp({q.selector(names.TIER_POD_STEP, (names.SENTINEL_LABEL, '=', '1'))}) == time())"
+    fresh = f"on () {_written_now(q.selector(names.TIER_POD_STEP, (names.SENTINEL_LABEL, '=', '1')))}"
     steps = {names.TIER_POD_STEP: pod_step(model),
              names.TIER_ALLOCATED: q.agg("sum", names.labels(names.TIER_ALLOCATED), pods),
              names.TIER_NODE_ACTIVE: _node_active(pods, model),
