@@ -511,7 +511,8 @@ def _tier_md(f: dict) -> list[str]:
                f"{hours} hours before the previous one: the history's last complete hour of tier samples was copied "
                f"into each of them ({tier['earlier_samples']:,} samples; a lag's cost depends on the samples and "
                "series it reads, not their values), so every lag reads a full hour." if hours else "")
-    out = [f"**Spoke with the spoke tier** (`billing.spoke_tier: policy`), the same push in the same run: the tier's "
+    out = [f"**Spoke with the spoke tier** (`billing.spoke_tier: policy`, the default with the acm target: the fleet "
+           "model's billing settings are the defaults), the same push in the same run: the tier's "
            f"group (`{layout.SPOKE_TIER_RULES}`) evaluated over the {f['history_minutes']} min of history at its own "
            f"interval and offset as the rule manager would have written it (`backfill_rules(method=\"query\")`, "
            f"{tier['backfill_seconds']:.0f} s of set-up, not push cost), then every allowlist rule timed as above."

@@ -13,10 +13,12 @@ from datetime import UTC, datetime
 from gpudash.rules import names
 
 # The model of the stories: an A100 class with a MIG price, an AMD class, two tenants, three clusters (one of
-# which never pushes); prices make every figure easy to work out by hand.
+# which never pushes); prices make every figure easy to work out by hand. Its pushes carry the previous hour only
+# (no spoke tier, so no backfill lags: e2e/test_backfill.py covers those).
 MODEL = {
     "currency": "USD",
-    "billing": {"period": "monthly", "resolution": "1m", "mco_interval": "5m", "burn_rate_window": "1h"},
+    "billing": {"period": "monthly", "resolution": "1m", "mco_interval": "5m", "burn_rate_window": "1h",
+                "spoke_tier": "none"},
     "gpu_classes": [
         {"name": "a100-80gb", "vendor": "nvidia", "products": ["NVIDIA A100-SXM4-80GB"], "price_per_hour": 3.20,
          "mig": {"1g.10gb": 0.55}},

@@ -5,8 +5,8 @@ backfilled there. Every cluster's pushes are lost for 3 hours, then for 25 hours
 billed hour and no CCSP node-hour; the 25-hour one loses exactly its first hour beyond the backfill (the hour
 before it, which only pushes inside the outage carried), which reads coverage 0, fires GPUBillingDataGap on
 both clusters and is named by ``report billing``; every other hour's bill equals the reference model's, and so
-does the invoice over the window. One Prometheus version: the settling itself runs on both in
-tests/integration/test_backfill.py."""
+does the invoice over the window. One Prometheus version: the settling itself runs on both in the bundled
+example's golden suite (its outage scenarios and a ``-settled`` file per scenario)."""
 from __future__ import annotations
 
 import concurrent.futures

@@ -107,9 +107,16 @@ def alert_test(family: str) -> str:
     return f"{TESTS}/alerts-{family}.test.yaml"
 
 
-def golden_test(scenario: str, hub: bool = False, tier: bool = False) -> str:
-    """A golden scenario's test file: the spoke path, the push path (``hub``) or the spoke tier's own (``tier``)."""
-    return f"{TESTS}/golden-{scenario}{'-hub' if hub else '-tier' if tier else ''}.test.yaml"
+# The kinds of a golden scenario's test files (gpudash.golden.emit): the spoke path, the spoke tier's own group, the
+# push path, and with billing.backfill_hours the hours of the scenario settling on the hub N + 1 hours later.
+GOLDEN_KINDS = ("spoke", "tier", "hub", "settled")
+
+
+def golden_test(scenario: str, kind: str = "spoke") -> str:
+    """A golden scenario's test file of ``kind`` (:data:`GOLDEN_KINDS`)."""
+    if kind not in GOLDEN_KINDS:
+        raise ValueError(f"golden test kind {kind!r}")
+    return f"{TESTS}/golden-{scenario}{'' if kind == 'spoke' else '-' + kind}.test.yaml"
 
 
 def from_tests(path: str) -> str:

@@ -10,6 +10,11 @@ Per scenario up to three files (plain data; the writer serialises them):
   With the spoke tier its recorded samples (the reference's) are input too.
 * ``tests/golden-<name>-tier.test.yaml`` -- with the spoke tier: its rule group alone, every ``billing.resolution``,
   on the same raw series, each of its series checked at every step it records.
+* ``tests/golden-<name>-settled.test.yaml`` -- with ``billing.backfill_hours`` N: the hub settles each hour N + 1
+  hours after it ends, beyond a scenario of a few hours, so this file follows the scenario's pushes (its faults
+  included) with one on-time push per hour until its last complete hour settles, evaluates the hub rules hourly on
+  the hour, and checks each complete hour's final figures where the hub records them (the spoke and push-path
+  files check that nothing settles earlier).
 * ``tests/golden-<name>-hub.test.yaml`` -- the push path: what every cluster's metrics-collector pushes
   (the reference model's spoke figures at each jittered or lost push time, with ``cluster``) in, hub rules only.
   Both evaluate every ``billing.mco_interval`` (promtool ignores rule group ``interval``), except long
@@ -50,6 +55,7 @@ from gpudash.simulation.series import (
     pushed,
     rule_content,
     rule_samples,
+    settling_samples,
     synthesise,
     tier_recorded,
 )
@@ -75,13 +81,15 @@ def _whole_minutes(model: Model) -> str:
 
 
 def _outputs(s: sc.Scenario, model: Model) -> list[tuple[str, str]]:
-    """(output path, kind: ``spoke``, ``hub`` (the push path) or ``tier``) of each test file of scenario ``s``."""
-    out = [] if s.hub_only else [(layout.golden_test(s.name), "spoke")]
+    """(output path, kind: :data:`gpudash.layout.GOLDEN_KINDS`) of each test file of scenario ``s``."""
+    kinds = [] if s.hub_only else ["spoke"]
     if model.billing.tier and not s.hub_only:
-        out.append((layout.golden_test(s.name, tier=True), "tier"))
+        kinds.append("tier")
     if s.hub_only or len(s.clusters) > 1 or any(s.faults_of(k) for k in PUSH_FAULTS):
-        out.append((layout.golden_test(s.name, hub=True), "hub"))
-    return out
+        kinds.append("hub")
+    if model.billing.backfill_hours and not s.hub_only and s.duration >= 60:
+        kinds.append("settled")
+    return [(layout.golden_test(s.name, kind), kind) for kind in kinds]
 
 
 def emit_paths(model: Model, directory: Path = SCENARIO_DIR) -> list[str]:
@@ -116,6 +124,8 @@ def _file(kind: str, s: sc.Scenario, model: Model, ref: Reference) -> dict:
     """The test file of ``kind`` (:func:`_outputs`) for scenario ``s``."""
     if kind == "spoke":
         return _spoke_file(s, model)
+    if kind == "settled":
+        return _settled_file(s, model, ref)
     return _tier_file(s, model) if kind == "tier" else _hub_file(s, model, ref)
 
 
@@ -236,6 +246,7 @@ def _hub_checks(ref: Reference, minute: int, hub: HubView, cluster_label: bool, 
     for (c, _), g in nodes.items():
         fleet[c] = (fleet.get(c, (0, 0))[0] + 1, fleet.get(c, (0, 0))[1] + g)
     energy = ref.energy_lines(view["energy"])
+    costs = ref.hour_costs(view["gpu_hours"], view["energy"])
     return [
         _check(names.HOUR_ENERGY, minute, {(*cl(c), ns): v[0] for (c, ns), v in energy.items()}, (*keys, "namespace")),
         _check(names.HOUR_ENERGY_COST, minute, {(*cl(c), ns): v[1] for (c, ns), v in energy.items()},
@@ -244,6 +255,7 @@ def _hub_checks(ref: Reference, minute: int, hub: HubView, cluster_label: bool, 
                (*keys, "namespace", "gpu_class", "resource")),
         _check(names.HOUR_COST, minute, {(*cl(c), *rest): v[1] for (c, *rest), v in billing.items()},
                (*keys, "namespace", "gpu_class", "resource")),
+        _check(names.TENANT_HOUR_COST, minute, {(*cl(c), ns): v for (c, ns), v in costs.items()}, (*keys, "namespace")),
         _check(names.UNPRICED_GPU_HOURS, minute, {(*cl(c), *rest): v for (c, *rest), v in unpriced.items()},
                (*keys, "namespace", "product", "resource")),
         _check(names.BILLING_COVERAGE, minute, {cl(c): v for (c,), v in view["coverage"].items()}, keys),
@@ -280,13 +292,12 @@ def _ptd_checks(ref: Reference, model: Model, minute: int, hour_costs=None, clus
                         ("namespace", "tenant", "threshold"), metric=False)]
 
 
-def _every_series_checks(ref: Reference, model: Model, minute: int, hub: HubView) -> list[dict]:
-    """Spoke file, ``every_series`` scenarios: the series no other check asserts -- activity, idle (and power
-    with the veto on), heartbeat, steps observed, burn rates, current
-    allocation, the hour's cost per namespace, average burn and projection, and the model data (prices of the
-    SKUs in use, the tenant table, tenant info) -- at ``minute``, by value from the reference. The spoke file has
-    one cluster and no ``cluster`` label on the data (the model's series have one). The spoke tier's series are the
-    tier file's (:func:`_tier_file`)."""
+def _every_series_checks(ref: Reference, model: Model, minute: int) -> list[dict]:
+    """Spoke file, ``every_series`` scenarios: the series no other check asserts -- activity, idle (and power with
+    the veto on), heartbeat, steps observed, burn rates, current allocation, average burn and projection, and the
+    model data (prices of the SKUs in use, the tenant table, tenant info) -- at ``minute``, by value from the
+    reference. The spoke file has one cluster and no ``cluster`` label on the data (the model's series have one).
+    The spoke tier's series are the tier file's (:func:`_tier_file`)."""
     who = ("namespace", "tenant")
     tenants = {t.namespace: t.name for t in model.tenants}
     projected: dict[tuple, float] = {}
@@ -320,8 +331,6 @@ def _every_series_checks(ref: Reference, model: Model, minute: int, hub: HubView
         _check(names.WORKLOAD_COST_RATE, minute, _local(ref.workload_cost_rate(minute)),
                ("namespace", "workload", "workload_type")),
         _check(names.NAMESPACE_COST_RATE, minute, _local(ref.cost_rate(minute)), ("namespace",)),
-        _check(names.TENANT_HOUR_COST, minute, _local(ref.hour_costs(hub.at(minute)["gpu_hours"],
-                                                                     hub.at(minute)["energy"])), ("namespace",)),
         _check(names.TENANT_COST_RATE_AVG, minute, _local(ref.avg_cost_rate(minute)), ("namespace",)),
         _check(q.agg("sum", who, names.TENANT_COST_PROJECTED), minute, projected, who, metric=False),
         *extra,
@@ -370,7 +379,7 @@ def _spoke_file(s: sc.Scenario, model: Model) -> dict:
                                      for m in range(last - window, last + 1, step)):
                 raise ValueError(f"scenario {s.name}: every_series needs no allocation stopping in the last "
                                  "burn-rate window (the hub reads a pod's last push for 1.5 push intervals)")
-            tests += _every_series_checks(ref, model, last, hub)
+            tests += _every_series_checks(ref, model, last)
         inputs = synthesise(local, model, cluster) + (tier_recorded(ref) if model.billing.tier else [])
         groups.append({"name": f"{s.name} [{cluster}]: {s.protects}", "interval": "1m",
                        "input_series": inputs, "promql_expr_test": tests})
@@ -441,6 +450,20 @@ def _hub_file(s: sc.Scenario, model: Model, ref: Reference) -> dict:
     group = {"name": f"{s.name} [push path]: {s.protects}", "interval": "1m",
              "input_series": pushed(s, model, ref, samples), "promql_expr_test": tests}
     return {"rule_files": [HUB_RULES], "evaluation_interval": f"{step}m", "group_eval_order": GROUP_ORDER[1:],
+            "tests": [group]}
+
+
+def _settled_file(s: sc.Scenario, model: Model, ref: Reference) -> dict:
+    """The hub's final figures of each complete hour of ``s`` where it settles them (:func:`series.settling_samples`),
+    hub rules evaluated hourly on the hour: an hour's last lag is read from the push made at that instant."""
+    samples, last = settling_samples(s, model, ref)
+    hub = HubView(ref, samples, model.clusters)
+    settle = model.billing.backfill_hours + 1
+    tests = [t for h in range(s.duration // 60)
+             for t in _hub_checks(ref, (h + settle) * 60, hub, cluster_label=True, strict="labels" in s.checks)]
+    group = {"name": f"{s.name} [settled on the hub]: {s.protects}", "interval": "1m",
+             "input_series": pushed(s, model, ref, samples, last), "promql_expr_test": tests}
+    return {"rule_files": [HUB_RULES], "evaluation_interval": "60m", "group_eval_order": GROUP_ORDER[1:],
             "tests": [group]}
 
 

@@ -21,8 +21,9 @@ import re
 from gpudash.mock.config import Mock
 from gpudash.model.types import Model
 from gpudash.simulation import series as gs
-from gpudash.simulation.reference import LOOKBACK, Reference
+from gpudash.simulation.reference import Reference
 from gpudash.simulation.scenario import (
+    LOOKBACK,
     Event,
     Node,
     Pod,

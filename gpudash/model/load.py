@@ -32,6 +32,7 @@ from gpudash.model.types import (
     DAY,
     DEFAULT_BACKFILL_HOURS,
     MIN_RETENTION,
+    SPOKE_TIERS,
     Alerts,
     ArgoCD,
     Billing,
@@ -538,7 +539,7 @@ def _build_model(data: Any, ctx: _Ctx) -> Model:
 
 
 def _semantic(data: dict, ctx: _Ctx) -> Model:
-    billing = _billing(data["billing"], ctx)
+    billing = _billing(data["billing"], "acm" in data["outputs"]["targets"], ctx)
     classes = _gpu_classes(data["gpu_classes"], ctx)
     return Model(
         currency=_currency(data["currency"], ctx),
@@ -573,7 +574,8 @@ def _currency(code: str, ctx: _Ctx) -> str:
     return code
 
 
-def _billing(d: dict, ctx: _Ctx) -> Billing:
+def _billing(d: dict, acm: bool, ctx: _Ctx) -> Billing:
+    """``acm``: the model renders the ACM target, where the spoke tier is the default (delivered by an ACM Policy)."""
     res, mco, burn = (parse_duration(d[k]) for k in ("resolution", "mco_interval", "burn_rate_window"))
     ctx.check(10 <= res <= 900, ("billing", "resolution"), f"{d['resolution']} must be between 10s and 15m")
     ctx.check(3600 % res == 0, ("billing", "resolution"),
@@ -584,13 +586,14 @@ def _billing(d: dict, ctx: _Ctx) -> Billing:
               f"{d['mco_interval']} must be at least billing.resolution ({d['resolution']})")
     ctx.check(burn >= 2 * mco, ("billing", "burn_rate_window"),
               f"{d['burn_rate_window']} must be at least 2 x billing.mco_interval ({format_duration(2 * mco)})")
-    tier = d["spoke_tier"] == "policy"
+    spoke_tier = d.get("spoke_tier", SPOKE_TIERS[1] if acm else SPOKE_TIERS[0])
+    tier = spoke_tier == "policy"
     backfill = d.get("backfill_hours", DEFAULT_BACKFILL_HOURS if tier else 0)
     ctx.check(tier or backfill == 0, ("billing", "backfill_hours"),
               f"{backfill} needs billing.spoke_tier: policy (without the tier every push would re-derive each "
               "earlier hour from raw series); set it to 0 or turn the tier on")
     return Billing(period=d["period"], resolution=res, mco_interval=mco, burn_rate_window=burn,
-                   spoke_tier=d["spoke_tier"], retention=_retention(d["retention"], ctx), backfill_hours=backfill)
+                   spoke_tier=spoke_tier, retention=_retention(d["retention"], ctx), backfill_hours=backfill)
 
 
 def _retention(d: dict, ctx: _Ctx) -> Retention:

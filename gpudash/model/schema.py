@@ -111,8 +111,10 @@ def _billing() -> dict:
                                              "least twice the mco_interval.", default="1h"),
         "spoke_tier": {"description": "policy: each managed cluster's Prometheus records the per-step allocation "
                                       "every resolution (delivered as an ACM Policy) and the pushed hourly rules "
-                                      "read those samples; none: every push re-derives the hour from raw series.",
-                       "enum": list(SPOKE_TIERS), "default": SPOKE_TIERS[0]},
+                                      "read those samples; none: every push re-derives the hour from raw series "
+                                      "(at 10,000 GPUs one push then costs more than a minute of query time). "
+                                      "Default policy when outputs.targets include acm, else none.",
+                       "enum": list(SPOKE_TIERS)},
         "backfill_hours": {"title": f"a number of hours in [0, {MAX_BACKFILL_HOURS}]", "type": "integer",
                            "minimum": 0, "maximum": MAX_BACKFILL_HOURS,
                            "description": "Each push also carries the hourly figures of this many earlier hours, so "

@@ -14,8 +14,9 @@ Vendor = str  # "nvidia" | "amd"
 DAY = 86400
 # Hub retention floor: 13 calendar months (at most 397 days), so that last year's same month can be re-invoiced.
 MIN_RETENTION = 397 * DAY
-# billing.spoke_tier, the default first: "none" re-derives each hour from raw series at every push; "policy"
-# records the per-step allocation on every spoke (an ACM Policy delivers the rules) and the pushes read it.
+# billing.spoke_tier: "none" re-derives each hour from raw series at every push; "policy" records the per-step
+# allocation on every spoke (an ACM Policy delivers the rules) and the pushes read it: the default for a model that
+# renders the ACM target (model.load), where "none" costs more than a minute of query time per push at 10,000 GPUs.
 SPOKE_TIERS = ("none", "policy")
 # billing.backfill_hours: the default with the spoke tier, and the most a push may carry (each earlier hour is one more
 # copy of every hourly series on the hub, and one more hourly sum per push on the spoke).

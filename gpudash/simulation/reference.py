@@ -16,6 +16,7 @@ from gpudash.model import mig
 from gpudash.model.types import GpuClass, Model
 from gpudash.rules import names
 from gpudash.simulation.scenario import (
+    LOOKBACK,
     Node,
     Pod,
     Scenario,
@@ -29,8 +30,6 @@ from gpudash.simulation.scenario import (
     shown_holder,
     shown_holders,
 )
-
-LOOKBACK = 5  # minutes: a sample answers instant queries while younger than this
 
 
 def partition_share(product: str, partition: str) -> float:

@@ -39,10 +39,23 @@ import yaml
 
 from gpudash.model.types import GpuClass, Model
 
+LOOKBACK = 5  # minutes: a sample answers instant queries while younger than this
 PHASES = ("Pending", "Running", "Succeeded", "Failed", "Unknown")
 FAULT_KINDS = ("missed_scrapes", "ksm_restart", "ksm_duplicate", "exporter_gap", "mco_jitter", "mco_missed",
                "mco_outage", "mco_rule_failed", "mco_straddle", "spoke_restart", "tier_missed", "driver_reload")
 PUSH_RULES = ("billed_hour", "steps", "gpu_hours", "node_max", "pod_alloc", "energy")
+
+
+def _lookback_tie(fault: Fault, model: Model) -> bool:
+    """Whether a push at a multiple of ``billing.mco_interval`` falls exactly :data:`LOOKBACK` after the tier's
+    last recorded step before the ``tier_missed`` ``fault`` and before its next one (steps in whole minutes)."""
+    step, push = model.billing.resolution, model.billing.mco_interval
+    if step % 60 or push % 60:
+        return False  # no golden scenario runs then (gpudash.golden.emit)
+    step, push = step // 60, push // 60
+    last = -(-fault.at // step) * step - step
+    after = -(-(fault.at + fault.minutes) // step) * step
+    return (last + LOOKBACK) % push == 0 and last + LOOKBACK < after
 
 
 def push_rules(model: Model) -> tuple[str, ...]:
@@ -377,6 +390,9 @@ def resolve(raw: dict, model: Model) -> Scenario:
         raise ValueError(f"scenario {raw['name']}: unknown checks {unknown} (known: {', '.join(CHECKS)})")
     if any(f.kind == "tier_missed" for f in faults) and not model.billing.tier:
         raise Skip("protects the spoke tier: needs billing.spoke_tier: policy")
+    if any(_lookback_tie(f, model) for f in faults if f.kind == "tier_missed"):
+        raise Skip(f"at this billing.mco_interval a push reads the tier's last step before the missed run exactly "
+                   f"{LOOKBACK} minutes old, where Prometheus 2 (closed lookback) and 3 (left-open) answer differently")
     if raw.get("energy") and not model.energy.metered:  # a scenario about energy metering
         raise Skip("protects energy metering: needs an energy section in the model")
     if raw.get("backfill") and not model.billing.backfill_hours:  # a scenario about late hours

@@ -14,8 +14,9 @@ from typing import NamedTuple
 
 from gpudash.model.types import Exporter, Model
 from gpudash.rules import names
-from gpudash.simulation.reference import LOOKBACK, Reference, ksm, label_value, node_product
+from gpudash.simulation.reference import Reference, ksm, label_value, node_product
 from gpudash.simulation.scenario import (
+    LOOKBACK,
     MIG_GPU_WATTS,
     Node,
     Pod,
@@ -548,11 +549,10 @@ def rule_samples(scenario: Scenario, model: Model, ref: Reference) -> list[Pushe
     """
     failed = {(p, r) for f in scenario.faults_of("mco_rule_failed") for p in f.pushes for r in f.rules}
     early = {(p, r) for f in scenario.faults_of("mco_straddle") for p in f.pushes for r in f.rules}
-    restarts = sorted(f.at for f in scenario.faults_of("spoke_restart"))
     lost = _lost(scenario, model)
     out = []
     for slot, t in push_slots(scenario, model):
-        since = max((r for r in restarts if r <= t), default=0)
+        since = _since(scenario, t)
         gone = lost.get(slot, set())
         for kind in push_rules(model):
             if (slot, kind) in failed:
@@ -564,6 +564,26 @@ def rule_samples(scenario: Scenario, model: Model, ref: Reference) -> list[Pushe
                     r = r._replace(content={k: v for k, v in r.content.items() if k[0] in kept}, clusters=kept)
                 out.append(r)
     return sorted(out, key=lambda x: x.t)
+
+
+def _since(scenario: Scenario, t: int) -> int:
+    """The minute the spoke replica a push at minute ``t`` queries holds data from (its last ``spoke_restart``)."""
+    return max((f.at for f in scenario.faults_of("spoke_restart") if f.at <= t), default=0)
+
+
+def settling_samples(scenario: Scenario, model: Model, ref: Reference) -> tuple[list[Pushed], int]:
+    """(pushes, last minute) of a scenario followed until the hub has settled each of its complete clock hours, with
+    ``billing.backfill_hours`` N: hour h settles N + 1 hours after its end, long after a scenario of a few hours.
+    The scenario's own pushes (:func:`rule_samples`, faults included), then one on-time push per clock hour that
+    carries the lagged rows (:data:`LAGGED_KINDS`) of those complete hours, up to the hour the last of them
+    settles in. Rows of later hours are left out: nothing checks them, and a rule reads each hour's rows apart."""
+    complete = scenario.duration // 60
+    last = (complete + model.billing.backfill_hours) * 60
+    out = rule_samples(scenario, model, ref)
+    for t in range((complete + 1) * 60, last + 1, 60):
+        for kind in (k for k in push_rules(model) if k in LAGGED_KINDS):
+            out += [r for r in push_results(ref, kind, t, _since(scenario, t)) if r.hour < complete]
+    return out, last
 
 
 def pushed_samples(scenario: Scenario, model: Model, ref: Reference,
@@ -585,10 +605,12 @@ def pushed_samples(scenario: Scenario, model: Model, ref: Reference,
 
 
 def pushed(scenario: Scenario, model: Model, ref: Reference,
-           results: list[Pushed] | None = None) -> list[dict[str, str]]:
-    """:func:`pushed_samples` as promtool ``input_series`` (1m interval)."""
+           results: list[Pushed] | None = None, last: int | None = None) -> list[dict[str, str]]:
+    """:func:`pushed_samples` as promtool ``input_series`` (1m interval) up to minute ``last`` (default: the
+    scenario's end)."""
     stored = pushed_samples(scenario, model, ref, results)
-    return [{"series": series_name(k), "values": sparse_notation(v, scenario.duration + 1)}
+    length = (scenario.duration if last is None else last) + 1
+    return [{"series": series_name(k), "values": sparse_notation(v, length)}
             for k, v in sorted(stored.items(), key=lambda kv: series_name(kv[0]))]
 
 

@@ -1,15 +1,15 @@
 """Late hours (issue 30): with ``billing.backfill_hours`` N (24 by default with the spoke tier) every push carries the
 hourly figures of the previous hour and the N before it, and the hub settles each hour once, N + 1 hours after it
 ends. The golden outage scenarios (one cluster for 1 h and 3 h, every cluster for 25 h and for 23 h across a month
-boundary) pass on both Prometheus versions against the reference model, and deliberate rule mistakes (an hour
-taken from the last lag only, taken twice, a lost hour not shown, lags one hour off) each fail one of them."""
-import concurrent.futures
+boundary) are the bundled example's, which the golden suite runs on both Prometheus versions against the reference
+model, and deliberate rule mistakes (an hour taken from the last lag only, taken twice, a lost hour not shown, lags
+one hour off) each fail one of them."""
+import re
 import shutil
 
 import pytest
 import yaml
 
-from e2e import toolsets
 from gpudash import layout, writer
 from gpudash.errors import InputError
 from gpudash.model import model_from_dict
@@ -33,23 +33,19 @@ def model():
 
 
 @pytest.fixture(scope="module")
-def rendered(model, tmp_path_factory):
-    return render_with_scenarios(model, tmp_path_factory.mktemp("backfill"), SCENARIOS)
-
-
-@pytest.fixture(scope="module")
 def small(model, tmp_path_factory):
     """The scenarios the mutations are checked against (seconds to emit, without the month-long one)."""
     return render_with_scenarios(model, tmp_path_factory.mktemp("backfill-small"),
-                                 {test.removesuffix("-hub") for _, test in MUTATIONS.values()})
+                                 {re.sub("-(hub|settled)$", "", test) for _, test in MUTATIONS.values()})
 
 
 def test_the_default_needs_the_tier_and_is_bounded(example_model, model):
-    assert model.billing.backfill_hours == DEFAULT_BACKFILL_HOURS == 24
-    assert example_model.billing.backfill_hours == 0
-    assert read.delay(model) == 26 * 3600 and read.delay(example_model) == read.READ_DELAY
+    assert model.billing.backfill_hours == example_model.billing.backfill_hours == DEFAULT_BACKFILL_HOURS == 24
+    plain = model_from_dict(example(**{"billing.spoke_tier": "none"}))
+    assert plain.billing.backfill_hours == 0
+    assert read.delay(model) == 26 * 3600 and read.delay(plain) == read.READ_DELAY
     with pytest.raises(InputError, match=r"billing\.backfill_hours: 3 needs billing\.spoke_tier: policy"):
-        model_from_dict(example(**{"billing.backfill_hours": 3}))
+        model_from_dict(example(**{"billing.spoke_tier": "none", "billing.backfill_hours": 3}))
     with pytest.raises(InputError, match=r"backfill_hours"):
         model_from_dict(example(**{"billing.spoke_tier": "policy", "billing.backfill_hours": 73}))
     off = model_from_dict(example(**{"billing.spoke_tier": "policy", "billing.backfill_hours": 0}))
@@ -86,16 +82,16 @@ def test_reports_read_each_hour_where_the_hub_settles_it(model):
     assert "H + 26h" in common.not_final_warning(15 * 3600, 100 * 3600, delay)
 
 
-def test_outage_scenarios_pass_against_the_reference(rendered):
-    """On both Prometheus versions, side by side (one emission of the scenarios serves both)."""
+def test_the_golden_suite_runs_the_outage_scenarios(rendered, example_model, model):
+    """The bundled example is this model (the tier and its backfill are its defaults), so
+    tests/integration/test_golden_suite.py runs these scenarios against the reference on both versions: the lags
+    and each complete hour settled (``-settled``), and the outages on the push path."""
+    assert example_model.billing == model.billing
     index = yaml.safe_load((rendered / layout.GOLDEN_INDEX).read_text())["scenarios"]
-    assert set(index) == set(SCENARIOS) and not any("skipped" in v for v in index.values()), index
-    files = [rendered / layout.TESTS / f for v in index.values() for f in v["files"]]
-    runs = [(f, toolsets.require(t).promtool) for t in toolsets.NAMES for f in files]
-    with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        results = list(pool.map(lambda run: run_file(*run), runs))
-    failed = [f"{promtool}: {r}" for (_, promtool), r in zip(runs, results) if not r.ok]
-    assert not failed, "\n".join(failed)
+    for name in SCENARIOS:
+        want = {"backfill-lags": ("spoke", "tier", "settled")}.get(name, ("hub",))
+        files = {f"{layout.TESTS}/{f}" for f in index[name].get("files", ())}
+        assert files == {layout.golden_test(name, kind) for kind in want}, (name, index[name])
 
 
 def _only_the_last_lag(model, series, matchers, by, step):
@@ -123,6 +119,7 @@ def _lags_one_hour_off(real):
 MUTATIONS = {
     "only the last lag": ((hub, "_settled", lambda real: _only_the_last_lag), "outage-hub-25h-hub"),
     "every lag added": ((hub, "_settled", _every_lag_added), "outage-cluster-1h-hub"),
+    "every lag added, settled": ((hub, "_settled", _every_lag_added), "backfill-lags-settled"),
     "no lost-hour row": ((hub, "_coverage", _no_lost_hour_rows), "outage-hub-25h-hub"),
     "lags one hour off": ((spoke, "_at_last_hour_boundary", _lags_one_hour_off), "backfill-lags"),
 }
@@ -142,9 +139,10 @@ def test_a_wrong_settling_fails_a_golden_test(model, small, tmp_path, monkeypatc
     assert not result.ok, f"{mutation}: {test} still passes"
 
 
-def test_without_backfill_the_example_renders_as_before(example_model):
-    """No lag label and the 2-hour read anywhere without backfill (the example's output is byte-identical,
-    checked by ``render --check`` in the lint step)."""
-    files = generate_without_golden(example_model)
-    text = "\n".join(str(v) for v in files.values())
-    assert names.LAG_LABEL not in text
+def test_without_backfill_there_is_no_lag():
+    """No lag label anywhere without backfill (the tier on or off)."""
+    for tier in ("policy", "none"):
+        model = model_from_dict(example(**{"billing.spoke_tier": tier, "billing.backfill_hours": 0}))
+        files = generate_without_golden(model)
+        text = "\n".join(str(v) for v in files.values())
+        assert names.LAG_LABEL not in text, tier

@@ -29,7 +29,9 @@ def default(rendered):
 
 def test_default_config_is_the_rendered_yaml(rendered, default):
     load = lambda rel: yaml.safe_load((rendered / rel).read_text())  # noqa: E731
-    assert default["rules"] == {"groups": load(layout.SPOKE_RULES)["groups"] + load(layout.HUB_RULES)["groups"]}
+    files = (layout.SPOKE_TIER_RULES, layout.SPOKE_RULES, layout.HUB_RULES)  # the tier's group first, as it records
+    assert (rendered / layout.SPOKE_TIER_RULES).is_file()  # the example's default: the ACM target, the spoke tier
+    assert default["rules"] == {"groups": [g for f in files for g in load(f)["groups"]]}
     assert default["alerts"] == load(layout.ALERT_RULES)
     dashboards = {p.name: json.loads(p.read_text()) for p in (rendered / layout.DASHBOARDS).glob("*.json")}
     assert dashboards and default["dashboards"] == dashboards

@@ -19,8 +19,7 @@ import yaml
 from e2e import toolsets
 from gpudash.golden.emit import SCENARIO_DIR
 from gpudash.promql.build import window
-from gpudash.simulation.reference import LOOKBACK
-from gpudash.simulation.scenario import load_files, minutes
+from gpudash.simulation.scenario import LOOKBACK, load_files, minutes
 
 HOUR_STEPS = 60  # one clock hour of 1-minute steps
 

@@ -59,7 +59,7 @@ def test_golden_tests_of_large_figures_pass_on_both_versions(tmp_path, toolset):
     tests = [layout.golden_test(name).removeprefix(f"{layout.TESTS}/") for name in ("whole-gpu-steady",
                                                                                    "budget-thresholds")]
     tests = [t for t in tests if (out / layout.TESTS / t).exists()] + [
-        layout.golden_test("budget-thresholds", hub=True).removeprefix(f"{layout.TESTS}/")]
+        layout.golden_test("budget-thresholds", "hub").removeprefix(f"{layout.TESTS}/")]
     run = subprocess.run([toolsets.require(toolset).promtool, "test", "rules", *tests], cwd=out / layout.TESTS,
                          capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]

@@ -11,15 +11,14 @@ import jsonschema
 import pytest
 import yaml
 
-from e2e import toolsets
-from gpudash import artifacts, kube, layout
+from gpudash import kube, layout
 from gpudash.errors import InputError
 from gpudash.golden import emit
 from gpudash.mco import spoke_tier as delivery
 from gpudash.model import model_from_dict
 from gpudash.promtest import run_file
 from gpudash.rules import names, spoke, spoke_tier
-from tests.conftest import FIXTURES, generate_without_golden, render_with_scenarios
+from tests.conftest import FIXTURES, generate_without_golden
 from tests.unit.test_mco_settings import example, pruned
 
 CRDS = FIXTURES / "upstream" / "acm-policy"
@@ -28,8 +27,8 @@ SCHEMAS = {kind: json.loads((CRDS / f"{stem}.schema.json").read_text()) for kind
     ("PlacementBinding", "placementbinding-v1"), ("ManagedClusterSetBinding", "managedclustersetbinding-v1beta2"))}
 TIER_OBJECTS = (layout.MCO_TIER_POLICY, layout.MCO_TIER_PLACEMENT, layout.MCO_TIER_PLACEMENT_BINDING,
                 layout.MCO_TIER_CLUSTER_SET_BINDING)
-# Spoke scenarios run with the tier (and its default 24 hours of backfill) in the suite, each as its spoke file and
-# its tier file (~25 s of promtool per Prometheus version): every series by value, MIG slices shared by
+# Spoke scenarios the bundled example (the tier and its 24 hours of backfill being its default) must run, each as its
+# spoke file and its tier file, in the golden suite on both versions: every series by value, MIG slices shared by
 # time-slicing, a kube-state-metrics outage, and the missed tier evaluations.
 SCENARIOS = ("whole-gpu-steady", "mig-mixed-shared", "ksm-restart", "spoke-tier-missed")
 
@@ -57,12 +56,15 @@ def problems(obj: dict) -> list[str]:
     return out
 
 
-def test_the_default_renders_no_tier(example_model):
-    assert example_model.billing.spoke_tier == "none"
-    files = artifacts.generate(example_model)
+def test_without_the_tier_nothing_reads_it(example_model):
+    """The example (the acm target rendered) has the tier by default; a model with ``spoke_tier: none`` renders
+    none of its objects and its pushed rules read no tier series."""
+    assert example_model.billing.spoke_tier == "policy"
+    plain = model_from_dict(example(**{"billing.spoke_tier": "none"}))
+    files = generate_without_golden(plain)
     assert not set(TIER_OBJECTS + (layout.SPOKE_TIER_RULES,)) & set(files)
     tier = {n for n, s in names.SERIES.items() if s.where == names.SPOKE_TIER}
-    assert not any(t in r.expr for r in spoke.rules(example_model) for t in tier)
+    assert not any(t in r.expr for r in spoke.rules(plain) for t in tier)
 
 
 def test_a_bad_tier_is_a_clear_input_error():
@@ -137,22 +139,25 @@ def test_a_template_marker_in_a_rule_is_refused(tier_model, monkeypatch):
 
 # --- the golden scenarios with the tier ------------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def tier_golden(tmp_path_factory, tier_model, tier_files):
-    """The rendered files with the golden tests of SCENARIOS (24 hours of backfill: the model's default)."""
-    return render_with_scenarios(tier_model, tmp_path_factory.mktemp("tier"), SCENARIOS)
+def tier_golden(rendered, example_model, tier_model):
+    """The bundled example's render: the tier and its 24 hours of backfill are its defaults (the ACM target)."""
+    assert example_model.billing == tier_model.billing
+    return rendered
 
 
 def test_the_tier_changes_no_expected_figure(example_model):
     """Both emissions (without backfill) assert the same reference figures (the invoice) on the same raw input:
     the spoke files differ only in taking the tier's samples as input too, the push-path files not at all; each
     spoke file gets a tier file checking those samples, and only the tier's own fault scenario is new."""
-    tier_model = dataclasses.replace(example_model, billing=dataclasses.replace(example_model.billing,
-                                                                               spoke_tier="policy"))
-    plain, tier = emit.emit_tests(example_model), emit.emit_tests(tier_model)
+    billing = example_model.billing
+    plain_model = dataclasses.replace(example_model, billing=dataclasses.replace(billing, spoke_tier="none",
+                                                                                backfill_hours=0))
+    tier_model = dataclasses.replace(example_model, billing=dataclasses.replace(billing, backfill_hours=0))
+    plain, tier = emit.emit_tests(plain_model), emit.emit_tests(tier_model)
     tier_series = {n for n, s in names.SERIES.items() if s.where == names.SPOKE_TIER}
     missed = layout.golden_test("spoke-tier-missed")
     spoke_files = [p for p in plain if p != layout.GOLDEN_INDEX and not p.endswith("-hub.test.yaml")]
-    assert set(tier) - set(plain) == {missed, layout.golden_test("spoke-tier-missed", tier=True)} | {
+    assert set(tier) - set(plain) == {missed, layout.golden_test("spoke-tier-missed", "tier")} | {
         p.replace(".test.yaml", "-tier.test.yaml") for p in spoke_files}
     for path, data in plain.items():
         if path == layout.GOLDEN_INDEX:
@@ -169,26 +174,29 @@ def test_the_tier_changes_no_expected_figure(example_model):
             assert {x["series"].split("{")[0] for x in extra} <= tier_series, path
 
 
-@pytest.mark.parametrize("toolset", toolsets.params())
-def test_golden_scenarios_pass_with_the_tier(tier_golden, toolset):
-    promtool = toolsets.require(toolset).promtool
-    results = [run_file(tier_golden / layout.golden_test(name, tier=tier), promtool)
-               for name in SCENARIOS for tier in (False, True)]
-    failed = [str(r) for r in results if not r.ok]
-    assert not failed, "\n".join(failed)
+def test_the_golden_suite_runs_the_tier_scenarios(tier_golden):
+    """tests/integration/test_golden_suite.py runs every file of the example on both versions: these among them."""
+    index = yaml.safe_load((tier_golden / layout.GOLDEN_INDEX).read_text())["scenarios"]
+    for name in SCENARIOS:
+        files = {f"{layout.TESTS}/{f}" for f in index[name].get("files", ())}
+        assert {layout.golden_test(name), layout.golden_test(name, "tier")} <= files, (name, index[name])
 
 
-def test_missed_tier_evaluations_are_what_the_golden_file_sees(tier_golden):
+def test_missed_tier_evaluations_are_what_the_golden_file_sees(tier_golden, tmp_path):
     """The restart scenario's expectations hold only because evaluations were missed: the same file with the
     tier's rules evaluated at every step (nothing missed) fails on the under-billed hour."""
     path = tier_golden / layout.golden_test("spoke-tier-missed")
+    for rules in (layout.SPOKE_TIER_RULES, layout.SPOKE_RULES, layout.HUB_RULES):  # the session's render stays as is
+        (tmp_path / rules).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rules).write_text((tier_golden / rules).read_text())
+    (tmp_path / layout.TESTS).mkdir()
     data = yaml.safe_load(path.read_text())
     tier = {n for n, s in names.SERIES.items() if s.where == names.SPOKE_TIER}
     full = {**data, "rule_files": [emit.TIER_RULES, *data["rule_files"]], "evaluation_interval": "1m",
             "group_eval_order": [spoke_tier.GROUP, *data["group_eval_order"]]}
     full["tests"] = [{**g, "input_series": [s for s in g["input_series"] if s["series"].split("{")[0] not in tier]}
                      for g in data["tests"]]
-    every_step = path.with_name("golden-spoke-tier-every-step.test.yaml")
+    every_step = tmp_path / layout.TESTS / "golden-spoke-tier-every-step.test.yaml"
     every_step.write_text(yaml.safe_dump(full, sort_keys=False))
     result = run_file(every_step)
     under_billed = (names.BILLING_COVERAGE, names.STEPS_OBSERVED, names.HOURLY_GPU_HOURS)

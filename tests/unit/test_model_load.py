@@ -138,7 +138,9 @@ def test_defaults_of_a_minimal_model():
     model = model_from_dict(minimal())
     assert model.source == "<dict>"
     assert model.currency == "USD"
-    assert model.billing == types.Billing(period="monthly", resolution=60, mco_interval=300, burn_rate_window=3600)
+    # every target by default, acm among them: the spoke tier and its 24 hours of backfill
+    assert model.billing == types.Billing(period="monthly", resolution=60, mco_interval=300, burn_rate_window=3600,
+                                          spoke_tier="policy", backfill_hours=types.DEFAULT_BACKFILL_HOURS)
     assert model.sources == types.Sources(
         kube_state_metrics_job="kube-state-metrics",
         dcgm=types.Exporter(job="nvidia-dcgm-exporter", tenant_label="exported_namespace"),
@@ -194,7 +196,7 @@ def test_durations_and_numbers_are_converted():
                    alerts={"dashboard_url": "https://grafana.example.com/", "idle": {"window": "2m"}})
     data["tenants"][0].update(budget=100, alert_at=[1, 2], quota={"nvidia.com/gpu": 4.0})
     model = model_from_dict(data)
-    assert model.billing == types.Billing("monthly", 30, 60, 5400)
+    assert model.billing == types.Billing("monthly", 30, 60, 5400, "policy", backfill_hours=24)
     assert model.alerts.dashboard_url == "https://grafana.example.com"
     assert model.alerts.idle.window == 120
     tenant = model.tenants[0]
@@ -312,3 +314,13 @@ def test_the_fast_parser_reads_what_pyyaml_reads_with_the_same_lines(text):
     assert load._parsed(load._FAST(text), "m.yaml") == load._parsed(load._Loader(text), "m.yaml")
     example = resources.files("gpudash.examples").joinpath("gpudash.yaml").read_text()
     assert load._parsed(load._FAST(example), "m.yaml") == load._parsed(load._Loader(example), "m.yaml")
+
+
+@pytest.mark.parametrize("targets, tier", [(["acm"], "policy"), (["files", "prometheus-rule"], "none")])
+def test_the_spoke_tier_is_the_default_of_the_acm_path(targets, tier):
+    """The tier is delivered by an ACM Policy and keeps each push cheap (benchmarks/RESULTS.md section 1): the default
+    where the acm target is rendered; without it the rules re-derive each hour, unless the model says otherwise."""
+    model = model_from_dict(minimal(outputs={"targets": targets}))
+    assert (model.billing.spoke_tier, model.billing.backfill_hours) == (tier, 24 if tier == "policy" else 0)
+    explicit = model_from_dict(minimal(outputs={"targets": targets}, billing={"spoke_tier": "none"}))
+    assert (explicit.billing.spoke_tier, explicit.billing.backfill_hours) == ("none", 0)

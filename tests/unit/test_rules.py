@@ -57,7 +57,8 @@ def test_prometheusrule_for_cluster_monitoring(rendered):
     assert obj["apiVersion"] == "monitoring.coreos.com/v1" and obj["kind"] == "PrometheusRule"
     assert obj["metadata"]["namespace"] == ns["metadata"]["name"]
     assert ns["metadata"]["labels"]["openshift.io/cluster-monitoring"] == "true"
-    assert [g["name"] for g in obj["spec"]["groups"]][:2] == ["gpudash-spoke", "gpudash-hub-model"]
+    groups = [g["name"] for g in obj["spec"]["groups"]]
+    assert groups[:3] == ["gpudash-spoke-tier", "gpudash-spoke", "gpudash-hub-model"]
 
 
 def test_kustomization_lists_every_kubernetes_object(rendered):

@@ -166,7 +166,7 @@
             },
             "annotations": {
               "dashboard_url": "https://grafana.example.com/d/gpudash-provider",
-              "description": "The billed figures of the last complete hour of cluster {{ $labels.cluster }} cover {{ $value | humanizePercentage }} of its spoke steps: GPU time in the rest of the hour is not billed. Either an hourly gpudash rule failed in every push of the hour (the collector pushes the rules that succeed), or the spoke Prometheus had no data for part of the hour (restarted with an empty TSDB, or kube-state-metrics down).",
+              "description": "The billed figures of the hour the hub settled last (25 hours ago) of cluster {{ $labels.cluster }} cover {{ $value | humanizePercentage }} of its spoke steps: GPU time in the rest of the hour is not billed. Either no push carried the hour (every push lost for more than 24 hours), an hourly gpudash rule failed in every push that carried it, or the spoke Prometheus had no data for part of the hour (restarted with an empty TSDB, or kube-state-metrics down).",
               "runbook_url": "https://runbooks.example.com/gpudash/GPUBillingDataGap",
               "summary": "The last complete hour of a cluster is billed from incomplete data.",
             },
@@ -252,6 +252,23 @@
             "annotations": {
               "dashboard_url": "https://grafana.example.com/d/gpudash-provider",
               "description": "On cluster {{ $labels.cluster }}: kube-state-metrics' pod series are scraped but not its container series (kube_pod_container_info, kube_pod_init_container_info, kube_pod_init_container_resource_requests): GPUs requested by init containers and native sidecars are not billed. Fix: OpenShift's monitoring collectionProfile minimal drops them: set prometheusK8s.collectionProfile: full in the openshift-monitoring cluster-monitoring-config ConfigMap, or keep these series in the scrape.",
+              "runbook_url": "https://runbooks.example.com/gpudash/GPUBillingInputMissing",
+              "summary": "A series the billing rules need is missing on a cluster.",
+            },
+          },
+          {
+            // The spoke tier is not recording on a model cluster (the Placement missed it, or its group
+            // fails): that cluster's hourly GPU-hours and energy are empty.
+            "alert": "GPUBillingInputMissing",
+            "expr": "last_over_time(cluster_input_node:gpudash_input_missing:count{input=\"spoke_tier\"}[7m30s]) > 0",
+            "labels": {
+              "severity": "critical",
+              "audience": "provider",
+              "input": "spoke_tier",
+            },
+            "annotations": {
+              "dashboard_url": "https://grafana.example.com/d/gpudash-provider",
+              "description": "On cluster {{ $labels.cluster }}: no spoke-tier step (cluster:gpudash_ksm_up:step) is recorded while kube-state-metrics is up: the gpudash-spoke-tier rule group is not loaded or not evaluating, so the hourly GPU-hours and energy are empty. Fix: make the hub's Placement gpudash-spoke-tier select the cluster (its ManagedCluster name must be in the model's clusters) and check that the Policy gpudash-spoke-tier is compliant there.",
               "runbook_url": "https://runbooks.example.com/gpudash/GPUBillingInputMissing",
               "summary": "A series the billing rules need is missing on a cluster.",
             },

@@ -875,7 +875,7 @@
             "type": "prometheus",
             "uid": "${datasource}",
           },
-          "description": "Invoiced cost of each complete clock hour per cluster, in USD. A bar at T is the hour [T-2h, T-1h): an hour is complete on the hub two hours after it starts.",
+          "description": "Invoiced cost of each complete clock hour per cluster, in USD. A bar at T is the hour [T-26h, T-25h): an hour is complete on the hub 26 hours after it starts.",
           "fieldConfig": {
             "defaults": {
               "thresholds": {
@@ -1608,7 +1608,7 @@
             "type": "prometheus",
             "uid": "${datasource}",
           },
-          "description": "GPU-hours of MIG slices per complete clock hour, per profile. A bar at T is the hour [T-2h, T-1h).",
+          "description": "GPU-hours of MIG slices per complete clock hour, per profile. A bar at T is the hour [T-26h, T-25h).",
           "fieldConfig": {
             "defaults": {
               "thresholds": {
@@ -1825,7 +1825,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum by () (sum by (cluster, namespace) (label_replace((sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{cluster=~\"$cluster\"}[1h] offset 1ms) and on () (month(vector(time() - 7200)) % 3 == 0))[31d:1h])) and on () (month(vector(time())) % 3 == 0)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{cluster=~\"$cluster\"}[1h] offset 1ms) and on () (month(vector(time() - 7200)) % 3 == 1))[31d:1h])) and on () (month(vector(time())) % 3 == 1)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{cluster=~\"$cluster\"}[1h] offset 1ms) and on () (month(vector(time() - 7200)) % 3 == 2))[31d:1h])) and on () (month(vector(time())) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (cluster, namespace) (vector(0) * scalar((vector(time() % 3600 + 3600) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
+              "expr": "sum by () (sum by (cluster, namespace) (label_replace((sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{cluster=~\"$cluster\"}[1h] offset 1ms) and on () (month(vector(time() - 93600)) % 3 == 0))[31d:1h])) and on () (month(vector(time())) % 3 == 0)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{cluster=~\"$cluster\"}[1h] offset 1ms) and on () (month(vector(time() - 93600)) % 3 == 1))[31d:1h])) and on () (month(vector(time())) % 3 == 1)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{cluster=~\"$cluster\"}[1h] offset 1ms) and on () (month(vector(time() - 93600)) % 3 == 2))[31d:1h])) and on () (month(vector(time())) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (cluster, namespace) (vector(0) * scalar((vector(time() % 3600 + 90000) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -1926,7 +1926,7 @@
             "type": "prometheus",
             "uid": "${datasource}",
           },
-          "description": "Mean power (W) of each complete clock hour (its kWh x 1000), priced at 0.18 USD/kWh unless a cluster has its own tariff. A bar at T is the hour [T-2h, T-1h).",
+          "description": "Mean power (W) of each complete clock hour (its kWh x 1000), priced at 0.18 USD/kWh unless a cluster has its own tariff. A bar at T is the hour [T-26h, T-25h).",
           "fieldConfig": {
             "defaults": {
               "thresholds": {
@@ -2592,7 +2592,7 @@
             "type": "prometheus",
             "uid": "${datasource}",
           },
-          "description": "Worker nodes with at least one GPU allocated to a Running pod at some spoke step of the clock hour, per cluster. A bar at T is the hour [T-2h, T-1h).",
+          "description": "Worker nodes with at least one GPU allocated to a Running pod at some spoke step of the clock hour, per cluster. A bar at T is the hour [T-26h, T-25h).",
           "fieldConfig": {
             "defaults": {
               "thresholds": {
@@ -2688,7 +2688,7 @@
             "type": "prometheus",
             "uid": "${datasource}",
           },
-          "description": "Sum over nodes of each node's most GPUs active at once in the clock hour (MIG slices by compute share, time-sliced replicas by 1/replicas, rounded up), per cluster. A bar at T is the hour [T-2h, T-1h).",
+          "description": "Sum over nodes of each node's most GPUs active at once in the clock hour (MIG slices by compute share, time-sliced replicas by 1/replicas, rounded up), per cluster. A bar at T is the hour [T-26h, T-25h).",
           "fieldConfig": {
             "defaults": {
               "thresholds": {
@@ -2796,7 +2796,7 @@
             "type": "prometheus",
             "uid": "${datasource}",
           },
-          "description": "Most GPUs active at once on each node during the clock hour. A point at T is the hour [T-2h, T-1h).",
+          "description": "Most GPUs active at once on each node during the clock hour. A point at T is the hour [T-26h, T-25h).",
           "fieldConfig": {
             "defaults": {
               "thresholds": {
@@ -2904,7 +2904,7 @@
             "type": "prometheus",
             "uid": "${datasource}",
           },
-          "description": "CCSP report lines: per cluster and clock hour, the active worker nodes and the fleet total of active GPUs. Each clock hour is read once, at T = hour start + 2 h (when the hub has it complete); the 'Hour (UTC)' column is the hour the row reports.",
+          "description": "CCSP report lines: per cluster and clock hour, the active worker nodes and the fleet total of active GPUs. Each clock hour is read once, at T = hour start + 26 h (when the hub has it complete); the 'Hour (UTC)' column is the hour the row reports.",
           "fieldConfig": {
             "defaults": {
               "thresholds": {
@@ -2973,7 +2973,7 @@
               },
             },
             {
-              "expr": "vector(time() - 7200)",
+              "expr": "vector(time() - 93600)",
               "format": "table",
               "interval": "1h",
               "legendFormat": "",
@@ -3017,7 +3017,7 @@
             "type": "prometheus",
             "uid": "${datasource}",
           },
-          "description": "CCSP report lines: per node and clock hour, the most GPUs active at once. Each clock hour is read once, at T = hour start + 2 h (when the hub has it complete); the 'Hour (UTC)' column is the hour the row reports.",
+          "description": "CCSP report lines: per node and clock hour, the most GPUs active at once. Each clock hour is read once, at T = hour start + 26 h (when the hub has it complete); the 'Hour (UTC)' column is the hour the row reports.",
           "fieldConfig": {
             "defaults": {
               "thresholds": {
@@ -3074,7 +3074,7 @@
               },
             },
             {
-              "expr": "vector(time() - 7200)",
+              "expr": "vector(time() - 93600)",
               "format": "table",
               "interval": "1h",
               "legendFormat": "",
@@ -3485,7 +3485,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(sum by (namespace) (label_replace((sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"llm-serving\"}[1h] offset 1ms) and on () (month(vector(time() - 7200)) % 3 == 0))[31d:1h])) and on () (month(vector(time())) % 3 == 0)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"llm-serving\"}[1h] offset 1ms) and on () (month(vector(time() - 7200)) % 3 == 1))[31d:1h])) and on () (month(vector(time())) % 3 == 1)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"llm-serving\"}[1h] offset 1ms) and on () (month(vector(time() - 7200)) % 3 == 2))[31d:1h])) and on () (month(vector(time())) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (namespace) (last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{namespace=\"llm-serving\"}[7m30s]) * scalar((vector(time() % 3600 + 3600) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
+              "expr": "sum(sum by (namespace) (label_replace((sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"llm-serving\"}[1h] offset 1ms) and on () (month(vector(time() - 93600)) % 3 == 0))[31d:1h])) and on () (month(vector(time())) % 3 == 0)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"llm-serving\"}[1h] offset 1ms) and on () (month(vector(time() - 93600)) % 3 == 1))[31d:1h])) and on () (month(vector(time())) % 3 == 1)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"llm-serving\"}[1h] offset 1ms) and on () (month(vector(time() - 93600)) % 3 == 2))[31d:1h])) and on () (month(vector(time())) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (namespace) (last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{namespace=\"llm-serving\"}[7m30s]) * scalar((vector(time() % 3600 + 90000) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -4154,7 +4154,7 @@
             "type": "prometheus",
             "uid": "gpudash-ds-tenant-inference",
           },
-          "description": "GPU-hours allocated in each complete clock hour, per cluster, GPU class and billed resource. A bar at T is the hour [T-2h, T-1h).",
+          "description": "GPU-hours allocated in each complete clock hour, per cluster, GPU class and billed resource. A bar at T is the hour [T-26h, T-25h).",
           "fieldConfig": {
             "defaults": {
               "thresholds": {
@@ -4711,7 +4711,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum by () (sum by (cluster, namespace) (label_replace((sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"llm-serving\"}[1h] offset 1ms) and on () (month(vector(time() - 7200)) % 3 == 0))[31d:1h])) and on () (month(vector(time())) % 3 == 0)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"llm-serving\"}[1h] offset 1ms) and on () (month(vector(time() - 7200)) % 3 == 1))[31d:1h])) and on () (month(vector(time())) % 3 == 1)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"llm-serving\"}[1h] offset 1ms) and on () (month(vector(time() - 7200)) % 3 == 2))[31d:1h])) and on () (month(vector(time())) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (cluster, namespace) (vector(0) * scalar((vector(time() % 3600 + 3600) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
+              "expr": "sum by () (sum by (cluster, namespace) (label_replace((sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"llm-serving\"}[1h] offset 1ms) and on () (month(vector(time() - 93600)) % 3 == 0))[31d:1h])) and on () (month(vector(time())) % 3 == 0)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"llm-serving\"}[1h] offset 1ms) and on () (month(vector(time() - 93600)) % 3 == 1))[31d:1h])) and on () (month(vector(time())) % 3 == 1)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"llm-serving\"}[1h] offset 1ms) and on () (month(vector(time() - 93600)) % 3 == 2))[31d:1h])) and on () (month(vector(time())) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (cluster, namespace) (vector(0) * scalar((vector(time() % 3600 + 90000) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -4812,7 +4812,7 @@
             "type": "prometheus",
             "uid": "gpudash-ds-tenant-inference",
           },
-          "description": "Mean power (W) of each complete clock hour (its kWh x 1000), priced at 0.18 USD/kWh unless a cluster has its own tariff. A bar at T is the hour [T-2h, T-1h).",
+          "description": "Mean power (W) of each complete clock hour (its kWh x 1000), priced at 0.18 USD/kWh unless a cluster has its own tariff. A bar at T is the hour [T-26h, T-25h).",
           "fieldConfig": {
             "defaults": {
               "thresholds": {
@@ -5294,7 +5294,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(sum by (namespace) (label_replace((sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"ml-research\"}[1h] offset 1ms) and on () (month(vector(time() - 7200)) % 3 == 0))[31d:1h])) and on () (month(vector(time())) % 3 == 0)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"ml-research\"}[1h] offset 1ms) and on () (month(vector(time() - 7200)) % 3 == 1))[31d:1h])) and on () (month(vector(time())) % 3 == 1)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"ml-research\"}[1h] offset 1ms) and on () (month(vector(time() - 7200)) % 3 == 2))[31d:1h])) and on () (month(vector(time())) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (namespace) (last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{namespace=\"ml-research\"}[7m30s]) * scalar((vector(time() % 3600 + 3600) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
+              "expr": "sum(sum by (namespace) (label_replace((sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"ml-research\"}[1h] offset 1ms) and on () (month(vector(time() - 93600)) % 3 == 0))[31d:1h])) and on () (month(vector(time())) % 3 == 0)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"ml-research\"}[1h] offset 1ms) and on () (month(vector(time() - 93600)) % 3 == 1))[31d:1h])) and on () (month(vector(time())) % 3 == 1)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"ml-research\"}[1h] offset 1ms) and on () (month(vector(time() - 93600)) % 3 == 2))[31d:1h])) and on () (month(vector(time())) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (namespace) (last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{namespace=\"ml-research\"}[7m30s]) * scalar((vector(time() % 3600 + 90000) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -5963,7 +5963,7 @@
             "type": "prometheus",
             "uid": "gpudash-ds-tenant-research",
           },
-          "description": "GPU-hours allocated in each complete clock hour, per cluster, GPU class and billed resource. A bar at T is the hour [T-2h, T-1h).",
+          "description": "GPU-hours allocated in each complete clock hour, per cluster, GPU class and billed resource. A bar at T is the hour [T-26h, T-25h).",
           "fieldConfig": {
             "defaults": {
               "thresholds": {
@@ -6520,7 +6520,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum by () (sum by (cluster, namespace) (label_replace((sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"ml-research\"}[1h] offset 1ms) and on () (month(vector(time() - 7200)) % 3 == 0))[31d:1h])) and on () (month(vector(time())) % 3 == 0)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"ml-research\"}[1h] offset 1ms) and on () (month(vector(time() - 7200)) % 3 == 1))[31d:1h])) and on () (month(vector(time())) % 3 == 1)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"ml-research\"}[1h] offset 1ms) and on () (month(vector(time() - 7200)) % 3 == 2))[31d:1h])) and on () (month(vector(time())) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (cluster, namespace) (vector(0) * scalar((vector(time() % 3600 + 3600) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
+              "expr": "sum by () (sum by (cluster, namespace) (label_replace((sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"ml-research\"}[1h] offset 1ms) and on () (month(vector(time() - 93600)) % 3 == 0))[31d:1h])) and on () (month(vector(time())) % 3 == 0)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"ml-research\"}[1h] offset 1ms) and on () (month(vector(time() - 93600)) % 3 == 1))[31d:1h])) and on () (month(vector(time())) % 3 == 1)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"ml-research\"}[1h] offset 1ms) and on () (month(vector(time() - 93600)) % 3 == 2))[31d:1h])) and on () (month(vector(time())) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (cluster, namespace) (vector(0) * scalar((vector(time() % 3600 + 90000) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -6621,7 +6621,7 @@
             "type": "prometheus",
             "uid": "gpudash-ds-tenant-research",
           },
-          "description": "Mean power (W) of each complete clock hour (its kWh x 1000), priced at 0.18 USD/kWh unless a cluster has its own tariff. A bar at T is the hour [T-2h, T-1h).",
+          "description": "Mean power (W) of each complete clock hour (its kWh x 1000), priced at 0.18 USD/kWh unless a cluster has its own tariff. A bar at T is the hour [T-26h, T-25h).",
           "fieldConfig": {
             "defaults": {
               "thresholds": {
@@ -7115,7 +7115,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(sum by (namespace) (label_replace((sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"team-a\"}[1h] offset 1ms) and on () (month(vector(time() - 7200)) % 3 == 0))[31d:1h])) and on () (month(vector(time())) % 3 == 0)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"team-a\"}[1h] offset 1ms) and on () (month(vector(time() - 7200)) % 3 == 1))[31d:1h])) and on () (month(vector(time())) % 3 == 1)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"team-a\"}[1h] offset 1ms) and on () (month(vector(time() - 7200)) % 3 == 2))[31d:1h])) and on () (month(vector(time())) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (namespace) (last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{namespace=\"team-a\"}[7m30s]) * scalar((vector(time() % 3600 + 3600) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
+              "expr": "sum(sum by (namespace) (label_replace((sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"team-a\"}[1h] offset 1ms) and on () (month(vector(time() - 93600)) % 3 == 0))[31d:1h])) and on () (month(vector(time())) % 3 == 0)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"team-a\"}[1h] offset 1ms) and on () (month(vector(time() - 93600)) % 3 == 1))[31d:1h])) and on () (month(vector(time())) % 3 == 1)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"team-a\"}[1h] offset 1ms) and on () (month(vector(time() - 93600)) % 3 == 2))[31d:1h])) and on () (month(vector(time())) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (namespace) (last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{namespace=\"team-a\"}[7m30s]) * scalar((vector(time() % 3600 + 90000) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -7784,7 +7784,7 @@
             "type": "prometheus",
             "uid": "gpudash-ds-tenant-team-a",
           },
-          "description": "GPU-hours allocated in each complete clock hour, per cluster, GPU class and billed resource. A bar at T is the hour [T-2h, T-1h).",
+          "description": "GPU-hours allocated in each complete clock hour, per cluster, GPU class and billed resource. A bar at T is the hour [T-26h, T-25h).",
           "fieldConfig": {
             "defaults": {
               "thresholds": {
@@ -8341,7 +8341,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum by () (sum by (cluster, namespace) (label_replace((sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"team-a\"}[1h] offset 1ms) and on () (month(vector(time() - 7200)) % 3 == 0))[31d:1h])) and on () (month(vector(time())) % 3 == 0)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"team-a\"}[1h] offset 1ms) and on () (month(vector(time() - 7200)) % 3 == 1))[31d:1h])) and on () (month(vector(time())) % 3 == 1)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"team-a\"}[1h] offset 1ms) and on () (month(vector(time() - 7200)) % 3 == 2))[31d:1h])) and on () (month(vector(time())) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (cluster, namespace) (vector(0) * scalar((vector(time() % 3600 + 3600) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
+              "expr": "sum by () (sum by (cluster, namespace) (label_replace((sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"team-a\"}[1h] offset 1ms) and on () (month(vector(time() - 93600)) % 3 == 0))[31d:1h])) and on () (month(vector(time())) % 3 == 0)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"team-a\"}[1h] offset 1ms) and on () (month(vector(time() - 93600)) % 3 == 1))[31d:1h])) and on () (month(vector(time())) % 3 == 1)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"team-a\"}[1h] offset 1ms) and on () (month(vector(time() - 93600)) % 3 == 2))[31d:1h])) and on () (month(vector(time())) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (cluster, namespace) (vector(0) * scalar((vector(time() % 3600 + 90000) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -8442,7 +8442,7 @@
             "type": "prometheus",
             "uid": "gpudash-ds-tenant-team-a",
           },
-          "description": "Mean power (W) of each complete clock hour (its kWh x 1000), priced at 0.18 USD/kWh unless a cluster has its own tariff. A bar at T is the hour [T-2h, T-1h).",
+          "description": "Mean power (W) of each complete clock hour (its kWh x 1000), priced at 0.18 USD/kWh unless a cluster has its own tariff. A bar at T is the hour [T-26h, T-25h).",
           "fieldConfig": {
             "defaults": {
               "thresholds": {
@@ -8936,7 +8936,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum(sum by (namespace) (label_replace((sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"team-b\"}[1h] offset 1ms) and on () (month(vector(time() - 7200)) % 3 == 0))[31d:1h])) and on () (month(vector(time())) % 3 == 0)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"team-b\"}[1h] offset 1ms) and on () (month(vector(time() - 7200)) % 3 == 1))[31d:1h])) and on () (month(vector(time())) % 3 == 1)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"team-b\"}[1h] offset 1ms) and on () (month(vector(time() - 7200)) % 3 == 2))[31d:1h])) and on () (month(vector(time())) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (namespace) (last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{namespace=\"team-b\"}[7m30s]) * scalar((vector(time() % 3600 + 3600) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
+              "expr": "sum(sum by (namespace) (label_replace((sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"team-b\"}[1h] offset 1ms) and on () (month(vector(time() - 93600)) % 3 == 0))[31d:1h])) and on () (month(vector(time())) % 3 == 0)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"team-b\"}[1h] offset 1ms) and on () (month(vector(time() - 93600)) % 3 == 1))[31d:1h])) and on () (month(vector(time())) % 3 == 1)) or (sum by (namespace) (sum_over_time((last_over_time(cluster_namespace_class_resource:gpudash_gpu_hours:last_hour{namespace=\"team-b\"}[1h] offset 1ms) and on () (month(vector(time() - 93600)) % 3 == 2))[31d:1h])) and on () (month(vector(time())) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (namespace) (last_over_time(cluster_namespace_class_resource:gpudash_gpus_allocated:current{namespace=\"team-b\"}[7m30s]) * scalar((vector(time() % 3600 + 90000) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -9605,7 +9605,7 @@
             "type": "prometheus",
             "uid": "gpudash-ds-tenant-team-b",
           },
-          "description": "GPU-hours allocated in each complete clock hour, per cluster, GPU class and billed resource. A bar at T is the hour [T-2h, T-1h).",
+          "description": "GPU-hours allocated in each complete clock hour, per cluster, GPU class and billed resource. A bar at T is the hour [T-26h, T-25h).",
           "fieldConfig": {
             "defaults": {
               "thresholds": {
@@ -10162,7 +10162,7 @@
           "maxDataPoints": 1000,
           "targets": [
             {
-              "expr": "sum by () (sum by (cluster, namespace) (label_replace((sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"team-b\"}[1h] offset 1ms) and on () (month(vector(time() - 7200)) % 3 == 0))[31d:1h])) and on () (month(vector(time())) % 3 == 0)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"team-b\"}[1h] offset 1ms) and on () (month(vector(time() - 7200)) % 3 == 1))[31d:1h])) and on () (month(vector(time())) % 3 == 1)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"team-b\"}[1h] offset 1ms) and on () (month(vector(time() - 7200)) % 3 == 2))[31d:1h])) and on () (month(vector(time())) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (cluster, namespace) (vector(0) * scalar((vector(time() % 3600 + 3600) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
+              "expr": "sum by () (sum by (cluster, namespace) (label_replace((sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"team-b\"}[1h] offset 1ms) and on () (month(vector(time() - 93600)) % 3 == 0))[31d:1h])) and on () (month(vector(time())) % 3 == 0)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"team-b\"}[1h] offset 1ms) and on () (month(vector(time() - 93600)) % 3 == 1))[31d:1h])) and on () (month(vector(time())) % 3 == 1)) or (sum by (cluster, namespace) (sum_over_time((last_over_time(cluster_namespace:gpudash_energy_kwh:last_hour{namespace=\"team-b\"}[1h] offset 1ms) and on () (month(vector(time() - 93600)) % 3 == 2))[31d:1h])) and on () (month(vector(time())) % 3 == 2)), \"gpudash_part\", \"hours\", \"\", \"\") or label_replace(sum by (cluster, namespace) (vector(0) * scalar((vector(time() % 3600 + 90000) < ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) or ((day_of_month(vector(time())) - 1) * 86400 + vector(time() % 86400))) / 3600), \"gpudash_part\", \"estimate\", \"\", \"\")))",
               "format": "time_series",
               "legendFormat": "",
               "refId": "A",
@@ -10263,7 +10263,7 @@
             "type": "prometheus",
             "uid": "gpudash-ds-tenant-team-b",
           },
-          "description": "Mean power (W) of each complete clock hour (its kWh x 1000), priced at 0.18 USD/kWh unless a cluster has its own tariff. A bar at T is the hour [T-2h, T-1h).",
+          "description": "Mean power (W) of each complete clock hour (its kWh x 1000), priced at 0.18 USD/kWh unless a cluster has its own tariff. A bar at T is the hour [T-26h, T-25h).",
           "fieldConfig": {
             "defaults": {
               "thresholds": {
