@@ -10,7 +10,7 @@ from gpudash.alerts import common as c
 from gpudash.alerts import names as an
 from gpudash.alerts import promtool as pt
 from gpudash.alerts.integrity import exporters
-from gpudash.model.types import Model
+from gpudash.model.types import HOUR, Model
 from gpudash.promql import build as q
 from gpudash.sources import gpu_exporters as gx
 from gpudash.sources import kube_state_metrics as ksm
@@ -28,7 +28,7 @@ def nvidia(model: Model) -> bool:
 def xid_recent(model: Model) -> int:
     """DCGM's XID value is sticky (the last XID until a reset), so a non-fatal XID is news while its change is
     within this window: an hour, and at least two pushes so that the range always holds the change."""
-    return max(3600, c.pushes(model, 2))
+    return max(HOUR, c.pushes(model, 2))
 
 
 def allocatable_for(model):

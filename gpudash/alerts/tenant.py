@@ -12,7 +12,7 @@ from __future__ import annotations
 from gpudash.alerts import common as c
 from gpudash.alerts import names as an
 from gpudash.alerts import promtool as pt
-from gpudash.model.types import Model, Tenant
+from gpudash.model.types import HOUR, Model, Tenant
 from gpudash.promql import build as q
 from gpudash.rules import names
 
@@ -90,7 +90,7 @@ def threshold_for(model: Model) -> int:
 
 def projection_for(model: Model) -> int:
     """Projections extrapolate a short window over weeks: they must hold for an hour (like disk-fill forecasts)."""
-    return max(3600, c.pushes(model, 3))
+    return max(HOUR, c.pushes(model, 3))
 
 
 def burn_for(model: Model) -> int:

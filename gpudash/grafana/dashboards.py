@@ -79,7 +79,7 @@ def _energy_panels(model: Model, s, power: str, legend: str) -> list:
 # --- provider -----------------------------------------------------------------------------------------------------
 
 def _hours_words(seconds: int) -> str:
-    hours = seconds // 3600
+    hours = seconds // read.HOUR
     return "two hours" if hours == 2 else f"{hours} hours"
 
 
@@ -203,7 +203,7 @@ def provider(model: Model) -> P.Dashboard:
                      (Q(pq.push_age(s), "{{cluster}} gpudash series"),
                       Q(pq.ksm_push_age(s), "{{cluster}} kube-state-metrics")),
                      thresholds=((None, P.GREEN), (float(2 * model.billing.mco_interval), P.ORANGE),
-                                 (3600.0, P.RED)), width=12),
+                                 (float(read.HOUR), P.RED)), width=12),
         P.timeseries("Exporter targets up", "Share of scrape targets up per cluster and job: kube-state-metrics "
                      "(allocation, the billing source) and the GPU exporters (utilisation only).", P.RATIO,
                      (Q(pq.targets_up(s), "{{cluster}} {{job}}"),), min_value=0, max_value=1, width=12),
@@ -228,8 +228,8 @@ def ccsp(model: Model) -> P.Dashboard:
     nodes = q.agg("sum", ("cluster",), s.hour(names.CCSP_ACTIVE_NODES))
     gpus = q.agg("sum", ("cluster",), s.hour(names.CCSP_ACTIVE_GPUS))
     hour_start = Q(read.read_hour_start(model), instant=False, table=True, interval="1h")
-    hourly_note = (f"Each clock hour is read once, at T = hour start + {read.delay(model) // 3600} h (when the hub "
-                   "has it complete); the "
+    hourly_note = (f"Each clock hour is read once, at T = hour start + {read.delay(model) // read.HOUR} h (when the "
+                   "hub has it complete); the "
                    "'Hour (UTC)' column is the hour the row reports.")
     panels = [
         P.row("Hourly activity"),

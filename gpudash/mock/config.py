@@ -66,7 +66,7 @@ from pathlib import Path
 import yaml
 
 from gpudash.errors import InputError
-from gpudash.model.types import Model
+from gpudash.model.types import HOUR, Model
 from gpudash.simulation import scenario as sc
 
 EXPORTERS = ("dcgm", "amd", "none")
@@ -162,7 +162,7 @@ def _compile(raw: dict, model: Model, source: str) -> Mock:
         gpu_faults.append((s.clusters[cluster], node, int(f.get("gpu", 0)), at, at + sc.minutes(f.get("minutes", 10)),
                            int(f.get("xid", 79))))
     start = parse_time(raw.get("start", 0))
-    if start % 3600:
+    if start % HOUR:
         raise ValueError("start must be a whole UTC hour (billing hours are clock hours)")
     return Mock(s, start, float(raw.get("seconds_per_minute", 60)),
                 {key[k]: v for k, v in memory.items()}, {key[k]: v for k, v in exporter.items()}, source,

@@ -31,6 +31,7 @@ from gpudash.model.types import (
     ALL_TARGETS,
     DAY,
     DEFAULT_BACKFILL_HOURS,
+    HOUR,
     MIN_RETENTION,
     SPOKE_TIERS,
     Alerts,
@@ -62,7 +63,7 @@ DEFAULT_MODEL = "gpudash.yaml"  # looked for in the current folder; ``gpudash in
 MAX_VALUES = 100_000  # YAML aliases can expand a small file into a huge tree: refuse beyond this many values
 FieldPath = tuple[str | int, ...]
 
-_UNITS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
+_UNITS = {"d": DAY, "h": HOUR, "m": 60, "s": 1}
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _RE2_UNSUPPORTED = re.compile(r"\\[1-9]|\(\?(?:=|!|<=|<!|P=|>|\()|[*+?}]\+")
 _RE_ESCAPES_AND_CLASSES = re.compile(r"\\[^1-9]|\[(?:\\.|[^\]\\])*\]")
@@ -578,9 +579,9 @@ def _billing(d: dict, acm: bool, ctx: _Ctx) -> Billing:
     """``acm``: the model renders the ACM target, where the spoke tier is the default (delivered by an ACM Policy)."""
     res, mco, burn = (parse_duration(d[k]) for k in ("resolution", "mco_interval", "burn_rate_window"))
     ctx.check(10 <= res <= 900, ("billing", "resolution"), f"{d['resolution']} must be between 10s and 15m")
-    ctx.check(3600 % res == 0, ("billing", "resolution"),
+    ctx.check(HOUR % res == 0, ("billing", "resolution"),
               f"{d['resolution']} must divide 1h exactly (e.g. 10s, 15s, 30s, 1m, 5m, 15m)")
-    ctx.check(15 <= mco <= 3600, ("billing", "mco_interval"),
+    ctx.check(15 <= mco <= HOUR, ("billing", "mco_interval"),
               f"{d['mco_interval']} must be between 15s and 1h (the range ACM accepts)")
     ctx.check(mco >= res, ("billing", "mco_interval"),
               f"{d['mco_interval']} must be at least billing.resolution ({d['resolution']})")

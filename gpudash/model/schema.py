@@ -12,6 +12,7 @@ from gpudash.model import mig, partitions
 from gpudash.model.types import (
     ALL_TARGETS,
     DAY,
+    IDLE_WINDOW,
     MAX_BACKFILL_HOURS,
     MIN_RETENTION,
     PRUNE_CHECK_INTERVAL,
@@ -294,7 +295,7 @@ def _receivers() -> dict:
 def _alerts() -> dict:
     idle = _object({
         "window": _ref("duration", "Time with zero activity before a GPU counts as idle; at least twice the "
-                                   "mco_interval.", default="30m"),
+                                   "mco_interval.", default=IDLE_WINDOW),
         "namespace_regex": _ref("regex", "Namespaces watched for idle GPUs (RE2, anchored).", default=".*"),
         "model_regex": _ref("regex", "GPU models watched for idleness (RE2 on the exporter's model name).",
                             default=".*"),

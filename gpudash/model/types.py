@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from gpudash.promql.read import HOUR
+
 Vendor = str  # "nvidia" | "amd"
 
 
-DAY = 86400
+DAY = 24 * HOUR
 # Hub retention floor: 13 calendar months (at most 397 days), so that last year's same month can be re-invoiced.
 MIN_RETENTION = 397 * DAY
 # billing.spoke_tier: "none" re-derives each hour from raw series at every push; "policy" records the per-step
@@ -159,6 +161,9 @@ class Tenant:
     quota: tuple[tuple[str, int], ...]  # (Kubernetes resource name, max requested), sorted; empty = no quota
     receiver: str  # Alertmanager receiver for this tenant's alerts
     billing: BillingIdentity = BillingIdentity()
+
+
+IDLE_WINDOW = "30m"  # default alerts.idle.window (also the pruner's --idle-window)
 
 
 @dataclass(frozen=True)

@@ -32,9 +32,9 @@ def pushed_this_hour(selector: str, by: tuple[str, ...], step: int) -> str:
     parts = []
     for k in (0, 1):
         # at a step of the other parity the threshold is out of reach (scalar arithmetic only, per step)
-        threshold = f"{_HOUR_START_SCALAR} + 1e12 * ({_HOUR_START_SCALAR} / 3600 % 2 != bool {k})"
+        threshold = f"{_HOUR_START_SCALAR} + 1e12 * ({_HOUR_START_SCALAR} / {read.HOUR} % 2 != bool {k})"
         parts.append(f"(max_over_time({own_hour(threshold)}[1h:{q.duration(step)}]) and on () "
-                     f"(floor(vector(time()) / 3600) % 2 == {k}))")
+                     f"(floor(vector(time()) / {read.HOUR}) % 2 == {k}))")
     latest = q.label_replace(own_hour(_HOUR_START_SCALAR), "gpudash_part", "latest", "", "")
     return q.agg("max", by, f"{' or '.join(parts)} or {latest}")
 
@@ -44,7 +44,7 @@ def at_hour_boundary(expr: str, hours_before: int = 0) -> str:
     multiples of their step since the epoch (prometheus/prometheus promql/engine.go), and a range 1 ms shorter
     than an hour holds exactly one such step under Prometheus 2 (closed ranges) and 3 (left-open) alike."""
     offset = f" offset {hours_before}h" if hours_before else ""
-    return f"last_over_time(({expr})[{q.window(3600)}:1h]{offset})"
+    return f"last_over_time(({expr})[{q.window(read.HOUR)}:1h]{offset})"
 
 
 def pushed_hours_ago(selector: str, by: tuple[str, ...], hours_ago: int) -> str:
@@ -56,7 +56,7 @@ def pushed_hours_ago(selector: str, by: tuple[str, ...], hours_ago: int) -> str:
 
 
 # The start of the evaluation time's clock hour as a scalar (exact: fmod is exact, and so is the subtraction).
-_HOUR_START_SCALAR = "(time() - time() % 3600)"
+_HOUR_START_SCALAR = f"(time() - time() % {read.HOUR})"
 
 
 def month_mod3(t: str) -> str:
@@ -85,7 +85,8 @@ def period_to_date(hour_expr: str, rate_expr: str, by: tuple[str, ...], delay: i
         inner = f"{hour_expr} and on () ({step} == {k})"
         parts.append(f"({q.agg('sum', by, f'sum_over_time(({inner})[31d:1h])')} and on () ({now} == {k}))")
     complete = q.label_replace(" or ".join(parts), "gpudash_part", "hours", "", "")
-    since_hour = f"vector(time() % 3600 + {delay - 3600})"
+    since_hour = f"vector(time() % {read.HOUR} + {delay - read.HOUR})"
     seconds = f"scalar(({since_hour} < {SINCE_MONTH_START}) or {SINCE_MONTH_START})"
-    estimate = q.label_replace(q.agg("sum", by, f"{rate_expr} * {seconds} / 3600"), "gpudash_part", "estimate", "", "")
+    estimate = q.label_replace(q.agg("sum", by, f"{rate_expr} * {seconds} / {read.HOUR}"), "gpudash_part",
+                               "estimate", "", "")
     return q.agg("sum", by, f"{complete} or {estimate}")

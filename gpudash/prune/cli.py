@@ -10,7 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from gpudash.cliargs import add_token_option
 from gpudash.errors import GpudashError
 from gpudash.model.load import parse_duration
-from gpudash.model.types import PRUNE_CHECK_INTERVAL, PRUNE_MAX_ACTIONS, PRUNE_RUN_MODES
+from gpudash.model.types import IDLE_WINDOW, PRUNE_CHECK_INTERVAL, PRUNE_MAX_ACTIONS, PRUNE_RUN_MODES
 from gpudash.promql import read
 
 BUSY_KEYS = ("cluster", "namespace", "workload", "workload_type")
@@ -26,7 +26,7 @@ def add_arguments(p) -> None:
     p.add_argument("--cycles", type=int, default=0, help="with --daemon: stop after this many cycles (0: never)")
     p.add_argument("--duration", default="0s",
                    help="extra time a pod must already have been recorded idle (beyond alerts.idle.window)")
-    p.add_argument("--idle-window", default="30m", help="the model's alerts.idle.window, for Event messages")
+    p.add_argument("--idle-window", default=IDLE_WINDOW, help="the model's alerts.idle.window, for Event messages")
     p.add_argument("--cluster", help="required: the name (cluster label) of the cluster whose API this pruner talks "
                                      "to; rows of any other cluster are refused")
     p.add_argument("--single-cluster", action="store_true",

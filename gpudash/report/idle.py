@@ -98,7 +98,7 @@ def fetch(prom: Prometheus, model: Model, at: float | None = None, window: int |
         res = billed_as.get((labels.get("product", ""), res), res)
         pod["resources"][res] = pod["resources"].get(res, 0.0) + nonnegative(prom, labels, value)
     if not held:
-        common.check_rules_installed(prom, queries.Scope(namespace=namespace), 0, 3600, set(), [])
+        common.check_rules_installed(prom, queries.Scope(namespace=namespace), 0, read.HOUR, set(), [])
         warnings.append(f"no pod holds GPUs at {rfc3339(at)} (no push of namespace_pod:gpudash_gpus_allocated:"
                         f"running in the {q.duration(latest)} before it)")
     costs = {tuple(labels.get(k, "") for k in queries.POD): nonnegative(prom, labels, v)

@@ -152,7 +152,7 @@ def _coverage(model: Model) -> str:
     cluster that pushed it (its heartbeat arrived, or with backfill its steps row) while an hourly rule failed in
     every push. With backfill every model cluster gets a row: 0 for an hour no push carried (lost beyond the
     backfill), except on a single cluster (its series carry no cluster label)."""
-    steps = 3600 // model.billing.resolution
+    steps = read.HOUR // model.billing.resolution
     observed = _pushed(model, names.STEPS_OBSERVED)
     ran = " and on (cluster) ".join(_ran_this_hour(model, s) for s in _hourly_series(model))
     covered = f"({observed} / {steps} and on (cluster) {ran})"
@@ -233,7 +233,8 @@ def _billing_rules(model: Model) -> tuple[Rule, ...]:
              "\nagainst it; 0 on every model cluster a tenant has not used."),
         Rule(names.TENANT_COST_PROJECTED,
              f"({names.TENANT_COST_PTD} + on (cluster, namespace) group_left () "
-             f"({names.TENANT_COST_RATE_AVG} * scalar({calendar.UNTIL_MONTH_END}) / 3600)) or {names.TENANT_COST_PTD}",
+             f"({names.TENANT_COST_RATE_AVG} * scalar({calendar.UNTIL_MONTH_END}) / {read.HOUR})) "
+             f"or {names.TENANT_COST_PTD}",
              "Projected cost at the end of the period per cluster: period-to-date plus the average burn rate"
              "\nfor the time left."),
     )

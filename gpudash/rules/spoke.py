@@ -405,7 +405,7 @@ def over_hour(model: Model, series: str, expr: str) -> str:
 def rules(model: Model) -> tuple[Rule, ...]:
     r = model.billing.resolution
     step = {series: over_hour(model, series, expr) for series, expr in per_step(model).items()}
-    hour_gpu_hours = f"sum_over_time({step[names.TIER_ALLOCATED]}) * {r} / 3600"
+    hour_gpu_hours = f"sum_over_time({step[names.TIER_ALLOCATED]}) * {r} / {read.HOUR}"
     steps_observed = f"count_over_time({step[names.TIER_KSM_UP]})"
     node_max = f"max_over_time({step[names.TIER_NODE_ACTIVE]})"
     return (
@@ -417,7 +417,7 @@ def rules(model: Model) -> tuple[Rule, ...]:
              "\n(billing.resolution). Every push during an hour carries the same total for the hour before,"
              "\nso the hub reads each hour exactly once and a lost push loses nothing. The sentinel row says"
              "\nthe rule ran."),
-        Rule(names.BILLED_HOUR, "floor(vector(time()) / 3600) * 3600 - 3600",
+        Rule(names.BILLED_HOUR, f"floor(vector(time()) / {read.HOUR}) * {read.HOUR} - {read.HOUR}",
              "Start of the clock hour the hourly series of a push made now describe: the cluster's heartbeat"
              "\n(pushed whether or not it runs GPUs; the hub's not-reporting alert and push-age panels)."),
         Rule(names.STEPS_OBSERVED,
