@@ -39,7 +39,7 @@ def parts(example_model) -> dict[str, dict[str, object]]:
     return targets.split(example_model, content.build(example_model))
 
 
-# Where each target may write (docs/outputs.md), written here independently of gpudash/targets.py.
+# Where each target may write (docs/outputs.md), written here independently of gpudash/targets/.
 FOLDERS = {
     "files": (f"{layout.DASHBOARDS}/gpudash-", f"{layout.DASHBOARDS_IMPORT}/"),
     "prometheus-rule": (f"{layout.RULES_KUBERNETES}/", f"{layout.ALERTS_KUBERNETES}/"),
