@@ -72,10 +72,13 @@ def _generate(model, label: str, tests: dict[str, object] | None = None):
 
 
 def _golden_texts(model) -> dict[str, str]:
-    """The golden test files as text (what the second process of a render sends back)."""
-    from gpudash import golden, writer
+    """The golden test files as text (what the second process of a render sends back), kept in the golden cache
+    for the next render of the same model by the same code."""
+    from gpudash import golden, golden_cache, writer
 
-    return {path: writer.serialise(path, data) for path, data in golden.artifacts(model).items()}
+    texts = {path: writer.serialise(path, data) for path, data in golden.artifacts(model).items()}
+    golden_cache.store(model, texts)
+    return texts
 
 
 def _golden_file(job, path: str) -> str:
@@ -101,7 +104,7 @@ def _refuse_foreign_project(out: str) -> None:
 def cmd_render(args) -> int:
     from contextlib import nullcontext
 
-    from gpudash import background, golden, writer
+    from gpudash import background, golden, golden_cache, writer
     from gpudash.deferred import Deferred
 
     _refuse_foreign_project(args.output)
@@ -116,10 +119,12 @@ def cmd_render(args) -> int:
                                "model and re-render, or render with --force (which overwrites it, or keeps it if "
                                "the model no longer makes it)")
         jobs = args.jobs or os.cpu_count() or 1
-        job = background.Forked(_golden_texts, model) if jobs > 1 and background.available() else None
+        cached = golden_cache.load(model)  # the same model rendered by the same code before: the same tests
+        forked = cached is None and jobs > 1 and background.available()
+        job = background.Forked(_golden_texts, model) if forked else None
         try:
-            tests = None if job is None else {path: Deferred(_golden_file, (job, path))
-                                              for path in golden.paths(model)}
+            tests = cached if job is None else {path: Deferred(_golden_file, (job, path))
+                                                for path in golden.paths(model)}
             return _render(args, model, tests)
         finally:
             if job is not None:
@@ -167,7 +172,7 @@ def cmd_validate(args) -> int:
 
 
 def cmd_test(args) -> int:
-    from gpudash import writer
+    from gpudash import golden_cache, writer
     from gpudash.progress import Progress
     from gpudash.promtest import report, run_promtool_tests
 
@@ -177,8 +182,10 @@ def cmd_test(args) -> int:
 
     if args.output:
         return run(args.output)
+    model = load_model_from_args(args)
     with tempfile.TemporaryDirectory(prefix="gpudash-test-") as tmp:
-        writer.apply(writer.plan(tmp, _generate(load_model_from_args(args), "test: render")))
+        tests = golden_cache.load(model) or _golden_texts(model)
+        writer.apply(writer.plan(tmp, _generate(model, "test: render", tests)))
         return run(tmp)
 
 

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from gpudash import background, cli, golden
+from gpudash import background, cli, golden, golden_cache
 from gpudash.errors import GenerationError, GpudashError, InputError
 
 pytestmark = pytest.mark.skipif(not background.available(), reason="fork: Linux only")
@@ -52,6 +52,7 @@ def test_a_golden_failure_fails_the_render_and_writes_nothing(tmp_path, monkeypa
     """The child inherits the patched emitter; its error reaches the writer as the golden files are written, the
     stage is removed, and no process is left behind."""
     monkeypatch.setattr(golden, "artifacts", lambda model: _boom("generation"))
+    monkeypatch.setenv(golden_cache.ENV, golden_cache.OFF)  # emitted, not read back from an earlier render
     out = tmp_path / "out"
     assert cli.main(["render", "--example", "-o", str(out)]) == 2
     assert capsys.readouterr().err == "gpudash: the tenant's dashboard is not confined\n"

@@ -2,7 +2,7 @@
 hide an edge):
 
 model -> content generators (rules, alerts, dashboards, quotas, routing, golden tests) -> delivery targets
-(gpudash/targets.py, gpudash/artifacts.py) -> the writer. Each module belongs to one layer (LAYERS) and imports
+(gpudash/targets/, gpudash/artifacts.py) -> the writer. Each module belongs to one layer (LAYERS) and imports
 only the layers MAY_IMPORT gives it. Runtime tools (reports, pruner, doctor, demo, mock, grafana-bootstrap, the
 promtool runner, the CLI) sit beside them and may import any layer; no layer imports them. The simulation (the
 test oracle) is imported by the golden emitter and the mock only. ``gpudash --help`` loads neither grafanalib
@@ -36,7 +36,7 @@ LAYERS = {
     "gpudash.simulation": "simulation",
     **dict.fromkeys(("gpudash.__main__", "gpudash.cli", "gpudash.cliargs", "gpudash.progress", "gpudash.background",
                      "gpudash.promtest", "gpudash.grafana_bootstrap", "gpudash.report", "gpudash.prune",
-                     "gpudash.httpread",
+                     "gpudash.httpread", "gpudash.golden_cache",
                      "gpudash.doctor", "gpudash.demo", "gpudash.mock",
                      "gpudash.docs"), "runtime"),
 }

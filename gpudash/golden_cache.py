@@ -1,0 +1,95 @@
+"""The golden tests of a render, kept between renders.
+
+Emitting them replays every scenario through the reference model: seconds of CPU, most of a render of a small
+model. They depend only on the model and on gpudash's own code and scenario catalogue, so a render keeps their
+text under a key of both -- sha256 of the model's ``repr`` (a frozen dataclass of sorted tuples: deterministic)
+and of every file of the installed package -- and a later render with the same key reads them back instead of
+emitting them: the same bytes (tests/integration/test_golden_cache.py). Any other model or code is another key.
+
+Where: ``$GPUDASH_CACHE``, else ``$XDG_CACHE_HOME/gpudash``, else ``~/.cache/gpudash``; ``GPUDASH_CACHE=off``
+turns it off. Only files named ``golden-<key>.json.gz`` there are read, written or removed; the newest
+:data:`KEEP` stay. A cache that cannot be read or written is passed over: the tests are emitted, nothing fails.
+"""
+from __future__ import annotations
+
+import functools
+import gzip
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import gpudash
+from gpudash.model.types import Model
+
+ENV = "GPUDASH_CACHE"
+OFF = "off"
+KEEP = 4  # entries kept (each a few MB compressed)
+_PREFIX, _SUFFIX = "golden-", ".json.gz"
+
+
+def directory() -> Path | None:
+    """The cache folder, or None when turned off."""
+    chosen = os.environ.get(ENV)
+    if chosen == OFF:
+        return None
+    if chosen:
+        return Path(chosen)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "gpudash"
+
+
+@functools.cache
+def _code_digest() -> str:
+    """sha256 over every file of the package (path and bytes), compiled caches aside."""
+    root = Path(gpudash.__file__).resolve().parent
+    h = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def key(model: Model) -> str:
+    return hashlib.sha256(f"{_code_digest()}\n{model!r}".encode()).hexdigest()
+
+
+def _entry(folder: Path, model: Model) -> Path:
+    return folder / f"{_PREFIX}{key(model)}{_SUFFIX}"
+
+
+def load(model: Model) -> dict[str, str] | None:
+    """The golden test files' text ({path: text}) a render of ``model`` by this code made, or None."""
+    folder = directory()
+    if folder is None:
+        return None
+    try:
+        data = json.loads(gzip.decompress(_entry(folder, model).read_bytes()))
+    except (OSError, EOFError, ValueError):  # absent, unreadable, truncated or not ours: emit them
+        return None
+    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
+        return None
+    return data
+
+
+def store(model: Model, texts: dict[str, str]) -> None:
+    """Keep ``texts`` for ``model`` (written whole, then renamed: a reader never sees half a file); then remove
+    all but the newest :data:`KEEP` entries."""
+    folder = directory()
+    if folder is None:
+        return
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".golden-", dir=folder)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(gzip.compress(json.dumps(texts, sort_keys=True).encode(), compresslevel=1))
+            os.replace(tmp, _entry(folder, model))
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        entries = sorted(folder.glob(f"{_PREFIX}*{_SUFFIX}"), key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in entries[KEEP:]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        return  # a cache that cannot be written is no cache

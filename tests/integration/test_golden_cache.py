@@ -1,0 +1,37 @@
+"""A render reads its golden tests back from the golden cache (gpudash/golden_cache.py) byte for byte: the CLI's
+render with an empty cache (the tests emitted in its second process, then kept) and with a filled one (read back,
+nothing emitted) write what the in-process render of the session writes, and a render with the entry changed
+writes the change (so the second render did read it)."""
+from __future__ import annotations
+
+import gzip
+import json
+import os
+
+from gpudash import golden, golden_cache, layout
+from tests.conftest import gpudash
+
+
+def _files(folder):
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def test_a_render_from_the_cache_writes_the_same_bytes(rendered, example_model, tmp_path):
+    env = {**os.environ, golden_cache.ENV: str(tmp_path / "cache")}
+    want = _files(rendered)
+    first = gpudash("render", "--example", "-o", str(tmp_path / "first"), env=env)
+    assert first.returncode == 0, first.stderr
+    assert _files(tmp_path / "first") == want
+    (entry,) = (tmp_path / "cache").iterdir()
+    assert entry.name == f"golden-{golden_cache.key(example_model)}.json.gz"
+
+    texts = json.loads(gzip.decompress(entry.read_bytes()))
+    assert set(texts) == set(golden.paths(example_model)) and set(texts) <= set(want)
+    texts[layout.GOLDEN_INDEX] += "# read back from the cache\n"
+    entry.write_bytes(gzip.compress(json.dumps(texts).encode()))
+    second = gpudash("render", "--example", "-o", str(tmp_path / "second"), env=env)
+    assert second.returncode == 0, second.stderr
+    got = _files(tmp_path / "second")
+    assert got.pop(layout.GOLDEN_INDEX).endswith(b"# read back from the cache\n")
+    assert {p: b for p, b in want.items() if p not in (layout.GOLDEN_INDEX, layout.MANIFEST)} == {
+        p: b for p, b in got.items() if p != layout.MANIFEST}

@@ -1,0 +1,70 @@
+"""The golden cache (gpudash/golden_cache.py): keyed by the model and the code, never trusted when unreadable,
+never touching a file it did not write; that a render reads back the same bytes is
+tests/integration/test_golden_cache.py."""
+from __future__ import annotations
+
+import dataclasses
+import os
+
+import pytest
+
+from gpudash import golden_cache
+
+TEXTS = {"tests/golden/scenarios.yaml": "scenarios: {}\n", "tests/golden-a.test.yaml": "tests: []\n"}
+
+
+@pytest.fixture()
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv(golden_cache.ENV, str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def test_what_is_stored_is_read_back(cache, example_model):
+    assert golden_cache.load(example_model) is None
+    golden_cache.store(example_model, TEXTS)
+    assert golden_cache.load(example_model) == TEXTS
+    assert [p.name for p in cache.iterdir()] == [f"golden-{golden_cache.key(example_model)}.json.gz"]
+
+
+def test_another_model_or_other_code_is_another_key(cache, example_model, monkeypatch):
+    golden_cache.store(example_model, TEXTS)
+    other = dataclasses.replace(example_model, currency="EUR")
+    assert golden_cache.key(other) != golden_cache.key(example_model) and golden_cache.load(other) is None
+    monkeypatch.setattr(golden_cache, "_code_digest", lambda: "a changed emitter")
+    assert golden_cache.load(example_model) is None
+
+
+def test_a_broken_entry_is_passed_over(cache, example_model):
+    golden_cache.store(example_model, TEXTS)
+    (entry,) = cache.iterdir()
+    for broken in (entry.read_bytes()[:20], b"not gzip", __import__("gzip").compress(b'{"a": 1}')):
+        entry.write_bytes(broken)
+        assert golden_cache.load(example_model) is None
+
+
+def test_off_reads_and_writes_nothing(tmp_path, example_model, monkeypatch):
+    monkeypatch.setenv(golden_cache.ENV, golden_cache.OFF)
+    monkeypatch.chdir(tmp_path)
+    golden_cache.store(example_model, TEXTS)
+    assert golden_cache.load(example_model) is None and not list(tmp_path.iterdir())
+
+
+def test_an_unwritable_cache_is_no_cache(tmp_path, example_model, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    monkeypatch.setenv(golden_cache.ENV, str(blocker / "cache"))  # below a file: cannot be created
+    golden_cache.store(example_model, TEXTS)
+    assert golden_cache.load(example_model) is None
+
+
+def test_only_the_newest_of_its_own_entries_stay(cache, example_model):
+    cache.mkdir()
+    (cache / "notes.txt").write_text("the user's")
+    models = [dataclasses.replace(example_model, currency=c) for c in ("EUR", "GBP", "JPY", "CHF", "SEK", "NOK")]
+    for i, model in enumerate(models):
+        golden_cache.store(model, TEXTS)
+        entry = cache / f"golden-{golden_cache.key(model)}.json.gz"
+        os.utime(entry, (1000 + i, 1000 + i))
+    kept = {p.name for p in cache.iterdir()}
+    assert "notes.txt" in kept and len(kept) == golden_cache.KEEP + 1
+    assert all(golden_cache.load(m) == TEXTS for m in models[-golden_cache.KEEP:])
