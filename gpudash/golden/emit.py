@@ -353,6 +353,7 @@ def _one_cluster(s: sc.Scenario, model: Model, cluster: str) -> tuple[sc.Scenari
 def _spoke_file(s: sc.Scenario, model: Model) -> dict:
     step = model.billing.mco_interval // 60
     evaluations = list(range(0, s.duration + 1, step))
+    hub_side = _hub_side(s, model)
     groups = []
     for cluster in s.clusters:
         local, ref = _one_cluster(s, model, cluster)
@@ -368,11 +369,13 @@ def _spoke_file(s: sc.Scenario, model: Model) -> dict:
                     tests.append(_check(names.HOURLY_ENERGY, m, *_hourly_rows(model, m, ref.energy, ("namespace",))))
                 tests.append(_check(names.NODE_ACTIVE_GPUS_MAX, m, *_hourly_rows(
                     model, m, ref.node_max_by_source, ("node", names.ACTIVE_FROM_LABEL))))
-        hub = HubView(ref, [r for m in evaluations for kind in push_rules(model) for r in push_results(ref, kind, m)])
-        for m in [m for m in evaluations if m >= 60 and m % 60 in (0, 60 - step)]:
-            tests += _hub_checks(ref, m, hub, cluster_label=False)
-        tests += [t for m in evaluations if m >= 120 and m % 60 == 0 and _stable(ref, m)
-                  for t in _ptd_checks(ref, model, m, cluster_label=False)]
+        if hub_side:
+            hub = HubView(ref, [r for m in evaluations for kind in push_rules(model)
+                                for r in push_results(ref, kind, m)])
+            for m in [m for m in evaluations if m >= 60 and m % 60 in (0, 60 - step)]:
+                tests += _hub_checks(ref, m, hub, cluster_label=False)
+            tests += [t for m in evaluations if m >= 120 and m % 60 == 0 and _stable(ref, m)
+                      for t in _ptd_checks(ref, model, m, cluster_label=False)]
         if "every_series" in s.checks:  # at the last whole hour, its burn-rate window free of stopped allocation
             window, last = model.billing.burn_rate_window // 60, s.duration // 60 * 60
             if last < 120 or not all(ref.pod_allocation(m - step).items() <= ref.pod_allocation(m).items()
@@ -383,14 +386,24 @@ def _spoke_file(s: sc.Scenario, model: Model) -> dict:
         inputs = synthesise(local, model, cluster) + (tier_recorded(ref) if model.billing.tier else [])
         groups.append({"name": f"{s.name} [{cluster}]: {s.protects}", "interval": "1m",
                        "input_series": inputs, "promql_expr_test": tests})
-    return {**_spoke_rules(step), "tests": groups}
+    return {**_spoke_rules(step, hub_side), "tests": groups}
 
 
-def _spoke_rules(step: int) -> dict:
-    """The rule files and evaluation of a spoke file: the spoke and hub groups every push interval. With the spoke
-    tier the tier's samples are input (the reference's, :func:`series.tier_recorded`; promtool runs every group at
-    one interval, so the tier's group running here would evaluate every rule every step), and the tier file checks
-    the tier's own rules against the same raw series."""
+def _hub_side(s: sc.Scenario, model: Model) -> bool:
+    """Whether a spoke file evaluates the hub rules too. With ``billing.backfill_hours`` the hub settles no hour of
+    a scenario of a few hours within it, so the spoke file checks the spoke side only (every lag of every hourly
+    row, the live allocation), which is exactly what the settled and push-path files feed the hub rules; the hub
+    rules were most of its cost. ``every_series`` scenarios keep them: their live hub series are checked here."""
+    return not model.billing.backfill_hours or "every_series" in s.checks
+
+
+def _spoke_rules(step: int, hub: bool = True) -> dict:
+    """The rule files and evaluation of a spoke file: the spoke group every push interval, and the hub groups unless
+    not ``hub`` (:func:`_hub_side`). With the spoke tier the tier's samples are input (the reference's,
+    :func:`series.tier_recorded`; promtool runs every group at one interval, so the tier's group running here would
+    evaluate every rule every step), and the tier file checks the tier's own rules against the same raw series."""
+    if not hub:
+        return {"rule_files": [SPOKE_RULES], "evaluation_interval": f"{step}m", "group_eval_order": GROUP_ORDER[:1]}
     return {"rule_files": [SPOKE_RULES, HUB_RULES], "evaluation_interval": f"{step}m", "group_eval_order": GROUP_ORDER}
 
 

@@ -54,7 +54,7 @@ MUTATIONS = {
     "sum duplicates": (TIER, lambda t: t.replace("max by (cluster, namespace, pod, uid, container, node, resource)",
                                                   "sum by (cluster, namespace, pod, uid, container, node, resource)"),
                        ["ksm-ha-duplicate"]),
-    "MIG at full GPU price": (HUB, _mig_at_full_price, ["mig-mixed", "mig-single"]),
+    "MIG at full GPU price": (HUB, _mig_at_full_price, ["mig-mixed-settled", "mig-single-settled"]),
     "bill Pending": (TIER, lambda t: t.replace('phase="Running"', 'phase=~"Running|Pending"'),
                      ["pending-image-pull"]),
     # the hour read of the tier's recorded steps without its 1 ms offset

@@ -38,13 +38,13 @@ def test_sub_minute_models_get_the_index_only():
 def test_the_tests_folder_holds_only_promtool_tests(rendered):
     """``promtool test rules tests/*.yaml`` (kubernetes-mixin's habit) must meet only test files: the golden
     scenario index lives out of that glob's reach."""
-    import yaml
+    from tests.conftest import load_yaml
 
     assert (rendered / layout.GOLDEN_INDEX).is_file()
     found = sorted((rendered / layout.TESTS).glob("*.yaml"))
     assert found == sorted((rendered / layout.TESTS).glob(layout.TEST_GLOB))
     for path in found:
-        data = yaml.safe_load(path.read_text())
+        data = load_yaml(path)
         assert data["rule_files"] and data["tests"], path.name
 
 
