@@ -462,8 +462,7 @@ def _hub_file(s: sc.Scenario, model: Model, ref: Reference) -> dict:
               for t in _ptd_checks(ref, model, m, hour_costs=lambda hour: hub.hour_costs(hour, step))]
     group = {"name": f"{s.name} [push path]: {s.protects}", "interval": "1m",
              "input_series": pushed(s, model, ref, samples), "promql_expr_test": tests}
-    return {"rule_files": [HUB_RULES], "evaluation_interval": f"{step}m", "group_eval_order": GROUP_ORDER[1:],
-            "tests": [group]}
+    return _hub_rules(f"{step}m", group)
 
 
 def _settled_file(s: sc.Scenario, model: Model, ref: Reference) -> dict:
@@ -476,7 +475,12 @@ def _settled_file(s: sc.Scenario, model: Model, ref: Reference) -> dict:
              for t in _hub_checks(ref, (h + settle) * 60, hub, cluster_label=True, strict="labels" in s.checks)]
     group = {"name": f"{s.name} [settled on the hub]: {s.protects}", "interval": "1m",
              "input_series": pushed(s, model, ref, samples, last), "promql_expr_test": tests}
-    return {"rule_files": [HUB_RULES], "evaluation_interval": "60m", "group_eval_order": GROUP_ORDER[1:],
+    return _hub_rules("60m", group)
+
+
+def _hub_rules(interval: str, group: dict) -> dict:
+    """A push-path or settled file: the hub groups alone every ``interval`` over the test ``group``."""
+    return {"rule_files": [HUB_RULES], "evaluation_interval": interval, "group_eval_order": GROUP_ORDER[1:],
             "tests": [group]}
 
 
