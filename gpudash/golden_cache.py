@@ -54,8 +54,9 @@ def key(model: Model) -> str:
     return hashlib.sha256(f"{_code_digest()}\n{model!r}".encode()).hexdigest()
 
 
-def _entry(folder: Path, model: Model) -> Path:
-    return folder / f"{_PREFIX}{key(model)}{_SUFFIX}"
+def entry_name(model: Model) -> str:
+    """The cache file of ``model``'s golden tests."""
+    return f"{_PREFIX}{key(model)}{_SUFFIX}"
 
 
 def load(model: Model) -> dict[str, str] | None:
@@ -64,7 +65,7 @@ def load(model: Model) -> dict[str, str] | None:
     if folder is None:
         return None
     try:
-        data = json.loads(gzip.decompress(_entry(folder, model).read_bytes()))
+        data = json.loads(gzip.decompress((folder / entry_name(model)).read_bytes()))
     except (OSError, EOFError, ValueError):  # absent, unreadable, truncated or not ours: emit them
         return None
     if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
@@ -84,7 +85,7 @@ def store(model: Model, texts: dict[str, str]) -> None:
         try:
             with os.fdopen(fd, "wb") as f:
                 f.write(gzip.compress(json.dumps(texts, sort_keys=True).encode(), compresslevel=1))
-            os.replace(tmp, _entry(folder, model))
+            os.replace(tmp, folder / entry_name(model))
         finally:
             if os.path.exists(tmp):
                 os.unlink(tmp)

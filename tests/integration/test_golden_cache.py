@@ -23,7 +23,7 @@ def test_a_render_from_the_cache_writes_the_same_bytes(rendered, example_model, 
     assert first.returncode == 0, first.stderr
     assert _files(tmp_path / "first") == want
     (entry,) = (tmp_path / "cache").iterdir()
-    assert entry.name == f"golden-{golden_cache.key(example_model)}.json.gz"
+    assert entry.name == golden_cache.entry_name(example_model)
 
     texts = json.loads(gzip.decompress(entry.read_bytes()))
     assert set(texts) == set(golden.paths(example_model)) and set(texts) <= set(want)

@@ -23,7 +23,7 @@ def test_what_is_stored_is_read_back(cache, example_model):
     assert golden_cache.load(example_model) is None
     golden_cache.store(example_model, TEXTS)
     assert golden_cache.load(example_model) == TEXTS
-    assert [p.name for p in cache.iterdir()] == [f"golden-{golden_cache.key(example_model)}.json.gz"]
+    assert [p.name for p in cache.iterdir()] == [golden_cache.entry_name(example_model)]
 
 
 def test_another_model_or_other_code_is_another_key(cache, example_model, monkeypatch):
@@ -63,7 +63,7 @@ def test_only_the_newest_of_its_own_entries_stay(cache, example_model):
     models = [dataclasses.replace(example_model, currency=c) for c in ("EUR", "GBP", "JPY", "CHF", "SEK", "NOK")]
     for i, model in enumerate(models):
         golden_cache.store(model, TEXTS)
-        entry = cache / f"golden-{golden_cache.key(model)}.json.gz"
+        entry = cache / golden_cache.entry_name(model)
         os.utime(entry, (1000 + i, 1000 + i))
     kept = {p.name for p in cache.iterdir()}
     assert "notes.txt" in kept and len(kept) == golden_cache.KEEP + 1
