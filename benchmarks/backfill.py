@@ -12,8 +12,8 @@ from pathlib import Path
 import yaml
 
 from e2e import mco_sim, pipeline
-from gpudash import layout
-from gpudash.rules import names
+from gpudash.base import layout
+from gpudash.model import series as names
 
 HOURLY = (names.HOURLY_GPU_HOURS, names.NODE_ACTIVE_GPUS_MAX, names.STEPS_OBSERVED, names.HOURLY_ENERGY)
 AT_MINUTE = 10 * 1440 + 12 * 60  # day 10 12:00 of the e2e month: the trainer's crash day, jobs around

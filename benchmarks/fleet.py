@@ -15,7 +15,7 @@ plus, per node, one pod that ran for 20 minutes and then Succeeded and lingers (
 (never scheduled) pod per two nodes, and a stream of short jobs (Pending 1 min, Running 6 +- 4 min, deleted
 2 min after) on every NVIDIA shard: request series that a phase filter must ignore. Tenants: 50.
 
-The history comes from the mock (:mod:`gpudash.mock`: the golden kube-state-metrics, DCGM and AMD expositions,
+The history comes from the mock (:mod:`gpudash.ops.mock`: the golden kube-state-metrics, DCGM and AMD expositions,
 so the series have exactly the labels the rules are tested on). The golden exporter exposition is quadratic in
 the devices of one cluster, so the fleet is written in shards of :data:`SHARD_NODES` nodes (each a mock of the
 same cluster with its own nodes and pods) and the shards' OpenMetrics are merged family by family into a few
@@ -37,11 +37,11 @@ import yaml
 
 from e2e import mco_sim, pipeline
 from e2e.harness import Prometheus
-from gpudash import layout
-from gpudash.mock.config import compile_mock, parse_time
-from gpudash.mock.history import write_history
+from gpudash.base import layout
 from gpudash.model import model_from_dict
-from gpudash.rules import names
+from gpudash.model import series as names
+from gpudash.ops.mock.config import compile_mock, parse_time
+from gpudash.ops.mock.history import write_history
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARD_NODES = 5
@@ -311,7 +311,7 @@ def _earlier_hours(prom: Prometheus, t: float, hours: int, work: Path) -> int:
     ``hours`` hours before the history starts, so that every lag a push carries sums a full hour of samples (the
     history itself is two hours long: 26 hours of 10,000 GPUs would take an hour to write and backfill). What a lag
     costs depends on the samples and series it reads, not their values. Returns the samples written."""
-    from gpudash.mock.openmetrics import FamilyBuffer
+    from gpudash.ops.mock.openmetrics import FamilyBuffer
 
     end = t - t % 3600
     tier = "|".join(n for n, s in names.SERIES.items() if s.where == names.SPOKE_TIER)
@@ -425,7 +425,7 @@ def _measure(prom, m, work, raws, gpus, repeat, log) -> dict:
     _, base = _median_time(lambda: prom.query("vector(1)", t), 20)
     # what the two hourly rules repeat at every step of two hours: the allocation join at one instant
     from gpudash.promql import build as q
-    from gpudash.rules.spoke import allocation
+    from gpudash.render.rules.spoke import allocation
 
     per_product = q.agg("sum", ("cluster", "namespace", "product", "resource"), allocation(m))
     _, one_step = _median_time(lambda: prom.query(per_product, t), repeat)

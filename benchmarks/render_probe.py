@@ -38,8 +38,10 @@ def main(argv: list[str]) -> int:
         import tracemalloc
 
         tracemalloc.start()
-    from gpudash import artifacts, cli, writer
+    from gpudash import cli
     from gpudash import model as model_pkg
+    from gpudash.render import writer
+    from gpudash.render.targets import artifacts
 
     phases: dict[str, float] = {}
 
@@ -59,7 +61,7 @@ def main(argv: list[str]) -> int:
         artifacts.FAMILIES = tuple(timed(f"generate {f.__module__.removeprefix('gpudash.')}", f)
                                    for f in artifacts.FAMILIES)
     else:
-        from gpudash import content, targets
+        from gpudash.render import content, targets
 
         content.build = timed("generate content", content.build)
         targets.DELIVER = {name: timed(f"deliver {name}", f) for name, f in targets.DELIVER.items()}

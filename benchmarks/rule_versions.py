@@ -27,9 +27,9 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import fleet  # noqa: E402
 from benchmarks.run import base_worktree, drop_worktree  # noqa: E402
 from e2e.harness import Prometheus  # noqa: E402
-from gpudash.mock.config import parse_time  # noqa: E402
+from gpudash.ops.mock.config import parse_time  # noqa: E402
 
-_RULES = ("import json; from benchmarks import fleet; from gpudash.rules import spoke; "
+_RULES = ("import json; from benchmarks import fleet; from gpudash.render.rules import spoke; "
           "print(json.dumps({r.record: r.expr for r in spoke.rules(fleet.model(fleet.TENANTS))}))")
 
 

@@ -36,9 +36,9 @@ from benchmarks import backfill  # noqa: E402
 from benchmarks.render_probe import PROBE_ROOT  # noqa: E402
 from e2e import mco_sim, pipeline  # noqa: E402
 from e2e.harness import Prometheus  # noqa: E402
-from gpudash import layout  # noqa: E402
-from gpudash.rules import names  # noqa: E402
-from gpudash.sources.kube_state_metrics import GPU_RESOURCE_REGEX  # noqa: E402
+from gpudash.base import layout  # noqa: E402
+from gpudash.model import series as names  # noqa: E402
+from gpudash.model.sources.kube_state_metrics import GPU_RESOURCE_REGEX  # noqa: E402
 
 HOUR, DAY = 60, 1440
 STARTED: list[Prometheus] = []  # every server this run starts, stopped by PID at the end whatever happens
@@ -252,8 +252,8 @@ def dashboard(work: Path, cache: Path) -> dict:
     spoke and hub rules backfilled): this month's GPU-hours and cost so far (the tenant dashboard's stat panels,
     as rendered) and the month's hourly GPU-hours (its time series), from the recorded series versus integrated
     from the raw kube-state-metrics series."""
-    from gpudash.rules.spoke import allocation
-    from gpudash.sources.kube_state_metrics import job
+    from gpudash.model.sources.kube_state_metrics import job
+    from gpudash.render.rules.spoke import allocation
 
     model, mock = pipeline.load()
     rendered = pipeline.render(model, work / "rendered")

@@ -1,4 +1,4 @@
-"""The e2e tests' Prometheus: :mod:`gpudash.demo.prometheus` (the server, queries and backfill, in the package
+"""The e2e tests' Prometheus: :mod:`gpudash.ops.demo.prometheus` (the server, queries and backfill, in the package
 so ``gpudash demo`` can use it) on a pinned Prometheus version picked by name (:mod:`e2e.toolsets`)::
 
     with Prometheus(tmp_path / "prom", rule_files=[...], toolset="3") as prom:
@@ -9,8 +9,8 @@ so ``gpudash demo`` can use it) on a pinned Prometheus version picked by name (:
 from __future__ import annotations
 
 from e2e import toolsets
-from gpudash.demo import prometheus
-from gpudash.demo.prometheus import (  # noqa: F401  (the names e2e tests and benchmarks import from here)
+from gpudash.ops.demo import prometheus
+from gpudash.ops.demo.prometheus import (  # noqa: F401  (the names e2e tests and benchmarks import from here)
     RETENTION,
     Binaries,
     QueryError,
@@ -34,7 +34,7 @@ def tools(toolset: str = toolsets.DEFAULT) -> tuple[str, str]:
 
 
 class Prometheus(prometheus.Prometheus):
-    """:class:`gpudash.demo.prometheus.Prometheus` on the toolset ``toolset`` (``e2e.toolsets``)."""
+    """:class:`gpudash.ops.demo.prometheus.Prometheus` on the toolset ``toolset`` (``e2e.toolsets``)."""
 
     def __init__(self, workdir, rule_files=(), config_extra: dict | None = None, args=(),
                  toolset: str = toolsets.DEFAULT):

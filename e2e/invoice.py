@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from gpudash.report import common
+from gpudash.ops.report import common
 
 # quantity, its unit (... hours, or kWh for energy), unit price, amount: the right-hand end of a charge line
 NUMBER = r"([\d,]+(?:\.\d+)?)"

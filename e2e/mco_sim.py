@@ -40,8 +40,9 @@ from pathlib import Path
 
 import yaml
 
-from gpudash import layout, mco
-from gpudash.mock.openmetrics import FamilyBuffer
+from gpudash.base import layout
+from gpudash.ops.mock.openmetrics import FamilyBuffer
+from gpudash.render import mco
 from gpudash.simulation.scenario import uid_of
 
 ALLOWLIST_FILE = layout.mco_configmap(mco.ALLOWLIST)

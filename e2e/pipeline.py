@@ -26,15 +26,15 @@ import yaml
 
 from e2e import toolsets
 from e2e.harness import Prometheus, tools
-from gpudash import layout
-from gpudash.mock.config import Mock
-from gpudash.mock.config import load as load_mock
-from gpudash.mock.history import write_history
-from gpudash.mock.timeline import FastReference, for_cluster
+from gpudash.base import layout
 from gpudash.model import load_model
+from gpudash.model import series as names
 from gpudash.model.types import Model
+from gpudash.ops.mock.config import Mock
+from gpudash.ops.mock.config import load as load_mock
+from gpudash.ops.mock.history import write_history
+from gpudash.ops.mock.timeline import FastReference, for_cluster
 from gpudash.promql import read as hub_read
-from gpudash.rules import names
 
 DATA = Path(__file__).parent / "data"
 MODEL = DATA / "model.yaml"
@@ -78,8 +78,9 @@ def spoke_rules_at_push_interval(rendered: Path, model: Model) -> Path:
 def render(model: Model, out: Path, rules_only: bool = False) -> Path:
     """The model's artifacts written to ``out`` (``rules_only``: just rules/, alerts/ and mco/, e.g. for models
     the golden test emitter cannot take)."""
-    from gpudash import alerts, artifacts, mco, rules, writer
-    from gpudash.rules import hub, spoke
+    from gpudash.render import alerts, mco, rules, writer
+    from gpudash.render.rules import hub, spoke
+    from gpudash.render.targets import artifacts
 
     if rules_only:
         groups, tier = (spoke.group(model), hub.groups(model), alerts.hub_groups(model)), rules.tier_groups(model)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from datetime import UTC, datetime
 
-from gpudash.rules import names
+from gpudash.model import series as names
 
 # The model of the stories: an A100 class with a MIG price, an AMD class, two tenants, three clusters (one of
 # which never pushes); prices make every figure easy to work out by hand. Its pushes carry the previous hour only

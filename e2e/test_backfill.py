@@ -16,10 +16,10 @@ import yaml
 
 from e2e import mco_sim, pipeline
 from e2e.harness import Prometheus
-from gpudash import layout
+from gpudash.base import layout
+from gpudash.model import series as names
+from gpudash.ops.report.period import rfc3339
 from gpudash.promql import read
-from gpudash.report.period import rfc3339
-from gpudash.rules import names
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 

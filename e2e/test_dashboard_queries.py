@@ -100,9 +100,9 @@ def model():
 
 @pytest.fixture(scope="module")
 def hub(pushed_hub, model):
-    from gpudash.rules import hub as hub_rules
-    from gpudash.rules.format import rule_file
-    from gpudash.yamlfmt import strip_comments
+    from gpudash.base.yamlfmt import strip_comments
+    from gpudash.render.rules import hub as hub_rules
+    from gpudash.render.rules.format import rule_file
 
     groups = strip_comments(rule_file(hub_rules.groups(model)))["groups"]
     return pushed_hub("dashboards-hub", openmetrics(), groups, PUSH_FROM, PUSH_TO, eval_interval=PUSH)
@@ -110,14 +110,14 @@ def hub(pushed_hub, model):
 
 @pytest.fixture(scope="module")
 def dashboards(model):
-    from gpudash import grafana
+    from gpudash.render import grafana
 
     provider, tenants = grafana.rendered(model)
     return {**provider, **{stem: d for group in tenants.values() for stem, d in group.items()}}
 
 
 def grafana_expr(expr: str) -> str:
-    from gpudash.grafana.isolation import substitute_macros
+    from gpudash.render.grafana.isolation import substitute_macros
 
     return substitute_macros(expr, {"__range": GRAFANA_RANGE, "__range_s": GRAFANA_RANGE[:-1],
                                     "__range_ms": GRAFANA_RANGE[:-1] + "000"}).replace("$cluster", ".*")
@@ -143,7 +143,7 @@ def run_panel(prom, panel) -> list[list]:
 
 
 def test_every_panel_query_returns_data_of_its_shape(hub, dashboards):
-    from gpudash.grafana.panels import iter_panels
+    from gpudash.render.grafana.panels import iter_panels
 
     checked = 0
     for uid, dash in dashboards.items():
@@ -184,7 +184,7 @@ def test_every_panel_query_returns_data_of_its_shape(hub, dashboards):
 
 
 def stat(prom, dashboards, uid: str, title: str) -> float:
-    from gpudash.grafana.panels import iter_panels
+    from gpudash.render.grafana.panels import iter_panels
 
     panel = next(p for p in iter_panels(dashboards[uid]) if p["title"] == title)
     (rows,) = run_panel(prom, panel)
@@ -193,7 +193,7 @@ def stat(prom, dashboards, uid: str, title: str) -> float:
 
 
 def rows(prom, dashboards, uid: str, title: str, target: int = 0):
-    from gpudash.grafana.panels import iter_panels
+    from gpudash.render.grafana.panels import iter_panels
 
     panel = next(p for p in iter_panels(dashboards[uid]) if p["title"] == title)
     return run_panel(prom, panel)[target]
@@ -262,7 +262,7 @@ def test_ccsp_hourly_rows(hub, dashboards):
 
 def test_tenant_dashboard_sees_only_its_namespace(hub, dashboards):
     """Run against an unrestricted Prometheus, a tenant dashboard still returns only its own namespace."""
-    from gpudash.grafana.panels import iter_panels
+    from gpudash.render.grafana.panels import iter_panels
 
     for uid, ns in (("gpudash-tenant-team-a", "team-a"), ("gpudash-tenant-research", "ml-research")):
         for panel in iter_panels(dashboards[uid]):
@@ -273,14 +273,14 @@ def test_tenant_dashboard_sees_only_its_namespace(hub, dashboards):
                     assert dict(labels).get("namespace", ns) == ns, f"{uid} / {panel['title']}: {labels}"
 
 
-# --- through ACM's rbac-query-proxy (issue #12), modelled by gpudash.grafana.proxy --------------------------------
+# --- through ACM's rbac-query-proxy (issue #12), modelled by gpudash.render.grafana.proxy -----------------------------
 TENANTS = (("gpudash-tenant-team-a", "team-a"), ("gpudash-tenant-research", "ml-research"))
 
 
 def _tenant_queries(dashboards, model, uid: str, ns: str) -> list[tuple[str, str]]:
     """(where, PromQL) of every target of the tenant's dashboard and every query of ``report --tenant``."""
-    from gpudash.grafana.panels import iter_targets
-    from gpudash.report import queries
+    from gpudash.queries import report as queries
+    from gpudash.render.grafana.panels import iter_targets
 
     out = [(f"{uid} / {p['title']} / {t['refId']}", grafana_expr(t["expr"])) for p, t in iter_targets(dashboards[uid])]
     return out + [(f"report / {w}", e) for w, e in queries.tenant_queries(ns, 2 * PUSH, 2 * PUSH)]
@@ -295,7 +295,7 @@ def test_tenant_queries_through_the_proxy(hub, dashboards, model):
     cluster), returns exactly what the provider's unrestricted view of the same query returns: the tenant's own
     figures, non-empty where data exists. Rewritten for the other tenant, or for a user without any access
     (cluster="", no namespace matcher), it returns nothing of gpudash (at most a literal 0 fallback)."""
-    from gpudash.grafana import proxy
+    from gpudash.render.grafana import proxy
 
     stranger = proxy.Access()
     for uid, ns in TENANTS:
@@ -314,7 +314,7 @@ def test_tenant_queries_through_the_proxy(hub, dashboards, model):
 
 
 def test_no_gpudash_series_is_readable_without_access(hub):
-    from gpudash.grafana import proxy
+    from gpudash.render.grafana import proxy
 
     everything = '{__name__=~".+:gpudash_.+|ALERTS"}'
     assert hub.query(f"count({everything})", EVAL)
@@ -323,8 +323,8 @@ def test_no_gpudash_series_is_readable_without_access(hub):
 
 def test_tenant_stats_equal_the_providers_view(hub, dashboards):
     """The tenant's 'Cost this period' and 'Budget' through the proxy equal the provider table's row."""
-    from gpudash.grafana import proxy
-    from gpudash.grafana.panels import iter_panels
+    from gpudash.render.grafana import proxy
+    from gpudash.render.grafana.panels import iter_panels
 
     for uid, ns in TENANTS:
         mine = proxy.Access.tenant(ns, ("east", "north", "west"))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gpudash.demo.prometheus import Binaries, ToolMissing
+from gpudash.ops.demo.prometheus import Binaries, ToolMissing
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.e2e

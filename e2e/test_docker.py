@@ -6,7 +6,7 @@ import pytest
 
 from e2e import pipeline
 from e2e.docker_backend import DockerPrometheus, unavailable
-from gpudash import layout
+from gpudash.base import layout
 
 pytestmark = [pytest.mark.e2e]
 

@@ -13,13 +13,16 @@ import yaml
 
 from e2e import mco_sim, pipeline
 from e2e.test_live import _live_model, _scrape_configs
-from gpudash import alerts, doctor, layout, wiring
-from gpudash.alerts import names as an
-from gpudash.mock.server import MockServer, exposition
+from gpudash.base import layout
+from gpudash.model import alert_names as an
+from gpudash.model import series as names
+from gpudash.model.sources import kube_state_metrics as ksm
 from gpudash.model.types import SelfManaged
-from gpudash.report.client import Prometheus
-from gpudash.rules import inputs, names
-from gpudash.sources import kube_state_metrics as ksm
+from gpudash.ops import doctor
+from gpudash.ops.mock.server import MockServer, exposition
+from gpudash.ops.report.client import Prometheus
+from gpudash.render import alerts, wiring
+from gpudash.render.rules import inputs
 from tests.conftest import FIXTURES
 from tests.standins import StandIn
 

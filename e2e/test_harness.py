@@ -9,8 +9,8 @@ import yaml
 
 from e2e import pipeline, toolsets
 from e2e.harness import _labels_bytes, group_eval_start, rule_levels, xxh64
-from gpudash import layout
-from gpudash.rules import names
+from gpudash.base import layout
+from gpudash.model import series as names
 
 HOUR = 3600
 

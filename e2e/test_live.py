@@ -13,11 +13,11 @@ import pytest
 import yaml
 
 from e2e import pipeline, toolsets
-from gpudash import layout
-from gpudash.mock.server import MockServer
+from gpudash.base import layout
 from gpudash.model import model_from_dict
-from gpudash.rules import names
-from gpudash.sources import gpu_exporters as gx
+from gpudash.model import series as names
+from gpudash.model.sources import gpu_exporters as gx
+from gpudash.ops.mock.server import MockServer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -59,7 +59,7 @@ def test_live_scrape_with_staleness(tmp_path: Path, prometheus_factory, stopwatc
     """On every pinned version side by side (scraping: Prometheus 3 negotiates the protocol strictly), one mock
     server: the test waits on the wall clock, so the versions share its two minutes."""
     model = _live_model()
-    # rules only: the golden test emitter does not take sub-minute intervals (gpudash/golden/emit.py).
+    # rules only: the golden test emitter does not take sub-minute intervals (gpudash/render/golden/emit.py).
     rendered = pipeline.render(model, tmp_path / "rendered", rules_only=True)
     mock_file = tmp_path / "live.mock.yaml"
     mock_file.write_text((pipeline.DATA / "live.mock.yaml").read_text())

@@ -28,8 +28,8 @@ import pytest
 
 from e2e import mco_sim, pipeline, toolsets
 from e2e.harness import Prometheus
-from gpudash.rules import names
-from gpudash.rules.spoke import rules as spoke_rules
+from gpudash.model import series as names
+from gpudash.render.rules.spoke import rules as spoke_rules
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 

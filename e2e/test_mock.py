@@ -11,11 +11,11 @@ import pytest
 import yaml
 
 from e2e import pipeline
-from gpudash.errors import InputError
-from gpudash.mock import config
-from gpudash.mock.history import write_history
-from gpudash.mock.server import MockServer
-from gpudash.mock.timeline import FastReference, Timeline, for_cluster
+from gpudash.base.errors import InputError
+from gpudash.ops.mock import config
+from gpudash.ops.mock.history import write_history
+from gpudash.ops.mock.server import MockServer
+from gpudash.ops.mock.timeline import FastReference, Timeline, for_cluster
 from gpudash.simulation.reference import Reference
 
 ROOT = Path(__file__).resolve().parent.parent

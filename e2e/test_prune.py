@@ -21,14 +21,13 @@ import yaml
 from e2e import pushed_story as pushed
 from e2e import test_reports as story
 from e2e.harness import Prometheus, free_port
-from gpudash.alerts import idle as idle_alert
-from gpudash.alerts import names as alert_names
-from gpudash.alerts import prune as prune_alert
-from gpudash.model import load_bundled_example, load_model
-from gpudash.prune import plan
-from gpudash.rules import names
-from gpudash.rules.format import rule_file
-from gpudash.yamlfmt import strip_comments
+from gpudash.base.yamlfmt import strip_comments
+from gpudash.model import alert_names, load_bundled_example, load_model
+from gpudash.model import series as names
+from gpudash.queries import prune as plan
+from gpudash.render.alerts import idle as idle_alert
+from gpudash.render.alerts import prune as prune_alert
+from gpudash.render.rules.format import rule_file
 from tests.conftest import ROOT
 from tests.prune_cluster import pod
 from tests.standins import ApiServer

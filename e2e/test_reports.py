@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 harness = pytest.importorskip("e2e.harness", reason="e2e/harness.py (the shared Prometheus harness) is missing")
 from e2e import invoice  # noqa: E402
 from e2e import pushed_story as story  # noqa: E402
-from gpudash.rules import names  # noqa: E402
+from gpudash.model import series as names  # noqa: E402
 from tests.standins import StandIn  # noqa: E402
 from tests.unit.test_report import csv_sums, html_sums, json_sums, table_sums  # noqa: E402
 
@@ -112,10 +112,10 @@ def hub_rule_groups(model, needed=NEEDED_HUB_RULES) -> list[dict]:
     constant rule per price row / tenant / threshold; the rows of each constant are merged into one rule here
     (``vector(v)`` with its labels set by ``label_replace``, joined by ``or``): the same series, a few rules.
     """
+    from gpudash.base.yamlfmt import strip_comments
     from gpudash.promql import build as q
-    from gpudash.rules import hub
-    from gpudash.rules.format import rule_file
-    from gpudash.yamlfmt import strip_comments
+    from gpudash.render.rules import hub
+    from gpudash.render.rules.format import rule_file
 
     groups = strip_comments(rule_file(hub.groups(model)))["groups"]
     for g in groups:
@@ -432,7 +432,7 @@ def test_a_corrected_statement_is_a_revision_through_the_ledger(hub, tmp_path):
 
 
 def _render_in_chromium(page: Path, tmp_path: Path):
-    from gpudash.report.pdf import headless
+    from gpudash.ops.report.pdf import headless
     from tests import pictures
 
     pictures.chromium()
@@ -651,8 +651,8 @@ def _golden_layout():
     """Runnable golden scenarios of the bundled example (day-scale ones), each in its own slot of hours. Without
     the spoke tier: with its 24 hours of backfill each slot would need 26 more hours of pushes before the hub
     settles it (tests/integration/test_backfill.py and e2e/test_backfill.py read settled hours back)."""
-    from gpudash.golden.emit import SCENARIO_DIR
     from gpudash.model import model_from_dict
+    from gpudash.render.golden.emit import SCENARIO_DIR
     from gpudash.simulation import reference, scenario
     from tests.unit.test_mco_settings import example
 
@@ -693,9 +693,9 @@ def test_reports_match_the_reference_model_on_every_golden_scenario(golden_hub):
     """Billing lines, energy lines (tenants, unallocated, other namespaces), unpriced hours and CCSP rows of each
     golden scenario, read by the reports through the real hub rules, equal the independent reference model's
     figures for every hour that reached the hub."""
-    from gpudash.golden.emit import HubView
-    from gpudash.report import billing, nodes
-    from gpudash.report.client import Prometheus as Client
+    from gpudash.ops.report import billing, nodes
+    from gpudash.ops.report.client import Prometheus as Client
+    from gpudash.render.golden.emit import HubView
     from gpudash.simulation.series import rule_samples
 
     prom, model, layout = golden_hub

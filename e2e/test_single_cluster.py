@@ -15,8 +15,8 @@ from dataclasses import replace
 import pytest
 
 from e2e import pipeline, toolsets
-from gpudash import layout
-from gpudash.rules import names
+from gpudash.base import layout
+from gpudash.model import series as names
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 TIER_DAYS = 8  # the spoke-tier month test compares the first days only

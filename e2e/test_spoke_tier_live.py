@@ -18,10 +18,11 @@ import pytest
 
 from e2e import toolsets
 from e2e.test_live import _live_model, _scrape_configs, _sleep_until
-from gpudash import writer
-from gpudash.mock.server import MockServer
-from gpudash.rules import format as format_rules
-from gpudash.rules import names, spoke, spoke_tier
+from gpudash.model import series as names
+from gpudash.ops.mock.server import MockServer
+from gpudash.render import writer
+from gpudash.render.rules import format as format_rules
+from gpudash.render.rules import spoke, spoke_tier
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 

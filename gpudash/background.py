@@ -2,7 +2,7 @@
 
 The golden emitter replays every scenario of the catalogue through the reference model: seconds of CPU whatever
 the number of tenants (a third of a 1,000-tenant render). Forked right after the model is loaded, it shares the
-model and nothing else; its files reach the writer as deferred files (:mod:`gpudash.deferred`), which sort after
+model and nothing else; its files reach the writer as deferred files (:mod:`gpudash.base.deferred`), which sort after
 every other output (``tests/``), so the writer seldom waits. Linux only (fork); elsewhere, or with ``--jobs 1``,
 a render emits them in order.
 """
@@ -13,7 +13,7 @@ import sys
 import traceback
 from collections.abc import Callable
 
-from gpudash.errors import GpudashError
+from gpudash.base.errors import GpudashError
 
 
 def available() -> bool:

@@ -10,17 +10,17 @@ import os
 import sys
 import tempfile
 
-from gpudash.cliargs import add_model_options, load_model_from_args
-from gpudash.errors import GpudashError
-from gpudash.layout import DEFAULT_OUTPUT
+from gpudash.base.errors import GpudashError
+from gpudash.base.layout import DEFAULT_OUTPUT
+from gpudash.ops.cliargs import add_model_options, load_model_from_args
 
 # Subcommands implemented in other modules: name -> module with add_arguments(parser) and run(args) -> int.
-EXTERNAL_COMMANDS: dict[str, str] = {"report": "gpudash.report.cli"}
-EXTERNAL_COMMANDS["grafana-bootstrap"] = "gpudash.grafana_bootstrap"
-EXTERNAL_COMMANDS["mock"] = "gpudash.mock.cli"
-EXTERNAL_COMMANDS["doctor"] = "gpudash.doctor.cli"
-EXTERNAL_COMMANDS["prune"] = "gpudash.prune.cli"
-EXTERNAL_COMMANDS["demo"] = "gpudash.demo.cli"
+EXTERNAL_COMMANDS: dict[str, str] = {"report": "gpudash.ops.report.cli"}
+EXTERNAL_COMMANDS["grafana-bootstrap"] = "gpudash.ops.grafana_bootstrap"
+EXTERNAL_COMMANDS["mock"] = "gpudash.ops.mock.cli"
+EXTERNAL_COMMANDS["doctor"] = "gpudash.ops.doctor.cli"
+EXTERNAL_COMMANDS["prune"] = "gpudash.ops.prune.cli"
+EXTERNAL_COMMANDS["demo"] = "gpudash.ops.demo.cli"
 # Runtime commands whose packages are an extra (pyproject's optional-dependencies): command -> extra. Their
 # modules import these packages only when they run, so --help works without them.
 EXTRAS = {"report": "report", "doctor": "report", "demo": "report", "grafana-bootstrap": "bootstrap",
@@ -64,8 +64,8 @@ HELP: dict[str, tuple[str, tuple[str, ...]]] = {
 
 
 def _generate(model, label: str, tests: dict[str, object] | None = None):
-    from gpudash import artifacts
-    from gpudash.progress import Progress
+    from gpudash.base.progress import Progress
+    from gpudash.render.targets import artifacts
 
     with Progress(label) as progress:
         return artifacts.generate(model, progress, tests)
@@ -74,7 +74,8 @@ def _generate(model, label: str, tests: dict[str, object] | None = None):
 def _golden_texts(model) -> dict[str, str]:
     """The golden test files as text (what the second process of a render sends back), kept in the golden cache
     for the next render of the same model by the same code."""
-    from gpudash import golden, golden_cache, writer
+    from gpudash import golden_cache
+    from gpudash.render import golden, writer
 
     texts = {path: writer.serialise(path, data) for path, data in golden.artifacts(model).items()}
     golden_cache.store(model, texts)
@@ -90,7 +91,7 @@ def _refuse_foreign_project(out: str) -> None:
     gpudash already owns the folder: its files would land among the project's own (tests/, rules/...)."""
     from pathlib import Path
 
-    from gpudash.layout import MANIFEST, PROJECT_MARKERS
+    from gpudash.base.layout import MANIFEST, PROJECT_MARKERS
 
     folder = Path(out)
     if (folder / MANIFEST).exists():
@@ -104,8 +105,9 @@ def _refuse_foreign_project(out: str) -> None:
 def cmd_render(args) -> int:
     from contextlib import nullcontext
 
-    from gpudash import background, golden, golden_cache, writer
-    from gpudash.deferred import Deferred
+    from gpudash import background, golden_cache
+    from gpudash.base.deferred import Deferred
+    from gpudash.render import golden, writer
 
     _refuse_foreign_project(args.output)
     model = load_model_from_args(args)
@@ -132,12 +134,13 @@ def cmd_render(args) -> int:
 
 
 def _render(args, model, tests: dict[str, object] | None) -> int:
-    from gpudash import artifacts, writer
+    from gpudash.render import writer
+    from gpudash.render.targets import artifacts
 
     files = _generate(model, "render", tests)
     for note in artifacts.size_notes(files):
         print(f"gpudash: {note}", file=sys.stderr)
-    from gpudash.progress import Progress
+    from gpudash.base.progress import Progress
 
     with Progress("render: files") as progress:  # the golden tests and large files are made as they are written
         plan = writer.plan(args.output, files, stage=not args.check, progress=progress)
@@ -160,7 +163,7 @@ def _render(args, model, tests: dict[str, object] | None) -> int:
 
 
 def cmd_validate(args) -> int:
-    from gpudash.deferred import built
+    from gpudash.base.deferred import built
 
     model = load_model_from_args(args)
     files = _generate(model, "validate")
@@ -172,9 +175,10 @@ def cmd_validate(args) -> int:
 
 
 def cmd_test(args) -> int:
-    from gpudash import golden_cache, writer
-    from gpudash.progress import Progress
-    from gpudash.promtest import report, run_promtool_tests
+    from gpudash import golden_cache
+    from gpudash.base.progress import Progress
+    from gpudash.ops.promtest import report, run_promtool_tests
+    from gpudash.render import writer
 
     def run(folder) -> int:
         with Progress("test") as progress:

@@ -9,12 +9,12 @@ from pathlib import Path
 
 def blocks() -> dict[str, list[str]]:
     """{page under docs/: the generated blocks it holds}."""
-    from gpudash.alerts import catalog as alerts
-    from gpudash.grafana import catalog as panels
     from gpudash.model import catalog as fields
     from gpudash.model import load_bundled_example
-    from gpudash.rules import catalog as series
-    from gpudash.rules import names
+    from gpudash.model import series as names
+    from gpudash.render.alerts import catalog as alerts
+    from gpudash.render.grafana import catalog as panels
+    from gpudash.render.rules import catalog as series
 
     example = load_bundled_example()
     return {"model.md": [fields.table()],
@@ -24,7 +24,7 @@ def blocks() -> dict[str, list[str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from gpudash import doctable
+    from gpudash.base import doctable
 
     root = Path((argv or sys.argv[1:] or ["."])[0]) / "docs"
     for page, generated in blocks().items():

@@ -43,7 +43,8 @@ def example_data() -> dict:
 @pytest.fixture(scope="session")
 def rendered(tmp_path_factory, example_model) -> Path:
     """The bundled example rendered once for the session (read-only for tests)."""
-    from gpudash import artifacts, writer
+    from gpudash.render import writer
+    from gpudash.render.targets import artifacts
 
     out = tmp_path_factory.mktemp("rendered")
     writer.apply(writer.plan(out, artifacts.generate(example_model)))
@@ -55,8 +56,9 @@ def generate_without_golden(model) -> dict[str, object]:
     read no golden test file; tests/integration/test_writer.py checks every other file is the full render's."""
     from unittest import mock
 
-    from gpudash import artifacts, golden
-    from gpudash.deferred import resolved
+    from gpudash.base.deferred import resolved
+    from gpudash.render import golden
+    from gpudash.render.targets import artifacts
 
     with mock.patch.object(golden, "artifacts", lambda model: {}):
         return resolved(artifacts.generate(model))
@@ -65,8 +67,8 @@ def generate_without_golden(model) -> dict[str, object]:
 def render_with_scenarios(model, out: Path, scenarios) -> Path:
     """``model`` rendered into ``out``/render with the golden tests of the bundled ``scenarios`` (names) only: the
     files a test runs, without emitting every scenario. Returns the render folder."""
-    from gpudash import writer
-    from gpudash.golden import emit
+    from gpudash.render import writer
+    from gpudash.render.golden import emit
 
     folder = out / "scenarios"
     folder.mkdir(parents=True)

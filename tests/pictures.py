@@ -34,7 +34,7 @@ def chromium() -> str:
 
 def screenshot(page: Path, png: Path, width: int, height: int) -> None:
     """``page`` as a ``width`` x ``height`` PNG, by headless Chromium."""
-    from gpudash.report.pdf import headless
+    from gpudash.ops.report.pdf import headless
 
     chromium()
     subprocess.run([*headless(png.parent / "chromium-profile"), "--hide-scrollbars", f"--window-size={width},{height}",

@@ -5,8 +5,9 @@ from __future__ import annotations
 import io
 import json
 
-from gpudash.prune import cycle, plan
-from gpudash.prune.api import connect
+from gpudash.ops.prune import cycle
+from gpudash.ops.prune.api import connect
+from gpudash.queries import prune as plan
 from tests.standins import ApiServer
 
 CLUSTER = "prod-east"

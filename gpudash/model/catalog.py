@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from gpudash import doctable
+from gpudash.base import doctable
 from gpudash.model.schema import json_schema
 
 SOURCE = "gpudash.model.catalog from gpudash/model/schema.py"

@@ -3,7 +3,7 @@
 Steps: read and parse the YAML (safe semantics, duplicate keys rejected, a line recorded per field path),
 validate against :func:`~gpudash.model.schema.json_schema`, fill defaults from it, check the rules that span
 fields, then build the sorted, immutable model. Every bad input raises
-:class:`~gpudash.errors.InputError` naming the file, the line where known, the field path and the reason.
+:class:`~gpudash.base.errors.InputError` naming the file, the line where known, the field path and the reason.
 """
 from __future__ import annotations
 
@@ -23,10 +23,11 @@ import yaml
 from jsonschema.exceptions import ValidationError, best_match
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
-from gpudash.errors import GpudashError, InputError, raise_all
+from gpudash.base.errors import GpudashError, InputError, raise_all
 from gpudash.model import mig
 from gpudash.model.pricing import ksm_resource, product_label
 from gpudash.model.schema import DURATION_PATTERN, HTTP_SECRETS, INLINE_SECRETS, THANOS_QUERIER_URL, json_schema
+from gpudash.model.sources import kube_state_metrics as ksm
 from gpudash.model.types import (
     ALL_TARGETS,
     DAY,
@@ -56,7 +57,6 @@ from gpudash.model.types import (
     Tenant,
     TenantDatasource,
 )
-from gpudash.sources import kube_state_metrics as ksm
 
 BUNDLED_SOURCE = "<bundled example>"
 DEFAULT_MODEL = "gpudash.yaml"  # looked for in the current folder; ``gpudash init`` writes it

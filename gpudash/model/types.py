@@ -248,7 +248,7 @@ class Prune:
 
 
 # The delivery targets a model may choose (``outputs.targets``): name -> what it delivers. Each is built by
-# :mod:`gpudash.targets` from the content of a render.
+# :mod:`gpudash.render.targets` from the content of a render.
 TARGETS: dict[str, str] = {
     "files": "plain Grafana dashboard JSON (dashboards/*.json, and dashboards/import/ with __inputs) for manual "
              "import or any Grafana",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import promql_parser
 
-from gpudash.errors import GenerationError
+from gpudash.base.errors import GenerationError
 
 
 def parse(expr: str, where: str):

@@ -1,7 +1,7 @@
 """The independent reference model: docs/billing-contract.md in plain arithmetic over a scenario's timeline.
 
-No PromQL and nothing from gpudash.rules or gpudash.alerts: only the model types and the MIG tables. Times are
-whole minutes from 0 (1970-01-01T00:00Z); hour ``h`` is ``[60h, 60h + 60)``. Faults are seen the way a
+No PromQL and nothing from gpudash.render.rules or gpudash.render.alerts: only the model types and the MIG tables.
+Times are whole minutes from 0 (1970-01-01T00:00Z); hour ``h`` is ``[60h, 60h + 60)``. Faults are seen the way a
 Prometheus sees them: a missed scrape is bridged by the 5-minute lookback, a down target's series are stale
 (no allocation) until it is back, and an HA duplicate counts once.
 """
@@ -13,8 +13,8 @@ from datetime import UTC, datetime
 from functools import cache
 
 from gpudash.model import mig
+from gpudash.model import series as names
 from gpudash.model.types import GpuClass, Model
-from gpudash.rules import names
 from gpudash.simulation.scenario import (
     LOOKBACK,
     Node,

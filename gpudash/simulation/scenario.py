@@ -1,6 +1,6 @@
 """Scenarios: small declarative cluster stories, resolved against a user's model.
 
-A scenario file (``gpudash/golden/scenarios/*.yaml``) describes nodes, pods with a lifecycle and faults in
+A scenario file (``gpudash/render/golden/scenarios/*.yaml``) describes nodes, pods with a lifecycle and faults in
 portable terms: GPU classes by requirement (``gpu: {vendor: nvidia, mig: true}`` = the first class with a MIG
 model; ``gpu: {class: a100-80gb}``; ``gpu: {product: "NVIDIA Tesla T4"}`` = a product the model does not price),
 tenants by index (``tenant: 0``) or a literal ``namespace``, MIG profiles by size (``1g`` = the smallest 1g
@@ -51,7 +51,7 @@ def _lookback_tie(fault: Fault, model: Model) -> bool:
     last recorded step before the ``tier_missed`` ``fault`` and before its next one (steps in whole minutes)."""
     step, push = model.billing.resolution, model.billing.mco_interval
     if step % 60 or push % 60:
-        return False  # no golden scenario runs then (gpudash.golden.emit)
+        return False  # no golden scenario runs then (gpudash.render.golden.emit)
     step, push = step // 60, push // 60
     last = -(-fault.at // step) * step - step
     after = -(-(fault.at + fault.minutes) // step) * step
@@ -62,7 +62,7 @@ def push_rules(model: Model) -> tuple[str, ...]:
     """The kinds of spoke rule a push of ``model``'s rules carries: energy only with an energy section."""
     return tuple(k for k in PUSH_RULES if k != "energy" or model.energy.metered)
 OWNER_KINDS = ("Deployment", "StatefulSet", "Job", "bare")
-# Extra hub assertions a scenario may ask for (gpudash.golden.emit): "labels" compares every hub series' full
+# Extra hub assertions a scenario may ask for (gpudash.render.golden.emit): "labels" compares every hub series' full
 # label set; "every_series" asserts every registered series by value. Budget thresholds are checked in every one.
 CHECKS = ("labels", "every_series")
 

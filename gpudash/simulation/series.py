@@ -12,8 +12,9 @@ import functools
 import itertools
 from typing import NamedTuple
 
+from gpudash.model import series as names
+from gpudash.model.sources import gpu_exporters as gx
 from gpudash.model.types import Exporter, Model
-from gpudash.rules import names
 from gpudash.simulation.reference import Reference, ksm, label_value, node_product
 from gpudash.simulation.scenario import (
     LOOKBACK,
@@ -30,7 +31,6 @@ from gpudash.simulation.scenario import (
     shown_holder,
 )
 from gpudash.simulation.scenario import uid_of as uid
-from gpudash.sources import gpu_exporters as gx
 
 Labels = tuple[tuple[str, str], ...]  # (name, value) pairs; the metric name is the "__name__" pair
 KSM_INSTANCES = ("10.128.0.11:8443", "10.129.0.12:8443")  # an HA pair's targets (ksm_duplicate: both scraped)

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from gpudash import layout
-from gpudash.alerts import names as an
-from gpudash.alerts import promtool
+from gpudash.base import layout
+from gpudash.model import alert_names as an
 from gpudash.model import model_from_dict
+from gpudash.render.alerts import promtool
 from tests.conftest import require
 from tests.unit.test_alerts import VARIANTS, coverage, render_alerts, rule_names
 

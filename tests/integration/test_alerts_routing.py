@@ -7,11 +7,11 @@ from pathlib import Path
 
 import yaml
 
-from gpudash import layout
-from gpudash.alerts import names as an
-from gpudash.alerts import routing
+from gpudash.base import layout
+from gpudash.base.yamlfmt import strip_comments
+from gpudash.model import alert_names as an
 from gpudash.model import model_from_dict
-from gpudash.yamlfmt import strip_comments
+from gpudash.render.alerts import routing
 from tests.conftest import require
 from tests.unit.test_alerts import ODD, render_alerts
 from tests.unit.test_alerts_routing import _with_receivers

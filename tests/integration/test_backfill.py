@@ -10,14 +10,16 @@ import shutil
 import pytest
 import yaml
 
-from gpudash import layout, writer
-from gpudash.errors import InputError
+from gpudash.base import layout
+from gpudash.base.errors import InputError
 from gpudash.model import model_from_dict
+from gpudash.model import series as names
 from gpudash.model.types import DEFAULT_BACKFILL_HOURS
+from gpudash.ops.promtest import run_file
 from gpudash.promql import build as q
 from gpudash.promql import calendar, read
-from gpudash.promtest import run_file
-from gpudash.rules import hub, names, spoke
+from gpudash.render import writer
+from gpudash.render.rules import hub, spoke
 from tests.conftest import generate_without_golden, render_with_scenarios
 from tests.unit.test_mco_settings import example
 
@@ -65,8 +67,8 @@ def test_every_hourly_rule_carries_each_hour_once(model):
 
 
 def test_reports_read_each_hour_where_the_hub_settles_it(model):
-    from gpudash.report import common
-    from gpudash.report.period import readable_until
+    from gpudash.ops.report import common
+    from gpudash.ops.report.period import readable_until
 
     calls = []
 

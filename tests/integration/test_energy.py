@@ -6,11 +6,12 @@ from dataclasses import replace
 
 import pytest
 
-from gpudash import layout, rules, writer
-from gpudash.errors import InputError
-from gpudash.golden.emit import SCENARIO_DIR, emit_tests
+from gpudash.base import layout
+from gpudash.base.errors import InputError
 from gpudash.model import model_from_dict
-from gpudash.promtest import run_file
+from gpudash.ops.promtest import run_file
+from gpudash.render import rules, writer
+from gpudash.render.golden.emit import SCENARIO_DIR, emit_tests
 from gpudash.simulation import scenario
 from gpudash.simulation.reference import Reference
 

@@ -8,12 +8,14 @@ import json
 import pytest
 
 from e2e import toolsets
-from gpudash import layout, promtest, writer
-from gpudash.alerts import names as an
-from gpudash.golden import emit
+from gpudash.base import layout
+from gpudash.model import alert_names as an
 from gpudash.model import model_from_dict
+from gpudash.model import series as names
 from gpudash.model.types import Energy
-from gpudash.rules import names
+from gpudash.ops import promtest
+from gpudash.render import writer
+from gpudash.render.golden import emit
 from gpudash.simulation import scenario
 from tests.conftest import generate_without_golden
 

@@ -8,7 +8,9 @@ import gzip
 import json
 import os
 
-from gpudash import golden, golden_cache, layout
+from gpudash import golden_cache
+from gpudash.base import layout
+from gpudash.render import golden
 from tests.conftest import gpudash
 
 

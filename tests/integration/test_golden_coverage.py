@@ -1,5 +1,5 @@
-"""Every registered series (gpudash/rules/names.py) is asserted by value in at least one golden test: the
-rendered example's (tests/golden-*.test.yaml, read through gpudash/layout.py), or for the power series, which
+"""Every registered series (gpudash/model/series.py) is asserted by value in at least one golden test: the
+rendered example's (tests/golden-*.test.yaml, read through gpudash/base/layout.py), or for the power series, which
 the example does not record (its idle power veto and spoke tier are off), the every_series scenario rendered
 with both on and run here with the real promtool."""
 import re
@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from gpudash import layout, rules, writer
-from gpudash.golden.emit import SCENARIO_DIR, emit_tests
-from gpudash.promtest import run_file
-from gpudash.rules import names
+from gpudash.base import layout
+from gpudash.model import series as names
+from gpudash.ops.promtest import run_file
+from gpudash.render import rules, writer
+from gpudash.render.golden.emit import SCENARIO_DIR, emit_tests
 from tests.conftest import EXAMPLE_RENDERED
 
 EVERY_SERIES = "whole-gpu-steady"  # the scenario with checks: [every_series]

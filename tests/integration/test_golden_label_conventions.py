@@ -8,7 +8,8 @@ stores under that convention (gpudash.simulation.series.scraped) and the referen
 import pytest
 
 from e2e import pipeline, toolsets
-from gpudash import layout, promtest
+from gpudash.base import layout
+from gpudash.ops import promtest
 from tests.conftest import render_with_scenarios
 
 # every scenario whose figures read the GPU exporters' pod attribution

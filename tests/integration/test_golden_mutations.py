@@ -5,10 +5,10 @@ import pytest
 import yaml
 
 from e2e import toolsets
-from gpudash import layout
+from gpudash.base import layout
+from gpudash.model import series as names
+from gpudash.ops.promtest import run_promtool_tests
 from gpudash.promql import build as q
-from gpudash.promtest import run_promtool_tests
-from gpudash.rules import names
 
 SPOKE = layout.SPOKE_RULES
 HUB = layout.HUB_RULES
@@ -34,7 +34,7 @@ def _cluster_level_gate(text: str) -> str:
     """The first design: each cluster's hourly series accepted whole while its heartbeat says "the hour before",
     whatever hour each series' own latest sample was evaluated in."""
     from gpudash.model import load_bundled_example
-    from gpudash.rules import hub
+    from gpudash.render.rules import hub
 
     model = load_bundled_example()
     data = yaml.safe_load(text)

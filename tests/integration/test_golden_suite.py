@@ -6,7 +6,8 @@ import pytest
 import yaml
 
 from e2e import toolsets
-from gpudash import layout, promtest
+from gpudash.base import layout
+from gpudash.ops import promtest
 
 
 @pytest.mark.parametrize("toolset", toolsets.params())
@@ -23,8 +24,8 @@ def test_every_golden_test_passes(rendered, toolset):
 
 def test_sub_minute_models_get_the_index_only():
     """Scenarios are in whole minutes: a 30 s resolution/push model renders, and says why it has no golden tests."""
-    from gpudash.golden.emit import emit_tests
     from gpudash.model import model_from_dict
+    from gpudash.render.golden.emit import emit_tests
 
     model = model_from_dict({
         "billing": {"resolution": "30s", "mco_interval": "30s"},

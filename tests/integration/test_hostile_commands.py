@@ -11,7 +11,7 @@ import time
 import pytest
 
 from gpudash import cli
-from gpudash.report.client import Prometheus, PrometheusError
+from gpudash.ops.report.client import Prometheus, PrometheusError
 from tests.conftest import gpudash
 from tests.hostile import MODES, Hostile
 

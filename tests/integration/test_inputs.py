@@ -1,5 +1,5 @@
-"""The spoke's missing-input series (gpudash.rules.inputs) with the real promtool, on series in the upstream label
-shapes: kube-state-metrics scraped through OpenShift's minimal collection profile (the keep regex of
+"""The spoke's missing-input series (gpudash.render.rules.inputs) with the real promtool, on series in the upstream
+label shapes: kube-state-metrics scraped through OpenShift's minimal collection profile (the keep regex of
 openshift/cluster-monitoring-operator assets/kube-state-metrics/minimal-service-monitor.yaml, in
 tests/fixtures/upstream/cmo) loses the init-container series, and GPUs that report activity but no power or energy
 (AMD MI300X_VF guests, MI2xx: ROCm/device-metrics-exporter docs/configuration/metricslist.md; a DCGM counters file
@@ -12,14 +12,15 @@ import re
 import yaml
 
 from e2e import pipeline
-from gpudash import layout
-from gpudash.alerts import promtool as pt
+from gpudash.base import layout
 from gpudash.model import model_from_dict
+from gpudash.model import series as names
 from gpudash.model.load import bundled_example_path
-from gpudash.promtest import run_file
-from gpudash.rules import inputs, names
-from gpudash.sources import gpu_exporters as gx
-from gpudash.sources import kube_state_metrics as ksm
+from gpudash.model.sources import gpu_exporters as gx
+from gpudash.model.sources import kube_state_metrics as ksm
+from gpudash.ops.promtest import run_file
+from gpudash.render.alerts import promtool as pt
+from gpudash.render.rules import inputs
 from tests.conftest import FIXTURES, require
 
 MINIMAL = yaml.safe_load((FIXTURES / "upstream/cmo/kube-state-metrics-minimal-service-monitor.yaml").read_text())

@@ -8,8 +8,9 @@ import json
 import pytest
 import yaml
 
-from gpudash import layout, mixin
-from gpudash.yamlfmt import strip_comments
+from gpudash.base import layout
+from gpudash.base.yamlfmt import strip_comments
+from gpudash.render import mixin
 
 _gojsonnet = pytest.importorskip("_gojsonnet", reason="gojsonnet is in the test extra")
 

@@ -10,7 +10,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gpudash.errors import InputError
+from gpudash.base.errors import InputError
 from gpudash.model import Model, load_model, mig, model_from_dict
 from gpudash.model.schema import quota_resources
 

@@ -15,7 +15,7 @@ RENDERED = ROOT / "examples" / "rendered"
 @pytest.mark.parametrize(("board", "picture"), [("gpudash-provider.json", "provider-dashboard.png"),
                                                 ("gpudash-tenant-team-a.json", "tenant-dashboard.png")])
 def test_dashboard_picture_in_the_docs(board, picture, tmp_path):
-    from gpudash import layout
+    from gpudash.base import layout
 
     text = (RENDERED / layout.DASHBOARDS / board).read_text(encoding="utf-8")
     page = tmp_path / "preview.html"

@@ -17,8 +17,8 @@ import pytest
 import yaml
 
 from e2e import toolsets
-from gpudash.golden.emit import SCENARIO_DIR
 from gpudash.promql.build import window
+from gpudash.render.golden.emit import SCENARIO_DIR
 from gpudash.simulation.scenario import LOOKBACK, load_files, minutes
 
 HOUR_STEPS = 60  # one clock hour of 1-minute steps

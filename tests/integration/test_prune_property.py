@@ -11,8 +11,9 @@ import math
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gpudash.prune import cycle, plan
-from gpudash.prune.api import connect
+from gpudash.ops.prune import cycle
+from gpudash.ops.prune.api import connect
+from gpudash.queries import prune as plan
 from tests.prune_cluster import CLUSTER, OWN, TENANTS, deployment, inference_service, namespace, notebook, pod, ref
 from tests.standins import ApiServer
 

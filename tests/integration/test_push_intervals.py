@@ -13,7 +13,8 @@ import pytest
 import yaml
 
 from e2e import toolsets
-from gpudash import cli, layout
+from gpudash import cli
+from gpudash.base import layout
 from gpudash.model import load_model, model_from_dict
 from gpudash.model.load import bundled_example_path
 from tests.conftest import render_with_scenarios
@@ -49,7 +50,7 @@ def test_the_push_window_golden_test_passes_on_both_versions_at_2m(tmp_path, too
 @pytest.mark.parametrize("toolset", toolsets.params())
 def test_golden_tests_of_large_figures_pass_on_both_versions(tmp_path, toolset):
     """Budgets and prices of a currency with large figures (VND-like: 123,456.78 budgets, 98,765.43 per GPU hour)
-    get a coarser rounding quantum (gpudash.golden.emit._quantum); the golden test that checks them by value
+    get a coarser rounding quantum (gpudash.render.golden.emit._quantum); the golden test that checks them by value
     passes on this Prometheus version."""
     data = yaml.safe_load(bundled_example_path().read_text())
     for t in data["tenants"]:

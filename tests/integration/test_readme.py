@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from gpudash.layout import DEFAULT_OUTPUT
+from gpudash.base.layout import DEFAULT_OUTPUT
 from gpudash.model.load import DEFAULT_MODEL
 from tests.conftest import ROOT
 

@@ -8,8 +8,9 @@ import time
 
 import pytest
 
-from gpudash import background, cli, golden, golden_cache
-from gpudash.errors import GenerationError, GpudashError, InputError
+from gpudash import background, cli, golden_cache
+from gpudash.base.errors import GenerationError, GpudashError, InputError
+from gpudash.render import golden
 
 pytestmark = pytest.mark.skipif(not background.available(), reason="fork: Linux only")
 

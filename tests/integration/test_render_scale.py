@@ -7,8 +7,10 @@ import dataclasses
 
 import pytest
 
-from gpudash import artifacts, content, layout, mco, targets, writer
+from gpudash.base import layout
 from gpudash.model.types import Outputs
+from gpudash.render import content, mco, targets, writer
+from gpudash.render.targets import artifacts
 
 
 @pytest.mark.parametrize("chosen", [("acm",), ("files", "grafana-provisioning"), ()])
@@ -39,7 +41,7 @@ def parts(example_model) -> dict[str, dict[str, object]]:
     return targets.split(example_model, content.build(example_model))
 
 
-# Where each target may write (docs/outputs.md), written here independently of gpudash/targets/.
+# Where each target may write (docs/outputs.md), written here independently of gpudash/render/targets/.
 FOLDERS = {
     "files": (f"{layout.DASHBOARDS}/gpudash-", f"{layout.DASHBOARDS_IMPORT}/"),
     "prometheus-rule": (f"{layout.RULES_KUBERNETES}/", f"{layout.ALERTS_KUBERNETES}/"),

@@ -37,7 +37,7 @@ def test_unknown_tenant_is_one_line():
 def test_statement_pdf_is_an_invoice(tmp_path):
     """Printed by headless Chromium (--format pdf's path), read back with pdftotext: the arithmetic holds."""
     from e2e import invoice
-    from gpudash.report import pdf
+    from gpudash.ops.report import pdf
 
     try:
         pdf.browser()

@@ -1,7 +1,7 @@
 """examples/rendered/ holds the bundled example as rendered: it must match a fresh render."""
 from __future__ import annotations
 
-from gpudash import layout
+from gpudash.base import layout
 from tests.conftest import EXAMPLE_RENDERED, gpudash
 
 

@@ -6,7 +6,7 @@ import subprocess
 
 import yaml
 
-from gpudash import layout
+from gpudash.base import layout
 from gpudash.promql import build as q
 from tests.conftest import require
 

@@ -18,9 +18,10 @@ import kubernetes_validate
 import pytest
 import yaml
 
-from gpudash import kube, layout, writer
-from gpudash.deferred import built
-from gpudash.yamlfmt import strip_comments
+from gpudash.base import kube, layout
+from gpudash.base.deferred import built
+from gpudash.base.yamlfmt import strip_comments
+from gpudash.render import writer
 from tests.conftest import FIXTURES, generate_without_golden, require
 from tests.unit.test_mco_settings import example, pruned
 

@@ -11,13 +11,14 @@ import jsonschema
 import pytest
 import yaml
 
-from gpudash import kube, layout
-from gpudash.errors import InputError
-from gpudash.golden import emit
-from gpudash.mco import spoke_tier as delivery
+from gpudash.base import kube, layout
+from gpudash.base.errors import InputError
 from gpudash.model import model_from_dict
-from gpudash.promtest import run_file
-from gpudash.rules import names, spoke, spoke_tier
+from gpudash.model import series as names
+from gpudash.ops.promtest import run_file
+from gpudash.render.golden import emit
+from gpudash.render.mco import spoke_tier as delivery
+from gpudash.render.rules import spoke, spoke_tier
 from tests.conftest import FIXTURES, generate_without_golden
 from tests.unit.test_mco_settings import example, pruned
 
@@ -129,7 +130,7 @@ def test_the_crd_check_catches_what_the_api_server_would_refuse_or_drop(tier_fil
 
 
 def test_a_template_marker_in_a_rule_is_refused(tier_model, monkeypatch):
-    from gpudash.errors import GenerationError
+    from gpudash.base.errors import GenerationError
 
     real, marked = spoke.tier_steps, 'vector(1) and on () up{a="{{x}}"}'
     monkeypatch.setattr(spoke, "tier_steps", lambda m: {**real(m), names.TIER_KSM_UP: marked})

@@ -5,11 +5,13 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from gpudash import alerts, cli, kube, layout, mco
-from gpudash.alerts import routing
+from gpudash import cli
+from gpudash.base import kube, layout
 from gpudash.model import load_model
-from gpudash.rules import hub, spoke
-from gpudash.writer import serialise
+from gpudash.render import alerts, mco
+from gpudash.render.alerts import routing
+from gpudash.render.rules import hub, spoke
+from gpudash.render.writer import serialise
 
 
 def _model(tmp_path, n: int, **billing):

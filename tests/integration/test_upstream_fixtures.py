@@ -8,11 +8,12 @@ import subprocess
 import pytest
 import yaml
 
-from gpudash import rules
+from gpudash.base.yamlfmt import dump_yaml
 from gpudash.model import load_model
-from gpudash.rules import hub, names, spoke
-from gpudash.rules.format import rule_file
-from gpudash.yamlfmt import dump_yaml
+from gpudash.model import series as names
+from gpudash.render import rules
+from gpudash.render.rules import hub, spoke
+from gpudash.render.rules.format import rule_file
 from tests.conftest import FIXTURES
 
 HERE = FIXTURES / "upstream"

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from gpudash import layout
+from gpudash.base import layout
 from tests.conftest import ROOT, generate_without_golden, gpudash
 from tests.unit.test_writer import tree
 
@@ -40,7 +40,7 @@ def test_render_end_to_end(tmp_path, rendered):
 def test_the_unit_suites_render_is_the_full_render_without_golden_tests(rendered, example_model):
     """tests/unit/ reads ``generate_without_golden``: every file it writes is the full render's, and it leaves out
     only the golden promtool tests and their index."""
-    from gpudash import writer
+    from gpudash.render import writer
 
     files = generate_without_golden(example_model)
     full = tree(rendered)

@@ -32,7 +32,7 @@ def example_files(example_model) -> dict[str, object]:
 @pytest.fixture(scope="session")
 def rendered(tmp_path_factory, example_files) -> Path:
     """The bundled example rendered once for the session, golden tests left out (read-only for tests)."""
-    from gpudash import writer
+    from gpudash.render import writer
 
     out = tmp_path_factory.mktemp("rendered-unit")
     writer.apply(writer.plan(out, example_files))

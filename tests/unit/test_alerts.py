@@ -6,16 +6,17 @@ import copy
 import re
 from pathlib import Path
 
-from gpudash import alerts, layout, mco, rules, writer
-from gpudash.alerts import catalog, common, promtool
-from gpudash.alerts import names as an
-from gpudash.grafana import uids
+from gpudash.base import layout
+from gpudash.model import alert_names as an
 from gpudash.model import model_from_dict
+from gpudash.model import series as rnames
+from gpudash.model.sources import gpu_exporters as gx
 from gpudash.promql.lint import parse
-from gpudash.rules import idle as idle_record
-from gpudash.rules import names as rnames
-from gpudash.rules import spoke
-from gpudash.sources import gpu_exporters as gx
+from gpudash.render import alerts, mco, rules, writer
+from gpudash.render.alerts import catalog, common, promtool
+from gpudash.render.grafana import uids
+from gpudash.render.rules import idle as idle_record
+from gpudash.render.rules import spoke
 from tests.conftest import ROOT, load_yaml
 
 ODD = {  # 7-minute pushes, a long tenant name, budget 0, thresholds all >= 1, regexes with quotes, power veto
@@ -188,7 +189,7 @@ def test_allowlist_adds_only_what_the_default_lacks(rendered, example_model):
 
 def test_docs_table_is_current(example_model):
     doc = (ROOT / "docs" / "alerts.md").read_text()
-    assert catalog.table(example_model) in doc, "re-generate the table with gpudash.alerts.catalog.table"
+    assert catalog.table(example_model) in doc, "re-generate the table with gpudash.render.alerts.catalog.table"
     for name in {r["alert"] for r in catalog.rows(example_model)}:
         assert f"`{name}`" in doc
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from gpudash import layout, quotas
-from gpudash.alerts import names as an
-from gpudash.alerts import quotas as quota_alert
+from gpudash.base import layout
+from gpudash.model import alert_names as an
 from gpudash.model import model_from_dict
+from gpudash.render import quotas
+from gpudash.render.alerts import quotas as quota_alert
 from tests.unit.test_alerts import ODD
 
 
@@ -55,7 +56,7 @@ def _with_receivers(example_model_data: dict, receivers: dict) -> dict:
      "http_config.authorization.credentials", "credentials_file"),
 ])
 def test_inlined_secrets_are_refused(example_data, kind, entry, field, instead):
-    from gpudash.errors import InputError
+    from gpudash.base.errors import InputError
 
     with pytest.raises(InputError) as err:
         model_from_dict(_with_receivers(example_data, {"gpu-provider": {kind: [entry]}}))
@@ -64,7 +65,7 @@ def test_inlined_secrets_are_refused(example_data, kind, entry, field, instead):
 
 
 def test_unknown_integration_is_refused(example_data):
-    from gpudash.errors import InputError
+    from gpudash.base.errors import InputError
 
     with pytest.raises(InputError, match=r"alerts.receivers\['gpu-provider'\]"):
         model_from_dict(_with_receivers(example_data, {"gpu-provider": {"carrier_pigeon_configs": []}}))

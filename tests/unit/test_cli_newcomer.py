@@ -41,7 +41,7 @@ def test_version(capsys):
 
 
 def test_render_writes_a_folder_of_its_own_by_default():
-    from gpudash.layout import DEFAULT_OUTPUT
+    from gpudash.base.layout import DEFAULT_OUTPUT
 
     assert cli._parser().parse_args(["render"]).output == DEFAULT_OUTPUT != "."
 
@@ -58,7 +58,7 @@ def test_render_refuses_a_project_root_before_any_work(marker, tmp_path, capsys)
 
 
 def test_render_into_a_folder_it_owns_is_not_refused(tmp_path):
-    from gpudash.layout import MANIFEST
+    from gpudash.base.layout import MANIFEST
 
     (tmp_path / ".git").mkdir()
     (tmp_path / MANIFEST).write_text("{}")
@@ -86,8 +86,8 @@ def test_a_hand_edit_is_refused_before_any_work(tmp_path, monkeypatch, capsys):
     import hashlib
     import json
 
-    from gpudash import artifacts
-    from gpudash.layout import MANIFEST
+    from gpudash.base.layout import MANIFEST
+    from gpudash.render.targets import artifacts
 
     (tmp_path / "rules").mkdir()
     (tmp_path / "rules" / "a.yaml").write_text("edited\n")

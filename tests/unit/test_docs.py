@@ -11,10 +11,11 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from gpudash import docs, doctable, layout
-from gpudash.alerts import catalog
+from gpudash import docs
+from gpudash.base import doctable, layout
 from gpudash.model import catalog as model_catalog
 from gpudash.model import json_schema
+from gpudash.render.alerts import catalog
 from tests.conftest import ROOT
 
 README = ROOT / "README.md"

@@ -8,9 +8,9 @@ import re
 import pytest
 
 from gpudash import cli
-from gpudash.report import billing, idle, nodes, render
-from gpudash.report.client import Prometheus, PrometheusError
-from gpudash.report.period import parse_period, parse_time
+from gpudash.ops.report import billing, idle, nodes, render
+from gpudash.ops.report.client import Prometheus, PrometheusError
+from gpudash.ops.report.period import parse_period, parse_time
 from tests.hostile import EVIL_LABELS, Hostile
 
 PERIOD = ("2026-01-01T00:00:00Z", "2026-01-01T03:00:00Z")

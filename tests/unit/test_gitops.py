@@ -1,13 +1,13 @@
-"""The output a GitOps user points ArgoCD at (gpudash/gitops.py): one deploy/ folder per destination listing only
-folders the render wrote, the model's clusters each with their own, and a README.md at the output root naming every
-folder. tests/integration/test_schemas.py builds each destination alone with kustomize and validates it."""
+"""The output a GitOps user points ArgoCD at (gpudash/render/targets/gitops.py): one deploy/ folder per destination
+listing only folders the render wrote, the model's clusters each with their own, and a README.md at the output root
+naming every folder. tests/integration/test_schemas.py builds each destination alone with kustomize and validates it."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import yaml
 
-from gpudash import layout
+from gpudash.base import layout
 
 
 def _folders(rendered: Path) -> set[str]:

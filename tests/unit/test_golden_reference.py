@@ -2,7 +2,6 @@
 docs/billing-contract.md (never from running the code)."""
 import pytest
 
-from gpudash.golden.emit import HubView
 from gpudash.model.types import (
     Alerts,
     Billing,
@@ -16,6 +15,7 @@ from gpudash.model.types import (
     Tenant,
     TenantDatasource,
 )
+from gpudash.render.golden.emit import HubView
 from gpudash.simulation import scenario as sc
 from gpudash.simulation.reference import Reference, period_start
 from gpudash.simulation.series import Pushed, notation, rule_content, rule_samples, scrape, synthesise
@@ -210,7 +210,7 @@ def test_large_figures_get_a_coarser_rounding_quantum(rows):
     """A budget or cost far above a few thousand (a VND or JPY model, or a budget near the 10^12 cap) found no
     rounding quantum among 2^-18..2^-22 and ended render in a traceback (tests/integration/
     test_render_property.py): the quantum grows with the figures, and promtool rounds to it the same way."""
-    from gpudash.golden.emit import _check
+    from gpudash.render.golden.emit import _check
 
     check = _check("x", 60, rows, ("k",))
     to = check["expr"].removeprefix("round(x, ").removesuffix(") != 0")
@@ -271,8 +271,8 @@ def test_ccsp_measured_equals_the_definition_in_every_golden_scenario():
     test expects) is seed 000's definition at every minute of every golden scenario: the physical GPUs a device of
     which the device plugin handed to a Running pod (:meth:`defined_gpus`). Lost scrapes are the faults' own stories
     (exporter_down is flagged)."""
-    from gpudash.golden.emit import SCENARIO_DIR
     from gpudash.model import load_bundled_example
+    from gpudash.render.golden.emit import SCENARIO_DIR
 
     model = load_bundled_example()
     checked = 0

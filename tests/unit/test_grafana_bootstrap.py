@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from gpudash import cli
-from gpudash import grafana_bootstrap as bootstrap
-from gpudash.grafana import provisioning, uids
+from gpudash.ops import grafana_bootstrap as bootstrap
+from gpudash.render.grafana import provisioning, uids
 from tests.standins import ADMIN, TOKEN, Grafana
 
 

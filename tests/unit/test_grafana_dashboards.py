@@ -10,12 +10,14 @@ import promql_parser
 import pytest
 import yaml
 
-from gpudash import grafana, layout
-from gpudash.grafana import delivery, isolation, panels, provisioning, uids
+from gpudash.base import layout
 from gpudash.model import model_from_dict
+from gpudash.model import series as names
 from gpudash.promql import read
 from gpudash.promql.lint import vector_selectors
-from gpudash.rules import hub, names, spoke
+from gpudash.render import grafana
+from gpudash.render.grafana import delivery, isolation, panels, provisioning, uids
+from gpudash.render.rules import hub, spoke
 from tests.conftest import generate_without_golden
 from tests.unit.test_model_load import example_dict
 
@@ -221,7 +223,7 @@ def test_namespace_values_are_escaped():
     data = example_dict()
     model = model_from_dict(data)
     t = model.tenants[0]
-    from gpudash.grafana.queries import tenant_scope
+    from gpudash.render.grafana.queries import tenant_scope
 
     weird = dataclasses_replace(t, namespace='x"}or{namespace=~".*')
     scope = tenant_scope(model, weird.namespace)

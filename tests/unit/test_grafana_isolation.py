@@ -1,6 +1,6 @@
 """Tenant isolation proof: every tenant dashboard passes, and the adversarial queries it must catch fail.
 
-Rejected (see gpudash/grafana/isolation.py): a selector without ``namespace="<ns>"`` (anywhere: either side
+Rejected (see gpudash/render/grafana/isolation.py): a selector without ``namespace="<ns>"`` (anywhere: either side
 of a binary operation, inside a subquery or a function), regex/negative namespace matchers, a second or a
 different namespace value, ``or`` matchers, ``__name__`` patterns and series that are not tenant series,
 ``label_replace``/``label_join`` into ``namespace``, ``count_values("namespace", ...)``, any ``$`` left
@@ -12,10 +12,11 @@ import copy
 
 import pytest
 
-from gpudash import cli, grafana
-from gpudash.errors import GenerationError
-from gpudash.grafana import dashboards, isolation, panels, uids
-from gpudash.rules import names
+from gpudash import cli
+from gpudash.base.errors import GenerationError
+from gpudash.model import series as names
+from gpudash.render import grafana
+from gpudash.render.grafana import dashboards, isolation, panels, uids
 
 NS = "team-a"
 COST = names.POD_COST_RATE

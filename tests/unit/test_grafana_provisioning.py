@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from gpudash.grafana import provisioning
 from gpudash.model import model_from_dict
+from gpudash.render.grafana import provisioning
 
 ENV = {"HOME": "/root", "x": "EXPANDED", "PATH": "/bin"}
 
@@ -74,7 +74,7 @@ def test_every_string_of_the_example_reads_as_written(example_model):
 
 
 def test_a_tenant_name_cannot_hold_a_dollar(example_data):
-    from gpudash.errors import InputError
+    from gpudash.base.errors import InputError
 
     example_data["tenants"][0]["name"] = "team-$x"
     with pytest.raises(InputError, match=r"tenants\[0\]\.name"):

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from gpudash import grafana
+from gpudash.render import grafana
 
 sdk = pytest.importorskip("grafana_foundation_sdk", reason="pip install grafana-foundation-sdk (the test extra)")
 from grafana_foundation_sdk.cog import encoder, plugins  # noqa: E402

@@ -4,9 +4,9 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from gpudash import grafana
-from gpudash.grafana import dashboards, tenant_board
 from gpudash.model import model_from_dict
+from gpudash.render import grafana
+from gpudash.render.grafana import dashboards, tenant_board
 from tests.unit.test_model_load import example_dict
 
 LONG = "a-tenant-name-long-enough-that-its-dashboard-uid-is-hashed"  # over 40 - 15 characters: hashed uids
@@ -60,7 +60,7 @@ def test_a_value_the_template_does_not_know_fails_its_check():
 def test_other_serialisations_through_the_template_are_those_of_each_build():
     """The mixin's jsonnet (strings ASCII-escaped) of every tenant dashboard, written into the template, is the
     jsonnet of its build; a serialisation the substitution cannot reproduce is written from each board."""
-    from gpudash.mixin import jsonnet
+    from gpudash.render.mixin import jsonnet
 
     model = tricky_model()
     blind = dataclasses.replace(model, sources=None)

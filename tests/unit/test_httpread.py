@@ -1,6 +1,6 @@
-"""Properties of the reading layer (gpudash/httpread.py) and the Prometheus client on top of it, over generated
+"""Properties of the reading layer (gpudash/ops/httpread.py) and the Prometheus client on top of it, over generated
 shapes, values and sizes (hypothesis): whatever a server sends, the answer is checked data or one
-:class:`~gpudash.errors.GpudashError` line; never another exception, a non-finite figure or a secret."""
+:class:`~gpudash.base.errors.GpudashError` line; never another exception, a non-finite figure or a secret."""
 from __future__ import annotations
 
 import json
@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gpudash import httpread
-from gpudash.errors import GpudashError
-from gpudash.report.client import MAX_FIGURE, Prometheus
-from gpudash.terminal import printable
+from gpudash.base.errors import GpudashError
+from gpudash.base.terminal import printable
+from gpudash.ops import httpread
+from gpudash.ops.report.client import MAX_FIGURE, Prometheus
 from tests.standins import StandIn
 
 JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from gpudash.errors import GpudashError
+from gpudash.base.errors import GpudashError
 from gpudash.model.types import BillingIdentity, Tax
-from gpudash.report import einvoice, invoice, render
-from gpudash.report.period import readable_until
+from gpudash.ops.report import einvoice, invoice, render
+from gpudash.ops.report.period import readable_until
 from tests.unit.test_report import END, ISSUED, NOW, START, billing_report, energy_report, example_model, t
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,12 +1,11 @@
 """The layering contract, read from the source (every ``import``, also inside functions, so a lazy import cannot
-hide an edge):
+hide an edge). The layers are the package's folders (LAYERS), each importing only what MAY_IMPORT gives it:
 
-model -> content generators (rules, alerts, dashboards, quotas, routing, golden tests) -> delivery targets
-(gpudash/targets/, gpudash/artifacts.py) -> the writer. Each module belongs to one layer (LAYERS) and imports
-only the layers MAY_IMPORT gives it. Runtime tools (reports, pruner, doctor, demo, mock, grafana-bootstrap, the
-promtool runner, the CLI) sit beside them and may import any layer; no layer imports them. The simulation (the
-test oracle) is imported by the golden emitter and the mock only. ``gpudash --help`` loads neither grafanalib
-nor an extra's package.
+base -> promql -> model -> queries -> simulation, below two wings: the render wing (``render/``: content
+generators -> ``render/targets/`` delivery; ``render/writer.py`` serialises and stages) and the operations wing
+(``ops/``: report, doctor, prune, demo, mock, grafana-bootstrap, the promtool runner), which may use what the render
+wing makes (the doctor evaluates its rules, the demo writes a render) but never the other way. The CLI modules at
+the package root sit on top. ``gpudash --help`` loads neither grafanalib nor an extra's package.
 """
 from __future__ import annotations
 
@@ -21,40 +20,43 @@ import gpudash
 from gpudash import cli
 
 PACKAGE = Path(gpudash.__file__).resolve().parent
-# module prefix -> layer; the longest prefix wins. A new module must be placed here (test_every_module_has_a_layer).
-LAYERS = {
-    **dict.fromkeys(("gpudash.errors", "gpudash.layout", "gpudash.promql", "gpudash.kube", "gpudash.yamlfmt",
-                     "gpudash.doctable", "gpudash.deferred", "gpudash.terminal"),
-                    "foundation"),  # paths, escaping, object helpers, the one serialiser, deferred files
-    **dict.fromkeys(("gpudash.model", "gpudash.sources"), "model"),  # the typed model and the metric vocabularies
-    **dict.fromkeys(("gpudash.rules", "gpudash.alerts", "gpudash.grafana", "gpudash.mco", "gpudash.mixin",
-                     "gpudash.wiring", "gpudash.golden", "gpudash.prune.deploy", "gpudash.prune.plan",
-                     # pure PromQL builders of the reports: render proves every tenant report query isolated
-                     "gpudash.report.queries", "gpudash.content", "gpudash.quotas"), "content"),
-    **dict.fromkeys(("gpudash.targets", "gpudash.artifacts", "gpudash.gitops"), "delivery"),
-    "gpudash.writer": "writer",
-    "gpudash.simulation": "simulation",
-    **dict.fromkeys(("gpudash.__main__", "gpudash.cli", "gpudash.cliargs", "gpudash.progress", "gpudash.background",
-                     "gpudash.promtest", "gpudash.grafana_bootstrap", "gpudash.report", "gpudash.prune",
-                     "gpudash.httpread", "gpudash.golden_cache",
-                     "gpudash.doctor", "gpudash.demo", "gpudash.mock",
-                     "gpudash.docs"), "runtime"),
+# folder (or the one module of a layer) -> (layer, what it holds); the longest prefix wins, and the package root's
+# own modules are the "cli" layer. docs/architecture.md's layer table is made from these (test_the_docs_draw_...).
+FOLDERS = {
+    "gpudash.base": ("base", "errors, output paths, object helpers, the one serialiser, deferred files, progress"),
+    "gpudash.promql": ("promql", "PromQL builders (every label value escaped here) and the hub read conventions"),
+    "gpudash.model": ("model", "the schema, loader and typed model; the series gpudash records and its alert names; "
+                               "the exporters' and kube-state-metrics' vocabularies (model/sources/)"),
+    "gpudash.examples": ("model", "the example model (data)"),
+    "gpudash.queries": ("queries", "the PromQL gpudash reads back with: rendered into dashboards and the pruner's "
+                                   "objects, run by the operations wing"),
+    "gpudash.simulation": ("simulation", "the reference model: scenarios, series synthesiser, expected figures "
+                                         "(the golden tests' and the mock's oracle)"),
+    "gpudash.render": ("content", "render wing: model -> content (rules, alerts, dashboards, ACM objects, quotas, "
+                                  "the pruner's objects, golden tests)"),
+    "gpudash.render.targets": ("delivery", "render wing: content -> the files of each delivery target, the deploy/ "
+                                           "destinations"),
+    "gpudash.render.writer": ("writer", "render wing: the one writer (serialise, stage, manifest); never decides "
+                                        "content"),
+    "gpudash.ops": ("ops", "operations wing: report, doctor, prune, demo, mock, grafana-bootstrap, the promtool "
+                           "runner, HTTP answer reading"),
 }
+LAYERS = {prefix: layer_ for prefix, (layer_, _) in FOLDERS.items()}
+_BELOW_WINGS = {"base", "promql", "model", "queries", "simulation"}
 MAY_IMPORT = {
-    "foundation": {"foundation"},
-    "model": {"foundation", "model"},
-    "content": {"foundation", "model", "content"},
-    "simulation": {"foundation", "model", "content", "simulation"},  # reads the series registry (rules.names)
-    "delivery": {"foundation", "model", "content", "delivery"},
-    "writer": {"foundation"},  # the writer serialises and stages; it never decides content
-    "runtime": {"foundation", "model", "content", "delivery", "writer", "runtime"},
+    "base": {"base"},
+    "promql": {"base", "promql"},
+    "model": {"base", "promql", "model"},
+    "queries": {"base", "promql", "model", "queries"},
+    "simulation": {"base", "promql", "model", "simulation"},
+    "content": _BELOW_WINGS | {"content"},
+    "delivery": {"base", "promql", "model", "content", "delivery"},
+    "writer": {"base"},
+    "ops": _BELOW_WINGS | {"content", "delivery", "writer", "ops"},
+    "cli": _BELOW_WINGS | {"content", "delivery", "writer", "ops", "cli"},
 }
-# (importer prefix, imported prefix) edges outside MAY_IMPORT, each with its reason.
-EXCEPTIONS = {
-    ("gpudash.golden", "gpudash.simulation"): "the golden emitter's expectations come from the reference model",
-    ("gpudash.mock", "gpudash.simulation"): "the mock serves the simulation's series",
-}
-RUNTIME_PACKAGES = ("requests", "jinja2", "kubernetes")  # pyproject extras: only runtime tools import them
+# pyproject extras: only the operations wing and the CLI import them
+RUNTIME_PACKAGES = ("requests", "jinja2", "kubernetes")
 
 
 def _module(path: Path) -> str:
@@ -67,10 +69,12 @@ def _within(name: str, prefixes) -> bool:
 
 
 def layer(name: str) -> str | None:
+    if not _within(name, ["gpudash"]):
+        return None
     if name == "gpudash":
-        return "foundation"  # the root package's __init__ imports nothing
+        return "base"  # the root package's __init__ imports nothing
     prefix = max((p for p in LAYERS if _within(name, [p])), key=len, default=None)
-    return LAYERS[prefix] if prefix else None
+    return LAYERS[prefix] if prefix else "cli" if name.count(".") == 1 else None
 
 
 @functools.cache
@@ -122,10 +126,6 @@ def _chain(seen: dict[str, str], name: str) -> str:
     return " <- ".join(out)
 
 
-def _excepted(importer: str, imported: str) -> bool:
-    return any(_within(importer, [a]) and _within(imported, [b]) for a, b in EXCEPTIONS)
-
-
 def test_no_module_loads_itself_through_others():
     """No import circles (issue 33), lazy imports included: a circle hides which module is the lower one."""
     graph = direct_imports(packages=False)
@@ -154,14 +154,14 @@ def test_every_module_has_a_layer():
 
 
 def test_each_layer_imports_only_what_it_may():
-    """Direct imports; a package named only on the way to one of its modules (``from gpudash.report import
+    """Direct imports; a package named only on the way to one of its modules (``from gpudash.ops.report import
     queries``) counts as that module."""
     bad = []
     for module, edges in direct_imports().items():
         for dep in edges:
             if not dep.startswith("gpudash") or any(e.startswith(dep + ".") for e in edges):
                 continue
-            if layer(dep) not in MAY_IMPORT[layer(module)] and not _excepted(module, dep):
+            if layer(dep) not in MAY_IMPORT[layer(module)]:
                 bad.append(f"{module} ({layer(module)}) imports {dep} ({layer(dep)})")
     assert not bad, "layering broken:\n" + "\n".join(sorted(bad))
 
@@ -169,15 +169,15 @@ def test_each_layer_imports_only_what_it_may():
 def test_the_simulation_is_imported_by_the_golden_emitter_and_the_mock_only():
     users = {m for m, edges in direct_imports().items() if layer(m) != "simulation"
              and any(_within(e, ["gpudash.simulation"]) for e in edges)}
-    assert users and all(_within(m, ["gpudash.golden", "gpudash.mock"]) for m in users), sorted(users)
-    assert not any(_within(e, ["gpudash.golden"]) for m, edges in direct_imports().items()
-                   if _within(m, ["gpudash.mock"]) for e in edges), "the mock must not depend on the golden emitter"
+    assert users and all(_within(m, ["gpudash.render.golden", "gpudash.ops.mock"]) for m in users), sorted(users)
+    assert not any(_within(e, ["gpudash.render.golden"]) for m, edges in direct_imports().items()
+                   if _within(m, ["gpudash.ops.mock"]) for e in edges), "the mock must not depend on the golden emitter"
 
 
 def test_only_runtime_tools_load_an_extras_package():
     graph = import_graph()
     bad = []
-    for module in (m for m in graph if layer(m) != "runtime"):
+    for module in (m for m in graph if layer(m) not in ("ops", "cli")):
         seen = reachable(graph, module)
         bad += [_chain(seen, m) for m in seen if _within(m, RUNTIME_PACKAGES)]
     assert not bad, "generators load an extra's package:\n" + "\n".join(sorted(set(bad)))
@@ -186,12 +186,44 @@ def test_only_runtime_tools_load_an_extras_package():
 def test_the_import_graph_sees_lazy_and_relative_imports():
     """The checks above can fail: a function-local import is an edge, and a misplaced import is reported."""
     graph = import_graph()
-    assert "gpudash.grafana.panels" in graph["gpudash.grafana.isolation"]  # imported inside violations()
-    assert "requests" in graph["gpudash.report.client"]  # imported inside Prometheus.__post_init__
-    assert "gpudash.report" in reachable(graph, "gpudash.doctor.cli")
-    assert layer("gpudash.grafana_bootstrap") == "runtime" and layer("gpudash.grafana.panels") == "content"
-    assert layer("gpudash.prune.plan") == "content" and layer("gpudash.prune.cli") == "runtime"
-    assert "writer" not in MAY_IMPORT["content"] and not _excepted("gpudash.rules.hub", "gpudash.simulation")
+    assert "gpudash.render.grafana.panels" in graph["gpudash.render.grafana.isolation"]  # imported inside violations()
+    assert "requests" in graph["gpudash.ops.report.client"]  # imported inside Prometheus.__post_init__
+    assert "gpudash.ops.report" in reachable(graph, "gpudash.ops.doctor.cli")
+    assert layer("gpudash.ops.grafana_bootstrap") == "ops" and layer("gpudash.render.grafana.panels") == "content"
+    assert layer("gpudash.queries.prune") == "queries" and layer("gpudash.cli") == "cli"
+    assert layer("gpudash.render.targets.acm") == "delivery" and layer("gpudash.render.writer") == "writer"
+    assert "writer" not in MAY_IMPORT["content"] and "ops" not in MAY_IMPORT["content"]
+
+
+def test_the_layers_are_the_folders():
+    """Every layer is a folder or a module of its own (the root's modules are the CLI): no module is placed in a
+    layer other than its folder's, so the tree shows the layers."""
+    for prefix in LAYERS:
+        path = PACKAGE.parent / prefix.replace(".", "/")
+        assert path.is_dir() or path.with_suffix(".py").is_file(), prefix
+    roots = {p.stem for p in PACKAGE.glob("*.py")} - {"__init__"}
+    assert all(layer(f"gpudash.{m}") == "cli" for m in roots), roots
+
+
+ARCHITECTURE = PACKAGE.parent / "docs" / "architecture.md"
+BEGIN, END = "<!-- layers: made from tests/unit/test_layering.py FOLDERS -->", "<!-- layers end -->"
+
+
+def layer_table() -> str:
+    rows = ["| folder | layer | holds | may import |", "|---|---|---|---|"]
+    for prefix, (layer_, what) in FOLDERS.items():
+        path = prefix.replace(".", "/") + ("/" if (PACKAGE.parent / prefix.replace(".", "/")).is_dir() else ".py")
+        below = ", ".join(sorted(MAY_IMPORT[layer_] - {layer_}))
+        rows.append(f"| `{path}` | {layer_} | {what} | {below or 'nothing else'} |")
+    rows.append(f"| `gpudash/*.py` | cli | the commands: argument parsing, dispatch, the forked golden render, "
+                f"the golden cache | {', '.join(sorted(MAY_IMPORT['cli'] - {'cli'}))} |")
+    return "\n".join(rows)
+
+
+def test_the_docs_draw_the_layers_as_this_test_enforces_them():
+    text = ARCHITECTURE.read_text()
+    drawn = text[text.index(BEGIN) + len(BEGIN):text.index(END)].strip()
+    assert drawn == layer_table(), f"replace docs/architecture.md's layer table with:\n{layer_table()}"
 
 
 URL = ["--prometheus-url", "http://127.0.0.1:9"]
@@ -209,7 +241,7 @@ def test_a_runtime_command_without_its_extra_says_what_to_install(argv, package,
     """A missing optional dependency (pyproject's extras) is one line and exit 2, not a traceback."""
     monkeypatch.setenv("GRAFANA_TOKEN", "t")
     monkeypatch.setitem(sys.modules, package, None)  # `import package` now raises ModuleNotFoundError
-    for name in [m for m in sys.modules if m in ("gpudash.report.render", "gpudash.prune.api")]:
+    for name in [m for m in sys.modules if m in ("gpudash.ops.report.render", "gpudash.ops.prune.api")]:
         monkeypatch.delitem(sys.modules, name)  # imported by an earlier test: make the command import it again
         monkeypatch.delattr(sys.modules[name.rpartition(".")[0]], name.rpartition(".")[2], raising=False)
     assert cli.main(argv) == 2

@@ -6,10 +6,10 @@ import re
 import yaml
 
 from e2e.mco_sim import DEFAULT_NAMES, decode_allowlist
-from gpudash import alerts, mco
 from gpudash.model.load import load_bundled_example
 from gpudash.promql.lint import parse, vector_selectors
-from gpudash.rules import hub, spoke
+from gpudash.render import alerts, mco
+from gpudash.render.rules import hub, spoke
 
 _MATCHER = re.compile(r'(\w+)(=~|!~|!=|=)"((?:[^"\\]|\\.)*)"')
 _OPS = {"MatchOp.Equal": "=", "MatchOp.NotEqual": "!=", "MatchOp.Re": "=~", "MatchOp.NotRe": "!~"}

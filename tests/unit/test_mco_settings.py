@@ -8,10 +8,10 @@ import jsonschema
 import pytest
 import yaml
 
-from gpudash import layout
-from gpudash.errors import InputError
-from gpudash.mco import settings
+from gpudash.base import layout
+from gpudash.base.errors import InputError
 from gpudash.model.load import bundled_example_path, load_bundled_example, model_from_dict
+from gpudash.render.mco import settings
 from tests.conftest import FIXTURES, generate_without_golden
 
 SCHEMA = json.loads((FIXTURES / "upstream/mco/multiclusterobservability-v1beta2.schema.json")

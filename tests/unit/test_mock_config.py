@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from gpudash.errors import InputError
-from gpudash.mock.config import compile_mock
+from gpudash.base.errors import InputError
 from gpudash.model import model_from_dict
+from gpudash.ops.mock.config import compile_mock
 from tests.unit.test_model_load import example_dict
 
 MOCK = {

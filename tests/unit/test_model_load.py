@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 import yaml
 
-from gpudash.errors import GpudashError
+from gpudash.base.errors import GpudashError
 from gpudash.model import (
     Model,
     json_schema,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from gpudash.errors import InputError
+from gpudash.base.errors import InputError
 from gpudash.model import load_model, model_from_dict
 
 BASE = """\
@@ -447,7 +447,7 @@ def test_a_url_with_an_at_sign_in_its_path_is_no_secret():
 @pytest.mark.parametrize("text", ["cannot reach https://u:pw-secret@host/x", "'http://u:pw-secret@h' is bad",
                                   "bad URL htps://u:pw/secret@h"])
 def test_no_error_line_shows_a_url_password(text):
-    from gpudash.errors import GpudashError
+    from gpudash.base.errors import GpudashError
 
     shown = str(GpudashError(text))
     assert "pw" not in shown and "***@" in shown, shown

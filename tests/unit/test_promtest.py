@@ -1,8 +1,8 @@
-"""How the promtool runner (gpudash.promtest) batches test files and reads promtool's per-file verdicts (the real
+"""How the promtool runner (gpudash.ops.promtest) batches test files and reads promtool's per-file verdicts (the real
 promtool runs batches in tests/integration/test_golden_suite.py)."""
 from __future__ import annotations
 
-from gpudash.promtest import _batches, _verdicts
+from gpudash.ops.promtest import _batches, _verdicts
 
 # promtool test rules a.test.yaml b.test.yaml c.test.yaml, b failing, stdout and stderr in one stream
 PROMTOOL_2 = """Unit Testing:  a.test.yaml

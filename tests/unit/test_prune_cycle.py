@@ -9,9 +9,10 @@ import time
 
 import pytest
 
+from gpudash.base.errors import GpudashError
 from gpudash.cli import _parser
-from gpudash.errors import GpudashError
-from gpudash.prune import cli, cycle, plan
+from gpudash.ops.prune import cli, cycle
+from gpudash.queries import prune as plan
 from tests.prune_cluster import CLUSTER, OWN, deployment, inference_service, lines, notebook, pod, pruner, ref, replicas
 from tests.standins import ApiServer, StandIn
 

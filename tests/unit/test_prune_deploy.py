@@ -7,12 +7,14 @@ import re
 
 import pytest
 
-from gpudash import layout
+from gpudash.base import layout
+from gpudash.base.errors import InputError
 from gpudash.cli import _parser
-from gpudash.errors import InputError
 from gpudash.model import model_from_dict
+from gpudash.ops.prune import cycle
 from gpudash.promql.read import TOKEN_ENV
-from gpudash.prune import cycle, deploy, plan
+from gpudash.queries import prune as plan
+from gpudash.render import pruner as deploy
 from tests.conftest import ROOT, generate_without_golden
 from tests.prune_cluster import deployment, inference_service, lines, notebook, pod, pruner, ref
 from tests.standins import ApiServer

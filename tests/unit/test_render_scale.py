@@ -9,10 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gpudash import cli, targets
-from gpudash.grafana import dashboards, isolation, tenant_board, uids
-from gpudash.grafana import panels as P
-from gpudash.grafana import provisioning as prov
+from gpudash import cli
+from gpudash.render import targets
+from gpudash.render.grafana import dashboards, isolation, tenant_board, uids
+from gpudash.render.grafana import panels as P
+from gpudash.render.grafana import provisioning as prov
 
 CLUSTERS = ("prod-east", "prod-west")
 METRIC = "cluster_namespace:gpudash_cost:period_to_date"

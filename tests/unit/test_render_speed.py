@@ -9,10 +9,12 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gpudash import artifacts, grafana, kube, mixin
-from gpudash.grafana import dashboards, tenant_board, uids
-from gpudash.mixin import jsonnet
-from gpudash.yamlfmt import COMMENT, dump_json, json_text, strip_comments
+from gpudash.base import kube
+from gpudash.base.yamlfmt import COMMENT, dump_json, json_text, strip_comments
+from gpudash.render import grafana, mixin
+from gpudash.render.grafana import dashboards, tenant_board, uids
+from gpudash.render.mixin import jsonnet
+from gpudash.render.targets import artifacts
 
 
 def _own(model, t):

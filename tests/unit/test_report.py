@@ -15,14 +15,15 @@ from pathlib import Path
 import promql_parser as pp
 import pytest
 
+from gpudash.model import series as names
 from gpudash.model.types import Issuer, Tenant
+from gpudash.ops.report import common, invoice, render
+from gpudash.ops.report.billing import UNALLOCATED, BillingReport, EnergyLine, Line, budget_rows
+from gpudash.ops.report.idle import IdleReport, IdleWorkload
+from gpudash.ops.report.nodes import NodesReport
+from gpudash.ops.report.period import PeriodError, chunks, parse_period, parse_time, readable_until, rfc3339
 from gpudash.promql.lint import parse, vector_selectors
-from gpudash.report import common, invoice, queries, render
-from gpudash.report.billing import UNALLOCATED, BillingReport, EnergyLine, Line, budget_rows
-from gpudash.report.idle import IdleReport, IdleWorkload
-from gpudash.report.nodes import NodesReport
-from gpudash.report.period import PeriodError, chunks, parse_period, parse_time, readable_until, rfc3339
-from gpudash.rules import names
+from gpudash.queries import report as queries
 
 H = 3600
 
@@ -307,7 +308,7 @@ def test_idle_formats():
 
 
 def test_progress_only_on_a_terminal(capsys):
-    from gpudash.progress import Progress
+    from gpudash.base.progress import Progress
 
     with Progress("billing", enabled=True) as p:
         p(2, 24, "2025-02")

@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-from gpudash import layout, mco
+from gpudash.base import layout
+from gpudash.model import series as names
 from gpudash.model.pricing import product_label, skus
 from gpudash.promql import build as q
 from gpudash.promql.lint import parse, vector_selectors
-from gpudash.rules import hub, names, spoke
+from gpudash.render import mco
+from gpudash.render.rules import hub, spoke
 from tests.conftest import load_yaml
 
 
@@ -128,7 +130,7 @@ def test_collector_expr_is_json_string_body():
 
 
 def test_each_object_folder_has_its_own_kustomization(rendered):
-    from gpudash import layout
+    from gpudash.base import layout
 
     for kust_path in rendered.rglob("kustomization.yaml"):
         if kust_path.parent == rendered or rendered / layout.DEPLOY in kust_path.parents:

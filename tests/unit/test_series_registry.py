@@ -1,4 +1,4 @@
-"""Every rendered recording rule's output labels are the ones the series registry (gpudash.rules.names) declares.
+"""Every rendered recording rule's output labels are the ones the series registry (gpudash.model.series) declares.
 
 The output labels are read from the parsed expression (promql-parser): aggregations keep their ``by`` labels
 (or drop their ``without`` ones), vector matching keeps the left side plus ``group_left`` labels, ``or`` gives
@@ -13,9 +13,11 @@ import promql_parser as p
 import pytest
 import yaml
 
-from gpudash import layout, rules
-from gpudash.rules import hub, names
-from gpudash.rules.format import Rule
+from gpudash.base import layout
+from gpudash.model import series as names
+from gpudash.render import rules
+from gpudash.render.rules import hub
+from gpudash.render.rules.format import Rule
 
 UNKNOWN = "?"  # a label set that cannot be told from the expression (a raw series not aggregated)
 

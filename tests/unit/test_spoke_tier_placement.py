@@ -12,8 +12,8 @@ from __future__ import annotations
 import celpy
 import pytest
 
-from gpudash.mco import spoke_tier as delivery
 from gpudash.model import model_from_dict
+from gpudash.render.mco import spoke_tier as delivery
 from tests.unit.test_mco_settings import example
 
 CLUSTERSET = {"cluster.open-cluster-management.io/clusterset": "default"}

@@ -11,11 +11,14 @@ import json
 import promql_parser as pp
 import pytest
 
-from gpudash import artifacts, grafana, kube, layout
-from gpudash.errors import GenerationError
-from gpudash.grafana import isolation, proxy, uids
-from gpudash.grafana.panels import iter_targets
-from gpudash.rules import hub, names
+from gpudash.base import kube, layout
+from gpudash.base.errors import GenerationError
+from gpudash.model import series as names
+from gpudash.render import grafana
+from gpudash.render.grafana import isolation, proxy, uids
+from gpudash.render.grafana.panels import iter_targets
+from gpudash.render.rules import hub
+from gpudash.render.targets import artifacts
 
 NS = "team-a"
 CLUSTERS = ("prod-east", "prod-west")

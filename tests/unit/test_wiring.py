@@ -10,10 +10,11 @@ import jsonschema
 import pytest
 import yaml
 
-from gpudash import kube, layout, rules, wiring
+from gpudash.base import kube, layout
 from gpudash.model import model_from_dict
 from gpudash.model.load import bundled_example_path
-from gpudash.sources import kube_state_metrics as ksm
+from gpudash.model.sources import kube_state_metrics as ksm
+from gpudash.render import rules, wiring
 from tests.conftest import FIXTURES
 
 SCHEMA = json.loads((FIXTURES / "upstream/servicemonitor/servicemonitor-v1.schema.json")

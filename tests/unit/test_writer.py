@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from gpudash import cli, layout, writer
-from gpudash.deferred import Deferred
-from gpudash.errors import GenerationError, InputError
+from gpudash import cli
+from gpudash.base import layout
+from gpudash.base.deferred import Deferred
+from gpudash.base.errors import GenerationError, InputError
+from gpudash.render import writer
 
 
 def tree(root):
@@ -143,7 +145,7 @@ def test_symlinked_file_is_refused(tmp_path):
 
 
 def test_unwritable_output_is_one_clear_error(tmp_path):
-    from gpudash.errors import GpudashError
+    from gpudash.base.errors import GpudashError
 
     with pytest.raises(GpudashError, match=r"^/proc/nope: cannot write output: No such file or directory$"):
         writer.apply(writer.plan("/proc/nope", {"a.yaml": {}}))
@@ -339,7 +341,7 @@ def test_a_failure_at_any_step_of_apply_restores_the_previous_output_exactly(tmp
     """Apply fails at its 1st, 2nd, ... file-system step in turn (every move of a new, replaced or removed file,
     every folder made, the manifest): each time the previous output is back byte for byte, with its folders and
     its manifest and no stage left, and the error is one line."""
-    from gpudash.errors import GpudashError
+    from gpudash.base.errors import GpudashError
 
     def attempt(step: int):
         out = tmp_path / f"out{step}"
@@ -375,7 +377,7 @@ def test_a_failure_at_any_step_of_apply_restores_the_previous_output_exactly(tmp
 def test_the_next_render_restores_an_apply_that_died_half_done(tmp_path, monkeypatch):
     """A render killed in the middle of its moves (no rollback ran) leaves its journal in the stage: the next
     render's lock rolls it back, whatever step it died at, and says so."""
-    from gpudash.errors import GpudashError
+    from gpudash.base.errors import GpudashError
 
     for step in range(9):
         out = tmp_path / f"out{step}"
@@ -399,7 +401,7 @@ def test_the_next_render_restores_an_apply_that_died_half_done(tmp_path, monkeyp
 def test_a_held_lock_refuses_a_second_render_at_once(tmp_path):
     """(The two-process race is tests/integration/test_writer.py.) The lock says who holds it since when; it is
     gone, with a folder it made for nothing, when the render ends."""
-    from gpudash.errors import GpudashError
+    from gpudash.base.errors import GpudashError
 
     out = tmp_path / "out"
     with writer.lock(out) as held:

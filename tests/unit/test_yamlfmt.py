@@ -6,8 +6,8 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gpudash import writer
-from gpudash.yamlfmt import COMMENT, dump_yaml, strip_comments
+from gpudash.base.yamlfmt import COMMENT, dump_yaml, strip_comments
+from gpudash.render import writer
 
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 AWKWARD = [" leading space\nx", "two trailing\n\n", "\n", "\n\nstarts with breaks", "tab\tinside\nx",

@@ -6,7 +6,7 @@ import string
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gpudash import yamlfmt
+from gpudash.base import yamlfmt
 
 CASES = ["team-a", "tenant-00001", "yes", "No", "ON", "null", "Null", "true", "e1", "E5", "a.b/c_d-e", "nan",
          "NaN", "inf", "x" * 200, "y", "n", "Y", "off", "2026-01-01", "a-", "z.", "v1.2.3", "t00001",

@@ -1,0 +1,89 @@
+"""Kubernetes object skeletons shared by the ACM, single-cluster and Grafana artifact families."""
+from __future__ import annotations
+
+from gpudash.base.deferred import Deferred
+from gpudash.base.errors import GenerationError
+from gpudash.base.yamlfmt import COMMENT, json_text
+
+# Kubernetes size limits, the one home for them. Every object (a ConfigMap's or Secret's data in particular) must
+# stay under 1 MiB; client-side `kubectl apply` and ArgoCD's default sync store the whole object as JSON in the
+# kubectl.kubernetes.io/last-applied-configuration annotation, and annotations total at most 256 KiB.
+MAX_OBJECT_BYTES = 1024 * 1024
+LAST_APPLIED_LIMIT = 262_144
+SYNC_OPTIONS = "argocd.argoproj.io/sync-options"
+SERVER_SIDE_APPLY = "ServerSideApply=true"
+
+# OpenShift's platform Prometheus selects ServiceMonitors and PrometheusRules only in namespaces labelled so
+# (openshift/cluster-monitoring-operator assets/prometheus-k8s/prometheus.yaml, *NamespaceSelector).
+CLUSTER_MONITORING = {"openshift.io/cluster-monitoring": "true"}
+# The platform Prometheus itself: the Prometheus CR "k8s" in openshift-monitoring, running as the service account
+# prometheus-k8s (assets/prometheus-k8s/prometheus.yaml serviceAccountName).
+PLATFORM_NAMESPACE = "openshift-monitoring"
+PLATFORM_PROMETHEUS = "prometheus-k8s"
+RBAC_API = "rbac.authorization.k8s.io/v1"
+PART_OF = {"app.kubernetes.io/part-of": "gpudash", "app.kubernetes.io/managed-by": "gpudash"}
+
+
+def obj(api_version: str, kind: str, name: str, namespace: str | None = None, labels: dict | None = None,
+        annotations: dict | None = None, **body) -> dict:
+    """A Kubernetes object as plain data, with gpudash's ownership labels."""
+    meta = {"name": name}
+    if namespace:
+        meta["namespace"] = namespace
+    meta["labels"] = {**PART_OF, **(labels or {})}
+    if annotations:
+        meta["annotations"] = annotations
+    return {"apiVersion": api_version, "kind": kind, "metadata": meta, **body}
+
+
+def configmap(name: str, namespace: str, data: dict[str, str], **kw) -> dict:
+    return obj("v1", "ConfigMap", name, namespace, data=data, **kw)
+
+
+KUSTOMIZE_GROUP = "kustomize.config.k8s.io/"
+PATCH_SUFFIX = ".patch.yaml"  # a kustomize patch: shaped like an object, never applied as one
+
+
+def is_object(data) -> bool:
+    """A Kubernetes object to apply (not a kustomize Kustomization/Component)."""
+    return (isinstance(data, dict) and "apiVersion" in data and "kind" in data
+            and not str(data["apiVersion"]).startswith(KUSTOMIZE_GROUP))
+
+
+def is_resource(path: str, data) -> bool:
+    """An output file that a kustomization lists as a resource: an object that is not a patch (a deferred file
+    says so without being built)."""
+    if isinstance(data, Deferred):
+        return data.resource
+    return is_object(data) and not path.endswith(PATCH_SUFFIX)
+
+
+def size(data: dict) -> int:
+    """Bytes of the object as compact JSON: what the API server stores and last-applied would hold."""
+    return len(json_text(data, separators=(",", ":"), ensure_ascii=False).encode())
+
+
+def fit(path: str, data: dict) -> dict:
+    """``data`` checked against the size limits: refused over 1 MiB; over 256 KiB, annotated for ArgoCD
+    server-side apply (and commented why). A deferred object is left as it is: its builder refuses it over 256 KiB
+    (:class:`gpudash.base.deferred.Deferred`)."""
+    if isinstance(data, Deferred):
+        return data
+    n = size(data)
+    kind, name = data.get("kind"), data.get("metadata", {}).get("name")
+    if n >= MAX_OBJECT_BYTES:
+        raise GenerationError(f"{path}: {kind} {name} is {n} bytes, over Kubernetes' {MAX_OBJECT_BYTES}-byte object "
+                              "limit (1 MiB): it cannot be applied; reduce the model (fewer tenants or GPU classes)")
+    if n <= LAST_APPLIED_LIMIT:
+        return data
+    meta = dict(data["metadata"])
+    meta["annotations"] = {**meta.get("annotations", {}), SYNC_OPTIONS: SERVER_SIDE_APPLY}
+    why = (f"{kind} {name} is {n} bytes, over the {LAST_APPLIED_LIMIT}-byte limit of client-side apply's\n"
+           f"last-applied annotation: apply it server-side (ArgoCD: {SYNC_OPTIONS}: {SERVER_SIDE_APPLY};\n"
+           "kubectl: apply --server-side).")
+    return {COMMENT: why, **{k: v for k, v in data.items() if k != COMMENT}, "metadata": meta}
+
+
+def server_side(data) -> bool:
+    """Whether :func:`fit` annotated ``data`` for server-side apply."""
+    return is_object(data) and data.get("metadata", {}).get("annotations", {}).get(SYNC_OPTIONS) == SERVER_SIDE_APPLY

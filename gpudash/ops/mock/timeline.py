@@ -1,0 +1,352 @@
+"""A mock's series over time, computed only where something changes.
+
+The series synthesiser (:mod:`gpudash.simulation.series`) works minute by minute. Between two *change minutes*
+(a lifecycle event, a utilisation step, a container restart and the minute after it) nothing a target exposes
+changes, so the scenario is compressed to its change minutes (order-preserving, so every state, device
+assignment and utilisation is the same) and the simulation exposition functions run once per segment.
+
+Expositions are produced in *exposed* form (what ``/metrics`` of kube-state-metrics, the DCGM exporter or
+the AMD exporter returns: no ``job``, pod labels named ``namespace``/``pod``/``container``) and turned into
+*stored* form (what Prometheus keeps after the scrape) by :func:`stored`: ``job`` and ``instance`` added,
+and the exporter pod's target labels applied as Prometheus does with or without honor_labels
+(:func:`gpudash.simulation.series.scraped`).
+"""
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import functools
+import re
+
+from gpudash.model.sources import gpu_exporters as gx
+from gpudash.model.sources import kube_state_metrics as kube
+from gpudash.model.types import Model
+from gpudash.ops.mock.config import Mock
+from gpudash.simulation import series as gs
+from gpudash.simulation.reference import Reference
+from gpudash.simulation.scenario import (
+    LOOKBACK,
+    Event,
+    Node,
+    Pod,
+    Scenario,
+    counter_at,
+    counter_runs,
+    gpu_watts,
+    power_watts,
+    reloads,
+    shown_holders,
+)
+
+Labels = tuple[tuple[str, str], ...]
+JOBS = ("ksm", "dcgm", "amd")
+
+
+def change_minutes(s: Scenario, extra=()) -> list[int]:
+    """Sorted minutes at which some exposed value may change (0 and the duration included)."""
+    points = {0, s.duration, *extra}
+    for pod in s.pods:
+        for e in pod.lifecycle:
+            points.add(e.at)
+            if e.restart:
+                points.add(e.at + 1)
+        points.update(at for at, _ in pod.utilisation)
+    return sorted(p for p in points if 0 <= p <= s.duration)
+
+
+def compress(s: Scenario, points: list[int]) -> Scenario:
+    """``s`` with minute ``points[i]`` renamed ``i`` (every change minute must be in ``points``)."""
+    def idx(m: int) -> int:
+        return max(0, bisect.bisect_right(points, m) - 1)
+
+    pods = tuple(dataclasses.replace(
+        p, lifecycle=tuple(dataclasses.replace(e, at=idx(e.at)) for e in p.lifecycle),
+        utilisation=tuple((idx(at), v) for at, v in p.utilisation)) for p in s.pods)
+    return dataclasses.replace(s, pods=pods, duration=len(points) - 1, faults=())
+
+
+def reload_minutes(s: Scenario) -> set[int]:
+    """Minutes of the scenario's driver reloads (an energy counter restarts: a change minute)."""
+    return {f.at for f in s.faults_of("driver_reload")}
+
+
+def gpu_counter_runs(s: Scenario, compressed: Scenario, points: list[int], node: Node, gpu: int) -> tuple:
+    """:func:`~gpudash.simulation.scenario.counter_runs` of a GPU of ``s``, its power taken once per change minute
+    from ``compressed`` (``s`` compressed to ``points``, every reload minute among them)."""
+    watts = [gpu_watts(compressed, node, gpu, i) for i in range(len(points))]
+    return counter_runs(points, watts, reloads(s, node))
+
+
+@functools.cache
+def compressed(s: Scenario) -> tuple[list[int], Scenario, list]:
+    """(change minutes, driver reloads included; ``s`` compressed to them; its device assignments per change
+    minute), one object per scenario: the simulation's caches keyed on the compressed scenario then find it by
+    identity (an equal copy, e.g. another reference's, would be compared field by field at every look-up)."""
+    points = change_minutes(s, reload_minutes(s))
+    small = compress(s, points)
+    return points, small, gs.assignments(small)
+
+
+def for_cluster(s: Scenario, cluster: str) -> Scenario:
+    return dataclasses.replace(s, nodes=tuple(n for n in s.nodes if n.cluster == cluster),
+                               pods=tuple(p for p in s.pods if p.cluster == cluster))
+
+
+class Timeline:
+    """Exposed series of one cluster of a mock, per segment between change minutes."""
+
+    def __init__(self, mock: Mock, model: Model, cluster: str, extra_points=(), jobs=JOBS):
+        self.mock, self.model, self.cluster, self.jobs = mock, model, cluster, tuple(jobs)
+        self.scenario = for_cluster(mock.scenario, cluster)
+        faults = [(f[3], f[4]) for f in mock.gpu_faults if f[0] == cluster]
+        self.points = change_minutes(self.scenario, [*extra_points, *(m for f in faults for m in f),
+                                                     *reload_minutes(self.scenario)])
+        self._compressed = compress(self.scenario, self.points)
+        self._counters: list | None = None
+        # device assignments only matter to the GPU exporters (and cost O(minutes x pods) to compute)
+        self._held = gs.assignments(self._compressed) if set(self.jobs) - {"ksm"} else None
+        self._cache: dict[int, dict[str, dict[Labels, float]]] = {}
+
+    def segment(self, minute: float) -> int:
+        return max(0, bisect.bisect_right(self.points, minute) - 1)
+
+    def exposed(self, minute: float) -> dict[str, dict[Labels, float]]:
+        """{job: {labels (with __name__): value}} that each target exposes at ``minute``."""
+        i = self.segment(minute)
+        if i not in self._cache:
+            if len(self._cache) > 4096:
+                self._cache.clear()
+            self._cache[i] = self._expose(i)
+        return self._cache[i]
+
+    def _expose(self, i: int) -> dict[str, dict[Labels, float]]:
+        ksm = {_drop(k, "job"): v for k, v in gs._ksm_exposition(self._compressed, self.model, self.cluster, i).items()}
+        ksm.update(_container_info(ksm))
+        out = {"ksm": ksm, "dcgm": {}, "amd": {}}
+        if self._held is None:
+            return out
+        gpu = gs.exporter_exposed(self._compressed, self.model, self.cluster, i, self._held[i])
+        for key, value in gpu.items():
+            d = dict(key)
+            job = "amd" if "gpu_id" in d else "dcgm"
+            host = d.get("Hostname") or d.get("hostname")
+            if self.mock.exporter.get((self.cluster, host), job) != job:
+                continue
+            d.pop("job", None)
+            out[job][tuple(sorted(d.items()))] = value
+        self._extras(out, self.points[i])
+        return out
+
+    def counters(self, minute: int) -> dict[str, dict[Labels, float]]:
+        """{job: {labels: value}} of the GPUs' energy counters at ``minute`` (exposed form, as :meth:`exposed`):
+        the power the exporter shows, summed since minute 0 (gpudash.simulation.scenario.counter_runs)."""
+        if self._counters is None:
+            self._counters = []
+            for index, node in enumerate(self._compressed.nodes):
+                job = "amd" if node.vendor == "amd" else "dcgm"
+                if not node.energy_counter or job not in self.jobs or self.mock.exporter.get(
+                        (self.cluster, node.name), job) != job:
+                    continue
+                for g in range(node.count):
+                    labels, scale = gs.counter_series(self.model, index, node, g)
+                    runs = gpu_counter_runs(self.scenario, self._compressed, self.points, node, g)
+                    self._counters.append((job, _drop(labels, "job"), scale, runs))
+        out: dict[str, dict[Labels, float]] = {job: {} for job in JOBS}
+        for job, labels, scale, runs in self._counters:
+            out[job][labels] = round(counter_at(runs, minute) / scale)
+        return out
+
+    def _extras(self, out: dict, minute: int) -> None:
+        """Series the golden synthesiser has no need for but real exporters serve: DCGM framebuffer free
+        memory and XID errors (``gpu_faults``), AMD VRAM and power (as a DCGM GPU's: the counters' power)."""
+        xids = {(f[1], str(f[2])): f[5] for f in self.mock.gpu_faults
+                if f[0] == self.cluster and f[3] <= minute < f[4]}
+        for key in [k for k in out["dcgm"] if dict(k)["__name__"] == "DCGM_FI_DEV_POWER_USAGE"]:
+            d = dict(key)
+            d["__name__"] = "DCGM_FI_DEV_XID_ERRORS"
+            out["dcgm"][tuple(sorted(d.items()))] = xids.get((d.get("Hostname") or d.get("hostname"), d["gpu"]), 0)
+        for key, used in list(out["dcgm"].items()):
+            d = dict(key)
+            if d["__name__"] != "DCGM_FI_DEV_FB_USED":
+                continue
+            total = self.mock.memory.get((self.cluster, d.get("Hostname") or d.get("hostname")), 81920)
+            if "GPU_I_PROFILE" in d:
+                gb = re.search(r"\.(\d+)gb", d["GPU_I_PROFILE"])
+                total = int(gb.group(1)) * 1024 if gb else total
+            d["__name__"] = "DCGM_FI_DEV_FB_FREE"
+            out["dcgm"][tuple(sorted(d.items()))] = max(0, total - used)
+        for key, util in list(out["amd"].items()):
+            d = dict(key)
+            total = self.mock.memory.get((self.cluster, d["hostname"]), 196608)
+            prefix = self.model.sources.amd_metric_prefix
+            for name, value in ((prefix + "gpu_used_vram", 2048 + util * total / 200 if d.get("pod") else 0),
+                                (prefix + "gpu_total_vram", total),
+                                (prefix + gx.AMD_POWER, power_watts(util))):
+                d["__name__"] = name
+                out["amd"][tuple(sorted(d.items()))] = value
+
+
+def _container_info(exposed: dict[Labels, float]) -> dict[Labels, float]:
+    """kube-state-metrics' ``kube_pod_container_info`` of each Running pod's containers, which the golden
+    synthesiser has no need for: what a scrape keeping pod series only lacks (gpudash.render.rules.inputs)."""
+    def pod(d: dict) -> tuple:
+        return tuple((k, d[k]) for k in ("namespace", "pod", "uid"))
+
+    series = [(dict(k), v) for k, v in exposed.items()]
+    running = {pod(d) for d, v in series if d["__name__"] == kube.POD_PHASE and d["phase"] == "Running" and v == 1}
+    return {(("__name__", kube.CONTAINER_INFO), *pod(d), ("container", d["container"])): 1 for d, _ in series
+            if d["__name__"] == kube.CONTAINER_REQUESTS and pod(d) in running}
+
+
+def _drop(key: Labels, name: str) -> Labels:
+    return tuple(kv for kv in key if kv[0] != name)
+
+
+def stored(job: str, key: Labels, model: Model, cluster_label: str | None = None) -> Labels:
+    """The labels Prometheus stores for an exposed series of ``job`` (ksm | dcgm | amd)."""
+    src = model.sources
+    d = dict(key)
+    if job != "ksm":
+        host = d.get("Hostname") or d.get("hostname") or ""
+        d = dict(gs.scraped(key, gs.exporter_target(job, host), gs.honours(getattr(src, job))))
+    d["job"] = src.kube_state_metrics_job if job == "ksm" else gx.sample_job(getattr(src, job))
+    host = d.get("Hostname") or d.get("hostname")
+    d.setdefault("instance", "kube-state-metrics:8443" if job == "ksm" else f"{host}:{9400 if job == 'dcgm' else 5000}")
+    if d["__name__"] == "up":
+        d.pop("Hostname", None)
+        d.pop("hostname", None)
+    if cluster_label:
+        d["cluster"] = cluster_label
+    return tuple(sorted(d.items()))
+
+
+def scrape_outcomes(s: Scenario, job: str) -> list[str]:
+    """Per minute: ok | missed | down for ``job`` (simulation fault semantics; amd shares the dcgm faults)."""
+    return gs._outcomes(s, "ksm" if job == "ksm" else "dcgm")
+
+
+class FastReference(Reference):
+    """The reference model with the same answers, faster on month-scale scenarios: an instant at
+    ``minute`` only looks at pods that exist within the lookback (created at or before ``minute`` and not
+    deleted more than LOOKBACK minutes earlier), SKU look-ups are cached, and energy counters and power come from
+    the scenario compressed to its change minutes.
+
+    Energy as the backfilled history (no exporter data before ``exporters_backfilled_from``) measures it; where a
+    step falls back to power it takes the GPU's power now, while the rule reads the highest of the GPU's power
+    series within the lookback: the same unless the pod the exporter shows on the GPU changed in the lookback
+    before a step without a counter rise (the e2e month has none: exporter data start, a driver reload)."""
+
+    amd_power = True  # the mock serves AMD's gpu_package_power
+
+    def __init__(self, scenario: Scenario, model: Model, exporters_backfilled_from: int | None = None,
+                 closed_lookback: bool = False):
+        super().__init__(scenario, model)
+        self.exporters_from = exporters_backfilled_from
+        self.lookback = LOOKBACK + int(closed_lookback)  # scrapes a step sees: Prometheus 2 includes one 5m old
+        self._full = scenario
+        self._sku_cache: dict = {}
+        self._runs: dict[tuple, tuple] = {}
+        buckets: dict[int, list[Pod]] = {}
+        hours = scenario.duration // 60 + 1
+        for pod in scenario.pods:
+            first = pod.lifecycle[0].at
+            gone = [e.at for e in pod.lifecycle if e.deleted]
+            last = (max(gone) + LOOKBACK) if gone and pod.lifecycle[-1].deleted else scenario.duration + LOOKBACK
+            for h in range(max(0, first // 60), min(hours, last // 60 + 1)):
+                buckets.setdefault(h, []).append(pod)
+        self._buckets = {h: dataclasses.replace(scenario, pods=tuple(p)) for h, p in buckets.items()}
+        self._empty = dataclasses.replace(scenario, pods=())
+
+    def pod_allocation(self, minute: int):
+        if minute in self._alloc:
+            return self._alloc[minute]
+        self.s = self._buckets.get(minute // 60, self._empty)
+        try:
+            return super().pod_allocation(minute)
+        finally:
+            self.s = self._full
+
+    def _compressed(self) -> tuple[list[int], Scenario, list]:
+        return compressed(self._full)
+
+    def held(self, minute: int):
+        """Device assignments from the scenario compressed to its change minutes (the same at every minute)."""
+        points, _, held = self._compressed()
+        return held[max(0, bisect.bisect_right(points, minute) - 1)]
+
+    def shown(self, minute: int):
+        points, compressed, _ = self._compressed()
+        return shown_holders(compressed, max(0, bisect.bisect_right(points, minute) - 1))
+
+    def watts(self, node: Node, gpu: int, minute: int) -> float:
+        points, compressed, _ = self._compressed()
+        return gpu_watts(compressed, node, gpu, max(0, bisect.bisect_right(points, minute) - 1))
+
+    def counter(self, node: Node, gpu: int, minute: int) -> float:
+        key = (node, gpu)
+        if key not in self._runs:
+            points, compressed, _ = self._compressed()
+            self._runs[key] = gpu_counter_runs(self._full, compressed, points, node, gpu)
+        return counter_at(self._runs[key], minute)
+
+    def _backfilled_scrapes(self, minute: int):
+        """The exporter scrapes an instant query at ``minute`` reads in backfilled history (no staleness markers:
+        every scrape stored within the lookback, from ``exporters_backfilled_from`` on)."""
+        scrapes = self._scrapes("dcgm")
+        for k in range(minute, max(minute - self.lookback, self.exporters_from - 1, -1), -1):
+            if k < len(scrapes) and scrapes[k] == "ok":
+                yield k
+
+    def attributed_gpus(self, minute: int) -> dict[tuple, int]:
+        """As the reference model, except for backfilled history (:mod:`gpudash.ops.mock.history`
+        ``exporters_from``): exporter series exist only from ``exporters_backfilled_from`` on, and carry no
+        staleness markers, so a series that stopped (its pod left the GPU) is still read for the lookback and
+        every scrape stored within it counts (``closed_lookback``: Prometheus 2, whose lookback includes a sample
+        exactly 5 minutes old, as step-aligned backfilled scrapes are)."""
+        if self.exporters_from is None:
+            return super().attributed_gpus(minute)
+        gpus: dict[tuple, set] = {}
+        for k in self._backfilled_scrapes(minute):
+            for key, held in self.gpus_held(k, minute).items():
+                gpus.setdefault(key, set()).update(held)
+        return {key: len(g) for key, g in gpus.items()}
+
+    def exporter_seen(self, cluster: str, node: str, minute: int) -> bool:
+        """As the reference model, except for backfilled history (see :meth:`attributed_gpus`)."""
+        if self.exporters_from is None:
+            return super().exporter_seen(cluster, node, minute)
+        nvidia = self._full.node(cluster, node).vendor == "nvidia"
+        return nvidia and next(self._backfilled_scrapes(minute), None) is not None
+
+    def gpu_shares(self, node: Node, gpu: int, minute: int, pods: set) -> dict[str, float]:
+        """As the reference model, except for backfilled history (see :meth:`attributed_gpus`): a device's holders
+        of every scrape within the lookback."""
+        if self.exporters_from is None:
+            return super().gpu_shares(node, gpu, minute, pods)
+        held: dict[tuple, float] = {}
+        for k in self._backfilled_scrapes(minute):
+            held.update(self.device_holders(node, gpu, k))
+        return self.namespace_shares(held, pods)
+
+    def _since(self, hour: int, since: int) -> int | None:
+        """The first minute with exporter data for ``hour`` (none before ``exporters_backfilled_from``), or None
+        when none of its steps sees any."""
+        first = max(since, self.exporters_from or 0)
+        return first if (hour + 1) * 60 > first else None
+
+    def energy(self, hour: int, since: int = 0) -> dict[tuple, float]:
+        first = self._since(hour, since)
+        return {} if first is None else super().energy(hour, first)
+
+    def fleet_energy(self, hour: int, since: int = 0) -> dict[str, float]:
+        first = self._since(hour, since)
+        return {} if first is None else super().fleet_energy(hour, first)
+
+    def sku(self, product: str, resource: str):
+        key = (product, resource)
+        if key not in self._sku_cache:
+            self._sku_cache[key] = super().sku(product, resource)
+        return self._sku_cache[key]
+
+
+__all__ = ["Event", "FastReference", "JOBS", "Timeline", "change_minutes", "compress", "stored"]

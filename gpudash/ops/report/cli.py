@@ -1,0 +1,194 @@
+"""billing statements, CCSP hourly report and idle-GPU report from a live Prometheus or Thanos
+
+``python -m gpudash report billing|nodes|idle --prometheus-url URL ...``; see docs/reports.md. Reports only
+read (HTTP GET/POST to the Prometheus query API); they never change anything in a cluster. Warnings (partial
+data, unpriced usage, non-tenant namespaces, hours not final yet) go to stderr, and also into the JSON and HTML
+output; errors are one line on stderr and exit code 2.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from gpudash.base.errors import GpudashError
+from gpudash.base.terminal import printable
+from gpudash.ops.cliargs import (
+    add_model_options,
+    add_prometheus_options,
+    duration,
+    load_model_from_args,
+    prometheus_from_args,
+)
+
+FORMATS = ("table", "csv", "json")
+STATEMENT_FORMATS = ("html", "pdf", "xml", "facturx")  # one file per tenant in --output-dir
+
+
+def _date(text: str):
+    from datetime import date
+
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date such as 2026-02-01") from None
+
+
+def _connection(p: argparse.ArgumentParser, tenant: bool = True) -> None:
+    p.add_argument("--prometheus-url", required=True, metavar="URL",
+                   help="Prometheus, Thanos Querier or ACM hub rbac-query-proxy base URL")
+    add_model_options(p)
+    add_prometheus_options(p)
+    p.add_argument("--cluster", metavar="NAME", help="only this cluster of the model's clusters")
+    if tenant:  # report nodes is a provider report: the CCSP series have no namespace
+        p.add_argument("--tenant", metavar="NAME", help="only this tenant (its name in the model); every query "
+                                                        "carries namespace=<its namespace> (tenant tokens need it)")
+
+
+def _period(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--start", required=True, metavar="RFC3339", help="period start, a whole UTC hour (inclusive)")
+    p.add_argument("--end", required=True, metavar="RFC3339", help="period end, a whole UTC hour (exclusive)")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="report", required=True, metavar="{billing,nodes,idle}")
+    b = sub.add_parser("billing", help="GPU-hours and cost per cluster, tenant, GPU class and resource")
+    _connection(b)
+    _period(b)
+    b.add_argument("--format", choices=(*FORMATS, *STATEMENT_FORMATS), default="table",
+                   help="table, csv or json on stdout; html or pdf: one statement per tenant (pdf prints the html "
+                        "through headless Chromium, without browser headers and footers); xml: each final "
+                        "statement as an EN 16931 e-invoice (CII XML); facturx: the pdf with that XML embedded")
+    b.add_argument("--output-dir", default=".", metavar="DIR",
+                   help="statement formats: folder for one statement per tenant (default: current folder)")
+    b.add_argument("--issue-date", type=_date, metavar="YYYY-MM-DD",
+                   help="statement formats: the issue date printed on the statements (default: today, UTC)")
+    b.add_argument("--final", action="store_true",
+                   help="statement formats: refuse (exit 2) unless every statement is final, not a draft")
+    b.add_argument("--ledger", metavar="DIR",
+                   help="statement formats: folder recording the final statements issued, so that one issued "
+                        "again with other amounts is a numbered revision naming the one it replaces")
+    n = sub.add_parser("nodes", help="CCSP: active GPUs per worker node and active nodes per UTC clock hour")
+    _connection(n, tenant=False)
+    _period(n)
+    n.add_argument("--format", choices=FORMATS, default="table", help="output on stdout (default: table)")
+    n.add_argument("--summary", action="store_true", help="--format csv: the per-hour summary instead of nodes")
+    i = sub.add_parser("idle", help="workloads holding GPUs with zero activity (gpu-pruner's dry run)")
+    _connection(i)
+    i.add_argument("--window", type=duration, metavar="DURATION",
+                   help="only pods idle at least this long (default and minimum: the model's alerts.idle.window)")
+    i.add_argument("--namespace", metavar="REGEX", default=".*",
+                   help="only these namespaces (the model's alerts.idle.namespace_regex already applies)")
+    i.add_argument("--model", metavar="REGEX", default=".*",
+                   help='only these GPU models, e.g. "NVIDIA A10G" (alerts.idle.model_regex already applies)')
+    i.add_argument("--time", metavar="RFC3339", help="evaluate at this time (default: now)")
+    i.add_argument("--lookback", type=duration, default=7 * 86400, metavar="DURATION",
+                   help="how far back to look for the last activity (default: 7d)")
+    i.add_argument("--format", choices=FORMATS, default="table", help="output on stdout (default: table)")
+
+
+def run(args) -> int:
+    from gpudash.base.progress import Progress
+    from gpudash.ops.report import billing, idle, nodes, render
+    from gpudash.ops.report.period import parse_period, parse_time
+
+    model = load_model_from_args(args)
+    if args.cluster is not None and args.cluster not in model.clusters:
+        from gpudash.model.load import did_you_mean
+
+        raise GpudashError(f"--cluster {args.cluster} is not one of the model's clusters "
+                           f"({', '.join(model.clusters)}){did_you_mean(args.cluster, model.clusters)}")
+    if args.report == "idle" and args.window is not None and args.window < model.alerts.idle.window:
+        from gpudash.model.load import format_duration
+
+        raise GpudashError(f"--window {format_duration(args.window)} is shorter than alerts.idle.window "
+                           f"({format_duration(model.alerts.idle.window)}): it narrows the recorded idle series "
+                           "(the one idle definition), never redefines it")
+    prom = prometheus_from_args(args)
+    namespace = None
+    if getattr(args, "tenant", None):
+        namespace = billing.tenant_by_name(model, args.tenant).namespace
+        prom.extra_params["namespace"] = namespace  # thanos-querier's tenancy port requires it; others ignore it
+    progress = Progress(f"report {args.report}")
+    try:
+        if args.report == "billing":
+            start, end = parse_period(args.start, args.end)
+            report = billing.fetch(prom, model, start, end, tenant=args.tenant, cluster=args.cluster,
+                                   progress=progress)
+            progress.close()
+            _warn(report.warnings)
+            if args.format in STATEMENT_FORMATS:
+                for path in _write_statements(report, model, args):
+                    print(path)
+            else:
+                print({"table": render.billing_table, "csv": render.billing_csv,
+                       "json": lambda r: render.dumps(r.to_json())}[args.format](report), end="")
+        elif args.report == "nodes":
+            start, end = parse_period(args.start, args.end)
+            report = nodes.fetch(prom, model, start, end, cluster=args.cluster, progress=progress)
+            progress.close()
+            _warn(report.warnings)
+            if args.format == "csv":
+                print(render.nodes_csv(report, args.summary), end="")
+            elif args.format == "json":
+                print(render.dumps(report.to_json()), end="")
+            else:
+                print(render.nodes_table(report), end="")
+        else:
+            at = parse_time(args.time, "--time") if args.time else None
+            if args.tenant and args.namespace != ".*":
+                raise GpudashError("give --tenant or --namespace, not both")
+            report = idle.fetch(prom, model, at=at, window=args.window, namespace_regex=args.namespace,
+                                model_regex=args.model, namespace=namespace, cluster=args.cluster,
+                                lookback=args.lookback)
+            _warn(report.warnings)
+            print({"table": render.idle_table, "csv": render.idle_csv,
+                   "json": lambda r: render.dumps(r.to_json())}[args.format](report), end="")
+    finally:
+        progress.close()
+    return 0
+
+
+def _write_statements(report, model, args) -> list:
+    """Write one statement per tenant in ``args.format``; returns their paths. Drafts are refused with --final and
+    for the e-invoice formats (a draft is no invoice); final statements are numbered through --ledger."""
+    import time
+    from datetime import UTC, datetime
+
+    from gpudash.base.progress import Progress
+    from gpudash.ops.report import einvoice, invoice, pdf, render
+
+    issued = args.issue_date or datetime.now(UTC).date()
+    invoices = invoice.invoices(report, model, issued, time.time())
+    drafts = [inv for inv in invoices if inv.draft]
+    if drafts and (args.final or args.format in ("xml", "facturx")):
+        why = "--final" if args.final else f"--format {args.format} (an e-invoice)"
+        raise GpudashError(f"{why}: the statement of {drafts[0].buyer.name} is a draft ({'; '.join(drafts[0].draft)})"
+                           f"{f' (and {len(drafts) - 1} more)' if len(drafts) > 1 else ''}; issue it once final")
+    ledger = invoice.Ledger(args.ledger) if args.ledger else None
+    out = []
+    with Progress(f"report billing: {args.format}") as progress:
+        for done, inv in enumerate(invoices):
+            progress(done, len(invoices), inv.buyer.name)
+            inv = ledger.issue(inv) if ledger and inv.final else inv
+            if args.format == "xml":
+                data, suffix = einvoice.cii_xml(inv), ".xml"
+            else:
+                html = render.statement_html(report, inv)
+                data, suffix = (html.encode(), ".html") if args.format == "html" else (pdf.to_pdf(html), ".pdf")
+                if args.format == "facturx":
+                    data = einvoice.facturx_pdf(data, einvoice.cii_xml(inv))
+            path = Path(args.output_dir) / render.statement_filename(inv, suffix)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(data)
+            except OSError as err:
+                raise GpudashError(f"--output-dir {args.output_dir}: cannot write {path.name}: "
+                                   f"{err.strerror}") from None
+            out.append(path)
+    return out
+
+
+def _warn(warnings: list[str]) -> None:
+    for w in warnings:
+        print(f"gpudash: warning: {printable(w)}", file=sys.stderr)  # label values in it: one line each

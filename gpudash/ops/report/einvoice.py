@@ -1,0 +1,141 @@
+"""Final invoices as EN 16931 e-invoices: UN/CEFACT Cross Industry Invoice (CII) XML in the Factur-X / ZUGFeRD
+EN 16931 profile, alone (``--format xml``) or embedded in the statement's PDF (``--format facturx``).
+
+The XML is built with drafthorse (pretix/python-drafthorse), which models the CII schema field by field and
+validates what it writes against the Factur-X 1.0.07 EN 16931 XSD it ships (``drafthorse/schema/``, the
+FNFE-MPE's published schema); drafthorse's ``pdf.attach_xml`` embeds it in the PDF as ``factur-x.xml`` with the
+Factur-X XMP metadata. Business terms (BT-n) are those of EN 16931-1; codes:
+- document type (UNTDID 1001): 380 commercial invoice, 384 corrected invoice (a revision, with BT-25 naming the
+  invoice it replaces);
+- VAT category (UNTDID 5305): S standard rate, Z zero rated, E exempt (with the reason, BT-120);
+- payment means (UNTDID 4461): 58 SEPA credit transfer when the issuer has an IBAN, else 1 (not defined);
+- units (UN/ECE Recommendation 20): HUR hour, KWH kilowatt hour (:data:`gpudash.ops.report.invoice.UNIT_CODES`).
+"""
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+
+from gpudash.base.errors import GpudashError
+from gpudash.ops.report import common
+from gpudash.ops.report.invoice import Invoice
+
+PROFILE = "FACTUR-X_EN16931"  # drafthorse's name of the schema it validates against
+GUIDELINE = "urn:cen.eu:en16931:2017"  # BT-24: the EN 16931 core specification
+
+
+def _party(party, name: str, address: tuple[str, ...], country: str, tax_id: str, email: str) -> None:
+    from drafthorse.models.party import TaxRegistration
+
+    party.name = name
+    lines = list(address)
+    for field, line in zip(("line_one", "line_two", "line_three"), lines[:3]):
+        setattr(party.address, field, line)
+    party.address.country_id = country
+    if tax_id:
+        party.tax_registrations.add(TaxRegistration(id=("VA", tax_id)))
+    if email:
+        party.electronic_address.uri_ID = ("EM", email)
+
+
+def _category(invoice: Invoice) -> tuple[str, Decimal]:
+    if invoice.tax.exempt:
+        return "E", Decimal("0.00")
+    rate = Decimal(repr(invoice.tax.rate))
+    return ("S" if rate > 0 else "Z"), rate
+
+
+def cii_xml(invoice: Invoice) -> bytes:
+    """``invoice`` as CII XML, validated against the EN 16931 profile's XSD (a final invoice only)."""
+    from drafthorse.models.accounting import ApplicableTradeTax
+    from drafthorse.models.document import Document
+    from drafthorse.models.note import IncludedNote
+    from drafthorse.models.payment import PaymentMeans, PaymentTerms
+    from drafthorse.models.tradelines import LineItem
+
+    if not invoice.final:
+        raise GpudashError(f"statement {invoice.number} is a draft ({'; '.join(invoice.draft)}): only a final "
+                           "statement is an invoice")
+    seller, buyer = invoice.seller, invoice.buyer.billing
+    missing = [what for what, value in (("issuer.name", seller.name), ("issuer.country", seller.country),
+                                        ("billing.country of tenant " + invoice.buyer.name, buyer.country))
+               if not value]
+    if missing:
+        raise GpudashError(f"an EN 16931 e-invoice needs {', '.join(missing)} in the model")
+    cur = invoice.currency
+    doc = Document()
+    doc.context.guideline_parameter.id = GUIDELINE
+    doc.header.id = invoice.number
+    doc.header.type_code = "384" if invoice.replaces else "380"
+    doc.header.issue_date_time = invoice.issued
+    note = IncludedNote()
+    note.content = f"GPU usage of namespace {invoice.buyer.namespace}"
+    doc.header.notes.add(note)
+
+    agreement = doc.trade.agreement
+    _party(agreement.seller, seller.name, seller.address, seller.country, seller.tax_id, seller.email)
+    _party(agreement.buyer, buyer.legal_name or invoice.buyer.name, buyer.address, buyer.country, buyer.tax_id,
+           buyer.email)
+    if buyer.customer_id:
+        agreement.buyer.id = buyer.customer_id
+    if buyer.purchase_order:
+        agreement.buyer_order.issuer_assigned_id = buyer.purchase_order
+
+    category, rate = _category(invoice)
+    for index, x in enumerate(invoice.lines, 1):
+        item = LineItem()
+        item.document.line_id = str(index)
+        item.product.name = x.description
+        item.agreement.net.amount = x.unit_price
+        item.delivery.billed_quantity = (x.quantity, x.unit_code)
+        item.settlement.trade_tax.type_code = "VAT"
+        item.settlement.trade_tax.category_code = category
+        item.settlement.trade_tax.rate_applicable_percent = rate
+        item.settlement.monetary_summation.total_amount = x.amount
+        doc.trade.items.add(item)
+
+    settlement = doc.trade.settlement
+    settlement.currency_code = cur
+    settlement.payment_reference = invoice.number
+    start = datetime.fromtimestamp(invoice.start, UTC)
+    last = datetime.fromtimestamp(invoice.end, UTC) - timedelta(seconds=1)
+    settlement.period.start, settlement.period.end = start.date(), last.date()
+    means = PaymentMeans()
+    means.type_code = "58" if seller.iban else "1"
+    if seller.iban:
+        means.payee_account.iban = seller.iban
+        if seller.bic:
+            means.payee_institution.bic = seller.bic
+    settlement.payment_means.add(means)
+    terms = PaymentTerms()
+    terms.description = f"Due within {seller.payment_terms_days} days of the issue date"
+    terms.due = invoice.due
+    settlement.terms.add(terms)
+    if invoice.replaces:
+        settlement.invoice_referenced_document.issuer_assigned_id = invoice.replaces
+
+    tax = ApplicableTradeTax()
+    tax.calculated_amount = invoice.tax_amount
+    tax.basis_amount = invoice.subtotal
+    tax.type_code = "VAT"
+    tax.category_code = category
+    tax.rate_applicable_percent = rate
+    if invoice.tax.exempt:
+        tax.exemption_reason = invoice.tax.exempt
+    settlement.trade_tax.add(tax)
+
+    total = settlement.monetary_summation
+    total.line_total = invoice.subtotal
+    total.charge_total = total.allowance_total = common.money(0, cur)
+    total.tax_basis_total = invoice.subtotal
+    total.tax_total = (invoice.tax_amount, cur)
+    total.grand_total = invoice.total_due
+    total.due_amount = invoice.total_due
+    return doc.serialize(schema=PROFILE)
+
+
+def facturx_pdf(pdf: bytes, xml: bytes) -> bytes:
+    """The statement's PDF with ``xml`` embedded as its Factur-X invoice."""
+    from drafthorse.pdf import attach_xml
+
+    return attach_xml(pdf, xml)

@@ -1,0 +1,208 @@
+"""Invoices: one tenant's part of a billing report as finance sends it.
+
+An :class:`Invoice` is built from the report's printed lines (:meth:`BillingReport.billed`: each amount rounded
+once from unrounded hourly figures) and the model's issuer and tenant billing identity: product descriptions,
+quantities at the issuer's display precision, subtotal, tax, total due, issue and due dates, and a number.
+
+Final or draft (docs/billing-contract.md section 11): a statement is FINAL only when its period has ended and
+every hour of it is final on the hub (the hub's hour H is final at H + :func:`gpudash.promql.read.delay`), no hour
+is missing and the query API reported no partial answer. Anything else is a DRAFT, numbered ``DRAFT-...`` with the
+time its data is final up to, so no draft ever carries the number the final statement will.
+
+Numbers: a final statement's number is derived from the tenant and the period (stable and unique per both).
+With a :class:`Ledger` (``report billing --ledger DIR``), a statement issued again with other amounts (a
+correction) is a revision: ``<number>-R<n>``, saying which number it replaces; the same amounts keep their number.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
+
+from gpudash.base.errors import GpudashError
+from gpudash.model.types import Issuer, Model, Tax, Tenant
+from gpudash.ops.report import common
+from gpudash.ops.report.billing import BillingReport
+from gpudash.ops.report.period import rfc3339
+
+GPU, ENERGY = "gpu", "energy"  # the kinds of an invoice line
+# UN/ECE Recommendation 20 unit codes (the code lists EN 16931 names for BT-130): hour, kilowatt hour.
+UNIT_CODES = {GPU: "HUR", ENERGY: "KWH"}
+
+
+@dataclass(frozen=True)
+class InvoiceLine:
+    kind: str  # GPU or ENERGY
+    cluster: str
+    gpu_class: str
+    resource: str
+    description: str  # the product, in words
+    unit: str  # GPU-hours, 1g.10gb slice-hours, shared GPU-hours, kWh
+    quantity: Decimal  # at the issuer's display precision
+    unit_price: Decimal
+    amount: Decimal  # rounded once from the unrounded hourly figures: what the line costs
+
+    @property
+    def unit_code(self) -> str:
+        return UNIT_CODES[self.kind]
+
+
+@dataclass(frozen=True)
+class Invoice:
+    number: str
+    draft: tuple[str, ...]  # why this is a draft; empty: final
+    replaces: str  # the number this revision replaces, or ""
+    issued: date
+    due: date
+    start: int
+    end: int
+    currency: str
+    seller: Issuer
+    buyer: Tenant
+    tax: Tax
+    lines: tuple[InvoiceLine, ...]
+
+    @property
+    def final(self) -> bool:
+        return not self.draft
+
+    @property
+    def subtotal(self) -> Decimal:
+        """The sum of the lines' amounts."""
+        return sum((x.amount for x in self.lines), Decimal(0))
+
+    @property
+    def tax_amount(self) -> Decimal:
+        """The subtotal times the rate, rounded once to the minor unit (EN 16931 BR-CO-17); 0 when exempt."""
+        if self.tax.exempt:
+            return common.money(0, self.currency)
+        return common.money(self.subtotal * common.exact(self.tax.rate) / 100, self.currency)
+
+    @property
+    def total_due(self) -> Decimal:
+        return self.subtotal + self.tax_amount
+
+
+def base_number(tenant: str, start: int, end: int) -> str:
+    """Deterministic from tenant and period: the final statement of both always carries this number."""
+    digest = hashlib.sha256(f"{tenant}\0{start}\0{end}".encode()).hexdigest()[:8].upper()
+    return f"GPU-{datetime.fromtimestamp(start, UTC):%Y%m}-{digest}"
+
+
+def draft_reasons(r: BillingReport, now: float) -> tuple[str, ...]:
+    """Why ``r`` cannot be invoiced as final yet (empty when it can)."""
+    out = []
+    if r.end > now:
+        out.append(f"the period ends at {rfc3339(r.end)}, after this statement was made")
+    elif r.readable_end < r.end:
+        out.append(f"the hub's figures are final up to {rfc3339(r.readable_end)} only")
+    if r.gaps:
+        out.append(f"no usage was recorded for {len(r.gaps)} hour(s) ({common.describe_hours(r.gaps)})")
+    if r.partial:
+        out.append("part of the metrics store did not answer")
+    return tuple(out)
+
+
+def describe(model: Model, gpu_class: str, resource: str, cluster: str) -> str:
+    """The product of a line in words: the class's products and what one unit of ``resource`` is."""
+    if resource == common.ENERGY:
+        return f"GPU energy on cluster {cluster}" if cluster else "GPU energy"
+    c = next((x for x in model.gpu_classes if x.name == gpu_class), None)
+    products = ", ".join(c.products) if c else gpu_class
+    if "/mig-" in resource:
+        profile = resource.rsplit("/mig-", 1)[1]
+        shared = profile.endswith(".shared")
+        what = f"MIG {profile.removesuffix('.shared')} slice{' (time-shared)' if shared else ''}"
+    elif resource.endswith(".shared"):
+        what = f"shared GPU replica (1/{c.time_slicing_replicas} GPU)" if c else "shared GPU replica"
+    elif resource.startswith("amd.com/") and resource != "amd.com/gpu":
+        what = f"GPU partition {resource.split('/', 1)[1]}"
+    else:
+        what = "whole GPU"
+    return f"{products}: {what} ({gpu_class})"
+
+
+def _unit_price(quantity: float, cost: float) -> Decimal:
+    """The hub's average rate of the line (the model's price unless it changed in the period), to at most 6
+    decimals."""
+    if not quantity:
+        return Decimal(0)
+    return common.exact(cost / quantity).quantize(Decimal("0.000001"), ROUND_HALF_UP).normalize() + 0
+
+
+def invoices(r: BillingReport, model: Model, issued: date, now: float) -> list[Invoice]:
+    """One invoice per tenant of the report, numbered as built (a :class:`Ledger` may make a final one a
+    revision)."""
+    return [build(r, t, model, issued, now) for t in r.tenants]
+
+
+def build(r: BillingReport, tenant: Tenant, model: Model, issued: date, now: float) -> Invoice:
+    """``tenant``'s invoice of report ``r``."""
+    seller = model.issuer
+    lines = []
+    for x in r.tenant_lines(tenant.name):
+        b = r.billed(x)
+        kind = ENERGY if x.resource == common.ENERGY else GPU
+        digits = seller.kwh_digits if kind == ENERGY else seller.hours_digits
+        lines.append(InvoiceLine(kind, x.cluster, x.gpu_class, x.resource,
+                                 describe(model, x.gpu_class, x.resource, x.cluster), common.unit(x.resource),
+                                 common.hours(x.quantity, digits), _unit_price(x.quantity, x.cost), b.cost))
+    draft = draft_reasons(r, now)
+    number, replaces = base_number(tenant.name, r.start, r.end), ""
+    if draft:
+        number = f"DRAFT-{number}-{datetime.fromtimestamp(r.readable_end, UTC):%Y%m%dT%H%MZ}"
+    return Invoice(number, draft, replaces, issued, issued + timedelta(days=seller.payment_terms_days), r.start,
+                   r.end, r.currency, seller, tenant, tenant.billing.tax or seller.tax, tuple(lines))
+
+
+class Ledger:
+    """The final statements issued so far, one JSON file per tenant and period in ``folder``: what makes a
+    corrected re-issue a revision with a number of its own."""
+
+    def __init__(self, folder: str | Path):
+        self.folder = Path(folder)
+
+    def _path(self, base: str) -> Path:
+        return self.folder / f"{base}.json"
+
+    def issue(self, invoice: Invoice) -> Invoice:
+        """Final ``invoice`` numbered as issued: its number again for the same amounts, else the next revision
+        (which is recorded)."""
+        from dataclasses import replace
+
+        assert invoice.final, "a draft is never recorded as issued"
+        path = self._path(invoice.number)
+        try:
+            issued = json.loads(path.read_text(encoding="utf-8")) if path.exists() else []
+            if not isinstance(issued, list) or not all(isinstance(e, dict) and {"number", "digest"} <= e.keys()
+                                                       for e in issued):
+                raise ValueError("not a list of issued statements")
+        except (OSError, ValueError) as err:
+            raise GpudashError(f"--ledger {path}: cannot read it ({err}); it holds the statements issued "
+                               "so far: restore it from your records") from None
+        digest = _digest(invoice)
+        if issued and issued[-1]["digest"] == digest:
+            return replace(invoice, number=issued[-1]["number"], replaces=issued[-1].get("replaces", ""))
+        if issued:
+            invoice = replace(invoice, number=f"{invoice.number}-R{len(issued)}", replaces=issued[-1]["number"])
+        issued.append({"number": invoice.number, "digest": digest, "replaces": invoice.replaces,
+                       "issued": invoice.issued.isoformat(), "total_due": str(invoice.total_due)})
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".json.tmp")
+            tmp.write_text(json.dumps(issued, indent=2) + "\n", encoding="utf-8")
+            tmp.replace(path)
+        except OSError as err:
+            raise GpudashError(f"--ledger {self.folder}: cannot record the statement: {err.strerror or err}") from None
+        return invoice
+
+
+def _digest(invoice: Invoice) -> str:
+    """What makes two issues of a statement the same invoice: its lines, tax and buyer (not its dates)."""
+    text = json.dumps([[x.kind, x.cluster, x.gpu_class, x.resource, str(x.quantity), str(x.unit_price),
+                        str(x.amount)] for x in invoice.lines] + [[invoice.tax.label, invoice.tax.rate,
+                                                                     invoice.tax.exempt, str(invoice.buyer)]])
+    return hashlib.sha256(text.encode()).hexdigest()

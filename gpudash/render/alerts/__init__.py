@@ -1,0 +1,64 @@
+"""Alerts: tenant budgets and burn, idle GPUs, billing-data integrity, GPU health, the pruner's ineffective stops;
+Alertmanager routing; GPU quotas per tenant.
+
+Every alert reads gpudash's recorded series (and a few raw ones, see :mod:`gpudash.model.alert_names`) and is built
+with :mod:`gpudash.promql.build`. The same groups run in the ACM hub's Thanos Ruler (``mco/`` ConfigMap), as a
+plain rule file and as a ``PrometheusRule`` for a single cluster. ``render`` also writes promtool tests for every
+alert (``tests/alerts-<family>.test.yaml``), the Alertmanager configuration and the tenants' ResourceQuotas (paths:
+:mod:`gpudash.base.layout`).
+"""
+from __future__ import annotations
+
+from gpudash.base import layout
+from gpudash.model.sources import gpu_exporters as gx
+from gpudash.model.types import Model
+from gpudash.render.alerts import health, idle, integrity, prune, quotas, routing, tenant
+from gpudash.render.rules import prometheus_rule
+from gpudash.render.rules.format import rule_file
+
+PROMETHEUS_RULE_NAME = "gpudash-alerts"
+
+
+def hub_groups(model: Model) -> tuple:
+    """Alert rule groups evaluated on the hub (and on a single cluster's Prometheus)."""
+    groups = (tenant.group(model), idle.group(model), quotas.group(model), integrity.group(model),
+              health.group(model), prune.group(model))
+    return tuple(g for g in groups if g is not None)
+
+
+def allowlist_names(model: Model) -> tuple[str, ...]:
+    """Raw series the hub alerts need beyond the spoke recording rules (MCO allowlist ``names``).
+
+    Everything else they read is either a gpudash spoke series or in ACM's default allowlist (``up``,
+    ``kube_node_status_capacity``/``_allocatable``, ``kube_pod_container_resource_requests``,
+    ``kube_resourcequota``): XID errors (one series per GPU) for the health alerts, the pruner's ineffective-stop
+    gauge with a ``prune:`` section. The idle alert's power veto reads the spoke series
+    ``namespace_pod:gpudash_gpu_power:max``, not raw power."""
+    return ((gx.DCGM_XID_ERRORS,) if health.nvidia(model) else ()) + prune.allowlist_names(model)
+
+
+def allowlist_matches(model: Model) -> tuple[str, ...]:
+    """Series selectors the hub alerts need (MCO allowlist ``matches``): the rule-health self-metrics."""
+    return integrity.allowlist_matches()
+
+
+def tests(model: Model) -> dict[str, dict]:
+    """promtool alert tests per family, each pointing at the plain alerts file."""
+    files = {"tenant": tenant.tests(model), "idle": idle.tests(model), "quota": quotas.tests(model),
+             "integrity": integrity.tests(model), "health": health.tests(model), "prune": prune.tests(model)}
+    return {layout.alert_test(family): data for family, data in files.items() if data is not None}
+
+
+def files(model: Model, groups: tuple) -> dict[str, dict]:
+    """What every render writes: the alert rule file, the Alertmanager configuration and alert tests."""
+    return {layout.ALERT_RULES: rule_file(groups), **routing.artifacts(model), **tests(model)}
+
+
+def objects(groups: tuple) -> dict[str, dict]:
+    """The alert groups as a PrometheusRule for a single cluster (the prometheus-rule target)."""
+    return {layout.ALERTS_PROMETHEUS_RULE: prometheus_rule(PROMETHEUS_RULE_NAME, groups)}
+
+
+def artifacts(model: Model) -> dict[str, dict]:
+    """The alert files of ``model`` alone (tests)."""
+    return files(model, hub_groups(model))

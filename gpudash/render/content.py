@@ -1,0 +1,50 @@
+"""The content of a render, built once: rule and alert groups, dashboards, and the files every render writes.
+
+Sloth's shape: model -> content (here) -> delivery targets (:mod:`gpudash.render.targets`, each packaging this content
+one way) -> the writer. Pure; no I/O.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gpudash.model.types import Model
+from gpudash.render import alerts, golden, grafana, quotas, rules, wiring
+from gpudash.render import pruner as prune
+from gpudash.render.grafana.tenant_board import Board
+from gpudash.render.rules import hub, spoke
+from gpudash.render.rules.format import Group
+
+
+@dataclass(frozen=True)
+class Content:
+    spoke: Group  # the spoke recording rules (each cluster; the ACM metrics-collector on the hub path)
+    tier: tuple[Group, ...]  # the spoke tier's group (billing.spoke_tier: policy), else empty
+    hub: tuple[Group, ...]  # the hub recording rules
+    alerts: tuple[Group, ...]  # the alert groups (hub, or a single cluster's Prometheus)
+    provider: dict[str, dict]  # provider and CCSP dashboards by file stem, gpudash's own datasource
+    tenants: dict[str, Board]  # tenant name -> its dashboard, proven isolated
+    files: dict[str, object]  # what every render writes: rule and alert files, routing, quotas, tests, wiring
+
+
+PARTS = ("rules", "alerts", "grafana", "golden", "prune", "wiring")  # what build() reports, in order
+
+
+def build(model: Model, step=lambda what: None, tests: dict[str, object] | None = None) -> Content:
+    """``step(what)`` is called as each of :data:`PARTS` starts (the CLI's progress bar); ``tests``: the golden
+    test files when made elsewhere (a render makes them in a second process: gpudash.background)."""
+    step("rules")
+    spoke_group, hub_groups, tier = spoke.group(model), hub.groups(model), rules.tier_groups(model)
+    step("alerts")
+    alert_groups = alerts.hub_groups(model)
+    files = {**rules.files(spoke_group, hub_groups, tier), **alerts.files(model, alert_groups),
+             **quotas.objects(model)}
+    step("grafana")
+    grafana.prove_reports(model)
+    provider, tenants = grafana.boards(model)
+    step("golden")
+    files.update(golden.artifacts(model) if tests is None else tests)
+    step("prune")
+    files.update(prune.artifacts(model))
+    step("wiring")
+    files.update(wiring.artifacts(model))
+    return Content(spoke_group, tier, hub_groups, alert_groups, provider, tenants, files)

@@ -1,0 +1,489 @@
+"""Emit the golden promtool tests: every scenario the model can run, expectations from the reference model.
+
+Per scenario up to three files (plain data; the writer serialises them):
+
+* ``tests/golden-<name>.test.yaml`` -- the spoke path: synthetic raw series of one cluster in (1m samples),
+  spoke and hub rule files evaluated together (spoke group first) every ``billing.mco_interval``, as the
+  metrics-collector runs the spoke rules at each push; the spoke rules sample allocation at
+  ``billing.resolution`` inside their subqueries, so their results do not depend on that interval. Spoke
+  series have no ``cluster`` label here (MCO adds it on push), so neither do the hub series computed from them.
+  With the spoke tier its recorded samples (the reference's) are input too.
+* ``tests/golden-<name>-tier.test.yaml`` -- with the spoke tier: its rule group alone, every ``billing.resolution``,
+  on the same raw series, each of its series checked at every step it records.
+* ``tests/golden-<name>-settled.test.yaml`` -- with ``billing.backfill_hours`` N: the hub settles each hour N + 1
+  hours after it ends, beyond a scenario of a few hours, so this file follows the scenario's pushes (its faults
+  included) with one on-time push per hour until its last complete hour settles, evaluates the hub rules hourly on
+  the hour, and checks each complete hour's final figures where the hub records them (the spoke and push-path
+  files check that nothing settles earlier).
+* ``tests/golden-<name>-hub.test.yaml`` -- the push path: what every cluster's metrics-collector pushes
+  (the reference model's spoke figures at each jittered or lost push time, with ``cluster``) in, hub rules only.
+  Both evaluate every ``billing.mco_interval`` (promtool ignores rule group ``interval``), except long
+  ``hub_only`` scenarios (a month boundary, budgets, long outages): they evaluate hourly, on the hour, with one
+  on-time push per hour, on the hour (:func:`gpudash.simulation.series.push_interval`), which is enough for every
+  hub rule and keeps a 31-day horizon affordable.
+
+``tests/golden/scenarios.yaml`` (:data:`gpudash.base.layout.GOLDEN_INDEX`, where ``promtool test rules tests/*.yaml``
+does not pick it up) indexes the scenarios: what each protects, its files, or why it was skipped.
+
+Comparisons: promtool 2.42 compares sample values exactly (``reflect.DeepEqual`` on float64; one ULP off fails,
+checked by experiment; ``fuzzy_compare`` only exists from 3.5). Rules and the reference add the same terms in
+different orders, so every non-integer figure is checked as ``round(x, 1/1048576)``: a power-of-two quantum
+scales exactly, so both sides round to the same float unless a value sits within float noise of a half
+quantum, which :func:`_quantum` avoids by picking another power of two (a coarser one for large figures).
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+from pathlib import Path
+
+from gpudash.base import layout
+from gpudash.model import series as names
+from gpudash.model.types import Model
+from gpudash.promql import build as q
+from gpudash.render.rules import spoke_tier
+from gpudash.simulation import clear_caches
+from gpudash.simulation import scenario as sc
+from gpudash.simulation.reference import Reference, period_start
+from gpudash.simulation.scenario import push_rules
+from gpudash.simulation.series import (
+    HOURLY_KINDS,
+    Pushed,
+    local_key,
+    push_interval,
+    push_results,
+    pushed,
+    rule_content,
+    rule_samples,
+    settling_samples,
+    synthesise,
+    tier_recorded,
+)
+
+SPOKE_RULES = layout.from_tests(layout.SPOKE_RULES)
+HUB_RULES = layout.from_tests(layout.HUB_RULES)
+TIER_RULES = layout.from_tests(layout.SPOKE_TIER_RULES)
+GROUP_ORDER = ["gpudash-spoke", "gpudash-hub-model", "gpudash-hub-billing", "gpudash-hub-ccsp", "gpudash-hub-idle"]
+POD_KEYS = local_key(names.POD_ALLOCATED)  # a per-pod allocation row in the spoke file, as the reference keys it
+# the tier's per-pod step row: the labels of the reference's per-pod row that the tier's step series has
+TIER_POD_KEYS = tuple(label for label in POD_KEYS if label in names.labels(names.TIER_POD_STEP))
+STABLE = 10  # minutes without allocation change before burn-rate based figures are checked
+# Faults of the push path: a scenario with any of them gets a push-path (hub) test file.
+PUSH_FAULTS = ("mco_jitter", "mco_missed", "mco_rule_failed", "mco_straddle", "spoke_restart")
+SCENARIO_DIR = Path(__file__).parent / "scenarios"  # the golden catalogue (format: gpudash.simulation.scenario)
+
+
+def _whole_minutes(model: Model) -> str:
+    """Why no scenario can run, or ""."""
+    if model.billing.resolution % 60 or model.billing.mco_interval % 60:
+        return "golden scenarios need billing.resolution and billing.mco_interval in whole minutes"
+    return ""
+
+
+def _outputs(s: sc.Scenario, model: Model) -> list[tuple[str, str]]:
+    """(output path, kind: :data:`gpudash.base.layout.GOLDEN_KINDS`) of each test file of scenario ``s``."""
+    kinds = [] if s.hub_only else ["spoke"]
+    if model.billing.tier and not s.hub_only:
+        kinds.append("tier")
+    if s.hub_only or len(s.clusters) > 1 or any(s.faults_of(k) for k in PUSH_FAULTS):
+        kinds.append("hub")
+    if model.billing.backfill_hours and not s.hub_only and s.duration >= 60:
+        kinds.append("settled")
+    return [(layout.golden_test(s.name, kind), kind) for kind in kinds]
+
+
+def emit_paths(model: Model, directory: Path = SCENARIO_DIR) -> list[str]:
+    """The paths :func:`emit_tests` writes, without emitting them (the catalogue is read, nothing simulated)."""
+    if _whole_minutes(model):
+        return [layout.GOLDEN_INDEX]
+    return [*(path for s in sc.load(model, directory)[0] for path, _ in _outputs(s, model)), layout.GOLDEN_INDEX]
+
+
+def emit_tests(model: Model, directory: Path = SCENARIO_DIR) -> dict[str, dict]:
+    """{output path: promtool test file data} for every scenario ``model`` can run, plus the index.
+
+    Scenarios are written in whole minutes: a model whose resolution or push interval is not a whole number
+    of minutes gets the index only, saying why (its rules are still checked by ``promtool check rules``)."""
+    why = _whole_minutes(model)
+    if why:
+        return {layout.GOLDEN_INDEX: {"scenarios": {}, "skipped_all": why}}
+    scenarios, skipped = sc.load(model, directory)
+    out: dict[str, dict] = {}
+    index = {name: {"skipped": why} for name, why in skipped.items()}
+    for s in scenarios:
+        ref = Reference(s, model)
+        files = [(path, _file(kind, s, model, ref)) for path, kind in _outputs(s, model)]
+        out.update(files)
+        clear_caches()
+        index[s.name] = {"protects": s.protects, "files": [path.removeprefix(f"{layout.TESTS}/") for path, _ in files]}
+    out[layout.GOLDEN_INDEX] = {"scenarios": dict(sorted(index.items()))}
+    return out
+
+
+def _file(kind: str, s: sc.Scenario, model: Model, ref: Reference) -> dict:
+    """The test file of ``kind`` (:func:`_outputs`) for scenario ``s``."""
+    if kind == "spoke":
+        return _spoke_file(s, model)
+    if kind == "settled":
+        return _settled_file(s, model, ref)
+    return _tier_file(s, model) if kind == "tier" else _hub_file(s, model, ref)
+
+
+# --- expectations ------------------------------------------------------------------------------------------------
+def _labels(name: str | None, pairs) -> str:
+    body = ",".join(f'{k}="{v}"' for k, v in sorted(pairs) if v != "" or k == "product")
+    return f"{name or ''}{{{body}}}"
+
+
+def _quantum(values) -> float:
+    """A power-of-two rounding quantum no value is within float noise of a rounding boundary of: 2^-20 or a
+    neighbour, else coarser ones (up to 2^40) for figures too large for float noise to stay below half of it
+    (a budget of 10^11, the costs of a model priced in VND)."""
+    for exp in (20, 19, 21, 18, 22, *range(17, -41, -1)):
+        q = 2.0 ** -exp
+        if all(abs((v / q) % 1 - 0.5) > 1e-11 * max(1.0, abs(v / q)) for v in values):
+            return q
+    raise ValueError(f"no rounding quantum fits {values}")
+
+
+def _check(expr: str, minute: int, rows: dict[tuple, float], keys: tuple[str, ...], metric: bool = True) -> dict:
+    """A promql_expr_test of ``expr`` at ``minute``: ``rows`` {label values: value}; zero series are not checked
+    (rules may or may not write explicit zeros). Non-integers are compared rounded (see the module doc).
+    ``metric``: ``expr`` is a series name, kept in the result labels."""
+    rows = {k: v for k, v in rows.items() if v}
+    exact = all(float(v).is_integer() for v in rows.values())
+    q = None if exact else _quantum(rows.values())
+    samples = []
+    for k, v in sorted(rows.items()):
+        value = v if exact else math.floor(v * (1 / q) + 0.5) / (1 / q)
+        samples.append({"labels": _labels(expr if exact and metric else None, zip(keys, k)), "value": value})
+    to = "" if exact else f"1/{int(1 / q)}" if q < 1 else f"{int(q)}"
+    test = f"{expr} != 0" if exact else f"round({expr}, {to}) != 0"
+    return {"expr": test, "eval_time": f"{minute}m", "exp_samples": samples}
+
+
+def _hourly_rows(model: Model, minute: int, figures, keys: tuple[str, ...]) -> tuple[dict, tuple[str, ...]]:
+    """(rows, their label names) of an hourly spoke rule evaluated at ``minute`` on one cluster: ``figures(hour)``
+    of the previous hour without the cluster, or with ``billing.backfill_hours`` N of each hour k = 1..N + 1 hours
+    before ``minute``'s with the lag label k."""
+    n = model.billing.backfill_hours
+    if not n:
+        return _local(figures(minute // 60 - 1)), keys
+    return ({(str(lag), *k[1:]): v for lag in range(1, n + 2) if minute // 60 - lag >= 0
+             for k, v in figures(minute // 60 - lag).items()}, (names.LAG_LABEL, *keys))
+
+
+def _local(rows: dict[tuple, float]) -> dict[tuple, float]:
+    """Reference rows keyed (cluster, ...) without their cluster: the keys of a spoke file's series."""
+    return {k[1:]: v for k, v in rows.items()}
+
+
+def _stable(ref: Reference, minute: int) -> bool:
+    now = ref.pod_allocation(minute)
+    return all(ref.pod_allocation(m) == now for m in range(max(0, minute - STABLE), minute))
+
+
+class HubView:
+    """What the hub's last-hour series hold (contract section 6), from the spoke rule results that reached it
+    (:class:`gpudash.simulation.series.Pushed`, as :func:`gpudash.simulation.series.rule_samples` gives them).
+    ``clusters``: the model clusters that get a zero coverage row for an hour nothing delivered (backfill, on the
+    hub of several clusters; none on a single cluster)."""
+
+    def __init__(self, ref: Reference, samples, clusters: tuple[str, ...] = ()):
+        self.ref = ref
+        self.backfill = ref.model.billing.backfill_hours
+        self.clusters = clusters if self.backfill else ()
+        self.by_hour: dict[int, list[Pushed]] = {}
+        for r in samples:
+            self.by_hour.setdefault(r.hour, []).append(r)
+
+    def at(self, minute: int) -> dict[str, dict[tuple, float]]:
+        """At ``minute``: per hourly kind, each series' largest value among the samples that describe the hour the
+        hub settles now (the previous one, or ``billing.backfill_hours`` N more before it) and were evaluated up to
+        ``minute`` (e.g. {"gpu_hours": {(cluster, ns, product, res): v}}; "node_max" per node and "node_sources" per
+        (cluster, node, active_from)), and "coverage" {(cluster,): share of the hour covered, 0 for a cluster that
+        pushed while an hourly rule never ran, and with backfill for a model cluster nothing delivered}."""
+        out: dict[str, dict[tuple, float]] = {k: {} for k in ("billed_hour", "steps", *HOURLY_KINDS)}
+        ran: dict[str, set] = {k: set() for k in HOURLY_KINDS if k in push_rules(self.ref.model)}
+        for r in self.by_hour.get(minute // 60 - 1 - self.backfill, ()):
+            if r.t > minute or r.kind not in out:
+                continue
+            for key, v in r.content.items():
+                out[r.kind][key] = max(out[r.kind].get(key, v), v)
+            if r.kind in ran:
+                ran[r.kind].update(self.ref.s.clusters if r.clusters is None else r.clusters)
+        out["node_sources"] = out["node_max"]  # per (cluster, node, active_from); the hub's per-node max folds them
+        out["node_max"] = {}
+        for (c, n, _), v in out["node_sources"].items():
+            out["node_max"][(c, n)] = max(out["node_max"].get((c, n), v), v)
+        complete = {key for key in out["steps"] if all(key[0] in r for r in ran.values())}
+        pushed = set(out["steps"] if self.backfill else out["billed_hour"]) | {(c,) for c in self.clusters}
+        out["coverage"] = {key: out["steps"][key] / self.ref.steps_per_hour() if key in complete else 0.0
+                           for key in complete | pushed}
+        return out
+
+    def final(self, hour: int, step: int) -> dict[str, dict[tuple, float]]:
+        """:meth:`at` the hub's last evaluation (every ``step`` minutes) in the hour it settles ``hour`` in: what it
+        finally recorded for ``hour``."""
+        return self.at((hour + 2 + self.backfill) * 60 - step)
+
+    @functools.cache
+    def hour_costs(self, hour: int, step: int) -> dict[tuple, float]:
+        """Each namespace's cost of ``hour`` as the hub finally recorded it."""
+        final = self.final(hour, step)
+        return self.ref.hour_costs(final["gpu_hours"], final["energy"])
+
+
+def _hub_checks(ref: Reference, minute: int, hub: HubView, cluster_label: bool, strict: bool = False):
+    """Hub billing, coverage and CCSP checks at ``minute`` from what reached the hub up to then. The per-node
+    series is compared by (cluster, node) unless ``strict`` (its exact label set)."""
+    cl = (lambda c: (c,)) if cluster_label else (lambda c: ())
+    keys = ("cluster",) if cluster_label else ()
+    view = hub.at(minute)
+    billing, unpriced = ref.price(view["gpu_hours"])
+    nodes = {k: v for k, v in view["node_max"].items() if v}
+    fleet: dict[str, tuple[int, int]] = {}
+    for (c, _), g in nodes.items():
+        fleet[c] = (fleet.get(c, (0, 0))[0] + 1, fleet.get(c, (0, 0))[1] + g)
+    energy = ref.energy_lines(view["energy"])
+    costs = ref.hour_costs(view["gpu_hours"], view["energy"])
+    return [
+        _check(names.HOUR_ENERGY, minute, {(*cl(c), ns): v[0] for (c, ns), v in energy.items()}, (*keys, "namespace")),
+        _check(names.HOUR_ENERGY_COST, minute, {(*cl(c), ns): v[1] for (c, ns), v in energy.items()},
+               (*keys, "namespace")),
+        _check(names.HOUR_GPU_HOURS, minute, {(*cl(c), *rest): v[0] for (c, *rest), v in billing.items()},
+               (*keys, "namespace", "gpu_class", "resource")),
+        _check(names.HOUR_COST, minute, {(*cl(c), *rest): v[1] for (c, *rest), v in billing.items()},
+               (*keys, "namespace", "gpu_class", "resource")),
+        _check(names.TENANT_HOUR_COST, minute, {(*cl(c), ns): v for (c, ns), v in costs.items()}, (*keys, "namespace")),
+        _check(names.UNPRICED_GPU_HOURS, minute, {(*cl(c), *rest): v for (c, *rest), v in unpriced.items()},
+               (*keys, "namespace", "product", "resource")),
+        _check(names.BILLING_COVERAGE, minute, {cl(c): v for (c,), v in view["coverage"].items()}, keys),
+        _check(f"{names.BILLING_COVERAGE} == bool 0", minute,
+               {cl(c): 1 for (c,), v in view["coverage"].items() if v == 0}, keys, metric=False),
+        _check(names.CCSP_NODE_GPUS if strict else f"max by (cluster, node) ({names.CCSP_NODE_GPUS})", minute,
+               {(*cl(c), n): v for (c, n), v in nodes.items()}, (*keys, "node"), metric=strict),
+        _check(f"max by (cluster, node, {names.ACTIVE_FROM_LABEL}) ({names.CCSP_NODE_SOURCES})", minute,
+               {(*cl(c), n, src): v for (c, n, src), v in view["node_sources"].items() if v},
+               (*keys, "node", names.ACTIVE_FROM_LABEL), metric=False),
+        _check(names.CCSP_ACTIVE_NODES, minute, {cl(c): v[0] for c, v in fleet.items()}, keys),
+        _check(names.CCSP_ACTIVE_GPUS, minute, {cl(c): v[1] for c, v in fleet.items()}, keys),
+    ]
+
+
+def _ptd_checks(ref: Reference, model: Model, minute: int, hour_costs=None, cluster_label: bool = True) -> list[dict]:
+    """Period-to-date per cluster and tenant, and the budget thresholds the tenant's total (over clusters) has
+    crossed, at ``minute``; ``hour_costs`` as :meth:`Reference.period_to_date` takes it. Budgets and thresholds
+    are the same on every cluster: read with max, never summed."""
+    tenants = {t.namespace: t for t in model.tenants}
+    total = ref.period_to_date(minute, hour_costs=hour_costs)
+    per_cluster = ref.period_to_date_by_cluster(minute, hour_costs=hour_costs)
+    crossed = {(ns, t.name, f"{f:g}"): 1 for ns, t in tenants.items() for f in t.alert_at if total[ns] >= f * t.budget}
+    who = "(namespace, tenant)"
+    over = (f"max by (namespace, tenant, threshold) ({names.TENANT_THRESHOLD}) * on {who} group_left () "
+            f"max by {who} ({names.TENANT_BUDGET}) <= on {who} group_left () sum by {who} ({names.TENANT_COST_PTD})")
+    if cluster_label:
+        rows = {(c, ns, tenants[ns].name): v for (c, ns), v in per_cluster.items()}
+        ptd = _check(names.TENANT_COST_PTD, minute, rows, ("cluster", "namespace", "tenant"))
+    else:  # the spoke file: one cluster, no cluster label on the data (the model's zero series carry one)
+        ptd = _check(f"sum by {who} ({names.TENANT_COST_PTD})", minute,
+                     {(ns, t.name): total[ns] for ns, t in tenants.items()}, ("namespace", "tenant"), metric=False)
+    return [ptd, _check(f"count by (namespace, tenant, threshold) ({over})", minute, crossed,
+                        ("namespace", "tenant", "threshold"), metric=False)]
+
+
+def _every_series_checks(ref: Reference, model: Model, minute: int) -> list[dict]:
+    """Spoke file, ``every_series`` scenarios: the series no other check asserts -- activity, idle (and power with
+    the veto on), heartbeat, steps observed, burn rates, current allocation, average burn and projection, and the
+    model data (prices of the SKUs in use, the tenant table, tenant info) -- at ``minute``, by value from the
+    reference. The spoke file has one cluster and no ``cluster`` label on the data (the model's series have one).
+    The spoke tier's series are the tier file's (:func:`_tier_file`)."""
+    who = ("namespace", "tenant")
+    tenants = {t.namespace: t.name for t in model.tenants}
+    projected: dict[tuple, float] = {}
+    for (_, ns), v in ref.projection_by_cluster(minute).items():
+        projected[(ns, tenants[ns])] = projected.get((ns, tenants[ns]), 0.0) + v
+    sku_keys = ("cluster", "gpu_class", "ksm_resource", "product", "resource")
+    extra = []
+    for product, res in sorted({(k[4], k[5]) for k in ref.pod_allocation(minute)}):
+        found = ref.sku(product, res)
+        if found:
+            selector = q.selector(names.SKU_PRICE, ("product", "=", product), ("ksm_resource", "=", res))
+            extra.append(_check(q.agg("max", sku_keys, selector), minute,
+                                {(names.MODEL_CLUSTER, found[0].name, res, product, found[1]): found[2]}, sku_keys,
+                                metric=False))
+    activity, idle, power = ref.activity(minute), ref.idle(minute), ref.power(minute)
+    if model.alerts.idle.power_veto_watts > 0:  # the series is recorded only then
+        extra.append(_check(names.POD_POWER_MAX, minute, _local(power), ("namespace", "pod")))
+    return [
+        _check(names.POD_ACTIVITY_MAX, minute, {k[1:]: v[0] for k, v in activity.items()},
+               ("namespace", "pod", "gpu_model")),
+        _check(names.POD_ACTIVITY_AVG, minute, {k[1:]: v[1] for k, v in activity.items()},
+               ("namespace", "pod", "gpu_model")),
+        _check(names.POD_IDLE, minute, _local(idle), ("namespace", "pod", "gpu_model", "workload", "workload_type")),
+        _check(names.BILLED_HOUR, minute, {(): ref.billed_hour_start(minute)}, ()),
+        _check(names.STEPS_OBSERVED, minute,
+               *_hourly_rows(model, minute, lambda h: {(c,): ref.steps_observed(h) for c in ref.s.clusters}, ())),
+        _check(names.CLASS_ALLOCATED, minute, _local(ref.class_allocated(minute)),
+               ("namespace", "gpu_class", "resource")),
+        _check(names.POD_COST_RATE, minute, _local(ref.pod_cost_rate(minute)),
+               ("namespace", "pod", "workload", "workload_type")),
+        _check(names.WORKLOAD_COST_RATE, minute, _local(ref.workload_cost_rate(minute)),
+               ("namespace", "workload", "workload_type")),
+        _check(names.NAMESPACE_COST_RATE, minute, _local(ref.cost_rate(minute)), ("namespace",)),
+        _check(names.TENANT_COST_RATE_AVG, minute, _local(ref.avg_cost_rate(minute)), ("namespace",)),
+        _check(q.agg("sum", who, names.TENANT_COST_PROJECTED), minute, projected, who, metric=False),
+        *extra,
+        _check(q.agg("max", ("row",), names.TENANT_ROWS), minute, ref.tenant_rows(), ("row",), metric=False),
+        _check(names.TENANT_INFO, minute, ref.tenant_info(), ("cluster", "namespace", "tenant")),
+        _check(names.ENERGY_PRICE, minute, {(c,): model.energy.price(c) for c in model.clusters
+                                            if model.energy.metered}, ("cluster",)),
+    ]
+
+
+# --- files -------------------------------------------------------------------------------------------------------
+def _one_cluster(s: sc.Scenario, model: Model, cluster: str) -> tuple[sc.Scenario, Reference]:
+    """Scenario ``s`` cut to ``cluster``'s nodes and pods, and its reference without cluster labels: what a spoke
+    or tier file of that cluster sees (no ``cluster`` label on a spoke's own series)."""
+    local = dataclasses.replace(s, nodes=tuple(n for n in s.nodes if n.cluster == cluster),
+                                pods=tuple(p for p in s.pods if p.cluster == cluster))
+    return local, Reference(local, model, labelled=False)
+
+
+def _spoke_file(s: sc.Scenario, model: Model) -> dict:
+    step = model.billing.mco_interval // 60
+    evaluations = list(range(0, s.duration + 1, step))
+    hub_side = _hub_side(s, model)
+    groups = []
+    for cluster in s.clusters:
+        local, ref = _one_cluster(s, model, cluster)
+        tests = []
+        for m in evaluations:
+            alloc = _local(rule_content(ref, "pod_alloc", m))
+            tests.append(_check(names.POD_ALLOCATED, m, alloc, POD_KEYS))
+        for h in range(s.duration // 60):
+            for m in sorted({(h + 1) * 60, (h + 1) * 60 + 30, (h + 2) * 60 - step} & set(evaluations)):
+                tests.append(_check(names.HOURLY_GPU_HOURS, m, *_hourly_rows(model, m, ref.gpu_hours,
+                                                                           ("namespace", "product", "resource"))))
+                if model.energy.metered:
+                    tests.append(_check(names.HOURLY_ENERGY, m, *_hourly_rows(model, m, ref.energy, ("namespace",))))
+                tests.append(_check(names.NODE_ACTIVE_GPUS_MAX, m, *_hourly_rows(
+                    model, m, ref.node_max_by_source, ("node", names.ACTIVE_FROM_LABEL))))
+        if hub_side:
+            hub = HubView(ref, [r for m in evaluations for kind in push_rules(model)
+                                for r in push_results(ref, kind, m)])
+            for m in [m for m in evaluations if m >= 60 and m % 60 in (0, 60 - step)]:
+                tests += _hub_checks(ref, m, hub, cluster_label=False)
+            tests += [t for m in evaluations if m >= 120 and m % 60 == 0 and _stable(ref, m)
+                      for t in _ptd_checks(ref, model, m, cluster_label=False)]
+        if "every_series" in s.checks:  # at the last whole hour, its burn-rate window free of stopped allocation
+            window, last = model.billing.burn_rate_window // 60, s.duration // 60 * 60
+            if last < 120 or not all(ref.pod_allocation(m - step).items() <= ref.pod_allocation(m).items()
+                                     for m in range(last - window, last + 1, step)):
+                raise ValueError(f"scenario {s.name}: every_series needs no allocation stopping in the last "
+                                 "burn-rate window (the hub reads a pod's last push for 1.5 push intervals)")
+            tests += _every_series_checks(ref, model, last)
+        inputs = synthesise(local, model, cluster) + (tier_recorded(ref) if model.billing.tier else [])
+        groups.append({"name": f"{s.name} [{cluster}]: {s.protects}", "interval": "1m",
+                       "input_series": inputs, "promql_expr_test": tests})
+    return {**_spoke_rules(step, hub_side), "tests": groups}
+
+
+def _hub_side(s: sc.Scenario, model: Model) -> bool:
+    """Whether a spoke file evaluates the hub rules too. With ``billing.backfill_hours`` the hub settles no hour of
+    a scenario of a few hours within it, so the spoke file checks the spoke side only (every lag of every hourly
+    row, the live allocation), which is exactly what the settled and push-path files feed the hub rules; the hub
+    rules were most of its cost. ``every_series`` scenarios keep them: their live hub series are checked here."""
+    return not model.billing.backfill_hours or "every_series" in s.checks
+
+
+def _spoke_rules(step: int, hub: bool = True) -> dict:
+    """The rule files and evaluation of a spoke file: the spoke group every push interval, and the hub groups unless
+    not ``hub`` (:func:`_hub_side`). With the spoke tier the tier's samples are input (the reference's,
+    :func:`series.tier_recorded`; promtool runs every group at one interval, so the tier's group running here would
+    evaluate every rule every step), and the tier file checks the tier's own rules against the same raw series."""
+    if not hub:
+        return {"rule_files": [SPOKE_RULES], "evaluation_interval": f"{step}m", "group_eval_order": GROUP_ORDER[:1]}
+    return {"rule_files": [SPOKE_RULES, HUB_RULES], "evaluation_interval": f"{step}m", "group_eval_order": GROUP_ORDER}
+
+
+def _tier_file(s: sc.Scenario, model: Model) -> dict:
+    """The spoke tier's group alone, every ``billing.resolution``, on the spoke file's raw series: at every step the
+    reference says the tier records, each tier series equals the reference's (so the samples the spoke file takes
+    as input are the ones the tier's rules write). At a step the scenario's tier misses (``tier_missed``) promtool
+    still evaluates, and nothing is checked."""
+    groups = []
+    for cluster in s.clusters:
+        local, ref = _one_cluster(s, model, cluster)
+
+        tests = []
+        for m in (m for m in range(0, s.duration + 1, ref.step) if ref.tier_recorded(m)):
+            per_pod: dict[tuple, float] = {}
+            for key, units in _local(ref.pod_allocation(m)).items():
+                row = tuple(value for label, value in zip(POD_KEYS, key) if label in TIER_POD_KEYS)
+                per_pod[row] = per_pod.get(row, 0) + units
+            tests += [_check(names.TIER_POD_STEP, m, per_pod, TIER_POD_KEYS),
+                      _check(names.TIER_ALLOCATED, m, _local(ref.product_lines(m)),
+                             ("namespace", "product", "resource")),
+                      _check(names.TIER_NODE_ACTIVE, m, _local(ref.active_gpus(m)),
+                             ("node", names.ACTIVE_FROM_LABEL)),
+                      _check(names.TIER_KSM_UP, m, {(): float(ref.ksm_up(m))}, ()),
+                      _check(names.TIER_POD_ALLOCATED, m, _local(ref.pod_allocation(m)), POD_KEYS)]
+            if model.energy.metered:
+                tests.append(_check(names.TIER_ENERGY, m, _local(ref.step_energy(m)), ("namespace",)))
+        groups.append({"name": f"{s.name} [{cluster}, spoke tier]: {s.protects}", "interval": "1m",
+                       "input_series": synthesise(local, model, cluster), "promql_expr_test": tests})
+    return {"rule_files": [TIER_RULES], "evaluation_interval": q.duration(model.billing.resolution),
+            "group_eval_order": [spoke_tier.GROUP], "tests": groups}
+
+
+def _hub_file(s: sc.Scenario, model: Model, ref: Reference) -> dict:
+    step = push_interval(s, model)
+    if s.hub_only and (s.faults_of("mco_jitter") or s.faults_of("mco_straddle")):
+        raise ValueError(f"scenario {s.name}: hub_only scenarios are evaluated hourly and need on-time pushes")
+    samples = rule_samples(s, model, ref)
+    hub = HubView(ref, samples, model.clusters)
+    # per cluster, the minutes its pushes arrived (its live allocation: the burn rate period-to-date extrapolates)
+    pushes = {c: {r.t for r in samples if r.kind == "pod_alloc" and (r.clusters is None or c in r.clusters)}
+              for c in s.clusters}
+
+    checks = [m for m in range(60, s.duration + 1, step) if m % 60 in (0, 60 - step)]
+    if s.duration > 2 * 24 * 60:  # long: the first hours, the hours around month boundaries (and where the hub
+        # settles them, with backfill), the settling of the hours of an outage, the last
+        starts, late = _month_starts(s.duration), model.billing.backfill_hours * 60
+        outages = [(f.at + late - 120, f.at + f.minutes + late + 120) for f in s.faults_of("mco_outage")]
+        checks = [m for m in checks if m < 300 or m > s.duration - 120
+                  or any(abs(m - b) <= 180 or abs(m - b - late) <= 180 for b in starts)
+                  or any(a <= m <= b for a, b in outages)]
+    strict = "labels" in s.checks
+    tests = [t for m in checks for t in _hub_checks(ref, m, hub, cluster_label=True, strict=strict)]
+    recent = model.billing.mco_interval // 60
+    tests += [t for m in checks if _stable(ref, m) and all(any(m - recent <= p <= m for p in pushes[c]) for c in pushes)
+              for t in _ptd_checks(ref, model, m, hour_costs=lambda hour: hub.hour_costs(hour, step))]
+    group = {"name": f"{s.name} [push path]: {s.protects}", "interval": "1m",
+             "input_series": pushed(s, model, ref, samples), "promql_expr_test": tests}
+    return _hub_rules(f"{step}m", group)
+
+
+def _settled_file(s: sc.Scenario, model: Model, ref: Reference) -> dict:
+    """The hub's final figures of each complete hour of ``s`` where it settles them (:func:`series.settling_samples`),
+    hub rules evaluated hourly on the hour: an hour's last lag is read from the push made at that instant."""
+    samples, last = settling_samples(s, model, ref)
+    hub = HubView(ref, samples, model.clusters)
+    settle = model.billing.backfill_hours + 1
+    tests = [t for h in range(s.duration // 60)
+             for t in _hub_checks(ref, (h + settle) * 60, hub, cluster_label=True, strict="labels" in s.checks)]
+    group = {"name": f"{s.name} [settled on the hub]: {s.protects}", "interval": "1m",
+             "input_series": pushed(s, model, ref, samples, last), "promql_expr_test": tests}
+    return _hub_rules("60m", group)
+
+
+def _hub_rules(interval: str, group: dict) -> dict:
+    """A push-path or settled file: the hub groups alone every ``interval`` over the test ``group``."""
+    return {"rule_files": [HUB_RULES], "evaluation_interval": interval, "group_eval_order": GROUP_ORDER[1:],
+            "tests": [group]}
+
+
+def _month_starts(duration: int) -> list[int]:
+    return sorted({period_start(m) for m in range(0, duration + 1, 24 * 60)} - {0})

@@ -1,0 +1,165 @@
+"""Grafana: provider, CCSP and tenant dashboards, tenant folders and orgs, datasources, three delivery paths.
+
+Artifacts (all from the model, deterministic):
+
+* ``dashboards/<uid>.json`` — plain dashboard JSON using gpudash's own datasource UIDs (file provisioning,
+  grafana-operator);
+* ``dashboards/import/<uid>.json`` — the provider and CCSP dashboards for Grafana's "Import dashboard"
+  (``__inputs``: the importer picks the Prometheus datasource);
+* ``dashboards/acm/<uid>.yaml`` — the same dashboards as ACM hub Grafana ConfigMaps, querying MCO's
+  ``Observatorium`` datasource;
+* ``grafana/provisioning/{datasources,dashboards}/*.yaml`` — Grafana file provisioning, one org per tenant;
+* ``grafana/bootstrap.json`` — orgs, folders, permissions and service accounts that
+  ``gpudash grafana-bootstrap`` creates through the Grafana HTTP API;
+* ``grafana/operator/*.yaml`` — grafana-operator v5 ``GrafanaFolder``/``GrafanaDashboard``/``GrafanaDatasource``.
+
+Every tenant dashboard of every variant, and every query ``gpudash report --tenant`` sends, passes the isolation
+proof of :mod:`gpudash.render.grafana.isolation` (with ACM's rbac-query-proxy modelled) before the output folder changes
+(an ACM variant is proven as the writer stages it); a violation fails the render.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from gpudash.base import layout
+from gpudash.base.deferred import Deferred
+from gpudash.base.errors import GenerationError
+from gpudash.base.yamlfmt import dump_json
+from gpudash.model.types import Model, Tenant
+from gpudash.promql import read
+from gpudash.queries import report as report_queries
+from gpudash.render.grafana import delivery, isolation, tenant_board, uids
+from gpudash.render.grafana import provisioning as prov
+
+
+def rendered(model: Model, acm: bool = False) -> tuple[dict[str, dict], dict[str, dict[str, dict]]]:
+    """(provider dashboards by file stem, {tenant name: tenant dashboards by file stem}) as Grafana JSON.
+
+    ``acm`` selects the hub Grafana's datasource instead of gpudash's own. Tenant dashboards are proven
+    isolated here, each variant as returned.
+    """
+    provider, tenants = boards(model, acm)
+    return provider, {name: {b.stem: b.data} for name, b in tenants.items()}
+
+
+def boards(model: Model, acm: bool = False) -> tuple[dict[str, dict], dict[str, tenant_board.Board]]:
+    """(provider dashboards by file stem, {tenant name: its board}): :func:`rendered` without parsing the tenant
+    boards (what a render holds). A file stem is the dashboard's uid (``dashboards.file_name``): no two alike."""
+    provider, tenants = provider_boards(model, acm), tenant_boards(model, acm)
+    seen: dict[str, str] = {}
+    for stem, owner in [*((s, "provider") for s in provider), *((b.stem, n) for n, b in tenants.items())]:
+        if stem in seen:
+            raise GenerationError(f"dashboards of {seen[stem]!r} and {owner!r} have the same uid {stem}")
+        seen[stem] = owner
+    return provider, tenants
+
+
+def provider_boards(model: Model, acm: bool = False) -> dict[str, dict]:
+    """The provider dashboards by file stem (the provider datasource, or with ``acm`` the hub Grafana's)."""
+    # grafanalib is loaded only to build dashboards: `gpudash --help` and the runtime tools that import
+    # gpudash.render.grafana.uids or .bootstrap never pay for it
+    from gpudash.render.grafana import dashboards
+    from gpudash.render.grafana import panels as P
+
+    ds = prov.datasource_ref(uids.ACM_DATASOURCE_UID if acm else uids.provider_datasource_uid())
+    return {dashboards.file_name(dash): P.render(dash, ds) for dash in dashboards.provider_dashboards(model)}
+
+
+def tenant_boards(model: Model, acm: bool = False) -> dict[str, tenant_board.Board]:
+    """{tenant name: its dashboard} with the tenant's own datasource, or with ``acm`` the hub Grafana's; each
+    variant proven isolated as written."""
+    own = _tenant_boards(model)
+    return {t.name: _acm_board(model, t, own[t.name]) for t in model.tenants} if acm else own
+
+
+def _acm_board(model: Model, t: Tenant, own: tenant_board.Board) -> tenant_board.Board:
+    """``own`` (``t``'s board with its own datasource) querying the hub Grafana's datasource, proven isolated."""
+    b = tenant_board.variant(own, uids.tenant_datasource_uid(t.name), uids.ACM_DATASOURCE_UID)
+    isolation.prove(b.data, t.namespace, uids.ACM_DATASOURCE_UID, model.clusters)
+    return b
+
+
+def _tenant_boards(model: Model) -> dict[str, tenant_board.Board]:
+    """Each tenant's dashboard with its own datasource, proven isolated and serialised: a render builds them once
+    (:func:`gpudash.render.content.build`) and its targets (the Grafana and mixin families, the ACM variant) read them
+    from its content. Tenants alike
+    (:func:`gpudash.render.grafana.tenant_board.alike`) are written into one checked template, the others built through
+    grafanalib.
+
+    They are built from the model without its ``sources`` (a tenant dashboard reads recorded series only, as the
+    isolation proof requires, never a raw exporter's job or labels), so they are the same for every ``sources``:
+    the mixin's probe render relies on it."""
+    from gpudash.render.grafana import dashboards
+
+    blind = dataclasses.replace(model, sources=None)
+    alike: dict[Tenant, list[Tenant]] = {}
+    for t in model.tenants:
+        alike.setdefault(tenant_board.alike(t), []).append(t)
+    built = {}
+    for group in alike.values():
+        template = (tenant_board.template(group[0], lambda t: built_board(blind, t), dashboards.tenant_values)
+                    if len(group) > 2 else None)  # a template costs two builds
+        for t in group:
+            b = template.specialise(dashboards.tenant_values(t)) if template else built_board(blind, t)
+            isolation.prove(b.data, t.namespace, uids.tenant_datasource_uid(t.name), model.clusters)
+            built[t.name] = b
+    return {t.name: built[t.name] for t in model.tenants}  # the model's order
+
+
+def built_board(model: Model, t: Tenant) -> tenant_board.Board:
+    """``t``'s dashboard with its own datasource, built through grafanalib (no template, no proof)."""
+    from gpudash.render.grafana import dashboards
+    from gpudash.render.grafana import panels as P
+
+    dash = dashboards.tenant(model, t)
+    data = P.render(dash, prov.datasource_ref(uids.tenant_datasource_uid(t.name)))
+    return tenant_board.board(dashboards.file_name(dash), data)
+
+
+def prove_reports(model: Model) -> None:
+    """Every query ``gpudash report --tenant`` sends is confined and complete through the proxy."""
+    lookback = read.fresh_seconds(model.billing.mco_interval)
+    window = max(model.alerts.idle.window, 2 * model.billing.mco_interval)
+    for t in model.tenants:
+        isolation.prove_queries(report_queries.tenant_queries(t.namespace, lookback, window), t.namespace,
+                                model.clusters)
+
+
+def plain(provider: dict[str, dict], tenants: dict[str, tenant_board.Board]) -> dict[str, object]:
+    """``dashboards/<uid>.json``: the dashboards with gpudash's datasources (files and file provisioning); the
+    tenant dashboards as their one build serialised them."""
+    out: dict[str, object] = {layout.dashboard_json(stem): data for stem, data in provider.items()}
+    out.update({layout.dashboard_json(b.stem): b.text for b in tenants.values()})
+    return out
+
+
+def for_import(provider: dict[str, dict]) -> dict[str, dict]:
+    """``dashboards/import/<uid>.json``: the provider and CCSP dashboards with ``__inputs`` (files)."""
+    from gpudash.render.grafana import panels as P  # grafanalib, as in rendered()
+
+    return {layout.dashboard_import(stem): P.for_import(data) for stem, data in provider.items()}
+
+
+def acm(model: Model, own: dict[str, tenant_board.Board]) -> dict[str, dict]:
+    """``dashboards/acm/<uid>.yaml``: every dashboard as an ACM hub Grafana ConfigMap (MCO's datasource); the
+    tenant dashboards are variants of ``own`` (each tenant's board with its own datasource)."""
+    out: dict[str, object] = {
+        layout.dashboard_configmap(stem): delivery.acm_configmap(stem, dump_json(data),
+                                                                 prov.provider_folder_title(model))
+        for stem, data in provider_boards(model, acm=True).items()}
+    for t in model.tenants:  # built and proven when written: a render holds one at a time
+        out[layout.dashboard_configmap(own[t.name].stem)] = Deferred(_acm_configmap, (model, t, own[t.name]),
+                                                                     resource=True)
+    return out
+
+
+def _acm_configmap(model: Model, t: Tenant, own: tenant_board.Board) -> dict:
+    b = _acm_board(model, t, own)
+    return delivery.acm_configmap(b.stem, b.text, prov.tenant_folder_title(t))
+
+
+def provisioned(model: Model, provider: dict[str, dict], tenants: dict[str, tenant_board.Board]) -> dict[str, object]:
+    """Grafana file provisioning of the plain dashboards, and ``grafana/bootstrap.json``."""
+    files = {"provider": [f"{stem}.json" for stem in provider]}
+    files.update({name: [f"{b.stem}.json"] for name, b in tenants.items()})
+    return {**prov.files(model, files), layout.GRAFANA_BOOTSTRAP: prov.bootstrap(model)}

@@ -1,0 +1,58 @@
+"""ACM Multi-Cluster Observability objects: the metrics allowlist, the Thanos Ruler rules ConfigMap and the
+MultiClusterObservability settings (:mod:`gpudash.render.mco.settings`), and the spoke tier's governance Policy
+(:mod:`gpudash.render.mco.spoke_tier`)."""
+from __future__ import annotations
+
+import json
+
+from gpudash.base import kube, layout
+from gpudash.base.yamlfmt import dump_yaml
+from gpudash.model.types import Model
+from gpudash.render import alerts
+from gpudash.render.mco import settings, spoke_tier
+from gpudash.render.mco.settings import NAMESPACE
+from gpudash.render.rules.format import Group, rule_file
+
+ALLOWLIST = "observability-metrics-custom-allowlist"
+RULER = "thanos-ruler-custom-rules"
+
+
+def collector_expr(expr: str) -> str:
+    """An allowlist ``expr`` as the metrics-collector needs it.
+
+    The MCO operator pastes each rule into the JSON flag ``--recordingrule={"name":"..","query":"<expr>"}``
+    without escaping, so quotes, backslashes and newlines must already be JSON-escaped in the ConfigMap.
+    """
+    return json.dumps(expr)[1:-1]
+
+
+def allowlist(model: Model, spoke: Group) -> dict:
+    """``names`` and ``matches`` the hub needs as raw series plus the spoke rules as collector ``recording_rules``.
+
+    A ConfigMap's data values are strings, so the YAML inside is content: the one serialiser (yamlfmt) writes it."""
+    body = {}
+    names = sorted(set(alerts.allowlist_names(model)))
+    if names:
+        body["names"] = names
+    body["matches"] = list(alerts.allowlist_matches(model))
+    body["recording_rules"] = [{"record": r.record, "expr": collector_expr(r.expr)} for r in spoke.rules]
+    text = dump_yaml(body, header="Spoke rules run by ACM's metrics-collector as instant queries at every push.")
+    return kube.configmap(ALLOWLIST, NAMESPACE, {"metrics_list.yaml": text})
+
+
+def ruler_rules(groups: tuple[Group, ...]) -> dict:
+    """The hub's recording rules and alerts, as the Thanos Ruler's custom-rules ConfigMap."""
+    text = dump_yaml(rule_file(groups), header="Hub rules evaluated by the ACM Thanos Ruler.")
+    return kube.configmap(RULER, NAMESPACE, {"custom_rules.yaml": text})
+
+
+def objects(model: Model, spoke: Group, hub: tuple[Group, ...], alert_groups: tuple[Group, ...],
+            tier: tuple[Group, ...] = ()) -> dict[str, dict]:
+    """The ACM hub's objects of the rules (the acm target): allowlist, Thanos Ruler rules, MCO settings, and the
+    spoke tier's Policy when ``tier`` holds its group."""
+    return {
+        layout.mco_configmap(ALLOWLIST): allowlist(model, spoke),
+        layout.mco_configmap(RULER): ruler_rules((*hub, *alert_groups)),
+        **settings.artifacts(model),
+        **spoke_tier.artifacts(model, tier, NAMESPACE),
+    }

@@ -1,0 +1,205 @@
+"""A monitoring mixin (``mixin/``) for kube-prometheus and monitoring-mixins users, vendored with jsonnet-bundler.
+
+The layout follows kubernetes-monitoring/kubernetes-mixin and prometheus/node_exporter docs/node-mixin:
+``mixin.libsonnet`` joins ``rules.libsonnet`` (``prometheusRules``), ``alerts.libsonnet``
+(``prometheusAlerts``), ``dashboards.libsonnet`` (``grafanaDashboards``) and ``config.libsonnet`` (``_config``).
+Its content is the rendered rules, alerts and dashboards themselves (no second definition): the selectors
+listed in :data:`FIELDS` are templated from ``_config`` (see :mod:`gpudash.mixin.jsonnet`); prices and tenants
+are in ``_config`` for reading, and an override of them fails evaluation (they are priced into the rules: change
+them in gpudash.yaml and re-render). Pure; no I/O.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from collections.abc import Iterator
+
+from gpudash.base import layout
+from gpudash.base.deferred import Deferred
+from gpudash.model.types import Model, Sources
+from gpudash.render import alerts, grafana, rules
+from gpudash.render.content import Content
+from gpudash.render.grafana import tenant_board
+from gpudash.render.grafana.tenant_board import Board
+from gpudash.render.mixin import jsonnet
+from gpudash.render.rules import hub
+from gpudash.render.rules.format import rule_file
+
+RULES, ALERTS, DASHBOARDS, CONFIG = "rules.libsonnet", "alerts.libsonnet", "dashboards.libsonnet", "config.libsonnet"
+
+# _config field -> (what it selects, its value in the model's sources, the sources with another value).
+FIELDS = {
+    "kubeStateMetricsJob": ("job label of kube-state-metrics (sources.kube_state_metrics_job)",
+                            lambda s: s.kube_state_metrics_job,
+                            lambda s, v: dataclasses.replace(s, kube_state_metrics_job=v)),
+    "dcgmExporterJob": ("RE2 regex on the DCGM exporter's job (sources.dcgm.job)", lambda s: s.dcgm.job,
+                        lambda s, v: dataclasses.replace(s, dcgm=dataclasses.replace(s.dcgm, job=v))),
+    "amdExporterJob": ("RE2 regex on the AMD device-metrics-exporter's job (sources.amd.job)", lambda s: s.amd.job,
+                       lambda s, v: dataclasses.replace(s, amd=dataclasses.replace(s.amd, job=v))),
+    "nvidiaProductLabel": ("kube_node_labels label holding the NVIDIA product (sources.nvidia_product_label)",
+                           lambda s: s.nvidia_product_label,
+                           lambda s, v: dataclasses.replace(s, nvidia_product_label=v)),
+    "amdProductLabel": ("kube_node_labels label holding the AMD product (sources.amd_product_label)",
+                        lambda s: s.amd_product_label, lambda s, v: dataclasses.replace(s, amd_product_label=v)),
+    "amdPartitionLabel": ("kube_node_labels label holding the AMD partition (sources.amd_partition_label)",
+                          lambda s: s.amd_partition_label,
+                          lambda s, v: dataclasses.replace(s, amd_partition_label=v)),
+}
+
+
+def sentinel(field: str) -> str:
+    """A value no model holds, valid as a label name, label value and regex: marks where ``field`` is used."""
+    return f"gpudashcfg_{field}_end"
+
+
+def defaults(model: Model) -> dict[str, str]:
+    return {name: get(model.sources) for name, (_, get, _) in FIELDS.items()}
+
+
+def _probe(model: Model) -> Model:
+    sources: Sources = model.sources
+    for name, (_, _, put) in FIELDS.items():
+        sources = put(sources, sentinel(name))
+    return dataclasses.replace(model, sources=sources)
+
+
+def content(model: Model, tenants: dict[str, dict[str, dict]] | None = None) -> dict[str, object]:
+    """What the mixin exposes, as the YAML files hold it: rule groups, alert groups, dashboards by file name.
+    ``tenants``: the tenant dashboards when already rendered (grafana.rendered's second half)."""
+    if tenants is None:
+        provider, tenants = grafana.rendered(model)
+    else:
+        provider = grafana.provider_boards(model)
+    return _exposed((*rules.spoke_groups(model), *hub.groups(model)), alerts.hub_groups(model), provider, tenants)
+
+
+def _exposed(rule_groups, alert_groups, provider: dict[str, dict], tenants: dict[str, dict[str, dict]]) -> dict:
+    """:func:`content` of groups and dashboards already built."""
+    dashboards = {f"{stem}.json": d for group in (provider, *tenants.values()) for stem, d in group.items()}
+    return {"prometheusRules": rule_file(rule_groups)["groups"], "prometheusAlerts": rule_file(alert_groups)["groups"],
+            "grafanaDashboards": dashboards}
+
+
+def config(model: Model) -> dict:
+    """The model's data a jsonnet user reads beside the selectors: currency, prices, tenants, clusters."""
+    prices = {c.name: {"vendor": c.vendor, "products": list(c.products), "pricePerHour": c.price_per_hour,
+                       "sharedPricePerHour": c.shared_price_per_hour,
+                       "mig": {p.name: p.price_per_hour for p in c.mig}} for c in model.gpu_classes}
+    tenants = {t.name: {"namespace": t.namespace, "budget": t.budget, "alertAt": list(t.alert_at)}
+               for t in model.tenants}
+    return {"currency": model.currency, "prices": prices, "tenants": tenants, "clusters": list(model.clusters)}
+
+
+HEADER = "// Rendered by gpudash from the model (gpudash.yaml): edit the model and re-render, not this file.\n"
+FROZEN = ("currency", "prices", "tenants", "clusters")
+
+
+def _config_libsonnet(model: Model) -> str:
+    lines = [HEADER, "{", "  _config+:: {"]
+    for name, (what, get, _) in FIELDS.items():
+        lines += [f"    // {what}", f"    {name}: {json.dumps(get(model.sources))},"]
+    lines.append("    // From gpudash.yaml and built into the rules: read them, change them only in the model.")
+    lines += [f"    {k}: {jsonnet.value(v, v, {}, {}, k, 2)}," for k, v in config(model).items()]
+    return "\n".join([*lines, "  },", "}", ""])
+
+
+DASHBOARD_DEPTH = 2  # of a dashboard in dashboards.libsonnet (under grafanaDashboards+::, by file name)
+
+
+def _part(field: str, real, probe, sentinels: dict[str, str], values: dict[str, str]) -> str:
+    """One ``<field>+::`` file: rule and alert groups go under ``groups+:``, dashboards by file name."""
+    if field == "grafanaDashboards":
+        body = jsonnet.value(real, probe, sentinels, values, field, DASHBOARD_DEPTH - 1)
+    else:
+        body = "{\n    groups+: " + jsonnet.value(real, probe, sentinels, values, field, 2) + ",\n  }"
+    return f"{HEADER}{{\n  {field}+:: {body},\n}}\n"
+
+
+def _mixin_libsonnet() -> str:
+    checks = "\n".join(f"  assert self._config.{k} == rendered._config.{k} : '_config.{k} comes from gpudash.yaml "
+                       "(the rules are built from it): change it there and re-render'," for k in FROZEN)
+    return (f"{HEADER}local rendered = import '{CONFIG}';\n\n"
+            f"(import '{RULES}') +\n(import '{ALERTS}') +\n(import '{DASHBOARDS}') +\nrendered + {{\n{checks}\n}}\n")
+
+
+def _tenant_jsonnet(data: dict) -> str:
+    return jsonnet.plain(data, DASHBOARD_DEPTH)
+
+
+# Where a tenant dashboard's jsonnet goes in dashboards.libsonnet: the file is written with a mark in its place
+# (NUL cannot appear in jsonnet text: strings are JSON-escaped), then streamed with each mark's dashboard.
+_MARK = re.compile("\0([0-9]+)\0")
+
+
+def _mark(i: int) -> jsonnet.Written:
+    return jsonnet.Written(f"\0{i}\0", DASHBOARD_DEPTH)
+
+
+def _dashboards(text: str, boards: tuple[Board, ...]) -> Iterator[str]:
+    """dashboards.libsonnet piece by piece: ``text`` with its marks replaced by the tenant dashboards' jsonnet,
+    each written when reached (through its template: tenant_board.text), so a render holds one of them."""
+    for i, piece in enumerate(_MARK.split(text)):
+        yield piece if i % 2 == 0 else tenant_board.text(boards[int(piece)], _tenant_jsonnet, ascii=True)
+
+
+def artifacts(model: Model, c: Content) -> dict[str, object]:
+    """The mixin's files from the render's content ``c``, and the same content rendered once more from a probe model
+    whose sources are sentinels (what differs is where the ``_config`` selectors go). The tenant dashboards are
+    their own probes, as they are built without the model's sources (grafana._tenant_boards): their jsonnet is
+    placed as written, at a mark (_dashboards)."""
+    boards = c.tenants
+    tenants = {name: {b.stem: _mark(i)} for i, (name, b) in enumerate(boards.items())}
+    real = _exposed((*c.tier, c.spoke, *c.hub), c.alerts, c.provider, tenants)
+    probe = content(_probe(model), tenants)
+    sentinels = {sentinel(name): name for name in FIELDS}
+    values = defaults(model)
+    files: dict[str, object] = {
+        f"{layout.MIXIN}/{name}": _part(field, real[field], probe[field], sentinels, values)
+        for name, field in ((RULES, "prometheusRules"), (ALERTS, "prometheusAlerts"),
+                            (DASHBOARDS, "grafanaDashboards"))}
+    marked = files[f"{layout.MIXIN}/{DASHBOARDS}"]
+    files[f"{layout.MIXIN}/{DASHBOARDS}"] = Deferred(_dashboards, (marked, tuple(boards.values())))
+    files[f"{layout.MIXIN}/{CONFIG}"] = _config_libsonnet(model)
+    files[f"{layout.MIXIN}/mixin.libsonnet"] = _mixin_libsonnet()
+    files[f"{layout.MIXIN}/jsonnetfile.json"] = {"version": 1, "dependencies": [], "legacyImports": True}
+    files[f"{layout.MIXIN}/README.md"] = README
+    return files
+
+
+README = """# gpudash monitoring mixin
+
+Rendered by gpudash from gpudash.yaml: edit the model and re-render, not these files.
+
+The same recording rules, alerts and Grafana dashboards as the YAML files beside this folder, as a jsonnet
+mixin in the monitoring-mixins layout: `mixin.libsonnet` exposes `prometheusRules`, `prometheusAlerts` and
+`grafanaDashboards`; `config.libsonnet` holds `_config`.
+
+## Vendor it with jsonnet-bundler
+
+    jb init                                   # once, in your jsonnet project
+    jb install https://<your git host>/<your gpudash repo>/mixin@main
+
+Then compose it like any mixin (kube-prometheus, `mixtool generate all`):
+
+    local gpudash = (import 'gpudash-mixin/mixin.libsonnet') + {
+      _config+:: { dcgmExporterJob: 'gpu-dcgm' },
+    };
+    {
+      'gpudash.rules.json': gpudash.prometheusRules,
+      'gpudash.alerts.json': gpudash.prometheusAlerts,
+    } + {
+      ['dashboards/' + name]: gpudash.grafanaDashboards[name]
+      for name in std.objectFields(gpudash.grafanaDashboards)
+    }
+
+## `_config`
+
+* Selectors (`kubeStateMetricsJob`, `dcgmExporterJob`, `amdExporterJob`, `nvidiaProductLabel`,
+  `amdProductLabel`, `amdPartitionLabel`) are templated into every rule, alert and dashboard query: override
+  them to match your installation.
+  Each value is pasted inside a PromQL string (`job=~"%(dcgmExporterJob)s"`): the job values are RE2
+  regexes (kube-state-metrics' is matched exactly), the labels are label names.
+* `currency`, `prices`, `tenants` and `clusters` are there to read. The rules are built from them, so an
+  override fails evaluation with a message: change them in gpudash.yaml and re-render.
+"""

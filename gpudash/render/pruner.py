@@ -1,0 +1,131 @@
+"""The pruner's in-cluster deployment, from the model's ``prune:`` section: pure data, no I/O.
+
+``prune/`` (the same on every cluster): the Namespace (labelled for OpenShift's platform Prometheus, like the
+scrape wiring), the ServiceAccount, a Role and RoleBinding in each tenant namespace holding exactly the
+permissions of :func:`gpudash.queries.prune.permissions` (no ClusterRole: nothing cluster-wide), and the Service and
+ServiceMonitor of its ``gpudash_prune_ineffective_stop`` gauge. ``prune/<cluster>/``: that cluster's Deployment
+``gpudash-prune-<cluster>`` running ``gpudash prune --daemon --cluster <cluster>`` on its own workloads in the
+model's tenant namespaces. Apply both folders on each cluster. Like gpu-pruner (wseaton/gpu-pruner
+``gpu-pruner/hack/``), one replica without leader election: ``Recreate`` stops the old pod before the new one
+starts, so two pruners never act in the same cycle. No secret is ever in an argument: the Prometheus token comes
+from ``prune.token_secret`` through an environment variable.
+"""
+from __future__ import annotations
+
+from gpudash.base import kube, layout
+from gpudash.base.yamlfmt import COMMENT
+from gpudash.model.types import Model, Prune
+from gpudash.promql import build as q
+from gpudash.promql.read import TOKEN_ENV
+from gpudash.queries import prune as plan
+
+NAME = "gpudash-prune"  # ServiceAccount, Roles, their bindings and the metrics Service; Deployments add their cluster
+TOKEN_KEY = "token"  # key of prune.token_secret
+METRICS_PORT = 8080  # gpudash prune --metrics-port in the pod
+METRICS_PORT_NAME = "metrics"
+LABELS = {"app.kubernetes.io/name": NAME}
+# prune.trusted_ca_bundle: OpenShift's Cluster Network Operator fills a ConfigMap labelled so with the cluster's
+# trusted CA bundle (RHCOS trust store plus the proxy's trustedCA) under the key ca-bundle.crt; the pod mounts it
+# (OpenShift docs, "Configuring a custom PKI: certificate injection using Operators").
+TRUSTED_CA = f"{NAME}-trusted-ca"
+TRUSTED_CA_LABEL = {"config.openshift.io/inject-trusted-cabundle": "true"}
+TRUSTED_CA_KEY = "ca-bundle.crt"
+TRUSTED_CA_DIR = "/etc/gpudash/trusted-ca"
+
+
+def tenant_namespaces(model: Model, prune: Prune) -> list[str]:
+    """The namespaces the pruner may act in: the tenants', never a system namespace or its own."""
+    scope = plan.Scope("", frozenset(t.namespace for t in model.tenants), prune.namespace)
+    return sorted({t.namespace for t in model.tenants if scope.namespace_refusal(t.namespace) is None})
+
+
+def rules() -> list[dict]:
+    """:func:`plan.permissions` as Role rules: one rule per (group, verbs), resources sorted."""
+    by_group: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+    resources: dict[tuple[str, str], list[str]] = {}
+    for verb, group, resource in sorted(plan.permissions()):
+        resources.setdefault((group, resource), []).append(verb)
+    for (group, resource), verbs in resources.items():
+        by_group.setdefault((group, tuple(sorted(verbs))), []).append(resource)
+    return [{"apiGroups": [group], "resources": sorted(names), "verbs": list(verbs)}
+            for (group, verbs), names in sorted(by_group.items())]
+
+
+def role(namespace: str) -> dict:
+    return {COMMENT: f"What gpudash prune calls in tenant namespace {namespace}, nothing more: list pods, get the\n"
+                     "namespace and owners, list HPAs, patch annotations and the scale subresource, create\n"
+                     "Events. Generated from gpudash.queries.prune.",
+            **kube.obj("rbac.authorization.k8s.io/v1", "Role", NAME, namespace, rules=rules())}
+
+
+def role_binding(namespace: str, prune: Prune) -> dict:
+    account = {"kind": "ServiceAccount", "name": NAME, "namespace": prune.namespace}
+    return kube.obj("rbac.authorization.k8s.io/v1", "RoleBinding", NAME, namespace, subjects=[account],
+                    roleRef={"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": NAME})
+
+
+def _args(model: Model, prune: Prune, cluster: str) -> list[str]:
+    args = ["--daemon", "--run-mode", prune.run_mode, "--check-interval", q.duration(prune.check_interval),
+            "--max-actions", str(prune.max_actions), "--cluster", cluster,
+            *(a for ns in tenant_namespaces(model, prune) for a in ("--tenant-namespace", ns)),
+            "--idle-window", q.duration(model.alerts.idle.window), "--push-interval",
+            q.duration(model.billing.mco_interval), "--currency", model.currency,
+            "--metrics-port", str(METRICS_PORT), "--prometheus-url", prune.prometheus_url]
+    if prune.trusted_ca_bundle:
+        args += ["--ca-file", f"{TRUSTED_CA_DIR}/{TRUSTED_CA_KEY}"]
+    return args + (["--duration", q.duration(prune.duration)] if prune.duration else [])
+
+
+def deployment(model: Model, prune: Prune, cluster: str) -> dict:
+    env = [{"name": plan.POD_NAME_ENV, "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}},
+           {"name": plan.POD_NAMESPACE_ENV, "valueFrom": {"fieldRef": {"fieldPath": "metadata.namespace"}}}]
+    if prune.token_secret:
+        secret = {"name": prune.token_secret, "key": TOKEN_KEY}
+        env.append({"name": TOKEN_ENV, "valueFrom": {"secretKeyRef": secret}})
+    container = {
+        "name": "prune", "image": prune.image, "command": ["python", "-m", "gpudash", "prune"],
+        "args": _args(model, prune, cluster), "env": env,
+        "ports": [{"name": METRICS_PORT_NAME, "containerPort": METRICS_PORT}],
+        "resources": {"requests": {"cpu": "10m", "memory": "64Mi"}, "limits": {"memory": "256Mi"}},
+        "securityContext": {"allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True,
+                            "runAsNonRoot": True, "capabilities": {"drop": ["ALL"]}}}
+    pod = {"serviceAccountName": NAME, "containers": [container],
+           "securityContext": {"seccompProfile": {"type": "RuntimeDefault"}}}
+    if prune.trusted_ca_bundle:
+        container["volumeMounts"] = [{"name": "trusted-ca", "mountPath": TRUSTED_CA_DIR, "readOnly": True}]
+        pod["volumes"] = [{"name": "trusted-ca", "configMap": {"name": TRUSTED_CA}}]
+    spec = {"replicas": 1, "strategy": {"type": "Recreate"}, "selector": {"matchLabels": LABELS},
+            "template": {"metadata": {"labels": LABELS}, "spec": pod}}
+    return {COMMENT: f"gpudash prune on cluster {cluster} ({prune.run_mode}). One replica, no leader election:\n"
+                     "Recreate stops the old pod before a new one starts; never scale it up.",
+            **kube.obj("apps/v1", "Deployment", f"{NAME}-{cluster}", prune.namespace, labels=LABELS, spec=spec)}
+
+
+def _metrics(prune: Prune) -> dict[str, dict]:
+    """The gauge GPUPrunerIneffective reads: a Service on the pod's port and a ServiceMonitor for the platform
+    Prometheus (the Namespace is labelled for it), whose series ACM pushes to the hub through the allowlist."""
+    service = kube.obj("v1", "Service", NAME, prune.namespace, labels=LABELS, spec={
+        "selector": LABELS, "ports": [{"name": METRICS_PORT_NAME, "port": METRICS_PORT,
+                                       "targetPort": METRICS_PORT_NAME}]})
+    monitor = kube.obj("monitoring.coreos.com/v1", "ServiceMonitor", NAME, prune.namespace, spec={
+        "selector": {"matchLabels": LABELS}, "endpoints": [{"port": METRICS_PORT_NAME, "path": "/metrics"}]})
+    return {layout.PRUNE_SERVICE: service, layout.PRUNE_SERVICE_MONITOR: monitor}
+
+
+def artifacts(model: Model) -> dict[str, dict]:
+    prune = model.prune
+    if prune is None:
+        return {}
+    namespaces = tenant_namespaces(model, prune)
+    return {
+        layout.PRUNE_NAMESPACE: kube.obj("v1", "Namespace", prune.namespace, labels=kube.CLUSTER_MONITORING),
+        layout.PRUNE_SERVICE_ACCOUNT: kube.obj("v1", "ServiceAccount", NAME, prune.namespace),
+        **{layout.prune_role(ns): role(ns) for ns in namespaces},
+        **{layout.prune_role_binding(ns): role_binding(ns, prune) for ns in namespaces},
+        **_metrics(prune),
+        **{layout.prune_deployment(c): deployment(model, prune, c) for c in prune.clusters},
+        **({layout.PRUNE_TRUSTED_CA: {
+            COMMENT: "Left empty: OpenShift injects the cluster's trusted CA bundle (key ca-bundle.crt).",
+            **kube.obj("v1", "ConfigMap", TRUSTED_CA, prune.namespace, labels=TRUSTED_CA_LABEL)}}
+           if prune.trusted_ca_bundle else {}),
+    }

@@ -1,0 +1,114 @@
+"""The raw inputs the spoke rules need, checked on each spoke at every push: a series that is absent is recorded
+as a row of :data:`~gpudash.model.series.INPUT_MISSING` (``input`` names it), which the hub alerts on
+(``GPUBillingInputMissing``) and ``gpudash doctor`` reports, so no billable input is lost silently.
+
+* ``init_containers``: kube-state-metrics' per-container series are not scraped while its pod series are.
+  OpenShift's ``collectionProfile: minimal`` keeps ``kube_pod_info``, ``kube_pod_status_phase`` and
+  ``kube_pod_container_resource_requests`` but drops ``kube_pod_init_container_resource_requests``,
+  ``kube_pod_init_container_info`` and ``kube_pod_container_info`` (openshift/cluster-monitoring-operator
+  assets/kube-state-metrics/minimal-service-monitor.yaml, its ``keep`` regex): init containers' and native
+  sidecars' GPU requests are then not billed. ``kube_pod_container_info`` exists for every container with a status,
+  so its absence beside Running pods tells the dropped series from a cluster without init containers.
+* ``spoke_tier`` (``billing.spoke_tier: policy``): the tier's step heartbeat is absent while kube-state-metrics is
+  up: the tier's rule group is not loaded on this cluster (the Placement missed it) or not evaluating, and the
+  hourly figures it feeds are empty.
+* ``gpu_power``: a node's GPUs report activity but none reports power or energy (AMD MI300X_VF guests and MI2xx
+  without ``gpu_package_power``, ROCm/device-metrics-exporter docs/configuration/metricslist.md; a DCGM counters
+  file without the power fields): their energy is not measured and the idle power veto cannot apply there.
+"""
+from __future__ import annotations
+
+from gpudash.model import series as names
+from gpudash.model.sources import gpu_exporters as gx
+from gpudash.model.sources import kube_state_metrics as ksm
+from gpudash.model.types import Model
+from gpudash.promql import build as q
+from gpudash.render.rules.format import Rule
+
+INIT_CONTAINERS, SPOKE_TIER, GPU_POWER = "init_containers", "spoke_tier", "gpu_power"
+# What each missing input means and how to fix it: the hub alert's description and doctor's line.
+CAUSE = {
+    INIT_CONTAINERS: "kube-state-metrics' pod series are scraped but not its container series "
+                     "(kube_pod_container_info, kube_pod_init_container_info, "
+                     "kube_pod_init_container_resource_requests): GPUs requested by init containers and native "
+                     "sidecars are not billed",
+    SPOKE_TIER: f"no spoke-tier step ({names.TIER_KSM_UP}) is recorded while kube-state-metrics is up: the "
+                "gpudash-spoke-tier rule group is not loaded or not evaluating, so the hourly GPU-hours and energy "
+                "are empty",
+    GPU_POWER: "GPUs report activity but no GPU of the node reports power or energy: their energy is not measured "
+               "(neither a tenant's nor unallocated) and the idle alert's power veto cannot apply to them",
+}
+FIX = {
+    INIT_CONTAINERS: "OpenShift's monitoring collectionProfile minimal drops them: set "
+                     "prometheusK8s.collectionProfile: full in the openshift-monitoring cluster-monitoring-config "
+                     "ConfigMap, or keep these series in the scrape",
+    SPOKE_TIER: "make the hub's Placement gpudash-spoke-tier select the cluster (its ManagedCluster name must be in "
+                "the model's clusters) and check that the Policy gpudash-spoke-tier is compliant there",
+    GPU_POWER: "AMD MI300X_VF guests and MI2xx GPUs export no gpu_package_power (ROCm/device-metrics-exporter "
+               "docs/configuration/metricslist.md): have the exporter export gpu_energy_consumed or "
+               "gpu_package_power (DCGM: DCGM_FI_DEV_POWER_USAGE or DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION in its "
+               "counters), or accept this node's energy as unmetered",
+}
+_LABELS = names.labels(names.INPUT_MISSING)
+
+
+def _row(expr: str, what: str) -> str:
+    """``expr`` (by cluster, or by cluster and node) as rows of the missing-input series for ``what``."""
+    return q.label_replace(expr, "input", what, "", "")
+
+
+def _per_cluster(present: str, *absent: str) -> str:
+    """1 per cluster where ``present`` has series and none of ``absent`` has any."""
+    out = f"{q.agg('count', ('cluster',), present)} * 0 + 1"
+    for series in absent:
+        out = f"({out}) unless on (cluster) {q.agg('count', ('cluster',), series)}"
+    return out
+
+
+def _init_containers(model: Model) -> str:
+    job = ksm.job(model.sources)
+    running = f"{q.selector(ksm.POD_PHASE, job, ('phase', '=', 'Running'))} == 1"
+    return _row(_per_cluster(running, q.selector(ksm.CONTAINER_INFO, job),
+                             q.selector(ksm.INIT_CONTAINER_INFO, job)), INIT_CONTAINERS)
+
+
+def _spoke_tier(model: Model) -> str:
+    """The tier's heartbeat, looked for over a push interval (at least two tier steps), while kube-state-metrics
+    is up (the heartbeat is absent then anyway, and GPUKubeStateMetricsDown says so)."""
+    window = q.duration(max(model.billing.mco_interval, 2 * model.billing.resolution))
+    up = f"{q.selector('up', ksm.job(model.sources))} == 1"
+    return _row(_per_cluster(up, f"max_over_time({names.TIER_KSM_UP}[{window}])"), SPOKE_TIER)
+
+
+def _gpus_by_node(expr: str, gpu: tuple[str, ...]) -> str:
+    return q.agg("count", ("cluster", "node"), q.agg("max", ("cluster", "node", *gpu), expr))
+
+
+def _gpu_power(model: Model) -> str:
+    """Per node, the GPUs reporting activity where no GPU of the node reports power or energy (per node, since on a
+    partitioned AMD GPU only partition 0 reports them)."""
+    src = model.sources
+    dcgm = [q.selector(m, gx.job(src.dcgm)) for m in (gx.DCGM_GR_ENGINE_ACTIVE, gx.DCGM_GPU_UTIL)]
+    dcgm_power = [q.selector(m, gx.job(src.dcgm)) for m in (gx.DCGM_POWER_USAGE, gx.DCGM_ENERGY)]
+
+    def amd(*metrics: str) -> str:
+        return " or ".join(q.label_replace(q.selector(gx.amd_metric(src, m), gx.job(src.amd)), "node", "$1",
+                                           gx.AMD_HOST_LABEL, "(.+)") for m in metrics)
+
+    parts = ((gx.on_node(" or ".join(dcgm)), gx.on_node(" or ".join(dcgm_power)), gx.DCGM_GPU_LABELS),
+             (amd(gx.AMD_GFX_ACTIVITY), amd(gx.AMD_POWER, gx.AMD_ENERGY), (gx.AMD_GPU_LABEL,)))
+    rows = [f"{_gpus_by_node(active, gpu)} unless on (cluster, node) {q.agg('count', ('cluster', 'node'), power)}"
+            for active, power, gpu in parts]
+    return _row(" or ".join(f"({r})" for r in rows), GPU_POWER)
+
+
+def expr(model: Model) -> str:
+    parts = [_init_containers(model), _gpu_power(model)] + ([_spoke_tier(model)] if model.billing.tier else [])
+    return q.agg("sum", _LABELS, " or ".join(f"({p})" for p in parts))
+
+
+def rules(model: Model) -> tuple[Rule, ...]:
+    return (Rule(names.INPUT_MISSING, expr(model),
+                 "A raw input the spoke rules need is absent here (input: init_containers, spoke_tier,"
+                 "\ngpu_power): the GPU-hours or energy it feeds are under-measured until it returns."
+                 "\nPushed at every push; the hub's GPUBillingInputMissing names the cause and the fix."),)

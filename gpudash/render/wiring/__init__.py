@@ -1,0 +1,86 @@
+"""Scrape wiring for self-managed spokes (``sources.self_managed``): the ServiceMonitors that let OpenShift's
+platform Prometheus scrape the GPU exporters the way the model reads them, and kube-state-metrics'
+``--metric-labels-allowlist`` for vanilla Kubernetes (OpenShift's kube-state-metrics exports every node label).
+
+A ServiceMonitor (prometheus-operator example/prometheus-operator-crd/monitoring.coreos.com_servicemonitors.yaml)
+selects Services by label in its own namespace; each endpoint here sets ``honorLabels`` from the exporter's
+``tenant_label`` (true keeps the exporter's own namespace/pod labels, unset stores them as exported_*) and
+relabels ``job`` to a name the exporter's job regex matches.
+
+The platform Prometheus discovers a ServiceMonitor's targets only in namespaces where its service account may list
+services, endpoints and pods: its ClusterRole grants none (openshift/cluster-monitoring-operator
+assets/prometheus-k8s/cluster-role.yaml), CMO grants them per namespace (role-specific-namespaces.yaml,
+role-binding-specific-namespaces.yaml), and so does the NVIDIA GPU Operator for its own (NVIDIA/gpu-operator
+assets/state-operator-metrics/0100_prom_role_openshift.yaml, 0110_prom_rolebinding_openshift.yaml). Without that
+Role and RoleBinding no exporter series exist: utilisation, idle alerts, the pruner and energy go blank.
+"""
+from __future__ import annotations
+
+from gpudash.base import kube, layout
+from gpudash.model.sources import gpu_exporters as gx
+from gpudash.model.sources import kube_state_metrics as ksm
+from gpudash.model.types import Exporter, Model
+
+METRICS_PATH = "/metrics"  # both exporters
+# Exporter (sources.<key>) -> its ServiceMonitor's file, name and where the exporter serves: the DCGM exporter's
+# Service port "metrics" (9400; NVIDIA/dcgm-exporter deployment/templates/service.yaml, values.yaml
+# service.port), the AMD device-metrics-exporter's container port 5000 (ROCm/device-metrics-exporter
+# helm-charts/values.yaml service.ClusterIP.port; the chart's Service port has no name).
+SERVICE_MONITORS = {
+    "dcgm": (layout.DCGM_SERVICE_MONITOR, "gpudash-dcgm-exporter", {"port": "metrics"}),
+    "amd": (layout.AMD_SERVICE_MONITOR, "gpudash-amd-metrics-exporter", {"targetPort": 5000}),
+}
+
+
+def service_monitor(name: str, namespace: str, exporter: Exporter, service_labels, port: dict) -> dict:
+    endpoint = {**port, "path": METRICS_PATH, "honorLabels": exporter.tenant_label == "namespace",
+                "relabelings": [{"action": "replace", "targetLabel": "job", "replacement": gx.sample_job(exporter)}]}
+    return kube.obj("monitoring.coreos.com/v1", "ServiceMonitor", name, namespace,
+                    spec={"selector": {"matchLabels": dict(service_labels)}, "endpoints": [endpoint]})
+
+
+# What the platform Prometheus needs in the exporters' namespace to discover them: CMO's own Role grants the same
+# (endpointslices too, for a Prometheus whose serviceDiscoveryRole is EndpointSlice).
+DISCOVERY_RULES = [
+    {"apiGroups": [""], "resources": ["services", "endpoints", "pods"], "verbs": ["get", "list", "watch"]},
+    {"apiGroups": ["discovery.k8s.io"], "resources": ["endpointslices"], "verbs": ["get", "list", "watch"]},
+]
+
+
+def discovery_rbac(namespace: str) -> dict[str, dict]:
+    """The Role and RoleBinding that let the platform Prometheus discover Endpoints in ``namespace``."""
+    name = kube.PLATFORM_PROMETHEUS
+    role = kube.obj(kube.RBAC_API, "Role", name, namespace, rules=DISCOVERY_RULES)
+    binding = kube.obj(kube.RBAC_API, "RoleBinding", name, namespace,
+                       roleRef={"apiGroup": kube.RBAC_API.split("/")[0], "kind": "Role", "name": name},
+                       subjects=[{"kind": "ServiceAccount", "name": name, "namespace": kube.PLATFORM_NAMESPACE}])
+    return {layout.WIRING_ROLE: role, layout.WIRING_ROLE_BINDING: binding}
+
+
+def allowlist_keys(model: Model) -> dict[str, list[str]]:
+    """The Kubernetes label keys the rules read from kube_node_labels and kube_pod_labels, per resource kind."""
+    resources = ("nvidia.com/gpu", *(p.resource for c in model.gpu_classes for p in c.mig))
+    nodes = sorted({*ksm.PRODUCT_KEYS, *map(ksm.replicas_key, resources)})
+    return {"nodes": nodes, "pods": sorted((ksm.INFERENCESERVICE_KEY, ksm.NOTEBOOK_KEY))}
+
+
+def ksm_allowlist(model: Model) -> str:
+    """The value of kube-state-metrics' ``--metric-labels-allowlist`` (kubernetes/kube-state-metrics
+    docs/developer/cli-arguments.md: ``kind=[key,...],...``)."""
+    value = ",".join(f"{kind}=[{','.join(keys)}]" for kind, keys in allowlist_keys(model).items())
+    return (f"# kube-state-metrics --metric-labels-allowlist for the labels gpudash reads (vanilla Kubernetes; "
+            f"OpenShift's exports every node label)\n{value}\n")
+
+
+def artifacts(model: Model) -> dict[str, object]:
+    managed = model.sources.self_managed
+    if managed is None:
+        return {}
+    files: dict[str, object] = {layout.WIRING_NAMESPACE: kube.obj("v1", "Namespace", managed.namespace,
+                                                         labels=kube.CLUSTER_MONITORING),
+                                 **discovery_rbac(managed.namespace)}
+    for what, (path, name, port) in SERVICE_MONITORS.items():
+        files[path] = service_monitor(name, managed.namespace, getattr(model.sources, what),
+                                      getattr(managed, f"{what}_service_labels"), port)
+    files[layout.KSM_ALLOWLIST] = ksm_allowlist(model)
+    return files

@@ -1,0 +1,468 @@
+"""The one writer: serialises generated data, owns files through a manifest, swaps them in all or nothing.
+
+Rules it keeps:
+* files are serialised one at a time, in path order, and compared with what the output folder holds; a render
+  (``plan(..., stage=True)``) writes each changed file into a stage folder inside the output at once and
+  keeps only its digest, so memory holds one file's text, not the render's (a deferred file,
+  :mod:`gpudash.base.deferred`, is built only then, and one whose data is an iterator of text pieces is written
+  piece by piece); a generation error leaves the output folder untouched;
+* the manifest is checked before anything is read or removed: every path it lists is relative, in its one
+  normal form, inside the output and reached through no symbolic link, with a sha256 digest; else it is refused;
+* applying is all or nothing: a journal is written into the stage, every replaced or removed file is moved into
+  the stage (one filesystem: a rename) and every new file moved out of it, and the manifest is replaced last (the
+  commit). A failure before the commit moves everything back, so the previous output is restored exactly;
+  a folder on another filesystem is refused before anything moves;
+* gpudash owns only the files listed in its manifest: it refuses to overwrite any other file, removes its
+  own stale files (only while they still hold what gpudash wrote), and never touches anything else;
+* an owned file that no longer holds what the manifest recorded was edited by hand: ``apply`` refuses to
+  overwrite it unless forced, so an edit is never lost silently;
+* it never reads, writes or removes through a symbolic link below the output folder (a link committed to a
+  GitOps repository must not redirect gpudash's writes elsewhere);
+* :func:`lock` holds the output for one render (an OS lock on a lock file: a second render exits 2 at once, and
+  the lock of a render that died is free); taking it rolls back an apply a dead render left half done.
+"""
+from __future__ import annotations
+
+import contextlib
+import difflib
+import fcntl
+import hashlib
+import json
+import os
+import posixpath
+import re
+import shutil
+import socket
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from gpudash.base.deferred import built, resolve
+from gpudash.base.errors import GpudashError, InputError
+from gpudash.base.layout import LOCK, MANIFEST, STAGE_PREFIX
+from gpudash.base.yamlfmt import dump_json, dump_yaml
+
+HEADER = "Rendered by gpudash from the model (gpudash.yaml): edit the model and re-render, not this file."
+NEW, OLD, JOURNAL = "new", "old", "journal.json"  # in a stage: new files, the files they replace, the journal
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+def serialise(path: str, data) -> str:
+    """Text of one output file, by its extension."""
+    if isinstance(data, str):
+        return data
+    if path.endswith(".json"):
+        return dump_json(data)
+    return dump_yaml(data, header=HEADER)
+
+
+def _digest(text: bytes) -> str:
+    return hashlib.sha256(text).hexdigest()
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a render would change in ``outdir``."""
+
+    outdir: Path
+    digests: dict[str, str]  # every generated path -> digest of its text (the new manifest)
+    owned: dict[str, str]  # path -> digest recorded in the current manifest
+    changes: dict[str, str | Path]  # changed path -> its new text, or the staged file holding it
+    hand_edited: tuple[str, ...]  # changed owned files no longer holding what gpudash wrote
+    stage: Path | None = None  # where the changed files are staged (plan(..., stage=True))
+
+    def changed(self) -> list[str]:
+        return sorted(self.changes)
+
+    def stale(self) -> list[str]:
+        return sorted(p for p in self.owned if p not in self.digests)
+
+    def edited(self) -> list[str]:
+        """Owned files to be rewritten whose content is no longer what gpudash wrote (hand edits)."""
+        return list(self.hand_edited)
+
+    def counts(self) -> tuple[int, int, int]:
+        """(written, unchanged, removed) file counts of applying this plan."""
+        return len(self.changes), len(self.digests) - len(self.changes), len(self.stale())
+
+    def text(self, rel: str) -> str:
+        """The new text of changed file ``rel``."""
+        new = self.changes[rel]
+        return new.read_text(encoding="utf-8") if isinstance(new, Path) else new
+
+    def manifest_text(self) -> str:
+        return json.dumps({"generator": "gpudash", "files": dict(sorted(self.digests.items()))}, indent=2,
+                          sort_keys=True) + "\n"
+
+    def discard(self) -> None:
+        """Remove the staged files of a plan that will not be applied."""
+        if self.stage is not None:
+            shutil.rmtree(self.stage, ignore_errors=True)
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (FileNotFoundError, IsADirectoryError, UnicodeDecodeError):
+        return None
+
+
+class _Paths:
+    """Checks that a path below ``outdir`` is reached through no symbolic link and no folder of another
+    filesystem (a move there is no rename: it cannot be all or nothing); each folder is looked at once."""
+
+    def __init__(self, outdir: Path):
+        self.outdir, self.seen = outdir, set()
+        self.device = outdir.stat().st_dev if outdir.is_dir() else None
+
+    def check(self, rel: str) -> None:
+        path = self.outdir
+        for part in Path(rel).parts:
+            path = path / part
+            if path in self.seen:
+                continue
+            try:
+                st = path.lstat()
+            except (FileNotFoundError, NotADirectoryError):
+                return
+            except OSError as err:
+                raise GpudashError(f"{path}: cannot read: {err.strerror or err}") from None
+            if os.path.islink(path):
+                raise InputError(str(path), "", f"is a symbolic link (to {os.readlink(path)}); gpudash writes no "
+                                 "file through a link: replace it with a real folder or file, or render elsewhere")
+            if st.st_dev != self.device:
+                raise InputError(str(path), "", f"is on another filesystem than {self.outdir} (a mount point); "
+                                 "gpudash writes one filesystem so that a render is all or nothing: render "
+                                 "into a folder without mount points")
+            self.seen.add(path)
+
+
+def _manifest_path(rel) -> bool:
+    """``rel`` is a path gpudash may own: relative, normalised, inside the output, not one of its own."""
+    return (isinstance(rel, str) and rel not in ("", ".", MANIFEST, LOCK) and not rel.startswith("/")
+            and "\\" not in rel and "\0" not in rel and posixpath.normpath(rel) == rel
+            and ".." not in rel.split("/") and not rel.startswith(STAGE_PREFIX))
+
+
+def _owned(outdir: Path, paths: _Paths) -> dict[str, str]:
+    """The manifest's {path: digest}, every path checked before anything is read or removed."""
+    manifest = outdir / MANIFEST
+    text = _read(manifest)
+    if text is None:
+        return {}
+    try:
+        files = json.loads(text)["files"]
+        if not isinstance(files, dict) or not all(isinstance(d, str) and _SHA256.fullmatch(d)
+                                                  for d in files.values()):
+            raise TypeError
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        raise InputError(str(manifest), "", "not a gpudash manifest; move it away to render here") from None
+    for rel in files:
+        if not _manifest_path(rel):
+            raise InputError(str(manifest), "", f"lists {json.dumps(rel)}: not a path gpudash writes (relative, "
+                             "normalised, inside the output); move the manifest away to render here")
+        paths.check(rel)
+    return dict(files)
+
+
+def _stream(pieces: Iterator[str], path: Path) -> str:
+    """Write ``pieces`` (text) to ``path``; the digest of what was written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    h = hashlib.sha256()
+    with path.open("wb") as f:
+        for piece in pieces:
+            blob = piece.encode("utf-8")
+            h.update(blob)
+            f.write(blob)
+    return h.hexdigest()
+
+
+def _file_digest(path: Path) -> str | None:
+    try:
+        with path.open("rb") as f:
+            return hashlib.file_digest(f, "sha256").hexdigest()
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        return None
+
+
+def edited_by_hand(outdir: str | os.PathLike) -> list[str]:
+    """The files of ``outdir``'s manifest that no longer hold what gpudash wrote: known before anything is
+    generated, so that a render refuses them at once instead of after its work (``plan`` decides the same)."""
+    out = Path(outdir)
+    if not out.is_dir():
+        return []
+    owned = _owned(out, _Paths(out))
+    return sorted(rel for rel, digest in owned.items() if _file_digest(out / rel) not in (None, digest))
+
+
+def plan(outdir: str | os.PathLike, generated: dict[str, object], stage: bool = False, progress=None) -> Plan:
+    """Serialise ``generated`` and compare it with ``outdir``; refuses to take over files it does not own.
+
+    With ``stage`` each changed file is written into a temporary folder in ``outdir`` as soon as it is serialised
+    (what ``apply`` then moves into place; ``Plan.discard`` removes it), else kept in memory (``render --check``:
+    planning never writes). ``progress(done, total, path)`` is told of each file (the CLI's progress bar)."""
+    out = Path(outdir)
+    if out.exists() and not out.is_dir():
+        raise InputError(str(out), "", "output path exists and is not a directory")
+    paths = _Paths(out)
+    paths.check(MANIFEST)
+    owned = _owned(out, paths)
+    digests: dict[str, str] = {}
+    changes: dict[str, str | Path] = {}
+    edited: list[str] = []
+    staged: Path | None = None
+    created = not out.exists()
+    try:
+        for done, rel in enumerate(sorted(generated)):
+            if progress:
+                progress(done, len(generated), rel)
+            paths.check(rel)
+            target = out / rel
+            if target.exists() and rel not in owned:
+                raise InputError(str(target), "", "exists but was not written by gpudash (not in its manifest); "
+                                 "move it away or render into another folder")
+            if target.is_dir():
+                raise InputError(str(target), "", "is a directory where gpudash writes a file")
+            data = resolve(generated[rel])
+            if stage and staged is None:
+                out.mkdir(parents=True, exist_ok=True)
+                staged = Path(tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=out))
+            new: str | Path
+            if stage and isinstance(data, Iterator):  # written piece by piece: too large to hold at once
+                digests[rel], new, blob = _stream(data, staged / NEW / rel), staged / NEW / rel, b""
+            else:
+                new = serialise(rel, built(data))
+                blob = new.encode("utf-8")
+                digests[rel] = _digest(blob)
+            old = _file_digest(target)
+            if old == digests[rel]:  # a file that already holds its text is left as it is
+                if isinstance(new, Path):
+                    new.unlink()
+                continue
+            if old is not None and rel in owned and old != owned[rel]:
+                edited.append(rel)
+            if stage and not isinstance(new, Path):  # staged at once: only its digest is kept
+                new = staged / NEW / rel
+                new.parent.mkdir(parents=True, exist_ok=True)
+                new.write_bytes(blob)
+            changes[rel] = new
+    except BaseException as err:
+        if staged is not None:
+            shutil.rmtree(staged, ignore_errors=True)
+        if created and out.is_dir() and not any(out.iterdir()):
+            out.rmdir()
+        if isinstance(err, OSError):
+            raise GpudashError(f"{out}: cannot write output: {err.strerror or err}") from None
+        raise
+    return Plan(out, digests, owned, changes, tuple(edited), staged)
+
+
+def apply(p: Plan, force: bool = False) -> list[str]:
+    """Write the plan, all or nothing; returns the stale files left in place because they were edited by hand.
+
+    Refuses (before writing anything) to overwrite owned files edited by hand, unless ``force``. On any failure
+    the previous output is restored (:func:`_rollback`) and the error is one line.
+    """
+    edited = [] if force else p.edited()
+    if edited:
+        p.discard()
+        raise InputError(str(p.outdir / edited[0]), "", f"edited by hand since gpudash wrote it"
+                         f"{f' (and {len(edited) - 1} more: ' + ', '.join(edited[1:]) + ')' if edited[1:] else ''}"
+                         "; move the edit into the model and re-render, or render with --force to overwrite it")
+    stage, journal, kept = p.stage, None, []
+    try:
+        if not p.outdir.is_dir():
+            p.outdir.mkdir(parents=True)
+        stage = stage or Path(tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=p.outdir))
+        for rel in p.changed():
+            if not isinstance(p.changes[rel], Path):
+                (stage / NEW / rel).parent.mkdir(parents=True, exist_ok=True)
+                (stage / NEW / rel).write_text(p.changes[rel], encoding="utf-8")
+        manifest = p.manifest_text().encode("utf-8")
+        (stage / MANIFEST).write_bytes(manifest)
+        journal, kept = _journal(p, _digest(manifest))
+        (stage / JOURNAL).write_text(json.dumps(journal), encoding="utf-8")
+        _move(p.outdir, stage, journal)
+    except BaseException as err:  # an interrupt (Ctrl-C) too: nothing is left half done
+        restored = journal is None or _rollback(p.outdir, stage, journal)
+        if restored and stage is not None:
+            shutil.rmtree(stage, ignore_errors=True)
+        if not isinstance(err, OSError):
+            raise
+        said = f"{p.outdir}: cannot write output: {err.strerror or err}"
+        if journal is not None:  # the output was being changed
+            said += (f" (at {err.filename}); " + ("previous output restored" if restored else "the previous output "
+                     f"could not be restored: the next render restores it from {stage}"))
+        raise GpudashError(said) from None
+    shutil.rmtree(stage, ignore_errors=True)
+    _tidy(p.outdir, journal["remove"])
+    return kept
+
+
+def _journal(p: Plan, manifest: str) -> tuple[dict, list[str]]:
+    """What ``_move`` will do, written into the stage before it starts (what a rollback undoes), and the stale
+    files kept because they no longer hold what gpudash wrote."""
+    remove, kept = [], []
+    for rel in p.stale():
+        digest = _file_digest(p.outdir / rel)
+        if digest is not None:
+            (remove if digest == p.owned[rel] else kept).append(rel)
+    create = {rel: p.digests[rel] for rel in p.changed() if not os.path.lexists(p.outdir / rel)}
+    folders = sorted({str(parent) for rel in create for parent in Path(rel).parents
+                      if str(parent) != "." and not (p.outdir / parent).is_dir()}, key=lambda f: (f.count("/"), f))
+    return {"manifest": manifest, "folders": folders, "create": create,
+            "replace": [rel for rel in p.changed() if rel not in create], "remove": remove}, kept
+
+
+def _move(out: Path, stage: Path, journal: dict) -> None:
+    """Move the old files of the journal into the stage and the new ones into place; the manifest last."""
+    paths = _Paths(out)  # again: a link or mount made since the plan must not redirect a move
+    for folder in journal["folders"]:
+        os.mkdir(out / folder)
+    for rel in journal["replace"] + journal["remove"]:
+        paths.check(rel)
+        (stage / OLD / rel).parent.mkdir(parents=True, exist_ok=True)
+        os.replace(out / rel, stage / OLD / rel)
+    for rel in list(journal["create"]) + journal["replace"]:
+        paths.check(rel)
+        os.replace(stage / NEW / rel, out / rel)
+    os.replace(stage / MANIFEST, out / MANIFEST)
+
+
+def _rollback(out: Path, stage: Path, journal: dict) -> bool:
+    """Undo an interrupted ``_move``: the old files back, the new ones and new folders gone; True when all was."""
+    done = True
+    for rel in journal["replace"] + journal["remove"]:
+        if os.path.lexists(stage / OLD / rel):
+            done &= _quietly(os.replace, stage / OLD / rel, out / rel)
+    for rel, digest in journal["create"].items():
+        if _file_digest(out / rel) == digest:
+            done &= _quietly(os.unlink, out / rel)
+    for folder in reversed(journal["folders"]):
+        if (out / folder).is_dir() and not any((out / folder).iterdir()):
+            done &= _quietly(os.rmdir, out / folder)
+    return done
+
+
+def _quietly(fn, *args) -> bool:
+    try:
+        fn(*args)
+        return True
+    except OSError:
+        return False
+
+
+def _tidy(out: Path, removed: list[str]) -> None:
+    """Remove the folders that removing stale files emptied (best effort: the render is committed)."""
+    for rel in removed:
+        for parent in Path(rel).parents:
+            folder = out / parent
+            if folder == out or not folder.is_dir() or any(folder.iterdir()) or not _quietly(os.rmdir, folder):
+                break
+
+
+def _recover(out: Path) -> str | None:
+    """Finish or roll back what a render that died left in ``out`` (its stage folders); what was done, if any."""
+    done = None
+    for stage in sorted(out.glob(f"{STAGE_PREFIX}*")):
+        if stage.is_symlink() or not stage.is_dir():
+            continue
+        try:
+            journal = json.loads((stage / JOURNAL).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            journal = None  # it died while staging: the output was not touched
+        except (OSError, ValueError):
+            raise GpudashError(f"{stage}: an unreadable journal of an interrupted render; restore {out} from "
+                               "version control and remove it") from None
+        if journal is not None:
+            if _file_digest(out / MANIFEST) == journal["manifest"]:
+                done = "finished the apply it had committed"
+            elif _rollback(out, stage, journal):
+                done = "restored the output it was writing"
+            else:
+                raise GpudashError(f"{out}: a render died while writing it and its previous output could not be "
+                                   f"restored from {stage}; restore it from version control and remove {stage}")
+        shutil.rmtree(stage, ignore_errors=True)
+    return done
+
+
+@dataclass
+class Lock:
+    """A held render lock; ``recovered``: what was done about a render that died while writing (else None)."""
+
+    path: Path
+    recovered: str | None = None
+
+
+@contextlib.contextmanager
+def lock(outdir: str | os.PathLike) -> Iterator[Lock]:
+    """Hold ``outdir`` for one render: an exclusive ``flock`` on its lock file, which says who holds it.
+
+    A second render exits 2 at once. The OS frees the lock of a render that dies, so a lock file left behind
+    holds no lock: the next render takes it and rolls back the apply it may have left half done (its journal)."""
+    out = Path(outdir)
+    if out.exists() and not out.is_dir():
+        raise InputError(str(out), "", "output path exists and is not a directory")
+    created = not out.exists()
+    _Paths(out).check(LOCK)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        fd = _take(out)
+    except OSError as err:
+        raise GpudashError(f"{out}: cannot write output: {err.strerror or err}") from None
+    try:
+        died = os.read(fd, 4096).decode("utf-8", "replace")
+        held = Lock(out / LOCK, _recover(out))
+        if held.recovered:
+            held.recovered = f"a render stopped while writing {out} {_holder(died)}: {held.recovered}"
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, json.dumps({"pid": os.getpid(), "host": socket.gethostname(),
+                                  "since": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}).encode(), 0)
+        yield held
+    finally:
+        _quietly(os.unlink, out / LOCK)
+        os.close(fd)
+        if created:
+            _quietly(os.rmdir, out)  # a folder this render made and left empty (a bad model)
+
+
+def _take(out: Path) -> int:
+    """An open descriptor of ``out``'s lock file, locked; one line (exit 2) when another render holds it."""
+    path = out / LOCK
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 4096).decode("utf-8", "replace")
+            os.close(fd)
+            raise GpudashError(f"another render is writing {out} {_holder(holder)}; wait for it to end, or render "
+                               "elsewhere") from None
+        try:
+            if os.stat(path).st_ino == os.fstat(fd).st_ino:
+                return fd
+        except FileNotFoundError:
+            pass
+        os.close(fd)  # the holder removed the file between our open and lock: take the new one
+
+
+def _holder(text: str) -> str:
+    """``since TIME (pid N on HOST)`` from a lock file's text (as much as it says)."""
+    try:
+        info = json.loads(text)
+        said = f"since {info['since']} (pid {int(info['pid'])} on {info['host']})"
+        return "".join(c if c.isprintable() else "?" for c in said)  # the file is not ours to trust
+    except (ValueError, KeyError, TypeError, RecursionError):
+        return "since an unknown time"
+
+
+def diff(p: Plan, context: int = 1) -> str:
+    """A unified diff of what a render would change (for ``render --check``)."""
+    chunks = []
+    for rel in p.changed() + p.stale():
+        old = _read(p.outdir / rel) or ""
+        new = p.text(rel) if rel in p.changes else ""
+        chunks += difflib.unified_diff(old.splitlines(True), new.splitlines(True), f"a/{rel}", f"b/{rel}", n=context)
+    return "".join(chunks)
