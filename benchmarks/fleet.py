@@ -223,7 +223,8 @@ def _history(prom: Prometheus, work: Path, raws: list[dict], tenants: int, cache
     """The fleet's raw history in ``prom`` (started), written by the mock and imported by promtool, or copied
     from ``cache``; returns how it was made (samples, seconds, whether from the cache)."""
     key = hashlib.sha256(json.dumps([raws, tenants, EXPORTER_MINUTES]).encode()
-                         + pipeline._fingerprint(ROOT / "gpudash" / "mock", ROOT / "gpudash" / "golden").encode())
+                         + pipeline._fingerprint(ROOT / "gpudash" / "ops" / "mock",
+                                                 ROOT / "gpudash" / "render" / "golden").encode())
     kept = cache / f"fleet-{key.hexdigest()[:16]}" if cache else None
     if kept and (kept / "made.json").exists():
         for block in kept.iterdir():

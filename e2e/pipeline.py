@@ -24,6 +24,7 @@ from pathlib import Path
 
 import yaml
 
+import gpudash
 from e2e import toolsets
 from e2e.harness import Prometheus, tools
 from gpudash.base import layout
@@ -118,9 +119,9 @@ def cached_blocks(cache_root: Path, model: Model, mock: Mock, exporters_days: in
     """{cluster: directory of TSDB blocks} of the mock's raw history for a server of ``toolset``, built once
     per content and block writer (file lock, so pytest-xdist workers share it), plus timings."""
     writer = block_writer(toolset)
-    package = Path(__file__).parent.parent / "gpudash"
+    package = Path(gpudash.__file__).parent
     conventions = f"{model.sources.dcgm.tenant_label}-{model.sources.amd.tenant_label}"  # the exporters' label shapes
-    key = _fingerprint(MODEL, Path(mock.source), package / "mock", package / "golden",
+    key = _fingerprint(MODEL, Path(mock.source), package / "ops" / "mock", package / "render" / "golden",
                        package / "simulation") + f"-prometheus{writer}-{conventions}"
     root = Path(cache_root) / f"history-{key}"
     root.mkdir(parents=True, exist_ok=True)
