@@ -19,6 +19,7 @@ from gpudash.ops.promtest import run_file
 from gpudash.render.golden import emit
 from gpudash.render.mco import spoke_tier as delivery
 from gpudash.render.rules import spoke, spoke_tier
+from gpudash.simulation import scenario as sc
 from tests.conftest import FIXTURES, generate_without_golden
 from tests.unit.test_mco_settings import example, pruned
 
@@ -149,7 +150,8 @@ def tier_golden(rendered, example_model, tier_model):
 def test_the_tier_changes_no_expected_figure(example_model):
     """Both emissions (without backfill) assert the same reference figures (the invoice) on the same raw input:
     the spoke files differ only in taking the tier's samples as input too, the push-path files not at all; each
-    spoke file gets a tier file checking those samples, and only the tier's own fault scenario is new."""
+    spoke file gets a tier file checking those samples (but a scenario whose faults the spoke never sees), and only
+    the tier's own fault scenario is new."""
     billing = example_model.billing
     plain_model = dataclasses.replace(example_model, billing=dataclasses.replace(billing, spoke_tier="none",
                                                                                 backfill_hours=0))
@@ -158,8 +160,11 @@ def test_the_tier_changes_no_expected_figure(example_model):
     tier_series = {n for n, s in names.SERIES.items() if s.where == names.SPOKE_TIER}
     missed = layout.golden_test("spoke-tier-missed")
     spoke_files = [p for p in plain if p != layout.GOLDEN_INDEX and not p.endswith("-hub.test.yaml")]
+    collector_only = {layout.golden_test(s.name) for s in sc.load(tier_model, emit.SCENARIO_DIR)[0]
+                      if s.faults and all(f.kind in emit.COLLECTOR_FAULTS for f in s.faults)}
+    assert collector_only and collector_only < set(spoke_files)
     assert set(tier) - set(plain) == {missed, layout.golden_test("spoke-tier-missed", "tier")} | {
-        p.replace(".test.yaml", "-tier.test.yaml") for p in spoke_files}
+        p.replace(".test.yaml", "-tier.test.yaml") for p in spoke_files if p not in collector_only}
     for path, data in plain.items():
         if path == layout.GOLDEN_INDEX:
             continue

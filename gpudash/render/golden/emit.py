@@ -9,7 +9,9 @@ Per scenario up to three files (plain data; the writer serialises them):
   series have no ``cluster`` label here (MCO adds it on push), so neither do the hub series computed from them.
   With the spoke tier its recorded samples (the reference's) are input too.
 * ``tests/golden-<name>-tier.test.yaml`` -- with the spoke tier: its rule group alone, every ``billing.resolution``,
-  on the same raw series, each of its series checked at every step it records.
+  on the same raw series, each of its series checked at every step it records. Not for a scenario whose faults all
+  lie beyond the spoke's Prometheus (:data:`COLLECTOR_FAULTS`): the tier never sees them, and its raw series are
+  of kinds other scenarios' tier files check.
 * ``tests/golden-<name>-settled.test.yaml`` -- with ``billing.backfill_hours`` N: the hub settles each hour N + 1
   hours after it ends, beyond a scenario of a few hours, so this file follows the scenario's pushes (its faults
   included) with one on-time push per hour until its last complete hour settles, evaluates the hub rules hourly on
@@ -71,6 +73,8 @@ TIER_POD_KEYS = tuple(label for label in POD_KEYS if label in names.labels(names
 STABLE = 10  # minutes without allocation change before burn-rate based figures are checked
 # Faults of the push path: a scenario with any of them gets a push-path (hub) test file.
 PUSH_FAULTS = ("mco_jitter", "mco_missed", "mco_rule_failed", "mco_straddle", "spoke_restart")
+# Faults of the metrics-collector and beyond, which the spoke's Prometheus (the tier included) never sees.
+COLLECTOR_FAULTS = ("mco_jitter", "mco_missed", "mco_rule_failed", "mco_straddle", "mco_outage")
 SCENARIO_DIR = Path(__file__).parent / "scenarios"  # the golden catalogue (format: gpudash.simulation.scenario)
 
 
@@ -81,10 +85,15 @@ def _whole_minutes(model: Model) -> str:
     return ""
 
 
+def _beyond_the_spoke(s: sc.Scenario) -> bool:
+    """Every fault of ``s`` happens after the spoke's Prometheus (:data:`COLLECTOR_FAULTS`)."""
+    return all(f.kind in COLLECTOR_FAULTS for f in s.faults)
+
+
 def _outputs(s: sc.Scenario, model: Model) -> list[tuple[str, str]]:
     """(output path, kind: :data:`gpudash.base.layout.GOLDEN_KINDS`) of each test file of scenario ``s``."""
     kinds = [] if s.hub_only else ["spoke"]
-    if model.billing.tier and not s.hub_only:
+    if model.billing.tier and not s.hub_only and not (s.faults and _beyond_the_spoke(s)):
         kinds.append("tier")
     if s.hub_only or len(s.clusters) > 1 or any(s.faults_of(k) for k in PUSH_FAULTS):
         kinds.append("hub")
