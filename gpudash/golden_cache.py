@@ -59,13 +59,20 @@ def entry_name(model: Model) -> str:
     return f"{_PREFIX}{key(model)}{_SUFFIX}"
 
 
+MAX_BYTES = 256 * 2**20  # an entry's decompressed size at most (the example's tests: about 25 MiB)
+
+
 def load(model: Model) -> dict[str, str] | None:
     """The golden test files' text ({path: text}) a render of ``model`` by this code made, or None."""
     folder = directory()
     if folder is None:
         return None
     try:
-        data = json.loads(gzip.decompress((folder / entry_name(model)).read_bytes()))
+        with gzip.open(folder / entry_name(model)) as f:
+            text = f.read(MAX_BYTES + 1)  # decompressed as it is read: a gzip bomb stops here, not in memory
+        if len(text) > MAX_BYTES:
+            return None
+        data = json.loads(text)
     except (OSError, EOFError, ValueError):  # absent, unreadable, truncated or not ours: emit them
         return None
     if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):

@@ -42,6 +42,22 @@ def test_a_broken_entry_is_passed_over(cache, example_model):
         assert golden_cache.load(example_model) is None
 
 
+def test_an_entry_larger_than_the_cap_is_passed_over_without_decompressing_it(cache, example_model, monkeypatch):
+    """A gzip bomb in the cache folder: read up to the cap, then emitted afresh (never decompressed whole)."""
+    import gzip
+
+    golden_cache.store(example_model, TEXTS)
+    (entry,) = cache.iterdir()
+    size = len(gzip.decompress(entry.read_bytes()))
+    monkeypatch.setattr(golden_cache, "MAX_BYTES", size)
+    assert golden_cache.load(example_model) == TEXTS  # at the cap: read
+    monkeypatch.setattr(golden_cache, "MAX_BYTES", size - 1)
+    reads = []
+    real = gzip.GzipFile.read
+    monkeypatch.setattr(gzip.GzipFile, "read", lambda self, n=-1: reads.append(n) or real(self, n))
+    assert golden_cache.load(example_model) is None and reads == [size]  # one bounded read, then refused
+
+
 def test_off_reads_and_writes_nothing(tmp_path, example_model, monkeypatch):
     monkeypatch.setenv(golden_cache.ENV, golden_cache.OFF)
     monkeypatch.chdir(tmp_path)
