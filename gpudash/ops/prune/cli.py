@@ -8,7 +8,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from gpudash.base.errors import GpudashError
-from gpudash.model.load import parse_duration
+from gpudash.model.durations import parse_duration
 from gpudash.model.types import IDLE_WINDOW, PRUNE_CHECK_INTERVAL, PRUNE_MAX_ACTIONS, PRUNE_RUN_MODES
 from gpudash.ops.cliargs import add_token_option
 from gpudash.promql import read

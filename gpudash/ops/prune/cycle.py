@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 
 from gpudash.base.errors import GpudashError
 from gpudash.model import alert_names as an
-from gpudash.model.load import format_duration
+from gpudash.model.durations import format_duration
 from gpudash.ops.prune.api import Api, ApiError, Owners
 from gpudash.queries import prune as plan
 

@@ -94,12 +94,12 @@ def run(args) -> int:
 
     model = load_model_from_args(args)
     if args.cluster is not None and args.cluster not in model.clusters:
-        from gpudash.model.load import did_you_mean
+        from gpudash.model.context import did_you_mean
 
         raise GpudashError(f"--cluster {args.cluster} is not one of the model's clusters "
                            f"({', '.join(model.clusters)}){did_you_mean(args.cluster, model.clusters)}")
     if args.report == "idle" and args.window is not None and args.window < model.alerts.idle.window:
-        from gpudash.model.load import format_duration
+        from gpudash.model.durations import format_duration
 
         raise GpudashError(f"--window {format_duration(args.window)} is shorter than alerts.idle.window "
                            f"({format_duration(model.alerts.idle.window)}): it narrows the recorded idle series "
