@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,8 +16,6 @@ from gpudash.base.errors import InputError, raise_all
 
 MAX_VALUES = 100_000  # YAML aliases can expand a small file into a huge tree: refuse beyond this many values
 FieldPath = tuple[str | int, ...]
-
-
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -104,14 +103,14 @@ def describe(value: Any) -> str:
     return f"{type(value).__name__} {short(value)}"
 
 
-def did_you_mean(word: Any, choices) -> str:
+def did_you_mean(word: Any, choices: Iterable[Any]) -> str:
     """`` (did you mean 'x'?)`` for the closest of ``choices``, or ''."""
     lowered = {str(c).lower(): str(c) for c in choices}
     close = difflib.get_close_matches(str(word).lower(), lowered, n=1, cutoff=0.6)
     return f" (did you mean {lowered[close[0]]!r}?)" if close else ""
 
 
-def unique(items: list[dict], key: str, path: FieldPath, what: str, ctx: Ctx) -> None:
+def unique(items: list[dict[str, Any]], key: str, path: FieldPath, what: str, ctx: Ctx) -> None:
     first: dict[str, int] = {}
     for index, item in enumerate(items):
         seen = first.setdefault(item[key], index)

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import re
 
-from gpudash.model.types import DAY, HOUR
+from gpudash.model.types import DAY
+from gpudash.promql.read import HOUR
 
 _UNITS = {"d": DAY, "h": HOUR, "m": 60, "s": 1}
 

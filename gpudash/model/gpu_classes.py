@@ -3,6 +3,7 @@ class, the price of a time-sliced replica."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from gpudash.model import mig
 from gpudash.model.context import Ctx, FieldPath, unique
@@ -10,7 +11,7 @@ from gpudash.model.pricing import ksm_resource, product_label
 from gpudash.model.types import GpuClass, MigProfile
 
 
-def gpu_classes(items: list[dict], ctx: Ctx) -> tuple[GpuClass, ...]:
+def gpu_classes(items: list[dict[str, Any]], ctx: Ctx) -> tuple[GpuClass, ...]:
     unique(items, "name", ("gpu_classes",), "class name", ctx)
     owners: dict[str, str] = {}
     classes = []
@@ -30,7 +31,7 @@ def gpu_classes(items: list[dict], ctx: Ctx) -> tuple[GpuClass, ...]:
 _DERIVED_PRODUCT = re.compile(r"-MIG-|-SHARED$")
 
 
-def _claim_products(c: dict, path: FieldPath, owners: dict[str, str], ctx: Ctx) -> None:
+def _claim_products(c: dict[str, Any], path: FieldPath, owners: dict[str, str], ctx: Ctx) -> None:
     """Each product, compared as its node label value, belongs to one class only."""
     for index, product in enumerate(c["products"]):
         label = product_label(c["vendor"], product)
@@ -46,7 +47,7 @@ def _claim_products(c: dict, path: FieldPath, owners: dict[str, str], ctx: Ctx) 
                                              f"{owner!r}; a product belongs to one class only")
 
 
-def _mig_model(c: dict, path: FieldPath, ctx: Ctx) -> str | None:
+def _mig_model(c: dict[str, Any], path: FieldPath, ctx: Ctx) -> str | None:
     """The class's MIG model: explicit, else inferred from the products (NVIDIA only)."""
     ctx.check(c["vendor"] == "amd" or "partitions" not in c, path + ("partitions",),
               "only for vendor amd (compute partitions are an AMD Instinct feature; NVIDIA has mig)")
@@ -56,7 +57,8 @@ def _mig_model(c: dict, path: FieldPath, ctx: Ctx) -> str | None:
                                                    "NVIDIA features)")
         return None
     if "mig_model" in c:
-        return c["mig_model"]
+        explicit: str = c["mig_model"]  # one of the schema's enum of MIG models
+        return explicit
     inferred = {product: mig.model_for_product(product) for product in c["products"]}
     ctx.check(len(set(inferred.values())) == 1, path + ("products",),
               "products name different MIG models (" + ", ".join(f"{p!r}: {m or 'none'}" for p, m in
@@ -67,7 +69,7 @@ def _mig_model(c: dict, path: FieldPath, ctx: Ctx) -> str | None:
     return model
 
 
-def _mig_profiles(c: dict, model: str | None, path: FieldPath, ctx: Ctx) -> tuple[MigProfile, ...]:
+def _mig_profiles(c: dict[str, Any], model: str | None, path: FieldPath, ctx: Ctx) -> tuple[MigProfile, ...]:
     """Every profile of ``model``, priced from the class's ``mig`` prices or by the default share rule, and the
     media-extension variants (``1g.10gb+me``) the class prices."""
     if model is None:
@@ -91,11 +93,12 @@ def _mig_profiles(c: dict, model: str | None, path: FieldPath, ctx: Ctx) -> tupl
     return tuple(sorted(priced, key=lambda p: (p.compute_slices, p.memory_slices, p.name)))
 
 
-def _shared_price(c: dict) -> float:
+def _shared_price(c: dict[str, Any]) -> float:
     """Price of one time-sliced replica; a whole GPU's price when the class has no time-slicing rule."""
     sliced = c.get("time_slicing")
     if sliced is None:
         return float(c["price_per_hour"])
     if "price_per_hour" in sliced:
         return float(sliced["price_per_hour"])
-    return round(c["price_per_hour"] / sliced["replicas"], 6)
+    share: float = round(c["price_per_hour"] / sliced["replicas"], 6)
+    return share

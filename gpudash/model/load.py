@@ -39,7 +39,7 @@ def bundled_example_path() -> Traversable:
     return resources.files("gpudash").joinpath("examples", "gpudash.yaml")
 
 
-def resolve_model_path(arg: str | os.PathLike | None, example: bool = False) -> Path | Traversable:
+def resolve_model_path(arg: str | os.PathLike[str] | None, example: bool = False) -> Path | Traversable:
     """The model to load: the bundled example if asked for, else ``arg``, else ``./gpudash.yaml``.
 
     Never falls back to the example silently: a render or report from someone else's model is worse than none.
@@ -53,7 +53,7 @@ def resolve_model_path(arg: str | os.PathLike | None, example: bool = False) -> 
     return Path(DEFAULT_MODEL)
 
 
-def load_model(path: str | os.PathLike | Traversable) -> Model:
+def load_model(path: str | os.PathLike[str] | Traversable) -> Model:
     """Load and validate the model in ``path`` (a path or an importlib.resources Traversable)."""
     file = BUNDLED_SOURCE if path == bundled_example_path() else str(path)
     data, lines = parse_yaml(read_text(path, file), file)
@@ -102,7 +102,7 @@ def _build_model(data: Any, ctx: Ctx) -> Model:
     return model
 
 
-def _semantic(data: dict, ctx: Ctx) -> Model:
+def _semantic(data: dict[str, Any], ctx: Ctx) -> Model:
     billing = sections.billing(data["billing"], "acm" in data["outputs"]["targets"], ctx)
     classes = gpu_classes(data["gpu_classes"], ctx)
     return Model(

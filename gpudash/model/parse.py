@@ -8,15 +8,17 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+from yaml.constructor import BaseConstructor
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from gpudash.base.errors import InputError
 from gpudash.model.context import MAX_VALUES, FieldPath, describe, format_path, short
 
 _MERGE_TAG, _STR_TAG = "tag:yaml.org,2002:merge", "tag:yaml.org,2002:str"
+YamlNode = ScalarNode | SequenceNode | MappingNode  # the nodes of a composed document
 
 
-def read_text(path: str | os.PathLike | Traversable, file: str) -> str:
+def read_text(path: str | os.PathLike[str] | Traversable, file: str) -> str:
     try:
         raw = (Path(path) if isinstance(path, (str, os.PathLike)) else path).read_bytes()
     except FileNotFoundError:
@@ -33,10 +35,10 @@ def read_text(path: str | os.PathLike | Traversable, file: str) -> str:
                          line) from None
 
 
-class _PositionedValues:
+class _PositionedValues(BaseConstructor):
     """A loader whose value errors (e.g. the date 2024-13-45) become positioned YAML errors."""
 
-    def construct_object(self, node, deep=False):
+    def construct_object(self, node: Node, deep: bool = False) -> Any:
         try:
             return super().construct_object(node, deep=deep)
         except (ValueError, TypeError, OverflowError) as err:
@@ -51,7 +53,12 @@ class _Loader(_PositionedValues, yaml.SafeLoader):
 
 # libyaml's parser (5x faster on a model of thousands of tenants) where PyYAML has it: the same resolver and
 # constructors, nodes with the same lines; a text it refuses is parsed again by _Loader for the message.
-_FAST = type("_FastLoader", (_PositionedValues, yaml.CSafeLoader), {}) if hasattr(yaml, "CSafeLoader") else None
+_FAST: type[yaml.CSafeLoader] | None = None
+if hasattr(yaml, "CSafeLoader"):
+    class _FastLoader(_PositionedValues, yaml.CSafeLoader):
+        """libyaml's parser with :class:`_PositionedValues`' value errors."""
+
+    _FAST = _FastLoader
 
 
 def parse_yaml(text: str, file: str) -> tuple[Any, dict[FieldPath, int]]:
@@ -69,7 +76,7 @@ def parse_yaml(text: str, file: str) -> tuple[Any, dict[FieldPath, int]]:
         raise InputError(file, "", "invalid YAML: nested too deeply") from None
 
 
-def _parsed(loader, file: str) -> tuple[Any, dict[FieldPath, int]]:
+def _parsed(loader: yaml.SafeLoader | yaml.CSafeLoader, file: str) -> tuple[Any, dict[FieldPath, int]]:
     node = loader.get_single_node()
     if node is None:
         raise InputError(file, "", "the file is empty (expected a mapping with gpu_classes, tenants and clusters)")
@@ -103,9 +110,11 @@ class _LineRecorder:
     """Walks the composed YAML nodes: records lines, rejects duplicate and non-string keys and alias bombs."""
 
     def __init__(self, file: str):
-        self.file, self.lines, self.visits, self.active = file, {}, 0, set()
+        self.file, self.visits = file, 0
+        self.lines: dict[FieldPath, int] = {}
+        self.active: set[int] = set()
 
-    def walk(self, node, path: FieldPath) -> None:
+    def walk(self, node: YamlNode, path: FieldPath) -> None:
         self.visits += 1
         if self.visits > MAX_VALUES or id(node) in self.active:
             reason = f"more than {MAX_VALUES} values" if self.visits > MAX_VALUES else "a value contains itself"
@@ -124,7 +133,7 @@ class _LineRecorder:
 
     def _mapping(self, node: MappingNode, path: FieldPath) -> None:
         first: dict[str, int] = {}
-        merged = []
+        merged: list[YamlNode] = []
         for key, value in node.value:
             if key.tag == _MERGE_TAG:
                 merged += value.value if isinstance(value, SequenceNode) else [value]
@@ -140,9 +149,10 @@ class _LineRecorder:
             if isinstance(source, MappingNode):
                 self.walk(source, path)
 
-    def _key(self, key, path: FieldPath) -> str:
+    def _key(self, key: YamlNode, path: FieldPath) -> str:
         if isinstance(key, ScalarNode) and key.tag == _STR_TAG:
-            return key.value
+            name: str = key.value  # a scalar node's value is its text
+            return name
         shown = short(key.value) if isinstance(key, ScalarNode) else "a " + key.id  # "sequence" or "mapping"
         kind = key.tag.rsplit(":", 1)[-1]
         raise InputError(self.file, format_path(path), f"key {shown} is not a string (YAML reads it as {kind}); "

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from gpudash.model import mig, partitions
 from gpudash.model.schema_invoicing import billing_identity, issuer
-from gpudash.model.schema_types import closed_object, ref, value_types
+from gpudash.model.schema_types import Schema, closed_object, ref, value_types
 from gpudash.model.types import (
     ALL_TARGETS,
     DAY,
@@ -37,11 +37,11 @@ def quota_resources() -> list[str]:
     return ["amd.com/gpu", "nvidia.com/gpu", "nvidia.com/gpu.shared", *sorted(migs)]
 
 
-def _defs() -> dict:
+def _defs() -> Schema:
     return {**value_types(), "gpu_class": _gpu_class(), "tenant": _tenant()}
 
 
-def _billing() -> dict:
+def _billing() -> Schema:
     return closed_object({
         "period": {"description": "Billing period: a calendar month in UTC.", "enum": ["monthly"],
                    "default": "monthly"},
@@ -67,7 +67,7 @@ def _billing() -> dict:
     }, "How GPU time is sampled, pushed and billed.", default={})
 
 
-def _retention() -> dict:
+def _retention() -> Schema:
     floor = f"{MIN_RETENTION // DAY}d"
     keep = "How long the hub's object storage keeps {} samples (MCO spec.advanced.retentionConfig.{}); at least " \
            f"{floor} (13 months, for year-over-year disputes){{}}."
@@ -81,7 +81,7 @@ def _retention() -> dict:
     }, "Hub retention per resolution, rendered into the MultiClusterObservability settings.", default={})
 
 
-def _exporter(what: str, job: str, tenant_label: str, why: str) -> dict:
+def _exporter(what: str, job: str, tenant_label: str, why: str) -> Schema:
     return closed_object({
         "job": ref("regex", f"Prometheus job of the {what} (RE2, anchored).", default=job),
         "tenant_label": {
@@ -91,7 +91,7 @@ def _exporter(what: str, job: str, tenant_label: str, why: str) -> dict:
     }, f"How the {what}'s series are found and attributed to pods.", default={})
 
 
-def _sources() -> dict:
+def _sources() -> Schema:
     return closed_object({
         "kube_state_metrics_job": ref("name", "Prometheus job of kube-state-metrics.",
                                       default="kube-state-metrics"),
@@ -133,7 +133,7 @@ def _sources() -> dict:
        "kube-state-metrics runs with --metric-labels-allowlist=nodes=[...] (OpenShift: nodes=[*]).", default={})
 
 
-def _gpu_class() -> dict:
+def _gpu_class() -> Schema:
     price = "Price of one whole GPU per hour, in the model's currency."
     return closed_object({
         "name": ref("dns_label", "Class name, unique among classes."),
@@ -181,7 +181,7 @@ def _gpu_class() -> dict:
         required=("name", "vendor", "products", "price_per_hour"))
 
 
-def _tenant() -> dict:
+def _tenant() -> Schema:
     return closed_object({
         "name": ref("dns_label", "Tenant name, unique among tenants."),
         "namespace": ref("dns_label", "The tenant's one Kubernetes namespace; unique among tenants.", **{"not": {
@@ -220,7 +220,7 @@ HTTP_SECRETS = {"credentials": "credentials_file", "password": "password_file",
                 "client_secret": "client_secret_file"}
 
 
-def _receivers() -> dict:
+def _receivers() -> Schema:
     integration = {"title": "a list of Alertmanager integration configurations", "type": "array",
                    "items": {"title": "a mapping in Alertmanager's configuration format", "type": "object"}}
     return {
@@ -233,7 +233,7 @@ def _receivers() -> dict:
     }
 
 
-def _alerts() -> dict:
+def _alerts() -> Schema:
     idle = closed_object({
         "window": ref("duration", "Time with zero activity before a GPU counts as idle; at least twice the "
                                   "mco_interval.", default=IDLE_WINDOW),
@@ -260,7 +260,7 @@ def _alerts() -> dict:
     }, "Alerting settings.", default={})
 
 
-def _grafana() -> dict:
+def _grafana() -> Schema:
     datasource = closed_object({
         "mode": {"description": "How tenant dashboards query: thanos-querier (single cluster, tenancy port) or "
                                 "rbac-query-proxy (ACM hub).",
@@ -280,7 +280,7 @@ def _grafana() -> dict:
     }, "Grafana settings.", default={})
 
 
-def _mco() -> dict:
+def _mco() -> Schema:
     d = Mco()
     return closed_object({
         "output": {"description": "patch: a kustomize Component patching your MultiClusterObservability (mco/"
@@ -298,7 +298,7 @@ def _mco() -> dict:
         default={})
 
 
-def _outputs() -> dict:
+def _outputs() -> Schema:
     return closed_object({
         "targets": {"description": "Delivery targets to write besides the rules, alerts, quotas and golden tests "
                                    "(always written): " + "; ".join(f"{k}: {v}" for k, v in TARGETS.items()) + ".",
@@ -318,7 +318,7 @@ def _outputs() -> dict:
     }, "What render writes. The default writes every target; see docs/outputs.md for the minimal sets.", default={})
 
 
-def _prune() -> dict:
+def _prune() -> Schema:
     return closed_object({
         "image": {"title": "a container image reference", "type": "string", "minLength": 1, "pattern": "^\\S+$",
                   "description": "Image with gpudash and its prune extra (pip install 'gpudash[prune]')."},
@@ -346,7 +346,7 @@ def _prune() -> dict:
        "this section is present.", required=("image", "prometheus_url"))
 
 
-def _energy() -> dict:
+def _energy() -> Schema:
     price = {"$ref": "#/$defs/amount"}
     return closed_object({
         "price_per_kwh": {**price, "default": 0,
@@ -367,7 +367,7 @@ def _energy() -> dict:
        "which spares the spoke its costliest hourly rule.")
 
 
-def json_schema() -> dict:
+def json_schema() -> Schema:
     """The JSON Schema of gpudash.yaml (a fresh dict on every call)."""
     return {
         "$schema": SCHEMA_URI,

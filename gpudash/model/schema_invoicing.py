@@ -2,7 +2,7 @@
 tenant's invoices are addressed to, and the tax of either."""
 from __future__ import annotations
 
-from gpudash.model.schema_types import closed_object
+from gpudash.model.schema_types import Schema, closed_object
 
 _TEXT = {"type": "string", "maxLength": 200}
 _LINES = {"type": "array", "items": {**_TEXT, "minLength": 1}, "maxItems": 6}
@@ -10,7 +10,7 @@ _COUNTRY = {"title": "an ISO 3166-1 alpha-2 country code (two uppercase letters)
             "pattern": "^[A-Z]{2}$"}
 
 
-def tax() -> dict:
+def tax() -> Schema:
     rate = {"label": {**_TEXT, "minLength": 1, "default": "VAT", "description": "The tax's name, e.g. VAT."},
             "rate": {"title": "a percentage in [0, 100]", "type": "number", "minimum": 0, "maximum": 100,
                      "description": "Rate in percent, e.g. 19."}}
@@ -22,7 +22,7 @@ def tax() -> dict:
     ]}
 
 
-def issuer() -> dict:
+def issuer() -> Schema:
     return closed_object({
         "name": {**_TEXT, "minLength": 1, "description": "Legal name of the provider issuing the statements."},
         "address": {**_LINES, "description": "Postal address, one line per item."},
@@ -50,7 +50,7 @@ def issuer() -> dict:
        "its payment terms and the default tax.", default={})
 
 
-def billing_identity() -> dict:
+def billing_identity() -> Schema:
     return closed_object({
         "legal_name": {**_TEXT, "minLength": 1, "description": "The customer's legal name."},
         "address": {**_LINES, "description": "Postal address, one line per item."},

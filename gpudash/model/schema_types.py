@@ -2,21 +2,25 @@
 URLs, ...) and the two builders every section of the schema is written with."""
 from __future__ import annotations
 
+from typing import Any
+
+Schema = dict[str, Any]  # a JSON Schema or a part of one
 DURATION_PATTERN = "^([0-9]+d)?([0-9]+h)?([0-9]+m)?([0-9]+s)?$"
 _NO_CONTROL = "^[^\\x00-\\x1f\\x7f]+$"
 MAX_AMOUNT = 10**12  # the largest price or budget a model may hold (see "amount")
 
 
-def ref(name: str, description: str, **extra) -> dict:
+def ref(name: str, description: str, **extra: Any) -> Schema:
     return {"$ref": f"#/$defs/{name}", "description": description, **extra}
 
 
-def closed_object(properties: dict, description: str, required: tuple[str, ...] = (), **extra) -> dict:
+def closed_object(properties: dict[str, Schema], description: str, required: tuple[str, ...] = (),
+                  **extra: Any) -> Schema:
     schema = {"type": "object", "description": description, "additionalProperties": False, "properties": properties}
     return {**schema, "required": list(required), **extra} if required else {**schema, **extra}
 
 
-def value_types() -> dict:
+def value_types() -> Schema:
     """The value types (``$defs``) that the fields of every section refer to."""
     return {
         "duration": {

@@ -14,7 +14,6 @@ from gpudash.model.sources import kube_state_metrics as ksm
 from gpudash.model.types import (
     DAY,
     DEFAULT_BACKFILL_HOURS,
-    HOUR,
     MIN_RETENTION,
     SPOKE_TIERS,
     Alerts,
@@ -33,6 +32,7 @@ from gpudash.model.types import (
     TenantDatasource,
 )
 from gpudash.model.validate import tree_copy
+from gpudash.promql.read import HOUR
 
 _RE2_UNSUPPORTED = re.compile(r"\\[1-9]|\(\?(?:=|!|<=|<!|P=|>|\()|[*+?}]\+")
 _RE_ESCAPES_AND_CLASSES = re.compile(r"\\[^1-9]|\[(?:\\.|[^\]\\])*\]")
@@ -51,7 +51,7 @@ def currency(code: str, ctx: Ctx) -> str:
     return code
 
 
-def billing(d: dict, acm: bool, ctx: Ctx) -> Billing:
+def billing(d: dict[str, Any], acm: bool, ctx: Ctx) -> Billing:
     """``acm``: the model renders the ACM target, where the spoke tier is the default (delivered by an ACM Policy)."""
     res, push, burn = (parse_duration(d[k]) for k in ("resolution", "mco_interval", "burn_rate_window"))
     ctx.check(10 <= res <= 900, ("billing", "resolution"), f"{d['resolution']} must be between 10s and 15m")
@@ -73,7 +73,7 @@ def billing(d: dict, acm: bool, ctx: Ctx) -> Billing:
                    spoke_tier=spoke_tier, retention=_retention(d["retention"], ctx), backfill_hours=backfill)
 
 
-def _retention(d: dict, ctx: Ctx) -> Retention:
+def _retention(d: dict[str, Any], ctx: Ctx) -> Retention:
     """Raw samples are what reports read, so raw must cover the dispute window; downsampled data (dashboards)
     is kept at least as long as the finer resolution it comes from."""
     raw, five, hour = (parse_duration(d[k]) for k in ("raw", "5m", "1h"))
@@ -86,24 +86,24 @@ def _retention(d: dict, ctx: Ctx) -> Retention:
     return Retention(raw=raw, five_minutes=five, one_hour=hour)
 
 
-def mco(d: dict) -> Mco:
+def mco(d: dict[str, Any]) -> Mco:
     storage = d["object_storage"]
     return Mco(output=d["output"], name=d["name"], storage_secret=storage["secret"], storage_key=storage["key"])
 
 
-def issuer(d: dict) -> Issuer:
+def issuer(d: dict[str, Any]) -> Issuer:
     return Issuer(name=d.get("name", ""), address=tuple(d.get("address", ())), country=d.get("country", ""),
                   tax_id=d.get("tax_id", ""), email=d.get("email", ""), payment_terms_days=d["payment_terms_days"],
                   payment=tuple(d.get("payment", ())), iban=d.get("iban", ""), bic=d.get("bic", ""),
                   tax=tax(d["tax"]), hours_digits=d["hours_digits"], kwh_digits=d["kwh_digits"])
 
 
-def tax(d: dict) -> Tax:
+def tax(d: dict[str, Any]) -> Tax:
     """A tax rate, or an exemption (the schema's oneOf; its label default is filled here)."""
     return Tax(exempt=d["exempt"]) if "exempt" in d else Tax(label=d.get("label", "VAT"), rate=float(d["rate"]))
 
 
-def energy(d: dict, clusters: list[str], ctx: Ctx) -> Energy:
+def energy(d: dict[str, Any], clusters: list[str], ctx: Ctx) -> Energy:
     overrides = d.get("clusters", {})
     for cluster in overrides:
         ctx.check(cluster in clusters, ("energy", "clusters", cluster),
@@ -113,7 +113,7 @@ def energy(d: dict, clusters: list[str], ctx: Ctx) -> Energy:
                   unallocated_alert_ratio=float(d["unallocated_alert_ratio"]), in_budget=d["in_budget"], metered=True)
 
 
-def prune(d: dict, clusters: list[str], ctx: Ctx) -> Prune:
+def prune(d: dict[str, Any], clusters: list[str], ctx: Ctx) -> Prune:
     interval = parse_duration(d["check_interval"])
     ctx.check(15 <= interval <= DAY, ("prune", "check_interval"), f"{d['check_interval']} must be between 15s and 1d")
     for i, cluster in enumerate(d.get("clusters", ())):
@@ -139,7 +139,7 @@ def _re2_problem(pattern: str) -> str | None:
     return None
 
 
-def sources(d: dict, ctx: Ctx) -> Sources:
+def sources(d: dict[str, Any], ctx: Ctx) -> Sources:
     for key in ("dcgm", "amd"):
         problem = _re2_problem(d[key]["job"])
         ctx.check(problem is None, ("sources", key, "job"), str(problem))
@@ -156,7 +156,7 @@ def sources(d: dict, ctx: Ctx) -> Sources:
     return Sources(**{**d, "dcgm": Exporter(**d["dcgm"]), "amd": Exporter(**d["amd"]), "self_managed": managed})
 
 
-def alerts(d: dict, billing: Billing, ctx: Ctx) -> Alerts:
+def alerts(d: dict[str, Any], billing: Billing, ctx: Ctx) -> Alerts:
     idle = d["idle"]
     window = parse_duration(idle["window"])
     ctx.check(window >= billing.min_window, ("alerts", "idle", "window"),
@@ -172,9 +172,9 @@ def alerts(d: dict, billing: Billing, ctx: Ctx) -> Alerts:
         receivers=_receivers(d["receivers"], ctx))
 
 
-def _receivers(d: dict, ctx: Ctx) -> tuple[tuple[str, dict], ...]:
+def _receivers(d: dict[str, Any], ctx: Ctx) -> tuple[tuple[str, dict[str, Any]], ...]:
     """Receivers as given, once no integration inlines a secret (in its own fields or its http_config)."""
-    def refuse(fields: dict, secrets: dict[str, str], path: FieldPath) -> None:
+    def refuse(fields: dict[str, Any], secrets: dict[str, str], path: FieldPath) -> None:
         for key in fields:
             ctx.check(key not in secrets, (*path, key), "a secret inlined in the model; reference a file mounted "
                                                         f"into Alertmanager with {secrets.get(key)} instead")
@@ -194,7 +194,7 @@ def _receivers(d: dict, ctx: Ctx) -> tuple[tuple[str, dict], ...]:
     return tuple((name, tree_copy(d[name])) for name in sorted(d))
 
 
-def grafana(d: dict) -> Grafana:
+def grafana(d: dict[str, Any]) -> Grafana:
     source = d["tenant_datasource"]
     default_url = THANOS_QUERIER_URL if source["mode"] == "thanos-querier" else d["provider_datasource_url"]
     return Grafana(

@@ -2,12 +2,14 @@
 ascending budget alerts, and whom each tenant's invoices are addressed to."""
 from __future__ import annotations
 
+from typing import Any
+
 from gpudash.model.context import Ctx, unique
 from gpudash.model.sections import tax
 from gpudash.model.types import BillingIdentity, GpuClass, Tenant
 
 
-def tenants(items: list[dict], classes: tuple[GpuClass, ...], ctx: Ctx) -> tuple[Tenant, ...]:
+def tenants(items: list[dict[str, Any]], classes: tuple[GpuClass, ...], ctx: Ctx) -> tuple[Tenant, ...]:
     unique(items, "name", ("tenants",), "tenant name", ctx)
     unique(items, "namespace", ("tenants",), "namespace", ctx)
     offered = sorted({p.resource for c in classes for p in c.mig})
@@ -30,5 +32,6 @@ def tenants(items: list[dict], classes: tuple[GpuClass, ...], ctx: Ctx) -> tuple
     return tuple(sorted(built, key=lambda t: t.name))
 
 
-def _billing_identity(d: dict) -> BillingIdentity:
-    return BillingIdentity(**{k: tuple(v) if k == "address" else tax(v) if k == "tax" else v for k, v in d.items()})
+def _billing_identity(d: dict[str, Any]) -> BillingIdentity:
+    fields: dict[str, Any] = {k: tuple(v) if k == "address" else tax(v) if k == "tax" else v for k, v in d.items()}
+    return BillingIdentity(**fields)

@@ -7,11 +7,13 @@ integers); :func:`fill_defaults` sets every omitted field that has a schema ``de
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 import jsonschema
 from jsonschema.exceptions import ValidationError, best_match
+from jsonschema.protocols import Validator
 
 from gpudash.model.context import (
     MAX_VALUES,
@@ -32,7 +34,8 @@ _TYPE_WORDS = {"string": "a string", "number": "a number", "integer": "an intege
                "array": "a list", "boolean": "true or false", "null": "null"}
 
 
-def _ecma_pattern(validator, pattern, instance, schema):
+def _ecma_pattern(validator: Validator, pattern: str, instance: Any, schema: Mapping[str, Any]
+                  ) -> Iterator[ValidationError]:
     """``pattern`` with ECMA-262 semantics: ``$`` never matches before a trailing newline (Python's does)."""
     regex = pattern[:-1] + r"\Z" if pattern.endswith("$") else pattern
     if validator.is_type(instance, "string") and not re.search(regex, instance):
@@ -40,18 +43,19 @@ def _ecma_pattern(validator, pattern, instance, schema):
 
 
 @lru_cache(maxsize=1)
-def _validator():
+def _validator() -> Validator:
     cls = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"pattern": _ecma_pattern})
-    return cls(json_schema())
+    validator: Validator = cls(json_schema())
+    return validator
 
 
 def validate(data: Any, ctx: Ctx) -> None:
     """Every schema error of the file: one per object or value (the most relevant of those found there, e.g. a
     misspelt key rather than the required key it was meant to be)."""
-    def relevance(err):  # the shallowest error, then the first in the file
+    def relevance(err: ValidationError) -> tuple[int, int]:  # the shallowest error, then the first in the file
         return -len(err.path), -(ctx.line(tuple(err.path)) or 10**9)
 
-    where: dict[FieldPath, list] = {}
+    where: dict[FieldPath, list[ValidationError]] = {}
     for err in _validator().iter_errors(data):
         where.setdefault(tuple(err.absolute_path), []).append(err)
     for errors in where.values():
@@ -62,18 +66,22 @@ def validate(data: Any, ctx: Ctx) -> None:
 
 def _explain(err: ValidationError) -> tuple[FieldPath, str]:
     """The field path and a readable reason of a schema error."""
-    path, inst, value, kw = tuple(err.absolute_path), err.instance, err.validator_value, err.validator
-    title = err.schema.get("title") if isinstance(err.schema, dict) else None
+    # The validator sets the instance and the keyword's value on every error it yields (only an error made by hand
+    # and never validated has them unset); a keyword's error has the schema holding the keyword.
+    inst, value = cast(Any, err.instance), cast(Any, err.validator_value)
+    path, kw = tuple(err.absolute_path), str(err.validator)
+    schema = err.schema if isinstance(err.schema, dict) else {}
+    title = schema.get("title")
     if kw == "required":
         return path + (next(k for k in value if k not in inst),), "required key is missing"
     if kw == "additionalProperties":
-        known = err.schema.get("properties", {})
+        known = schema.get("properties", {})
         extra = next(k for k in inst if k not in known)
         return path + (extra,), "unknown key" + did_you_mean(extra, known)
     if "propertyNames" in err.absolute_schema_path:
         return path + (inst,), f"{short(inst)} is not {title}" + did_you_mean(inst, value if kw == "enum" else ())
     if kw == "type":
-        return path, _type_reason(err.schema, value, inst)
+        return path, _type_reason(schema, value, inst)
     if kw == "uniqueItems":
         dup = next((j for j, x in enumerate(inst) if x in inst[:j]), None)
         return (path + (dup,), f"duplicate item {short(inst[dup])}") if dup else (path, "items must be unique")
@@ -82,7 +90,7 @@ def _explain(err: ValidationError) -> tuple[FieldPath, str]:
     return path, _value_reason(kw, value, inst, title) or " ".join(err.message.split())
 
 
-def _type_reason(schema: dict, expected: str | list, inst: Any) -> str:
+def _type_reason(schema: dict[str, Any], expected: str | list[str], inst: Any) -> str:
     words = " or ".join(_TYPE_WORDS.get(t, t) for t in ([expected] if isinstance(expected, str) else expected))
     reason = f"expected {words}, got {describe(inst)}"
     if schema.get("pattern") == DURATION_PATTERN and isinstance(inst, int) and not isinstance(inst, bool):
@@ -170,7 +178,7 @@ def tree_copy(value: Any) -> Any:
     return value
 
 
-def fill_defaults(data: Any, schema: dict, root: dict, path: FieldPath, ctx: Ctx) -> None:
+def fill_defaults(data: Any, schema: dict[str, Any], root: dict[str, Any], path: FieldPath, ctx: Ctx) -> None:
     """Set every omitted property that has a schema ``default``, recursively."""
     while "$ref" in schema:
         schema = root["$defs"][schema["$ref"].rsplit("/", 1)[-1]]
