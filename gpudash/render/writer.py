@@ -35,7 +35,7 @@ import shutil
 import socket
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypedDict
@@ -199,7 +199,7 @@ def edited_by_hand(outdir: str | os.PathLike[str]) -> list[str]:
     return sorted(rel for rel, digest in owned.items() if _file_digest(out / rel) not in (None, digest))
 
 
-def plan(outdir: str | os.PathLike[str], generated: dict[str, object], stage: bool = False,
+def plan(outdir: str | os.PathLike[str], generated: Mapping[str, object], stage: bool = False,
          progress: Callable[[int, int, str], object] | None = None) -> Plan:
     """Serialise ``generated`` and compare it with ``outdir``; refuses to take over files it does not own.
 

@@ -110,6 +110,7 @@ def run(args) -> int:
         namespace = billing.tenant_by_name(model, args.tenant).namespace
         prom.extra_params["namespace"] = namespace  # thanos-querier's tenancy port requires it; others ignore it
     progress = Progress(f"report {args.report}")
+    report: billing.BillingReport | nodes.NodesReport | idle.IdleReport
     try:
         if args.report == "billing":
             start, end = parse_period(args.start, args.end)

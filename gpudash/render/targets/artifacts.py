@@ -2,7 +2,7 @@
 plus the kustomizations of the Kubernetes objects written. Pure; no I/O."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, cast
 
 from gpudash.base import kube, layout
@@ -17,7 +17,7 @@ def _kustomization(resources: Iterable[str]) -> dict[str, Any]:
 
 
 def generate(model: Model, progress: Callable[[int, int, str], object] | None = None,
-             tests: dict[str, object] | None = None) -> dict[str, object]:
+             tests: Mapping[str, object] | None = None) -> dict[str, object]:
     """All output files of ``model``, plus kustomizations: one per folder holding Kubernetes objects (one
     deployment target each: ``mco`` and ``dashboards/acm`` on the ACM hub, ``rules/kubernetes``,
     ``alerts/kubernetes``, ``quotas``, ``prune`` and ``prune/<cluster>`` on a cluster, ``grafana/operator`` where
