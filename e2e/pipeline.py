@@ -459,7 +459,7 @@ def expected_ptd(refs: dict, model: Model, mock: Mock, t: float, truth: HubTruth
 
 def alert_rules(rendered: Path) -> dict[str, list[dict]]:
     """{alert name: [rule, ...]} of the rendered hub alert file, each with its group interval in seconds."""
-    from gpudash.model.load import parse_duration
+    from gpudash.model.durations import parse_duration
 
     out: dict[str, list[dict]] = {}
     for g in yaml.safe_load((rendered / layout.ALERT_RULES).read_text())["groups"]:
@@ -472,7 +472,7 @@ def alert_rules(rendered: Path) -> dict[str, list[dict]]:
 def firing(prom: Prometheus, rules: list[dict], t: float) -> list[dict[str, str]]:
     """Label sets of the alert(s) firing at ``t``: the expr returned them at every rule evaluation of the
     ``for`` window ending at ``t`` (evaluations every group interval), as the rule manager requires."""
-    from gpudash.model.load import parse_duration
+    from gpudash.model.durations import parse_duration
 
     out = []
     for r in rules:

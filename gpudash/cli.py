@@ -9,6 +9,7 @@ import importlib
 import os
 import sys
 import tempfile
+from collections.abc import Mapping
 
 from gpudash.base.errors import GpudashError
 from gpudash.base.layout import DEFAULT_OUTPUT
@@ -63,7 +64,7 @@ HELP: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
-def _generate(model, label: str, tests: dict[str, object] | None = None):
+def _generate(model, label: str, tests: Mapping[str, object] | None = None):
     from gpudash.base.progress import Progress
     from gpudash.render.targets import artifacts
 
@@ -133,7 +134,7 @@ def cmd_render(args) -> int:
                 job.close()  # before the lock is freed: the forked child shares its descriptor
 
 
-def _render(args, model, tests: dict[str, object] | None) -> int:
+def _render(args, model, tests: Mapping[str, object] | None) -> int:
     from gpudash.render import writer
     from gpudash.render.targets import artifacts
 

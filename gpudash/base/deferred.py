@@ -17,19 +17,19 @@ class Deferred:
     it over the last-applied limit instead."""
 
     build: Callable[..., object]
-    args: tuple = ()
+    args: tuple[object, ...] = ()
     resource: bool = False
 
     def __call__(self) -> object:
         return self.build(*self.args)
 
 
-def resolve(data):
+def resolve(data: object) -> object:
     """``data``, built if deferred: plain data, or text as an iterator of pieces (what the writer streams)."""
     return data() if isinstance(data, Deferred) else data
 
 
-def built(data):
+def built(data: object) -> object:
     """``data`` built as a reader of a whole render wants it: a file written piece by piece as its text."""
     data = resolve(data)
     return "".join(data) if isinstance(data, Iterator) else data

@@ -1,6 +1,8 @@
 """Kubernetes object skeletons shared by the ACM, single-cluster and Grafana artifact families."""
 from __future__ import annotations
 
+from typing import Any, TypeGuard
+
 from gpudash.base.deferred import Deferred
 from gpudash.base.errors import GenerationError
 from gpudash.base.yamlfmt import COMMENT, json_text
@@ -24,10 +26,10 @@ RBAC_API = "rbac.authorization.k8s.io/v1"
 PART_OF = {"app.kubernetes.io/part-of": "gpudash", "app.kubernetes.io/managed-by": "gpudash"}
 
 
-def obj(api_version: str, kind: str, name: str, namespace: str | None = None, labels: dict | None = None,
-        annotations: dict | None = None, **body) -> dict:
+def obj(api_version: str, kind: str, name: str, namespace: str | None = None, labels: dict[str, str] | None = None,
+        annotations: dict[str, str] | None = None, **body: Any) -> dict[str, Any]:
     """A Kubernetes object as plain data, with gpudash's ownership labels."""
-    meta = {"name": name}
+    meta: dict[str, Any] = {"name": name}
     if namespace:
         meta["namespace"] = namespace
     meta["labels"] = {**PART_OF, **(labels or {})}
@@ -36,7 +38,7 @@ def obj(api_version: str, kind: str, name: str, namespace: str | None = None, la
     return {"apiVersion": api_version, "kind": kind, "metadata": meta, **body}
 
 
-def configmap(name: str, namespace: str, data: dict[str, str], **kw) -> dict:
+def configmap(name: str, namespace: str, data: dict[str, str], **kw: Any) -> dict[str, Any]:
     return obj("v1", "ConfigMap", name, namespace, data=data, **kw)
 
 
@@ -44,13 +46,13 @@ KUSTOMIZE_GROUP = "kustomize.config.k8s.io/"
 PATCH_SUFFIX = ".patch.yaml"  # a kustomize patch: shaped like an object, never applied as one
 
 
-def is_object(data) -> bool:
+def is_object(data: object) -> TypeGuard[dict[str, Any]]:
     """A Kubernetes object to apply (not a kustomize Kustomization/Component)."""
     return (isinstance(data, dict) and "apiVersion" in data and "kind" in data
             and not str(data["apiVersion"]).startswith(KUSTOMIZE_GROUP))
 
 
-def is_resource(path: str, data) -> bool:
+def is_resource(path: str, data: object) -> bool:
     """An output file that a kustomization lists as a resource: an object that is not a patch (a deferred file
     says so without being built)."""
     if isinstance(data, Deferred):
@@ -58,12 +60,12 @@ def is_resource(path: str, data) -> bool:
     return is_object(data) and not path.endswith(PATCH_SUFFIX)
 
 
-def size(data: dict) -> int:
+def size(data: dict[str, Any]) -> int:
     """Bytes of the object as compact JSON: what the API server stores and last-applied would hold."""
     return len(json_text(data, separators=(",", ":"), ensure_ascii=False).encode())
 
 
-def fit(path: str, data: dict) -> dict:
+def fit(path: str, data: dict[str, Any] | Deferred) -> dict[str, Any] | Deferred:
     """``data`` checked against the size limits: refused over 1 MiB; over 256 KiB, annotated for ArgoCD
     server-side apply (and commented why). A deferred object is left as it is: its builder refuses it over 256 KiB
     (:class:`gpudash.base.deferred.Deferred`)."""
@@ -84,6 +86,6 @@ def fit(path: str, data: dict) -> dict:
     return {COMMENT: why, **{k: v for k, v in data.items() if k != COMMENT}, "metadata": meta}
 
 
-def server_side(data) -> bool:
+def server_side(data: object) -> TypeGuard[dict[str, Any]]:
     """Whether :func:`fit` annotated ``data`` for server-side apply."""
     return is_object(data) and data.get("metadata", {}).get("annotations", {}).get(SYNC_OPTIONS) == SERVER_SIDE_APPLY

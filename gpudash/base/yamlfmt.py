@@ -41,7 +41,8 @@ def _has_keys(data: dict) -> bool:
 
 def _scalar(value) -> str:
     if isinstance(value, (str, int, float, bool)) or value is None:
-        return _scalar_text(type(value), value)  # the type too: True == 1 and 1.0 == 1 hash alike
+        kind: type = type(value)  # the type too: True == 1 and 1.0 == 1 hash alike
+        return _scalar_text(kind, value)
     return _emit(value)
 
 
@@ -156,7 +157,7 @@ def _sequence(items: list, pad: str) -> list[str]:
     return lines
 
 
-def dump_yaml(data, header: str = "") -> str:
+def dump_yaml(data: object, header: str = "") -> str:
     """YAML text of ``data`` (optionally after ``#`` header lines)."""
     lines = [f"# {h}".rstrip() for h in header.splitlines()] if header else []
     lines += _comment_lines(data, "")
@@ -181,6 +182,6 @@ def json_text(data, **dumps_args) -> str:
 _COMMENT_TOKEN = json.dumps(COMMENT)
 
 
-def dump_json(data) -> str:
+def dump_json(data: object) -> str:
     """JSON text: keys sorted, 2-space indent, trailing newline."""
     return json_text(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

@@ -6,25 +6,26 @@ import json
 
 from gpudash.base import doctable
 from gpudash.model.schema import json_schema
+from gpudash.model.schema_types import Schema
 
 SOURCE = "gpudash.model.catalog from gpudash/model/schema.py"
 TAG = "model-fields"
 
 
-def _resolved(node: dict, defs: dict) -> dict:
+def _resolved(node: Schema, defs: Schema) -> Schema:
     """``node`` with its ``$ref`` merged in (the node's own keys win)."""
     if "$ref" not in node:
         return node
     return {**_resolved(defs[node["$ref"].rsplit("/", 1)[1]], defs), **{k: v for k, v in node.items() if k != "$ref"}}
 
 
-def fields(schema: dict | None = None) -> list[tuple[str, dict, bool]]:
+def fields(schema: Schema | None = None) -> list[tuple[str, Schema, bool]]:
     """(field path, resolved schema, required) of every field, depth first in schema order; ``[]`` marks the
     items of a list of objects."""
     schema = schema or json_schema()
     defs, out = schema.get("$defs", {}), []
 
-    def walk(node: dict, path: str, required: bool):
+    def walk(node: Schema, path: str, required: bool) -> None:
         node = _resolved(node, defs)
         if path:
             out.append((path, node, required))
@@ -38,7 +39,7 @@ def fields(schema: dict | None = None) -> list[tuple[str, dict, bool]]:
     return out
 
 
-def _default(node: dict, required: bool) -> str:
+def _default(node: Schema, required: bool) -> str:
     if required:
         return "required"
     if "default" not in node or node["default"] == {}:
@@ -49,7 +50,7 @@ def _default(node: dict, required: bool) -> str:
     return f"`{value}`" if isinstance(value, str) and value else f"`{json.dumps(value)}`"
 
 
-def _meaning(node: dict) -> str:
+def _meaning(node: Schema) -> str:
     text = node.get("description") or node.get("title", "")
     enum = node.get("enum")
     if enum and len(enum) > 1:

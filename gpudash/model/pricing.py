@@ -55,6 +55,7 @@ def _class_skus(c: GpuClass) -> list[Sku]:
         for prod, res in ((product, "nvidia_com_gpu_shared"), (f"{product}-SHARED", "nvidia_com_gpu")):
             out.append(Sku(prod, res, c.name, "nvidia.com/gpu.shared", c.shared_price_per_hour, shared))
         for profile in c.mig:
+            assert c.mig_model is not None, "a class has MIG profiles only with a MIG model (model/gpu_classes.py)"
             share = mig.compute_share(c.mig_model, profile.name)
             mixed = (product, ksm_resource(profile.resource))
             # GFD sanitises the profile in the product too: 1g.10gb+me -> ...-MIG-1g.10gbme

@@ -9,6 +9,8 @@ the loader and stated in the ``description`` of the fields they constrain.
 from __future__ import annotations
 
 from gpudash.model import mig, partitions
+from gpudash.model.schema_invoicing import billing_identity, issuer
+from gpudash.model.schema_types import Schema, closed_object, ref, value_types
 from gpudash.model.types import (
     ALL_TARGETS,
     DAY,
@@ -24,11 +26,8 @@ from gpudash.model.types import (
 )
 
 SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
-DURATION_PATTERN = "^([0-9]+d)?([0-9]+h)?([0-9]+m)?([0-9]+s)?$"
 THANOS_QUERIER_URL = "https://thanos-querier.openshift-monitoring.svc:9092"
 PROVIDER_DATASOURCE_URL = "http://rbac-query-proxy.open-cluster-management-observability.svc:8080"
-_NO_CONTROL = "^[^\\x00-\\x1f\\x7f]+$"
-MAX_AMOUNT = 10**12  # the largest price or budget a model may hold (see "amount")
 MAX_REPLICAS = 256  # the most time-slicing replicas of a GPU (see "replicas")
 
 
@@ -38,78 +37,20 @@ def quota_resources() -> list[str]:
     return ["amd.com/gpu", "nvidia.com/gpu", "nvidia.com/gpu.shared", *sorted(migs)]
 
 
-def _ref(name: str, description: str, **extra) -> dict:
-    return {"$ref": f"#/$defs/{name}", "description": description, **extra}
+def _defs() -> Schema:
+    return {**value_types(), "gpu_class": _gpu_class(), "tenant": _tenant()}
 
 
-def _object(properties: dict, description: str, required: tuple[str, ...] = (), **extra) -> dict:
-    schema = {"type": "object", "description": description, "additionalProperties": False, "properties": properties}
-    return {**schema, "required": list(required), **extra} if required else {**schema, **extra}
-
-
-def _defs() -> dict:
-    return {
-        "duration": {
-            "title": "a duration such as 30s, 5m, 1h or 1h30m (whole seconds; units d, h, m, s)",
-            "type": "string", "pattern": DURATION_PATTERN, "minLength": 2,
-        },
-        # at most 10^12: no price or budget of any currency is larger, and larger ones overflow the billing
-        # arithmetic (1.7e308 per hour is infinity once multiplied by hours)
-        "amount": {"title": "a finite number from 0 to 10^12", "type": "number", "minimum": 0,
-                   "maximum": MAX_AMOUNT},
-        "dns_label": {
-            "title": "a DNS-1123 label (lowercase letters, digits and '-', starting and ending with a letter or "
-                     "digit, at most 63 characters)",
-            "type": "string", "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "maxLength": 63,
-        },
-        "dns_subdomain": {
-            "title": "a DNS-1123 subdomain (dot-separated DNS-1123 labels, at most 253 characters)",
-            "type": "string", "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$",
-            "maxLength": 253,
-        },
-        "k8s_labels": {"title": "Kubernetes labels (a mapping of label keys to values)", "type": "object",
-                       "minProperties": 1, "propertyNames": {"$ref": "#/$defs/k8s_label_key"},
-                       "additionalProperties": {"$ref": "#/$defs/k8s_label_value"}},
-        "k8s_label_key": {
-            "title": "a Kubernetes label key (an optional DNS subdomain and '/', then at most 63 letters, digits, "
-                     "'-', '_' and '.', starting and ending with a letter or digit)",
-            "type": "string",
-            "pattern": "^([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$",
-        },
-        "k8s_label_value": {
-            "title": "a Kubernetes label value (at most 63 letters, digits, '-', '_' and '.', starting and ending "
-                     "with a letter or digit)",
-            "type": "string", "pattern": "^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$",
-        },
-        "label_name": {
-            "title": "a Prometheus label name (letters, digits and '_', not starting with a digit)",
-            "type": "string", "pattern": "^[a-zA-Z_][a-zA-Z0-9_]*$",
-        },
-        "name": {"title": "a non-empty name without control characters", "type": "string",
-                     "minLength": 1, "pattern": _NO_CONTROL},
-        "url": {"title": "an http:// or https:// URL", "type": "string", "pattern": "^https?://[^\\s/?#]+\\S*$"},
-        "receiver": {"title": "an Alertmanager receiver name (letters, digits, '_', '.' and '-')",
-                     "type": "string", "pattern": "^[A-Za-z0-9_.-]+$"},
-        "regex": {"title": "a regular expression", "type": "string"},
-        "product": {
-            "title": "a GPU product name (printable ASCII without quotes or backslashes, at most 128 characters)",
-            "type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[ !#-&(-\\[\\]-~]+$",
-        },
-        "gpu_class": _gpu_class(),
-        "tenant": _tenant(),
-    }
-
-
-def _billing() -> dict:
-    return _object({
+def _billing() -> Schema:
+    return closed_object({
         "period": {"description": "Billing period: a calendar month in UTC.", "enum": ["monthly"],
                    "default": "monthly"},
-        "resolution": _ref("duration", "Spoke sampling step of the allocation integral; 10s to 15m and a divisor "
-                                       "of 1h.", default="1m"),
-        "mco_interval": _ref("duration", "ACM metrics-collector push interval (observabilityAddonSpec.interval); "
-                                         "15s to 1h and at least the resolution.", default="5m"),
-        "burn_rate_window": _ref("duration", "Window of the recent burn rate used by projections and alerts; at "
-                                             "least twice the mco_interval.", default="1h"),
+        "resolution": ref("duration", "Spoke sampling step of the allocation integral; 10s to 15m and a divisor "
+                                      "of 1h.", default="1m"),
+        "mco_interval": ref("duration", "ACM metrics-collector push interval (observabilityAddonSpec.interval); "
+                                        "15s to 1h and at least the resolution.", default="5m"),
+        "burn_rate_window": ref("duration", "Window of the recent burn rate used by projections and alerts; at "
+                                            "least twice the mco_interval.", default="1h"),
         "spoke_tier": {"description": "policy: each managed cluster's Prometheus records the per-step allocation "
                                       "every resolution (delivered as an ACM Policy) and the pushed hourly rules "
                                       "read those samples; none: every push re-derives the hour from raw series "
@@ -126,23 +67,23 @@ def _billing() -> dict:
     }, "How GPU time is sampled, pushed and billed.", default={})
 
 
-def _retention() -> dict:
+def _retention() -> Schema:
     floor = f"{MIN_RETENTION // DAY}d"
     keep = "How long the hub's object storage keeps {} samples (MCO spec.advanced.retentionConfig.{}); at least " \
            f"{floor} (13 months, for year-over-year disputes){{}}."
-    return _object({
-        "raw": _ref("duration", keep.format("raw", "retentionResolutionRaw", ": reports read raw samples"),
-                    default=floor),
-        "5m": _ref("duration", keep.format("5-minute downsampled", "retentionResolution5m", " and at least raw"),
+    return closed_object({
+        "raw": ref("duration", keep.format("raw", "retentionResolutionRaw", ": reports read raw samples"),
                    default=floor),
-        "1h": _ref("duration", keep.format("1-hour downsampled", "retentionResolution1h", " and at least 5m"),
-                   default=floor),
+        "5m": ref("duration", keep.format("5-minute downsampled", "retentionResolution5m", " and at least raw"),
+                  default=floor),
+        "1h": ref("duration", keep.format("1-hour downsampled", "retentionResolution1h", " and at least 5m"),
+                  default=floor),
     }, "Hub retention per resolution, rendered into the MultiClusterObservability settings.", default={})
 
 
-def _exporter(what: str, job: str, tenant_label: str, why: str) -> dict:
-    return _object({
-        "job": _ref("regex", f"Prometheus job of the {what} (RE2, anchored).", default=job),
+def _exporter(what: str, job: str, tenant_label: str, why: str) -> Schema:
+    return closed_object({
+        "job": ref("regex", f"Prometheus job of the {what} (RE2, anchored).", default=job),
         "tenant_label": {
             "description": f"Namespace label on the {what}'s pod-attributed series (pod and container follow "
                            f"it: exported_pod with exported_namespace). Default {tenant_label}: {why}",
@@ -150,10 +91,10 @@ def _exporter(what: str, job: str, tenant_label: str, why: str) -> dict:
     }, f"How the {what}'s series are found and attributed to pods.", default={})
 
 
-def _sources() -> dict:
-    return _object({
-        "kube_state_metrics_job": _ref("name", "Prometheus job of kube-state-metrics.",
-                                       default="kube-state-metrics"),
+def _sources() -> Schema:
+    return closed_object({
+        "kube_state_metrics_job": ref("name", "Prometheus job of kube-state-metrics.",
+                                      default="kube-state-metrics"),
         # NVIDIA/gpu-operator assets/state-dcgm-exporter/0500_service_monitor.yaml sets no honorLabels
         "dcgm": _exporter("NVIDIA DCGM exporter", "nvidia-dcgm-exporter", "exported_namespace",
                           "the GPU Operator's ServiceMonitor leaves honorLabels unset."),
@@ -165,26 +106,26 @@ def _sources() -> dict:
         "amd_metric_prefix": {"title": "a metric name prefix (letters and '_' only)",
                               "description": "Prefix of the AMD exporter's metric names, e.g. amd_.",
                               "type": "string", "pattern": "^[a-zA-Z_]*$", "default": ""},
-        "nvidia_product_label": _ref("label_name", "kube_node_labels label holding the GPU Feature Discovery "
-                                                   "product (nvidia.com/gpu.product).",
-                                     default="label_nvidia_com_gpu_product"),
-        "amd_product_label": _ref("label_name", "kube_node_labels label holding the AMD node labeller's product "
-                                                "name (amd.com/gpu.product-name).",
-                                  default="label_amd_com_gpu_product_name"),
-        "amd_partition_label": _ref("label_name", "kube_node_labels label holding the AMD node labeller's "
-                                                  "compute-memory partition (amd.com/gpu.compute-memory-partition,"
-                                                  " e.g. cpx_nps4).",
-                                    default="label_amd_com_gpu_compute_memory_partition"),
-        "self_managed": _object({
-            "namespace": _ref("dns_label", "The GPU exporters' namespace: render labels it "
-                                           "openshift.io/cluster-monitoring=true and puts the ServiceMonitors there.",
-                              default="gpu-monitoring"),
+        "nvidia_product_label": ref("label_name", "kube_node_labels label holding the GPU Feature Discovery "
+                                                  "product (nvidia.com/gpu.product).",
+                                    default="label_nvidia_com_gpu_product"),
+        "amd_product_label": ref("label_name", "kube_node_labels label holding the AMD node labeller's product "
+                                               "name (amd.com/gpu.product-name).",
+                                 default="label_amd_com_gpu_product_name"),
+        "amd_partition_label": ref("label_name", "kube_node_labels label holding the AMD node labeller's "
+                                                 "compute-memory partition (amd.com/gpu.compute-memory-partition,"
+                                                 " e.g. cpx_nps4).",
+                                   default="label_amd_com_gpu_compute_memory_partition"),
+        "self_managed": closed_object({
+            "namespace": ref("dns_label", "The GPU exporters' namespace: render labels it "
+                                          "openshift.io/cluster-monitoring=true and puts the ServiceMonitors there.",
+                             default="gpu-monitoring"),
             # NVIDIA/dcgm-exporter deployment/templates/_helpers.tpl (selectorLabels), service.yaml (port "metrics")
-            "dcgm_service_labels": _ref("k8s_labels", "Labels of the DCGM exporter's Service (port named metrics, "
-                                                      "9400).", default={"app.kubernetes.io/name": "dcgm-exporter"}),
+            "dcgm_service_labels": ref("k8s_labels", "Labels of the DCGM exporter's Service (port named metrics, "
+                                                     "9400).", default={"app.kubernetes.io/name": "dcgm-exporter"}),
             # ROCm/device-metrics-exporter helm-charts: the pods' app label is <release>-amdgpu-metrics-exporter
-            "amd_service_labels": _ref("k8s_labels", "Labels of the AMD device-metrics-exporter's Service (port "
-                                                     "5000).", default={"app": "amd-gpu-amdgpu-metrics-exporter"}),
+            "amd_service_labels": ref("k8s_labels", "Labels of the AMD device-metrics-exporter's Service (port "
+                                                    "5000).", default={"app": "amd-gpu-amdgpu-metrics-exporter"}),
         }, "Spokes whose GPU exporters were installed without the GPU Operators' ServiceMonitors: render writes "
            "wiring/ (ServiceMonitors with the honorLabels of each exporter's tenant_label, and kube-state-metrics' "
            "--metric-labels-allowlist). Omit it when the GPU Operators scrape the exporters."),
@@ -192,10 +133,10 @@ def _sources() -> dict:
        "kube-state-metrics runs with --metric-labels-allowlist=nodes=[...] (OpenShift: nodes=[*]).", default={})
 
 
-def _gpu_class() -> dict:
+def _gpu_class() -> Schema:
     price = "Price of one whole GPU per hour, in the model's currency."
-    return _object({
-        "name": _ref("dns_label", "Class name, unique among classes."),
+    return closed_object({
+        "name": ref("dns_label", "Class name, unique among classes."),
         "vendor": {"description": "GPU vendor.", "enum": ["nvidia", "amd"]},
         "products": {
             "description": "Product names: the human name (NVML or AMD, spaces allowed) or the exact node label "
@@ -205,7 +146,7 @@ def _gpu_class() -> dict:
                            "-> '_', parentheses dropped: AMD_Instinct_MI300X_OAM). A product belongs to one class "
                            "only.",
             "type": "array", "minItems": 1, "uniqueItems": True, "items": {"$ref": "#/$defs/product"}},
-        "price_per_hour": _ref("amount", price),
+        "price_per_hour": ref("amount", price),
         "mig_model": {
             "description": "MIG-capable GPU model of the class; inferred from the products when omitted (all "
                            "products must then name the same model, or none). NVIDIA only.",
@@ -229,24 +170,24 @@ def _gpu_class() -> dict:
                               "pattern": f"^({'|'.join(partitions.COMPUTE_MODES)})_"
                                          f"({'|'.join(partitions.MEMORY_MODES)})$"},
             "additionalProperties": {"$ref": "#/$defs/amount"}},
-        "time_slicing": _object({
+        "time_slicing": closed_object({
             # at most MAX_REPLICAS: the energy rule keys one table row per replica count up to the largest
             "replicas": {"description": "Replicas each GPU is advertised as (nvidia.com/gpu.shared); 2 to "
                                         f"{MAX_REPLICAS}.", "type": "integer", "minimum": 2, "maximum": MAX_REPLICAS},
-            "price_per_hour": _ref("amount", "Price of one replica per hour; default price_per_hour / replicas."),
+            "price_per_hour": ref("amount", "Price of one replica per hour; default price_per_hour / replicas."),
         }, "GPU time-slicing of this class (NVIDIA only). Without it a time-sliced replica bills as a whole GPU.",
             required=("replicas",)),
     }, "A GPU class: the products it covers and their prices.",
         required=("name", "vendor", "products", "price_per_hour"))
 
 
-def _tenant() -> dict:
-    return _object({
-        "name": _ref("dns_label", "Tenant name, unique among tenants."),
-        "namespace": _ref("dns_label", "The tenant's one Kubernetes namespace; unique among tenants.", **{"not": {
+def _tenant() -> Schema:
+    return closed_object({
+        "name": ref("dns_label", "Tenant name, unique among tenants."),
+        "namespace": ref("dns_label", "The tenant's one Kubernetes namespace; unique among tenants.", **{"not": {
             "title": "a platform namespace (openshift, openshift-*, kube-*, default are never tenants)",
             "pattern": "^(openshift|openshift-.*|kube-.*|default)$"}}),
-        "budget": _ref("amount", "Budget per billing period, in the model's currency."),
+        "budget": ref("amount", "Budget per billing period, in the model's currency."),
         "alert_at": {
             "description": "Budget fractions that trigger alerts, strictly ascending.",
             "type": "array", "minItems": 1, "uniqueItems": True, "default": [0.5, 0.9, 1.0],
@@ -260,8 +201,8 @@ def _tenant() -> dict:
                          "nvidia.com/mig-<profile>)",
                 "enum": quota_resources()},
             "additionalProperties": {"title": "a non-negative integer", "type": "integer", "minimum": 0}},
-        "receiver": _ref("receiver", "Alertmanager receiver of the tenant's alerts; default tenant-<name>."),
-        "billing": _billing_identity(),
+        "receiver": ref("receiver", "Alertmanager receiver of the tenant's alerts; default tenant-<name>."),
+        "billing": billing_identity(),
     }, "A tenant: exactly one namespace with a budget.", required=("name", "namespace", "budget"))
 
 
@@ -279,7 +220,7 @@ HTTP_SECRETS = {"credentials": "credentials_file", "password": "password_file",
                 "client_secret": "client_secret_file"}
 
 
-def _receivers() -> dict:
+def _receivers() -> Schema:
     integration = {"title": "a list of Alertmanager integration configurations", "type": "array",
                    "items": {"title": "a mapping in Alertmanager's configuration format", "type": "object"}}
     return {
@@ -287,30 +228,30 @@ def _receivers() -> dict:
                        "are referenced by file (api_url_file, routing_key_file, ...), never inlined.",
         "type": "object", "default": {},
         "propertyNames": {"$ref": "#/$defs/receiver"},
-        "additionalProperties": _object({k: integration for k in RECEIVER_INTEGRATIONS},
-                                        "One receiver's integrations."),
+        "additionalProperties": closed_object({k: integration for k in RECEIVER_INTEGRATIONS},
+                                              "One receiver's integrations."),
     }
 
 
-def _alerts() -> dict:
-    idle = _object({
-        "window": _ref("duration", "Time with zero activity before a GPU counts as idle; at least twice the "
-                                   "mco_interval.", default=IDLE_WINDOW),
-        "namespace_regex": _ref("regex", "Namespaces watched for idle GPUs (RE2, anchored).", default=".*"),
-        "model_regex": _ref("regex", "GPU models watched for idleness (RE2 on the exporter's model name).",
-                            default=".*"),
-        "power_veto_watts": _ref("amount", "A GPU drawing at least this power is never idle; 0 = off.", default=0),
+def _alerts() -> Schema:
+    idle = closed_object({
+        "window": ref("duration", "Time with zero activity before a GPU counts as idle; at least twice the "
+                                  "mco_interval.", default=IDLE_WINDOW),
+        "namespace_regex": ref("regex", "Namespaces watched for idle GPUs (RE2, anchored).", default=".*"),
+        "model_regex": ref("regex", "GPU models watched for idleness (RE2 on the exporter's model name).",
+                           default=".*"),
+        "power_veto_watts": ref("amount", "A GPU drawing at least this power is never idle; 0 = off.", default=0),
     }, "Idle-GPU alert.", default={})
-    return _object({
+    return closed_object({
         "runbook_url": {
             "title": "an http(s) URL containing {alertname}", "type": "string",
             "pattern": "^https?://\\S*\\{alertname\\}\\S*$",
             "description": "Runbook link of every alert; {alertname} is replaced by the alert name.",
             "default": "https://github.com/gpudash/gpudash/blob/main/docs/alerts.md#alert-{alertname}"},
-        "dashboard_url": _ref("url", "Grafana base URL for dashboard links (a trailing slash is dropped).",
-                              default="http://localhost:3000"),
-        "provider_receiver": _ref("receiver", "Alertmanager receiver of the provider's alerts.",
-                                  default="gpu-provider"),
+        "dashboard_url": ref("url", "Grafana base URL for dashboard links (a trailing slash is dropped).",
+                             default="http://localhost:3000"),
+        "provider_receiver": ref("receiver", "Alertmanager receiver of the provider's alerts.",
+                                 default="gpu-provider"),
         "burn_jump_factor": {"description": "Burn-rate jump alert: the current rate is at least this factor times "
                                             "the window's average.",
                              "title": "a number > 1", "type": "number", "exclusiveMinimum": 1, "default": 2.0},
@@ -319,36 +260,36 @@ def _alerts() -> dict:
     }, "Alerting settings.", default={})
 
 
-def _grafana() -> dict:
-    datasource = _object({
+def _grafana() -> Schema:
+    datasource = closed_object({
         "mode": {"description": "How tenant dashboards query: thanos-querier (single cluster, tenancy port) or "
                                 "rbac-query-proxy (ACM hub).",
                  "enum": ["thanos-querier", "rbac-query-proxy"], "default": "rbac-query-proxy"},
-        "url": _ref("url", f"Tenant datasource URL; default {THANOS_QUERIER_URL} for thanos-querier, "
-                           "the provider datasource URL for rbac-query-proxy."),
+        "url": ref("url", f"Tenant datasource URL; default {THANOS_QUERIER_URL} for thanos-querier, "
+                          "the provider datasource URL for rbac-query-proxy."),
         "token_env": {"title": "an environment variable name (uppercase letters, digits and '_')",
                       "description": "Environment variable prefix of tenant bearer tokens: provisioning reads "
                                      "${<token_env>_<TENANT_UPPER_SNAKE>}.",
                       "type": "string", "pattern": "^[A-Z_][A-Z0-9_]*$", "default": "GF_TENANT_TOKEN"},
     }, "Datasource of tenant dashboards.", default={})
-    return _object({
-        "provider_datasource_url": _ref("url", "Datasource URL of provider dashboards.",
-                                       default=PROVIDER_DATASOURCE_URL),
-        "provider_folder": _ref("name", "Grafana folder of provider dashboards.", default="GPU Provider"),
+    return closed_object({
+        "provider_datasource_url": ref("url", "Datasource URL of provider dashboards.",
+                                      default=PROVIDER_DATASOURCE_URL),
+        "provider_folder": ref("name", "Grafana folder of provider dashboards.", default="GPU Provider"),
         "tenant_datasource": datasource,
     }, "Grafana settings.", default={})
 
 
-def _mco() -> dict:
+def _mco() -> Schema:
     d = Mco()
-    return _object({
+    return closed_object({
         "output": {"description": "patch: a kustomize Component patching your MultiClusterObservability (mco/"
                                   "settings); resource: the whole CR as an mco/ resource.",
                    "enum": ["patch", "resource"], "default": d.output},
-        "name": _ref("dns_subdomain", "Name of the MultiClusterObservability CR.", default=d.name),
-        "object_storage": _object({
-            "secret": _ref("dns_subdomain", "Secret (in open-cluster-management-observability) holding the Thanos "
-                                            "object storage config.", default=d.storage_secret),
+        "name": ref("dns_subdomain", "Name of the MultiClusterObservability CR.", default=d.name),
+        "object_storage": closed_object({
+            "secret": ref("dns_subdomain", "Secret (in open-cluster-management-observability) holding the Thanos "
+                                           "object storage config.", default=d.storage_secret),
             "key": {"title": "a Secret key (letters, digits, '-', '_' and '.')", "type": "string",
                     "pattern": "^[-._a-zA-Z0-9]+$", "maxLength": 253,
                     "description": "Key of that Secret holding the config.", "default": d.storage_key},
@@ -357,13 +298,13 @@ def _mco() -> dict:
         default={})
 
 
-def _outputs() -> dict:
-    return _object({
+def _outputs() -> Schema:
+    return closed_object({
         "targets": {"description": "Delivery targets to write besides the rules, alerts, quotas and golden tests "
                                    "(always written): " + "; ".join(f"{k}: {v}" for k, v in TARGETS.items()) + ".",
                     "type": "array", "uniqueItems": True, "items": {"enum": list(ALL_TARGETS)},
                     "default": list(ALL_TARGETS)},
-        "argocd": _object({
+        "argocd": closed_object({
             "repo_url": {"type": "string", "minLength": 1, "pattern": "^[^\\s]+$",
                          "description": "The Git repository ArgoCD reads the rendered output from."},
             "revision": {"type": "string", "minLength": 1, "default": "HEAD",
@@ -377,85 +318,26 @@ def _outputs() -> dict:
     }, "What render writes. The default writes every target; see docs/outputs.md for the minimal sets.", default={})
 
 
-_TEXT = {"type": "string", "maxLength": 200}
-_LINES = {"type": "array", "items": {**_TEXT, "minLength": 1}, "maxItems": 6}
-_COUNTRY = {"title": "an ISO 3166-1 alpha-2 country code (two uppercase letters)", "type": "string",
-            "pattern": "^[A-Z]{2}$"}
-
-
-def _tax() -> dict:
-    return {"oneOf": [
-        _object({"label": {**_TEXT, "minLength": 1, "default": "VAT", "description": "The tax's name, e.g. VAT."},
-                 "rate": {"title": "a percentage in [0, 100]", "type": "number", "minimum": 0, "maximum": 100,
-                          "description": "Rate in percent, e.g. 19."}},
-                "A tax rate added to the subtotal.", required=("rate",)),
-        _object({"exempt": {**_TEXT, "minLength": 1,
-                            "description": "Why no tax is charged, printed on the invoice (e.g. reverse charge)."}},
-                "No tax, with the reason printed.", required=("exempt",)),
-    ]}
-
-
-def _issuer() -> dict:
-    return _object({
-        "name": {**_TEXT, "minLength": 1, "description": "Legal name of the provider issuing the statements."},
-        "address": {**_LINES, "description": "Postal address, one line per item."},
-        "country": {**_COUNTRY, "description": "Country of the address (required for e-invoices)."},
-        "tax_id": {**_TEXT, "description": "VAT or tax registration number, printed when set."},
-        "email": {**_TEXT, "description": "Billing contact address, printed when set."},
-        "payment_terms_days": {"title": "a number of days in [0, 365]", "type": "integer", "minimum": 0,
-                               "maximum": 365, "default": 30,
-                               "description": "Days from the issue date to the due date."},
-        "payment": {**_LINES, "description": "Payment details as printed, one line each (bank, account, the "
-                                             "reference to quote)."},
-        "iban": {"title": "an IBAN (letters and digits, no spaces)", "type": "string",
-                 "pattern": "^[A-Z]{2}[0-9]{2}[A-Z0-9]{1,30}$",
-                 "description": "Account for SEPA credit transfers, written into e-invoices when set."},
-        "bic": {"title": "a BIC", "type": "string", "pattern": "^[A-Z0-9]{8}([A-Z0-9]{3})?$",
-                "description": "The account's BIC."},
-        "tax": {**_tax(), "description": "Tax of every tenant's invoice unless its billing section names another; "
-                                         "default: a tax of 0 %.", "default": {"label": "Tax", "rate": 0}},
-        "hours_digits": {"title": "decimals in [0, 6]", "type": "integer", "minimum": 0, "maximum": 6, "default": 2,
-                         "description": "Decimals of GPU-hour quantities printed on invoices; amounts are always "
-                                        "computed from the unrounded figures."},
-        "kwh_digits": {"title": "decimals in [0, 6]", "type": "integer", "minimum": 0, "maximum": 6, "default": 3,
-                       "description": "Decimals of kWh quantities printed on invoices."},
-    }, "The provider as printed at the head of every tenant statement (report billing --format html or pdf), "
-       "its payment terms and the default tax.", default={})
-
-
-def _billing_identity() -> dict:
-    return _object({
-        "legal_name": {**_TEXT, "minLength": 1, "description": "The customer's legal name."},
-        "address": {**_LINES, "description": "Postal address, one line per item."},
-        "country": {**_COUNTRY, "description": "Country of the address."},
-        "customer_id": {**_TEXT, "description": "The provider's customer number."},
-        "purchase_order": {**_TEXT, "description": "The customer's purchase order to quote."},
-        "tax_id": {**_TEXT, "description": "The customer's VAT or tax registration number."},
-        "email": {**_TEXT, "description": "Where invoices go."},
-        "tax": {**_tax(), "description": "This tenant's tax, instead of the issuer's default."},
-    }, "Who the tenant's invoices are addressed to; printed where set.")
-
-
-def _prune() -> dict:
-    return _object({
+def _prune() -> Schema:
+    return closed_object({
         "image": {"title": "a container image reference", "type": "string", "minLength": 1, "pattern": "^\\S+$",
                   "description": "Image with gpudash and its prune extra (pip install 'gpudash[prune]')."},
-        "prometheus_url": _ref("url", "Where the pruner reads the recorded idle series: the hub's Thanos Querier "
-                                      "(reachable from the cluster) or the cluster's own Prometheus."),
+        "prometheus_url": ref("url", "Where the pruner reads the recorded idle series: the hub's Thanos Querier "
+                                     "(reachable from the cluster) or the cluster's own Prometheus."),
         "clusters": {"description": "Clusters a pruner is rendered for (prune/<cluster>/, each acting on its own "
                                     "cluster's workloads); default every cluster of the model.",
                      "type": "array", "minItems": 1, "uniqueItems": True, "items": {"$ref": "#/$defs/dns_subdomain"}},
-        "namespace": _ref("dns_label", "Namespace the pruner runs in (rendered as prune/namespace.yaml).",
-                          default="gpudash-prune"),
+        "namespace": ref("dns_label", "Namespace the pruner runs in (rendered as prune/namespace.yaml).",
+                         default="gpudash-prune"),
         "run_mode": {"description": "dry-run: log what would be done; scale-down: do it.",
                      "enum": list(PRUNE_RUN_MODES), "default": PRUNE_RUN_MODES[0]},
-        "check_interval": _ref("duration", "Time between cycles; 15s to 1d.", default=PRUNE_CHECK_INTERVAL),
-        "duration": _ref("duration", "Extra time a pod must already have been recorded idle, beyond "
-                                     "alerts.idle.window.", default="0s"),
+        "check_interval": ref("duration", "Time between cycles; 15s to 1d.", default=PRUNE_CHECK_INTERVAL),
+        "duration": ref("duration", "Extra time a pod must already have been recorded idle, beyond "
+                                    "alerts.idle.window.", default="0s"),
         "max_actions": {"title": "a non-negative integer", "type": "integer", "minimum": 0,
                         "description": "Most workloads stopped per cycle.", "default": PRUNE_MAX_ACTIONS},
-        "token_secret": _ref("dns_subdomain", "Secret in the pruner's namespace whose key token is the bearer token "
-                                              "for prometheus_url; default: the pruner's service account token."),
+        "token_secret": ref("dns_subdomain", "Secret in the pruner's namespace whose key token is the bearer token "
+                                             "for prometheus_url; default: the pruner's service account token."),
         "trusted_ca_bundle": {"type": "boolean", "default": False,
                               "description": "Verify prometheus_url with the cluster's trusted CA bundle (OpenShift's "
                                              "Cluster Network Operator injects it into a ConfigMap gpudash renders), "
@@ -464,9 +346,9 @@ def _prune() -> dict:
        "this section is present.", required=("image", "prometheus_url"))
 
 
-def _energy() -> dict:
+def _energy() -> Schema:
     price = {"$ref": "#/$defs/amount"}
-    return _object({
+    return closed_object({
         "price_per_kwh": {**price, "default": 0,
                           "description": "Price of one kWh of GPU energy in the model's currency (0: energy is "
                                          "metered and shown on every surface, not charged)."},
@@ -485,12 +367,12 @@ def _energy() -> dict:
        "which spares the spoke its costliest hourly rule.")
 
 
-def json_schema() -> dict:
+def json_schema() -> Schema:
     """The JSON Schema of gpudash.yaml (a fresh dict on every call)."""
     return {
         "$schema": SCHEMA_URI,
         "title": "gpudash model",
-        **_object({
+        **closed_object({
             "currency": {"title": "an ISO 4217 currency code (three uppercase letters)",
                          "description": "Currency of prices and budgets.", "type": "string",
                          "pattern": "^[A-Z]{3}$", "default": "USD"},
@@ -505,7 +387,7 @@ def json_schema() -> dict:
             "alerts": _alerts(),
             "grafana": _grafana(),
             "mco": _mco(),
-            "issuer": _issuer(),
+            "issuer": issuer(),
             "prune": _prune(),
             "energy": _energy(),
             "outputs": _outputs(),

@@ -68,8 +68,9 @@ class Series:
 SERIES: dict[str, Series] = {}
 
 
-def _series(name: str, where: str, labels: tuple[str, ...], meaning: str, **extra) -> str:
-    SERIES[name] = Series(name, where, labels, meaning, **extra)
+def _series(name: str, where: str, labels: tuple[str, ...], meaning: str, *, detail: tuple[str, ...] = (),
+            sentinel: bool = False) -> str:
+    SERIES[name] = Series(name, where, labels, meaning, detail, sentinel)
     return name
 
 

@@ -7,6 +7,7 @@ model's currency, and every tuple is sorted so that output derived from it is de
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from gpudash.promql.read import HOUR
 
@@ -181,7 +182,7 @@ class Alerts:
     provider_receiver: str
     burn_jump_factor: float  # burn-rate jump alert: current rate >= factor x the window's average
     idle: IdleAlerts
-    receivers: tuple[tuple[str, dict], ...] = ()  # (name, integrations in Alertmanager's format), by name
+    receivers: tuple[tuple[str, dict[str, Any]], ...] = ()  # (name, integrations in Alertmanager's format), by name
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,8 @@ def _failures(proc: subprocess.CompletedProcess, path: Path) -> tuple[str, ...]:
     """Split promtool's output into one block per failed check, naming the test group."""
     text = proc.stdout + proc.stderr
     groups = _group_names(path)
-    blocks, current = [], []
+    blocks: list[str] = []
+    current: list[str] = []
     for line in text.splitlines():
         if re.match(r"\s*(expr|alertname):", line) and current:
             blocks.append("\n".join(current))

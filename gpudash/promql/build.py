@@ -6,6 +6,7 @@ value coming from the model (a namespace, a product name, a regex) can never bre
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 _LABEL_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
 _METRIC_NAME = re.compile(r"^[a-zA-Z_:][a-zA-Z0-9_:]*$")
@@ -30,7 +31,7 @@ def metric_name(name: str) -> str:
     return name
 
 
-def regex_alternation(values) -> str:
+def regex_alternation(values: Iterable[str]) -> str:
     """An anchored-by-Prometheus regex matching exactly the given literal values."""
     return "|".join(re.escape(v).replace("\\-", "-") for v in sorted(set(values)))
 
@@ -51,12 +52,12 @@ def selector(metric: str, *items: tuple[str, str, str]) -> str:
     return f"{metric_name(metric)}{{{body}}}" if body else metric_name(metric)
 
 
-def labels(names) -> str:
+def labels(names: Iterable[str]) -> str:
     """A grouping/matching label list ``(a, b)``."""
     return "(" + ", ".join(label_name(n) for n in names) + ")"
 
 
-def agg(op: str, by, expr: str) -> str:
+def agg(op: str, by: Iterable[str], expr: str) -> str:
     """``op by (labels) (expr)``."""
     return f"{op} by {labels(by)} ({expr})"
 
@@ -78,7 +79,7 @@ def const_series(value: float | str, **lbls: str) -> str:
     return expr
 
 
-def times_keyed(expr: str, key: str, source: str, cases, default: str) -> str:
+def times_keyed(expr: str, key: str, source: str, cases: Iterable[tuple[str, str]], default: str) -> str:
     """``expr`` times a factor chosen per series by its ``source`` label: each ``(factor, regex)`` of ``cases``
     where ``source`` fully matches ``regex`` (``label_replace`` anchors it: prometheus/prometheus
     promql/functions.go funcLabelReplace), else ``default``. The factor's text becomes the ``key`` label

@@ -10,7 +10,7 @@ import promql_parser
 from gpudash.base.errors import GenerationError
 
 
-def parse(expr: str, where: str):
+def parse(expr: str, where: str) -> promql_parser.Expr:
     """The promql-parser AST of ``expr``; a GenerationError naming ``where`` when it does not parse."""
     try:
         return promql_parser.parse(expr)
@@ -18,11 +18,11 @@ def parse(expr: str, where: str):
         raise GenerationError(f"{where}: generated PromQL does not parse ({err}): {expr}") from None
 
 
-def vector_selectors(ast) -> list:
+def vector_selectors(ast: promql_parser.Expr) -> list[promql_parser.VectorSelector]:
     """Every vector selector in ``ast`` (the inner selector of a range selector counts once)."""
-    found = []
+    found: list[promql_parser.VectorSelector] = []
 
-    def visit(node):
+    def visit(node: promql_parser.Expr) -> bool:
         if isinstance(node, promql_parser.VectorSelector):
             found.append(node)
         return True

@@ -17,6 +17,8 @@ after every push that may carry it: the same read then holds hour ``[T - (N + 2)
 """
 from __future__ import annotations
 
+from typing import Protocol
+
 from gpudash.promql import build as q
 
 HOUR = 3600
@@ -25,19 +27,31 @@ READ_DELAY = 2 * HOUR  # hour H is pushed during H + 1h and read at H + 2h (with
 HOUR_RANGE = "[1h] offset 1ms"  # the range that holds, at an hour boundary T, hour [T - 2h, T - 1h)
 
 
-def delay(model) -> int:
+class _Backfill(Protocol):
+    @property
+    def backfill_hours(self) -> int: ...
+
+
+class BilledModel(Protocol):
+    """What the reads need of a model (:class:`gpudash.model.types.Model`, a layer above): its backfill."""
+
+    @property
+    def billing(self) -> _Backfill: ...
+
+
+def delay(model: BilledModel) -> int:
     """Seconds from the start of hour H to the boundary where a read of the hub's hour series holds it: 2h, plus
     ``billing.backfill_hours`` (the hub settles an hour only once every push that may carry it is due)."""
     return READ_DELAY + model.billing.backfill_hours * HOUR
 
 
-def hour_read_text(model) -> str:
+def hour_read_text(model: BilledModel) -> str:
     """The hour a read at an hour boundary T holds, for panel and report texts: ``[T-2h, T-1h)`` without backfill."""
     hours = delay(model) // HOUR
     return f"[T-{hours}h, T-{hours - 1}h)"
 
 
-def read_hour_start(model) -> str:
+def read_hour_start(model: BilledModel) -> str:
     """The start of the hour that a read at the evaluation time holds, as a one-sample vector."""
     return f"vector(time() - {delay(model)})"
 

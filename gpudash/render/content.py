@@ -5,6 +5,7 @@ one way) -> the writer. Pure; no I/O.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from gpudash.model.types import Model
@@ -29,15 +30,15 @@ class Content:
 PARTS = ("rules", "alerts", "grafana", "golden", "prune", "wiring")  # what build() reports, in order
 
 
-def build(model: Model, step=lambda what: None, tests: dict[str, object] | None = None) -> Content:
+def build(model: Model, step=lambda what: None, tests: Mapping[str, object] | None = None) -> Content:
     """``step(what)`` is called as each of :data:`PARTS` starts (the CLI's progress bar); ``tests``: the golden
     test files when made elsewhere (a render makes them in a second process: gpudash.background)."""
     step("rules")
     spoke_group, hub_groups, tier = spoke.group(model), hub.groups(model), rules.tier_groups(model)
     step("alerts")
     alert_groups = alerts.hub_groups(model)
-    files = {**rules.files(spoke_group, hub_groups, tier), **alerts.files(model, alert_groups),
-             **quotas.objects(model)}
+    files: dict[str, object] = {**rules.files(spoke_group, hub_groups, tier), **alerts.files(model, alert_groups),
+                                **quotas.objects(model)}
     step("grafana")
     grafana.prove_reports(model)
     provider, tenants = grafana.boards(model)

@@ -35,9 +35,10 @@ import shutil
 import socket
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypedDict
 
 from gpudash.base.deferred import built, resolve
 from gpudash.base.errors import GpudashError, InputError
@@ -49,7 +50,7 @@ NEW, OLD, JOURNAL = "new", "old", "journal.json"  # in a stage: new files, the f
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
-def serialise(path: str, data) -> str:
+def serialise(path: str, data: object) -> str:
     """Text of one output file, by its extension."""
     if isinstance(data, str):
         return data
@@ -114,7 +115,8 @@ class _Paths:
     filesystem (a move there is no rename: it cannot be all or nothing); each folder is looked at once."""
 
     def __init__(self, outdir: Path):
-        self.outdir, self.seen = outdir, set()
+        self.outdir = outdir
+        self.seen: set[Path] = set()
         self.device = outdir.stat().st_dev if outdir.is_dir() else None
 
     def check(self, rel: str) -> None:
@@ -139,7 +141,7 @@ class _Paths:
             self.seen.add(path)
 
 
-def _manifest_path(rel) -> bool:
+def _manifest_path(rel: object) -> bool:
     """``rel`` is a path gpudash may own: relative, normalised, inside the output, not one of its own."""
     return (isinstance(rel, str) and rel not in ("", ".", MANIFEST, LOCK) and not rel.startswith("/")
             and "\\" not in rel and "\0" not in rel and posixpath.normpath(rel) == rel
@@ -187,7 +189,7 @@ def _file_digest(path: Path) -> str | None:
         return None
 
 
-def edited_by_hand(outdir: str | os.PathLike) -> list[str]:
+def edited_by_hand(outdir: str | os.PathLike[str]) -> list[str]:
     """The files of ``outdir``'s manifest that no longer hold what gpudash wrote: known before anything is
     generated, so that a render refuses them at once instead of after its work (``plan`` decides the same)."""
     out = Path(outdir)
@@ -197,7 +199,8 @@ def edited_by_hand(outdir: str | os.PathLike) -> list[str]:
     return sorted(rel for rel, digest in owned.items() if _file_digest(out / rel) not in (None, digest))
 
 
-def plan(outdir: str | os.PathLike, generated: dict[str, object], stage: bool = False, progress=None) -> Plan:
+def plan(outdir: str | os.PathLike[str], generated: Mapping[str, object], stage: bool = False,
+         progress: Callable[[int, int, str], object] | None = None) -> Plan:
     """Serialise ``generated`` and compare it with ``outdir``; refuses to take over files it does not own.
 
     With ``stage`` each changed file is written into a temporary folder in ``outdir`` as soon as it is serialised
@@ -230,7 +233,7 @@ def plan(outdir: str | os.PathLike, generated: dict[str, object], stage: bool = 
                 out.mkdir(parents=True, exist_ok=True)
                 staged = Path(tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=out))
             new: str | Path
-            if stage and isinstance(data, Iterator):  # written piece by piece: too large to hold at once
+            if staged is not None and isinstance(data, Iterator):  # written piece by piece: too large to hold at once
                 digests[rel], new, blob = _stream(data, staged / NEW / rel), staged / NEW / rel, b""
             else:
                 new = serialise(rel, built(data))
@@ -243,7 +246,7 @@ def plan(outdir: str | os.PathLike, generated: dict[str, object], stage: bool = 
                 continue
             if old is not None and rel in owned and old != owned[rel]:
                 edited.append(rel)
-            if stage and not isinstance(new, Path):  # staged at once: only its digest is kept
+            if staged is not None and not isinstance(new, Path):  # staged at once: only its digest is kept
                 new = staged / NEW / rel
                 new.parent.mkdir(parents=True, exist_ok=True)
                 new.write_bytes(blob)
@@ -271,22 +274,26 @@ def apply(p: Plan, force: bool = False) -> list[str]:
         raise InputError(str(p.outdir / edited[0]), "", f"edited by hand since gpudash wrote it"
                          f"{f' (and {len(edited) - 1} more: ' + ', '.join(edited[1:]) + ')' if edited[1:] else ''}"
                          "; move the edit into the model and re-render, or render with --force to overwrite it")
-    stage, journal, kept = p.stage, None, []
+    stage = p.stage
+    journal: Journal | None = None
+    kept: list[str] = []
     try:
         if not p.outdir.is_dir():
             p.outdir.mkdir(parents=True)
         stage = stage or Path(tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=p.outdir))
         for rel in p.changed():
-            if not isinstance(p.changes[rel], Path):
+            new = p.changes[rel]
+            if not isinstance(new, Path):
                 (stage / NEW / rel).parent.mkdir(parents=True, exist_ok=True)
-                (stage / NEW / rel).write_text(p.changes[rel], encoding="utf-8")
+                (stage / NEW / rel).write_text(new, encoding="utf-8")
         manifest = p.manifest_text().encode("utf-8")
         (stage / MANIFEST).write_bytes(manifest)
         journal, kept = _journal(p, _digest(manifest))
         (stage / JOURNAL).write_text(json.dumps(journal), encoding="utf-8")
         _move(p.outdir, stage, journal)
     except BaseException as err:  # an interrupt (Ctrl-C) too: nothing is left half done
-        restored = journal is None or _rollback(p.outdir, stage, journal)
+        # the journal is written into the stage: with a journal there is a stage
+        restored = journal is None or stage is None or _rollback(p.outdir, stage, journal)
         if restored and stage is not None:
             shutil.rmtree(stage, ignore_errors=True)
         if not isinstance(err, OSError):
@@ -301,10 +308,22 @@ def apply(p: Plan, force: bool = False) -> list[str]:
     return kept
 
 
-def _journal(p: Plan, manifest: str) -> tuple[dict, list[str]]:
+class Journal(TypedDict):
+    """What ``_move`` does, in the order it does it: the folders it makes, the files it creates (with their
+    digests), replaces and removes; ``manifest`` is the new manifest's digest (its presence marks the commit)."""
+
+    manifest: str
+    folders: list[str]
+    create: dict[str, str]
+    replace: list[str]
+    remove: list[str]
+
+
+def _journal(p: Plan, manifest: str) -> tuple[Journal, list[str]]:
     """What ``_move`` will do, written into the stage before it starts (what a rollback undoes), and the stale
     files kept because they no longer hold what gpudash wrote."""
-    remove, kept = [], []
+    remove: list[str] = []
+    kept: list[str] = []
     for rel in p.stale():
         digest = _file_digest(p.outdir / rel)
         if digest is not None:
@@ -316,7 +335,7 @@ def _journal(p: Plan, manifest: str) -> tuple[dict, list[str]]:
             "replace": [rel for rel in p.changed() if rel not in create], "remove": remove}, kept
 
 
-def _move(out: Path, stage: Path, journal: dict) -> None:
+def _move(out: Path, stage: Path, journal: Journal) -> None:
     """Move the old files of the journal into the stage and the new ones into place; the manifest last."""
     paths = _Paths(out)  # again: a link or mount made since the plan must not redirect a move
     for folder in journal["folders"]:
@@ -331,7 +350,7 @@ def _move(out: Path, stage: Path, journal: dict) -> None:
     os.replace(stage / MANIFEST, out / MANIFEST)
 
 
-def _rollback(out: Path, stage: Path, journal: dict) -> bool:
+def _rollback(out: Path, stage: Path, journal: Journal) -> bool:
     """Undo an interrupted ``_move``: the old files back, the new ones and new folders gone; True when all was."""
     done = True
     for rel in journal["replace"] + journal["remove"]:
@@ -346,7 +365,7 @@ def _rollback(out: Path, stage: Path, journal: dict) -> bool:
     return done
 
 
-def _quietly(fn, *args) -> bool:
+def _quietly(fn: Callable[..., object], *args: object) -> bool:
     try:
         fn(*args)
         return True
@@ -397,7 +416,7 @@ class Lock:
 
 
 @contextlib.contextmanager
-def lock(outdir: str | os.PathLike) -> Iterator[Lock]:
+def lock(outdir: str | os.PathLike[str]) -> Iterator[Lock]:
     """Hold ``outdir`` for one render: an exclusive ``flock`` on its lock file, which says who holds it.
 
     A second render exits 2 at once. The OS frees the lock of a render that dies, so a lock file left behind
@@ -460,7 +479,7 @@ def _holder(text: str) -> str:
 
 def diff(p: Plan, context: int = 1) -> str:
     """A unified diff of what a render would change (for ``render --check``)."""
-    chunks = []
+    chunks: list[str] = []
     for rel in p.changed() + p.stale():
         old = _read(p.outdir / rel) or ""
         new = p.text(rel) if rel in p.changes else ""

@@ -86,7 +86,7 @@ class Reference:
         self.s, self.model, self.labelled = scenario, model, labelled
         self.step = model.billing.resolution // 60  # minutes per allocation step
         self.products = {(n.cluster, n.name): node_product(n) for n in scenario.nodes}
-        self._alloc: dict[int, dict[tuple, int]] = {}
+        self._alloc: dict[int, dict[tuple, float]] = {}
 
     # --- SKUs (contract section 4) --------------------------------------------------------------------------
     def sku(self, product: str, resource: str) -> tuple[GpuClass, str, float] | None:
@@ -136,6 +136,7 @@ class Reference:
         if found and found[1].startswith("nvidia.com/mig-"):
             profile = found[1].removeprefix("nvidia.com/mig-").removesuffix(".shared")
             slices = next(p.compute_slices for p in found[0].mig if p.name == profile)
+            assert found[0].mig_model, "a class pricing a MIG resource has a MIG model"
             return slices / mig.GPU_SLICES[found[0].mig_model][0]
         if found and found[1] == "nvidia.com/gpu.shared":
             return 1 / found[0].time_slicing_replicas
@@ -192,6 +193,7 @@ class Reference:
         for pod in self.s.pods:
             node = self.observed(pod, minute)
             for r, q in self.allocation(pod, minute).items():
+                assert node is not None, "an allocation is of an observed pod"
                 res, units = self.billed(self.s.node(pod.cluster, node[1]), r, q)
                 key = (pod.cluster, pod.namespace, pod.name, node[1], self.products[(pod.cluster, node[1])], res,
                        *workload(pod))
@@ -211,7 +213,7 @@ class Reference:
     def _units(self, hour: int, since: int) -> dict[tuple, float]:
         """{(cluster, namespace, product, ksm resource): sum over the hour's steps from minute ``since`` of units}
         (exact but for a time-sliced slice's 1/replicas)."""
-        acc: dict[tuple, int] = {}
+        acc: dict[tuple, float] = {}
         for m in self.steps(hour):
             if m < since or not self.tier_recorded(m):
                 continue
@@ -321,6 +323,7 @@ class Reference:
             if profile is None:
                 fractional = node.replicas > 1 and (pod.namespace, pod.name) not in load[4]
             else:
+                assert node.gpu_class and node.gpu_class.mig_model, "a MIG device's node has a MIG class"
                 share = next(p.compute_slices for p in node.gpu_class.mig if p.name == profile)
                 fractional = share < mig.GPU_SLICES[node.gpu_class.mig_model][0]
             if fractional:
@@ -479,8 +482,9 @@ class Reference:
         :meth:`device_holders` attributes (a time-sliced replica's share divided by the replicas)."""
         if node.vendor == "amd" and node.partition and not node.partition.startswith("spx"):
             return ()
-        units = [(None, 0, 1.0)]
+        units: list[tuple[str | None, int, float]] = [(None, 0, 1.0)]
         if node.mig_strategy != "none":
+            assert node.gpu_class and node.gpu_class.mig_model, "a MIG node has a MIG class"
             slices = mig.GPU_SLICES[node.gpu_class.mig_model][0]
             compute = {p.name: p.compute_slices for p in node.gpu_class.mig}
             units = [(p, i, compute[p] / slices) for p, n in node.mig_layout for i in range(1, n + 1)]
@@ -589,8 +593,8 @@ class Reference:
                 key = (pod.cluster, pod.namespace, pod.name, node.product, device, container)
                 series.setdefault(key, []).append(pod.utilisation_at(k) / 100)
         per_pod: dict[tuple, list[tuple[float, float]]] = {}
-        for (*key, _, _), values in series.items():
-            per_pod.setdefault(tuple(key), []).append((max(values), sum(values) / len(values)))
+        for (*head, _, _), values in series.items():
+            per_pod.setdefault(tuple(head), []).append((max(values), sum(values) / len(values)))
         pods = self.allocated_pods(minute)
         return {k: (max(p for p, _ in v), sum(a for _, a in v) / len(v)) for k, v in per_pod.items()
                 if k[1:3] in pods.get(k[0], ())}

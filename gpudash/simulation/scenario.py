@@ -287,7 +287,7 @@ def energy_counter(s: Scenario, node: Node, gpu: int) -> tuple[float, ...]:
     return tuple(value for _, value, _ in runs)  # a run starts at every minute: its counter is the run's
 
 
-def devices(node: Node) -> list[tuple[int, str | None, int]]:
+def devices(node: Node) -> list[tuple[int, str | None, int] | tuple[int, str, int, int]]:
     """(gpu index, MIG profile or None, instance id or replica[, replica]) of every allocatable device."""
     if node.mig_strategy == "none":
         return [(g, None, r) for g in range(node.count) for r in range(node.replicas * node.partitions_per_gpu)]
@@ -312,9 +312,9 @@ def assignments(scenario: Scenario) -> list[dict[tuple, tuple[Pod, str]]]:
     for minute in range(scenario.duration + 1):
         active = {}
         for pod in scenario.pods:
-            exists, phase, node = pod.state(minute)
-            if exists and phase == "Running" and node:
-                active[pod.uid] = (pod, scenario.node(pod.cluster, node))
+            exists, phase, on = pod.state(minute)
+            if exists and phase == "Running" and on:
+                active[pod.uid] = (pod, scenario.node(pod.cluster, on))
         for gone in held.keys() - active.keys():
             del held[gone]
         taken = {d for devs in held.values() for d, _ in devs}
@@ -370,16 +370,17 @@ def load(model: Model, directory: Path) -> tuple[list[Scenario], dict[str, str]]
 
 def resolve(raw: dict, model: Model) -> Scenario:
     """Bind a raw scenario to ``model`` (classes, tenants, cluster names); raises :class:`Skip`."""
-    for key in ("name", "protects", "duration", "pods"):
-        if key not in raw:
-            raise ValueError(f"scenario {raw.get('name', '?')}: missing {key!r}")
+    for required in ("name", "protects", "duration", "pods"):
+        if required not in raw:
+            raise ValueError(f"scenario {raw.get('name', '?')}: missing {required!r}")
     n_clusters = raw.get("clusters", 1)
     if n_clusters > max(1, len(model.clusters)):
         raise Skip(f"needs {n_clusters} clusters, the model has {len(model.clusters)}")
     clusters = tuple(model.clusters[:n_clusters]) or ("local-cluster",)
     nodes = tuple(_node(n, model, clusters) for n in raw.get("nodes", ()))
     by_name = {(n.cluster, n.name): n for n in nodes}
-    pods, seen = [], {}
+    pods = []
+    seen: dict[tuple, int] = {}  # pods of each key so far
     for p in raw["pods"]:
         key = (p.get("cluster", 0), p.get("namespace"), p.get("tenant"), p["name"])
         seen[key] = seen.get(key, 0) + 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from gpudash.model import series as names
 from gpudash.model.sources import gpu_exporters as gx
@@ -123,7 +123,7 @@ def _rising(groups: list, g: int) -> int:
 def scrape(expositions: list[dict[Labels, float]], outcomes: list[str]) -> dict[Labels, list]:
     """Store per-minute expositions the way Prometheus scrapes them (outcome per minute: ok | missed | down)."""
     keys = sorted({k for e in expositions for k in e})
-    out = {k: [None] * len(expositions) for k in keys}
+    out: dict[Labels, list[float | str | None]] = {k: [None] * len(expositions) for k in keys}
     last: dict[Labels, float] = {}  # what the previous completed scrape stored
     for m, (exposed, outcome) in enumerate(zip(expositions, outcomes)):
         if outcome == "missed":
@@ -205,7 +205,7 @@ def _ksm_exposition(scenario: Scenario, model: Model, cluster: str, minute: int)
                 out[(("__name__", metric), job, ("node", node.name), ("resource", res), ("unit", "integer"))] = n
     deployments = set()
     for pod in scenario.pods:
-        exists, phase, node = pod.state(minute)
+        exists, phase, on = pod.state(minute)
         if pod.cluster != cluster or not exists:
             continue
         ident = (job, ("namespace", pod.namespace), ("pod", pod.name), ("uid", pod.uid))
@@ -213,7 +213,7 @@ def _ksm_exposition(scenario: Scenario, model: Model, cluster: str, minute: int)
                                    ("kube_pod_init_container_resource_requests", pod.init_containers)):
             for c in containers:
                 for res, q in c.requests:
-                    out[(("__name__", metric), *ident, ("container", c.name), ("node", node),
+                    out[(("__name__", metric), *ident, ("container", c.name), ("node", on),
                          ("resource", ksm(res)), ("unit", "integer"))] = q
         for c in pod.init_containers:  # kube-state-metrics labels restart_policy only when it is set
             policy = (("restart_policy", "Always"),) if c.sidecar else ()
@@ -391,7 +391,7 @@ def tier_recorded(ref: Reference) -> list[dict[str, str]]:
     group at every step, so it cannot miss an evaluation)."""
     samples: dict[Labels, list] = {}
 
-    def put(name: str, key: tuple, labels: tuple[str, ...], minute: int, value: float) -> None:
+    def put(name: str, key: tuple, labels: tuple[str, ...], minute: int, value: float | str) -> None:
         series = samples.setdefault((("__name__", name), *zip(labels, key)), [None] * (ref.s.duration + 1))
         series[minute] = value
 
@@ -403,8 +403,8 @@ def tier_recorded(ref: Reference) -> list[dict[str, str]]:
             continue
         for (_, *key), units in ref.pod_allocation(m).items():
             put(names.TIER_POD_ALLOCATED, tuple(key), per_pod, m, units)
-        for key in _tier_staled(ref, m):
-            put(names.TIER_POD_ALLOCATED, key[1:], per_pod, m, "stale")
+        for staled in _tier_staled(ref, m):
+            put(names.TIER_POD_ALLOCATED, staled[1:], per_pod, m, "stale")
         for (_, *key), units in ref.product_lines(m).items():
             put(names.TIER_ALLOCATED, tuple(key), per_product, m, units)
         for (_, *key), gpus in ref.active_gpus(m).items():
@@ -524,7 +524,8 @@ def rule_content(ref: Reference, kind: str, t: int, since: int = 0, lag: int = 1
         return {(c,): 0 for c in ref.s.clusters} if kind == "steps" else {}
     if kind == "steps":
         return {(c,): ref.steps_observed(hour, since) for c in ref.s.clusters}
-    return {"gpu_hours": ref.gpu_hours, "node_max": ref.node_max_by_source, "energy": ref.energy}[kind](hour, since)
+    read = {"gpu_hours": ref.gpu_hours, "node_max": ref.node_max_by_source, "energy": ref.energy}[kind]
+    return cast("dict[tuple, float]", read(hour, since))  # node_max's GPU counts are ints: numbers as well
 
 
 def push_results(ref: Reference, kind: str, t: int, since: int = 0) -> list[Pushed]:

@@ -21,7 +21,8 @@ from gpudash.model import (
     resolve_model_path,
     types,
 )
-from gpudash.model.load import BUNDLED_SOURCE, format_duration, parse_duration
+from gpudash.model.durations import format_duration, parse_duration
+from gpudash.model.load import BUNDLED_SOURCE
 
 EXAMPLE_TEXT = resources.files("gpudash").joinpath("examples", "gpudash.yaml").read_text()
 MINIMAL = {
@@ -308,12 +309,12 @@ def test_resolve_model_path(tmp_path, monkeypatch):
 def test_the_fast_parser_reads_what_pyyaml_reads_with_the_same_lines(text):
     """A model is parsed with libyaml (thousands of tenants load 5x faster), its errors with PyYAML's own parser:
     data and the line of every field path are the same."""
-    from gpudash.model import load
+    from gpudash.model import parse
 
-    assert load._FAST is not None, "PyYAML is built with libyaml here"
-    assert load._parsed(load._FAST(text), "m.yaml") == load._parsed(load._Loader(text), "m.yaml")
+    assert parse._FAST is not None, "PyYAML is built with libyaml here"
+    assert parse._parsed(parse._FAST(text), "m.yaml") == parse._parsed(parse._Loader(text), "m.yaml")
     example = resources.files("gpudash.examples").joinpath("gpudash.yaml").read_text()
-    assert load._parsed(load._FAST(example), "m.yaml") == load._parsed(load._Loader(example), "m.yaml")
+    assert parse._parsed(parse._FAST(example), "m.yaml") == parse._parsed(parse._Loader(example), "m.yaml")
 
 
 @pytest.mark.parametrize("targets, tier", [(["acm"], "policy"), (["files", "prometheus-rule"], "none")])

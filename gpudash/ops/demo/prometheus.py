@@ -124,7 +124,7 @@ class Prometheus:
         return f"http://127.0.0.1:{self.port}"
 
     def _write_config(self) -> Path:
-        cfg = {"global": {"scrape_interval": "1m", "evaluation_interval": "1m"}, "rule_files": self.rule_files,
+        cfg: dict = {"global": {"scrape_interval": "1m", "evaluation_interval": "1m"}, "rule_files": self.rule_files,
                "scrape_configs": []}
         for key, value in self.config_extra.items():
             if isinstance(value, dict) and isinstance(cfg.get(key), dict):
@@ -381,11 +381,11 @@ class Prometheus:
                 extra = {"__name__": rule["record"], **{k: str(v) for k, v in (rule.get("labels") or {}).items()}}
                 # Result series that differ only by __name__ (e.g. "a or b" keeps b's name) become one series
                 # once renamed to the record, as in the rule manager; merge them in time order.
-                merged: dict[tuple, dict] = {}
+                by_key: dict[tuple, dict] = {}
                 for labels, samples in self._range_like_promtool(rule["expr"], first, end, interval):
                     key = tuple(sorted({**dict(labels), **extra}.items()))
-                    merged.setdefault(key, {}).update(samples)
-                for key, by_t in merged.items():
+                    by_key.setdefault(key, {}).update(samples)
+                for key, by_t in by_key.items():
                     by_day: dict[int, list] = {}
                     for t in sorted(by_t):
                         by_day.setdefault(int(t // 86400), []).append((t, by_t[t]))
@@ -530,7 +530,7 @@ def rule_levels(groups: list[dict]) -> list[dict[str, set]]:
     rules, e.g. one per constant row)."""
     rules = [(g, r) for g in groups for r in g["rules"] if "record" in r]
     records = {r["record"] for _, r in rules}
-    deps = {}
+    deps: dict[str, set[str]] = {}
     for _, r in rules:
         deps.setdefault(r["record"], set()).update(selected_names(r["expr"]) & records)
     level: dict[str, int] = {}

@@ -66,7 +66,8 @@ from pathlib import Path
 import yaml
 
 from gpudash.base.errors import InputError
-from gpudash.model.types import HOUR, Model
+from gpudash.model.types import Model
+from gpudash.promql.read import HOUR
 from gpudash.simulation import scenario as sc
 
 EXPORTERS = ("dcgm", "amd", "none")
@@ -157,10 +158,10 @@ def _compile(raw: dict, model: Model, source: str) -> Mock:
     key = {(i, n): (s.clusters[i], n) for i, n in literal}
     gpu_faults = []
     for f in raw.get("gpu_faults", ()):
-        node, cluster = _node_of(f, pools)
+        node_name, cluster = _node_of(f, pools)
         at = sc.minutes(f["at"])
-        gpu_faults.append((s.clusters[cluster], node, int(f.get("gpu", 0)), at, at + sc.minutes(f.get("minutes", 10)),
-                           int(f.get("xid", 79))))
+        gpu_faults.append((s.clusters[cluster], node_name, int(f.get("gpu", 0)), at,
+                           at + sc.minutes(f.get("minutes", 10)), int(f.get("xid", 79))))
     start = parse_time(raw.get("start", 0))
     if start % HOUR:
         raise ValueError("start must be a whole UTC hour (billing hours are clock hours)")

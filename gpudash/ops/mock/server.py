@@ -22,6 +22,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import cast
 from urllib.parse import parse_qs, urlparse
 
 from gpudash.model.types import Model
@@ -118,7 +119,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self):
         url = urlparse(self.path)
-        cluster = (parse_qs(url.query).get("cluster") or [None])[0]
+        named = parse_qs(url.query).get("cluster")
+        cluster = named[0] if named else None
         if url.path == "/-/healthy":
             return self._send(200, "ok\n")
         if url.path == "/metrics":
@@ -148,7 +150,7 @@ class MockServer:
     @property
     def address(self) -> str:
         host, port = self.httpd.server_address[:2]
-        return f"{host}:{port}"
+        return f"{cast(str, host)}:{port}"  # an AF_INET server: its host is text
 
     def start(self) -> MockServer:
         self.thread = threading.Thread(target=self.httpd.serve_forever, name="gpudash-mock", daemon=True)

@@ -210,8 +210,8 @@ def stored(job: str, key: Labels, model: Model, cluster_label: str | None = None
         host = d.get("Hostname") or d.get("hostname") or ""
         d = dict(gs.scraped(key, gs.exporter_target(job, host), gs.honours(getattr(src, job))))
     d["job"] = src.kube_state_metrics_job if job == "ksm" else gx.sample_job(getattr(src, job))
-    host = d.get("Hostname") or d.get("hostname")
-    d.setdefault("instance", "kube-state-metrics:8443" if job == "ksm" else f"{host}:{9400 if job == 'dcgm' else 5000}")
+    node = d.get("Hostname") or d.get("hostname")
+    d.setdefault("instance", "kube-state-metrics:8443" if job == "ksm" else f"{node}:{9400 if job == 'dcgm' else 5000}")
     if d["__name__"] == "up":
         d.pop("Hostname", None)
         d.pop("hostname", None)
@@ -289,11 +289,11 @@ class FastReference(Reference):
             self._runs[key] = gpu_counter_runs(self._full, compressed, points, node, gpu)
         return counter_at(self._runs[key], minute)
 
-    def _backfilled_scrapes(self, minute: int):
+    def _backfilled_scrapes(self, minute: int, start: int):
         """The exporter scrapes an instant query at ``minute`` reads in backfilled history (no staleness markers:
-        every scrape stored within the lookback, from ``exporters_backfilled_from`` on)."""
+        every scrape stored within the lookback, from ``start``, ``exporters_backfilled_from``, on)."""
         scrapes = self._scrapes("dcgm")
-        for k in range(minute, max(minute - self.lookback, self.exporters_from - 1, -1), -1):
+        for k in range(minute, max(minute - self.lookback, start - 1, -1), -1):
             if k < len(scrapes) and scrapes[k] == "ok":
                 yield k
 
@@ -306,7 +306,7 @@ class FastReference(Reference):
         if self.exporters_from is None:
             return super().attributed_gpus(minute)
         gpus: dict[tuple, set] = {}
-        for k in self._backfilled_scrapes(minute):
+        for k in self._backfilled_scrapes(minute, self.exporters_from):
             for key, held in self.gpus_held(k, minute).items():
                 gpus.setdefault(key, set()).update(held)
         return {key: len(g) for key, g in gpus.items()}
@@ -316,7 +316,7 @@ class FastReference(Reference):
         if self.exporters_from is None:
             return super().exporter_seen(cluster, node, minute)
         nvidia = self._full.node(cluster, node).vendor == "nvidia"
-        return nvidia and next(self._backfilled_scrapes(minute), None) is not None
+        return nvidia and next(self._backfilled_scrapes(minute, self.exporters_from), None) is not None
 
     def gpu_shares(self, node: Node, gpu: int, minute: int, pods: set) -> dict[str, float]:
         """As the reference model, except for backfilled history (see :meth:`attributed_gpus`): a device's holders
@@ -324,7 +324,7 @@ class FastReference(Reference):
         if self.exporters_from is None:
             return super().gpu_shares(node, gpu, minute, pods)
         held: dict[tuple, float] = {}
-        for k in self._backfilled_scrapes(minute):
+        for k in self._backfilled_scrapes(minute, self.exporters_from):
             held.update(self.device_holders(node, gpu, k))
         return self.namespace_shares(held, pods)
 
@@ -334,11 +334,13 @@ class FastReference(Reference):
         first = max(since, self.exporters_from or 0)
         return first if (hour + 1) * 60 > first else None
 
-    def energy(self, hour: int, since: int = 0) -> dict[tuple, float]:
+    # Reference caches these (functools.cache): mypy sees a wrapper object without a signature there, not the
+    # same (hour, since) method (python/mypy#3260)
+    def energy(self, hour: int, since: int = 0) -> dict[tuple, float]:  # type: ignore[override]
         first = self._since(hour, since)
         return {} if first is None else super().energy(hour, first)
 
-    def fleet_energy(self, hour: int, since: int = 0) -> dict[str, float]:
+    def fleet_energy(self, hour: int, since: int = 0) -> dict[str, float]:  # type: ignore[override]
         first = self._since(hour, since)
         return {} if first is None else super().fleet_energy(hour, first)
 

@@ -6,9 +6,10 @@ import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import cast
 
 from gpudash.base.errors import GpudashError
-from gpudash.model.load import parse_duration
+from gpudash.model.durations import parse_duration
 from gpudash.model.types import IDLE_WINDOW, PRUNE_CHECK_INTERVAL, PRUNE_MAX_ACTIONS, PRUNE_RUN_MODES
 from gpudash.ops.cliargs import add_token_option
 from gpudash.promql import read
@@ -143,7 +144,8 @@ def run(args) -> int:
         time (a replay re-reads its --time)."""
         if args.time is None:
             when["now"] = time.time()
-        return {p.pod for p in idle_rows() if p.namespace == ns and not p.busy_siblings and scope.refusal(p) is None}
+        in_scope = [p for p in idle_rows() if p.namespace == ns and not p.busy_siblings and scope.refusal(p) is None]
+        return {cast(str, p.pod) for p in in_scope}  # a row in scope names its pod (Scope.refusal)
 
     pruner = cycle.Pruner(client, scope, opts, recheck, sys.stdout)
     if args.daemon and args.metrics_port:

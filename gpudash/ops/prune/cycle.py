@@ -12,10 +12,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import cast
 
 from gpudash.base.errors import GpudashError
 from gpudash.model import alert_names as an
-from gpudash.model.load import format_duration
+from gpudash.model.durations import format_duration
 from gpudash.ops.prune.api import Api, ApiError, Owners
 from gpudash.queries import prune as plan
 
@@ -72,7 +73,7 @@ class Pruner:
         log(self.out, mode=self.opts.run_mode, result=result, cluster=self.scope.cluster, **fields)
 
     # --- one cycle --------------------------------------------------------------------------------------------
-    def cycle(self, idle: list[plan.IdlePod], unobserved: list[tuple[str, str]]) -> dict[str, int]:
+    def cycle(self, idle: list[plan.IdlePod], unobserved: list[tuple[str | None, str | None]]) -> dict[str, int]:
         """Prove earlier stops, then act on the owners of ``idle`` rows in scope; returns counts by result."""
         self.counts = {}
         for key in sorted(self.pending):
@@ -84,29 +85,32 @@ class Pruner:
                 self.record("skipped", namespace=ns, pod=pod, reason="no recent GPU activity samples: missing "
                             "metrics are never idleness")
         owners: dict[Key, list] = {}
-        resolver, listed = Owners(self.api), {}
+        resolver = Owners(self.api)
+        listed: dict[str, dict[str, dict] | ApiError] = {}  # a namespace's pods by name, or why they are unknown
         for p in idle:
             refused = self.scope.refusal(p)
             if refused:
                 self.record("refused", row_cluster=p.cluster, namespace=p.namespace, pod=p.pod, reason=refused)
                 continue
+            ns = cast(str, p.namespace)  # a row in scope names its namespace and pod (Scope.refusal)
             try:
-                if p.namespace not in listed:  # once per namespace and cycle, a failure too (no N timeouts)
+                if ns not in listed:  # once per namespace and cycle, a failure too (no N timeouts)
                     try:
-                        listed[p.namespace] = {x["metadata"].get("name"): x for x in self.api.pods(p.namespace)}
+                        listed[ns] = {x["metadata"].get("name"): x for x in self.api.pods(ns)}
                     except ApiError as err:
-                        listed[p.namespace] = err
-                if isinstance(listed[p.namespace], ApiError):
-                    raise listed[p.namespace]
-                pod = listed[p.namespace].get(p.pod)
-                if pod is None:
-                    self.record("skipped", namespace=p.namespace, pod=p.pod, reason="no such pod on this cluster")
+                        listed[ns] = err
+                pods_of_ns = listed[ns]
+                if isinstance(pods_of_ns, ApiError):
+                    raise pods_of_ns
+                found = pods_of_ns.get(cast(str, p.pod))
+                if found is None:
+                    self.record("skipped", namespace=ns, pod=p.pod, reason="no such pod on this cluster")
                     continue
-                kind, obj = resolver.root(pod)
+                kind, obj = resolver.root(found)
             except ApiError as err:
-                self.record("error", namespace=p.namespace, pod=p.pod, error=str(err))
+                self.record("error", namespace=ns, pod=p.pod, error=str(err))
                 continue
-            entry = owners.setdefault((kind.name, p.namespace, obj["metadata"]["name"]), [kind, obj, [], 0.0, False])
+            entry = owners.setdefault((kind.name, ns, obj["metadata"]["name"]), [kind, obj, [], 0.0, False])
             entry[2].append(p.pod)
             entry[3] += p.cost_per_hour
             entry[4] |= p.busy_siblings

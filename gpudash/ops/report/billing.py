@@ -234,11 +234,11 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | No
         for labels, hour, value in data[kind]:
             key = tuple(labels.get(k, "") for k in queries.ENERGY_LINE)
             t = by_ns.get(key[1])
-            line = energy.setdefault(key, EnergyLine(key[0], t.name if t else "" if key[1] else UNALLOCATED, key[1]))
+            used = energy.setdefault(key, EnergyLine(key[0], t.name if t else "" if key[1] else UNALLOCATED, key[1]))
             if kind == "energy_kwh":
-                line.kwh += value
+                used.kwh += value
                 continue
-            line.cost += value
+            used.cost += value
             if t:
                 daily[t.name][hour - hour % DAY][common.ENERGY] += value
                 if model.energy.in_budget:  # as the hub's budget rules count it
@@ -261,7 +261,7 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | No
     unallocated = [x for x in kept if x.tenant == UNALLOCATED]
     non_tenant_energy = [x for x in kept if not x.tenant]
 
-    pushed = common.pushed_hours(data.get("pushed", ()))
+    pushed = common.pushed_hours(data.get("pushed", []))
     single = common.single_cluster(pushed) if pushed else bool(lines) and not any(k[0] for k in lines)
     cur = model.currency
     warnings += [_not_a_tenant(x, f"GPU-hours of {x.gpu_class} {x.resource}", cur) for x in others]

@@ -94,12 +94,12 @@ def run(args) -> int:
 
     model = load_model_from_args(args)
     if args.cluster is not None and args.cluster not in model.clusters:
-        from gpudash.model.load import did_you_mean
+        from gpudash.model.context import did_you_mean
 
         raise GpudashError(f"--cluster {args.cluster} is not one of the model's clusters "
                            f"({', '.join(model.clusters)}){did_you_mean(args.cluster, model.clusters)}")
     if args.report == "idle" and args.window is not None and args.window < model.alerts.idle.window:
-        from gpudash.model.load import format_duration
+        from gpudash.model.durations import format_duration
 
         raise GpudashError(f"--window {format_duration(args.window)} is shorter than alerts.idle.window "
                            f"({format_duration(model.alerts.idle.window)}): it narrows the recorded idle series "
@@ -110,6 +110,7 @@ def run(args) -> int:
         namespace = billing.tenant_by_name(model, args.tenant).namespace
         prom.extra_params["namespace"] = namespace  # thanos-querier's tenancy port requires it; others ignore it
     progress = Progress(f"report {args.report}")
+    report: billing.BillingReport | nodes.NodesReport | idle.IdleReport
     try:
         if args.report == "billing":
             start, end = parse_period(args.start, args.end)

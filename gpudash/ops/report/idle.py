@@ -136,9 +136,9 @@ def fetch(prom: Prometheus, model: Model, at: float | None = None, window: int |
     workloads = sorted(groups.values(), key=lambda w: (w.cluster, w.namespace, w.owner_kind, w.owner_name))
     for w in workloads:
         w.pods.sort()
-    for w in prom.warnings:
-        if w not in warnings:
-            warnings.append(w)
+    for warning in prom.warnings:
+        if warning not in warnings:
+            warnings.append(warning)
     return IdleReport(at, window, model.currency, workloads, warnings)
 
 

@@ -8,8 +8,10 @@ import csv
 import io
 import json
 import re
+from collections.abc import Collection
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from typing import cast
 
 import iso4217
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
@@ -26,7 +28,7 @@ PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e
            "#17becf")
 
 
-def table(headers: list[str], rows: list[list], right: set[int] = frozenset()) -> str:
+def table(headers: list[str], rows: list[list], right: Collection[int] = frozenset()) -> str:
     """A plain aligned text table; columns in ``right`` are right-aligned. Control characters in a cell (a label
     value from the server) are escaped: a cell cannot start a line or move the cursor."""
     cells = [headers] + [[printable(str(c)) for c in r] for r in rows]
@@ -57,11 +59,11 @@ def dumps(data: dict) -> str:
 _JSON_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
-def _money(value: float, currency: str) -> str:
+def _money(value: float | Decimal, currency: str) -> str:
     return f"{common.round_money(value, currency):,.{common.money_digits(currency)}f}"
 
 
-def _hours(value: float) -> str:
+def _hours(value: float | Decimal) -> str:
     return f"{value:,.{common.GPU_HOURS_DIGITS}f}"
 
 
@@ -187,7 +189,7 @@ def daily_chart(r: BillingReport, tenant: str, width: int = 680, height: int = 1
     colors = {c: PALETTE[i % len(PALETTE)] for i, c in enumerate(series)}
     bars = []
     for i, d in enumerate(days):
-        y = top + plot_h
+        y: float = top + plot_h
         for c in series:
             v = per_day.get(d, {}).get(c, 0.0)
             if v <= 0:
@@ -209,7 +211,8 @@ def daily_chart(r: BillingReport, tenant: str, width: int = 680, height: int = 1
 
 def price_text(price: Decimal, currency: str) -> str:
     """A unit price with at least the currency's minor-unit digits (3.20, 0.275)."""
-    digits = max(common.money_digits(currency), -price.as_tuple().exponent)
+    exponent = cast(int, price.as_tuple().exponent)  # a finite price's: a number, not NaN's 'n'
+    digits = max(common.money_digits(currency), -exponent)
     return f"{price:,.{digits}f}"
 
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 from gpudash.model import alert_names as an
 from gpudash.model.sources import gpu_exporters as gx
 from gpudash.model.sources import kube_state_metrics as ksm
-from gpudash.model.types import HOUR, Model
+from gpudash.model.types import Model
 from gpudash.promql import build as q
+from gpudash.promql.read import HOUR
 from gpudash.render.alerts import common as c
 from gpudash.render.alerts import promtool as pt
 from gpudash.render.alerts.integrity import exporters

@@ -14,7 +14,7 @@ from gpudash.model import alert_names as an
 from gpudash.model import series as names
 from gpudash.model.sources import gpu_exporters as gx
 from gpudash.model.sources import kube_state_metrics as ksm
-from gpudash.model.types import Model
+from gpudash.model.types import Exporter, Model
 from gpudash.promql import build as q
 from gpudash.promql import read
 from gpudash.render.alerts import common as c
@@ -29,7 +29,7 @@ def _ksm(model: Model) -> tuple[str, str, str]:
     return ksm.job(model.sources)
 
 
-def exporters(model: Model) -> tuple[tuple[str, str, str], ...]:
+def exporters(model: Model) -> tuple[tuple[str, Exporter, str], ...]:
     """(vendor, exporter, kube-state-metrics resource regex) of the GPU exporters the model's classes need."""
     vendors = {g.vendor for g in model.gpu_classes}
     src = model.sources
@@ -524,6 +524,7 @@ def _input_missing_tests(model: Model) -> list[dict]:
     hold = pt.steps(model, input_missing_for(model, inputs.INIT_CONTAINERS))
     total = start + hold + 2
     rows = [(inputs.INIT_CONTAINERS, {}, 1, "critical"), (inputs.GPU_POWER, {"node": "mi300x-vf-1"}, 8, "warning")]
+    tier: list[tuple[str, dict[str, str], int, str]]  # as rows
     tier = [(inputs.SPOKE_TIER, {}, 1, "critical")] if model.billing.tier else []
     series = [pt.series(names.INPUT_MISSING, {"cluster": cluster, "input": what, **extra},
                         [None] * start + [value] * (total - start)) for what, extra, value, _ in rows + tier]

@@ -49,7 +49,7 @@ def _receiver(name: str, what: str, model: Model) -> dict:
 
 def config(model: Model) -> dict:
     provider = model.alerts.provider_receiver
-    routes = [
+    routes: list[dict[str, object]] = [
         {COMMENT: "Every spoke's always-firing Watchdog alert: dropped, as in ACM's default configuration.",
          "matchers": [matcher("alertname", "Watchdog")], "receiver": NULL_RECEIVER},
         {COMMENT: "Provider alerts (billing-data integrity, GPU health), also those that name a namespace.",

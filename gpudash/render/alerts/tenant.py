@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from gpudash.model import alert_names as an
 from gpudash.model import series as names
-from gpudash.model.types import HOUR, Model, Tenant
+from gpudash.model.types import Model, Tenant
 from gpudash.promql import build as q
+from gpudash.promql.read import HOUR
 from gpudash.render.alerts import common as c
 from gpudash.render.alerts import promtool as pt
 

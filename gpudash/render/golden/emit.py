@@ -38,6 +38,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+from collections.abc import Mapping
 from pathlib import Path
 
 from gpudash.base import layout
@@ -119,7 +120,7 @@ def emit_tests(model: Model, directory: Path = SCENARIO_DIR) -> dict[str, dict]:
         return {layout.GOLDEN_INDEX: {"scenarios": {}, "skipped_all": why}}
     scenarios, skipped = sc.load(model, directory)
     out: dict[str, dict] = {}
-    index = {name: {"skipped": why} for name, why in skipped.items()}
+    index: dict[str, dict[str, object]] = {name: {"skipped": why} for name, why in skipped.items()}
     for s in scenarios:
         ref = Reference(s, model)
         files = [(path, _file(kind, s, model, ref)) for path, kind in _outputs(s, model)]
@@ -156,20 +157,20 @@ def _quantum(values) -> float:
     raise ValueError(f"no rounding quantum fits {values}")
 
 
-def _check(expr: str, minute: int, rows: dict[tuple, float], keys: tuple[str, ...], metric: bool = True) -> dict:
+def _check(expr: str, minute: int, rows: Mapping[tuple, float], keys: tuple[str, ...], metric: bool = True) -> dict:
     """A promql_expr_test of ``expr`` at ``minute``: ``rows`` {label values: value}; zero series are not checked
     (rules may or may not write explicit zeros). Non-integers are compared rounded (see the module doc).
     ``metric``: ``expr`` is a series name, kept in the result labels."""
     rows = {k: v for k, v in rows.items() if v}
-    exact = all(float(v).is_integer() for v in rows.values())
-    q = None if exact else _quantum(rows.values())
-    samples = []
-    for k, v in sorted(rows.items()):
-        value = v if exact else math.floor(v * (1 / q) + 0.5) / (1 / q)
-        samples.append({"labels": _labels(expr if exact and metric else None, zip(keys, k)), "value": value})
-    to = "" if exact else f"1/{int(1 / q)}" if q < 1 else f"{int(q)}"
-    test = f"{expr} != 0" if exact else f"round({expr}, {to}) != 0"
-    return {"expr": test, "eval_time": f"{minute}m", "exp_samples": samples}
+    if all(float(v).is_integer() for v in rows.values()):
+        samples = [{"labels": _labels(expr if metric else None, zip(keys, k)), "value": v}
+                   for k, v in sorted(rows.items())]
+        return {"expr": f"{expr} != 0", "eval_time": f"{minute}m", "exp_samples": samples}
+    q = _quantum(rows.values())
+    samples = [{"labels": _labels(None, zip(keys, k)), "value": math.floor(v * (1 / q) + 0.5) / (1 / q)}
+               for k, v in sorted(rows.items())]
+    to = f"1/{int(1 / q)}" if q < 1 else f"{int(q)}"
+    return {"expr": f"round({expr}, {to}) != 0", "eval_time": f"{minute}m", "exp_samples": samples}
 
 
 def _hourly_rows(model: Model, minute: int, figures, keys: tuple[str, ...]) -> tuple[dict, tuple[str, ...]]:
@@ -183,7 +184,7 @@ def _hourly_rows(model: Model, minute: int, figures, keys: tuple[str, ...]) -> t
              for k, v in figures(minute // 60 - lag).items()}, (names.LAG_LABEL, *keys))
 
 
-def _local(rows: dict[tuple, float]) -> dict[tuple, float]:
+def _local(rows: Mapping[tuple, float]) -> dict[tuple, float]:
     """Reference rows keyed (cluster, ...) without their cluster: the keys of a spoke file's series."""
     return {k[1:]: v for k, v in rows.items()}
 
@@ -252,7 +253,7 @@ def _hub_checks(ref: Reference, minute: int, hub: HubView, cluster_label: bool, 
     view = hub.at(minute)
     billing, unpriced = ref.price(view["gpu_hours"])
     nodes = {k: v for k, v in view["node_max"].items() if v}
-    fleet: dict[str, tuple[int, int]] = {}
+    fleet: dict[str, tuple[int, float]] = {}
     for (c, _), g in nodes.items():
         fleet[c] = (fleet.get(c, (0, 0))[0] + 1, fleet.get(c, (0, 0))[1] + g)
     energy = ref.energy_lines(view["energy"])

@@ -91,7 +91,8 @@ def _tenant_boards(model: Model) -> dict[str, tenant_board.Board]:
     the mixin's probe render relies on it."""
     from gpudash.render.grafana import dashboards
 
-    blind = dataclasses.replace(model, sources=None)
+    # deliberately no Sources: a tenant dashboard that read them would fail the render here
+    blind = dataclasses.replace(model, sources=None)  # type: ignore[arg-type]
     alike: dict[Tenant, list[Tenant]] = {}
     for t in model.tenants:
         alike.setdefault(tenant_board.alike(t), []).append(t)
@@ -140,7 +141,7 @@ def for_import(provider: dict[str, dict]) -> dict[str, dict]:
     return {layout.dashboard_import(stem): P.for_import(data) for stem, data in provider.items()}
 
 
-def acm(model: Model, own: dict[str, tenant_board.Board]) -> dict[str, dict]:
+def acm(model: Model, own: dict[str, tenant_board.Board]) -> dict[str, object]:
     """``dashboards/acm/<uid>.yaml``: every dashboard as an ACM hub Grafana ConfigMap (MCO's datasource); the
     tenant dashboards are variants of ``own`` (each tenant's board with its own datasource)."""
     out: dict[str, object] = {

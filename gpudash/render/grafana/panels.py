@@ -19,6 +19,7 @@ import copy
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import grafanalib.core as G
 from grafanalib._gen import DashboardEncoder
@@ -225,8 +226,8 @@ def for_import(dashboard: dict) -> dict:
     return out
 
 
-def _plain(obj) -> object:
-    """grafanalib objects -> plain JSON data (dicts, lists, scalars)."""
+def _plain(obj) -> dict[str, Any]:
+    """A grafanalib object -> its plain JSON data (a JSON object of dicts, lists and scalars)."""
     return json.loads(json.dumps(obj.to_json_data(), cls=DashboardEncoder))
 
 

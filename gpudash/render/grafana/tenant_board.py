@@ -22,6 +22,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from gpudash.base.yamlfmt import dump_json
 from gpudash.model.types import Tenant
@@ -43,7 +44,10 @@ class Board:
     @property
     def data(self) -> dict:
         """Its JSON in grafanalib's key order (read-only); a templated board's is parsed afresh at each call."""
-        return self.built if self.built is not None else json.loads(self.template.compact(self.values))
+        if self.built is not None:
+            return self.built
+        assert self.template is not None, "a board is built or written into a template"
+        return json.loads(self.template.compact(self.values))
 
 
 def board(stem: str, data: dict) -> Board:
@@ -108,10 +112,11 @@ def with_datasource(data, old_uid: str, new_uid: str):
 # hashed (no uid holds a name), with a quote and a backslash (a place that escapes the name other than as JSON
 # fails the check), budgets whose every threshold and ``:g`` text is a number nothing else in a dashboard is,
 # another receiver and quota (a dashboard depending on them fails the check).
-PROBES = ({"name": 'gpudash template probe "one" \\ whose uids are hashed', "namespace": "gpudash-probe-one",
-           "budget": 987654.321, "receiver": "gpudash-probe-one", "quota": ()},
-          {"name": 'gpudash template probe "two" \\ whose uids are hashed', "namespace": "gpudash-probe-two",
-           "budget": 123456.789, "receiver": "gpudash-probe-two", "quota": (("requests.nvidia.com/gpu", 7),)})
+PROBES: tuple[dict[str, Any], ...] = (
+    {"name": 'gpudash template probe "one" \\ whose uids are hashed', "namespace": "gpudash-probe-one",
+     "budget": 987654.321, "receiver": "gpudash-probe-one", "quota": ()},
+    {"name": 'gpudash template probe "two" \\ whose uids are hashed', "namespace": "gpudash-probe-two",
+     "budget": 123456.789, "receiver": "gpudash-probe-two", "quota": (("requests.nvidia.com/gpu", 7),)})
 
 
 def alike(t: Tenant) -> Tenant:

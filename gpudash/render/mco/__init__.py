@@ -4,6 +4,7 @@ MultiClusterObservability settings (:mod:`gpudash.render.mco.settings`), and the
 from __future__ import annotations
 
 import json
+from typing import cast
 
 from gpudash.base import kube, layout
 from gpudash.base.yamlfmt import dump_yaml
@@ -11,7 +12,7 @@ from gpudash.model.types import Model
 from gpudash.render import alerts
 from gpudash.render.mco import settings, spoke_tier
 from gpudash.render.mco.settings import NAMESPACE
-from gpudash.render.rules.format import Group, rule_file
+from gpudash.render.rules.format import Group, Rule, rule_file
 
 ALLOWLIST = "observability-metrics-custom-allowlist"
 RULER = "thanos-ruler-custom-rules"
@@ -30,12 +31,13 @@ def allowlist(model: Model, spoke: Group) -> dict:
     """``names`` and ``matches`` the hub needs as raw series plus the spoke rules as collector ``recording_rules``.
 
     A ConfigMap's data values are strings, so the YAML inside is content: the one serialiser (yamlfmt) writes it."""
-    body = {}
+    body: dict[str, object] = {}
     names = sorted(set(alerts.allowlist_names(model)))
     if names:
         body["names"] = names
     body["matches"] = list(alerts.allowlist_matches(model))
-    body["recording_rules"] = [{"record": r.record, "expr": collector_expr(r.expr)} for r in spoke.rules]
+    recorded = cast("tuple[Rule, ...]", spoke.rules)  # the spoke group is rules.spoke.rules(): recording rules only
+    body["recording_rules"] = [{"record": r.record, "expr": collector_expr(r.expr)} for r in recorded]
     text = dump_yaml(body, header="Spoke rules run by ACM's metrics-collector as instant queries at every push.")
     return kube.configmap(ALLOWLIST, NAMESPACE, {"metrics_list.yaml": text})
 

@@ -12,7 +12,7 @@ leaves unset.
 from __future__ import annotations
 
 from gpudash.base import kube, layout
-from gpudash.model.load import format_duration
+from gpudash.model.durations import format_duration
 from gpudash.model.types import Model
 
 # Where MultiClusterObservability lives and reads its settings, and so every hub object gpudash writes for ACM.

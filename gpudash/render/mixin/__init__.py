@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from gpudash.base import layout
 from gpudash.base.deferred import Deferred
@@ -64,7 +64,7 @@ def _probe(model: Model) -> Model:
     return dataclasses.replace(model, sources=sources)
 
 
-def content(model: Model, tenants: dict[str, dict[str, dict]] | None = None) -> dict[str, object]:
+def content(model: Model, tenants: Mapping[str, Mapping[str, object]] | None = None) -> dict[str, object]:
     """What the mixin exposes, as the YAML files hold it: rule groups, alert groups, dashboards by file name.
     ``tenants``: the tenant dashboards when already rendered (grafana.rendered's second half)."""
     if tenants is None:
@@ -74,7 +74,7 @@ def content(model: Model, tenants: dict[str, dict[str, dict]] | None = None) -> 
     return _exposed((*rules.spoke_groups(model), *hub.groups(model)), alerts.hub_groups(model), provider, tenants)
 
 
-def _exposed(rule_groups, alert_groups, provider: dict[str, dict], tenants: dict[str, dict[str, dict]]) -> dict:
+def _exposed(rule_groups, alert_groups, provider: dict[str, dict], tenants: Mapping[str, Mapping[str, object]]) -> dict:
     """:func:`content` of groups and dashboards already built."""
     dashboards = {f"{stem}.json": d for group in (provider, *tenants.values()) for stem, d in group.items()}
     return {"prometheusRules": rule_file(rule_groups)["groups"], "prometheusAlerts": rule_file(alert_groups)["groups"],

@@ -51,6 +51,8 @@ def _mig_shares(model: Model) -> dict[float, list[str]]:
     """{compute share of its GPU: MIG profile names} over the model's MIG classes."""
     out: dict[float, list[str]] = {}
     for c in model.gpu_classes:
+        if c.mig_model is None:  # no MIG profiles
+            continue
         for p in c.mig:
             share = p.compute_slices / mig.GPU_SLICES[c.mig_model][0]
             if p.name not in out.setdefault(share, []):

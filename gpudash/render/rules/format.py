@@ -5,7 +5,9 @@ rule in rule files. Every expression is parsed with promql-parser when the group
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from gpudash.base.yamlfmt import COMMENT
 from gpudash.promql import build as q
@@ -23,8 +25,8 @@ class Rule:
         q.metric_name(self.record)
         parse(self.expr, self.record)
 
-    def data(self) -> dict:
-        out = {COMMENT: self.help, "record": self.record, "expr": self.expr}
+    def data(self) -> dict[str, Any]:
+        out: dict[str, Any] = {COMMENT: self.help, "record": self.record, "expr": self.expr}
         if self.labels:
             out["labels"] = dict(self.labels)
         return out
@@ -44,8 +46,8 @@ class Alert:
             raise ValueError(f"{self.alert}: severity must be critical, warning or info")
         parse(self.expr, self.alert)
 
-    def data(self) -> dict:
-        out = {"alert": self.alert, "expr": self.expr}
+    def data(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"alert": self.alert, "expr": self.expr}
         if self.for_:
             out["for"] = q.duration(self.for_)
         out["labels"] = {"severity": self.severity, **dict(self.labels)}
@@ -60,7 +62,7 @@ class Group:
     help: str
     rules: tuple[Rule | Alert, ...] = field(default=())
 
-    def data(self) -> dict:
+    def data(self) -> dict[str, Any]:
         return {
             COMMENT: self.help,
             "name": self.name,
@@ -69,6 +71,6 @@ class Group:
         }
 
 
-def rule_file(groups) -> dict:
+def rule_file(groups: Iterable[Group]) -> dict[str, Any]:
     """A Prometheus rule file (the ``groups:`` document) for the given groups."""
     return {"groups": [g.data() for g in groups]}

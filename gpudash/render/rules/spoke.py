@@ -92,6 +92,7 @@ def _shared_slices(alloc: str, model: Model) -> str:
     """
     src, job = model.sources, ksm.job(model.sources)
     many = "[0-9]*[2-9]|[0-9]*[1-9][0-9]+"  # a count of at least 2
+    sources: list[tuple[str, str, tuple[tuple[str, str, str], ...]]]  # (node label, resource, matchers)
     sources = [(ksm.node_label(ksm.replicas_key(f"nvidia.com/mig-{p}")),
                 ksm.sanitise_resource(f"nvidia.com/mig-{p}"), ()) for p in mig_profile_names(model)]
     sources.append((ksm.node_label(ksm.replicas_key("nvidia.com/gpu")), "nvidia_com_gpu",
@@ -242,7 +243,7 @@ def _of_kind(kinded: str, kind: str) -> str:
 
 def _fractional_profiles(model: Model) -> list[str]:
     """MIG profiles with less than their GPU's compute (a full-compute slice, e.g. 7g.80gb, is a whole GPU)."""
-    return sorted({p.name for c in model.gpu_classes for p in c.mig
+    return sorted({p.name for c in model.gpu_classes if c.mig_model for p in c.mig
                    if p.compute_slices < mig.GPU_SLICES[c.mig_model][0]})
 
 
@@ -514,7 +515,7 @@ def _power(model: Model) -> str:
 
 
 def _activity_rules(model: Model) -> tuple[Rule, ...]:
-    rules = (
+    rules: tuple[Rule, ...] = (
         Rule(names.POD_ACTIVITY_MAX, _activity(model, "max_over_time", "max"),
              "Peak GPU activity (0-1) of each pod over the push window: zero for long enough = an idle GPU"
              "\nthat is still billed (idle alerts and the idle report)."),

@@ -9,6 +9,8 @@ Pure; no I/O.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from gpudash.model.types import ALL_TARGETS, Model
 from gpudash.render.content import Content
 from gpudash.render.targets import acm, files, grafana_operator, grafana_provisioning, mixin, prometheus_rule
@@ -21,7 +23,8 @@ DELIVER = {"files": files.deliver, "prometheus-rule": prometheus_rule.deliver, "
 assert tuple(DELIVER) == ALL_TARGETS, "every target the model may choose is delivered here, in the same order"
 
 
-def split(model: Model, content: Content, step=lambda what: None) -> dict[str, dict[str, object]]:
+def split(model: Model, content: Content, step: Callable[[str], object] = lambda what: None
+          ) -> dict[str, dict[str, object]]:
     """{ALWAYS: the content's files, each chosen target: its files}; ``step(target)`` as each starts."""
     out = {ALWAYS: content.files}
     for name in model.outputs.targets:

@@ -11,6 +11,8 @@ Generators-Post-Selector.md).
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Iterable
+from typing import Any
 
 from gpudash.base import kube, layout
 from gpudash.model.types import ArgoCD, Model
@@ -47,7 +49,7 @@ def _relative(destination: str, folder: str) -> str:
     return posixpath.relpath(folder, destination)
 
 
-def _kustomization(destination: str, folders) -> dict:
+def _kustomization(destination: str, folders: Iterable[str]) -> dict[str, Any]:
     return {"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization",
             "resources": [_relative(destination, f) for f in folders]}
 
@@ -70,12 +72,12 @@ def destinations(model: Model, folders: set[str]) -> dict[str, tuple[str, ...]]:
     return {d: f for d, f in out.items() if f}
 
 
-def _source(argocd: ArgoCD, path: str) -> dict:
+def _source(argocd: ArgoCD, path: str) -> dict[str, str]:
     return {"repoURL": argocd.repo_url, "targetRevision": argocd.revision,
             "path": posixpath.normpath(posixpath.join(argocd.path, path))}
 
 
-def application(argocd: ArgoCD, destination: str) -> dict:
+def application(argocd: ArgoCD, destination: str) -> dict[str, Any]:
     """The Application syncing ``destination`` to the cluster ArgoCD runs on."""
     name = "gpudash-" + destination.removeprefix(f"{layout.DEPLOY}/").replace("/", "-")
     return kube.obj(ARGOCD_API, "Application", name, argocd.namespace,
@@ -83,7 +85,7 @@ def application(argocd: ArgoCD, destination: str) -> dict:
                           "destination": {"server": IN_CLUSTER}})
 
 
-def spokes(argocd: ArgoCD, clusters) -> dict:
+def spokes(argocd: ArgoCD, clusters: Iterable[str]) -> dict[str, Any]:
     """The ApplicationSet giving each of the model's clusters its destination: ArgoCD's cluster generator (every
     cluster ArgoCD knows, e.g. registered by ACM's GitOpsCluster) narrowed to the model's by name."""
     template = {"metadata": {"name": "gpudash-{{.nameNormalized}}"},
@@ -96,7 +98,7 @@ def spokes(argocd: ArgoCD, clusters) -> dict:
                           "template": template})
 
 
-def argocd_objects(model: Model, present: dict[str, tuple[str, ...]]) -> dict[str, dict]:
+def argocd_objects(model: Model, present: dict[str, tuple[str, ...]]) -> dict[str, dict[str, Any]]:
     """deploy/argocd/acm/ (the hub, the spokes' ApplicationSet, Grafana) and deploy/argocd/single/ (a cluster
     without ACM, Grafana), each with its kustomization."""
     argocd = model.outputs.argocd
@@ -104,7 +106,7 @@ def argocd_objects(model: Model, present: dict[str, tuple[str, ...]]) -> dict[st
         return {}
     sets = {"acm": [d for d in (layout.DEPLOY_HUB, layout.DEPLOY_GRAFANA) if d in present],
             "single": [d for d in (layout.DEPLOY_SINGLE, layout.DEPLOY_GRAFANA) if d in present]}
-    files: dict[str, dict] = {}
+    files: dict[str, dict[str, Any]] = {}
     for name, dests in sets.items():
         folder = f"{layout.DEPLOY_ARGOCD}/{name}"
         objects = {f"{folder}/{application(argocd, d)['metadata']['name']}.application.yaml": application(argocd, d)

@@ -26,7 +26,7 @@ METRICS_PATH = "/metrics"  # both exporters
 # Service port "metrics" (9400; NVIDIA/dcgm-exporter deployment/templates/service.yaml, values.yaml
 # service.port), the AMD device-metrics-exporter's container port 5000 (ROCm/device-metrics-exporter
 # helm-charts/values.yaml service.ClusterIP.port; the chart's Service port has no name).
-SERVICE_MONITORS = {
+SERVICE_MONITORS: dict[str, tuple[str, str, dict[str, str | int]]] = {  # exporter: (path, name, port)
     "dcgm": (layout.DCGM_SERVICE_MONITOR, "gpudash-dcgm-exporter", {"port": "metrics"}),
     "amd": (layout.AMD_SERVICE_MONITOR, "gpudash-amd-metrics-exporter", {"targetPort": 5000}),
 }

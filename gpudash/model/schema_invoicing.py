@@ -1,0 +1,63 @@
+"""The invoicing parts of gpudash.yaml's JSON Schema: the issuer printed at the head of every statement, whom a
+tenant's invoices are addressed to, and the tax of either."""
+from __future__ import annotations
+
+from gpudash.model.schema_types import Schema, closed_object
+
+_TEXT = {"type": "string", "maxLength": 200}
+_LINES = {"type": "array", "items": {**_TEXT, "minLength": 1}, "maxItems": 6}
+_COUNTRY = {"title": "an ISO 3166-1 alpha-2 country code (two uppercase letters)", "type": "string",
+            "pattern": "^[A-Z]{2}$"}
+
+
+def tax() -> Schema:
+    rate = {"label": {**_TEXT, "minLength": 1, "default": "VAT", "description": "The tax's name, e.g. VAT."},
+            "rate": {"title": "a percentage in [0, 100]", "type": "number", "minimum": 0, "maximum": 100,
+                     "description": "Rate in percent, e.g. 19."}}
+    exempt = {"exempt": {**_TEXT, "minLength": 1,
+                         "description": "Why no tax is charged, printed on the invoice (e.g. reverse charge)."}}
+    return {"oneOf": [
+        closed_object(rate, "A tax rate added to the subtotal.", required=("rate",)),
+        closed_object(exempt, "No tax, with the reason printed.", required=("exempt",)),
+    ]}
+
+
+def issuer() -> Schema:
+    return closed_object({
+        "name": {**_TEXT, "minLength": 1, "description": "Legal name of the provider issuing the statements."},
+        "address": {**_LINES, "description": "Postal address, one line per item."},
+        "country": {**_COUNTRY, "description": "Country of the address (required for e-invoices)."},
+        "tax_id": {**_TEXT, "description": "VAT or tax registration number, printed when set."},
+        "email": {**_TEXT, "description": "Billing contact address, printed when set."},
+        "payment_terms_days": {"title": "a number of days in [0, 365]", "type": "integer", "minimum": 0,
+                               "maximum": 365, "default": 30,
+                               "description": "Days from the issue date to the due date."},
+        "payment": {**_LINES, "description": "Payment details as printed, one line each (bank, account, the "
+                                             "reference to quote)."},
+        "iban": {"title": "an IBAN (letters and digits, no spaces)", "type": "string",
+                 "pattern": "^[A-Z]{2}[0-9]{2}[A-Z0-9]{1,30}$",
+                 "description": "Account for SEPA credit transfers, written into e-invoices when set."},
+        "bic": {"title": "a BIC", "type": "string", "pattern": "^[A-Z0-9]{8}([A-Z0-9]{3})?$",
+                "description": "The account's BIC."},
+        "tax": {**tax(), "description": "Tax of every tenant's invoice unless its billing section names another; "
+                                        "default: a tax of 0 %.", "default": {"label": "Tax", "rate": 0}},
+        "hours_digits": {"title": "decimals in [0, 6]", "type": "integer", "minimum": 0, "maximum": 6, "default": 2,
+                         "description": "Decimals of GPU-hour quantities printed on invoices; amounts are always "
+                                        "computed from the unrounded figures."},
+        "kwh_digits": {"title": "decimals in [0, 6]", "type": "integer", "minimum": 0, "maximum": 6, "default": 3,
+                       "description": "Decimals of kWh quantities printed on invoices."},
+    }, "The provider as printed at the head of every tenant statement (report billing --format html or pdf), "
+       "its payment terms and the default tax.", default={})
+
+
+def billing_identity() -> Schema:
+    return closed_object({
+        "legal_name": {**_TEXT, "minLength": 1, "description": "The customer's legal name."},
+        "address": {**_LINES, "description": "Postal address, one line per item."},
+        "country": {**_COUNTRY, "description": "Country of the address."},
+        "customer_id": {**_TEXT, "description": "The provider's customer number."},
+        "purchase_order": {**_TEXT, "description": "The customer's purchase order to quote."},
+        "tax_id": {**_TEXT, "description": "The customer's VAT or tax registration number."},
+        "email": {**_TEXT, "description": "Where invoices go."},
+        "tax": {**tax(), "description": "This tenant's tax, instead of the issuer's default."},
+    }, "Who the tenant's invoices are addressed to; printed where set.")

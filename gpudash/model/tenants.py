@@ -1,0 +1,37 @@
+"""The model's tenants from validated data: unique names and namespaces, quotas only on what the classes offer,
+ascending budget alerts, and whom each tenant's invoices are addressed to."""
+from __future__ import annotations
+
+from typing import Any
+
+from gpudash.model.context import Ctx, unique
+from gpudash.model.sections import tax
+from gpudash.model.types import BillingIdentity, GpuClass, Tenant
+
+
+def tenants(items: list[dict[str, Any]], classes: tuple[GpuClass, ...], ctx: Ctx) -> tuple[Tenant, ...]:
+    unique(items, "name", ("tenants",), "tenant name", ctx)
+    unique(items, "namespace", ("tenants",), "namespace", ctx)
+    offered = sorted({p.resource for c in classes for p in c.mig})
+    built = []
+    for index, t in enumerate(items):
+        for resource in t.get("quota", {}):
+            ctx.check(not resource.startswith("nvidia.com/mig-") or resource in offered,
+                      ("tenants", index, "quota", resource),
+                      f"no GPU class of the model has MIG profile {resource} (classes offer: "
+                      f"{', '.join(offered) or 'no MIG profile'}): the quota would limit nothing")
+        alert_at = t["alert_at"]
+        for j in range(1, len(alert_at)):
+            ctx.check(alert_at[j] > alert_at[j - 1], ("tenants", index, "alert_at", j),
+                      f"{alert_at[j]} is not above {alert_at[j - 1]}: alert_at must be strictly ascending")
+        built.append(Tenant(
+            name=t["name"], namespace=t["namespace"], budget=float(t["budget"]),
+            alert_at=tuple(float(x) for x in alert_at),
+            quota=tuple(sorted((k, int(v)) for k, v in t.get("quota", {}).items())),
+            receiver=t.get("receiver", f"tenant-{t['name']}"), billing=_billing_identity(t.get("billing", {}))))
+    return tuple(sorted(built, key=lambda t: t.name))
+
+
+def _billing_identity(d: dict[str, Any]) -> BillingIdentity:
+    fields: dict[str, Any] = {k: tuple(v) if k == "address" else tax(v) if k == "tax" else v for k, v in d.items()}
+    return BillingIdentity(**fields)
