@@ -1,5 +1,6 @@
 """The test oracle: scenarios (scenario.py), the raw and pushed series they produce (series.py) and the
-independent reference model of what they bill (reference.py), written from docs/billing-contract.md.
+independent reference model of what they bill (reference.py, with its mixins hourly.py, ccsp.py and energy.py),
+written from docs/billing-contract.md.
 
 The golden emitter (gpudash/render/golden) and the synthetic cluster (gpudash/ops/mock) build on it; generators never
 import it (tests/unit/test_layering.py).
@@ -12,6 +13,7 @@ def clear_caches() -> None:
     scenario's steps at a time."""
     from gpudash.simulation import reference, scenario, series
 
-    for obj in [*vars(scenario).values(), *vars(series).values(), *vars(reference.Reference).values()]:
+    mixed = [v for cls in reference.Reference.__mro__ for v in vars(cls).values()]  # its mixins' methods too
+    for obj in [*vars(scenario).values(), *vars(series).values(), *mixed]:
         if hasattr(obj, "cache_clear"):
             obj.cache_clear()
