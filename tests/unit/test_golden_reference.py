@@ -17,8 +17,10 @@ from gpudash.model.types import (
 )
 from gpudash.render.golden.emit import HubView
 from gpudash.simulation import scenario as sc
+from gpudash.simulation.notation import notation
+from gpudash.simulation.pushes import Pushed, rule_content, rule_samples
 from gpudash.simulation.reference import Reference, period_start
-from gpudash.simulation.series import Pushed, notation, rule_content, rule_samples, scrape, synthesise
+from gpudash.simulation.series import scrape, synthesise
 
 A100 = GpuClass("a100", "nvidia", ("NVIDIA A100-SXM4-80GB",), 3.0, "A100-80GB",
                 (MigProfile("1g.10gb", 1, 1, 0.5, "model"), MigProfile("3g.40gb", 3, 4, 1.5, "model")), 1.0)
