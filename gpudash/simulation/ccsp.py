@@ -11,7 +11,7 @@ from functools import cache
 
 from gpudash.model import mig
 from gpudash.model import series as names
-from gpudash.simulation.scenario import device_resource, devices
+from gpudash.simulation.devices import device_resource, devices
 
 
 class CcspCounts:

@@ -8,7 +8,8 @@ from __future__ import annotations
 from functools import cache
 
 from gpudash.model import mig
-from gpudash.simulation.scenario import Node, energy_counter, gpu_watts, shown_holder
+from gpudash.simulation.devices import energy_counter, gpu_watts, shown_holder
+from gpudash.simulation.scenario import Node
 
 
 class EnergyMeter:

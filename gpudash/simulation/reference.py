@@ -18,18 +18,10 @@ from functools import cache
 from gpudash.model import mig
 from gpudash.model.types import GpuClass, Model
 from gpudash.simulation.ccsp import CcspCounts
+from gpudash.simulation.devices import assignments, exporter_visible, power_watts, shown_holders
 from gpudash.simulation.energy import EnergyMeter
 from gpudash.simulation.hourly import HourlyBilling
-from gpudash.simulation.scenario import (
-    LOOKBACK,
-    Node,
-    Pod,
-    Scenario,
-    assignments,
-    exporter_visible,
-    power_watts,
-    shown_holders,
-)
+from gpudash.simulation.scenario import LOOKBACK, Node, Pod, Scenario
 
 
 def partition_share(product: str, partition: str) -> float:
@@ -203,7 +195,7 @@ class Reference(HourlyBilling, CcspCounts, EnergyMeter):
         return assignments(self.s)[minute]
 
     def shown(self, minute: int) -> dict[tuple, tuple[Pod, str]]:
-        """The pod the exporter shows on each device at scrape ``minute`` (scenario.holder_index)."""
+        """The pod the exporter shows on each device at scrape ``minute`` (devices.holder_index)."""
         return shown_holders(self.s, minute)
 
     def allocated_pods(self, minute: int) -> dict[str, set]:

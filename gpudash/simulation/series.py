@@ -12,14 +12,8 @@ from __future__ import annotations
 from gpudash.model import series as names
 from gpudash.model.sources import gpu_exporters as gx
 from gpudash.model.types import Exporter, Model
-from gpudash.simulation.notation import Labels, notation, series_name
-from gpudash.simulation.reference import Reference, ksm, label_value, node_product
-from gpudash.simulation.scenario import (
-    LOOKBACK,
+from gpudash.simulation.devices import (
     MIG_GPU_WATTS,
-    Node,
-    Pod,
-    Scenario,
     assignments,
     devices,
     energy_counter,
@@ -27,6 +21,9 @@ from gpudash.simulation.scenario import (
     power_watts,
     shown_holder,
 )
+from gpudash.simulation.notation import Labels, notation, series_name
+from gpudash.simulation.reference import Reference, ksm, label_value, node_product
+from gpudash.simulation.scenario import LOOKBACK, Node, Pod, Scenario
 from gpudash.simulation.scenario import uid_of as uid
 
 KSM_INSTANCES = ("10.128.0.11:8443", "10.129.0.12:8443")  # an HA pair's targets (ksm_duplicate: both scraped)
