@@ -426,7 +426,7 @@ def _measure(prom, m, work, raws, gpus, repeat, log) -> dict:
     _, base = _median_time(lambda: prom.query("vector(1)", t), 20)
     # what the two hourly rules repeat at every step of two hours: the allocation join at one instant
     from gpudash.promql import build as q
-    from gpudash.render.rules.spoke import allocation
+    from gpudash.render.rules.allocation import allocation
 
     per_product = q.agg("sum", ("cluster", "namespace", "product", "resource"), allocation(m))
     _, one_step = _median_time(lambda: prom.query(per_product, t), repeat)

@@ -253,7 +253,7 @@ def dashboard(work: Path, cache: Path) -> dict:
     as rendered) and the month's hourly GPU-hours (its time series), from the recorded series versus integrated
     from the raw kube-state-metrics series."""
     from gpudash.model.sources.kube_state_metrics import job
-    from gpudash.render.rules.spoke import allocation
+    from gpudash.render.rules.allocation import allocation
 
     model, mock = pipeline.load()
     rendered = pipeline.render(model, work / "rendered")

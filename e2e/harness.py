@@ -15,13 +15,11 @@ from gpudash.ops.demo.prometheus import (  # noqa: F401  (the names e2e tests an
     Binaries,
     QueryError,
     ToolMissing,
-    _labels_bytes,
     free_port,
-    group_eval_start,
     has_at_modifier,
-    rule_levels,
-    xxh64,
 )
+from gpudash.ops.demo.rule_levels import rule_levels  # noqa: F401
+from gpudash.ops.demo.rule_timing import _labels_bytes, group_eval_start, xxh64  # noqa: F401
 
 
 def tools(toolset: str = toolsets.DEFAULT) -> tuple[str, str]:

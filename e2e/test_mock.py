@@ -92,10 +92,10 @@ def test_fast_reference_agrees_with_the_golden_reference(model):
 
 
 def test_energy_counters_follow_the_served_power(model):
-    """The mock's energy counters are the golden definition (gpudash.simulation.scenario.energy_counter) at every
+    """The mock's energy counters are the golden definition (gpudash.simulation.devices.energy_counter) at every
     minute, rise by the power it serves, and restart at a driver reload; the fast reference's energy is the
     golden reference's."""
-    from gpudash.simulation.scenario import energy_counter
+    from gpudash.simulation.devices import energy_counter
 
     mock = config.compile_mock(_small(faults=[{"kind": "driver_reload", "node": "a100-0", "at": "97m"}]), model)
     cluster = mock.scenario.clusters[0]

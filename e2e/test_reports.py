@@ -668,7 +668,7 @@ def _golden_layout():
 
 
 def _golden_openmetrics(model, layout) -> str:
-    from gpudash.simulation.series import pushed_samples
+    from gpudash.simulation.pushes import pushed_samples
 
     series = story.Series()
     for s, ref, base in layout:
@@ -682,7 +682,7 @@ def _golden_openmetrics(model, layout) -> str:
 
 @pytest.fixture(scope="module")
 def golden_hub(pushed_hub):
-    pytest.importorskip("gpudash.simulation.series")
+    pytest.importorskip("gpudash.simulation.pushes")
     model, layout, end = _golden_layout()
     prom = pushed_hub("golden-hub", _golden_openmetrics(model, layout), hub_rule_groups(model), GOLDEN_BASE, end)
     return prom, model, layout
@@ -696,7 +696,7 @@ def test_reports_match_the_reference_model_on_every_golden_scenario(golden_hub):
     from gpudash.ops.report import billing, nodes
     from gpudash.ops.report.client import Prometheus as Client
     from gpudash.render.golden.emit import HubView
-    from gpudash.simulation.series import rule_samples
+    from gpudash.simulation.pushes import rule_samples
 
     prom, model, layout = golden_hub
     client = Client(prom.url)

@@ -15,7 +15,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from gpudash.ops.demo.prometheus import build_info, labels_encoding
+from gpudash.ops.demo.prometheus import build_info
+from gpudash.ops.demo.rule_timing import labels_encoding
 
 VERSIONS_FILE = Path(__file__).resolve().parent.parent / "scripts" / "prometheus-versions.env"
 NAMES = ("2", "3")
@@ -64,7 +65,7 @@ class Toolset:
 
     @property
     def labels_encoding(self) -> str:
-        """How this build hashes a label set (:func:`gpudash.ops.demo.prometheus.labels_encoding`)."""
+        """How this build hashes a label set (:func:`gpudash.ops.demo.rule_timing.labels_encoding`)."""
         return labels_encoding(self.server_version, self.tags)
 
 

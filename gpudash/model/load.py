@@ -18,9 +18,6 @@ from typing import Any
 from gpudash.base.errors import GpudashError, InputError
 from gpudash.model import sections
 from gpudash.model.context import Ctx
-
-# ops/demo/prometheus.py reads parse_duration from here; its home is gpudash.model.durations.
-from gpudash.model.durations import parse_duration as parse_duration
 from gpudash.model.gpu_classes import gpu_classes
 from gpudash.model.parse import not_a_mapping, parse_yaml, read_text
 from gpudash.model.schema import json_schema

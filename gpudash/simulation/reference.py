@@ -4,32 +4,24 @@ No PromQL and nothing from gpudash.render.rules or gpudash.render.alerts: only t
 Times are whole minutes from 0 (1970-01-01T00:00Z); hour ``h`` is ``[60h, 60h + 60)``. Faults are seen the way a
 Prometheus sees them: a missed scrape is bridged by the 5-minute lookback, a down target's series are stale
 (no allocation) until it is back, and an HA duplicate counts once.
+
+:class:`Reference` holds the SKUs, the allocation, activity, burn rates and the period to date; the hourly billing
+(:mod:`~gpudash.simulation.hourly`), CCSP node counts (:mod:`~gpudash.simulation.ccsp`) and energy
+(:mod:`~gpudash.simulation.energy`) are its mixins.
 """
 from __future__ import annotations
 
-import math
 import re
 from datetime import UTC, datetime
 from functools import cache
 
 from gpudash.model import mig
-from gpudash.model import series as names
 from gpudash.model.types import GpuClass, Model
-from gpudash.simulation.scenario import (
-    LOOKBACK,
-    Node,
-    Pod,
-    Scenario,
-    assignments,
-    device_resource,
-    devices,
-    energy_counter,
-    exporter_visible,
-    gpu_watts,
-    power_watts,
-    shown_holder,
-    shown_holders,
-)
+from gpudash.simulation.ccsp import CcspCounts
+from gpudash.simulation.devices import assignments, exporter_visible, power_watts, shown_holders
+from gpudash.simulation.energy import EnergyMeter
+from gpudash.simulation.hourly import HourlyBilling
+from gpudash.simulation.scenario import LOOKBACK, Node, Pod, Scenario
 
 
 def partition_share(product: str, partition: str) -> float:
@@ -77,7 +69,7 @@ def period_start(minute: int) -> int:
     return int(datetime(t.year, t.month, 1, tzinfo=UTC).timestamp()) // 60
 
 
-class Reference:
+class Reference(HourlyBilling, CcspCounts, EnergyMeter):
     """Expected billing figures of one scenario under one model."""
 
     def __init__(self, scenario: Scenario, model: Model, labelled: bool = True):
@@ -200,273 +192,13 @@ class Reference:
                 out[key] = out.get(key, 0) + units
         return out
 
-    # --- hourly billing (contract section 3) ----------------------------------------------------------------
-    def steps(self, hour: int) -> range:
-        return range(hour * 60, hour * 60 + 60, self.step)
-
-    def tier_recorded(self, minute: int) -> bool:
-        """Whether the step at ``minute`` counts: unless the spoke tier's evaluation at that step was missed (a
-        ``tier_missed`` fault, run only with the tier on): a missed step is neither billed nor observed."""
-        return not any(f.at <= minute < f.at + f.minutes for f in self.s.faults_of("tier_missed"))
-
-    @cache
-    def _units(self, hour: int, since: int) -> dict[tuple, float]:
-        """{(cluster, namespace, product, ksm resource): sum over the hour's steps from minute ``since`` of units}
-        (exact but for a time-sliced slice's 1/replicas)."""
-        acc: dict[tuple, float] = {}
-        for m in self.steps(hour):
-            if m < since or not self.tier_recorded(m):
-                continue
-            for key, q in self.product_lines(m).items():
-                acc[key] = acc.get(key, 0) + q
-        return acc
-
-    def product_lines(self, minute: int) -> dict[tuple, float]:
-        """{(cluster, namespace, product, ksm resource): units} allocated at ``minute``."""
-        out: dict[tuple, float] = {}
-        for (cluster, ns, _, _, product, res, _, _), q in self.pod_allocation(minute).items():
-            out[(cluster, ns, product, res)] = out.get((cluster, ns, product, res), 0) + q
-        return out
-
-    @cache
-    def gpu_hours(self, hour: int, since: int = 0) -> dict[tuple, float]:
-        """HOURLY_GPU_HOURS of ``hour``: {(cluster, namespace, product, ksm resource): GPU-hours}, from the steps
-        at or after minute ``since`` (a spoke Prometheus that holds no data before ``since``)."""
-        return {k: v * self.step / 60 for k, v in self._units(hour, since).items() if v}
-
-    def ksm_up(self, minute: int) -> bool:
-        """Whether an instant query at ``minute`` sees kube-state-metrics' ``up`` at 1 (the newest scrape within the
-        lookback succeeded; a missed scrape leaves no sample, a failed one records 0)."""
-        scrapes = self._ksm_scrapes
-        for k in range(minute, max(minute - LOOKBACK, -1), -1):
-            if k < len(scrapes) and scrapes[k] != "missed":
-                return scrapes[k] == "ok"
-        return False
-
-    @cache
-    def steps_observed(self, hour: int, since: int = 0) -> int:
-        """STEPS_OBSERVED of ``hour`` (any cluster: faults apply to every cluster): steps at or after ``since`` at
-        which kube-state-metrics was up."""
-        return sum(1 for m in self.steps(hour) if m >= since and self.tier_recorded(m) and self.ksm_up(m))
-
-    def steps_per_hour(self) -> int:
-        return len(self.steps(0))
-
-    def price(self, gpu_hours: dict[tuple, float]) -> tuple[dict[tuple, tuple[float, float]], dict[tuple, float]]:
-        """Spoke figures {(cluster, namespace, product, ksm resource): GPU-hours} -> billing lines
-        {(cluster, namespace, gpu_class, billed resource): (GPU-hours, cost)} and the unpriced rest."""
-        lines: dict[tuple, tuple[float, float]] = {}
-        unpriced = {}
-        for (cluster, ns, product, res), v in gpu_hours.items():
-            found = self.sku(product, res)
-            if not v:
-                continue
-            if not found:
-                unpriced[(cluster, ns, product, res)] = v
-                continue
-            key = (cluster, ns, found[0].name, found[1])
-            hours, cost = lines.get(key, (0.0, 0.0))
-            lines[key] = (hours + v, cost + v * found[2])
-        return lines, unpriced
-
-    @cache
-    def billing(self, hour: int) -> dict[tuple, tuple[float, float]]:
-        """{(cluster, namespace, gpu_class, billed resource): (GPU-hours, cost)} of ``hour``."""
-        return self.price(self.gpu_hours(hour))[0]
-
-    def unpriced(self, hour: int) -> dict[tuple, float]:
-        """{(cluster, namespace, product, ksm resource): GPU-hours} of ``hour`` without a price."""
-        return self.price(self.gpu_hours(hour))[1]
-
-    # --- CCSP (contract section 5) --------------------------------------------------------------------------
     def held(self, minute: int) -> dict[tuple, tuple[Pod, str]]:
         """The devices held at ``minute``: {(node, gpu, profile, ...): (pod, container)}."""
         return assignments(self.s)[minute]
 
-    def kind(self, product: str, resource: str) -> str:
-        """How CCSP counts a unit (contract section 5): "whole" (weight 1: counted from the allocation),
-        "attribution" (a fraction of an NVIDIA GPU, whose physical GPU dcgm-exporter names), "bound" (another
-        fraction: by its weight only)."""
-        if self.weight(product, resource) == 1:
-            return "whole"
-        return "attribution" if resource.startswith("nvidia_com_") else "bound"
-
-    def node_loads(self, minute: int) -> dict[tuple, tuple[float, float, set, set, set]]:
-        """{(cluster, node): (whole units, the fractions' weights, kinds, pods holding NVIDIA fractions, pods
-        holding whole units)} of the allocation at ``minute``; pods as (namespace, name)."""
-        out: dict[tuple, tuple[float, float, set, set, set]] = {}
-        for (cluster, ns, pod, node, product, res, _, _), q in self.pod_allocation(minute).items():
-            whole, frac, kinds, fractional, wholes = out.setdefault((cluster, node), (0.0, 0.0, set(), set(), set()))
-            kind = self.kind(product, res)
-            kinds.add(kind)
-            if kind == "whole":
-                whole += q
-                wholes.add((ns, pod))
-            else:
-                frac += q * self.weight(product, res)
-            if kind == "attribution":
-                fractional.add((ns, pod))
-            out[(cluster, node)] = (whole, frac, kinds, fractional, wholes)
-        return out
-
-    def gpus_held(self, k: int, minute: int) -> dict[tuple, set]:
-        """{(cluster, node): GPU indices} on which dcgm-exporter shows, at scrape minute ``k``, a fractional device (a
-        MIG slice of less than a whole GPU, a time-sliced GPU) whose pod holds NVIDIA fractions on that node by the
-        allocation at ``minute`` (a time-sliced GPU's pod holding no whole unit there)."""
-        loads = self.node_loads(minute)
-        gpus: dict[tuple, set] = {}
-        for (node_name, gpu, profile, _), (pod, _) in self.shown(k).items():
-            node = self.s.node(pod.cluster, node_name)
-            load = loads.get((pod.cluster, node_name))
-            if node.vendor != "nvidia" or not load or (pod.namespace, pod.name) not in load[3]:
-                continue
-            if profile is None:
-                fractional = node.replicas > 1 and (pod.namespace, pod.name) not in load[4]
-            else:
-                assert node.gpu_class and node.gpu_class.mig_model, "a MIG device's node has a MIG class"
-                share = next(p.compute_slices for p in node.gpu_class.mig if p.name == profile)
-                fractional = share < mig.GPU_SLICES[node.gpu_class.mig_model][0]
-            if fractional:
-                gpus.setdefault((pod.cluster, node_name), set()).add(gpu)
-        return gpus
-
-    def attributed_gpus(self, minute: int) -> dict[tuple, int]:
-        """{(cluster, node): :meth:`gpus_held`} as an instant query at ``minute`` sees the exporter."""
-        k = self._scrape_seen("dcgm", minute)
-        return {} if k is None else {key: len(g) for key, g in self.gpus_held(k, minute).items()}
-
-    def exporter_seen(self, cluster: str, node: str, minute: int) -> bool:
-        """Whether an instant query at ``minute`` sees any dcgm-exporter series of the node."""
-        return self.s.node(cluster, node).vendor == "nvidia" and self._scrape_seen("dcgm", minute) is not None
-
-    def allocation_bound(self, minute: int) -> dict[tuple, int]:
-        """{(cluster, node): the fewest GPUs that can hold the allocation at ``minute``} (nodes with any)."""
-        return {k: b for k, (w, f, *_) in self.node_loads(minute).items() if (b := math.ceil(w + f - 1e-9)) > 0}
-
-    def active_gpus(self, minute: int) -> dict[tuple, int]:
-        """{(cluster, node, active_from): g(s)} for nodes with active GPUs, as the spoke measures them: whole units
-        from the allocation; with NVIDIA fractions, whole + the physical GPUs dcgm-exporter shows them on
-        (:meth:`attributed_gpus`), at least the compute-share bound, or the bound alone while the exporter is not
-        seen ("exporter_down"); other fractions by the bound."""
-        attributed = self.attributed_gpus(minute)
-        out = {}
-        for (cluster, node), (whole, frac, kinds, _, _) in self.node_loads(minute).items():
-            bound = math.ceil(whole + frac - 1e-9)
-            if "attribution" in kinds and self.exporter_seen(cluster, node, minute):
-                value, source = max(bound, round(whole) + attributed.get((cluster, node), 0)), names.FROM_ATTRIBUTION
-            elif "attribution" in kinds:
-                value, source = bound, names.FROM_EXPORTER_DOWN
-            else:
-                value, source = bound, names.FROM_BOUND if "bound" in kinds else names.FROM_ALLOCATION
-            if value > 0:
-                out[(cluster, node, source)] = value
-        return out
-
-    def defined_gpus(self, minute: int) -> dict[tuple, int]:
-        """{(cluster, node): physical GPUs a device of which is allocated to a Running pod at ``minute``}: seed 000's
-        definition, from the devices the device plugin handed out (a larger init container's included), whatever
-        any exporter or scrape shows. :meth:`active_gpus` equals it wherever the data is whole (tested)."""
-        gpus: dict[tuple, set] = {}
-        for (node, gpu, *_), (pod, _) in self.held(minute).items():
-            gpus.setdefault((pod.cluster, node), set()).add(gpu)
-        out = {k: len(g) for k, g in gpus.items()}
-        # a GPU resource no simulated device plugin hands out (a KubeVirt passthrough GPU, another vendor's): each
-        # unit allocated is a physical GPU of its own
-        for (cluster, _, _, node, _, res, _, _), q in self.pod_allocation(minute).items():
-            n = self.s.node(cluster, node)
-            if res not in {self.billed(n, device_resource(n, d[1]), 1)[0] for d in devices(n)}:
-                out[(cluster, node)] = out.get((cluster, node), 0) + round(q)
-        return out
-
-    @cache
-    def node_max_by_source(self, hour: int, since: int = 0) -> dict[tuple, int]:
-        """NODE_ACTIVE_GPUS_MAX of ``hour`` as the spoke writes it: {(cluster, node, active_from): max active GPUs}
-        over the steps at or after minute ``since``."""
-        out: dict[tuple, int] = {}
-        for m in self.steps(hour):
-            if m < since or not self.tier_recorded(m):
-                continue
-            for k, g in self.active_gpus(m).items():
-                out[k] = max(out.get(k, 0), g)
-        return out
-
-    @cache
-    def node_max(self, hour: int, since: int = 0) -> dict[tuple, int]:
-        """{(cluster, node): max active GPUs} of ``hour`` (nodes with at least one), whichever source each step
-        used: what the hub keeps."""
-        out: dict[tuple, int] = {}
-        for (cluster, node, _), g in self.node_max_by_source(hour, since).items():
-            out[(cluster, node)] = max(out.get((cluster, node), 0), g)
-        return out
-
-    def fleet(self, hour: int) -> dict[str, tuple[int, int]]:
-        """{cluster: (active nodes, fleet GPUs)} of ``hour``."""
-        out: dict[str, tuple[int, int]] = {}
-        for (cluster, _), g in self.node_max(hour).items():
-            nodes, gpus = out.get(cluster, (0, 0))
-            out[cluster] = (nodes + 1, gpus + g)
-        return out
-
-    # --- energy (contract section 10) -----------------------------------------------------------------------
-    # AMD's gpu_package_power: the golden synthesiser serves none (an AMD GPU without a counter rise measures nothing)
-    amd_power = False
-
-    def counter(self, node: Node, gpu: int, minute: int) -> float:
-        """The GPU's energy counter (J) at scrape ``minute``."""
-        return energy_counter(self.s, node, gpu)[minute]
-
-    def watts(self, node: Node, gpu: int, minute: int) -> float:
-        """The GPU's power (W) at scrape ``minute``."""
-        return gpu_watts(self.s, node, gpu, minute)
-
-    def gpu_step_energy(self, node: Node, gpu: int, minute: int, since: int = 0) -> float | None:
-        """Joules GPU ``gpu`` of ``node`` drew over the step ending at ``minute`` as the spoke measures it: its
-        counter as seen now minus as seen a step before, when both are seen and it did not go down (a driver
-        reload); else the power seen now x the step; None when nothing is seen (exporter down, no data before
-        ``since``)."""
-        k = self._scrape_seen("dcgm", minute)
-        if k is None or k < since:
-            return None
-        return self._step_joules(node, gpu, k, self._scrape_seen("dcgm", minute - self.step), since)
-
-    def _step_joules(self, node: Node, gpu: int, k: int, k0: int | None, since: int) -> float | None:
-        """:meth:`gpu_step_energy` once the scrapes seen now (``k``) and a step before (``k0``) are known."""
-        if node.energy_counter and k0 is not None and k0 >= since:
-            rise = self.counter(node, gpu, k) - self.counter(node, gpu, k0)
-            if rise >= 0:
-                return rise
-        return self.watts(node, gpu, k) * self.step * 60 if node.vendor == "nvidia" or self.amd_power else None
-
     def shown(self, minute: int) -> dict[tuple, tuple[Pod, str]]:
-        """The pod the exporter shows on each device at scrape ``minute`` (scenario.holder_index)."""
+        """The pod the exporter shows on each device at scrape ``minute`` (devices.holder_index)."""
         return shown_holders(self.s, minute)
-
-    def device_holders(self, node: Node, gpu: int, minute: int) -> dict[tuple, float]:
-        """{(MIG profile, instance, namespace, pod): share of the GPU} of the devices the exporter shows held at
-        scrape ``minute``: the pod it shows on each device, a whole GPU 1, a MIG instance its compute share, a
-        time-sliced device 1/replicas; nothing on a partitioned AMD node (its energy is the physical GPU's,
-        reported on partition 0)."""
-        out: dict[tuple, float] = {}
-        holders = self.shown(minute)
-        for profile, instance, share in self._energy_units(node):
-            holder = shown_holder(holders, node, gpu, profile, instance)
-            if holder:
-                out[(profile, instance, holder[0].namespace, holder[0].name)] = share
-        return out
-
-    def gpu_shares(self, node: Node, gpu: int, minute: int, pods: set) -> dict[str, float]:
-        """{namespace: share of the GPU} the exporter attributes at scrape ``minute`` (:meth:`device_holders`) to
-        ``pods`` ((namespace, pod) holding GPUs by the allocation: :meth:`allocated_pods`)."""
-        return self.namespace_shares(self.device_holders(node, gpu, minute), pods)
-
-    @staticmethod
-    def namespace_shares(holders: dict[tuple, float], pods: set) -> dict[str, float]:
-        """:meth:`device_holders`' shares of ``pods`` summed per namespace."""
-        out: dict[str, float] = {}
-        for (_, _, ns, pod), share in holders.items():
-            if (ns, pod) in pods:
-                out[ns] = out.get(ns, 0.0) + share
-        return out
 
     def allocated_pods(self, minute: int) -> dict[str, set]:
         """{cluster: {(namespace, pod)}} of the pods holding GPUs by the allocation at ``minute``: the only pods an
@@ -474,86 +206,6 @@ class Reference:
         out: dict[str, set] = {}
         for cluster, ns, pod, *_ in self.pod_allocation(minute):
             out.setdefault(cluster, set()).add((ns, pod))
-        return out
-
-    @cache
-    def _energy_units(self, node: Node) -> tuple[tuple[str | None, int, float], ...]:
-        """(MIG profile or None, instance, share of the GPU) of each device of a GPU of ``node`` that
-        :meth:`device_holders` attributes (a time-sliced replica's share divided by the replicas)."""
-        if node.vendor == "amd" and node.partition and not node.partition.startswith("spx"):
-            return ()
-        units: list[tuple[str | None, int, float]] = [(None, 0, 1.0)]
-        if node.mig_strategy != "none":
-            assert node.gpu_class and node.gpu_class.mig_model, "a MIG node has a MIG class"
-            slices = mig.GPU_SLICES[node.gpu_class.mig_model][0]
-            compute = {p.name: p.compute_slices for p in node.gpu_class.mig}
-            units = [(p, i, compute[p] / slices) for p, n in node.mig_layout for i in range(1, n + 1)]
-        top = max(c.time_slicing_replicas for c in self.model.gpu_classes)
-        per_replica = 1.0 if node.replicas == 1 else (1 / node.replicas if node.replicas <= top else 0.0)
-        return tuple((p, i, share * per_replica) for p, i, share in units)
-
-    def _energy_parts(self, minute: int, since: int):
-        """((cluster, namespace), joules) of each GPU's shares of the step ending at ``minute``, namespace "" for
-        the unallocated share: its step energy split by :meth:`gpu_shares` at the scrape the step sees."""
-        k = self._scrape_seen("dcgm", minute)
-        if k is None or k < since:
-            return
-        k0 = self._scrape_seen("dcgm", minute - self.step)
-        pods = self.allocated_pods(minute)
-        for node in self.s.nodes:
-            for g in range(node.count):
-                joules = self._step_joules(node, g, k, k0, since)
-                if joules is None:
-                    continue
-                shares = self.gpu_shares(node, g, k, pods.get(node.cluster, set()))
-                shares[""] = max(0.0, 1 - sum(shares.values()))
-                for ns, share in shares.items():
-                    yield (node.cluster, ns), joules * share
-
-    def step_energy(self, minute: int) -> dict[tuple, float]:
-        """{(cluster, namespace): joules} of the step ending at ``minute`` (what the spoke tier records)."""
-        out: dict[tuple, float] = {}
-        for key, joules in self._energy_parts(minute, 0):
-            out[key] = out.get(key, 0.0) + joules
-        return out
-
-    @cache
-    def energy(self, hour: int, since: int = 0) -> dict[tuple, float]:
-        """HOURLY_ENERGY of ``hour``: {(cluster, namespace): kWh}, namespace "" for the unallocated line, over the
-        hour's steps (a step the spoke tier missed measures nothing)."""
-        out: dict[tuple, float] = {}
-        for m in self.steps(hour):
-            if self.tier_recorded(m):
-                for key, joules in self._energy_parts(m, since):
-                    out[key] = out.get(key, 0.0) + joules / 3.6e6
-        return out
-
-    @cache
-    def fleet_energy(self, hour: int, since: int = 0) -> dict[str, float]:
-        """{cluster: kWh} the GPUs drew in ``hour`` as the spoke measures them (:meth:`gpu_step_energy`), whoever held
-        them: what :meth:`energy`'s lines of a cluster must add up to."""
-        out: dict[str, float] = {}
-        for m in self.steps(hour):
-            for node in self.s.nodes:
-                for g in range(node.count):
-                    joules = self.gpu_step_energy(node, g, m, since)
-                    if joules is not None:
-                        out[node.cluster] = out.get(node.cluster, 0.0) + joules / 3.6e6
-        return out
-
-    def energy_lines(self, energy: dict[tuple, float]) -> dict[tuple, tuple[float, float]]:
-        """Spoke energy {(cluster, namespace): kWh} -> {(cluster, namespace): (kWh, cost)} at the cluster's price."""
-        e = self.model.energy
-        return {k: (v, v * (e.price(k[0]) if self.labelled else e.price_per_kwh)) for k, v in energy.items() if v}
-
-    def hour_costs(self, gpu_hours: dict[tuple, float], energy: dict[tuple, float]) -> dict[tuple, float]:
-        """A namespace's cost of an hour from its spoke figures: {(cluster, namespace): its billing lines' cost, plus
-        its energy cost when energy.in_budget}."""
-        out = self.hour_cost(self.price(gpu_hours)[0])
-        if self.model.energy.in_budget:
-            for (cluster, ns), (_, cost) in self.energy_lines(energy).items():
-                if ns:
-                    out[(cluster, ns)] = out.get((cluster, ns), 0.0) + cost
         return out
 
     # --- GPU activity and idle (contract section 9) ----------------------------------------------------------
@@ -675,14 +327,6 @@ class Reference:
         for m in range(minute, max(minute - window, -1), -step):
             for key, rate in self.cost_rate(m).items():
                 out[key] = out.get(key, 0.0) + rate * step / window
-        return out
-
-    @staticmethod
-    def hour_cost(lines: dict[tuple, tuple[float, float]]) -> dict[tuple, float]:
-        """Billing lines (as :meth:`price` gives them) -> {(cluster, namespace): cost}, tenant namespace or not."""
-        out: dict[tuple, float] = {}
-        for (cluster, ns, _, _), (_, cost) in lines.items():
-            out[(cluster, ns)] = out.get((cluster, ns), 0.0) + cost
         return out
 
     @staticmethod

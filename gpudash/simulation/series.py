@@ -3,121 +3,30 @@
 One sample per minute from 0 to the scenario's duration. Each minute, every target exposes a set of series (its
 "exposition"); a scrape stores them. A series missing from a scrape that the previous scrape had gets a
 ``stale`` marker (pod deleted, label change), as does every series of a target that goes down (KSM restart,
-exporter gap) at its first failed scrape; a missed scrape stores nothing (``_``). :func:`pushed` gives the
-hub's view instead: what the ACM metrics-collector pushes at each (jittered, possibly lost) push time.
+exporter gap) at its first failed scrape; a missed scrape stores nothing (``_``). The spoke tier's recorded
+series follow from the reference model. :mod:`~gpudash.simulation.pushes` gives the hub's view instead: what the
+ACM metrics-collector pushes at each (jittered, possibly lost) push time.
 """
 from __future__ import annotations
-
-import functools
-import itertools
-from typing import NamedTuple, cast
 
 from gpudash.model import series as names
 from gpudash.model.sources import gpu_exporters as gx
 from gpudash.model.types import Exporter, Model
-from gpudash.simulation.reference import Reference, ksm, label_value, node_product
-from gpudash.simulation.scenario import (
-    LOOKBACK,
+from gpudash.simulation.devices import (
     MIG_GPU_WATTS,
-    Node,
-    Pod,
-    Scenario,
     assignments,
     devices,
     energy_counter,
     holder_index,
     power_watts,
-    push_rules,
     shown_holder,
 )
+from gpudash.simulation.notation import Labels, notation, series_name
+from gpudash.simulation.reference import Reference, ksm, label_value, node_product
+from gpudash.simulation.scenario import LOOKBACK, Node, Pod, Scenario
 from gpudash.simulation.scenario import uid_of as uid
 
-Labels = tuple[tuple[str, str], ...]  # (name, value) pairs; the metric name is the "__name__" pair
 KSM_INSTANCES = ("10.128.0.11:8443", "10.129.0.12:8443")  # an HA pair's targets (ksm_duplicate: both scraped)
-
-
-def series_name(labels: Labels) -> str:
-    """``name{a="b",...}`` with labels sorted and values escaped."""
-    d = dict(labels)
-    name = d.pop("__name__", "")
-    body = ",".join(f'{k}="{_escape(v)}"' for k, v in sorted(d.items()))
-    return f"{name}{{{body}}}"
-
-
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-
-
-def notation(samples: list) -> str:
-    """Per-interval samples (number, None = missing, "stale") in promtool's expanding notation: ``axn`` for a
-    repeated value, ``a+bxn`` for a run of three or more whole numbers rising by the same whole step (an energy
-    counter). Runs of equal samples are grouped first (a month of pushes is mostly gaps)."""
-    return _grouped_notation([[v, len(list(g))] for v, g in itertools.groupby(samples)])
-
-
-def sparse_notation(samples: dict[int, float], length: int) -> str:
-    """:func:`notation` of ``length`` intervals holding ``samples`` {interval: value} and nothing else (a pushed
-    series), without building the list of gaps."""
-    groups: list[list] = []
-    last = -1
-    for i in sorted(samples):
-        if i >= length:
-            break
-        if i > last + 1:
-            groups.append([None, i - last - 1])
-        elif groups and groups[-1][0] == samples[i] and groups[-1][0] != "stale":
-            groups[-1][1] += 1
-            last = i
-            continue
-        groups.append([samples[i], 1])
-        last = i
-    if last < length - 1:
-        groups.append([None, length - 1 - last])
-    return _grouped_notation(groups)
-
-
-def _grouped_notation(groups: list[list]) -> str:
-    """:func:`notation` of runs [value, count] of equal samples (consecutive runs differ)."""
-    out, g = [], 0
-    while g < len(groups):
-        v, run = groups[g]
-        if v is None:
-            out.append("_" if run == 1 else f"_x{run}")
-        elif v == "stale":
-            out.extend(["stale"] * run)
-        elif run == 1 and g + 1 < len(groups) and groups[g + 1][0] is not None \
-                and (last := _rising(groups, g)) >= g + 2:
-            step = groups[g + 1][0] - v
-            out.append(f"{_number(v)}{'+' if step > 0 else '-'}{_number(abs(step))}x{last - g}")
-            if groups[last][1] > 1:  # the run's last sample starts a longer group: the rest of it follows
-                groups[last][1] -= 1
-                g = last
-                continue
-            g = last
-        else:
-            out.append(_number(v) if run == 1 else f"{_number(v)}x{run - 1}")
-        g += 1
-    return " ".join(out)
-
-
-def _number(v) -> str:
-    """Exactly: a whole number below 2^53 in digits, anything else as Python's shortest round-trip repr."""
-    return str(int(v)) if float(v).is_integer() and abs(v) < 2 ** 53 else repr(float(v))
-
-
-def _rising(groups: list, g: int) -> int:
-    """The index of the group holding the last sample of the run from group ``g`` (a single sample) of whole numbers
-    below 2^53 that change by one nonzero whole step; each sample but the last is a group of one."""
-    def whole(x) -> bool:
-        return isinstance(x, int | float) and not isinstance(x, bool) and float(x).is_integer() and abs(x) < 2 ** 53
-
-    if g + 1 >= len(groups) or not (whole(groups[g][0]) and whole(groups[g + 1][0])):
-        return g
-    step, k = groups[g + 1][0] - groups[g][0], g + 1
-    while (groups[k][1] == 1 and k + 1 < len(groups) and whole(groups[k + 1][0])
-           and groups[k + 1][0] - groups[k][0] == step):
-        k += 1
-    return k
 
 
 def scrape(expositions: list[dict[Labels, float]], outcomes: list[str]) -> dict[Labels, list]:
@@ -450,180 +359,3 @@ def local_key(series: str) -> tuple[str, ...]:
     """The registry's identifying labels of ``series`` without ``cluster``: how the reference model keys a row
     after its cluster, and a row's labels in a spoke test file (which has no cluster label)."""
     return tuple(label for label in names.key(series) if label != "cluster")
-
-
-# --- the push path -------------------------------------------------------------------------------------------
-def push_interval(scenario: Scenario, model: Model) -> int:
-    """Minutes between a collector's pushes: ``billing.mco_interval``, or for a ``hub_only`` scenario (evaluated
-    hourly, at each hour boundary) one push on every hour: the hub's hourly evaluations read each hour's pushes
-    as their largest value and the latest push, so the pushes in between would change nothing it records."""
-    return 60 if scenario.hub_only else model.billing.mco_interval // 60
-
-
-def _lost(scenario: Scenario, model: Model) -> dict[int, set[str]]:
-    """{push slot: clusters whose push of that slot is lost}: ``mco_missed`` slots (every cluster) and the slots in
-    an ``mco_outage`` (its ``cluster``, by index, or every cluster)."""
-    interval = push_interval(scenario, model)
-    out: dict[int, set[str]] = {}
-    for f in scenario.faults_of("mco_missed"):
-        for p in f.pushes:
-            out.setdefault(p, set()).update(scenario.clusters)
-    for f in scenario.faults_of("mco_outage"):
-        who = scenario.clusters if f.cluster < 0 else (scenario.clusters[f.cluster],)
-        for slot in range(0, scenario.duration + 1, interval):
-            if f.at <= slot < f.at + f.minutes:
-                out.setdefault(slot, set()).update(who)
-    return out
-
-
-def push_slots(scenario: Scenario, model: Model) -> list[tuple[int, int]]:
-    """(slot, minute) of each metrics-collector push slot that some cluster's push arrives at: slots every push
-    interval, arriving at the jittered minute; slots lost on every cluster removed."""
-    interval = push_interval(scenario, model)
-    offsets = [o for f in scenario.faults_of("mco_jitter") for o in f.offsets] or [0]
-    lost = _lost(scenario, model)
-    slots = range(0, scenario.duration + 1, interval)
-    arrivals = {(s, s + offsets[i % len(offsets)]) for i, s in enumerate(slots)
-                if lost.get(s, set()) != set(scenario.clusters)}
-    return sorted(a for a in arrivals if a[1] <= scenario.duration)
-
-
-# What each spoke rule of a push carries, by kind: {kind: {key: value}} (keys as the reference model gives them).
-HOURLY_KINDS = ("gpu_hours", "node_max", "energy")  # the hourly rules with a sentinel row
-LAGGED_KINDS = ("steps", *HOURLY_KINDS)  # the hourly rules that carry earlier hours with billing.backfill_hours
-
-
-class Pushed(NamedTuple):
-    """One spoke rule's result in one push: its ``kind``, evaluation minute ``t`` and ``content``; ``lag`` k: the
-    rows describe the hour k hours before t's (backfill; None: no lag label, the previous hour); ``clusters``: the
-    clusters it came from (None: every cluster of the scenario)."""
-
-    kind: str
-    t: int
-    content: dict
-    lag: int | None = None
-    clusters: tuple[str, ...] | None = None
-
-    @property
-    def hour(self) -> int:
-        """The clock hour (index) the rows describe."""
-        return self.t // 60 - (self.lag or 1)
-
-
-@functools.cache
-def rule_content(ref: Reference, kind: str, t: int, since: int = 0, lag: int = 1) -> dict[tuple, float]:
-    """What the spoke rule ``kind`` returns when the collector evaluates it at minute ``t`` against a spoke
-    Prometheus holding data from minute ``since`` on (contract section 6): the hourly rules describe the clock
-    hour ``lag`` hours before the one containing ``t`` (1: the previous hour)."""
-    hour = t // 60 - lag
-    if kind == "billed_hour":
-        return {(c,): (t // 60 - 1) * 3600 for c in ref.s.clusters}
-    if kind == "pod_alloc":
-        return tier_pod_allocation(ref, t, since) if ref.model.billing.tier else ref.pod_allocation(t)
-    if hour < 0:
-        return {(c,): 0 for c in ref.s.clusters} if kind == "steps" else {}
-    if kind == "steps":
-        return {(c,): ref.steps_observed(hour, since) for c in ref.s.clusters}
-    read = {"gpu_hours": ref.gpu_hours, "node_max": ref.node_max_by_source, "energy": ref.energy}[kind]
-    return cast("dict[tuple, float]", read(hour, since))  # node_max's GPU counts are ints: numbers as well
-
-
-def push_results(ref: Reference, kind: str, t: int, since: int = 0) -> list[Pushed]:
-    """The results of rule ``kind`` evaluated at minute ``t``: one, or with ``billing.backfill_hours`` N > 0 one
-    per lag 1..N + 1 for the hourly rules."""
-    n = ref.model.billing.backfill_hours
-    if not n or kind not in LAGGED_KINDS:
-        return [Pushed(kind, t, rule_content(ref, kind, t, since))]
-    return [Pushed(kind, t, rule_content(ref, kind, t, since, lag), lag) for lag in range(1, n + 2)]
-
-
-def rule_samples(scenario: Scenario, model: Model, ref: Reference) -> list[Pushed]:
-    """Every rule result the collectors push, in time order.
-
-    As the real collector does (stolostron/multicluster-observability-operator collectors/metrics/pkg/forwarder/
-    forwarder.go): each rule is its own instant query, stamped with its own evaluation time, and a push goes
-    out with the rules that succeeded. Faults: ``mco_missed`` (the whole push is lost), ``mco_outage`` (every push
-    of a cluster, or of all, lost for a while), ``mco_rule_failed`` (``rules`` fail in ``pushes``),
-    ``mco_straddle`` (``rules`` are evaluated a minute before the rest of the push in ``pushes``, on the other side
-    of an hour boundary), ``spoke_restart`` (from ``at`` on, pushes query a replica whose TSDB starts empty at
-    ``at``).
-    """
-    failed = {(p, r) for f in scenario.faults_of("mco_rule_failed") for p in f.pushes for r in f.rules}
-    early = {(p, r) for f in scenario.faults_of("mco_straddle") for p in f.pushes for r in f.rules}
-    lost = _lost(scenario, model)
-    out = []
-    for slot, t in push_slots(scenario, model):
-        since = _since(scenario, t)
-        gone = lost.get(slot, set())
-        for kind in push_rules(model):
-            if (slot, kind) in failed:
-                continue
-            at = t - 1 if (slot, kind) in early else t
-            for r in push_results(ref, kind, at, since):
-                if gone:  # some clusters' pushes of this slot are lost
-                    kept = tuple(c for c in scenario.clusters if c not in gone)
-                    r = r._replace(content={k: v for k, v in r.content.items() if k[0] in kept}, clusters=kept)
-                out.append(r)
-    return sorted(out, key=lambda x: x.t)
-
-
-def _since(scenario: Scenario, t: int) -> int:
-    """The minute the spoke replica a push at minute ``t`` queries holds data from (its last ``spoke_restart``)."""
-    return max((f.at for f in scenario.faults_of("spoke_restart") if f.at <= t), default=0)
-
-
-def settling_samples(scenario: Scenario, model: Model, ref: Reference) -> tuple[list[Pushed], int]:
-    """(pushes, last minute) of a scenario followed until the hub has settled each of its complete clock hours, with
-    ``billing.backfill_hours`` N: hour h settles N + 1 hours after its end, long after a scenario of a few hours.
-    The scenario's own pushes (:func:`rule_samples`, faults included), then one on-time push per clock hour that
-    carries the lagged rows (:data:`LAGGED_KINDS`) of those complete hours, up to the hour the last of them
-    settles in. Rows of later hours are left out: nothing checks them, and a rule reads each hour's rows apart."""
-    complete = scenario.duration // 60
-    last = (complete + model.billing.backfill_hours) * 60
-    out = rule_samples(scenario, model, ref)
-    for t in range((complete + 1) * 60, last + 1, 60):
-        for kind in (k for k in push_rules(model) if k in LAGGED_KINDS):
-            out += [r for r in push_results(ref, kind, t, _since(scenario, t)) if r.hour < complete]
-    return out, last
-
-
-def pushed_samples(scenario: Scenario, model: Model, ref: Reference,
-                   results: list[Pushed] | None = None) -> dict[Labels, dict[int, float]]:
-    """What the hub stores from every cluster: {labels: {minute: value}} of the spoke series at each push, with
-    ``cluster`` and ``clusterID``; nothing between pushes (the hub's store has no staleness markers).
-    ``results``: :func:`rule_samples`, if the caller has them already."""
-    samples: dict[Labels, dict[int, float]] = {}
-    for r in rule_samples(scenario, model, ref) if results is None else results:
-        lag = () if r.lag is None else ((names.LAG_LABEL, str(r.lag)),)
-        for (cluster, *key), value in r.content.items():
-            samples.setdefault((*_pushed_labels(r.kind, key), *lag, ("cluster", cluster),
-                                ("clusterID", uid("cluster", cluster))), {})[r.t] = value
-        if r.kind in HOURLY_KINDS:
-            for cluster in scenario.clusters if r.clusters is None else r.clusters:
-                samples.setdefault((("__name__", _SERIES[r.kind]), (names.SENTINEL_LABEL, "1"), *lag,
-                                    ("cluster", cluster), ("clusterID", uid("cluster", cluster))), {})[r.t] = 0
-    return samples
-
-
-def pushed(scenario: Scenario, model: Model, ref: Reference,
-           results: list[Pushed] | None = None, last: int | None = None) -> list[dict[str, str]]:
-    """:func:`pushed_samples` as promtool ``input_series`` (1m interval) up to minute ``last`` (default: the
-    scenario's end)."""
-    stored = pushed_samples(scenario, model, ref, results)
-    length = (scenario.duration if last is None else last) + 1
-    return [{"series": series_name(k), "values": sparse_notation(v, length)}
-            for k, v in sorted(stored.items(), key=lambda kv: series_name(kv[0]))]
-
-
-_SERIES = {"gpu_hours": names.HOURLY_GPU_HOURS, "node_max": names.NODE_ACTIVE_GPUS_MAX,
-           "billed_hour": names.BILLED_HOUR, "steps": names.STEPS_OBSERVED, "pod_alloc": names.POD_ALLOCATED,
-           "energy": names.HOURLY_ENERGY}
-# The reference model's key of each kind after its cluster: the series' labels (the registry's), a detail label
-# (the node count's active_from) included: the spoke pushes it.
-_KEYS = {kind: tuple(label for label in names.labels(series) if label != "cluster") for kind, series in _SERIES.items()}
-
-
-def _pushed_labels(kind: str, key) -> Labels:
-    """The labels of a pushed row; the energy rule's unallocated row has no ``namespace``."""
-    pairs = zip(_KEYS[kind], key)
-    return (("__name__", _SERIES[kind]), *(p for p in pairs if p[1] != "" or kind != "energy"))

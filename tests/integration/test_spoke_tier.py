@@ -19,6 +19,7 @@ from gpudash.ops.promtest import run_file
 from gpudash.render.golden import emit
 from gpudash.render.mco import spoke_tier as delivery
 from gpudash.render.rules import spoke, spoke_tier
+from gpudash.render.rules.allocation import allocation
 from gpudash.simulation import scenario as sc
 from tests.conftest import FIXTURES, generate_without_golden
 from tests.unit.test_mco_settings import example, pruned
@@ -88,8 +89,8 @@ def test_the_hourly_rules_read_the_tier(tier_model):
     assert {r.record for r in group.rules} == {series for _, series in tier} | {names.TIER_POD_STEP}
     # the step's one allocation join is the group's first rule; the others read its rows of this evaluation
     first, *others = group.rules
-    assert first.record == names.TIER_POD_STEP and spoke.allocation(tier_model) in first.expr
-    assert not any(spoke.allocation(tier_model) in r.expr for r in others)
+    assert first.record == names.TIER_POD_STEP and allocation(tier_model) in first.expr
+    assert not any(allocation(tier_model) in r.expr for r in others)
     fresh = {r.record for r in others if spoke.recorded_now(names.TIER_POD_STEP) in r.expr}
     assert fresh == {names.TIER_ALLOCATED, names.TIER_NODE_ACTIVE, names.TIER_POD_ALLOCATED}
 

@@ -17,8 +17,11 @@ from gpudash.model.types import (
 )
 from gpudash.render.golden.emit import HubView
 from gpudash.simulation import scenario as sc
+from gpudash.simulation.devices import exporter_visible
+from gpudash.simulation.notation import notation
+from gpudash.simulation.pushes import Pushed, rule_content, rule_samples
 from gpudash.simulation.reference import Reference, period_start
-from gpudash.simulation.series import Pushed, notation, rule_content, rule_samples, scrape, synthesise
+from gpudash.simulation.series import scrape, synthesise
 
 A100 = GpuClass("a100", "nvidia", ("NVIDIA A100-SXM4-80GB",), 3.0, "A100-80GB",
                 (MigProfile("1g.10gb", 1, 1, 0.5, "model"), MigProfile("3g.40gb", 3, 4, 1.5, "model")), 1.0)
@@ -227,7 +230,7 @@ def test_ccsp_counts_a_larger_init_containers_gpus_for_the_whole_run():
     ref = Reference(s, MODEL)
     assert ref.node_max_by_source(0) == {("east", "n1", "allocation"): 2}
     assert ref.defined_gpus(30) == {("east", "n1"): 2}
-    assert len(sc.exporter_visible(ref.held(30))) == 1
+    assert len(exporter_visible(ref.held(30))) == 1
 
 
 def test_ccsp_mig_init_slices_on_a_second_gpu_count_by_the_bound():

@@ -33,6 +33,9 @@ from pathlib import Path
 
 import yaml
 
+from gpudash.ops.demo.rule_levels import rule_key, rule_levels
+from gpudash.ops.demo.rule_timing import group_eval_start, labels_encoding
+
 RETENTION = "3650d"
 READY_TIMEOUT = 60.0
 
@@ -50,18 +53,6 @@ def build_info(binary: str | None) -> tuple[str | None, frozenset[str]]:
     version = re.search(r"version (\S+)", out)
     tags = re.search(r"tags:\s*(\S+)", out)
     return (version[1] if version else None), frozenset(tags[1].split(",") if tags else ())
-
-
-def labels_encoding(server_version: str | None, tags: frozenset[str]) -> str:
-    """How a Prometheus build hashes a label set, which places rule group evaluations (``rules.Group.hash``):
-    "slicelabels" (name, 0xff, value, 0xff per label), "stringlabels" (3.5+: each string after its length in
-    one byte, or 0xff and three bytes) or "stringlabels-varint" (2.44-3.4: after a uvarint length).
-    ``stringlabels`` is the default from 3.5 and a build tag before (prometheus/prometheus
-    model/labels/labels_stringlabels.go; CHANGELOG 2.44.0 and 3.5.0 #16069); Debian's 2.42 has no tag."""
-    major, minor = (int(x) for x in re.findall(r"^(\d+)\.(\d+)", server_version or "0.0")[0])
-    if (major, minor) >= (3, 5):
-        return "slicelabels" if tags & {"slicelabels", "dedupelabels"} else "stringlabels"
-    return "stringlabels-varint" if "stringlabels" in tags else "slicelabels"
 
 
 @dataclass(frozen=True)
@@ -321,7 +312,7 @@ class Prometheus:
             level_groups = []
             for g in groups:
                 rules = [r for r in g["rules"]
-                         if "record" in r and r["record"] in level and _key(g, r) in level[r["record"]]]
+                         if "record" in r and r["record"] in level and rule_key(g, r) in level[r["record"]]]
                 if rules:
                     interval = f"{int(eval_interval)}s" if eval_interval else g.get("interval", "1m")
                     level_groups.append({"name": g["name"], "interval": interval, "rules": rules})
@@ -370,7 +361,7 @@ class Prometheus:
         return sorted(out.items())
 
     def _backfill_level_by_query(self, groups: list[dict], start: float, end: float, n: int) -> None:
-        from gpudash.model.load import parse_duration
+        from gpudash.model.durations import parse_duration
         from gpudash.ops.mock.openmetrics import FamilyBuffer
 
         days: dict[int, FamilyBuffer] = {}
@@ -422,131 +413,8 @@ def has_at_modifier(expr: str) -> bool:
     return bool(found)
 
 
-_P1, _P2, _P3, _P4, _P5 = (11400714785074694791, 14029467366897019727, 1609587929392839161,
-                           9650029242287828579, 2870177450012600261)
-_M = (1 << 64) - 1
-
-
-def _rotl(x: int, r: int) -> int:
-    return ((x << r) | (x >> (64 - r))) & _M
-
-
-def _round(acc: int, lane: int) -> int:
-    return (_rotl((acc + lane * _P2) & _M, 31) * _P1) & _M
-
-
-def xxh64(data: bytes, seed: int = 0) -> int:
-    """XXH64, the hash Prometheus uses for label sets (github.com/cespare/xxhash)."""
-    n, i = len(data), 0
-    if n >= 32:
-        v = [(seed + _P1 + _P2) & _M, (seed + _P2) & _M, seed, (seed - _P1) & _M]
-        while i + 32 <= n:
-            v = [_round(v[k], int.from_bytes(data[i + 8 * k:i + 8 * k + 8], "little")) for k in range(4)]
-            i += 32
-        h = (_rotl(v[0], 1) + _rotl(v[1], 7) + _rotl(v[2], 12) + _rotl(v[3], 18)) & _M
-        for lane in v:
-            h = ((h ^ _round(0, lane)) * _P1 + _P4) & _M
-    else:
-        h = (seed + _P5) & _M
-    h = (h + n) & _M
-    while i + 8 <= n:
-        h = (_rotl(h ^ _round(0, int.from_bytes(data[i:i + 8], "little")), 27) * _P1 + _P4) & _M
-        i += 8
-    if i + 4 <= n:
-        h = (_rotl(h ^ (int.from_bytes(data[i:i + 4], "little") * _P1) & _M, 23) * _P2 + _P3) & _M
-        i += 4
-    while i < n:
-        h = (_rotl(h ^ (data[i] * _P5) & _M, 11) * _P1) & _M
-        i += 1
-    h ^= h >> 33
-    h = (h * _P2) & _M
-    h ^= h >> 29
-    h = (h * _P3) & _M
-    return h ^ (h >> 32)
-
-
 # The file name every level's rules are backfilled from (promtool runs in the level's own folder): a group's
 # evaluation times hash its file and name (:func:`group_eval_start`), so with one name for every level a rule reading
 # an earlier level's samples of the same evaluation (the spoke tier's rules after its first) finds them at its own
 # timestamps, as in the rule manager, which runs the whole group at once.
 LEVEL_FILE = "backfill.rules.yaml"
-
-
-def group_eval_start(name: str, interval: float, start: float, file: str = "",
-                     labels_encoding: str = "slicelabels") -> float:
-    """First evaluation time at or after ``start`` of a rule group, as the Prometheus rule manager (and so
-    promtool's rules backfill) places it: every ``interval`` seconds at the offset
-    ``hash(labels{file, name}) % interval`` (``rules.Group.EvalTimestamp``), the hash depending on how the build
-    encodes labels (:func:`labels_encoding`)."""
-    step = int(round(interval * 1e9))
-    offset = xxh64(_labels_bytes({"file": file, "name": name}, labels_encoding)) % step
-    t = int(round(start * 1e9))
-    base = (t - offset) - ((t - offset) % step) + offset
-    while base < t:
-        base += step
-    return base / 1e9
-
-
-def _labels_bytes(labels: dict[str, str], encoding: str) -> bytes:
-    """The bytes ``labels.Labels.Hash`` hashes under ``encoding`` (prometheus/prometheus model/labels/)."""
-    strings = [s.encode() for k in sorted(labels) for s in (k, labels[k])]
-    if encoding == "slicelabels":
-        return b"".join(s + b"\xff" for s in strings)
-
-    def size(n: int) -> bytes:
-        if encoding == "stringlabels":
-            return bytes([n]) if n < 255 else b"\xff" + n.to_bytes(3, "little")
-        out = b""
-        while n >= 0x80:
-            out, n = out + bytes([n & 0x7F | 0x80]), n >> 7
-        return out + bytes([n])
-
-    if encoding not in ("stringlabels", "stringlabels-varint"):
-        raise ValueError(f"unknown labels encoding {encoding!r}")
-    return b"".join(size(len(s)) + s for s in strings)
-
-
-def _key(group: dict, rule: dict) -> tuple[str, str]:
-    return group["name"], json.dumps(rule, sort_keys=True)
-
-
-def selected_names(expr: str) -> set[str]:
-    """Metric names an expression reads (vector selectors by name or ``__name__="..."``)."""
-    import promql_parser as pp
-
-    from gpudash.promql.lint import vector_selectors
-
-    found: set[str] = set()
-    for node in vector_selectors(pp.parse(expr)):
-        if node.name:
-            found.add(node.name)
-        found.update(m.value for m in node.matchers.matchers if m.name == "__name__" and m.op == pp.MatchOp.Equal)
-    return found
-
-
-def rule_levels(groups: list[dict]) -> list[dict[str, set]]:
-    """Recording rules by dependency level: level 1 reads no recorded name of these groups, level k reads
-    something of level k-1. Returns, per level, {record: {(group name, rule as JSON)}} (one record may have several
-    rules, e.g. one per constant row)."""
-    rules = [(g, r) for g in groups for r in g["rules"] if "record" in r]
-    records = {r["record"] for _, r in rules}
-    deps: dict[str, set[str]] = {}
-    for _, r in rules:
-        deps.setdefault(r["record"], set()).update(selected_names(r["expr"]) & records)
-    level: dict[str, int] = {}
-
-    def depth(name: str, stack=()) -> int:
-        if name in level:
-            return level[name]
-        if name in stack:
-            raise ValueError(f"recording rules form a cycle: {' -> '.join((*stack, name))}")
-        d = 1 + max((depth(x, (*stack, name)) for x in deps[name] if x != name), default=0)
-        level[name] = d
-        return d
-
-    for name in deps:
-        depth(name)
-    out: list[dict[str, set]] = [dict() for _ in range(max(level.values(), default=0))]
-    for g, r in rules:
-        out[level[r["record"]] - 1].setdefault(r["record"], set()).add(_key(g, r))
-    return out

@@ -24,7 +24,7 @@ from gpudash.render.rules import hub, inputs, spoke, spoke_tier
 OK, WARN, FAIL = "ok", "warn", "fail"
 ROLES = ("spoke", "hub", "single")  # single: one Prometheus running the spoke and the hub rules (no ACM)
 SLOW_RULE = 5.0  # seconds: a spoke rule slower than this delays the metrics-collector's push
-# Raw series the spoke rules read (gpudash/render/rules/spoke.py), each pinned to kube-state-metrics' job.
+# Raw series the spoke rules read (gpudash/render/rules/), each pinned to kube-state-metrics' job.
 KSM_SERIES = (ksm.CONTAINER_REQUESTS, ksm.POD_PHASE, ksm.NODE_LABELS, ksm.NODE_ALLOCATABLE, ksm.POD_OWNER)
 # OpenShift's platform Prometheus: the cluster-monitoring-operator's Prometheus CR "k8s" in openshift-monitoring
 # (openshift/cluster-monitoring-operator assets/prometheus-k8s/prometheus.yaml); prometheus-operator names its

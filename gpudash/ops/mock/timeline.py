@@ -23,20 +23,9 @@ from gpudash.model.sources import kube_state_metrics as kube
 from gpudash.model.types import Model
 from gpudash.ops.mock.config import Mock
 from gpudash.simulation import series as gs
+from gpudash.simulation.devices import counter_at, counter_runs, gpu_watts, power_watts, reloads, shown_holders
 from gpudash.simulation.reference import Reference
-from gpudash.simulation.scenario import (
-    LOOKBACK,
-    Event,
-    Node,
-    Pod,
-    Scenario,
-    counter_at,
-    counter_runs,
-    gpu_watts,
-    power_watts,
-    reloads,
-    shown_holders,
-)
+from gpudash.simulation.scenario import LOOKBACK, Event, Node, Pod, Scenario
 
 Labels = tuple[tuple[str, str], ...]
 JOBS = ("ksm", "dcgm", "amd")
@@ -71,7 +60,7 @@ def reload_minutes(s: Scenario) -> set[int]:
 
 
 def gpu_counter_runs(s: Scenario, compressed: Scenario, points: list[int], node: Node, gpu: int) -> tuple:
-    """:func:`~gpudash.simulation.scenario.counter_runs` of a GPU of ``s``, its power taken once per change minute
+    """:func:`~gpudash.simulation.devices.counter_runs` of a GPU of ``s``, its power taken once per change minute
     from ``compressed`` (``s`` compressed to ``points``, every reload minute among them)."""
     watts = [gpu_watts(compressed, node, gpu, i) for i in range(len(points))]
     return counter_runs(points, watts, reloads(s, node))
@@ -139,7 +128,7 @@ class Timeline:
 
     def counters(self, minute: int) -> dict[str, dict[Labels, float]]:
         """{job: {labels: value}} of the GPUs' energy counters at ``minute`` (exposed form, as :meth:`exposed`):
-        the power the exporter shows, summed since minute 0 (gpudash.simulation.scenario.counter_runs)."""
+        the power the exporter shows, summed since minute 0 (gpudash.simulation.devices.counter_runs)."""
         if self._counters is None:
             self._counters = []
             for index, node in enumerate(self._compressed.nodes):

@@ -205,20 +205,57 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | No
     final = common.not_final_warning(readable_end, end, delay)
     if final:
         warnings.append(final)
+    data = _hourly_data(prom, scope, start, readable_end, delay, progress)
+    gaps = common.check_rules_installed(prom, scope, start, readable_end,
+                                        {h for _, h, v in data["info"] if v > 0}, warnings)
 
+    by_ns = {t.namespace: t for t in model.tenants}
+    daily: dict[str, dict[int, dict[str, float]]] = defaultdict(lambda: defaultdict(lambda: defaultdict(float)))
+    monthly: dict[str, dict[int, dict[tuple, float]]] = defaultdict(lambda: defaultdict(lambda: defaultdict(float)))
+    lines = _gpu_lines(data, by_ns, daily, monthly)
+    energy = _energy_lines(data, by_ns, daily, monthly, model.energy.in_budget)
+    unpriced_rows = _unpriced_rows(data, by_ns)
+
+    tenant_lines = sorted((x for x in lines.values() if x.tenant and (x.gpu_hours or x.cost)),
+                          key=lambda x: (x.cluster, x.tenant, x.gpu_class, x.resource))
+    others = sorted((x for x in lines.values() if not x.tenant and (x.gpu_hours or x.cost)),
+                    key=lambda x: (x.cluster, x.namespace, x.gpu_class, x.resource))
+    kept = sorted((x for x in energy.values() if x.kwh or x.cost), key=lambda x: (x.cluster, x.tenant))
+    energy_lines = [x for x in kept if x.tenant and x.tenant != UNALLOCATED]
+    unallocated = [x for x in kept if x.tenant == UNALLOCATED]
+    non_tenant_energy = [x for x in kept if not x.tenant]
+
+    pushed = common.pushed_hours(data.get("pushed", ()))
+    single = common.single_cluster(pushed) if pushed else bool(lines) and not any(k[0] for k in lines)
+    warnings += _usage_warnings(model, tenant_lines, others, non_tenant_energy, unpriced_rows)
+    if not scope.namespace and readable_end > start and any(v > 0 for _, _, v in data["info"]):
+        warnings += common.missing_cluster_warnings(model.clusters if cluster is None else (cluster,),
+                                                    pushed, start, readable_end, "GPU usage")
+    for w in prom.warnings:
+        if w not in warnings:
+            warnings.append(w)
+    tenants = [chosen] if chosen else list(model.tenants)
+    return BillingReport(start, end, readable_end, model.currency, tenant_lines, tenants, others, unpriced_rows,
+                         {k: {d: dict(v) for d, v in days.items()} for k, days in daily.items()},
+                         {k: {m: list(v.values()) for m, v in months.items()} for k, months in monthly.items()},
+                         warnings, single, gaps, bool(prom.warnings), energy_lines, unallocated,
+                         non_tenant_energy, model.energy.in_budget)
+
+
+def _hourly_data(prom: Prometheus, scope: queries.Scope, start: int, end: int, delay: int, progress) -> dict:
+    """The hub's hourly figures of ``[start, end)`` the statement reads: {kind: [(labels, hour, value)]}."""
     exprs = {"gpu_hours": queries.gpu_hours(scope), "cost": queries.cost(scope), "unpriced": queries.unpriced(scope),
              "info": queries.tenant_info_present(scope), "energy_kwh": queries.energy_kwh(scope),
              "energy_cost": queries.energy_cost(scope)}
     if not scope.namespace:  # provider view: which clusters pushed each hour (a tenant cannot see this series)
         exprs["pushed"] = queries.cluster_billed_hour(scope, delay)
-    data = common.read_hourly(prom, exprs, start, readable_end, delay, progress)
-    gaps = common.check_rules_installed(prom, scope, start, readable_end,
-                                        {h for _, h, v in data["info"] if v > 0}, warnings)
+    return common.read_hourly(prom, exprs, start, end, delay, progress)
 
-    by_ns = {t.namespace: t for t in model.tenants}
+
+def _gpu_lines(data: dict, by_ns: dict[str, Tenant], daily, monthly) -> dict[tuple, Line]:
+    """The GPU lines {billing line key: Line} summed over the hours; a tenant's cost also per day (``daily``) and
+    per month (``monthly``)."""
     lines: dict[tuple, Line] = {}
-    daily: dict[str, dict[int, dict[str, float]]] = defaultdict(lambda: defaultdict(lambda: defaultdict(float)))
-    monthly: dict[str, dict[int, dict[tuple, float]]] = defaultdict(lambda: defaultdict(lambda: defaultdict(float)))
     for kind in ("gpu_hours", "cost"):
         for labels, hour, value in data[kind]:
             key = tuple(labels.get(k, "") for k in queries.BILLING_LINE)
@@ -228,7 +265,12 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | No
             if t and kind == "cost":
                 daily[t.name][hour - hour % DAY][f"{key[2]} {key[3]}"] += value
                 monthly[t.name][month_start(hour)][key] += value
+    return lines
 
+
+def _energy_lines(data: dict, by_ns: dict[str, Tenant], daily, monthly, in_budget: bool) -> dict[tuple, EnergyLine]:
+    """The energy lines {energy line key: EnergyLine} summed over the hours (the row without namespace is
+    :data:`UNALLOCATED`); a tenant's energy cost also per day, and per month when ``energy.in_budget``."""
     energy: dict[tuple, EnergyLine] = {}
     for kind in ("energy_kwh", "energy_cost"):
         for labels, hour, value in data[kind]:
@@ -241,49 +283,34 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | No
             used.cost += value
             if t:
                 daily[t.name][hour - hour % DAY][common.ENERGY] += value
-                if model.energy.in_budget:  # as the hub's budget rules count it
+                if in_budget:  # as the hub's budget rules count it
                     monthly[t.name][month_start(hour)][key] += value
+    return energy
 
+
+def _unpriced_rows(data: dict, by_ns: dict[str, Tenant]) -> list[dict]:
+    """GPU-hours without a price per (cluster, namespace, product, resource), summed over the hours."""
     unpriced: dict[tuple, float] = defaultdict(float)
     for labels, _hour, value in data["unpriced"]:
         key = tuple(labels.get(k, "") for k in queries.UNPRICED_LINE)
         unpriced[key] += value
+    return [{"cluster": c, "namespace": ns, "tenant": by_ns[ns].name if ns in by_ns else "", "product": p,
+             "resource": r, "gpu_hours": v} for (c, ns, p, r), v in sorted(unpriced.items()) if v]
 
-    tenant_lines = sorted((x for x in lines.values() if x.tenant and (x.gpu_hours or x.cost)),
-                          key=lambda x: (x.cluster, x.tenant, x.gpu_class, x.resource))
-    others = sorted((x for x in lines.values() if not x.tenant and (x.gpu_hours or x.cost)),
-                    key=lambda x: (x.cluster, x.namespace, x.gpu_class, x.resource))
-    unpriced_rows = [{"cluster": c, "namespace": ns, "tenant": by_ns[ns].name if ns in by_ns else "", "product": p,
-                      "resource": r, "gpu_hours": v} for (c, ns, p, r), v in sorted(unpriced.items()) if v]
 
-    kept = sorted((x for x in energy.values() if x.kwh or x.cost), key=lambda x: (x.cluster, x.tenant))
-    energy_lines = [x for x in kept if x.tenant and x.tenant != UNALLOCATED]
-    unallocated = [x for x in kept if x.tenant == UNALLOCATED]
-    non_tenant_energy = [x for x in kept if not x.tenant]
-
-    pushed = common.pushed_hours(data.get("pushed", []))
-    single = common.single_cluster(pushed) if pushed else bool(lines) and not any(k[0] for k in lines)
+def _usage_warnings(model: Model, tenant_lines: list[Line], others: list[Line], non_tenant_energy: list[EnergyLine],
+                    unpriced_rows: list[dict]) -> list[str]:
+    """Usage billed to no one (namespaces that are no tenant, products without a price) and hub prices that are
+    not the model's."""
     cur = model.currency
-    warnings += [_not_a_tenant(x, f"GPU-hours of {x.gpu_class} {x.resource}", cur) for x in others]
+    warnings = [_not_a_tenant(x, f"GPU-hours of {x.gpu_class} {x.resource}", cur) for x in others]
     warnings += [_not_a_tenant(x, "kWh of GPU energy", cur) for x in non_tenant_energy]
     for u in unpriced_rows:
         warnings.append(f"{common.round_hours(u['gpu_hours']):g} GPU-hours of {u['resource']} on product "
                         f"{u['product'] or '(no product label)'} in namespace {u['namespace']}"
                         f"{common.on_cluster(u['cluster'])} have no price in the model: not billed (add the "
                         "product to a GPU class)")
-    warnings += _price_drift(model, tenant_lines)
-    if not scope.namespace and readable_end > start and any(v > 0 for _, _, v in data["info"]):
-        warnings += common.missing_cluster_warnings(model.clusters if cluster is None else (cluster,),
-                                                    pushed, start, readable_end, "GPU usage")
-    for w in prom.warnings:
-        if w not in warnings:
-            warnings.append(w)
-    tenants = [chosen] if chosen else list(model.tenants)
-    return BillingReport(start, end, readable_end, cur, tenant_lines, tenants, others, unpriced_rows,
-                         {k: {d: dict(v) for d, v in days.items()} for k, days in daily.items()},
-                         {k: {m: list(v.values()) for m, v in months.items()} for k, months in monthly.items()},
-                         warnings, single, gaps, bool(prom.warnings), energy_lines, unallocated,
-                         non_tenant_energy, model.energy.in_budget)
+    return warnings + _price_drift(model, tenant_lines)
 
 
 def _not_a_tenant(x: Line | EnergyLine, what: str, cur: str) -> str:

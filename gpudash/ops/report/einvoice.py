@@ -47,12 +47,20 @@ def _category(invoice: Invoice) -> tuple[str, Decimal]:
 
 def cii_xml(invoice: Invoice) -> bytes:
     """``invoice`` as CII XML, validated against the EN 16931 profile's XSD (a final invoice only)."""
-    from drafthorse.models.accounting import ApplicableTradeTax
     from drafthorse.models.document import Document
-    from drafthorse.models.note import IncludedNote
-    from drafthorse.models.payment import PaymentMeans, PaymentTerms
-    from drafthorse.models.tradelines import LineItem
 
+    _check(invoice)
+    doc = Document()
+    _header(doc, invoice)
+    _agreement(doc.trade.agreement, invoice)
+    category, rate = _category(invoice)
+    _lines(doc.trade.items, invoice, category, rate)
+    _settlement(doc.trade.settlement, invoice, category, rate)
+    return doc.serialize(schema=PROFILE)
+
+
+def _check(invoice: Invoice) -> None:
+    """Refuse a draft statement, and an invoice without the parties' fields EN 16931 requires."""
     if not invoice.final:
         raise GpudashError(f"statement {invoice.number} is a draft ({'; '.join(invoice.draft)}): only a final "
                            "statement is an invoice")
@@ -62,8 +70,12 @@ def cii_xml(invoice: Invoice) -> bytes:
                if not value]
     if missing:
         raise GpudashError(f"an EN 16931 e-invoice needs {', '.join(missing)} in the model")
-    cur = invoice.currency
-    doc = Document()
+
+
+def _header(doc, invoice: Invoice) -> None:
+    """The document's profile (BT-24), number, type (a revision is 384), issue date and note."""
+    from drafthorse.models.note import IncludedNote
+
     doc.context.guideline_parameter.id = GUIDELINE
     doc.header.id = invoice.number
     doc.header.type_code = "384" if invoice.replaces else "380"
@@ -72,7 +84,10 @@ def cii_xml(invoice: Invoice) -> bytes:
     note.content = f"GPU usage of namespace {invoice.buyer.namespace}"
     doc.header.notes.add(note)
 
-    agreement = doc.trade.agreement
+
+def _agreement(agreement, invoice: Invoice) -> None:
+    """Seller and buyer, with the buyer's customer id and purchase order when the model has them."""
+    seller, buyer = invoice.seller, invoice.buyer.billing
     _party(agreement.seller, seller.name, seller.address, seller.country, seller.tax_id, seller.email)
     _party(agreement.buyer, buyer.legal_name or invoice.buyer.name, buyer.address, buyer.country, buyer.tax_id,
            buyer.email)
@@ -81,7 +96,11 @@ def cii_xml(invoice: Invoice) -> bytes:
     if buyer.purchase_order:
         agreement.buyer_order.issuer_assigned_id = buyer.purchase_order
 
-    category, rate = _category(invoice)
+
+def _lines(items, invoice: Invoice, category: str, rate: Decimal) -> None:
+    """One line item per invoice line, each under the invoice's VAT category and rate."""
+    from drafthorse.models.tradelines import LineItem
+
     for index, x in enumerate(invoice.lines, 1):
         item = LineItem()
         item.document.line_id = str(index)
@@ -92,9 +111,16 @@ def cii_xml(invoice: Invoice) -> bytes:
         item.settlement.trade_tax.category_code = category
         item.settlement.trade_tax.rate_applicable_percent = rate
         item.settlement.monetary_summation.total_amount = x.amount
-        doc.trade.items.add(item)
+        items.add(item)
 
-    settlement = doc.trade.settlement
+
+def _settlement(settlement, invoice: Invoice, category: str, rate: Decimal) -> None:
+    """Currency, period, payment means and terms, the invoice a revision replaces, the VAT breakdown and the
+    totals."""
+    from drafthorse.models.accounting import ApplicableTradeTax
+    from drafthorse.models.payment import PaymentMeans, PaymentTerms
+
+    seller, cur = invoice.seller, invoice.currency
     settlement.currency_code = cur
     settlement.payment_reference = invoice.number
     start = datetime.fromtimestamp(invoice.start, UTC)
@@ -131,7 +157,6 @@ def cii_xml(invoice: Invoice) -> bytes:
     total.tax_total = (invoice.tax_amount, cur)
     total.grand_total = invoice.total_due
     total.due_amount = invoice.total_due
-    return doc.serialize(schema=PROFILE)
 
 
 def facturx_pdf(pdf: bytes, xml: bytes) -> bytes:

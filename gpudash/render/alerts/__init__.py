@@ -13,6 +13,7 @@ from gpudash.base import layout
 from gpudash.model.sources import gpu_exporters as gx
 from gpudash.model.types import Model
 from gpudash.render.alerts import health, idle, integrity, prune, quotas, routing, tenant
+from gpudash.render.alerts.integrity import rule_health
 from gpudash.render.rules import prometheus_rule
 from gpudash.render.rules.format import rule_file
 
@@ -39,7 +40,7 @@ def allowlist_names(model: Model) -> tuple[str, ...]:
 
 def allowlist_matches(model: Model) -> tuple[str, ...]:
     """Series selectors the hub alerts need (MCO allowlist ``matches``): the rule-health self-metrics."""
-    return integrity.allowlist_matches()
+    return rule_health.allowlist_matches()
 
 
 def tests(model: Model) -> dict[str, dict]:

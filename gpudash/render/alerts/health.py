@@ -14,7 +14,7 @@ from gpudash.promql import build as q
 from gpudash.promql.read import HOUR
 from gpudash.render.alerts import common as c
 from gpudash.render.alerts import promtool as pt
-from gpudash.render.alerts.integrity import exporters
+from gpudash.render.alerts.integrity.sources import exporters
 
 # XIDs after which NVIDIA says the GPU needs a reset or a node reboot (double-bit / uncontained ECC, row-remap
 # failure, NVLink, fallen off the bus, GSP): critical. Other XIDs (mostly application faults) are warnings.
@@ -124,10 +124,6 @@ def _fired(model: Model, name: str, labels: dict, description: str) -> dict:
     return pt.provider_alert(model, alerts(model), name, labels, description)
 
 
-def _order(expected: dict) -> tuple:
-    return tuple(sorted(expected["exp_labels"].items()))
-
-
 def _xid_tests(model: Model) -> list[dict]:
     if not nvidia(model):
         return []
@@ -152,7 +148,7 @@ def _xid_tests(model: Model) -> list[dict]:
         return _fired(model, an.XID, {**labels, "severity": "critical" if fatal else "warning"},
                       _xid_text(gpu, labels["UUID"], "gpu-node-1", cluster, str(code), fatal))
 
-    both = sorted([fired("0", False), fired("1", True)], key=_order)
+    both = sorted([fired("0", False), fired("1", True)], key=pt.order)
     # The change 0 -> 43 (samples at steps start-1 and start) counts in changes()[1h] while the range still holds
     # step start-1. Check one step inside and one step past that edge, never on it (Prometheus 2 and 3 differ
     # on whether a range includes its left end).

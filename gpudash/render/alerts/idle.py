@@ -77,23 +77,17 @@ def _recorded(model: Model, step: int, rows) -> dict:
                             for labels, value in sorted(rows, key=lambda r: r[0]["pod"])]}
 
 
-def tests(model: Model) -> dict:
-    """Pods of the first tenant whose namespace the regex watches: one idle from the start, one busy until
-    later, one always busy, one idle without GPUs now; with a veto, one idle but drawing power; pods outside the
-    namespace or model regex, and in a namespace that is no tenant, never fire."""
+def _pods(model: Model, total: int, last_busy: int) -> tuple[list, dict, dict]:
+    """The input series of :func:`tests`' pods over ``total`` steps, the alerts expected of them {pod: alert} and
+    their recorded idle rows {pod: (labels of names.POD_IDLE, cost per hour)}; the busy-then-idle pod is busy
+    until step ``last_busy``."""
     idle = model.alerts.idle
-    P = c.push(model)
     cluster = model.clusters[0]
     watched = [t for t in model.tenants if _matches(idle.namespace_regex, t.namespace)]
     unwatched = [t for t in model.tenants if not _matches(idle.namespace_regex, t.namespace)]
     models_in = [m for m in _models(model) if _matches(idle.model_regex, m[0])]
     models_out = [m for m in _models(model) if not _matches(idle.model_regex, m[0])]
-    window_steps = idle.window / P
-    first = -(-idle.window // P)  # the idle-from-start pod fires at the first step >= window
-    last_busy = first + 1
-    fires_after_busy = int(last_busy + window_steps) + 1
-    total = fires_after_busy + 2
-    inputs, expected, recorded = [], {}, {}  # recorded: pod -> (labels of names.POD_IDLE, cost per hour)
+    inputs, expected, recorded = [], {}, {}
 
     def pod(namespace, name, gpu_model, activity, cost, workload=None, power=None):
         labels = {"cluster": cluster, "namespace": namespace, "pod": name}
@@ -139,6 +133,21 @@ def tests(model: Model) -> dict:
         pod(unwatched[0].namespace, "unwatched", gpu_model, [0.0] * total, price)
     inputs += [pt.series(names.TENANT_INFO, {"namespace": t.namespace, "tenant": t.name}, [1] * total)
                for t in model.tenants]
+    return inputs, expected, recorded
+
+
+def tests(model: Model) -> dict:
+    """Pods of the first tenant whose namespace the regex watches: one idle from the start, one busy until
+    later, one always busy, one idle without GPUs now; with a veto, one idle but drawing power; pods outside the
+    namespace or model regex, and in a namespace that is no tenant, never fire."""
+    idle = model.alerts.idle
+    P = c.push(model)
+    window_steps = idle.window / P
+    first = -(-idle.window // P)  # the idle-from-start pod fires at the first step >= window
+    last_busy = first + 1
+    fires_after_busy = int(last_busy + window_steps) + 1
+    total = fires_after_busy + 2
+    inputs, expected, recorded = _pods(model, total, last_busy)
     cases = [
         pt.case(model, first - 1, an.IDLE),  # nobody observed for a whole window yet
         pt.case(model, first, an.IDLE, [expected["idle-notebook"]] if expected else []),

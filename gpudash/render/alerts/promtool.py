@@ -61,6 +61,11 @@ def provider_alert(model: Model, rules, name: str, labels: dict, description: st
                   "dashboard_url": provider_dashboard_link(model)})
 
 
+def order(expected: dict) -> tuple:
+    """The sort key of expected alerts: their labels, so a test file lists them in a stable order."""
+    return tuple(sorted(expected["exp_labels"].items()))
+
+
 def case(model: Model, step: int, alertname: str, alerts=()) -> dict:
     return {"eval_time": eval_time(model, step), "alertname": alertname, "exp_alerts": list(alerts)}
 

@@ -21,7 +21,7 @@ Per scenario up to three files (plain data; the writer serialises them):
   (the reference model's spoke figures at each jittered or lost push time, with ``cluster``) in, hub rules only.
   Both evaluate every ``billing.mco_interval`` (promtool ignores rule group ``interval``), except long
   ``hub_only`` scenarios (a month boundary, budgets, long outages): they evaluate hourly, on the hour, with one
-  on-time push per hour, on the hour (:func:`gpudash.simulation.series.push_interval`), which is enough for every
+  on-time push per hour, on the hour (:func:`gpudash.simulation.pushes.push_interval`), which is enough for every
   hub rule and keeps a 31-day horizon affordable.
 
 ``tests/golden/scenarios.yaml`` (:data:`gpudash.base.layout.GOLDEN_INDEX`, where ``promtool test rules tests/*.yaml``
@@ -48,21 +48,19 @@ from gpudash.promql import build as q
 from gpudash.render.rules import spoke_tier
 from gpudash.simulation import clear_caches
 from gpudash.simulation import scenario as sc
-from gpudash.simulation.reference import Reference, period_start
-from gpudash.simulation.scenario import push_rules
-from gpudash.simulation.series import (
+from gpudash.simulation.pushes import (
     HOURLY_KINDS,
     Pushed,
-    local_key,
     push_interval,
     push_results,
     pushed,
     rule_content,
     rule_samples,
     settling_samples,
-    synthesise,
-    tier_recorded,
 )
+from gpudash.simulation.reference import Reference, period_start
+from gpudash.simulation.scenario import push_rules
+from gpudash.simulation.series import local_key, synthesise, tier_recorded
 
 SPOKE_RULES = layout.from_tests(layout.SPOKE_RULES)
 HUB_RULES = layout.from_tests(layout.HUB_RULES)
@@ -196,7 +194,7 @@ def _stable(ref: Reference, minute: int) -> bool:
 
 class HubView:
     """What the hub's last-hour series hold (contract section 6), from the spoke rule results that reached it
-    (:class:`gpudash.simulation.series.Pushed`, as :func:`gpudash.simulation.series.rule_samples` gives them).
+    (:class:`gpudash.simulation.pushes.Pushed`, as :func:`gpudash.simulation.pushes.rule_samples` gives them).
     ``clusters``: the model clusters that get a zero coverage row for an hour nothing delivered (backfill, on the
     hub of several clusters; none on a single cluster)."""
 

@@ -76,6 +76,11 @@ def _energy_panels(model: Model, s, power: str, legend: str) -> list:
     ]
 
 
+def _idle_window(model: Model) -> str:
+    """The idle window the idle panels name: ``alerts.idle.window``, at least two pushes."""
+    return q.duration(max(model.alerts.idle.window, 2 * model.billing.mco_interval))
+
+
 # --- provider -----------------------------------------------------------------------------------------------------
 
 def _hours_words(seconds: int) -> str:
@@ -83,12 +88,11 @@ def _hours_words(seconds: int) -> str:
     return "two hours" if hours == 2 else f"{hours} hours"
 
 
-def provider(model: Model) -> P.Dashboard:
-    s = provider_scope(model)
+def _fleet_now(model: Model, s) -> list:
+    """Allocation, revenue, idle cost and unpriced hours right now, fleet-wide."""
     cur, rate = P.currency_unit(model.currency), P.currency_rate_unit(model.currency)
-    window = q.duration(max(model.alerts.idle.window, 2 * model.billing.mco_interval))
-
-    panels = [
+    window = _idle_window(model)
+    return [
         P.row("Fleet now"),
         P.stat("Whole GPUs allocated", "Whole GPUs (nvidia.com/gpu, amd.com/gpu) allocated right now to Running "
                "pods on all selected clusters: the quantity billed per hour at the class price.", P.GPUS,
@@ -120,7 +124,13 @@ def provider(model: Model) -> P.Dashboard:
                "gpudash.yaml.", P.GPU_HOURS,
                (Q(pq.unpriced_last_hour(s), instant=True),),
                thresholds=((None, P.GREEN), (1e-9, P.RED)), decimals=2, no_value="0"),
+    ]
 
+
+def _allocation_and_utilisation(model: Model, s) -> list:
+    """Allocation, utilisation and revenue per cluster and class over time."""
+    cur, rate = P.currency_unit(model.currency), P.currency_rate_unit(model.currency)
+    return [
         P.row("Allocation and utilisation"),
         P.timeseries("GPUs allocated by cluster and class", "Units of each billed resource (whole GPUs, MIG "
                      "slices, shared replicas) allocated to Running pods, per cluster and GPU class.", P.GPUS,
@@ -137,7 +147,13 @@ def provider(model: Model) -> P.Dashboard:
                      f"the hub {_hours_words(read.delay(model))} after it starts.", cur,
                      (Q(pq.revenue_per_hour(s), "{{cluster}}", interval="1h"),),
                      bars=True, stack=True, decimals=2),
+    ]
 
+
+def _tenants(model: Model, s) -> list:
+    """Tenants by spend and burn rate, and GPU spend outside any tenant."""
+    cur, rate = P.currency_unit(model.currency), P.currency_rate_unit(model.currency)
+    return [
         P.row("Tenants"),
         P.table("Tenants by period-to-date spend", f"Per tenant: cost of this billing period so far, projected "
                 f"cost at the end of the period and budget (all {model.currency}), and the share of the budget "
@@ -156,7 +172,14 @@ def provider(model: Model) -> P.Dashboard:
                 f"burn rate ({model.currency}/h) is not invoiced to anyone. Add them as tenants or stop them.",
                 rate, (Q(pq.spend_outside_tenants(s), instant=True, table=True),),
                 hide=("Time",), rename={"Value": "Burn rate"}, sort_by="Burn rate", decimals=2, height=6),
+    ]
 
+
+def _idle_gpus(model: Model, s) -> list:
+    """Idle but allocated GPUs and what they cost."""
+    rate = P.currency_rate_unit(model.currency)
+    window = _idle_window(model)
+    return [
         P.row("Idle GPUs"),
         P.table("Idle but allocated GPUs", f"Pods whose GPUs showed zero activity during the whole idle window "
                 f"({window}) while still allocated: GPUs held and their burn rate ({model.currency}/h).",
@@ -168,7 +191,12 @@ def provider(model: Model) -> P.Dashboard:
         P.timeseries("Idle GPUs cost over time", f"Burn rate of idle-but-allocated pods per cluster "
                      f"({model.currency}/h).", rate,
                      (Q(pq.idle_cost_by_cluster(s), "{{cluster}}"),), width=10, decimals=2),
+    ]
 
+
+def _mig_and_unpriced(model: Model, s) -> list:
+    """MIG slices by profile and usage without a price."""
+    return [
         P.row("MIG and unpriced usage"),
         P.timeseries("MIG slices allocated by profile", "MIG instances allocated per cluster, class and profile "
                      "(billed resource nvidia.com/mig-<profile>).", P.GPUS,
@@ -182,9 +210,12 @@ def provider(model: Model) -> P.Dashboard:
                 "label). Add the product to a GPU class in gpudash.yaml.", P.GPU_HOURS,
                 (Q(pq.unpriced_lines(s), instant=True, table=True),),
                 hide=("Time",), rename={"Value": "GPU-hours"}, sort_by="GPU-hours", decimals=3, height=6),
+    ]
 
-        *_energy_panels(model, s, pq.power_by_namespace(s), "{{cluster}} {{namespace}}"),
 
+def _billing_data_health(model: Model, s) -> list:
+    """Clusters pushing, push age, exporter targets and billing lines."""
+    return [
         P.row("Billing data health"),
         P.stat("Clusters pushing", f"Clusters that pushed gpudash's spoke series (the billed-hour marker every "
                f"push carries) within the hub's freshness window (1.5 push intervals, as every hub read). The "
@@ -212,6 +243,14 @@ def provider(model: Model) -> P.Dashboard:
                      P.GPUS, (Q(pq.billing_lines(s), "{{cluster}}"),),
                      width=12),
     ]
+
+
+def provider(model: Model) -> P.Dashboard:
+    s = provider_scope(model)
+    panels = [*_fleet_now(model, s), *_allocation_and_utilisation(model, s), *_tenants(model, s),
+              *_idle_gpus(model, s), *_mig_and_unpriced(model, s),
+              *_energy_panels(model, s, pq.power_by_namespace(s), "{{cluster}} {{namespace}}"),
+              *_billing_data_health(model, s)]
     return P.Dashboard(
         title="GPU billing: provider", uid=uids.provider_dashboard_uid(),
         description="Fleet GPU allocation, utilisation, revenue, idle GPUs and billing-data health (provider only).",
@@ -270,11 +309,11 @@ def ccsp(model: Model) -> P.Dashboard:
 
 # --- tenant -------------------------------------------------------------------------------------------------------
 
-def tenant(model: Model, t: Tenant) -> P.Dashboard:
-    s = tenant_scope(model, t.namespace)
+def _tenant_period(model: Model, t: Tenant, s) -> list:
+    """Cost, budget, projection, GPU-hours, burn rate, efficiency and idle cost of the period."""
     cur, rate = P.currency_unit(model.currency), P.currency_rate_unit(model.currency)
-    window = q.duration(max(model.alerts.idle.window, 2 * model.billing.mco_interval))
-    panels = [
+    window = _idle_window(model)
+    return [
         P.row("This billing period (UTC month)"),
         P.stat("Cost this period", f"What {t.name} has been billed this month so far, in {model.currency}: exact "
                f"for complete hours up to the hour before last, the current burn rate since. Budget "
@@ -307,7 +346,13 @@ def tenant(model: Model, t: Tenant) -> P.Dashboard:
                f"for the whole last {window}: you pay for these GPUs without using them.", rate,
                (Q(idle_cost(s), instant=True),),
                thresholds=((None, P.GREEN), (0.01, P.ORANGE)), decimals=2, no_value="0", width=6),
+    ]
 
+
+def _tenant_burn_rate(model: Model, s) -> list:
+    """Burn rate in total, per workload and per pod."""
+    rate = P.currency_rate_unit(model.currency)
+    return [
         P.row("Burn rate"),
         P.timeseries("Burn rate", f"Cost per hour of all your running pods ({model.currency}/h) and the "
                      f"average over billing.burn_rate_window that the projection uses.", rate,
@@ -325,7 +370,13 @@ def tenant(model: Model, t: Tenant) -> P.Dashboard:
                 merge=True, hide=("Time",), rename={"Value #A": "Burn rate", "Value #B": "GPUs",
                                                     "Value #C": "GPU activity"},
                 units={"Value #B": P.GPUS, "Value #C": P.RATIO}, sort_by="Burn rate", decimals=2, height=9),
+    ]
 
+
+def _tenant_gpu_hours(model: Model, s) -> list:
+    """GPU-hours and cost per clock hour, class and cluster, and the allocation now."""
+    cur = P.currency_unit(model.currency)
+    return [
         P.row("GPU-hours"),
         P.timeseries("GPU-hours per clock hour by class and cluster", "GPU-hours allocated in each complete clock "
                      "hour, per cluster, GPU class and billed resource. A bar at T is the hour "
@@ -344,7 +395,12 @@ def tenant(model: Model, t: Tenant) -> P.Dashboard:
         P.timeseries("GPUs allocated by class", "Units of each billed resource allocated to your Running pods "
                      "right now, per cluster and GPU class.", P.GPUS,
                      (Q(allocated_by_line(s), "{{cluster}} {{gpu_class}} {{resource}}"),), stack=True, width=12),
+    ]
 
+
+def _tenant_efficiency(s) -> list:
+    """Allocated against used GPUs, and each pod's activity."""
+    return [
         P.row("Efficiency"),
         P.timeseries("Allocated vs used GPUs", "GPUs allocated to your pods (what you pay for) and the "
                      "GPU-equivalents actually busy (allocation x mean activity).", P.GPUS,
@@ -353,7 +409,14 @@ def tenant(model: Model, t: Tenant) -> P.Dashboard:
                      "pods near zero hold GPUs they do not use.", P.RATIO,
                      (Q(tq.activity(s), "{{cluster}}/{{pod}}"),),
                      min_value=0, max_value=1, width=12),
+    ]
 
+
+def tenant(model: Model, t: Tenant) -> P.Dashboard:
+    s = tenant_scope(model, t.namespace)
+    panels = [
+        *_tenant_period(model, t, s), *_tenant_burn_rate(model, s), *_tenant_gpu_hours(model, s),
+        *_tenant_efficiency(s),
         *_energy_panels(model, s, power_per_hour(s, ("cluster",)), "{{cluster}}"),
 
         P.row("Alerts"),

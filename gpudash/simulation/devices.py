@@ -1,0 +1,141 @@
+"""Devices: what the device plugin hands out to each pod of a scenario, which pod a GPU exporter shows on each
+device, and each GPU's synthetic power draw and energy counter.
+"""
+from __future__ import annotations
+
+import bisect
+import functools
+
+from gpudash.simulation.scenario import Node, Pod, Scenario
+
+
+def power_watts(utilisation: float) -> float:
+    """A synthetic whole GPU's power draw (W) at ``utilisation`` percent (a held device's; 0 when free)."""
+    return 60 + 3 * utilisation
+
+
+MIG_GPU_WATTS = 90  # a MIG GPU's synthetic power draw, whatever its instances do
+ENERGY_AT_START = 3.6e6  # joules an energy counter shows at minute 0 (energy since the driver loaded: 1 kWh)
+
+
+def exporter_visible(held: dict[tuple, tuple[Pod, str]]) -> dict[tuple, tuple[Pod, str]]:
+    """The devices of ``held`` a GPU exporter can attribute: those of the containers the pod-resources API lists
+    (:meth:`Pod.visible_containers`), not those a regular init container keeps."""
+    return {d: h for d, h in held.items() if h[1] in {c.name for c in h[0].visible_containers()}}
+
+
+def holder_index(held: dict[tuple, tuple[Pod, str]]) -> dict[tuple, tuple[Pod, str]]:
+    """{(node, gpu, profile, instance): (pod, container)} the GPU exporter attributes each device of ``held`` to
+    (instance 0 for a whole GPU): of a time-sliced device's replicas, the one sorted first (dcgm-exporter's
+    default device-to-pod map keeps one pod per device); devices only a regular init container holds are shown
+    as free (:func:`exporter_visible`)."""
+    out: dict[tuple, tuple[Pod, str]] = {}
+    visible = exporter_visible(held)
+    for d in sorted(visible, key=str):
+        out.setdefault((*d[:3], d[3] if d[2] is not None else 0), visible[d])
+    return out
+
+
+@functools.cache
+def shown_holders(s: Scenario, minute: int) -> dict[tuple, tuple[Pod, str]]:
+    """:func:`holder_index` of the devices held at ``minute``."""
+    return holder_index(assignments(s)[minute])
+
+
+def shown_holder(holders: dict[tuple, tuple[Pod, str]], node: Node, gpu: int, profile: str | None,
+                 instance: int) -> tuple[Pod, str] | None:
+    """The (pod, container) ``holders`` (a :func:`holder_index`) shows on a device, or None."""
+    return holders.get((node.name, gpu, profile, instance if profile is not None else 0))
+
+
+def gpu_watts(s: Scenario, node: Node, gpu: int, minute: int) -> float:
+    """A physical GPU's synthetic power draw (W) at ``minute``: a MIG GPU draws :data:`MIG_GPU_WATTS`, another
+    :func:`power_watts` of the utilisation of the pod the exporter shows on it (idle when none)."""
+    if node.mig_strategy != "none":
+        return MIG_GPU_WATTS
+    holder = shown_holder(shown_holders(s, minute), node, gpu, None, 0)
+    return power_watts(holder[0].utilisation_at(minute) if holder else 0.0)
+
+
+def reloads(s: Scenario, node: Node) -> set[int]:
+    """Minutes at which ``node``'s GPU driver reloads (``driver_reload`` faults): its energy counters restart."""
+    return {f.at for f in s.faults_of("driver_reload") if f.node in ("", node.name)}
+
+
+def counter_runs(starts, watts, reset: set[int]) -> tuple[tuple[int, float, float], ...]:
+    """A GPU's energy counter (J) as runs of constant power: (first minute, counter there, W) per ``starts[i]``
+    (ascending from 0, every minute of ``reset`` among them), the GPU drawing ``watts[i]`` until the next start.
+    At minute 0 it shows :data:`ENERGY_AT_START`, each later minute adds its power x 60 s, a reset sets it to 0."""
+    out: list[tuple[int, float, float]] = []
+    for p, w in zip(starts, watts):
+        value = ENERGY_AT_START if not out else out[-1][1] + out[-1][2] * 60 * (p - out[-1][0] - 1) + w * 60
+        out.append((p, 0.0 if p in reset else value, w))
+    return tuple(out)
+
+
+def counter_at(runs: tuple[tuple[int, float, float], ...], minute: int) -> float:
+    """The counter of :func:`counter_runs` at ``minute``."""
+    p, value, watts = runs[bisect.bisect_right(runs, minute, key=lambda r: r[0]) - 1]
+    return value + watts * 60 * (minute - p)
+
+
+@functools.cache
+def energy_counter(s: Scenario, node: Node, gpu: int) -> tuple[float, ...]:
+    """Per minute, the GPU's energy counter (J) drawing :func:`gpu_watts` (:func:`counter_runs`), reset at every
+    ``driver_reload`` of its node."""
+    minutes = range(s.duration + 1)
+    runs = counter_runs(minutes, [gpu_watts(s, node, gpu, k) for k in minutes], reloads(s, node))
+    return tuple(value for _, value, _ in runs)  # a run starts at every minute: its counter is the run's
+
+
+def devices(node: Node) -> list[tuple[int, str | None, int] | tuple[int, str, int, int]]:
+    """(gpu index, MIG profile or None, instance id or replica[, replica]) of every allocatable device."""
+    if node.mig_strategy == "none":
+        return [(g, None, r) for g in range(node.count) for r in range(node.replicas * node.partitions_per_gpu)]
+    return [(g, p, 1 + i, r) for g in range(node.count) for p, n in node.mig_layout for i in range(n)
+            for r in range(node.replicas)]
+
+
+def device_resource(node: Node, profile: str | None) -> str:
+    if profile and node.mig_strategy == "mixed":
+        return f"nvidia.com/mig-{profile}" + (".shared" if node.replicas > 1 and node.rename_shared else "")
+    if node.vendor == "amd":
+        return f"amd.com/{node.partition}" if node.partition and node.partition_strategy == "mixed" else "amd.com/gpu"
+    return "nvidia.com/gpu.shared" if node.replicas > 1 and node.rename_shared else "nvidia.com/gpu"
+
+
+@functools.cache
+def assignments(scenario: Scenario) -> list[dict[tuple, tuple[Pod, str]]]:
+    """Per minute: {(node, gpu, profile, instance): (pod, container)}, as the device plugin hands out devices."""
+    held: dict[str, list[tuple[tuple, str]]] = {}  # pod uid -> [(device, container)]
+    pods = {p.uid: p for p in scenario.pods}
+    out = []
+    for minute in range(scenario.duration + 1):
+        active = {}
+        for pod in scenario.pods:
+            exists, phase, on = pod.state(minute)
+            if exists and phase == "Running" and on:
+                active[pod.uid] = (pod, scenario.node(pod.cluster, on))
+        for gone in held.keys() - active.keys():
+            del held[gone]
+        taken = {d for devs in held.values() for d, _ in devs}
+        for pod_uid, (pod, node) in active.items():
+            if pod_uid in held:
+                continue
+            free = [(node.name, *d) for d in devices(node) if (node.name, *d) not in taken]
+            held[pod_uid] = []
+            # the pod holds its effective request: the listed containers' devices, then what a larger init
+            # container keeps beyond them (kubelet's device manager reuses init devices for the app containers)
+            for res, want in pod.effective().items():
+                owners = [(c.name, q) for c in pod.visible_containers() for r, q in c.requests if r == res]
+                extra = want - sum(q for _, q in owners)
+                if extra > 0:
+                    owners.append((next(c.name for c in pod.init_containers
+                                        if not c.sidecar and dict(c.requests).get(res) == want), extra))
+                for name, q in owners:
+                    for dev in [d for d in free if device_resource(node, d[2]) == res][:q]:
+                        held[pod_uid].append((dev, name))
+                        free.remove(dev)
+                        taken.add(dev)
+        out.append({d: (pods[u], c) for u, devs in held.items() for d, c in devs})
+    return out

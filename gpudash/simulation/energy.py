@@ -1,0 +1,146 @@
+"""GPU energy of docs/billing-contract.md section 10: each GPU's energy per step as the spoke measures it, split
+among the pods the exporter shows on its devices, and priced per cluster.
+
+Mixed into :class:`~gpudash.simulation.reference.Reference`, whose scenario, step and allocation it reads.
+"""
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from gpudash.model import mig
+from gpudash.simulation.devices import energy_counter, gpu_watts, shown_holder
+from gpudash.simulation.scenario import Node
+
+
+class EnergyMeter:
+    """Energy per step, per hour and per namespace, and its price (contract section 10)."""
+
+    if TYPE_CHECKING:  # a mixin of Reference (simulation/reference.py), whose state and other parts it reads
+        def __getattr__(self, name: str) -> Any: ...
+
+    # AMD's gpu_package_power: the golden synthesiser serves none (an AMD GPU without a counter rise measures nothing)
+    amd_power = False
+
+    def counter(self, node: Node, gpu: int, minute: int) -> float:
+        """The GPU's energy counter (J) at scrape ``minute``."""
+        return energy_counter(self.s, node, gpu)[minute]
+
+    def watts(self, node: Node, gpu: int, minute: int) -> float:
+        """The GPU's power (W) at scrape ``minute``."""
+        return gpu_watts(self.s, node, gpu, minute)
+
+    def gpu_step_energy(self, node: Node, gpu: int, minute: int, since: int = 0) -> float | None:
+        """Joules GPU ``gpu`` of ``node`` drew over the step ending at ``minute`` as the spoke measures it: its
+        counter as seen now minus as seen a step before, when both are seen and it did not go down (a driver
+        reload); else the power seen now x the step; None when nothing is seen (exporter down, no data before
+        ``since``)."""
+        k = self._scrape_seen("dcgm", minute)
+        if k is None or k < since:
+            return None
+        return self._step_joules(node, gpu, k, self._scrape_seen("dcgm", minute - self.step), since)
+
+    def _step_joules(self, node: Node, gpu: int, k: int, k0: int | None, since: int) -> float | None:
+        """:meth:`gpu_step_energy` once the scrapes seen now (``k``) and a step before (``k0``) are known."""
+        if node.energy_counter and k0 is not None and k0 >= since:
+            rise = self.counter(node, gpu, k) - self.counter(node, gpu, k0)
+            if rise >= 0:
+                return rise
+        return self.watts(node, gpu, k) * self.step * 60 if node.vendor == "nvidia" or self.amd_power else None
+
+    def device_holders(self, node: Node, gpu: int, minute: int) -> dict[tuple, float]:
+        """{(MIG profile, instance, namespace, pod): share of the GPU} of the devices the exporter shows held at
+        scrape ``minute``: the pod it shows on each device, a whole GPU 1, a MIG instance its compute share, a
+        time-sliced device 1/replicas; nothing on a partitioned AMD node (its energy is the physical GPU's,
+        reported on partition 0)."""
+        out: dict[tuple, float] = {}
+        holders = self.shown(minute)
+        for profile, instance, share in self._energy_units(node):
+            holder = shown_holder(holders, node, gpu, profile, instance)
+            if holder:
+                out[(profile, instance, holder[0].namespace, holder[0].name)] = share
+        return out
+
+    def gpu_shares(self, node: Node, gpu: int, minute: int, pods: set) -> dict[str, float]:
+        """{namespace: share of the GPU} the exporter attributes at scrape ``minute`` (:meth:`device_holders`) to
+        ``pods`` ((namespace, pod) holding GPUs by the allocation: :meth:`allocated_pods`)."""
+        return self.namespace_shares(self.device_holders(node, gpu, minute), pods)
+
+    @staticmethod
+    def namespace_shares(holders: dict[tuple, float], pods: set) -> dict[str, float]:
+        """:meth:`device_holders`' shares of ``pods`` summed per namespace."""
+        out: dict[str, float] = {}
+        for (_, _, ns, pod), share in holders.items():
+            if (ns, pod) in pods:
+                out[ns] = out.get(ns, 0.0) + share
+        return out
+
+    @cache
+    def _energy_units(self, node: Node) -> tuple[tuple[str | None, int, float], ...]:
+        """(MIG profile or None, instance, share of the GPU) of each device of a GPU of ``node`` that
+        :meth:`device_holders` attributes (a time-sliced replica's share divided by the replicas)."""
+        if node.vendor == "amd" and node.partition and not node.partition.startswith("spx"):
+            return ()
+        units: list[tuple[str | None, int, float]] = [(None, 0, 1.0)]
+        if node.mig_strategy != "none":
+            assert node.gpu_class and node.gpu_class.mig_model, "a MIG node has a MIG class"
+            slices = mig.GPU_SLICES[node.gpu_class.mig_model][0]
+            compute = {p.name: p.compute_slices for p in node.gpu_class.mig}
+            units = [(p, i, compute[p] / slices) for p, n in node.mig_layout for i in range(1, n + 1)]
+        top = max(c.time_slicing_replicas for c in self.model.gpu_classes)
+        per_replica = 1.0 if node.replicas == 1 else (1 / node.replicas if node.replicas <= top else 0.0)
+        return tuple((p, i, share * per_replica) for p, i, share in units)
+
+    def _energy_parts(self, minute: int, since: int):
+        """((cluster, namespace), joules) of each GPU's shares of the step ending at ``minute``, namespace "" for
+        the unallocated share: its step energy split by :meth:`gpu_shares` at the scrape the step sees."""
+        k = self._scrape_seen("dcgm", minute)
+        if k is None or k < since:
+            return
+        k0 = self._scrape_seen("dcgm", minute - self.step)
+        pods = self.allocated_pods(minute)
+        for node in self.s.nodes:
+            for g in range(node.count):
+                joules = self._step_joules(node, g, k, k0, since)
+                if joules is None:
+                    continue
+                shares = self.gpu_shares(node, g, k, pods.get(node.cluster, set()))
+                shares[""] = max(0.0, 1 - sum(shares.values()))
+                for ns, share in shares.items():
+                    yield (node.cluster, ns), joules * share
+
+    def step_energy(self, minute: int) -> dict[tuple, float]:
+        """{(cluster, namespace): joules} of the step ending at ``minute`` (what the spoke tier records)."""
+        out: dict[tuple, float] = {}
+        for key, joules in self._energy_parts(minute, 0):
+            out[key] = out.get(key, 0.0) + joules
+        return out
+
+    @cache
+    def energy(self, hour: int, since: int = 0) -> dict[tuple, float]:
+        """HOURLY_ENERGY of ``hour``: {(cluster, namespace): kWh}, namespace "" for the unallocated line, over the
+        hour's steps (a step the spoke tier missed measures nothing)."""
+        out: dict[tuple, float] = {}
+        for m in self.steps(hour):
+            if self.tier_recorded(m):
+                for key, joules in self._energy_parts(m, since):
+                    out[key] = out.get(key, 0.0) + joules / 3.6e6
+        return out
+
+    @cache
+    def fleet_energy(self, hour: int, since: int = 0) -> dict[str, float]:
+        """{cluster: kWh} the GPUs drew in ``hour`` as the spoke measures them (:meth:`gpu_step_energy`), whoever held
+        them: what :meth:`energy`'s lines of a cluster must add up to."""
+        out: dict[str, float] = {}
+        for m in self.steps(hour):
+            for node in self.s.nodes:
+                for g in range(node.count):
+                    joules = self.gpu_step_energy(node, g, m, since)
+                    if joules is not None:
+                        out[node.cluster] = out.get(node.cluster, 0.0) + joules / 3.6e6
+        return out
+
+    def energy_lines(self, energy: dict[tuple, float]) -> dict[tuple, tuple[float, float]]:
+        """Spoke energy {(cluster, namespace): kWh} -> {(cluster, namespace): (kWh, cost)} at the cluster's price."""
+        e = self.model.energy
+        return {k: (v, v * (e.price(k[0]) if self.labelled else e.price_per_kwh)) for k, v in energy.items() if v}

@@ -1,0 +1,113 @@
+"""The hourly billing of docs/billing-contract.md section 3: the allocation summed over each clock hour's steps,
+the steps observed, and the GPU-hours priced into billing lines.
+
+Mixed into :class:`~gpudash.simulation.reference.Reference`, whose scenario, step and allocation it reads.
+"""
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from gpudash.simulation.scenario import LOOKBACK
+
+
+class HourlyBilling:
+    """GPU-hours, steps observed and billing lines per clock hour (contract section 3)."""
+
+    if TYPE_CHECKING:  # a mixin of Reference (simulation/reference.py), whose state and other parts it reads
+        def __getattr__(self, name: str) -> Any: ...
+
+    def steps(self, hour: int) -> range:
+        return range(hour * 60, hour * 60 + 60, self.step)
+
+    def tier_recorded(self, minute: int) -> bool:
+        """Whether the step at ``minute`` counts: unless the spoke tier's evaluation at that step was missed (a
+        ``tier_missed`` fault, run only with the tier on): a missed step is neither billed nor observed."""
+        return not any(f.at <= minute < f.at + f.minutes for f in self.s.faults_of("tier_missed"))
+
+    @cache
+    def _units(self, hour: int, since: int) -> dict[tuple, float]:
+        """{(cluster, namespace, product, ksm resource): sum over the hour's steps from minute ``since`` of units}
+        (exact but for a time-sliced slice's 1/replicas)."""
+        acc: dict[tuple, float] = {}
+        for m in self.steps(hour):
+            if m < since or not self.tier_recorded(m):
+                continue
+            for key, q in self.product_lines(m).items():
+                acc[key] = acc.get(key, 0) + q
+        return acc
+
+    def product_lines(self, minute: int) -> dict[tuple, float]:
+        """{(cluster, namespace, product, ksm resource): units} allocated at ``minute``."""
+        out: dict[tuple, float] = {}
+        for (cluster, ns, _, _, product, res, _, _), q in self.pod_allocation(minute).items():
+            out[(cluster, ns, product, res)] = out.get((cluster, ns, product, res), 0) + q
+        return out
+
+    @cache
+    def gpu_hours(self, hour: int, since: int = 0) -> dict[tuple, float]:
+        """HOURLY_GPU_HOURS of ``hour``: {(cluster, namespace, product, ksm resource): GPU-hours}, from the steps
+        at or after minute ``since`` (a spoke Prometheus that holds no data before ``since``)."""
+        return {k: v * self.step / 60 for k, v in self._units(hour, since).items() if v}
+
+    def ksm_up(self, minute: int) -> bool:
+        """Whether an instant query at ``minute`` sees kube-state-metrics' ``up`` at 1 (the newest scrape within the
+        lookback succeeded; a missed scrape leaves no sample, a failed one records 0)."""
+        scrapes = self._ksm_scrapes
+        for k in range(minute, max(minute - LOOKBACK, -1), -1):
+            if k < len(scrapes) and scrapes[k] != "missed":
+                return scrapes[k] == "ok"
+        return False
+
+    @cache
+    def steps_observed(self, hour: int, since: int = 0) -> int:
+        """STEPS_OBSERVED of ``hour`` (any cluster: faults apply to every cluster): steps at or after ``since`` at
+        which kube-state-metrics was up."""
+        return sum(1 for m in self.steps(hour) if m >= since and self.tier_recorded(m) and self.ksm_up(m))
+
+    def steps_per_hour(self) -> int:
+        return len(self.steps(0))
+
+    def price(self, gpu_hours: dict[tuple, float]) -> tuple[dict[tuple, tuple[float, float]], dict[tuple, float]]:
+        """Spoke figures {(cluster, namespace, product, ksm resource): GPU-hours} -> billing lines
+        {(cluster, namespace, gpu_class, billed resource): (GPU-hours, cost)} and the unpriced rest."""
+        lines: dict[tuple, tuple[float, float]] = {}
+        unpriced = {}
+        for (cluster, ns, product, res), v in gpu_hours.items():
+            found = self.sku(product, res)
+            if not v:
+                continue
+            if not found:
+                unpriced[(cluster, ns, product, res)] = v
+                continue
+            key = (cluster, ns, found[0].name, found[1])
+            hours, cost = lines.get(key, (0.0, 0.0))
+            lines[key] = (hours + v, cost + v * found[2])
+        return lines, unpriced
+
+    @cache
+    def billing(self, hour: int) -> dict[tuple, tuple[float, float]]:
+        """{(cluster, namespace, gpu_class, billed resource): (GPU-hours, cost)} of ``hour``."""
+        return self.price(self.gpu_hours(hour))[0]
+
+    def unpriced(self, hour: int) -> dict[tuple, float]:
+        """{(cluster, namespace, product, ksm resource): GPU-hours} of ``hour`` without a price."""
+        return self.price(self.gpu_hours(hour))[1]
+
+    @staticmethod
+    def hour_cost(lines: dict[tuple, tuple[float, float]]) -> dict[tuple, float]:
+        """Billing lines (as :meth:`price` gives them) -> {(cluster, namespace): cost}, tenant namespace or not."""
+        out: dict[tuple, float] = {}
+        for (cluster, ns, _, _), (_, cost) in lines.items():
+            out[(cluster, ns)] = out.get((cluster, ns), 0.0) + cost
+        return out
+
+    def hour_costs(self, gpu_hours: dict[tuple, float], energy: dict[tuple, float]) -> dict[tuple, float]:
+        """A namespace's cost of an hour from its spoke figures: {(cluster, namespace): its billing lines' cost, plus
+        its energy cost when energy.in_budget}."""
+        out = self.hour_cost(self.price(gpu_hours)[0])
+        if self.model.energy.in_budget:
+            for (cluster, ns), (_, cost) in self.energy_lines(energy).items():
+                if ns:
+                    out[(cluster, ns)] = out.get((cluster, ns), 0.0) + cost
+        return out

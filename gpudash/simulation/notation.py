@@ -1,0 +1,92 @@
+"""promtool's ``input_series`` notation: a series' name with its labels, and its samples in the expanding
+notation (``axn``, ``a+bxn``, ``_`` for a missing sample, ``stale``), exactly as the golden files write them.
+"""
+from __future__ import annotations
+
+import itertools
+
+Labels = tuple[tuple[str, str], ...]  # (name, value) pairs; the metric name is the "__name__" pair
+
+
+def series_name(labels: Labels) -> str:
+    """``name{a="b",...}`` with labels sorted and values escaped."""
+    d = dict(labels)
+    name = d.pop("__name__", "")
+    body = ",".join(f'{k}="{_escape(v)}"' for k, v in sorted(d.items()))
+    return f"{name}{{{body}}}"
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def notation(samples: list) -> str:
+    """Per-interval samples (number, None = missing, "stale") in promtool's expanding notation: ``axn`` for a
+    repeated value, ``a+bxn`` for a run of three or more whole numbers rising by the same whole step (an energy
+    counter). Runs of equal samples are grouped first (a month of pushes is mostly gaps)."""
+    return _grouped_notation([[v, len(list(g))] for v, g in itertools.groupby(samples)])
+
+
+def sparse_notation(samples: dict[int, float], length: int) -> str:
+    """:func:`notation` of ``length`` intervals holding ``samples`` {interval: value} and nothing else (a pushed
+    series), without building the list of gaps."""
+    groups: list[list] = []
+    last = -1
+    for i in sorted(samples):
+        if i >= length:
+            break
+        if i > last + 1:
+            groups.append([None, i - last - 1])
+        elif groups and groups[-1][0] == samples[i] and groups[-1][0] != "stale":
+            groups[-1][1] += 1
+            last = i
+            continue
+        groups.append([samples[i], 1])
+        last = i
+    if last < length - 1:
+        groups.append([None, length - 1 - last])
+    return _grouped_notation(groups)
+
+
+def _grouped_notation(groups: list[list]) -> str:
+    """:func:`notation` of runs [value, count] of equal samples (consecutive runs differ)."""
+    out, g = [], 0
+    while g < len(groups):
+        v, run = groups[g]
+        if v is None:
+            out.append("_" if run == 1 else f"_x{run}")
+        elif v == "stale":
+            out.extend(["stale"] * run)
+        elif run == 1 and g + 1 < len(groups) and groups[g + 1][0] is not None \
+                and (last := _rising(groups, g)) >= g + 2:
+            step = groups[g + 1][0] - v
+            out.append(f"{_number(v)}{'+' if step > 0 else '-'}{_number(abs(step))}x{last - g}")
+            if groups[last][1] > 1:  # the run's last sample starts a longer group: the rest of it follows
+                groups[last][1] -= 1
+                g = last
+                continue
+            g = last
+        else:
+            out.append(_number(v) if run == 1 else f"{_number(v)}x{run - 1}")
+        g += 1
+    return " ".join(out)
+
+
+def _number(v) -> str:
+    """Exactly: a whole number below 2^53 in digits, anything else as Python's shortest round-trip repr."""
+    return str(int(v)) if float(v).is_integer() and abs(v) < 2 ** 53 else repr(float(v))
+
+
+def _rising(groups: list, g: int) -> int:
+    """The index of the group holding the last sample of the run from group ``g`` (a single sample) of whole numbers
+    below 2^53 that change by one nonzero whole step; each sample but the last is a group of one."""
+    def whole(x) -> bool:
+        return isinstance(x, int | float) and not isinstance(x, bool) and float(x).is_integer() and abs(x) < 2 ** 53
+
+    if g + 1 >= len(groups) or not (whole(groups[g][0]) and whole(groups[g + 1][0])):
+        return g
+    step, k = groups[g + 1][0] - groups[g][0], g + 1
+    while (groups[k][1] == 1 and k + 1 < len(groups) and whole(groups[k + 1][0])
+           and groups[k + 1][0] - groups[k][0] == step):
+        k += 1
+    return k

@@ -1,0 +1,191 @@
+"""The push path: what the ACM metrics-collector pushes to the hub from each cluster's spoke rules, at each
+(jittered, possibly lost) push time, and the series the hub stores from it.
+"""
+from __future__ import annotations
+
+import functools
+from typing import NamedTuple, cast
+
+from gpudash.model import series as names
+from gpudash.model.types import Model
+from gpudash.simulation.notation import Labels, series_name, sparse_notation
+from gpudash.simulation.reference import Reference
+from gpudash.simulation.scenario import Scenario, push_rules
+from gpudash.simulation.scenario import uid_of as uid
+from gpudash.simulation.series import tier_pod_allocation
+
+
+def push_interval(scenario: Scenario, model: Model) -> int:
+    """Minutes between a collector's pushes: ``billing.mco_interval``, or for a ``hub_only`` scenario (evaluated
+    hourly, at each hour boundary) one push on every hour: the hub's hourly evaluations read each hour's pushes
+    as their largest value and the latest push, so the pushes in between would change nothing it records."""
+    return 60 if scenario.hub_only else model.billing.mco_interval // 60
+
+
+def _lost(scenario: Scenario, model: Model) -> dict[int, set[str]]:
+    """{push slot: clusters whose push of that slot is lost}: ``mco_missed`` slots (every cluster) and the slots in
+    an ``mco_outage`` (its ``cluster``, by index, or every cluster)."""
+    interval = push_interval(scenario, model)
+    out: dict[int, set[str]] = {}
+    for f in scenario.faults_of("mco_missed"):
+        for p in f.pushes:
+            out.setdefault(p, set()).update(scenario.clusters)
+    for f in scenario.faults_of("mco_outage"):
+        who = scenario.clusters if f.cluster < 0 else (scenario.clusters[f.cluster],)
+        for slot in range(0, scenario.duration + 1, interval):
+            if f.at <= slot < f.at + f.minutes:
+                out.setdefault(slot, set()).update(who)
+    return out
+
+
+def push_slots(scenario: Scenario, model: Model) -> list[tuple[int, int]]:
+    """(slot, minute) of each metrics-collector push slot that some cluster's push arrives at: slots every push
+    interval, arriving at the jittered minute; slots lost on every cluster removed."""
+    interval = push_interval(scenario, model)
+    offsets = [o for f in scenario.faults_of("mco_jitter") for o in f.offsets] or [0]
+    lost = _lost(scenario, model)
+    slots = range(0, scenario.duration + 1, interval)
+    arrivals = {(s, s + offsets[i % len(offsets)]) for i, s in enumerate(slots)
+                if lost.get(s, set()) != set(scenario.clusters)}
+    return sorted(a for a in arrivals if a[1] <= scenario.duration)
+
+
+# What each spoke rule of a push carries, by kind: {kind: {key: value}} (keys as the reference model gives them).
+HOURLY_KINDS = ("gpu_hours", "node_max", "energy")  # the hourly rules with a sentinel row
+LAGGED_KINDS = ("steps", *HOURLY_KINDS)  # the hourly rules that carry earlier hours with billing.backfill_hours
+
+
+class Pushed(NamedTuple):
+    """One spoke rule's result in one push: its ``kind``, evaluation minute ``t`` and ``content``; ``lag`` k: the
+    rows describe the hour k hours before t's (backfill; None: no lag label, the previous hour); ``clusters``: the
+    clusters it came from (None: every cluster of the scenario)."""
+
+    kind: str
+    t: int
+    content: dict
+    lag: int | None = None
+    clusters: tuple[str, ...] | None = None
+
+    @property
+    def hour(self) -> int:
+        """The clock hour (index) the rows describe."""
+        return self.t // 60 - (self.lag or 1)
+
+
+@functools.cache
+def rule_content(ref: Reference, kind: str, t: int, since: int = 0, lag: int = 1) -> dict[tuple, float]:
+    """What the spoke rule ``kind`` returns when the collector evaluates it at minute ``t`` against a spoke
+    Prometheus holding data from minute ``since`` on (contract section 6): the hourly rules describe the clock
+    hour ``lag`` hours before the one containing ``t`` (1: the previous hour)."""
+    hour = t // 60 - lag
+    if kind == "billed_hour":
+        return {(c,): (t // 60 - 1) * 3600 for c in ref.s.clusters}
+    if kind == "pod_alloc":
+        return tier_pod_allocation(ref, t, since) if ref.model.billing.tier else ref.pod_allocation(t)
+    if hour < 0:
+        return {(c,): 0 for c in ref.s.clusters} if kind == "steps" else {}
+    if kind == "steps":
+        return {(c,): ref.steps_observed(hour, since) for c in ref.s.clusters}
+    read = {"gpu_hours": ref.gpu_hours, "node_max": ref.node_max_by_source, "energy": ref.energy}[kind]
+    return cast("dict[tuple, float]", read(hour, since))  # node_max's GPU counts are ints: numbers as well
+
+
+def push_results(ref: Reference, kind: str, t: int, since: int = 0) -> list[Pushed]:
+    """The results of rule ``kind`` evaluated at minute ``t``: one, or with ``billing.backfill_hours`` N > 0 one
+    per lag 1..N + 1 for the hourly rules."""
+    n = ref.model.billing.backfill_hours
+    if not n or kind not in LAGGED_KINDS:
+        return [Pushed(kind, t, rule_content(ref, kind, t, since))]
+    return [Pushed(kind, t, rule_content(ref, kind, t, since, lag), lag) for lag in range(1, n + 2)]
+
+
+def rule_samples(scenario: Scenario, model: Model, ref: Reference) -> list[Pushed]:
+    """Every rule result the collectors push, in time order.
+
+    As the real collector does (stolostron/multicluster-observability-operator collectors/metrics/pkg/forwarder/
+    forwarder.go): each rule is its own instant query, stamped with its own evaluation time, and a push goes
+    out with the rules that succeeded. Faults: ``mco_missed`` (the whole push is lost), ``mco_outage`` (every push
+    of a cluster, or of all, lost for a while), ``mco_rule_failed`` (``rules`` fail in ``pushes``),
+    ``mco_straddle`` (``rules`` are evaluated a minute before the rest of the push in ``pushes``, on the other side
+    of an hour boundary), ``spoke_restart`` (from ``at`` on, pushes query a replica whose TSDB starts empty at
+    ``at``).
+    """
+    failed = {(p, r) for f in scenario.faults_of("mco_rule_failed") for p in f.pushes for r in f.rules}
+    early = {(p, r) for f in scenario.faults_of("mco_straddle") for p in f.pushes for r in f.rules}
+    lost = _lost(scenario, model)
+    out = []
+    for slot, t in push_slots(scenario, model):
+        since = _since(scenario, t)
+        gone = lost.get(slot, set())
+        for kind in push_rules(model):
+            if (slot, kind) in failed:
+                continue
+            at = t - 1 if (slot, kind) in early else t
+            for r in push_results(ref, kind, at, since):
+                if gone:  # some clusters' pushes of this slot are lost
+                    kept = tuple(c for c in scenario.clusters if c not in gone)
+                    r = r._replace(content={k: v for k, v in r.content.items() if k[0] in kept}, clusters=kept)
+                out.append(r)
+    return sorted(out, key=lambda x: x.t)
+
+
+def _since(scenario: Scenario, t: int) -> int:
+    """The minute the spoke replica a push at minute ``t`` queries holds data from (its last ``spoke_restart``)."""
+    return max((f.at for f in scenario.faults_of("spoke_restart") if f.at <= t), default=0)
+
+
+def settling_samples(scenario: Scenario, model: Model, ref: Reference) -> tuple[list[Pushed], int]:
+    """(pushes, last minute) of a scenario followed until the hub has settled each of its complete clock hours, with
+    ``billing.backfill_hours`` N: hour h settles N + 1 hours after its end, long after a scenario of a few hours.
+    The scenario's own pushes (:func:`rule_samples`, faults included), then one on-time push per clock hour that
+    carries the lagged rows (:data:`LAGGED_KINDS`) of those complete hours, up to the hour the last of them
+    settles in. Rows of later hours are left out: nothing checks them, and a rule reads each hour's rows apart."""
+    complete = scenario.duration // 60
+    last = (complete + model.billing.backfill_hours) * 60
+    out = rule_samples(scenario, model, ref)
+    for t in range((complete + 1) * 60, last + 1, 60):
+        for kind in (k for k in push_rules(model) if k in LAGGED_KINDS):
+            out += [r for r in push_results(ref, kind, t, _since(scenario, t)) if r.hour < complete]
+    return out, last
+
+
+def pushed_samples(scenario: Scenario, model: Model, ref: Reference,
+                   results: list[Pushed] | None = None) -> dict[Labels, dict[int, float]]:
+    """What the hub stores from every cluster: {labels: {minute: value}} of the spoke series at each push, with
+    ``cluster`` and ``clusterID``; nothing between pushes (the hub's store has no staleness markers).
+    ``results``: :func:`rule_samples`, if the caller has them already."""
+    samples: dict[Labels, dict[int, float]] = {}
+    for r in rule_samples(scenario, model, ref) if results is None else results:
+        lag = () if r.lag is None else ((names.LAG_LABEL, str(r.lag)),)
+        for (cluster, *key), value in r.content.items():
+            samples.setdefault((*_pushed_labels(r.kind, key), *lag, ("cluster", cluster),
+                                ("clusterID", uid("cluster", cluster))), {})[r.t] = value
+        if r.kind in HOURLY_KINDS:
+            for cluster in scenario.clusters if r.clusters is None else r.clusters:
+                samples.setdefault((("__name__", _SERIES[r.kind]), (names.SENTINEL_LABEL, "1"), *lag,
+                                    ("cluster", cluster), ("clusterID", uid("cluster", cluster))), {})[r.t] = 0
+    return samples
+
+
+def pushed(scenario: Scenario, model: Model, ref: Reference,
+           results: list[Pushed] | None = None, last: int | None = None) -> list[dict[str, str]]:
+    """:func:`pushed_samples` as promtool ``input_series`` (1m interval) up to minute ``last`` (default: the
+    scenario's end)."""
+    stored = pushed_samples(scenario, model, ref, results)
+    length = (scenario.duration if last is None else last) + 1
+    return [{"series": series_name(k), "values": sparse_notation(v, length)}
+            for k, v in sorted(stored.items(), key=lambda kv: series_name(kv[0]))]
+
+
+_SERIES = {"gpu_hours": names.HOURLY_GPU_HOURS, "node_max": names.NODE_ACTIVE_GPUS_MAX,
+           "billed_hour": names.BILLED_HOUR, "steps": names.STEPS_OBSERVED, "pod_alloc": names.POD_ALLOCATED,
+           "energy": names.HOURLY_ENERGY}
+# The reference model's key of each kind after its cluster: the series' labels (the registry's), a detail label
+# (the node count's active_from) included: the spoke pushes it.
+_KEYS = {kind: tuple(label for label in names.labels(series) if label != "cluster") for kind, series in _SERIES.items()}
+
+
+def _pushed_labels(kind: str, key) -> Labels:
+    """The labels of a pushed row; the energy rule's unallocated row has no ``namespace``."""
+    pairs = zip(_KEYS[kind], key)
+    return (("__name__", _SERIES[kind]), *(p for p in pairs if p[1] != "" or kind != "energy"))
