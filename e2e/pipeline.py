@@ -115,14 +115,16 @@ EXPORTER_DAYS = 1
 
 
 def cached_blocks(cache_root: Path, model: Model, mock: Mock, exporters_days: int = EXPORTER_DAYS,
-                  toolset: str = toolsets.DEFAULT) -> tuple[dict, dict]:
-    """{cluster: directory of TSDB blocks} of the mock's raw history for a server of ``toolset``, built once
-    per content and block writer (file lock, so pytest-xdist workers share it), plus timings."""
+                  toolset: str = toolsets.DEFAULT, days: int | None = None) -> tuple[dict, dict]:
+    """{cluster: directory of TSDB blocks} of the mock's raw history for a server of ``toolset`` (the last
+    ``days`` of it, default all), built once per content and block writer (file lock, so pytest-xdist workers
+    share it), plus timings."""
+    since = 0 if days is None else max(0, mock.scenario.duration - days * 1440)
     writer = block_writer(toolset)
     package = Path(gpudash.__file__).parent
     conventions = f"{model.sources.dcgm.tenant_label}-{model.sources.amd.tenant_label}"  # the exporters' label shapes
     key = _fingerprint(MODEL, Path(mock.source), package / "ops" / "mock", package / "render" / "golden",
-                       package / "simulation") + f"-prometheus{writer}-{conventions}"
+                       package / "simulation") + f"-prometheus{writer}-{conventions}-from{since}"
     root = Path(cache_root) / f"history-{key}"
     root.mkdir(parents=True, exist_ok=True)
     timings: dict = {}
@@ -132,7 +134,8 @@ def cached_blocks(cache_root: Path, model: Model, mock: Mock, exporters_days: in
         if done.exists():
             return {c: root / "blocks" / c for c in mock.scenario.clusters}, yaml.safe_load(done.read_text())
         t0 = time.monotonic()
-        stats = write_history(mock, model, root / "om", exporters_from=mock.scenario.duration - exporters_days * 1440)
+        stats = write_history(mock, model, root / "om", since=since,
+                              exporters_from=mock.scenario.duration - exporters_days * 1440)
         timings.update(history_seconds=round(stats.seconds, 1), samples=stats.samples, series=stats.series,
                        om_files=len(stats.files))
         t1 = time.monotonic()

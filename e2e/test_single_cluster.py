@@ -89,14 +89,14 @@ def test_month_single_cluster_with_the_spoke_tier(tmp_path, prometheus_factory, 
 def test_month_end_under_the_other_label_convention(tmp_path, prometheus_factory, e2e_cache, stopwatch, cluster_index):
     """The exporters scraped the other way (dcgm-exporter with honorLabels, whose idle GPUs then carry the exporter's
     own pod; the AMD exporter without, its series all carrying the exporter's pod): the month's history written in
-    those label shapes, the rules backfilled over its last two days (the exporters' series exist on the last one,
-    the only part of the month the convention can change), each cluster's bill, CCSP and energy equal to the
-    reference, and CCSP to seed 000's definition, every hour. One Prometheus version (the golden scenarios run both
-    conventions on both: tests/integration/test_golden_label_conventions.py)."""
+    those label shapes (its last three days: what the rules read), the rules backfilled over its last two days (the
+    exporters' series exist on the last one, the only part of the month the convention can change), each cluster's
+    bill, CCSP and energy equal to the reference, and CCSP to seed 000's definition, every hour. One Prometheus
+    version (the golden scenarios run both conventions on both: tests/integration/test_golden_label_conventions.py)."""
     model, mock = pipeline.load()
     model = pipeline.other_convention(model)
     rendered = pipeline.render(model, tmp_path / "rendered", rules_only=True)
-    blocks, _ = pipeline.cached_blocks(e2e_cache, model, mock)
+    blocks, _ = pipeline.cached_blocks(e2e_cache, model, mock, days=3)  # the rules read at most 2 h before 48 h
     stopwatch("history")
     cluster = mock.scenario.clusters[cluster_index]
     prom = pipeline.prometheus_with_blocks(tmp_path / "spoke", blocks[cluster])

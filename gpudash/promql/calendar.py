@@ -67,24 +67,31 @@ def month_mod3(t: str) -> str:
     return f"month({t}) % 3"
 
 
+_MONTH_TAG = "gpudash_month"
+
+
+def _month_tag(t: str) -> str:
+    """One series, value 1, whose label :data:`_MONTH_TAG` is the month modulo 3 of the one-sample vector ``t``
+    ("0", "1" or "2": count_values formats the value as its label, prometheus/prometheus promql/engine.go)."""
+    return f'count_values("{_MONTH_TAG}", {month_mod3(t)})'
+
+
 def period_to_date(hour_expr: str, rate_expr: str, by: tuple[str, ...], delay: int = read.READ_DELAY) -> str:
     """This UTC month so far: exact complete hours up to the last hour the hub has settled, plus ``rate_expr`` (the
     same quantity per hour right now) for the time since then, never before the month start.
 
     ``hour_expr`` must give, at an hour-aligned step ``s``, the figure of hour ``[s - delay, s - delay + 1h)`` (the
     hub series read with :func:`gpudash.promql.read.hour`; ``delay`` is :func:`gpudash.promql.read.delay`). A
-    31-day hourly subquery holds at most three
-    months, so the month modulo 3 tells the current month apart from the others; it is compared per
-    step with ``time()`` only, so the expression is right in instant and range queries (and rule backfills)
+    31-day hourly subquery holds at most three months, so the month modulo 3 tells the current month apart from the
+    others: each step's figures are tagged with their hour's month modulo 3 (``count_values`` turns that number
+    into a label value), summed per tag in one subquery, and the tag of ``time()``'s month is kept. It is compared
+    per step with ``time()`` only, so the expression is right in instant and range queries (and rule backfills)
     alike.
     """
-    now = month_mod3("vector(time())")
-    step = month_mod3(f"vector(time() - {delay})")
-    parts = []
-    for k in range(3):
-        inner = f"{hour_expr} and on () ({step} == {k})"
-        parts.append(f"({q.agg('sum', by, f'sum_over_time(({inner})[31d:1h])')} and on () ({now} == {k}))")
-    complete = q.label_replace(" or ".join(parts), "gpudash_part", "hours", "", "")
+    tagged = f"{hour_expr} * on () group_left ({_MONTH_TAG}) {_month_tag(f'vector(time() - {delay})')}"
+    months = q.agg("sum", (*by, _MONTH_TAG), f"sum_over_time(({tagged})[31d:1h])")
+    this_month = f"{months} * on ({_MONTH_TAG}) group_left () {_month_tag('vector(time())')}"
+    complete = q.label_replace(q.agg("sum", by, this_month), "gpudash_part", "hours", "", "")
     since_hour = f"vector(time() % {read.HOUR} + {delay - read.HOUR})"
     seconds = f"scalar(({since_hour} < {SINCE_MONTH_START}) or {SINCE_MONTH_START})"
     estimate = q.label_replace(q.agg("sum", by, f"{rate_expr} * {seconds} / {read.HOUR}"), "gpudash_part",

@@ -68,13 +68,14 @@ def _write_counters(buf: FamilyBuffer, tl: Timeline, job: str, runs, offset: flo
 
 def write_history(mock: Mock, model: Model, outdir, clusters=None, jobs=JOBS, exporters_from: int = 0,
                   cluster_label: bool = False, offset: float = 0.0, until: int | None = None,
-                  progress=None) -> HistoryStats:
+                  progress=None, since: int = 0) -> HistoryStats:
     """Write ``<outdir>/<cluster>/<YYYY-MM-DD>.om`` for every cluster and day of ``mock``.
 
     ``jobs``: which targets to write (ksm, dcgm, amd); ``exporters_from``: first minute written for the GPU
     exporters (their series are not needed for billing; a month of them is mostly volume);
     ``cluster_label``: add ``cluster`` (as Prometheus external labels would on a global view);
-    ``offset``: seconds after the minute at which scrapes land; ``until``: last minute (default: duration);
+    ``offset``: seconds after the minute at which scrapes land; ``since``, ``until``: first and last minute
+    (default: the whole scenario);
     ``progress(done, total, what)``: told of each cluster-day written.
     """
     t0 = time.monotonic()
@@ -82,7 +83,7 @@ def write_history(mock: Mock, model: Model, outdir, clusters=None, jobs=JOBS, ex
     s = mock.scenario
     end = s.duration if until is None else min(until, s.duration)
     seen: set = set()
-    day_starts = range(0, end + 1, DAY)
+    day_starts = range(since - since % DAY, end + 1, DAY)
     total, done = len(clusters or s.clusters) * len(day_starts), 0
     for cluster in clusters or s.clusters:
         tl = Timeline(mock, model, cluster, extra_points=day_starts, jobs=jobs)
@@ -99,7 +100,7 @@ def write_history(mock: Mock, model: Model, outdir, clusters=None, jobs=JOBS, ex
                 seg1 = min(tl.points[i + 1] if i + 1 < len(tl.points) else end + 1, day1)
                 exposed = tl.exposed(seg0)
                 for job in jobs:
-                    lo = seg0 if job == "ksm" else max(seg0, exporters_from)
+                    lo = max(seg0, since) if job == "ksm" else max(seg0, exporters_from, since)
                     if lo >= seg1:
                         continue
                     runs = list(_ok_runs(outcomes[job], lo, seg1))
@@ -115,7 +116,7 @@ def write_history(mock: Mock, model: Model, outdir, clusters=None, jobs=JOBS, ex
                         buf.add_run(labels, value, times)
                 i += 1
             for job in (j for j in jobs if j != "ksm"):
-                _write_counters(buf, tl, job, _ok_runs(outcomes[job], max(day0, exporters_from), day1), offset,
+                _write_counters(buf, tl, job, _ok_runs(outcomes[job], max(day0, exporters_from, since), day1), offset,
                                 cluster if cluster_label else None, seen)
             day = datetime.fromtimestamp(mock.at(day0), UTC).strftime("%Y-%m-%d")
             path = buf.write(Path(outdir) / cluster / f"{day}.om")
