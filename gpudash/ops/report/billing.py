@@ -28,8 +28,7 @@ from gpudash.model.pricing import skus
 from gpudash.model.types import Model, Tenant
 from gpudash.ops.report import common
 from gpudash.ops.report.client import Prometheus
-from gpudash.ops.report.period import month_start, next_month, readable_until, rfc3339
-from gpudash.promql import read
+from gpudash.ops.report.period import month_start, next_month, rfc3339
 from gpudash.queries import report as queries
 
 DAY = 86400
@@ -199,12 +198,7 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | No
     now = time.time() if now is None else now
     chosen = tenant_by_name(model, tenant) if tenant else None
     scope = queries.Scope(namespace=chosen.namespace if chosen else None, cluster=cluster)
-    delay = read.delay(model)
-    readable_end = max(start, readable_until(end, now, delay))
-    warnings: list[str] = []
-    final = common.not_final_warning(readable_end, end, delay)
-    if final:
-        warnings.append(final)
+    delay, readable_end, warnings = common.readable_window(model, start, end, now)
     data = _hourly_data(prom, scope, start, readable_end, delay, progress)
     gaps = common.check_rules_installed(prom, scope, start, readable_end,
                                         {h for _, h, v in data["info"] if v > 0}, warnings)

@@ -8,8 +8,10 @@ import iso4217
 
 from gpudash.base.errors import GpudashError
 from gpudash.model import series as names
+from gpudash.model.types import Model
 from gpudash.ops.report.client import Prometheus, PrometheusError, nonnegative
-from gpudash.ops.report.period import chunks, rfc3339
+from gpudash.ops.report.period import chunks, readable_until, rfc3339
+from gpudash.promql import read
 from gpudash.promql.read import HOUR, READ_DELAY
 from gpudash.queries import report as queries
 
@@ -166,6 +168,15 @@ def describe_hours(hours: list[int], limit: int = 3) -> str:
     if len(ranges) > limit:
         parts.append(f"and {len(ranges) - limit} more gap(s)")
     return ", ".join(parts)
+
+
+def readable_window(model: Model, start: int, end: int, now: float) -> tuple[int, int, list[str]]:
+    """(the model's read delay, the end of the final part of ``[start, end)`` at ``now``, the report's warnings so
+    far: one naming the hours not final yet, if any)."""
+    delay = read.delay(model)
+    readable_end = max(start, readable_until(end, now, delay))
+    final = not_final_warning(readable_end, end, delay)
+    return delay, readable_end, [final] if final else []
 
 
 def not_final_warning(readable_end: int, end: int, delay: int) -> str | None:

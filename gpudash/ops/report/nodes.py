@@ -21,8 +21,7 @@ from gpudash.model import series as names
 from gpudash.model.types import Model
 from gpudash.ops.report import common
 from gpudash.ops.report.client import Prometheus
-from gpudash.ops.report.period import readable_until, rfc3339
-from gpudash.promql import read
+from gpudash.ops.report.period import rfc3339
 from gpudash.promql.read import HOUR
 from gpudash.queries import report as queries
 
@@ -53,12 +52,7 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, cluster: str | N
           now: float | None = None, progress=None) -> NodesReport:
     now = time.time() if now is None else now
     scope = queries.Scope(cluster=cluster)
-    delay = read.delay(model)
-    readable_end = max(start, readable_until(end, now, delay))
-    warnings: list[str] = []
-    final = common.not_final_warning(readable_end, end, delay)
-    if final:
-        warnings.append(final)
+    delay, readable_end, warnings = common.readable_window(model, start, end, now)
     data = common.read_hourly(prom, {"nodes": queries.node_active_gpus(scope),
                                      "sources": queries.node_active_sources(scope),
                                      "pushed": queries.cluster_billed_hour(scope, delay),
