@@ -147,11 +147,12 @@ def sources(d: dict[str, Any], ctx: Ctx) -> Sources:
         ctx.check(problem is None, ("sources", key, "job"), str(problem))
     managed = d.get("self_managed")
     if managed is not None:
-        known = {ksm.node_label(k) for k in ksm.PRODUCT_KEYS}
-        for key in ("nvidia_product_label", "amd_product_label", "amd_partition_label"):
+        known = {ksm.node_label(k) for k in ksm.product_keys()}
+        labels = (f for v in vendors.VENDORS.values() for f in (v.product_label_field, v.partition_label_field) if f)
+        for key in labels:
             ctx.check(d[key] in known, ("sources", key),
                       f"{d[key]!r} is not kube-state-metrics' name of a node label gpudash knows ("
-                      f"{', '.join(ksm.PRODUCT_KEYS)}), so sources.self_managed cannot write its "
+                      f"{', '.join(ksm.product_keys())}), so sources.self_managed cannot write its "
                       "--metric-labels-allowlist: use the default or omit self_managed")
         managed = SelfManaged(managed["namespace"], *(tuple(sorted(managed[f"{e}_service_labels"].items()))
                                                       for e in ("dcgm", "amd")))

@@ -80,10 +80,10 @@ def _node_labels(node: Node, model: Model) -> tuple[tuple[str, str], ...]:
     v = vendors.vendor(node.vendor)
     src = model.sources
     if not v.attributes_fractions:  # the product and, partitioned, the compute-memory partition
-        label = v.partition_label_field
-        part = ((getattr(src, label), node.partition),) if node.partition and label else ()
-        return ((getattr(src, v.product_label_field), node_product(node)), *part)
-    out = {getattr(src, v.product_label_field): node_product(node)}
+        label = v.partition_label(src)
+        part = ((label, node.partition),) if node.partition and label else ()
+        return ((v.product_label(src), node_product(node)), *part)
+    out = {v.product_label(src): node_product(node)}
     if node.mig_strategy != "mixed" and node.replicas > 1:
         out[f"label_{ksm(v.resource)}_replicas"] = str(node.replicas)
     if node.mig_strategy == "mixed" and node.replicas > 1:

@@ -49,6 +49,7 @@ VENDOR = Vendor(
     resource="nvidia.com/gpu",
     resource_pattern=r"nvidia\.com/(gpu|gpu\.shared|mig-.+)",
     product_value=product_value,
+    product_label_key="nvidia.com/gpu.product",
     source="dcgm",
     product_label_field="nvidia_product_label",
     node_resources="nvidia_com_gpu|nvidia_com_gpu_shared|nvidia_com_mig_.+",

@@ -16,9 +16,12 @@ class Vendor:
     resource: str  # the whole-GPU resource, e.g. nvidia.com/gpu
     resource_pattern: str  # regex (fullmatch) of every resource the vendor's device plugin advertises
     product_value: Callable[[str], str]  # a product name as the node labeller writes it in the product label
+    # the node labeller: the node label keys of the product and (partitions) the compute-memory partition
+    product_label_key: str
     # sources: which model fields configure this vendor
     source: str  # key of the exporter's section in sources (sources.<source>: job, tenant_label)
-    product_label_field: str  # Sources field: kube_node_labels label holding the node's product
+    product_label_field: str | None = None  # Sources field: kube_node_labels label of the product (None: the key's)
+    partition_label_key: str | None = None
     partition_label_field: str | None = None  # Sources field: kube_node_labels label holding the node's partition
     metric_prefix_field: str | None = None  # Sources field: a prefix of the exporter's metric names
     # regex of kube-state-metrics' resource names whose capacity makes a node one of this vendor's GPU nodes
@@ -61,6 +64,19 @@ class Vendor:
     sample_power: bool = True
     sample_gpu_labels: Callable[[int, str], tuple[tuple[str, str], ...]] | None = None  # (index, uuid) -> labels
 
+    def product_label(self, sources: object) -> str:
+        """The kube_node_labels label holding a node's product: the model's ``sources`` field, else
+        kube-state-metrics' name of :attr:`product_label_key`."""
+        if self.product_label_field:
+            return str(getattr(sources, self.product_label_field))
+        return _node_label(self.product_label_key)
+
+    def partition_label(self, sources: object) -> str | None:
+        """The kube_node_labels label holding a node's partition, or None (no partitions)."""
+        if self.partition_label_field:
+            return str(getattr(sources, self.partition_label_field))
+        return _node_label(self.partition_label_key) if self.partition_label_key else None
+
     def metric(self, sources: object, name: str) -> str:
         """``name`` as the exporter serves it under the model's sources (with its prefix, if any)."""
         prefix = getattr(sources, self.metric_prefix_field) if self.metric_prefix_field else ""
@@ -94,3 +110,8 @@ class Vendor:
         if self.sample_gpu_labels is not None:
             return self.sample_gpu_labels(index, uuid)
         return tuple((label, str(index)) for label in self.gpu_labels)
+
+
+def _node_label(key: str) -> str:
+    """kube-state-metrics' ``kube_node_labels`` label of a node label key (``label_`` + the key sanitised)."""
+    return "label_" + re.sub(r"[^a-zA-Z0-9_]", "_", key)

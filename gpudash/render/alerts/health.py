@@ -99,7 +99,7 @@ def alerts(model: Model) -> tuple:
                 threshold=(f"DCGM XID in {{{', '.join(map(str, FATAL_XIDS))}}}" if fatal else
                            f"other XID, changed within {q.duration(xid_recent(model))}")))
     job = ksm.job(model.sources)
-    gpus = ("resource", "=~", ksm.GPU_RESOURCE_REGEX)
+    gpus = ("resource", "=~", ksm.gpu_resource_regex())
     node = ("cluster", "node", "resource")
     capacity = q.agg("max", node, c.fresh(model, q.selector(ksm.NODE_CAPACITY, job, gpus)))
     allocatable = q.agg("max", node, c.fresh(model, q.selector(ksm.NODE_ALLOCATABLE, job, gpus)))

@@ -52,7 +52,7 @@ def _activity_named_by_node(model: Model, vendor: Vendor, metric: str, scale: st
     own = ("cluster", exporter.tenant_label, exporter.pod_label, "node", vendor.model_label)
     held = f"{gx.to_pod_labels(q.agg(op, own, series), exporter)} and on {q.labels(names.POD)} {gpu_holders(model)}"
     per_node = q.label_replace(held, "gpu_model", "$1", vendor.model_label, "(.*)")
-    product_label = getattr(src, vendor.product_label_field)
+    product_label = vendor.product_label(src)
     products = q.agg("max", ("cluster", "node", "gpudash_product"),
                      q.label_replace(q.selector(ksm.NODE_LABELS, ksm.job(src), (product_label, "!=", "")),
                                      "gpudash_product", "$1", product_label, "(.+)"))

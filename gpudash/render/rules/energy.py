@@ -126,8 +126,8 @@ def _holders(model: Model) -> str:
             part = f"({q.agg('max', (*gpu, 'node', 'namespace', 'pod'), held)} * 0 + 1)"
         if v.time_slicing:
             part = f"({part} * on (cluster, node) group_left () {_replica_share(model, v)}) or {part}"
-        if v.partition_label_field:
-            label = getattr(src, v.partition_label_field)
+        label = v.partition_label(src)
+        if label:
             partitioned = q.selector(ksm.NODE_LABELS, ksm.job(src), (label, "=~", ".+"),
                                      (label, "!~", v.whole_partitions))
             part = f"{part} unless on (cluster, node) {partitioned}"

@@ -60,7 +60,7 @@ def discovery_rbac(namespace: str) -> dict[str, dict]:
 def allowlist_keys(model: Model) -> dict[str, list[str]]:
     """The Kubernetes label keys the rules read from kube_node_labels and kube_pod_labels, per resource kind."""
     resources = ("nvidia.com/gpu", *(p.resource for c in model.gpu_classes for p in c.mig))
-    nodes = sorted({*ksm.PRODUCT_KEYS, *map(ksm.replicas_key, resources)})
+    nodes = sorted({*ksm.product_keys(), *map(ksm.replicas_key, resources)})
     return {"nodes": nodes, "pods": sorted((ksm.INFERENCESERVICE_KEY, ksm.NOTEBOOK_KEY))}
 
 
