@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from gpudash.model import mig, vendors
 from gpudash.simulation.devices import energy_counter, gpu_watts, shown_holder
-from gpudash.simulation.scenario import Node
+from gpudash.simulation.scenario import EXPORTERS, Node
 
 
 class EnergyMeter:
@@ -37,10 +37,10 @@ class EnergyMeter:
         counter as seen now minus as seen a step before, when both are seen and it did not go down (a driver
         reload); else the power seen now x the step; None when nothing is seen (exporter down, no data before
         ``since``)."""
-        k = self._scrape_seen("dcgm", minute)
+        k = self._scrape_seen(EXPORTERS, minute)
         if k is None or k < since:
             return None
-        return self._step_joules(node, gpu, k, self._scrape_seen("dcgm", minute - self.step), since)
+        return self._step_joules(node, gpu, k, self._scrape_seen(EXPORTERS, minute - self.step), since)
 
     def _step_joules(self, node: Node, gpu: int, k: int, k0: int | None, since: int) -> float | None:
         """:meth:`gpu_step_energy` once the scrapes seen now (``k``) and a step before (``k0``) are known."""
@@ -98,10 +98,10 @@ class EnergyMeter:
     def _energy_parts(self, minute: int, since: int):
         """((cluster, namespace), joules) of each GPU's shares of the step ending at ``minute``, namespace "" for
         the unallocated share: its step energy split by :meth:`gpu_shares` at the scrape the step sees."""
-        k = self._scrape_seen("dcgm", minute)
+        k = self._scrape_seen(EXPORTERS, minute)
         if k is None or k < since:
             return
-        k0 = self._scrape_seen("dcgm", minute - self.step)
+        k0 = self._scrape_seen(EXPORTERS, minute - self.step)
         pods = self.allocated_pods(minute)
         for node in self.s.nodes:
             for g in range(node.count):

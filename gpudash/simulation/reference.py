@@ -21,7 +21,7 @@ from gpudash.simulation.ccsp import CcspCounts
 from gpudash.simulation.devices import assignments, exporter_visible, power_watts, shown_holders
 from gpudash.simulation.energy import EnergyMeter
 from gpudash.simulation.hourly import HourlyBilling
-from gpudash.simulation.scenario import LOOKBACK, Node, Pod, Scenario
+from gpudash.simulation.scenario import EXPORTERS, LOOKBACK, Node, Pod, Scenario
 
 
 def partition_share(product: str, partition: str) -> float:
@@ -217,7 +217,7 @@ class Reference(HourlyBilling, CcspCounts, EnergyMeter):
         window = self.model.billing.mco_interval // 60
         out: dict[tuple, float] = {}
         for k in range(max(minute - window + 1, 0), minute + 1):
-            if self._scrapes("dcgm")[k] != "ok":
+            if self._scrapes(EXPORTERS)[k] != "ok":
                 continue
             for device, (pod, _) in exporter_visible(self.held(k)).items():
                 node = self.s.node(pod.cluster, device[0])
@@ -237,7 +237,7 @@ class Reference(HourlyBilling, CcspCounts, EnergyMeter):
         window = self.model.billing.mco_interval // 60
         series: dict[tuple, list[float]] = {}
         for k in range(max(minute - window + 1, 0), minute + 1):
-            if self._scrapes("dcgm")[k] != "ok":
+            if self._scrapes(EXPORTERS)[k] != "ok":
                 continue
             for device, (pod, container) in exporter_visible(self.held(k)).items():
                 node = self.s.node(pod.cluster, device[0])

@@ -173,12 +173,17 @@ class Pod:
         return 0.0 if restarting else value
 
 
+# The scenario format's name for the GPU exporters' scrapes (``missed_scrapes``' ``job: dcgm``, and the job whose
+# scrapes ``exporter_gap`` takes down): every vendor's exporter shares these faults, whatever its ``source``.
+EXPORTERS = "dcgm"
+
+
 @dataclass(frozen=True)
 class Fault:
     kind: str
     at: int = 0
     minutes: int = 0
-    job: str = "ksm"  # missed_scrapes: ksm | dcgm
+    job: str = "ksm"  # missed_scrapes: ksm | dcgm (EXPORTERS: every GPU exporter)
     offsets: tuple[int, ...] = ()  # mco_jitter
     pushes: tuple[int, ...] = ()  # mco_missed, mco_rule_failed, mco_straddle: push slot times (minutes)
     rules: tuple[str, ...] = ()  # mco_rule_failed, mco_straddle: rule kinds (PUSH_RULES)

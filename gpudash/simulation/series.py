@@ -25,7 +25,7 @@ from gpudash.simulation.devices import (
 )
 from gpudash.simulation.notation import Labels, notation, series_name
 from gpudash.simulation.reference import Reference, ksm, label_value, node_product
-from gpudash.simulation.scenario import LOOKBACK, Node, Pod, Scenario
+from gpudash.simulation.scenario import EXPORTERS, LOOKBACK, Node, Pod, Scenario
 from gpudash.simulation.scenario import uid_of as uid
 
 KSM_INSTANCES = ("10.128.0.11:8443", "10.129.0.12:8443")  # an HA pair's targets (ksm_duplicate: both scraped)
@@ -306,7 +306,7 @@ def synthesise(scenario: Scenario, model: Model, cluster: str) -> list[dict[str,
     counters = _energy_counters(scenario, model, cluster)
     for m, exposed in enumerate(gpu_exp):
         exposed.update({k: v[m] for k, v in counters.items()})
-    stored = {**scrape(ksm_exp, _outcomes(scenario, "ksm")), **scrape(gpu_exp, _outcomes(scenario, "dcgm")),
+    stored = {**scrape(ksm_exp, _outcomes(scenario, "ksm")), **scrape(gpu_exp, _outcomes(scenario, EXPORTERS)),
               **_ksm_up(scenario, model)}
     rows = sorted(stored.items(), key=lambda kv: series_name(kv[0]))
     return [{"series": series_name(k), "values": notation(v)} for k, v in rows]

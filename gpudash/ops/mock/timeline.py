@@ -26,7 +26,7 @@ from gpudash.ops.mock.config import Mock
 from gpudash.simulation import series as gs
 from gpudash.simulation.devices import counter_at, counter_runs, gpu_watts, power_watts, reloads, shown_holders
 from gpudash.simulation.reference import Reference
-from gpudash.simulation.scenario import LOOKBACK, Event, Node, Pod, Scenario
+from gpudash.simulation.scenario import EXPORTERS, LOOKBACK, Event, Node, Pod, Scenario
 
 Labels = tuple[tuple[str, str], ...]
 
@@ -248,7 +248,7 @@ def stored(job: str, key: Labels, model: Model, cluster_label: str | None = None
 def scrape_outcomes(s: Scenario, job: str) -> list[str]:
     """Per minute: ok | missed | down for ``job`` (simulation fault semantics: every GPU exporter has the scenario's
     ``dcgm`` faults)."""
-    return gs._outcomes(s, "ksm" if job == "ksm" else "dcgm")
+    return gs._outcomes(s, "ksm" if job == "ksm" else EXPORTERS)
 
 
 class FastReference(Reference):
@@ -318,7 +318,7 @@ class FastReference(Reference):
     def _backfilled_scrapes(self, minute: int, start: int):
         """The exporter scrapes an instant query at ``minute`` reads in backfilled history (no staleness markers:
         every scrape stored within the lookback, from ``start``, ``exporters_backfilled_from``, on)."""
-        scrapes = self._scrapes("dcgm")
+        scrapes = self._scrapes(EXPORTERS)
         for k in range(minute, max(minute - self.lookback, start - 1, -1), -1):
             if k < len(scrapes) and scrapes[k] == "ok":
                 yield k
