@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gpudash.model import mig, partitions, vendors
+from gpudash.model import mig, vendors
 from gpudash.model.types import GpuClass, Model
 
 
@@ -42,9 +42,9 @@ def _class_skus(c: GpuClass) -> list[Sku]:
     whole = ksm_resource(v.resource)
     for product in sorted({product_label(c.vendor, p) for p in c.products}):
         out.append(Sku(product, whole, c.name, c.whole_resource, c.price_per_hour, 1.0))
-        if v.partitions:
+        if v.partition_shares:
             priced = dict(c.partitions)  # the class's partitions table, else the compute share of the GPU price
-            for name, share in partitions.partitions(product):
+            for name, share in v.partition_shares(product):
                 resource = f"{v.domain}/{name}"
                 price = priced.get(name, c.price_per_hour * share)
                 out.append(Sku(product, ksm_resource(resource), c.name, resource, price, share))

@@ -13,6 +13,7 @@ amd.com/<compute>_<memory> per partition under the mixed strategy) and cmd/k8s-n
 """
 from __future__ import annotations
 
+from gpudash.model import partitions
 from gpudash.model.vendors.vendor import Vendor
 
 GFX_ACTIVITY = "gpu_gfx_activity"  # percent
@@ -61,6 +62,7 @@ VENDOR = Vendor(
     idle_pod_labels_empty=True,
     partitions=True,
     whole_partitions="spx_.*",  # SPX: one partition, the whole GPU
+    partition_shares=partitions.partitions,  # compute modes and their shares (gpudash/model/partitions.py)
     upstream_jobs=("default-metrics-exporter", "amd-gpu-amdgpu-metrics-exporter"),
     exporter_pod=("kube-amd-gpu", "metrics-exporter-container", "default-metrics-exporter"),
     exporter_port=5000,  # the container port (helm-charts/values.yaml service.ClusterIP.port)

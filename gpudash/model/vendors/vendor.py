@@ -54,6 +54,8 @@ class Vendor:
     time_slicing: bool = False  # the device plugin can share a GPU by time-slicing (<resource>.shared)
     partitions: bool = False  # compute partitions (resources <vendor domain>/<partition>)
     whole_partitions: str = ""  # regex of partition label values that are a whole GPU (not partitioned)
+    # a product -> (partition resource suffix, compute share) of every partition mode it has (priced as SKUs)
+    partition_shares: Callable[[str], tuple[tuple[str, float], ...]] | None = None
     mig_resource_prefix: str = ""  # a MIG profile's resource is this + the profile name
     # installations: upstream job names (test data uses the first one a model's regex matches), the exporter pod
     upstream_jobs: tuple[str, ...] = ()
