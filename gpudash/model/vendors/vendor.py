@@ -21,7 +21,7 @@ class Vendor:
     # sources: which model fields configure this vendor
     source: str  # key of the exporter's section in sources (sources.<source>: job, tenant_label)
     product_label_field: str | None = None  # Sources field: kube_node_labels label of the product (None: the key's)
-    partition_label_key: str | None = None
+    partition_label_key: str | None = None  # node label key of the compute-memory partition (None: no partitions)
     partition_label_field: str | None = None  # Sources field: kube_node_labels label holding the node's partition
     metric_prefix_field: str | None = None  # Sources field: a prefix of the exporter's metric names
     # regex of kube-state-metrics' resource names whose capacity makes a node one of this vendor's GPU nodes
