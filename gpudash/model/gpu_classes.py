@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gpudash.model import mig
+from gpudash.model import mig, vendors
 from gpudash.model.context import Ctx, FieldPath, unique
 from gpudash.model.pricing import ksm_resource, product_label
 from gpudash.model.types import GpuClass, MigProfile
@@ -39,7 +39,7 @@ def _claim_products(c: dict[str, Any], path: FieldPath, owners: dict[str, str], 
         ctx.check(label, where, f"{product!r} keeps no characters as a node label value")
         # GPU Feature Discovery derives the slice and replica values from the whole GPU's: listing one would
         # price a MIG slice or a time-sliced replica as a whole GPU (NVIDIA/k8s-device-plugin internal/lm/resource.go)
-        ctx.check(c["vendor"] != "nvidia" or not _DERIVED_PRODUCT.search(label), where,
+        ctx.check(not vendors.vendor(c["vendor"]).attributes_fractions or not _DERIVED_PRODUCT.search(label), where,
                   f"{product!r} is a MIG slice or time-sliced value (node label {label!r}); list the whole GPU's "
                   "product only, gpudash derives the -MIG-<profile> and -SHARED values from it")
         owner = owners.setdefault(label, c["name"])
@@ -49,11 +49,13 @@ def _claim_products(c: dict[str, Any], path: FieldPath, owners: dict[str, str], 
 
 def _mig_model(c: dict[str, Any], path: FieldPath, ctx: Ctx) -> str | None:
     """The class's MIG model: explicit, else inferred from the products (NVIDIA only)."""
-    ctx.check(c["vendor"] == "amd" or "partitions" not in c, path + ("partitions",),
-              "only for vendor amd (compute partitions are an AMD Instinct feature; NVIDIA has mig)")
-    if c["vendor"] == "amd":
+    v = vendors.vendor(c["vendor"])
+    with_partitions = ", ".join(p.name for p in vendors.with_feature("partitions"))
+    ctx.check(v.partitions or "partitions" not in c, path + ("partitions",),
+              f"only for vendor {with_partitions} (compute partitions are an AMD Instinct feature; NVIDIA has mig)")
+    if not v.mig_labels:
         for key in ("mig", "mig_model", "time_slicing"):
-            ctx.check(key not in c, path + (key,), "not supported for vendor amd (MIG and time-slicing are "
+            ctx.check(key not in c, path + (key,), f"not supported for vendor {v.name} (MIG and time-slicing are "
                                                    "NVIDIA features)")
         return None
     if "mig_model" in c:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from gpudash.model import mig, partitions
+from gpudash.model import mig, vendors
 from gpudash.model.types import GpuClass, Model
 
 
@@ -26,14 +26,10 @@ class Sku:
 def product_label(vendor: str, product: str) -> str:
     """The node label value of ``product``; a label value given as such is returned unchanged.
 
-    NVIDIA (GPU Feature Discovery, NVIDIA/k8s-device-plugin internal/lm/resource.go ``sanitise``): characters
-    outside ``[A-Za-z0-9-_. ]`` dropped, runs of spaces -> ``-`` (``NVIDIA-A100-SXM4-80GB``). AMD (node
-    labeller, ROCm/k8s-device-plugin cmd/k8s-node-labeller/main.go ``product-name``): spaces -> ``_``,
-    parentheses dropped (``AMD_Instinct_MI300X_OAM``).
+    Each vendor's node labeller writes it its own way (``product_value`` of its module: NVIDIA's GPU Feature
+    Discovery ``NVIDIA-A100-SXM4-80GB``, AMD's node labeller ``AMD_Instinct_MI300X_OAM``).
     """
-    if vendor == "amd":
-        return product.strip().replace(" ", "_").replace("(", "").replace(")", "")
-    return "-".join(re.sub(r"[^A-Za-z0-9\-_. ]", "", product).split())
+    return vendors.vendor(vendor).product_value(product)
 
 
 def ksm_resource(resource: str) -> str:
@@ -42,24 +38,27 @@ def ksm_resource(resource: str) -> str:
 
 def _class_skus(c: GpuClass) -> list[Sku]:
     out = []
+    v = vendors.vendor(c.vendor)
+    whole = ksm_resource(v.resource)
     for product in sorted({product_label(c.vendor, p) for p in c.products}):
-        out.append(Sku(product, ksm_resource(c.whole_resource), c.name, c.whole_resource, c.price_per_hour, 1.0))
-        if c.vendor == "amd":
+        out.append(Sku(product, whole, c.name, c.whole_resource, c.price_per_hour, 1.0))
+        if v.partition_shares:
             priced = dict(c.partitions)  # the class's partitions table, else the compute share of the GPU price
-            for name, share in partitions.partitions(product):
-                resource = f"amd.com/{name}"
+            for name, share in v.partition_shares(product):
+                resource = f"{v.domain}/{name}"
                 price = priced.get(name, c.price_per_hour * share)
                 out.append(Sku(product, ksm_resource(resource), c.name, resource, price, share))
-            continue
-        shared = 1.0 / c.time_slicing_replicas
-        for prod, res in ((product, "nvidia_com_gpu_shared"), (f"{product}-SHARED", "nvidia_com_gpu")):
-            out.append(Sku(prod, res, c.name, "nvidia.com/gpu.shared", c.shared_price_per_hour, shared))
+        if v.time_slicing:
+            shared = 1.0 / c.time_slicing_replicas
+            shared_resource = f"{v.resource}.shared"
+            for prod, res in ((product, ksm_resource(shared_resource)), (f"{product}-SHARED", whole)):
+                out.append(Sku(prod, res, c.name, shared_resource, c.shared_price_per_hour, shared))
         for profile in c.mig:
             assert c.mig_model is not None, "a class has MIG profiles only with a MIG model (model/gpu_classes.py)"
             share = mig.compute_share(c.mig_model, profile.name)
             mixed = (product, ksm_resource(profile.resource))
             # GFD sanitises the profile in the product too: 1g.10gb+me -> ...-MIG-1g.10gbme
-            single = (f"{product}-MIG-{product_label(c.vendor, profile.name)}", "nvidia_com_gpu")
+            single = (f"{product}-MIG-{product_label(c.vendor, profile.name)}", whole)
             for prod, res in (mixed, single):
                 out.append(Sku(prod, res, c.name, profile.resource, profile.price_per_hour, share))
             if c.time_slicing_replicas > 1:
@@ -73,10 +72,11 @@ def _shared_slice_skus(c: GpuClass, product: str, profile: str, price: float, sh
     ``nvidia_com_mig_<profile>_shared`` on the GPU's product, the single strategy's ``nvidia.com/gpu`` on
     ``<GPU>-MIG-<profile>-SHARED`` and, renamed, ``nvidia.com/gpu.shared`` on ``<GPU>-MIG-<profile>``
     (NVIDIA/k8s-device-plugin internal/lm/resource.go ``getProductName``: ``-SHARED`` only when not renamed)."""
-    resource = f"nvidia.com/mig-{profile}.shared"
+    v = vendors.vendor(c.vendor)
+    resource = f"{v.mig_resource_prefix}{profile}.shared"
     single = f"{product}-MIG-{product_label(c.vendor, profile)}"
-    keys = ((product, ksm_resource(resource)), (f"{single}-SHARED", "nvidia_com_gpu"),
-            (single, "nvidia_com_gpu_shared"))
+    keys = ((product, ksm_resource(resource)), (f"{single}-SHARED", ksm_resource(v.resource)),
+            (single, ksm_resource(f"{v.resource}.shared")))
     return [Sku(prod, res, c.name, resource, price, share) for prod, res in keys]
 
 

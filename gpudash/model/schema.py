@@ -8,7 +8,7 @@ the loader and stated in the ``description`` of the fields they constrain.
 """
 from __future__ import annotations
 
-from gpudash.model import mig, partitions
+from gpudash.model import mig, partitions, vendors
 from gpudash.model.schema_invoicing import billing_identity, issuer
 from gpudash.model.schema_types import Schema, closed_object, ref, value_types
 from gpudash.model.types import (
@@ -95,14 +95,9 @@ def _sources() -> Schema:
     return closed_object({
         "kube_state_metrics_job": ref("name", "Prometheus job of kube-state-metrics.",
                                       default="kube-state-metrics"),
-        # NVIDIA/gpu-operator assets/state-dcgm-exporter/0500_service_monitor.yaml sets no honorLabels
-        "dcgm": _exporter("NVIDIA DCGM exporter", "nvidia-dcgm-exporter", "exported_namespace",
-                          "the GPU Operator's ServiceMonitor leaves honorLabels unset."),
-        # ROCm/gpu-operator api/v1alpha1/deviceconfig_types.go (honorLabels kubebuilder default true, service
-        # <DeviceConfig>-metrics-exporter); ROCm/device-metrics-exporter helm-charts/values.yaml (honorLabels:
-        # true) and templates/servicemonitor.yaml (jobLabel app = <release>-amdgpu-metrics-exporter)
-        "amd": _exporter("AMD device-metrics-exporter", ".+-metrics-exporter", "namespace",
-                         "the AMD GPU Operator and the exporter's chart set honorLabels: true."),
+        # each registered vendor's exporter (its module cites where the defaults come from)
+        **{v.source: _exporter(v.exporter_title, v.default_job, v.default_tenant_label, v.default_tenant_label_why)
+           for v in vendors.VENDORS.values()},
         "amd_metric_prefix": {"title": "a metric name prefix (letters and '_' only)",
                               "description": "Prefix of the AMD exporter's metric names, e.g. amd_.",
                               "type": "string", "pattern": "^[a-zA-Z_]*$", "default": ""},
@@ -137,7 +132,7 @@ def _gpu_class() -> Schema:
     price = "Price of one whole GPU per hour, in the model's currency."
     return closed_object({
         "name": ref("dns_label", "Class name, unique among classes."),
-        "vendor": {"description": "GPU vendor.", "enum": ["nvidia", "amd"]},
+        "vendor": {"description": "GPU vendor.", "enum": list(vendors.VENDORS)},
         "products": {
             "description": "Product names: the human name (NVML or AMD, spaces allowed) or the exact node label "
                            "value. Compared as the vendor's node label value: NVIDIA as GPU Feature Discovery's "

@@ -2,11 +2,13 @@
 prune and energy, each with the checks that span its fields (GPU classes and tenants have their own modules)."""
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
 import iso4217
 
+from gpudash.model import vendors
 from gpudash.model.context import Ctx, FieldPath
 from gpudash.model.durations import format_duration, parse_duration
 from gpudash.model.schema import HTTP_SECRETS, INLINE_SECRETS, THANOS_QUERIER_URL
@@ -140,20 +142,26 @@ def _re2_problem(pattern: str) -> str | None:
 
 
 def sources(d: dict[str, Any], ctx: Ctx) -> Sources:
-    for key in ("dcgm", "amd"):
+    for key in (v.source for v in vendors.VENDORS.values()):
         problem = _re2_problem(d[key]["job"])
         ctx.check(problem is None, ("sources", key, "job"), str(problem))
     managed = d.get("self_managed")
     if managed is not None:
-        known = {ksm.node_label(k) for k in ksm.PRODUCT_KEYS}
-        for key in ("nvidia_product_label", "amd_product_label", "amd_partition_label"):
+        known = {ksm.node_label(k) for k in ksm.product_keys()}
+        labels = (f for v in vendors.VENDORS.values() for f in (v.product_label_field, v.partition_label_field) if f)
+        for key in labels:
             ctx.check(d[key] in known, ("sources", key),
                       f"{d[key]!r} is not kube-state-metrics' name of a node label gpudash knows ("
-                      f"{', '.join(ksm.PRODUCT_KEYS)}), so sources.self_managed cannot write its "
+                      f"{', '.join(ksm.product_keys())}), so sources.self_managed cannot write its "
                       "--metric-labels-allowlist: use the default or omit self_managed")
         managed = SelfManaged(managed["namespace"], *(tuple(sorted(managed[f"{e}_service_labels"].items()))
                                                       for e in ("dcgm", "amd")))
-    return Sources(**{**d, "dcgm": Exporter(**d["dcgm"]), "amd": Exporter(**d["amd"]), "self_managed": managed})
+    fields = {f.name for f in dataclasses.fields(Sources)}
+    exporters = {v.source: Exporter(**d[v.source]) for v in vendors.VENDORS.values()}
+    plain = {k: x for k, x in d.items() if k in fields}
+    bundled = {k: e for k, e in exporters.items() if k in fields}  # Sources' own fields (dcgm, amd)
+    others = tuple((k, e) for k, e in exporters.items() if k not in fields)  # registered vendors' sections
+    return Sources(**{**plain, **bundled, "self_managed": managed, "exporters": others})
 
 
 def alerts(d: dict[str, Any], billing: Billing, ctx: Ctx) -> Alerts:

@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpudash.model import vendors
 from gpudash.promql.read import HOUR
 
-Vendor = str  # "nvidia" | "amd"
+Vendor = str  # a registered vendor's name (gpudash.model.vendors.VENDORS): "nvidia" | "amd"
 
 
 DAY = 24 * HOUR
@@ -95,6 +96,15 @@ class Sources:
     amd_product_label: str  # kube_node_labels label holding the AMD product name
     amd_partition_label: str  # kube_node_labels label holding the AMD compute-memory partition, e.g. cpx_nps4
     self_managed: SelfManaged | None = None  # None: the GPU Operators' ServiceMonitors scrape the exporters
+    # (sources.<key>, exporter) of registered vendors beyond the bundled two (gpudash.model.vendors.register)
+    exporters: tuple[tuple[str, Exporter], ...] = ()
+
+    def exporter(self, key: str) -> Exporter:
+        """The exporter configured under ``sources.<key>`` (a vendor's ``source``)."""
+        found = getattr(self, key, None)
+        if isinstance(found, Exporter):
+            return found
+        return dict(self.exporters)[key]
 
 
 @dataclass(frozen=True)
@@ -126,7 +136,7 @@ class GpuClass:
 
     @property
     def whole_resource(self) -> str:
-        return "amd.com/gpu" if self.vendor == "amd" else "nvidia.com/gpu"
+        return vendors.vendor(self.vendor).resource
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ import jsonschema
 from jsonschema.exceptions import ValidationError, best_match
 from jsonschema.protocols import Validator
 
+from gpudash.model import vendors
 from gpudash.model.context import (
     MAX_VALUES,
     USERINFO,
@@ -42,8 +43,10 @@ def _ecma_pattern(validator: Validator, pattern: str, instance: Any, schema: Map
         yield ValidationError(f"{hide_userinfo(instance)!r} does not match {pattern!r}")
 
 
-@lru_cache(maxsize=1)
-def _validator() -> Validator:
+@lru_cache(maxsize=2)
+def _validator(registered: tuple[str, ...]) -> Validator:
+    """The schema's validator while the vendors ``registered`` are (the schema's vendor enum and sources sections
+    are theirs: gpudash.model.vendors.register)."""
     cls = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"pattern": _ecma_pattern})
     validator: Validator = cls(json_schema())
     return validator
@@ -56,7 +59,7 @@ def validate(data: Any, ctx: Ctx) -> None:
         return -len(err.path), -(ctx.line(tuple(err.path)) or 10**9)
 
     where: dict[FieldPath, list[ValidationError]] = {}
-    for err in _validator().iter_errors(data):
+    for err in _validator(tuple(vendors.VENDORS)).iter_errors(data):
         where.setdefault(tuple(err.absolute_path), []).append(err)
     for errors in where.values():
         path, reason = _explain(best_match(errors, key=relevance))

@@ -187,13 +187,13 @@ def stopped(kind: Kind, obj: dict) -> bool:
 
 
 def gpu_requests(pod: dict) -> bool:
-    """Whether a pod requests any GPU vendor resource (kube-state-metrics' GPU_RESOURCE_REGEX), in a container or
+    """Whether a pod requests any GPU vendor resource (kube-state-metrics' gpu_resource_regex()), in a container or
     an init container, as a request or a limit (extended resources default their request to the limit)."""
     spec = pod.get("spec") or {}
     for c in [*(spec.get("containers") or []), *(spec.get("initContainers") or [])]:
         res = (c or {}).get("resources") or {}
         for amounts in (res.get("requests") or {}, res.get("limits") or {}):
             for name, amount in amounts.items():
-                if re.fullmatch(ksm.GPU_RESOURCE_REGEX, ksm.sanitise_resource(name)) and str(amount) not in ("0", ""):
+                if re.fullmatch(ksm.gpu_resource_regex(), ksm.sanitise_resource(name)) and str(amount) not in ("0", ""):
                     return True
     return False

@@ -10,9 +10,10 @@ import math
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from gpudash.model import mig
+from gpudash.model import mig, vendors
 from gpudash.model import series as names
 from gpudash.simulation.devices import device_resource, devices
+from gpudash.simulation.scenario import EXPORTERS
 
 
 class CcspCounts:
@@ -56,7 +57,8 @@ class CcspCounts:
         for (node_name, gpu, profile, _), (pod, _) in self.shown(k).items():
             node = self.s.node(pod.cluster, node_name)
             load = loads.get((pod.cluster, node_name))
-            if node.vendor != "nvidia" or not load or (pod.namespace, pod.name) not in load[3]:
+            attributes = vendors.vendor(node.vendor).attributes_fractions
+            if not attributes or not load or (pod.namespace, pod.name) not in load[3]:
                 continue
             if profile is None:
                 fractional = node.replicas > 1 and (pod.namespace, pod.name) not in load[4]
@@ -69,12 +71,13 @@ class CcspCounts:
 
     def attributed_gpus(self, minute: int) -> dict[tuple, int]:
         """{(cluster, node): :meth:`gpus_held`} as an instant query at ``minute`` sees the exporter."""
-        k = self._scrape_seen("dcgm", minute)
+        k = self._scrape_seen(EXPORTERS, minute)
         return {} if k is None else {key: len(g) for key, g in self.gpus_held(k, minute).items()}
 
     def exporter_seen(self, cluster: str, node: str, minute: int) -> bool:
         """Whether an instant query at ``minute`` sees any dcgm-exporter series of the node."""
-        return self.s.node(cluster, node).vendor == "nvidia" and self._scrape_seen("dcgm", minute) is not None
+        attributes = vendors.vendor(self.s.node(cluster, node).vendor).attributes_fractions
+        return attributes and self._scrape_seen(EXPORTERS, minute) is not None
 
     def allocation_bound(self, minute: int) -> dict[tuple, int]:
         """{(cluster, node): the fewest GPUs that can hold the allocation at ``minute``} (nodes with any)."""

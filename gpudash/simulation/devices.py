@@ -6,6 +6,7 @@ from __future__ import annotations
 import bisect
 import functools
 
+from gpudash.model import vendors
 from gpudash.simulation.scenario import Node, Pod, Scenario
 
 
@@ -97,11 +98,12 @@ def devices(node: Node) -> list[tuple[int, str | None, int] | tuple[int, str, in
 
 
 def device_resource(node: Node, profile: str | None) -> str:
+    v = vendors.vendor(node.vendor)
     if profile and node.mig_strategy == "mixed":
-        return f"nvidia.com/mig-{profile}" + (".shared" if node.replicas > 1 and node.rename_shared else "")
-    if node.vendor == "amd":
-        return f"amd.com/{node.partition}" if node.partition and node.partition_strategy == "mixed" else "amd.com/gpu"
-    return "nvidia.com/gpu.shared" if node.replicas > 1 and node.rename_shared else "nvidia.com/gpu"
+        return f"{v.mig_resource_prefix}{profile}" + (".shared" if node.replicas > 1 and node.rename_shared else "")
+    if node.partition and node.partition_strategy == "mixed":  # the partition's own resource
+        return f"{v.domain}/{node.partition}"
+    return f"{v.resource}.shared" if node.replicas > 1 and node.rename_shared else v.resource
 
 
 @functools.cache

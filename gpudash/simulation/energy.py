@@ -5,12 +5,13 @@ Mixed into :class:`~gpudash.simulation.reference.Reference`, whose scenario, ste
 """
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from gpudash.model import mig
+from gpudash.model import mig, vendors
 from gpudash.simulation.devices import energy_counter, gpu_watts, shown_holder
-from gpudash.simulation.scenario import Node
+from gpudash.simulation.scenario import EXPORTERS, Node
 
 
 class EnergyMeter:
@@ -19,8 +20,9 @@ class EnergyMeter:
     if TYPE_CHECKING:  # a mixin of Reference (simulation/reference.py), whose state and other parts it reads
         def __getattr__(self, name: str) -> Any: ...
 
-    # AMD's gpu_package_power: the golden synthesiser serves none (an AMD GPU without a counter rise measures nothing)
-    amd_power = False
+    # whether every vendor's power is served: the golden synthesiser serves none of a vendor whose module says so
+    # (``sample_power``: AMD's gpu_package_power; such a GPU without a counter rise measures nothing), the mock all
+    every_power = False
 
     def counter(self, node: Node, gpu: int, minute: int) -> float:
         """The GPU's energy counter (J) at scrape ``minute``."""
@@ -35,10 +37,10 @@ class EnergyMeter:
         counter as seen now minus as seen a step before, when both are seen and it did not go down (a driver
         reload); else the power seen now x the step; None when nothing is seen (exporter down, no data before
         ``since``)."""
-        k = self._scrape_seen("dcgm", minute)
+        k = self._scrape_seen(EXPORTERS, minute)
         if k is None or k < since:
             return None
-        return self._step_joules(node, gpu, k, self._scrape_seen("dcgm", minute - self.step), since)
+        return self._step_joules(node, gpu, k, self._scrape_seen(EXPORTERS, minute - self.step), since)
 
     def _step_joules(self, node: Node, gpu: int, k: int, k0: int | None, since: int) -> float | None:
         """:meth:`gpu_step_energy` once the scrapes seen now (``k``) and a step before (``k0``) are known."""
@@ -46,7 +48,8 @@ class EnergyMeter:
             rise = self.counter(node, gpu, k) - self.counter(node, gpu, k0)
             if rise >= 0:
                 return rise
-        return self.watts(node, gpu, k) * self.step * 60 if node.vendor == "nvidia" or self.amd_power else None
+        served = self.every_power or vendors.vendor(node.vendor).sample_power
+        return self.watts(node, gpu, k) * self.step * 60 if served else None
 
     def device_holders(self, node: Node, gpu: int, minute: int) -> dict[tuple, float]:
         """{(MIG profile, instance, namespace, pod): share of the GPU} of the devices the exporter shows held at
@@ -79,7 +82,8 @@ class EnergyMeter:
     def _energy_units(self, node: Node) -> tuple[tuple[str | None, int, float], ...]:
         """(MIG profile or None, instance, share of the GPU) of each device of a GPU of ``node`` that
         :meth:`device_holders` attributes (a time-sliced replica's share divided by the replicas)."""
-        if node.vendor == "amd" and node.partition and not node.partition.startswith("spx"):
+        whole = vendors.vendor(node.vendor).whole_partitions
+        if node.partition and not re.fullmatch(whole, node.partition):  # partition 0 reports the GPU's energy
             return ()
         units: list[tuple[str | None, int, float]] = [(None, 0, 1.0)]
         if node.mig_strategy != "none":
@@ -94,10 +98,10 @@ class EnergyMeter:
     def _energy_parts(self, minute: int, since: int):
         """((cluster, namespace), joules) of each GPU's shares of the step ending at ``minute``, namespace "" for
         the unallocated share: its step energy split by :meth:`gpu_shares` at the scrape the step sees."""
-        k = self._scrape_seen("dcgm", minute)
+        k = self._scrape_seen(EXPORTERS, minute)
         if k is None or k < since:
             return
-        k0 = self._scrape_seen("dcgm", minute - self.step)
+        k0 = self._scrape_seen(EXPORTERS, minute - self.step)
         pods = self.allocated_pods(minute)
         for node in self.s.nodes:
             for g in range(node.count):

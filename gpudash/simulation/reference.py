@@ -15,13 +15,13 @@ import re
 from datetime import UTC, datetime
 from functools import cache
 
-from gpudash.model import mig
+from gpudash.model import mig, vendors
 from gpudash.model.types import GpuClass, Model
 from gpudash.simulation.ccsp import CcspCounts
 from gpudash.simulation.devices import assignments, exporter_visible, power_watts, shown_holders
 from gpudash.simulation.energy import EnergyMeter
 from gpudash.simulation.hourly import HourlyBilling
-from gpudash.simulation.scenario import LOOKBACK, Node, Pod, Scenario
+from gpudash.simulation.scenario import EXPORTERS, LOOKBACK, Node, Pod, Scenario
 
 
 def partition_share(product: str, partition: str) -> float:
@@ -35,9 +35,7 @@ def partition_share(product: str, partition: str) -> float:
 def label_value(vendor: str, product: str) -> str:
     """The node's product label value: GPU Feature Discovery for NVIDIA (characters outside ``[A-Za-z0-9-_. ]``
     dropped, words joined by ``-``), the AMD node labeller for AMD (spaces -> ``_``, parentheses dropped)."""
-    if vendor == "amd":
-        return re.sub(r"[()]", "", product.strip()).replace(" ", "_")
-    return "-".join(re.sub(r"[^A-Za-z0-9\-_. ]", "", product).split())
+    return vendors.vendor(vendor).product_value(product)
 
 
 def ksm(resource: str) -> str:
@@ -84,23 +82,26 @@ class Reference(HourlyBilling, CcspCounts, EnergyMeter):
     def sku(self, product: str, resource: str) -> tuple[GpuClass, str, float] | None:
         """(class, billed resource, price per hour) of a kube-state-metrics ``resource`` on ``product``."""
         for c in self.model.gpu_classes:
+            v = vendors.vendor(c.vendor)
+            whole, shared_res = ksm(v.resource), ksm(f"{v.resource}.shared")
             for q in sorted({label_value(c.vendor, p) for p in c.products}):
                 if product == q and resource == ksm(c.whole_resource):
                     return c, c.whole_resource, c.price_per_hour
-                if c.vendor == "amd" and product == q and re.fullmatch(r"amd_com_[a-z]px_nps[1248]", resource):
-                    name = resource.removeprefix("amd_com_")
+                name = resource.removeprefix(ksm(v.domain) + "_")
+                if (v.partitions and product == q and name != resource and name != "gpu"
+                        and v.owns(f"{v.domain}/{name}")):
                     price = dict(c.partitions).get(name, c.price_per_hour * partition_share(q, name))
-                    return c, f"amd.com/{name}", price
-                if c.vendor != "nvidia":
+                    return c, f"{v.domain}/{name}", price
+                if not v.attributes_fractions:
                     continue
-                if (product, resource) in ((q, "nvidia_com_gpu_shared"), (f"{q}-SHARED", "nvidia_com_gpu")):
-                    return c, "nvidia.com/gpu.shared", c.shared_price_per_hour
+                if (product, resource) in ((q, shared_res), (f"{q}-SHARED", whole)):
+                    return c, f"{v.resource}.shared", c.shared_price_per_hour
                 for p in c.mig:
-                    single = f"{q}-MIG-{label_value('nvidia', p.name)}"  # GFD drops the + of 1g.10gb+me
-                    if (product, resource) in ((q, ksm(p.resource)), (single, "nvidia_com_gpu")):
+                    single = f"{q}-MIG-{label_value(c.vendor, p.name)}"  # GFD drops the + of 1g.10gb+me
+                    if (product, resource) in ((q, ksm(p.resource)), (single, whole)):
                         return c, p.resource, p.price_per_hour
-                    shared = ((q, ksm(p.resource) + "_shared"), (f"{single}-SHARED", "nvidia_com_gpu"),
-                              (single, "nvidia_com_gpu_shared"))
+                    shared = ((q, ksm(p.resource) + "_shared"), (f"{single}-SHARED", whole),
+                              (single, shared_res))
                     if c.time_slicing_replicas > 1 and (product, resource) in shared:
                         return c, f"{p.resource}.shared", p.price_per_hour  # per slice: units are slices
         return None
@@ -216,11 +217,11 @@ class Reference(HourlyBilling, CcspCounts, EnergyMeter):
         window = self.model.billing.mco_interval // 60
         out: dict[tuple, float] = {}
         for k in range(max(minute - window + 1, 0), minute + 1):
-            if self._scrapes("dcgm")[k] != "ok":
+            if self._scrapes(EXPORTERS)[k] != "ok":
                 continue
             for device, (pod, _) in exporter_visible(self.held(k)).items():
                 node = self.s.node(pod.cluster, device[0])
-                if node.vendor == "nvidia" and node.mig_strategy == "none":
+                if vendors.vendor(node.vendor).sample_power and node.mig_strategy == "none":
                     key = (pod.cluster, pod.namespace, pod.name)
                     out[key] = max(out.get(key, 0.0), power_watts(pod.utilisation_at(k)))
         pods = self.allocated_pods(minute)
@@ -236,12 +237,13 @@ class Reference(HourlyBilling, CcspCounts, EnergyMeter):
         window = self.model.billing.mco_interval // 60
         series: dict[tuple, list[float]] = {}
         for k in range(max(minute - window + 1, 0), minute + 1):
-            if self._scrapes("dcgm")[k] != "ok":
+            if self._scrapes(EXPORTERS)[k] != "ok":
                 continue
             for device, (pod, container) in exporter_visible(self.held(k)).items():
                 node = self.s.node(pod.cluster, device[0])
-                if node.vendor != "nvidia":
-                    raise ValueError(f"scenario {self.s.name}: the reference models NVIDIA activity only")
+                if not vendors.vendor(node.vendor).model_label_names_product:
+                    raise ValueError(f"scenario {self.s.name}: the reference models the activity of exporters "
+                                     "whose model label names the product only (NVIDIA's)")
                 key = (pod.cluster, pod.namespace, pod.name, node.product, device, container)
                 series.setdefault(key, []).append(pod.utilisation_at(k) / 100)
         per_pod: dict[tuple, list[tuple[float, float]]] = {}

@@ -36,6 +36,7 @@ from pathlib import Path
 
 import yaml
 
+from gpudash.model import vendors
 from gpudash.model.types import GpuClass, Model
 
 LOOKBACK = 5  # minutes: a sample answers instant queries while younger than this
@@ -172,12 +173,17 @@ class Pod:
         return 0.0 if restarting else value
 
 
+# The scenario format's name for the GPU exporters' scrapes (``missed_scrapes``' ``job: dcgm``, and the job whose
+# scrapes ``exporter_gap`` takes down): every vendor's exporter shares these faults, whatever its ``source``.
+EXPORTERS = "dcgm"
+
+
 @dataclass(frozen=True)
 class Fault:
     kind: str
     at: int = 0
     minutes: int = 0
-    job: str = "ksm"  # missed_scrapes: ksm | dcgm
+    job: str = "ksm"  # missed_scrapes: ksm | dcgm (EXPORTERS: every GPU exporter)
     offsets: tuple[int, ...] = ()  # mco_jitter
     pushes: tuple[int, ...] = ()  # mco_missed, mco_rule_failed, mco_straddle: push slot times (minutes)
     rules: tuple[str, ...] = ()  # mco_rule_failed, mco_straddle: rule kinds (PUSH_RULES)
@@ -281,7 +287,7 @@ def _gpu_class(req: dict, model: Model) -> tuple[GpuClass | None, str, str]:
         product = req["product"]
         if any(product in c.products for c in model.gpu_classes):
             raise Skip(f"product {product!r} is priced by this model")
-        return None, req.get("vendor", "nvidia"), product
+        return None, req.get("vendor", _default_vendor().name), product
     if "class" in req:
         found = [c for c in model.gpu_classes if c.name == req["class"]]
         if not found:
@@ -320,24 +326,30 @@ def _node(raw: dict, model: Model, clusters: tuple[str, ...]) -> Node:
     if ts and replicas < 2:
         raise Skip("time-slicing needs a class with time_slicing replicas")
     part = raw.get("partition") or {}
-    if part and vendor != "amd":
-        raise ValueError(f"node {raw['name']}: partitions are AMD's")
+    if part and not vendors.vendor(vendor).partitions:
+        raise ValueError(f"node {raw['name']}: vendor {vendor} has no compute partitions")
     return Node(raw["name"], clusters[raw.get("cluster", 0)], vendor, product, c, raw.get("count", 1), strategy,
                 layout, replicas, bool(ts.get("rename", True)), part.get("name", ""), part.get("per_gpu", 1),
                 part.get("strategy", "single"), bool(raw.get("energy_counter", True)))
 
 
+def _default_vendor() -> vendors.Vendor:
+    """A scenario node's vendor when neither it nor its class names one: the first registered (NVIDIA)."""
+    return next(iter(vendors.VENDORS.values()))
+
+
 def _resource(key: str, node: Node | None) -> str:
     """A literal Kubernetes resource name for a request key (shorthands resolved on the pod's node)."""
+    v = vendors.vendor(node.vendor) if node else _default_vendor()
     if key == "gpu":
-        return "amd.com/gpu" if node and node.vendor == "amd" else "nvidia.com/gpu"
+        return v.resource
     if key == "shared":
-        return "nvidia.com/gpu.shared"
+        return f"{v.resource}.shared"
     if key == "partition":  # the mixed strategy's partition resource of the node
-        return f"amd.com/{node.partition}" if node else key
+        return f"{v.domain}/{node.partition}" if node else key
     if key.startswith("mig-"):  # mig-1g, or mig-1g.shared: the slice renamed by time-slicing
         size, shared = key[4:].removesuffix(".shared"), key.endswith(".shared")
-        return f"nvidia.com/mig-{_profile(size, node.gpu_class if node else None)}{'.shared' * shared}"
+        return f"{v.mig_resource_prefix}{_profile(size, node.gpu_class if node else None)}{'.shared' * shared}"
     return key
 
 

@@ -10,8 +10,10 @@ ACM metrics-collector pushes at each (jittered, possibly lost) push time.
 from __future__ import annotations
 
 from gpudash.model import series as names
+from gpudash.model import vendors
 from gpudash.model.sources import gpu_exporters as gx
 from gpudash.model.types import Exporter, Model
+from gpudash.model.vendors import Vendor
 from gpudash.simulation.devices import (
     MIG_GPU_WATTS,
     assignments,
@@ -23,7 +25,7 @@ from gpudash.simulation.devices import (
 )
 from gpudash.simulation.notation import Labels, notation, series_name
 from gpudash.simulation.reference import Reference, ksm, label_value, node_product
-from gpudash.simulation.scenario import LOOKBACK, Node, Pod, Scenario
+from gpudash.simulation.scenario import EXPORTERS, LOOKBACK, Node, Pod, Scenario
 from gpudash.simulation.scenario import uid_of as uid
 
 KSM_INSTANCES = ("10.128.0.11:8443", "10.129.0.12:8443")  # an HA pair's targets (ksm_duplicate: both scraped)
@@ -66,40 +68,44 @@ def _owner(pod: Pod) -> tuple[str, str, str]:
 
 
 def _single_resource(node: Node) -> str:
-    return "nvidia_com_gpu_shared" if node.replicas > 1 and node.rename_shared else "nvidia_com_gpu"
+    v = vendors.vendor(node.vendor)
+    return ksm(f"{v.resource}.shared" if node.replicas > 1 and node.rename_shared else v.resource)
 
 
 def _node_labels(node: Node, model: Model) -> tuple[tuple[str, str], ...]:
-    """The node's GPU Feature Discovery / AMD node labeller labels as kube_node_labels shows them: the product,
-    and under MIG with time-slicing the ``<resource>.replicas`` and ``<resource>.product`` labels of
-    NVIDIA/k8s-device-plugin internal/lm/resource.go (``-SHARED`` on the slice's product unless renamed)."""
-    if node.vendor == "amd":  # the node labeller's product name and compute-memory partition
-        part = ((model.sources.amd_partition_label, node.partition),) if node.partition else ()
-        return ((model.sources.amd_product_label, node_product(node)), *part)
-    out = {model.sources.nvidia_product_label: node_product(node)}
+    """The node's labels from its vendor's node labeller as kube_node_labels shows them: the product (and the
+    partition, for a vendor with partitions), and under MIG with time-slicing the ``<resource>.replicas`` and
+    ``<resource>.product`` labels of NVIDIA/k8s-device-plugin internal/lm/resource.go (``-SHARED`` on the slice's
+    product unless renamed)."""
+    v = vendors.vendor(node.vendor)
+    src = model.sources
+    if not v.attributes_fractions:  # the product and, partitioned, the compute-memory partition
+        label = v.partition_label(src)
+        part = ((label, node.partition),) if node.partition and label else ()
+        return ((v.product_label(src), node_product(node)), *part)
+    out = {v.product_label(src): node_product(node)}
     if node.mig_strategy != "mixed" and node.replicas > 1:
-        out["label_nvidia_com_gpu_replicas"] = str(node.replicas)
+        out[f"label_{ksm(v.resource)}_replicas"] = str(node.replicas)
     if node.mig_strategy == "mixed" and node.replicas > 1:
         gpu = label_value(node.vendor, node.product)
         shared = "" if node.rename_shared else "-SHARED"
         for p, _ in node.mig_layout:
-            out[f"label_{ksm(f'nvidia.com/mig-{p}')}_replicas"] = str(node.replicas)
-            out[f"label_{ksm(f'nvidia.com/mig-{p}')}_product"] = f"{gpu}-MIG-{p}{shared}"
+            out[f"label_{ksm(f'{v.mig_resource_prefix}{p}')}_replicas"] = str(node.replicas)
+            out[f"label_{ksm(f'{v.mig_resource_prefix}{p}')}_product"] = f"{gpu}-MIG-{p}{shared}"
     return tuple(sorted(out.items()))
 
 
 def _node_resources(node: Node) -> dict[str, int]:
-    if node.vendor == "amd":  # ROCm/k8s-device-plugin docs/user-guide/configuration.md "Resource Naming Strategy"
-        mixed = node.partition and node.partition_strategy == "mixed"
-        return {f"amd_com_{node.partition}" if mixed else "amd_com_gpu": node.count * node.partitions_per_gpu}
+    v = vendors.vendor(node.vendor)
+    if node.partition and node.partition_strategy == "mixed":
+        # ROCm/k8s-device-plugin docs/user-guide/configuration.md "Resource Naming Strategy"
+        return {ksm(f"{v.domain}/{node.partition}"): node.count * node.partitions_per_gpu}
     if node.mig_strategy == "mixed":
         suffix = ".shared" if node.replicas > 1 and node.rename_shared else ""
-        return {ksm(f"nvidia.com/mig-{p}{suffix}"): n * node.count * node.replicas for p, n in node.mig_layout}
+        return {ksm(f"{v.mig_resource_prefix}{p}{suffix}"): n * node.count * node.replicas for p, n in node.mig_layout}
     if node.mig_strategy == "single":
         return {_single_resource(node): node.mig_layout[0][1] * node.count * node.replicas}
-    if node.replicas > 1 and node.rename_shared:
-        return {"nvidia_com_gpu_shared": node.count * node.replicas}
-    return {"nvidia_com_gpu": node.count * node.replicas}
+    return {_single_resource(node): node.count * node.replicas * node.partitions_per_gpu}
 
 
 def _ksm_exposition(scenario: Scenario, model: Model, cluster: str, minute: int) -> dict[Labels, float]:
@@ -141,18 +147,14 @@ def _ksm_exposition(scenario: Scenario, model: Model, cluster: str, minute: int)
 
 
 # --- GPU exporters -------------------------------------------------------------------------------------------
-# The exporter pods' own namespace and container, which Kubernetes service discovery gives each scrape target
-# (prometheus-operator's ServiceMonitor relabelling writes namespace, pod and container target labels): the GPU
-# Operator's DaemonSet (NVIDIA/gpu-operator assets/state-dcgm-exporter/0800_daemonset.yaml) and the AMD GPU
-# Operator's (ROCm/gpu-operator; its default namespace kube-amd-gpu). One exporter pod per node.
-EXPORTER_PODS = {"dcgm": ("nvidia-gpu-operator", "nvidia-dcgm-exporter"),
-                 "amd": ("kube-amd-gpu", "metrics-exporter-container")}
+# The exporter pods' own namespace, container and pod name prefix, which Kubernetes service discovery gives each
+# scrape target (prometheus-operator's ServiceMonitor relabelling writes namespace, pod and container target labels):
+# each vendor's ``exporter_pod``. One exporter pod per node.
 
 
-def exporter_target(job: str, host: str) -> dict[str, str]:
-    """The target labels of ``job``'s (dcgm | amd) exporter pod on node ``host``."""
-    namespace, container = EXPORTER_PODS[job]
-    prefix = "nvidia-dcgm-exporter" if job == "dcgm" else "default-metrics-exporter"
+def exporter_target(vendor: Vendor, host: str) -> dict[str, str]:
+    """The target labels of ``vendor``'s exporter pod on node ``host``."""
+    namespace, container, prefix = vendor.exporter_pod
     return {"namespace": namespace, "pod": f"{prefix}-{uid(host)[:5]}", "container": container}
 
 
@@ -179,8 +181,17 @@ def honours(exporter: Exporter) -> bool:
     return exporter.tenant_label == "namespace"
 
 
+def host_label(vendor: Vendor, index: int) -> str:
+    """The host label of the ``index``-th node's series: where an exporter has several names for it (dcgm-exporter's
+    old and new), alternately, so that the rules are checked against each."""
+    return vendor.host_labels[index % len(vendor.host_labels)]
+
+
 def exporter_exposed(scenario: Scenario, model: Model, cluster: str, minute: int, held) -> dict[Labels, float]:
-    """The GPU exporters' samples at ``minute`` as they expose them (``job`` included, no target labels):
+    """The GPU exporters' samples at ``minute`` as they expose them (``job`` and ``gpudash_vendor`` included, no
+    target labels), each from its vendor's module: the activity series (the first only for a MIG instance), the
+    attribution series (a memory figure) and the power where the vendor's exporter serves them. Pod labels are
+    absent on a GPU no pod holds, or exposed empty where the vendor's exporter does so (``idle_pod_labels_empty``):
     dcgm-exporter writes pod/namespace/container only on a device the pod-resources API lists a pod for
     (NVIDIA/dcgm-exporter internal/pkg/transformation/kubernetes.go); the AMD exporter writes them on every GPU,
     empty where no workload holds it (ROCm/device-metrics-exporter pkg/amdgpu/gpuagent/gpuagent_gpu_metrics.go,
@@ -191,44 +202,53 @@ def exporter_exposed(scenario: Scenario, model: Model, cluster: str, minute: int
     for index, node in enumerate(scenario.nodes):
         if node.cluster != cluster:
             continue
-        host = gx.DCGM_HOST_LABELS[index % 2]  # dcgm-exporter's old and new name, alternately: both must work
+        v = vendors.vendor(node.vendor)
+        job = ("job", gx.sample_job(gx.exporter(src, v)))
+        host = (host_label(v, index), node.name)
         units = (sorted({d[:3] for d in devices(node)}, key=str) if node.mig_strategy != "none"
                  else [(g, None, 0) for g in range(node.count)])
         for g, profile, instance in units:
             holder = shown_holder(holders, node, g, profile, instance)
             util = holder[0].utilisation_at(minute) if holder else 0.0
             pod = [("namespace", holder[0].namespace), ("pod", holder[0].name), ("container", holder[1])] \
-                if holder else []
-            if node.vendor == "amd":
-                labels = [("job", gx.sample_job(src.amd)), ("gpu_id", str(g)), ("hostname", node.name),
-                          ("card_model", node.product), *(pod or [("namespace", ""), ("pod", ""), ("container", "")])]
-                out[(("__name__", f"{src.amd_metric_prefix}gpu_gfx_activity"), *labels)] = util
-                continue
-            labels = [("job", gx.sample_job(src.dcgm)), ("gpu", str(g)), ("UUID", f"GPU-{uid(node.name, str(g))}"),
-                      ("device", f"nvidia{g}"), ("modelName", node.product), (host, node.name)]
-            if profile:
-                labels += [("GPU_I_PROFILE", profile), ("GPU_I_ID", str(instance))]
-            key = (*labels, *pod)
-            out[(("__name__", "DCGM_FI_PROF_GR_ENGINE_ACTIVE"), *key)] = util / 100
-            out[(("__name__", "DCGM_FI_DEV_FB_USED"), *key)] = 1024 + 100 * util if holder else 0
-            if node.mig_strategy == "none":
-                out[(("__name__", "DCGM_FI_DEV_GPU_UTIL"), *key)] = util
-                out[(("__name__", "DCGM_FI_DEV_POWER_USAGE"), *key)] = power_watts(util)
-        if node.vendor == "nvidia" and node.mig_strategy != "none":
+                if holder else [("namespace", ""), ("pod", ""), ("container", "")] if v.idle_pod_labels_empty else []
+            key: tuple[tuple[str, str], ...] = (job, *v.gpu_identity(g, uid(node.name, str(g))),
+                                                (v.model_label, node.product), host)
+            if profile and v.mig_labels:
+                key += ((v.mig_labels[0], profile), (v.mig_labels[1], str(instance)))
+            key += tuple(pod)
+            for metric, full in v.activity[:1] if profile else v.activity:
+                out[(("__name__", v.metric(src, metric)), *key)] = v.activity_value(util, full)
+            if v.attribution not in dict(v.activity):
+                out[(("__name__", v.metric(src, v.attribution)), *key)] = 1024 + 100 * util if holder else 0
+            if node.mig_strategy == "none" and v.sample_power:
+                out[(("__name__", v.metric(src, v.power)), *key)] = power_watts(util)
+        if node.mig_strategy != "none" and v.sample_power:  # a MIG GPU's power is the device's, no pod's
             for g in range(node.count):
-                out[(("__name__", "DCGM_FI_DEV_POWER_USAGE"), ("job", gx.sample_job(src.dcgm)), ("gpu", str(g)),
-                     ("UUID", f"GPU-{uid(node.name, str(g))}"), ("device", f"nvidia{g}"),
-                     ("modelName", node.product), (host, node.name))] = MIG_GPU_WATTS
+                out[(("__name__", v.metric(src, v.power)), job, *v.gpu_identity(g, uid(node.name, str(g))),
+                     (v.model_label, node.product), host)] = MIG_GPU_WATTS
     return out
+
+
+def vendor_of(exposed: Labels, model: Model) -> Vendor:
+    """The vendor whose exporter serves an exposed sample: the one with a series of its name."""
+    name = dict(exposed)["__name__"]
+    return next(v for v in vendors.VENDORS.values() if name in {v.metric(model.sources, m) for m in series_names(v)})
+
+
+def series_names(v: Vendor) -> set[str]:
+    """Every series name (before the prefix) of ``v``'s exporter that gpudash reads or the mock serves."""
+    return {*(m for m, _ in v.activity), v.power, v.energy, v.attribution, *(m for m in (v.memory_used,
+                                                                                          v.error_metric) if m)}
 
 
 def exporter_stored(exposed: Labels, model: Model) -> Labels:
     """An exposed GPU exporter sample's labels as Prometheus stores them (:func:`scraped` with the target labels
     of the exporter pod on its node and the model's honorLabels)."""
+    v = vendor_of(exposed, model)
     d = dict(exposed)
-    job = "amd" if "gpu_id" in d else "dcgm"
-    host = d.get("hostname") or d.get("Hostname") or ""
-    return scraped(exposed, exporter_target(job, host), honours(getattr(model.sources, job)))
+    host = next((d[label] for label in v.host_labels if d.get(label)), "")
+    return scraped(exposed, exporter_target(v, host), honours(gx.exporter(model.sources, v)))
 
 
 def _exporter_exposition(scenario: Scenario, model: Model, cluster: str, minute: int, held) -> dict[Labels, float]:
@@ -238,17 +258,17 @@ def _exporter_exposition(scenario: Scenario, model: Model, cluster: str, minute:
 
 def counter_series(model: Model, index: int, node: Node, gpu: int) -> tuple[Labels, float]:
     """(exposed labels, joules per unit) of the energy counter of physical GPU ``gpu`` of ``node`` (the ``index``-th
-    node of its scenario, which picks DCGM's host label as :func:`exporter_exposed` does): DCGM's in millijoules
-    without pod labels (held GPUs' series carry them in a real exporter; the rules fold a GPU's series), AMD's in
-    microjoules with its pod labels empty."""
+    node of its scenario, which picks the host label as :func:`exporter_exposed` does), in its vendor's unit (DCGM's
+    millijoules, AMD's microjoules), with the pod labels exposed empty where the vendor's exporter does so and
+    absent otherwise (held GPUs' series carry them in a real exporter; the rules fold a GPU's series)."""
     src = model.sources
-    if node.vendor == "amd":
-        return ((("__name__", src.amd_metric_prefix + gx.AMD_ENERGY), ("job", gx.sample_job(src.amd)),
-                 (gx.AMD_GPU_LABEL, str(gpu)), (gx.AMD_HOST_LABEL, node.name), ("namespace", ""), ("pod", ""),
-                 ("container", "")), gx.AMD_ENERGY_JOULES)
-    return ((("__name__", gx.DCGM_ENERGY), ("job", gx.sample_job(src.dcgm)), ("gpu", str(gpu)),
-             ("UUID", f"GPU-{uid(node.name, str(gpu))}"), (gx.DCGM_HOST_LABELS[index % 2], node.name)),
-            gx.DCGM_ENERGY_JOULES)
+    v = vendors.vendor(node.vendor)
+    gpu_labels = tuple(kv for kv in v.gpu_identity(gpu, uid(node.name, str(gpu))) if kv[0] in v.gpu_labels)
+    labels = (("__name__", v.metric(src, v.energy)), ("job", gx.sample_job(gx.exporter(src, v))), *gpu_labels,
+              (host_label(v, index), node.name))
+    if v.idle_pod_labels_empty:
+        labels += (("namespace", ""), ("pod", ""), ("container", ""))
+    return labels, v.energy_joules
 
 
 def _energy_counters(scenario: Scenario, model: Model, cluster: str) -> dict[Labels, list]:
@@ -286,7 +306,7 @@ def synthesise(scenario: Scenario, model: Model, cluster: str) -> list[dict[str,
     counters = _energy_counters(scenario, model, cluster)
     for m, exposed in enumerate(gpu_exp):
         exposed.update({k: v[m] for k, v in counters.items()})
-    stored = {**scrape(ksm_exp, _outcomes(scenario, "ksm")), **scrape(gpu_exp, _outcomes(scenario, "dcgm")),
+    stored = {**scrape(ksm_exp, _outcomes(scenario, "ksm")), **scrape(gpu_exp, _outcomes(scenario, EXPORTERS)),
               **_ksm_up(scenario, model)}
     rows = sorted(stored.items(), key=lambda kv: series_name(kv[0]))
     return [{"series": series_name(k), "values": notation(v)} for k, v in rows]

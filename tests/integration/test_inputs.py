@@ -18,6 +18,7 @@ from gpudash.model import series as names
 from gpudash.model.load import bundled_example_path
 from gpudash.model.sources import gpu_exporters as gx
 from gpudash.model.sources import kube_state_metrics as ksm
+from gpudash.model.vendors import amd, nvidia
 from gpudash.ops.promtest import run_file
 from gpudash.render.alerts import promtool as pt
 from gpudash.render.rules import inputs
@@ -53,18 +54,18 @@ def _amd(model, cluster: str, node: str, gpus: int, power: str) -> list[tuple[st
     src = model.sources
     out = []
     for g in range(gpus):
-        labels = {"cluster": cluster, "job": gx.sample_job(src.amd), gx.AMD_GPU_LABEL: str(g),
-                  gx.AMD_HOST_LABEL: node, gx.AMD_MODEL_LABEL: "102-G30211-0C"}
-        out.append((gx.amd_metric(src, gx.AMD_GFX_ACTIVITY), labels))
+        labels = {"cluster": cluster, "job": gx.sample_job(src.amd), amd.GPU_LABEL: str(g),
+                  amd.HOST_LABEL: node, amd.MODEL_LABEL: "102-G30211-0C"}
+        out.append((amd.VENDOR.metric(src, amd.GFX_ACTIVITY), labels))
         if power == "all" or (power == "partition0" and g == 0):
-            out += [(gx.amd_metric(src, gx.AMD_POWER), labels), (gx.amd_metric(src, gx.AMD_ENERGY), labels)]
+            out += [(amd.VENDOR.metric(src, amd.POWER), labels), (amd.VENDOR.metric(src, amd.ENERGY), labels)]
     return out
 
 
 def _dcgm(model, cluster: str, node: str, gpus: int) -> list[tuple[str, dict]]:
     """dcgm-exporter with a counters file without DCGM_FI_DEV_POWER_USAGE and the energy counter."""
-    return [(gx.DCGM_GPU_UTIL, {"cluster": cluster, "job": gx.sample_job(model.sources.dcgm), "gpu": str(g),
-                                "UUID": f"GPU-{node}-{g}", "Hostname": node, gx.DCGM_MODEL_LABEL: "NVIDIA A100"})
+    return [(nvidia.GPU_UTIL, {"cluster": cluster, "job": gx.sample_job(model.sources.dcgm), "gpu": str(g),
+                               "UUID": f"GPU-{node}-{g}", "Hostname": node, nvidia.MODEL_LABEL: "NVIDIA A100"})
             for g in range(gpus)]
 
 

@@ -10,7 +10,7 @@ from gpudash.base import layout
 from gpudash.model import alert_names as an
 from gpudash.model import model_from_dict
 from gpudash.model import series as rnames
-from gpudash.model.sources import gpu_exporters as gx
+from gpudash.model.vendors import nvidia
 from gpudash.promql.lint import parse
 from gpudash.render import alerts, mco, rules, writer
 from gpudash.render.alerts import catalog, common, promtool
@@ -172,16 +172,16 @@ def test_firing_tenant_alerts_keep_namespace_and_add_tenant(rendered, example_mo
 
 def test_allowlist_adds_only_what_the_default_lacks(rendered, example_model):
     # the example has a prune: section: the pruner's gauge feeds GPUPrunerIneffective
-    assert alerts.allowlist_names(example_model) == (gx.DCGM_XID_ERRORS, an.PRUNE_INEFFECTIVE)
+    assert alerts.allowlist_names(example_model) == (nvidia.XID_ERRORS, an.PRUNE_INEFFECTIVE)
     body = load_yaml(load_yaml(rendered / layout.mco_configmap(mco.ALLOWLIST))["data"]
                           ["metrics_list.yaml"])
-    assert body["names"] == [gx.DCGM_XID_ERRORS, an.PRUNE_INEFFECTIVE]
+    assert body["names"] == [nvidia.XID_ERRORS, an.PRUNE_INEFFECTIVE]
     veto = model_from_dict(ODD)
-    assert alerts.allowlist_names(veto) == (gx.DCGM_XID_ERRORS,)  # the veto reads a spoke series, not raw power
+    assert alerts.allowlist_names(veto) == (nvidia.XID_ERRORS,)  # the veto reads a spoke series, not raw power
     assert alerts.allowlist_names(model_from_dict(FAST)) == ()  # AMD only
     assert alerts.allowlist_names(model_from_dict(AMD_VETO)) == ()
     body = load_yaml(mco.allowlist(veto, spoke.group(veto))["data"]["metrics_list.yaml"])
-    assert body["names"] == [gx.DCGM_XID_ERRORS]
+    assert body["names"] == [nvidia.XID_ERRORS]
     assert rnames.POD_POWER_MAX in {r["record"] for r in body["recording_rules"]}
     no_veto = load_yaml(mco.allowlist(example_model, spoke.group(example_model))["data"]["metrics_list.yaml"])
     assert rnames.POD_POWER_MAX not in {r["record"] for r in no_veto["recording_rules"]}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from gpudash.model import vendors
 from gpudash.model.types import Sources
 from gpudash.promql import build as q
 
@@ -31,18 +32,26 @@ PVC_INFO = "kube_persistentvolumeclaim_info"  # one series per PVC (labels names
 POD_PVC = "kube_pod_spec_volumes_persistentvolumeclaims_info"  # one series per PVC volume of a pod (labels volume,
 # persistentvolumeclaim): a pod whose volume has no such series mounts something else, e.g. an emptyDir
 
-# Every extended resource of the GPU vendors, in kube-state-metrics' sanitised form: billed when the model
-# prices it, else recorded as unpriced (and alerted), never silently free. This covers the NVIDIA device
-# plugin's renamed resources (nvidia.com/gpu.shared, nvidia.com/mig-<profile>.shared), MIG +me profiles
-# (nvidia.com/mig-1g.10gb.me) and the AMD device plugin's partition resources (amd.com/cpx_nps4).
-GPU_RESOURCE_REGEX = "nvidia_com_.+|amd_com_.+"
+
+
+def gpu_resource_regex() -> str:
+    """Every extended resource of the registered GPU vendors' domains, in kube-state-metrics' sanitised form:
+    billed when the model prices it, else recorded as unpriced (and alerted), never silently free. This covers the
+    NVIDIA device plugin's renamed resources (nvidia.com/gpu.shared, nvidia.com/mig-<profile>.shared), MIG +me
+    profiles (nvidia.com/mig-1g.10gb.me) and the AMD device plugin's partition resources (amd.com/cpx_nps4)."""
+    return "|".join(f"{sanitise_resource(v.domain)}_.+" for v in vendors.VENDORS.values())
+
 
 # Pod label keys that name the workload better than the owner chain (KServe, Kubeflow notebooks).
 INFERENCESERVICE_KEY = "serving.kserve.io/inferenceservice"
 NOTEBOOK_KEY = "notebook-name"
-# Node label keys of the GPU products and the AMD partition (GPU Feature Discovery, the AMD node labeller):
-# the model's sources.*_label defaults are kube-state-metrics' names of these.
-PRODUCT_KEYS = ("nvidia.com/gpu.product", "amd.com/gpu.product-name", "amd.com/gpu.compute-memory-partition")
+
+
+def product_keys() -> tuple[str, ...]:
+    """Node label keys of the GPU products and partitions (GPU Feature Discovery, the AMD node labeller), each
+    vendor's: the model's sources.*_label defaults are kube-state-metrics' names of these."""
+    return tuple(k for v in vendors.VENDORS.values() for k in (v.product_label_key, v.partition_label_key) if k)
+
 
 
 # GPU Feature Discovery writes ``<resource>.replicas`` for every resource it labels (NVIDIA/k8s-device-plugin
@@ -79,7 +88,7 @@ def job(sources: Sources) -> tuple[str, str, str]:
 
 def gpu_requests(metric: str, sources: Sources) -> str:
     """Requests of GPU resources by containers bound to a node."""
-    return q.selector(metric, job(sources), ("resource", "=~", GPU_RESOURCE_REGEX), ("node", "!=", ""))
+    return q.selector(metric, job(sources), ("resource", "=~", gpu_resource_regex()), ("node", "!=", ""))
 
 
 def any_gpu_requests(sources: Sources) -> str:

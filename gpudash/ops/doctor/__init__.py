@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from gpudash.base import kube
 from gpudash.base.terminal import printable
 from gpudash.model import series as names
+from gpudash.model import vendors
 from gpudash.model.pricing import skus
 from gpudash.model.sources import gpu_exporters as gx
 from gpudash.model.sources import kube_state_metrics as ksm
@@ -74,18 +75,24 @@ def raw_series(prom: Prometheus, model: Model, now: float) -> list[Check]:
                   "set sources.kube_state_metrics_job to kube-state-metrics' job, or scrape it with that job")]
 
 
+def _product_labels(model: Model) -> tuple[str, ...]:
+    """The kube_node_labels label of each registered vendor's product (sources.<vendor>_product_label)."""
+    return tuple(v.product_label(model.sources) for v in vendors.VENDORS.values())
+
+
 def product_labels(prom: Prometheus, model: Model, now: float) -> list[Check]:
     """Every node offering GPUs carries a product label in ``kube_node_labels``."""
-    src, job = model.sources, ksm.job(model.sources)
-    offered = q.selector(ksm.NODE_ALLOCATABLE, job, ("resource", "=~", ksm.GPU_RESOURCE_REGEX))
+    job = ksm.job(model.sources)
+    offered = q.selector(ksm.NODE_ALLOCATABLE, job, ("resource", "=~", ksm.gpu_resource_regex()))
     gpu_nodes = q.agg("max", ("node",), f"{offered} > 0")
+    labels = _product_labels(model)
     labelled = " or ".join(f"max by (node) ({q.selector(ksm.NODE_LABELS, job, (label, '!=', ''))})"
-                           for label in (src.nvidia_product_label, src.amd_product_label))
+                           for label in labels)
     bare = sorted(_values(prom, f"{gpu_nodes} unless on (node) ({labelled})", "node", now))
     name = "node product labels"
     if not bare:
         return [Check(name, OK, f"{_count(prom, gpu_nodes, now)} GPU node(s) labelled")]
-    return [Check(name, FAIL, f"GPU node(s) without {src.nvidia_product_label} or {src.amd_product_label} in "
+    return [Check(name, FAIL, f"GPU node(s) without {' or '.join(labels)} in "
                   f"{ksm.NODE_LABELS}: {', '.join(bare)}",
                   "export the node labels: kube-state-metrics --metric-labels-allowlist (see wiring/), and run "
                   "GPU Feature Discovery / the AMD node labeller")]
@@ -93,12 +100,12 @@ def product_labels(prom: Prometheus, model: Model, now: float) -> list[Check]:
 
 def pricing(prom: Prometheus, model: Model, now: float) -> list[Check]:
     """Every GPU product and resource seen on nodes is priced by the model."""
-    src, job = model.sources, ksm.job(model.sources)
+    job = ksm.job(model.sources)
     priced = skus(model)
     seen = set()
-    for label in (src.nvidia_product_label, src.amd_product_label):
+    for label in _product_labels(model):
         seen |= _values(prom, q.selector(ksm.NODE_LABELS, job, (label, "!=", "")), label, now)
-    resources = _values(prom, q.selector(ksm.NODE_ALLOCATABLE, job, ("resource", "=~", ksm.GPU_RESOURCE_REGEX)),
+    resources = _values(prom, q.selector(ksm.NODE_ALLOCATABLE, job, ("resource", "=~", ksm.gpu_resource_regex())),
                         "resource", now)
     products = sorted(p for p in seen if p not in {s.product for s in priced})
     unpriced = sorted(r for r in resources if r not in {s.ksm_resource for s in priced})
@@ -132,7 +139,7 @@ def _exporter(prom: Prometheus, what: str, exporter: Exporter, now: float) -> Ch
 
 
 def exporters(prom: Prometheus, model: Model, now: float) -> list[Check]:
-    return [_exporter(prom, "dcgm", model.sources.dcgm, now), _exporter(prom, "amd", model.sources.amd, now)]
+    return [_exporter(prom, v.source, gx.exporter(model.sources, v), now) for v in vendors.VENDORS.values()]
 
 
 def spoke_rules(prom: Prometheus, model: Model, now: float) -> list[Check]:

@@ -16,6 +16,7 @@ import sys
 from datetime import UTC
 
 from gpudash.base.errors import GpudashError
+from gpudash.model import vendors
 from gpudash.ops.cliargs import add_model_options, load_model_from_args
 
 
@@ -34,7 +35,8 @@ def add_arguments(parser) -> None:
     p.add_argument("-o", "--output", required=True, help="output folder")
     p.add_argument("--exporters-days", type=float, default=None,
                    help="write GPU exporter series only for the last N days (default: all)")
-    p.add_argument("--jobs", default="ksm,dcgm,amd", help="targets to write (default ksm,dcgm,amd)")
+    targets = ",".join(("ksm", *(v.source for v in vendors.VENDORS.values())))  # mock.timeline.jobs()
+    p.add_argument("--jobs", default=targets, help=f"targets to write (default {targets})")
     p.add_argument("--cluster-label", action="store_true", help="add a cluster label to every series")
     p = common(sub.add_parser("bill", help="print the reference model's hourly bill as CSV"))
     p.add_argument("--hours", default=None, help="hour range a:b from the mock start (default: all)")

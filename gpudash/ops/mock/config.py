@@ -66,11 +66,15 @@ from pathlib import Path
 import yaml
 
 from gpudash.base.errors import InputError
+from gpudash.model import vendors
 from gpudash.model.types import Model
 from gpudash.promql.read import HOUR
 from gpudash.simulation import scenario as sc
 
-EXPORTERS = ("dcgm", "amd", "none")
+
+def exporters() -> tuple[str, ...]:
+    """What may serve a pool: a registered vendor's exporter (by its ``source`` key), or none."""
+    return (*(v.source for v in vendors.VENDORS.values()), "none")
 
 
 @dataclass(frozen=True)
@@ -79,7 +83,7 @@ class Mock:
     start: int  # Unix seconds of minute 0
     seconds_per_minute: float  # live server only
     memory: dict  # (cluster, node) -> MiB per GPU
-    exporter: dict  # (cluster, node) -> dcgm | amd | none
+    exporter: dict  # (cluster, node) -> a vendor's source (dcgm | amd) or none
     source: str = "<dict>"
     gpu_faults: tuple = ()  # (cluster, node, gpu index, from minute, to minute, XID code)
 
@@ -127,10 +131,9 @@ def _compile(raw: dict, model: Model, source: str) -> Mock:
     nodes, memory, exporter, literal = [], {}, {}, {}
     for p in raw.get("node_pools", ()):
         gpu, product = _gpu(p, model)
-        kind = p.get("exporter") or ("amd" if (p.get("vendor") or gpu.get("vendor")) == "amd" or _is_amd(p, model)
-                                     else "dcgm")
-        if kind not in EXPORTERS:
-            raise ValueError(f"pool {p['name']}: exporter must be one of {EXPORTERS}")
+        kind = p.get("exporter") or vendors.vendor(_vendor(p, gpu, model)).source
+        if kind not in exporters():
+            raise ValueError(f"pool {p['name']}: exporter must be one of {exporters()}")
         for i in range(int(p.get("nodes", 1))):
             name = f"{p['name']}-{i}"
             node = {"name": name, "cluster": p.get("cluster", 0), "gpu": gpu, "count": int(p.get("gpus", 8))}
@@ -170,8 +173,11 @@ def _compile(raw: dict, model: Model, source: str) -> Mock:
                 tuple(gpu_faults))
 
 
-def _is_amd(pool: dict, model: Model) -> bool:
-    return any(c.name == pool.get("class") and c.vendor == "amd" for c in model.gpu_classes)
+def _vendor(pool: dict, gpu: dict, model: Model) -> str:
+    """The pool's vendor: its own, its product's, its class's, else the first registered (NVIDIA)."""
+    named = pool.get("vendor") or gpu.get("vendor")
+    by_class = next((c.vendor for c in model.gpu_classes if c.name == pool.get("class")), None)
+    return named or by_class or next(iter(vendors.VENDORS))
 
 
 def _gpu(pool: dict, model: Model) -> tuple[dict, str | None]:
@@ -184,7 +190,7 @@ def _gpu(pool: dict, model: Model) -> tuple[dict, str | None]:
         return {"class": owner.name}, product
     if product is None:
         raise ValueError(f"pool {pool['name']}: give a class or a product")
-    return {"product": product, "vendor": pool.get("vendor", "nvidia")}, product
+    return {"product": product, "vendor": pool.get("vendor", next(iter(vendors.VENDORS)))}, product
 
 
 def _node_of(w: dict, pools: dict, index: int = 0) -> tuple[str, int]:

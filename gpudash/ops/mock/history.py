@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from gpudash.model import vendors
 from gpudash.model.types import Model
 from gpudash.ops.mock.config import Mock
 from gpudash.ops.mock.openmetrics import FamilyBuffer
@@ -47,8 +48,9 @@ def _targets(tl: Timeline, job: str, exposed: dict) -> list[tuple]:
     """Scrape targets of ``job`` (their ``up`` series): kube-state-metrics once, an exporter per node."""
     if job == "ksm":
         return [()]
-    hosts = {dict(k).get("Hostname") or dict(k).get("hostname") for k in exposed}
-    label = "Hostname" if job == "dcgm" else "hostname"
+    v = vendors.by_source(job)
+    hosts = {next((dict(k)[h] for h in v.host_labels if dict(k).get(h)), None) for k in exposed}
+    label = v.host_labels[0]
     return [((label, h),) for h in sorted(h for h in hosts if h)]
 
 
@@ -71,7 +73,8 @@ def write_history(mock: Mock, model: Model, outdir, clusters=None, jobs=JOBS, ex
                   progress=None, since: int = 0) -> HistoryStats:
     """Write ``<outdir>/<cluster>/<YYYY-MM-DD>.om`` for every cluster and day of ``mock``.
 
-    ``jobs``: which targets to write (ksm, dcgm, amd); ``exporters_from``: first minute written for the GPU
+    ``jobs``: which targets to write (ksm, and the vendors' exporters by their ``source``: dcgm, amd);
+    ``exporters_from``: first minute written for the GPU
     exporters (their series are not needed for billing; a month of them is mostly volume);
     ``cluster_label``: add ``cluster`` (as Prometheus external labels would on a global view);
     ``offset``: seconds after the minute at which scrapes land; ``since``, ``until``: first and last minute

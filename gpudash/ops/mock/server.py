@@ -28,7 +28,7 @@ from urllib.parse import parse_qs, urlparse
 from gpudash.model.types import Model
 from gpudash.ops.mock import config
 from gpudash.ops.mock.openmetrics import number, series_text
-from gpudash.ops.mock.timeline import JOBS, Timeline, scrape_outcomes
+from gpudash.ops.mock.timeline import Timeline, jobs, scrape_outcomes
 
 
 def exposition(series: dict) -> str:
@@ -60,7 +60,7 @@ class MockCluster:
         self.mock = config.load(self.path, self.model)
         self.timelines = {c: Timeline(self.mock, self.model, c) for c in self.mock.scenario.clusters}
         self.outcomes = {(c, job): scrape_outcomes(self.mock.scenario, job)
-                         for c in self.mock.scenario.clusters for job in JOBS}
+                         for c in self.mock.scenario.clusters for job in jobs()}
 
     def maybe_reload(self, force: bool = False) -> bool:
         now = time.monotonic()
@@ -89,15 +89,15 @@ class MockCluster:
                 return 404, f"unknown cluster {cluster!r}; clusters: {', '.join(self.timelines)}\n"
             minute = self.minute(now)
             m = int(minute)
-            jobs = JOBS if job is None else (job,)
-            for j in jobs:
+            wanted = jobs() if job is None else (job,)
+            for j in wanted:
                 outcomes = self.outcomes[(cluster, j)]
                 if 0 <= m < len(outcomes) and outcomes[m] != "ok":
                     return 503, f"{j} target is down at scenario minute {m} (fault)\n"
             now = min(max(minute, 0), self.mock.scenario.duration)
             exposed, counters = self.timelines[cluster].exposed(now), self.timelines[cluster].counters(int(now))
             series = {}
-            for j in jobs:
+            for j in wanted:
                 series.update(exposed[j])
                 series.update(counters[j])
             return 200, exposition(series)
@@ -126,7 +126,7 @@ class _Handler(BaseHTTPRequestHandler):
         if url.path == "/metrics":
             return self._send(*self.cluster.render(None, cluster))
         parts = url.path.strip("/").split("/")
-        if len(parts) == 2 and parts[0] in JOBS and parts[1] == "metrics":
+        if len(parts) == 2 and parts[0] in jobs() and parts[1] == "metrics":
             return self._send(*self.cluster.render(parts[0], cluster))
         self._send(404, "paths: /ksm/metrics /dcgm/metrics /amd/metrics /metrics /-/healthy\n")
 

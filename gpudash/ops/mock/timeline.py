@@ -18,6 +18,7 @@ import dataclasses
 import functools
 import re
 
+from gpudash.model import vendors
 from gpudash.model.sources import gpu_exporters as gx
 from gpudash.model.sources import kube_state_metrics as kube
 from gpudash.model.types import Model
@@ -25,10 +26,17 @@ from gpudash.ops.mock.config import Mock
 from gpudash.simulation import series as gs
 from gpudash.simulation.devices import counter_at, counter_runs, gpu_watts, power_watts, reloads, shown_holders
 from gpudash.simulation.reference import Reference
-from gpudash.simulation.scenario import LOOKBACK, Event, Node, Pod, Scenario
+from gpudash.simulation.scenario import EXPORTERS, LOOKBACK, Event, Node, Pod, Scenario
 
 Labels = tuple[tuple[str, str], ...]
-JOBS = ("ksm", "dcgm", "amd")
+
+
+def jobs() -> tuple[str, ...]:
+    """The mock's targets: kube-state-metrics and each registered vendor's exporter (by its ``source`` key)."""
+    return ("ksm", *(v.source for v in vendors.VENDORS.values()))
+
+
+JOBS = jobs()  # the bundled vendors' (a vendor registered later: pass jobs() explicitly)
 
 
 def change_minutes(s: Scenario, extra=()) -> list[int]:
@@ -111,14 +119,15 @@ class Timeline:
     def _expose(self, i: int) -> dict[str, dict[Labels, float]]:
         ksm = {_drop(k, "job"): v for k, v in gs._ksm_exposition(self._compressed, self.model, self.cluster, i).items()}
         ksm.update(_container_info(ksm))
-        out = {"ksm": ksm, "dcgm": {}, "amd": {}}
+        out: dict[str, dict[Labels, float]] = {"ksm": ksm, **{v.source: {} for v in vendors.VENDORS.values()}}
         if self._held is None:
             return out
         gpu = gs.exporter_exposed(self._compressed, self.model, self.cluster, i, self._held[i])
         for key, value in gpu.items():
             d = dict(key)
-            job = "amd" if "gpu_id" in d else "dcgm"
-            host = d.get("Hostname") or d.get("hostname")
+            v = gs.vendor_of(key, self.model)
+            job = v.source
+            host = _host(d, v)
             if self.mock.exporter.get((self.cluster, host), job) != job:
                 continue
             d.pop("job", None)
@@ -132,7 +141,7 @@ class Timeline:
         if self._counters is None:
             self._counters = []
             for index, node in enumerate(self._compressed.nodes):
-                job = "amd" if node.vendor == "amd" else "dcgm"
+                job = vendors.vendor(node.vendor).source
                 if not node.energy_counter or job not in self.jobs or self.mock.exporter.get(
                         (self.cluster, node.name), job) != job:
                     continue
@@ -140,39 +149,62 @@ class Timeline:
                     labels, scale = gs.counter_series(self.model, index, node, g)
                     runs = gpu_counter_runs(self.scenario, self._compressed, self.points, node, g)
                     self._counters.append((job, _drop(labels, "job"), scale, runs))
-        out: dict[str, dict[Labels, float]] = {job: {} for job in JOBS}
+        out: dict[str, dict[Labels, float]] = {job: {} for job in jobs()}
         for job, labels, scale, runs in self._counters:
             out[job][labels] = round(counter_at(runs, minute) / scale)
         return out
 
     def _extras(self, out: dict, minute: int) -> None:
-        """Series the golden synthesiser has no need for but real exporters serve: DCGM framebuffer free
-        memory and XID errors (``gpu_faults``), AMD VRAM and power (as a DCGM GPU's: the counters' power)."""
+        """Series the golden synthesiser has no need for but real exporters serve, for each vendor from its module:
+        the GPU error code (DCGM's XID, ``gpu_faults``) beside each power series, memory used (from the activity,
+        where the synthesiser serves none), total and free, and the power the synthesiser does not serve (AMD's,
+        as a DCGM GPU's: the counters' power)."""
         xids = {(f[1], str(f[2])): f[5] for f in self.mock.gpu_faults
                 if f[0] == self.cluster and f[3] <= minute < f[4]}
-        for key in [k for k in out["dcgm"] if dict(k)["__name__"] == "DCGM_FI_DEV_POWER_USAGE"]:
-            d = dict(key)
-            d["__name__"] = "DCGM_FI_DEV_XID_ERRORS"
-            out["dcgm"][tuple(sorted(d.items()))] = xids.get((d.get("Hostname") or d.get("hostname"), d["gpu"]), 0)
-        for key, used in list(out["dcgm"].items()):
-            d = dict(key)
-            if d["__name__"] != "DCGM_FI_DEV_FB_USED":
+        src = self.model.sources
+        for v in vendors.VENDORS.values():
+            series = out.setdefault(v.source, {})
+            if v.error_metric:
+                power = v.metric(src, v.power)
+                for key in [k for k in series if dict(k)["__name__"] == power]:
+                    d = dict(key)
+                    d["__name__"] = v.metric(src, v.error_metric)
+                    series[tuple(sorted(d.items()))] = xids.get((_host(d, v), d[v.gpu_labels[0]]), 0)
+            if v.memory_free and v.memory_used:
+                used_name = v.metric(src, v.memory_used)
+                for key, used in list(series.items()):
+                    d = dict(key)
+                    if d["__name__"] != used_name:
+                        continue
+                    total = self.mock.memory.get((self.cluster, _host(d, v)), v.sample_memory_mib)
+                    if v.mig_labels and v.mig_labels[0] in d:
+                        gb = re.search(r"\.(\d+)gb", d[v.mig_labels[0]])
+                        total = int(gb.group(1)) * 1024 if gb else total
+                    d["__name__"] = v.metric(src, v.memory_free)
+                    series[tuple(sorted(d.items()))] = max(0, total - used)
+            if v.sample_power and v.memory_used in (v.attribution, None) and not v.memory_total:
                 continue
-            total = self.mock.memory.get((self.cluster, d.get("Hostname") or d.get("hostname")), 81920)
-            if "GPU_I_PROFILE" in d:
-                gb = re.search(r"\.(\d+)gb", d["GPU_I_PROFILE"])
-                total = int(gb.group(1)) * 1024 if gb else total
-            d["__name__"] = "DCGM_FI_DEV_FB_FREE"
-            out["dcgm"][tuple(sorted(d.items()))] = max(0, total - used)
-        for key, util in list(out["amd"].items()):
-            d = dict(key)
-            total = self.mock.memory.get((self.cluster, d["hostname"]), 196608)
-            prefix = self.model.sources.amd_metric_prefix
-            for name, value in ((prefix + "gpu_used_vram", 2048 + util * total / 200 if d.get("pod") else 0),
-                                (prefix + "gpu_total_vram", total),
-                                (prefix + gx.AMD_POWER, power_watts(util))):
-                d["__name__"] = name
-                out["amd"][tuple(sorted(d.items()))] = value
+            activity, full = v.activity[0]
+            for key, value in [(k, x) for k, x in series.items()
+                               if dict(k)["__name__"] == v.metric(src, activity)]:
+                d = dict(key)
+                util = value * 100 / full if full != 100 else value
+                total = self.mock.memory.get((self.cluster, _host(d, v)), v.sample_memory_mib)
+                extra = []
+                if v.memory_used and v.memory_used != v.attribution:
+                    extra.append((v.metric(src, v.memory_used), 2048 + util * total / 200 if d.get("pod") else 0))
+                if v.memory_total:
+                    extra.append((v.metric(src, v.memory_total), total))
+                if not v.sample_power:
+                    extra.append((v.metric(src, v.power), power_watts(util)))
+                for name, x in extra:
+                    d["__name__"] = name
+                    series[tuple(sorted(d.items()))] = x
+
+
+def _host(d: dict, v: vendors.Vendor) -> str | None:
+    """The node an exporter sample of vendor ``v`` was measured on (whichever of its host labels it carries)."""
+    return next((d[label] for label in v.host_labels if d.get(label)), None)
 
 
 def _container_info(exposed: dict[Labels, float]) -> dict[Labels, float]:
@@ -192,26 +224,31 @@ def _drop(key: Labels, name: str) -> Labels:
 
 
 def stored(job: str, key: Labels, model: Model, cluster_label: str | None = None) -> Labels:
-    """The labels Prometheus stores for an exposed series of ``job`` (ksm | dcgm | amd)."""
+    """The labels Prometheus stores for an exposed series of ``job`` (ksm, or a vendor's ``source``)."""
     src = model.sources
     d = dict(key)
-    if job != "ksm":
-        host = d.get("Hostname") or d.get("hostname") or ""
-        d = dict(gs.scraped(key, gs.exporter_target(job, host), gs.honours(getattr(src, job))))
-    d["job"] = src.kube_state_metrics_job if job == "ksm" else gx.sample_job(getattr(src, job))
-    node = d.get("Hostname") or d.get("hostname")
-    d.setdefault("instance", "kube-state-metrics:8443" if job == "ksm" else f"{node}:{9400 if job == 'dcgm' else 5000}")
-    if d["__name__"] == "up":
-        d.pop("Hostname", None)
-        d.pop("hostname", None)
+    if job == "ksm":
+        d["job"] = src.kube_state_metrics_job
+        d.setdefault("instance", "kube-state-metrics:8443")
+    else:
+        v = vendors.by_source(job)
+        exporter = gx.exporter(src, v)
+        node = _host(d, v) or ""
+        d = dict(gs.scraped(key, gs.exporter_target(v, node), gs.honours(exporter)))
+        d["job"] = gx.sample_job(exporter)
+        d.setdefault("instance", f"{_host(d, v)}:{v.exporter_port}")
+        if d["__name__"] == "up":
+            for label in v.host_labels:
+                d.pop(label, None)
     if cluster_label:
         d["cluster"] = cluster_label
     return tuple(sorted(d.items()))
 
 
 def scrape_outcomes(s: Scenario, job: str) -> list[str]:
-    """Per minute: ok | missed | down for ``job`` (simulation fault semantics; amd shares the dcgm faults)."""
-    return gs._outcomes(s, "ksm" if job == "ksm" else "dcgm")
+    """Per minute: ok | missed | down for ``job`` (simulation fault semantics: every GPU exporter has the scenario's
+    ``dcgm`` faults)."""
+    return gs._outcomes(s, "ksm" if job == "ksm" else EXPORTERS)
 
 
 class FastReference(Reference):
@@ -225,7 +262,7 @@ class FastReference(Reference):
     series within the lookback: the same unless the pod the exporter shows on the GPU changed in the lookback
     before a step without a counter rise (the e2e month has none: exporter data start, a driver reload)."""
 
-    amd_power = True  # the mock serves AMD's gpu_package_power
+    every_power = True  # the mock serves AMD's gpu_package_power too
 
     def __init__(self, scenario: Scenario, model: Model, exporters_backfilled_from: int | None = None,
                  closed_lookback: bool = False):
@@ -281,7 +318,7 @@ class FastReference(Reference):
     def _backfilled_scrapes(self, minute: int, start: int):
         """The exporter scrapes an instant query at ``minute`` reads in backfilled history (no staleness markers:
         every scrape stored within the lookback, from ``start``, ``exporters_backfilled_from``, on)."""
-        scrapes = self._scrapes("dcgm")
+        scrapes = self._scrapes(EXPORTERS)
         for k in range(minute, max(minute - self.lookback, start - 1, -1), -1):
             if k < len(scrapes) and scrapes[k] == "ok":
                 yield k
@@ -304,8 +341,8 @@ class FastReference(Reference):
         """As the reference model, except for backfilled history (see :meth:`attributed_gpus`)."""
         if self.exporters_from is None:
             return super().exporter_seen(cluster, node, minute)
-        nvidia = self._full.node(cluster, node).vendor == "nvidia"
-        return nvidia and next(self._backfilled_scrapes(minute, self.exporters_from), None) is not None
+        attributes = vendors.vendor(self._full.node(cluster, node).vendor).attributes_fractions
+        return attributes and next(self._backfilled_scrapes(minute, self.exporters_from), None) is not None
 
     def gpu_shares(self, node: Node, gpu: int, minute: int, pods: set) -> dict[str, float]:
         """As the reference model, except for backfilled history (see :meth:`attributed_gpus`): a device's holders

@@ -10,7 +10,6 @@ alert (``tests/alerts-<family>.test.yaml``), the Alertmanager configuration and 
 from __future__ import annotations
 
 from gpudash.base import layout
-from gpudash.model.sources import gpu_exporters as gx
 from gpudash.model.types import Model
 from gpudash.render.alerts import health, idle, integrity, prune, quotas, routing, tenant
 from gpudash.render.alerts.integrity import rule_health
@@ -35,7 +34,9 @@ def allowlist_names(model: Model) -> tuple[str, ...]:
     ``kube_resourcequota``): XID errors (one series per GPU) for the health alerts, the pruner's ineffective-stop
     gauge with a ``prune:`` section. The idle alert's power veto reads the spoke series
     ``namespace_pod:gpudash_gpu_power:max``, not raw power."""
-    return ((gx.DCGM_XID_ERRORS,) if health.nvidia(model) else ()) + prune.allowlist_names(model)
+    errors = health.error_vendor(model)
+    return ((errors.metric(model.sources, errors.error_metric),) if errors and errors.error_metric else ()) \
+        + prune.allowlist_names(model)
 
 
 def allowlist_matches(model: Model) -> tuple[str, ...]:

@@ -7,9 +7,11 @@ gpudash's allowlist; ``kube_node_status_capacity`` / ``_allocatable`` and ``up``
 from __future__ import annotations
 
 from gpudash.model import alert_names as an
+from gpudash.model import vendors
 from gpudash.model.sources import gpu_exporters as gx
 from gpudash.model.sources import kube_state_metrics as ksm
 from gpudash.model.types import Model
+from gpudash.model.vendors import Vendor
 from gpudash.promql import build as q
 from gpudash.promql.read import HOUR
 from gpudash.render.alerts import common as c
@@ -19,11 +21,18 @@ from gpudash.render.alerts.integrity.sources import exporters
 # XIDs after which NVIDIA says the GPU needs a reset or a node reboot (double-bit / uncontained ECC, row-remap
 # failure, NVLink, fallen off the bus, GSP): critical. Other XIDs (mostly application faults) are warnings.
 FATAL_XIDS = (48, 64, 74, 79, 94, 95, 119, 120)
-GPU = ("cluster", "Hostname", "hostname", "gpu", "UUID", "modelName")  # DCGM renames Hostname to hostname
 
 
-def nvidia(model: Model) -> bool:
-    return any(g.vendor == "nvidia" for g in model.gpu_classes)
+def error_vendor(model: Model) -> Vendor | None:
+    """The model's vendor whose exporter reports GPU errors (``error_metric``: DCGM's XID), or None. The XID alert
+    and its codes are NVIDIA's; one such vendor."""
+    return next((v for v in map(vendors.vendor, dict.fromkeys(g.vendor for g in model.gpu_classes))
+                 if v.error_metric), None)
+
+
+def _gpu(v: Vendor) -> tuple[str, ...]:
+    """A GPU as the error alert keys it: every host label (DCGM renames Hostname to hostname), the GPU and model."""
+    return ("cluster", *v.host_labels, *v.gpu_labels, v.model_label)
 
 
 def xid_recent(model: Model) -> int:
@@ -60,12 +69,15 @@ def _exporter_down_text(job, instance, cluster):
 
 def _xid(model: Model) -> tuple[str, str]:
     """(critical, warning) expressions; value: the XID code."""
-    xid = q.selector(gx.DCGM_XID_ERRORS, gx.job(model.sources.dcgm))
-    code = q.agg("max", GPU, c.fresh(model, xid))
+    v = error_vendor(model)
+    assert v is not None and v.error_metric
+    gpu = _gpu(v)
+    xid = q.selector(v.metric(model.sources, v.error_metric), gx.job(gx.exporter(model.sources, v)))
+    code = q.agg("max", gpu, c.fresh(model, xid))
     non_fatal = f"({code} > 0)" + "".join(f" != {x}" for x in FATAL_XIDS)
-    recent = q.agg("max", GPU, f"changes({xid}[{q.duration(xid_recent(model))}])")
-    critical = f"({code} > 0) unless on {q.labels(GPU)} ({non_fatal})"
-    warning = f"({non_fatal}) and on {q.labels(GPU)} ({recent} > 0)"
+    recent = q.agg("max", gpu, f"changes({xid}[{q.duration(xid_recent(model))}])")
+    critical = f"({code} > 0) unless on {q.labels(gpu)} ({non_fatal})"
+    warning = f"({non_fatal}) and on {q.labels(gpu)} ({recent} > 0)"
     return critical, warning
 
 
@@ -73,7 +85,7 @@ def alerts(model: Model) -> tuple:
     lb = c.label
     host = lb("Hostname") + lb("hostname")
     out = []
-    if nvidia(model):
+    if error_vendor(model):
         critical, warning = _xid(model)
         for expr, severity, fatal in ((critical, "critical", True), (warning, "warning", False)):
             out.append(c.provider_alert(
@@ -87,7 +99,7 @@ def alerts(model: Model) -> tuple:
                 threshold=(f"DCGM XID in {{{', '.join(map(str, FATAL_XIDS))}}}" if fatal else
                            f"other XID, changed within {q.duration(xid_recent(model))}")))
     job = ksm.job(model.sources)
-    gpus = ("resource", "=~", ksm.GPU_RESOURCE_REGEX)
+    gpus = ("resource", "=~", ksm.gpu_resource_regex())
     node = ("cluster", "node", "resource")
     capacity = q.agg("max", node, c.fresh(model, q.selector(ksm.NODE_CAPACITY, job, gpus)))
     allocatable = q.agg("max", node, c.fresh(model, q.selector(ksm.NODE_ALLOCATABLE, job, gpus)))
@@ -125,14 +137,15 @@ def _fired(model: Model, name: str, labels: dict, description: str) -> dict:
 
 
 def _xid_tests(model: Model) -> list[dict]:
-    if not nvidia(model):
+    v = error_vendor(model)
+    if v is None or not v.error_metric:
         return []
     cluster = model.clusters[0]
-    product = next(p for g in model.gpu_classes if g.vendor == "nvidia" for p in g.products)
+    product = next(p for g in model.gpu_classes if g.vendor == v.name for p in g.products)
     start = 3
     recent = pt.steps(model, xid_recent(model))
     total = start + recent + 3
-    job = gx.sample_job(model.sources.dcgm)
+    job = gx.sample_job(gx.exporter(model.sources, v))
     plan = {"0": 43, "1": 79, "2": 0}  # gpu -> XID from `start` on (sticky)
     inputs = []
     gpus = {}
@@ -141,7 +154,7 @@ def _xid_tests(model: Model) -> list[dict]:
                   "cluster": cluster}
         gpus[gpu] = labels
         raw = {**labels, "job": job, "device": f"nvidia{gpu}", "DCGM_FI_DRIVER_VERSION": "550.127.08"}
-        inputs.append(pt.series(gx.DCGM_XID_ERRORS, raw, [0] * start + [code] * (total - start)))
+        inputs.append(pt.series(v.error_metric, raw, [0] * start + [code] * (total - start)))
 
     def fired(gpu, fatal):
         code, labels = plan[gpu], gpus[gpu]

@@ -6,6 +6,8 @@ PromQL over recorded series, ``up`` and the model's constants.
 from __future__ import annotations
 
 from gpudash.model import series as names
+from gpudash.model import vendors
+from gpudash.model.sources import gpu_exporters as gx
 from gpudash.model.sources import kube_state_metrics as ksm
 from gpudash.promql import build as q
 from gpudash.render.grafana.queries import Scope, of_idle_pods, pod_activity, pod_allocation_by_class, power_per_hour
@@ -133,7 +135,8 @@ def ksm_push_age(s: Scope) -> str:
 def targets_up(s: Scope) -> str:
     """Share of scrape targets up per cluster and job: kube-state-metrics and the GPU exporters."""
     src = s.model.sources
-    jobs = (q.regex_alternation([src.kube_state_metrics_job]), src.dcgm.job, src.amd.job)
+    jobs = (q.regex_alternation([src.kube_state_metrics_job]),
+            *(gx.exporter(src, v).job for v in vendors.VENDORS.values()))
     exporters = "|".join(f"(?:{j})" for j in jobs)
     return q.agg("avg", ("cluster", "job"), f"last_over_time({s.sel('up', ('job', '=~', exporters))}[{s.fresh}])")
 

@@ -4,12 +4,15 @@ of those the figure came from (``active_from``).
 """
 from __future__ import annotations
 
-from gpudash.model import mig
+import re
+
+from gpudash.model import mig, vendors
 from gpudash.model import series as names
-from gpudash.model.pricing import skus
+from gpudash.model.pricing import ksm_resource, skus
 from gpudash.model.sources import gpu_exporters as gx
 from gpudash.model.sources import kube_state_metrics as ksm
 from gpudash.model.types import Model
+from gpudash.model.vendors import Vendor
 from gpudash.promql import build as q
 
 
@@ -26,6 +29,14 @@ def _gpu_equivalents(node_res: str, model: Model) -> str:
                          [(repr(w), q.regex_alternation(keys)) for w, keys in sorted(by_weight.items())], "1")
 
 
+def _attributing() -> Vendor:
+    """The vendor whose exporter names the physical GPU of a fractional device (MIG slices, time-sliced replicas):
+    NVIDIA's. One vendor only: the kinds below tell attribution from bound by the resource's domain."""
+    found = [v for v in vendors.VENDORS.values() if v.attributes_fractions]
+    assert len(found) == 1, "one registered vendor with MIG or time-slicing (gpudash.render.rules.active_gpus)"
+    return found[0]
+
+
 def _kinded(rows: str, model: Model) -> str:
     """``rows`` (units per pod, node, product and resource) in physical GPUs (:func:`_gpu_equivalents`), each with
     ``gpudash_kind``: ``whole`` (weight 1: a whole GPU, or a MIG slice with all its GPU's compute), ``attribution``
@@ -34,7 +45,8 @@ def _kinded(rows: str, model: Model) -> str:
     key = q.call("label_join", _gpu_equivalents(rows, model), q.quote("gpudash_kindkey"), q.quote("/"),
                  q.quote("gpudash_weight"), q.quote("resource"))
     kind = q.label_replace(key, "gpudash_kind", "bound", "", "")
-    kind = q.label_replace(kind, "gpudash_kind", "attribution", "gpudash_kindkey", "[^/]+/nvidia_com_.+")
+    domain = re.escape(ksm_resource(_attributing().domain))
+    kind = q.label_replace(kind, "gpudash_kind", "attribution", "gpudash_kindkey", f"[^/]+/{domain}_.+")
     return q.label_replace(kind, "gpudash_kind", "whole", "gpudash_kindkey", "1/.+")
 
 
@@ -54,25 +66,27 @@ def _attributed_gpus(kinded: str, model: Model) -> str:
     allocation. The join on the allocation keeps out every pod that holds no GPU: under honorLabels Prometheus fills
     a GPU series without pod labels (dcgm-exporter writes none for a GPU no pod holds) with the target's own
     namespace/pod, the exporter's (prometheus/prometheus scrape/scrape.go mutateSampleLabels)."""
-    src = model.sources.dcgm
+    v = _attributing()
+    src = gx.exporter(model.sources, v)
+    profile = v.mig_labels[0] if v.mig_labels else ""
     pod = ("cluster", "node", "namespace", "pod")
-    own = ("cluster", *gx.DCGM_HOST_LABELS, *gx.DCGM_GPU_LABELS, src.tenant_label, src.pod_label)
+    own = ("cluster", *v.host_labels, *v.gpu_labels, src.tenant_label, src.pod_label)
 
     def shown(*matchers) -> str:
-        sel = q.selector(gx.DCGM_FB_USED, gx.job(src), (src.pod_label, "!=", ""), (src.tenant_label, "!=", ""),
-                         *matchers)
-        return gx.on_node(gx.to_pod_labels(q.agg("max", own, sel), src))
+        sel = q.selector(v.metric(model.sources, v.attribution), gx.job(src), (src.pod_label, "!=", ""),
+                         (src.tenant_label, "!=", ""), *matchers)
+        return gx.on_node(gx.to_pod_labels(q.agg("max", own, sel), src), v)
 
     holders = q.agg("max", pod, _of_kind(kinded, names.FROM_ATTRIBUTION))
     whole = q.agg("max", pod, _of_kind(kinded, "whole"))
     # a time-sliced GPU's series carry no GPU_I_PROFILE: a pod's unsliced whole GPUs are counted as whole already
-    shown_gpus = f"({shown((gx.DCGM_MIG_PROFILE_LABEL, '=', ''))} unless on {q.labels(pod)} {whole})"
+    shown_gpus = f"({shown((profile, '=', ''))} unless on {q.labels(pod)} {whole})"
     profiles = _fractional_profiles(model)
     if profiles:
-        shown_gpus += f" or {shown((gx.DCGM_MIG_PROFILE_LABEL, '=~', q.regex_alternation(profiles)))}"
+        shown_gpus += f" or {shown((profile, '=~', q.regex_alternation(profiles)))}"
     # the holders' filter once for both kinds of device (each use re-evaluates the allocation at every step)
     held = f"({shown_gpus}) and on {q.labels(pod)} {holders}"
-    return q.agg("count", ("cluster", "node"), q.agg("max", ("cluster", "node", *gx.DCGM_GPU_LABELS), held))
+    return q.agg("count", ("cluster", "node"), q.agg("max", ("cluster", "node", *v.gpu_labels), held))
 
 
 def node_active(pods: str, model: Model) -> str:
@@ -104,8 +118,9 @@ def node_active(pods: str, model: Model) -> str:
     source = q.label_replace(source, names.ACTIVE_FROM_LABEL, names.FROM_ALLOCATION, "gpudash_kind", "whole")
     # dcgm-exporter seen on the node now: any of its GPU series, held or not (an exporter down goes stale); every
     # node holding GPU requests gets gpudash_seen 1 or 0 (from plain selectors, so the source is read once)
-    seen = q.agg("count", node, gx.on_node(q.agg("max", ("cluster", *gx.DCGM_HOST_LABELS),
-                                                 q.selector(gx.DCGM_FB_USED, gx.job(model.sources.dcgm)))))
+    v = _attributing()
+    seen = q.agg("count", node, gx.on_node(q.agg("max", ("cluster", *v.host_labels), q.selector(
+        v.metric(model.sources, v.attribution), gx.job(gx.exporter(model.sources, v)))), v))
     requests = ksm.any_gpu_requests(model.sources)
     presence = (f"{q.label_replace(f'{seen} * 0 + 1', 'gpudash_seen', '1', '', '')} or on (cluster, node) "
                 f"{q.label_replace(q.agg('max', node, f'({requests}) * 0'), 'gpudash_seen', '0', '', '')}")

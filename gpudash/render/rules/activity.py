@@ -4,9 +4,11 @@ pod-attributed series: the spoke rules behind the idle alerts, the efficiency pa
 from __future__ import annotations
 
 from gpudash.model import series as names
+from gpudash.model import vendors
 from gpudash.model.sources import gpu_exporters as gx
 from gpudash.model.sources import kube_state_metrics as ksm
 from gpudash.model.types import Exporter, Model
+from gpudash.model.vendors import Vendor
 from gpudash.promql import build as q
 from gpudash.render.rules.format import Rule
 from gpudash.render.rules.pods import gpu_holders
@@ -31,45 +33,55 @@ def _exporter_per_pod(model: Model, metric: str, exporter: Exporter, fn: str, op
     return q.agg(op, names.labels(names.POD_ACTIVITY_MAX), rows)
 
 
-def _amd_activity(model: Model, fn: str, op: str) -> str:
-    """AMD graphics activity per pod, named by the node's ``amd.com/gpu.product-name`` label: the exporter's
-    ``card_model`` is a board part number (ROCm/device-metrics-exporter), not a GPU model a person recognises.
-    Pods on a node without the label keep ``card_model``. Aggregated per pod, node and ``card_model`` before the
-    pod and model labels are renamed (as in :func:`_exporter_per_pod`); ``node`` is set on each series first, since
-    a series without ``hostname`` keeps its own ``node``."""
+def _scale(full: int) -> str:
+    """The PromQL suffix turning a series that reads ``full`` at full activity into a 0-1 ratio (`` / 100`` for
+    percent)."""
+    return "" if full == 1 else f" / {full}"
+
+
+def _activity_named_by_node(model: Model, vendor: Vendor, metric: str, scale: str, fn: str, op: str) -> str:
+    """A vendor's activity per pod, named by the node's product label: the exporter's model label is a part number
+    (``model_label_names_product`` false; AMD's ``card_model`` is a board part number), not a GPU model a person
+    recognises. Pods on a node without the label keep the exporter's label. Aggregated per pod, node and model
+    label before the pod and model labels are renamed (as in :func:`_exporter_per_pod`); ``node`` is set on each
+    series first, since a series without the host label keeps its own ``node``."""
     src = model.sources
-    series = q.label_replace(f"{fn}({gx.attributed(gx.amd_metric(src, gx.AMD_GFX_ACTIVITY), src.amd)}"
-                             f"[{q.window(model.billing.mco_interval)}]) / 100", "node", "$1", gx.AMD_HOST_LABEL,
-                             "(.+)")
-    own = ("cluster", src.amd.tenant_label, src.amd.pod_label, "node", gx.AMD_MODEL_LABEL)
-    held = f"{gx.to_pod_labels(q.agg(op, own, series), src.amd)} and on {q.labels(names.POD)} {gpu_holders(model)}"
-    per_node = q.label_replace(held, "gpu_model", "$1", gx.AMD_MODEL_LABEL, "(.*)")
+    exporter = gx.exporter(src, vendor)
+    series = gx.on_node(f"{fn}({gx.attributed(vendor.metric(src, metric), exporter)}"
+                        f"[{q.window(model.billing.mco_interval)}]){scale}", vendor)
+    own = ("cluster", exporter.tenant_label, exporter.pod_label, "node", vendor.model_label)
+    held = f"{gx.to_pod_labels(q.agg(op, own, series), exporter)} and on {q.labels(names.POD)} {gpu_holders(model)}"
+    per_node = q.label_replace(held, "gpu_model", "$1", vendor.model_label, "(.*)")
+    product_label = vendor.product_label(src)
     products = q.agg("max", ("cluster", "node", "gpudash_product"),
-                     q.label_replace(q.selector(ksm.NODE_LABELS, ksm.job(src), (src.amd_product_label, "!=", "")),
-                                     "gpudash_product", "$1", src.amd_product_label, "(.+)"))
+                     q.label_replace(q.selector(ksm.NODE_LABELS, ksm.job(src), (product_label, "!=", "")),
+                                     "gpudash_product", "$1", product_label, "(.+)"))
     named = q.label_replace(f"{per_node} * on (cluster, node) group_left (gpudash_product) {products}",
                             "gpu_model", "$1", "gpudash_product", "(.+)")
     return q.agg(op, names.labels(names.POD_ACTIVITY_MAX), f"{named} or on (cluster, namespace, pod) {per_node}")
 
 
 def _activity(model: Model, fn: str, op: str) -> str:
-    """Per pod GPU activity ratio (0-1) over the push window: DCGM graphics-engine activity (works for MIG),
-    falling back to DCGM GPU utilisation, and AMD graphics activity."""
+    """Per pod GPU activity ratio (0-1) over the push window: each vendor's activity series in its fallback order
+    (NVIDIA: graphics-engine activity, which works for MIG, then GPU utilisation; AMD: graphics activity)."""
     src = model.sources
-    parts = (
-        _exporter_per_pod(model, gx.DCGM_GR_ENGINE_ACTIVE, src.dcgm, fn, op, "", gx.DCGM_MODEL_LABEL),
-        _exporter_per_pod(model, gx.DCGM_GPU_UTIL, src.dcgm, fn, op, " / 100", gx.DCGM_MODEL_LABEL),
-        _amd_activity(model, fn, op),
-    )
+    parts = []
+    for vendor in vendors.VENDORS.values():
+        for metric, full in vendor.activity:
+            if vendor.model_label_names_product:
+                parts.append(_exporter_per_pod(model, vendor.metric(src, metric), gx.exporter(src, vendor), fn, op,
+                                               _scale(full), vendor.model_label))
+            else:
+                parts.append(_activity_named_by_node(model, vendor, metric, _scale(full), fn, op))
     return " or on (cluster, namespace, pod) ".join(parts)
 
 
 def _power(model: Model) -> str:
-    """Peak GPU power (W) per pod over the push window, DCGM and AMD."""
+    """Peak GPU power (W) per pod over the push window, every vendor's."""
     src = model.sources
-    return (f"{_exporter_per_pod(model, gx.DCGM_POWER_USAGE, src.dcgm, 'max_over_time', 'max')}"
-            f" or on (cluster, namespace, pod) "
-            f"{_exporter_per_pod(model, gx.amd_metric(src, gx.AMD_POWER), src.amd, 'max_over_time', 'max')}")
+    return " or on (cluster, namespace, pod) ".join(
+        _exporter_per_pod(model, v.metric(src, v.power), gx.exporter(src, v), "max_over_time", "max")
+        for v in vendors.VENDORS.values())
 
 
 def rules(model: Model) -> tuple[Rule, ...]:

@@ -5,9 +5,11 @@ billed as what they are, and the pod's workload.
 from __future__ import annotations
 
 from gpudash.model import series as names
+from gpudash.model import vendors
 from gpudash.model.pricing import mig_profile_names, mig_replicas
 from gpudash.model.sources import kube_state_metrics as ksm
 from gpudash.model.types import Model
+from gpudash.model.vendors import Vendor
 from gpudash.promql import build as q
 from gpudash.render.rules.pods import POD, running
 
@@ -36,17 +38,17 @@ def _effective_request(model: Model) -> str:
 
 
 def _node_product(model: Model) -> str:
-    """The GPU product label of each node (NVIDIA from GPU Feature Discovery, else AMD), as ``product``."""
+    """The GPU product label of each node (each vendor's node labeller in the registry's order: NVIDIA's GPU
+    Feature Discovery first, then AMD's), as ``product``."""
     src = model.sources
-    nvidia = q.label_replace(q.selector(ksm.NODE_LABELS, ksm.job(src), (src.nvidia_product_label, "!=", "")),
-                             "product", "$1", src.nvidia_product_label, "(.+)")
-    amd = q.label_replace(q.selector(ksm.NODE_LABELS, ksm.job(src), (src.amd_product_label, "!=", "")),
-                          "product", "$1", src.amd_product_label, "(.+)")
-    return q.agg("max", ("cluster", "node", "product"), f"{nvidia} or on (cluster, node) {amd}")
+    labelled = [q.label_replace(q.selector(ksm.NODE_LABELS, ksm.job(src), (v.product_label(src), "!=", "")),
+                                "product", "$1", v.product_label(src), "(.+)") for v in vendors.VENDORS.values()]
+    return q.agg("max", ("cluster", "node", "product"), " or on (cluster, node) ".join(labelled))
 
 
-def _amd_partitions(alloc: str, nodes_with_requests: str, model: Model) -> str:
-    """``alloc`` with ``amd.com/gpu`` on a partitioned AMD node billed as the partition it is.
+def _partitions(alloc: str, nodes_with_requests: str, model: Model, v: Vendor) -> str:
+    """``alloc`` with the whole-GPU resource on a partitioned node of vendor ``v`` billed as the partition it is
+    (AMD: ``amd.com/gpu`` on a partitioned node).
 
     Under the AMD device plugin's single naming strategy a CPX/NPS4 MI300X node offers ``amd.com/gpu: 64``
     (ROCm/k8s-device-plugin docs/user-guide/configuration.md "Resource Naming Strategy"); the node labeller
@@ -55,14 +57,16 @@ def _amd_partitions(alloc: str, nodes_with_requests: str, model: Model) -> str:
     the mixed strategy would have named, so both strategies bill alike. SPX is a whole GPU and stays as is.
     """
     src = model.sources
-    label = src.amd_partition_label
-    nodes = q.selector(ksm.NODE_LABELS, ksm.job(src), (label, "=~", ".+"), (label, "!~", "spx_.*"))
+    label = v.partition_label(src)
+    assert label is not None, "a vendor with partitions has a partition label"
+    nodes = q.selector(ksm.NODE_LABELS, ksm.job(src), (label, "=~", ".+"), (label, "!~", v.whole_partitions))
     part = q.agg("max", ("cluster", "node", "gpudash_partition"),
                  q.label_replace(nodes, "gpudash_partition", "$1", label, "(.+)"))
     every = f"{part} or on (cluster, node) ({nodes_with_requests} * 0 + 1)"  # one join, alloc evaluated once
     keyed = q.call("label_join", f"{alloc} * on (cluster, node) group_left (gpudash_partition) ({every})",
                    q.quote("gpudash_key"), q.quote("/"), q.quote("resource"), q.quote("gpudash_partition"))
-    renamed = q.label_replace(keyed, "resource", "amd_com_$1", "gpudash_key", "amd_com_gpu/(.+)")
+    domain, whole = ksm.sanitise_resource(v.domain), ksm.sanitise_resource(v.resource)
+    renamed = q.label_replace(keyed, "resource", f"{domain}_$1", "gpudash_key", f"{whole}/(.+)")
     return q.agg("sum", (*POD, "node", "product", "resource"), renamed)
 
 
@@ -81,12 +85,14 @@ def _shared_slices(alloc: str, model: Model) -> str:
     ``<resource>_replicas_unknown``: no SKU prices them (unpriced and alerted, never over-billed).
     """
     src, job = model.sources, ksm.job(model.sources)
+    v = next(x for x in vendors.VENDORS.values() if x.mig_labels)  # one vendor with MIG slices: NVIDIA
+    mig_ksm, whole = ksm.sanitise_resource(v.mig_resource_prefix), ksm.sanitise_resource(v.resource)
     many = "[0-9]*[2-9]|[0-9]*[1-9][0-9]+"  # a count of at least 2
     sources: list[tuple[str, str, tuple[tuple[str, str, str], ...]]]  # (node label, resource, matchers)
-    sources = [(ksm.node_label(ksm.replicas_key(f"nvidia.com/mig-{p}")),
-                ksm.sanitise_resource(f"nvidia.com/mig-{p}"), ()) for p in mig_profile_names(model)]
-    sources.append((ksm.node_label(ksm.replicas_key("nvidia.com/gpu")), "nvidia_com_gpu",
-                    ((src.nvidia_product_label, "=~", ".+-MIG-.+"),)))
+    sources = [(ksm.node_label(ksm.replicas_key(f"{v.mig_resource_prefix}{p}")),
+                ksm.sanitise_resource(f"{v.mig_resource_prefix}{p}"), ()) for p in mig_profile_names(model)]
+    sources.append((ksm.node_label(ksm.replicas_key(v.resource)), whole,
+                    ((v.product_label(src), "=~", ".+-MIG-.+"),)))
     shared = " or ".join(
         q.label_replace(q.label_replace(q.agg("max", ("cluster", "node", label),
                                               q.selector(ksm.NODE_LABELS, job, (label, "=~", many), *extra)),
@@ -111,12 +117,12 @@ def _shared_slices(alloc: str, model: Model) -> str:
                       q.quote("resource"), q.quote("gpudash_replicas"), q.quote("gpudash_r"))
 
     mixed = q.label_replace(key(keyed), "resource", "${1}_shared", "gpudash_key",
-                            "[^/]*/(nvidia_com_mig_.+?)(_shared)?/[0-9]+/.*")
+                            f"[^/]*/({mig_ksm}.+?)(_shared)?/[0-9]+/.*")
     unknown = q.label_replace(key(mixed), "resource", "${1}_replicas_$2", "gpudash_key", "[^/]*/([^/]+)/([0-9]+)/")
     # a shared slice on a node without a replicas label: its share is unknown, so no SKU may price it whole
     unlabelled = q.label_replace(unknown, "resource", "${1}${2}${3}_replicas_unknown", "gpudash_key",
-                                 "(?:[^/]*/(nvidia_com_mig_.+_shared)|.+-MIG-[^/]+/(nvidia_com_gpu_shared)"
-                                 "|.+-MIG-[^/]+-SHARED/(nvidia_com_gpu))//")
+                                 f"(?:[^/]*/({mig_ksm}.+_shared)|.+-MIG-[^/]+/({whole}_shared)"
+                                 f"|.+-MIG-[^/]+-SHARED/({whole}))//")
     table = ["vector(1)", *(q.const_series(repr(1 / r), gpudash_r=str(r)) for r in known)]
     return f"{unlabelled} * on (gpudash_r) group_left () ({' or '.join(table)})"
 
@@ -131,7 +137,10 @@ def allocation(model: Model) -> str:
     request_nodes = q.agg("max", ("cluster", "node"), ksm.gpu_requests(ksm.CONTAINER_REQUESTS, model.sources))
     products = f"{_node_product(model)} or on (cluster, node) ({request_nodes} * 0 + 1)"
     with_product = f"({pods} * on (cluster, node) group_left (product) ({products}))"
-    return _amd_partitions(_shared_slices(with_product, model), request_nodes, model)
+    out = _shared_slices(with_product, model)
+    for v in vendors.with_feature("partitions"):
+        out = _partitions(out, request_nodes, model, v)
+    return out
 
 
 def _workloads(model: Model) -> str:

@@ -11,29 +11,39 @@ provider's ``unallocated`` line, so the rows add up to the GPUs' energy. A step 
 """
 from __future__ import annotations
 
-from gpudash.model import mig
+from collections.abc import Callable
+
+from gpudash.model import mig, vendors
 from gpudash.model import series as names
 from gpudash.model.pricing import mig_profile_names
 from gpudash.model.sources import gpu_exporters as gx
 from gpudash.model.sources import kube_state_metrics as ksm
 from gpudash.model.types import Model
+from gpudash.model.vendors import Vendor
 from gpudash.promql import build as q
 from gpudash.render.rules.pods import gpu_holders
 
-# A physical GPU, by the exporters' own labels (no relabelling per step: DCGM's host label is Hostname or hostname,
-# AMD's hostname; a DCGM GPU is (gpu, UUID), an AMD one gpu_id).
-GPU = tuple(dict.fromkeys(("cluster", *gx.DCGM_HOST_LABELS, *gx.DCGM_GPU_LABELS, gx.AMD_HOST_LABEL, gx.AMD_GPU_LABEL)))
 JOULES_PER_KWH = 3.6e6
 
 
-def _per_gpu(model: Model, dcgm: str, amd: str, dcgm_scale: float = 1.0, amd_scale: float = 1.0,
-             offset: str = "") -> str:
-    """One value per physical GPU of the DCGM metric ``dcgm`` and the AMD metric ``amd``, scaled; ``max`` folds the
-    copies a GPU may have (a new series when the pod holding it changes, a MIG instance's copy of a device field)."""
+def gpu_key() -> tuple[str, ...]:
+    """A physical GPU, by the exporters' own labels (no relabelling per step): ``cluster`` and every registered
+    vendor's host and GPU labels (DCGM's host label is Hostname or hostname, AMD's hostname; a DCGM GPU is
+    (gpu, UUID), an AMD one gpu_id)."""
+    return tuple(dict.fromkeys(("cluster", *(label for v in vendors.VENDORS.values()
+                                             for label in (*v.host_labels, *v.gpu_labels)))))
+
+
+def _per_gpu(model: Model, pick: Callable[[Vendor], tuple[str, float]], offset: str = "") -> str:
+    """One value per physical GPU of each vendor's metric ``pick`` names, scaled (``pick``: vendor -> (metric,
+    factor)); ``max`` folds the copies a GPU may have (a new series when the pod holding it changes, a MIG
+    instance's copy of a device field)."""
     src = model.sources
-    nvidia = q.agg("max", GPU, q.selector(dcgm, gx.job(src.dcgm)) + offset)
-    amd = q.agg("max", GPU, q.selector(gx.amd_metric(src, amd), gx.job(src.amd)) + offset)
-    scaled = [f"{e} * {s!r}" if s != 1 else e for e, s in ((nvidia, dcgm_scale), (amd, amd_scale))]
+    scaled = []
+    for v in vendors.VENDORS.values():
+        metric, factor = pick(v)
+        e = q.agg("max", gpu_key(), q.selector(v.metric(src, metric), gx.job(gx.exporter(src, v))) + offset)
+        scaled.append(f"{e} * {factor!r}" if factor != 1 else e)
     return " or ".join(scaled)
 
 
@@ -41,10 +51,16 @@ def _step_energy(model: Model) -> str:
     """Joules each GPU drew over the step ending now: its energy counter's rise since the step before; where there
     is none (no counter, a sample missing, or the counter went down: a driver reload), its power now x the step."""
     r = model.billing.resolution
-    now = _per_gpu(model, gx.DCGM_ENERGY, gx.AMD_ENERGY, gx.DCGM_ENERGY_JOULES, gx.AMD_ENERGY_JOULES)
-    before = _per_gpu(model, gx.DCGM_ENERGY, gx.AMD_ENERGY, gx.DCGM_ENERGY_JOULES, gx.AMD_ENERGY_JOULES,
-                      f" offset {q.duration(r)}")
-    return f"(({now}) - ({before}) >= 0) or ({_per_gpu(model, gx.DCGM_POWER_USAGE, gx.AMD_POWER)}) * {r}"
+
+    def energy(v: Vendor) -> tuple[str, float]:
+        return v.energy, v.energy_joules
+
+    def power(v: Vendor) -> tuple[str, float]:
+        return v.power, 1.0
+
+    now = _per_gpu(model, energy)
+    before = _per_gpu(model, energy, f" offset {q.duration(r)}")
+    return f"(({now}) - ({before}) >= 0) or ({_per_gpu(model, power)}) * {r}"
 
 
 def _mig_shares(model: Model) -> dict[float, list[str]]:
@@ -60,7 +76,7 @@ def _mig_shares(model: Model) -> dict[float, list[str]]:
     return out
 
 
-def _replica_share(model: Model) -> str:
+def _replica_share(model: Model, vendor: Vendor) -> str:
     """Per time-sliced node, the share of a device one replica is: 1/replicas from GPU Feature Discovery's
     ``<resource>.replicas`` node labels (NVIDIA/k8s-device-plugin internal/lm/resource.go; the smallest share
     where they differ); 0 for a count above every class's ``time_slicing.replicas`` (no share is assumed).
@@ -70,7 +86,7 @@ def _replica_share(model: Model) -> str:
     """
     src = model.sources
     keys = [ksm.node_label(ksm.replicas_key(r))
-            for r in ("nvidia.com/gpu", *(f"nvidia.com/mig-{p}" for p in mig_profile_names(model)))]
+            for r in (vendor.resource, *(f"{vendor.mig_resource_prefix}{p}" for p in mig_profile_names(model)))]
     many = "[0-9]*[2-9]|[0-9]*[1-9][0-9]+"  # a count of at least 2
     labelled = ((k, q.selector(ksm.NODE_LABELS, ksm.job(src), (k, "=~", many))) for k in keys)
     counts = " or ".join(q.label_replace(q.agg("max", ("cluster", "node", k), nodes), "gpudash_replicas", "$1", k,
@@ -93,29 +109,42 @@ def _holders(model: Model) -> str:
     carrying the exporter's own pod (honorLabels) is unallocated energy, not a non-tenant namespace's."""
     src = model.sources
     holders = f"on {q.labels(names.POD)} {gpu_holders(model)}"  # never the exporter's own pod (honorLabels)
-    dcgm = f"({gx.on_node(gx.to_pod_labels(gx.attributed(gx.DCGM_FB_USED, src.dcgm), src.dcgm))} and {holders})"
-    shares = [(repr(share), q.regex_alternation(profiles)) for share, profiles in sorted(_mig_shares(model).items())]
-    weighted = q.times_keyed(f"({dcgm} * 0 + 1)", "gpudash_weight", gx.DCGM_MIG_PROFILE_LABEL, shares, "1")
-    device = (*GPU, "node", gx.DCGM_MIG_INSTANCE_LABEL, "namespace", "pod")
-    nvidia = q.agg("max", device, weighted)
-    nvidia = f"({nvidia} * on (cluster, node) group_left () {_replica_share(model)}) or {nvidia}"
-    label = src.amd_partition_label
-    partitioned = q.selector(ksm.NODE_LABELS, ksm.job(src), (label, "=~", ".+"), (label, "!~", "spx_.*"))
-    amd = gx.to_pod_labels(gx.attributed(gx.amd_metric(src, gx.AMD_GFX_ACTIVITY), src.amd), src.amd)
-    amd = q.label_replace(f"{amd} and {holders}", "node", "$1", gx.AMD_HOST_LABEL, "(.+)")
-    amd = f"({q.agg('max', (*GPU, 'node', 'namespace', 'pod'), amd)} * 0 + 1) unless on (cluster, node) {partitioned}"
-    return q.agg("sum", (*GPU, "namespace", "pod"), f"{nvidia} or {amd}")
+    gpu = gpu_key()
+    parts = []
+    for v in vendors.VENDORS.values():
+        exporter = gx.exporter(src, v)
+        attributed = gx.to_pod_labels(gx.attributed(v.metric(src, v.attribution), exporter), exporter)
+        if v.mig_labels:  # a MIG instance holds its compute share of the GPU
+            profile, instance = v.mig_labels
+            held = f"({gx.on_node(attributed, v)} and {holders})"
+            shares = [(repr(share), q.regex_alternation(profiles))
+                      for share, profiles in sorted(_mig_shares(model).items())]
+            weighted = q.times_keyed(f"({held} * 0 + 1)", "gpudash_weight", profile, shares, "1")
+            part = q.agg("max", (*gpu, "node", instance, "namespace", "pod"), weighted)
+        else:
+            held = gx.on_node(f"{attributed} and {holders}", v)
+            part = f"({q.agg('max', (*gpu, 'node', 'namespace', 'pod'), held)} * 0 + 1)"
+        if v.time_slicing:
+            part = f"({part} * on (cluster, node) group_left () {_replica_share(model, v)}) or {part}"
+        label = v.partition_label(src)
+        if label:
+            partitioned = q.selector(ksm.NODE_LABELS, ksm.job(src), (label, "=~", ".+"),
+                                     (label, "!~", v.whole_partitions))
+            part = f"{part} unless on (cluster, node) {partitioned}"
+        parts.append(part)
+    return q.agg("sum", (*gpu, "namespace", "pod"), " or ".join(parts))
 
 
 def _gpus(model: Model) -> str:
     """1 per physical GPU the exporters list (every device has a framebuffer or activity series, held or not)."""
-    return f"({_per_gpu(model, gx.DCGM_FB_USED, gx.AMD_GFX_ACTIVITY)}) * 0 + 1"
+    return f"({_per_gpu(model, lambda v: (v.attribution, 1.0))}) * 0 + 1"
 
 
 def step_joules(model: Model) -> str:
     """Joules of the step ending now per namespace, and without ``namespace`` the share no pod holds."""
-    held, on = _holders(model), f"on {q.labels(GPU)}"
+    gpu = gpu_key()
+    held, on = _holders(model), f"on {q.labels(gpu)}"
     # the share no pod holds, as one more holder row without namespace and pod
-    free = f"clamp_min(1 - ({q.agg('sum', GPU, held)} or ({_gpus(model)}) * 0), 0)"
+    free = f"clamp_min(1 - ({q.agg('sum', gpu, held)} or ({_gpus(model)}) * 0), 0)"
     split = f"({_step_energy(model)}) * {on} group_right () ({held} or {free})"
     return q.agg("sum", names.labels(names.HOURLY_ENERGY), split)

@@ -19,9 +19,11 @@ as a row of :data:`~gpudash.model.series.INPUT_MISSING` (``input`` names it), wh
 from __future__ import annotations
 
 from gpudash.model import series as names
+from gpudash.model import vendors
 from gpudash.model.sources import gpu_exporters as gx
 from gpudash.model.sources import kube_state_metrics as ksm
 from gpudash.model.types import Model
+from gpudash.model.vendors import Vendor
 from gpudash.promql import build as q
 from gpudash.render.rules.format import Rule
 
@@ -88,17 +90,18 @@ def _gpu_power(model: Model) -> str:
     """Per node, the GPUs reporting activity where no GPU of the node reports power or energy (per node, since on a
     partitioned AMD GPU only partition 0 reports them)."""
     src = model.sources
-    dcgm = [q.selector(m, gx.job(src.dcgm)) for m in (gx.DCGM_GR_ENGINE_ACTIVE, gx.DCGM_GPU_UTIL)]
-    dcgm_power = [q.selector(m, gx.job(src.dcgm)) for m in (gx.DCGM_POWER_USAGE, gx.DCGM_ENERGY)]
 
-    def amd(*metrics: str) -> str:
-        return " or ".join(q.label_replace(q.selector(gx.amd_metric(src, m), gx.job(src.amd)), "node", "$1",
-                                           gx.AMD_HOST_LABEL, "(.+)") for m in metrics)
+    def on_node(v: Vendor, metrics: list[str]) -> str:
+        # the same rows either way: one relabelling of the union per host label where there are several, else one
+        # per series (as rendered so far)
+        selectors = [q.selector(v.metric(src, m), gx.job(gx.exporter(src, v))) for m in metrics]
+        if len(v.host_labels) > 1:
+            return gx.on_node(" or ".join(selectors), v)
+        return " or ".join(gx.on_node(sel, v) for sel in selectors)
 
-    parts = ((gx.on_node(" or ".join(dcgm)), gx.on_node(" or ".join(dcgm_power)), gx.DCGM_GPU_LABELS),
-             (amd(gx.AMD_GFX_ACTIVITY), amd(gx.AMD_POWER, gx.AMD_ENERGY), (gx.AMD_GPU_LABEL,)))
-    rows = [f"{_gpus_by_node(active, gpu)} unless on (cluster, node) {q.agg('count', ('cluster', 'node'), power)}"
-            for active, power, gpu in parts]
+    rows = [f"{_gpus_by_node(on_node(v, [m for m, _ in v.activity]), v.gpu_labels)} unless on (cluster, node) "
+            f"{q.agg('count', ('cluster', 'node'), on_node(v, [v.power, v.energy]))}"
+            for v in vendors.VENDORS.values()]
     return _row(" or ".join(f"({r})" for r in rows), GPU_POWER)
 
 

@@ -17,6 +17,7 @@ Role and RoleBinding no exporter series exist: utilisation, idle alerts, the pru
 from __future__ import annotations
 
 from gpudash.base import kube, layout
+from gpudash.model import vendors
 from gpudash.model.sources import gpu_exporters as gx
 from gpudash.model.sources import kube_state_metrics as ksm
 from gpudash.model.types import Exporter, Model
@@ -59,8 +60,10 @@ def discovery_rbac(namespace: str) -> dict[str, dict]:
 
 def allowlist_keys(model: Model) -> dict[str, list[str]]:
     """The Kubernetes label keys the rules read from kube_node_labels and kube_pod_labels, per resource kind."""
-    resources = ("nvidia.com/gpu", *(p.resource for c in model.gpu_classes for p in c.mig))
-    nodes = sorted({*ksm.PRODUCT_KEYS, *map(ksm.replicas_key, resources)})
+    # the replicas labels of the time-sliced resources (GPU Feature Discovery's <resource>.replicas)
+    resources = (*(v.resource for v in vendors.with_feature("time_slicing")),
+                 *(p.resource for c in model.gpu_classes for p in c.mig))
+    nodes = sorted({*ksm.product_keys(), *map(ksm.replicas_key, resources)})
     return {"nodes": nodes, "pods": sorted((ksm.INFERENCESERVICE_KEY, ksm.NOTEBOOK_KEY))}
 
 

@@ -8,6 +8,7 @@ import dataclasses
 
 from gpudash.model import alert_names as an
 from gpudash.model import series as names
+from gpudash.model import vendors
 from gpudash.model.sources import gpu_exporters as gx
 from gpudash.model.sources import kube_state_metrics as ksm
 from gpudash.model.types import Exporter, Model
@@ -16,20 +17,13 @@ from gpudash.render.alerts import common as c
 from gpudash.render.alerts import promtool as pt
 from gpudash.render.rules import inputs
 
-NVIDIA_RESOURCES = "nvidia_com_gpu|nvidia_com_gpu_shared|nvidia_com_mig_.+"
-AMD_RESOURCES = "amd_com_gpu"
-
 
 def exporters(model: Model) -> tuple[tuple[str, Exporter, str], ...]:
-    """(vendor, exporter, kube-state-metrics resource regex) of the GPU exporters the model's classes need."""
-    vendors = {g.vendor for g in model.gpu_classes}
-    src = model.sources
-    out = []
-    if "nvidia" in vendors:
-        out.append(("NVIDIA", src.dcgm, NVIDIA_RESOURCES))
-    if "amd" in vendors:
-        out.append(("AMD", src.amd, AMD_RESOURCES))
-    return tuple(out)
+    """(vendor title, exporter, kube-state-metrics resource regex) of the GPU exporters the model's classes need,
+    in the registry's order."""
+    used = {g.vendor for g in model.gpu_classes}
+    return tuple((v.title, gx.exporter(model.sources, v), v.ksm_node_resources)
+                 for v in vendors.VENDORS.values() if v.name in used)
 
 
 def ksm_down_for(model):
@@ -201,7 +195,7 @@ def exporter_missing_tests(model: Model) -> list[dict]:
     first_job = found[0][1].job
     for i, (vendor, exporter, _resources) in enumerate(found):
         job = gx.sample_job(exporter)
-        resource = "nvidia_com_gpu" if vendor == "NVIDIA" else "amd_com_gpu"
+        resource = next(v.ksm_node_resources.split("|")[0] for v in vendors.VENDORS.values() if v.title == vendor)
         for n in range(2):
             node = f"{vendor.lower()}-node-{n}"
             inputs.append(pt.series(ksm.NODE_CAPACITY, {"cluster": cluster, "job": ksm_job, "node": node,

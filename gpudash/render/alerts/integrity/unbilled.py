@@ -65,7 +65,7 @@ def energy_unallocated(model: Model):
 def unscheduled(model: Model):
     lb = c.label
     pending = c.fresh(model, q.selector(ksm.CONTAINER_REQUESTS, ksm.job(model.sources),
-                                        ("resource", "=~", ksm.GPU_RESOURCE_REGEX), ("node", "=", "")))
+                                        ("resource", "=~", ksm.gpu_resource_regex()), ("node", "=", "")))
     unscheduled = q.agg("sum", ("cluster", "namespace", "pod", "resource"),
                         q.agg("max", ("cluster", "namespace", "pod", "container", "resource"), pending))
     return c.provider_alert(

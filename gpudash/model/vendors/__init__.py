@@ -1,0 +1,50 @@
+"""GPU vendors: one module per vendor describes its Kubernetes resources, node labels, exporter series, labels and
+units (:class:`Vendor`); the rules, the simulation and the mock read them from here and never test a vendor's name.
+
+:data:`VENDORS` is the registry, in rendering order (the rules join the vendors' parts in this order). Adding a
+vendor is adding a module that defines ``VENDOR`` and registering it (:func:`register`; the bundled vendors are
+registered below). Features only some vendors have are capabilities here (``mig_labels``, ``time_slicing``,
+``partitions``, ``error_metric``), never names.
+"""
+from __future__ import annotations
+
+from types import ModuleType
+
+from gpudash.model.vendors import amd, nvidia
+from gpudash.model.vendors.vendor import Vendor
+
+VENDORS: dict[str, Vendor] = {}
+
+
+def register(module: ModuleType | Vendor) -> Vendor:
+    """Add a vendor (a module defining ``VENDOR``, or the object itself) to the registry; returns it."""
+    vendor = module if isinstance(module, Vendor) else module.VENDOR
+    assert isinstance(vendor, Vendor), f"{module!r} defines no VENDOR"
+    VENDORS[vendor.name] = vendor
+    return vendor
+
+
+def unregister(name: str) -> None:
+    """Remove a vendor (tests register and remove theirs)."""
+    VENDORS.pop(name, None)
+
+
+def vendor(name: str) -> Vendor:
+    """The registered vendor called ``name``."""
+    return VENDORS[name]
+
+
+def by_source(source: str) -> Vendor:
+    """The vendor whose exporter is configured under ``sources.<source>``."""
+    return next(v for v in VENDORS.values() if v.source == source)
+
+
+def with_feature(feature: str) -> tuple[Vendor, ...]:
+    """The registered vendors with a capability set (``mig_labels``, ``time_slicing``, ``partitions``, ...)."""
+    return tuple(v for v in VENDORS.values() if getattr(v, feature))
+
+
+for _module in (nvidia, amd):  # the bundled vendors, in rendering order
+    register(_module)
+
+__all__ = ["VENDORS", "Vendor", "by_source", "register", "unregister", "vendor", "with_feature"]
