@@ -22,6 +22,7 @@ from pathlib import Path
 
 import gpudash
 from gpudash.model.types import Model
+from gpudash.model.vendors import VENDORS
 
 ENV = "GPUDASH_CACHE"
 OFF = "off"
@@ -51,7 +52,10 @@ def _code_digest() -> str:
 
 
 def key(model: Model) -> str:
-    return hashlib.sha256(f"{_code_digest()}\n{model!r}".encode()).hexdigest()
+    """sha256 of the code, the model and the registered GPU vendors (a vendor registered at run time, outside the
+    package's files, changes every render's rules)."""
+    vendors = repr(tuple(VENDORS.values()))
+    return hashlib.sha256(f"{_code_digest()}\n{model!r}\n{vendors}".encode()).hexdigest()
 
 
 def entry_name(model: Model) -> str:

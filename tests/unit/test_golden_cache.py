@@ -30,8 +30,19 @@ def test_another_model_or_other_code_is_another_key(cache, example_model, monkey
     golden_cache.store(example_model, TEXTS)
     other = dataclasses.replace(example_model, currency="EUR")
     assert golden_cache.key(other) != golden_cache.key(example_model) and golden_cache.load(other) is None
+    code = golden_cache._code_digest
     monkeypatch.setattr(golden_cache, "_code_digest", lambda: "a changed emitter")
     assert golden_cache.load(example_model) is None
+    monkeypatch.setattr(golden_cache, "_code_digest", code)
+    assert golden_cache.load(example_model) == TEXTS
+    from gpudash.model import vendors
+    from tests.fixtures import vendor_acme
+
+    acme = vendors.register(vendor_acme)  # a vendor registered at run time joins every render's rules
+    try:
+        assert golden_cache.load(example_model) is None
+    finally:
+        vendors.unregister(acme.name)
 
 
 def test_a_broken_entry_is_passed_over(cache, example_model):
