@@ -12,12 +12,14 @@ turns it off. Only files named ``golden-<key>.json.gz`` there are read, written 
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import gzip
 import hashlib
 import json
 import os
 import tempfile
+import types
 from pathlib import Path
 
 import gpudash
@@ -54,8 +56,18 @@ def _code_digest() -> str:
 def key(model: Model) -> str:
     """sha256 of the code, the model and the registered GPU vendors (a vendor registered at run time, outside the
     package's files, changes every render's rules)."""
-    vendors = repr(tuple(VENDORS.values()))
-    return hashlib.sha256(f"{_code_digest()}\n{model!r}\n{vendors}".encode()).hexdigest()
+    return hashlib.sha256(f"{_code_digest()}\n{model!r}\n{_vendors_text()}".encode()).hexdigest()
+
+
+def _vendors_text() -> str:
+    """The registered vendors' fields, each function by its qualified name (a function's repr holds its address,
+    which differs in every process)."""
+    def text(value: object) -> str:
+        if isinstance(value, types.FunctionType):
+            return f"{value.__module__}.{value.__qualname__}"
+        return repr(value)
+
+    return repr([[text(getattr(v, f.name)) for f in dataclasses.fields(v)] for v in VENDORS.values()])
 
 
 def entry_name(model: Model) -> str:
