@@ -38,7 +38,7 @@ from e2e import mco_sim, pipeline  # noqa: E402
 from e2e.harness import Prometheus  # noqa: E402
 from gpudash.base import layout  # noqa: E402
 from gpudash.model import series as names  # noqa: E402
-from gpudash.model.sources.kube_state_metrics import GPU_RESOURCE_REGEX  # noqa: E402
+from gpudash.model.sources.kube_state_metrics import gpu_resource_regex  # noqa: E402
 
 HOUR, DAY = 60, 1440
 STARTED: list[Prometheus] = []  # every server this run starts, stopped by PID at the end whatever happens
@@ -88,7 +88,7 @@ def accuracy(work: Path, cache: Path, lost: float = 0.01) -> dict:
     # naive A, OpenCost-style: average requested GPUs of every request series x the time it existed, no phase
     # filter (Pending, Succeeded and Failed pods count), init containers ignored.
     naive_a: dict[tuple, float] = {}
-    sel = f'kube_pod_container_resource_requests{{job="kube-state-metrics",resource=~"{GPU_RESOURCE_REGEX}"}}'
+    sel = f'kube_pod_container_resource_requests{{job="kube-state-metrics",resource=~"{gpu_resource_regex()}"}}'
     for c, spoke in spokes.items():
         rows = spoke.query(f"sum by (namespace) (avg_over_time({sel}[32d1m]) * count_over_time({sel}[32d1m]))"
                            f" * 60 / 3600", end)
@@ -272,7 +272,7 @@ def dashboard(work: Path, cache: Path) -> dict:
     since = int(t_month - mock.start)  # seconds since the month (and the history) began
     k, v = job(model.sources)[0], job(model.sources)[2]
     requests = (f'kube_pod_container_resource_requests{{{k}="{v}",namespace="{ns}",'
-                f'resource=~"{GPU_RESOURCE_REGEX}",node!=""}}')
+                f'resource=~"{gpu_resource_regex()}",node!=""}}')
     phase = f'kube_pod_status_phase{{{k}="{v}",namespace="{ns}",phase="Running"}}'
     raw_join = (f"sum by (namespace, pod, uid) ({requests}) * on (namespace, pod, uid) group_left () "
                 f"(max by (namespace, pod, uid) ({phase}) == 1)")
