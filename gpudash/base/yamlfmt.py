@@ -49,8 +49,10 @@ def _scalar(value) -> str:
 @functools.lru_cache(maxsize=65536)
 def _scalar_text(_type, value) -> str:
     """Keys and values repeat across files (and tenants): each distinct scalar is emitted once."""
-    if _type is str and _PLAIN.match(value) and _RESOLVER.resolve(yaml.ScalarNode, value, (True, False)) == _STR:
+    if _type is str and _plain(value) and _RESOLVER.resolve(yaml.ScalarNode, value, (True, False)) == _STR:
         return value  # what the emitter writes for it: a plain scalar (tests/unit/test_yamlfmt_scalars.py compares)
+    if _type is int:
+        return str(value)  # PyYAML's SafeRepresenter.represent_int
     if _type is str and not _PRINTABLE_ASCII.match(value):
         return _quoted(value)
     return _emit(value)
@@ -81,10 +83,20 @@ def _parses_to(document: str, data) -> bool:
         return False
 
 
-# Strings PyYAML writes plain when they resolve to a string (not a bool, number, null or date): a letter, then
-# letters, digits and ``_ . / + = -`` only (base64 too: grafana-operator's gzipJson): no indicator, space or quote
-# its emitter would have to escape.
-_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_./+=-]*\Z")
+def _plain(value: str) -> bool:
+    """Whether PyYAML's emitter writes ``value`` as a plain scalar in block context, when it resolves to a string
+    (yaml/emitter.py: ``analyze_scalar`` and ``choose_scalar_style``): printable ASCII on one line, not empty, no
+    space at either end, no document marker (``---``, ``...``) in front, no indicator where it is one (a leading
+    ``#,[]{}&*!|>'"%@` ``; a leading ``-?:`` before a space or the end; ``:`` before a space or the end; ``#`` after
+    a space). Flow indicators inside (``,?[]{}:``) only forbid plain scalars in flow context, which yamlfmt never
+    writes."""
+    return (bool(_PRINTABLE_ASCII.match(value)) and value != "" and value[0] not in _LEADING
+            and value[-1] not in " :" and not value.startswith(("---", "...")) and value[:2] not in _LEADING_PAIRS
+            and ": " not in value and " #" not in value)
+
+
+_LEADING = " #,[]{}&*!|>'\"%@`"
+_LEADING_PAIRS = frozenset({"- ", "? ", ": ", "-", "?", ":"})  # a one-character value is followed by its end
 _RESOLVER = yaml.resolver.Resolver()
 _STR = "tag:yaml.org,2002:str"
 
