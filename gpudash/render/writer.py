@@ -33,9 +33,10 @@ import posixpath
 import re
 import shutil
 import socket
+import stat
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypedDict
@@ -116,29 +117,44 @@ class _Paths:
 
     def __init__(self, outdir: Path):
         self.outdir = outdir
-        self.seen: set[Path] = set()
+        self.seen: set[str] = set()
         self.device = outdir.stat().st_dev if outdir.is_dir() else None
 
     def check(self, rel: str) -> None:
-        path = self.outdir
-        for part in Path(rel).parts:
-            path = path / part
+        path = os.fspath(self.outdir)
+        for part in rel.split("/"):  # a relative path: Path(rel).parts, without pathlib's cost per file
+            if part in ("", "."):
+                continue
+            path = os.path.join(path, part)
             if path in self.seen:
                 continue
             try:
-                st = path.lstat()
+                st = os.lstat(path)
             except (FileNotFoundError, NotADirectoryError):
                 return
             except OSError as err:
                 raise GpudashError(f"{path}: cannot read: {err.strerror or err}") from None
-            if os.path.islink(path):
-                raise InputError(str(path), "", f"is a symbolic link (to {os.readlink(path)}); gpudash writes no "
+            if stat.S_ISLNK(st.st_mode):
+                raise InputError(path, "", f"is a symbolic link (to {os.readlink(path)}); gpudash writes no "
                                  "file through a link: replace it with a real folder or file, or render elsewhere")
             if st.st_dev != self.device:
-                raise InputError(str(path), "", f"is on another filesystem than {self.outdir} (a mount point); "
+                raise InputError(path, "", f"is on another filesystem than {self.outdir} (a mount point); "
                                  "gpudash writes one filesystem so that a render is all or nothing: render "
                                  "into a folder without mount points")
             self.seen.add(path)
+
+
+class _Folders:
+    """Makes the folders files are written into, each once (thousands of files share a few folders)."""
+
+    def __init__(self) -> None:
+        self.made: set[Path] = set()
+
+    def of(self, path: Path) -> Path:
+        if path.parent not in self.made:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.made.add(path.parent)
+        return path
 
 
 def _manifest_path(rel: object) -> bool:
@@ -170,8 +186,7 @@ def _owned(outdir: Path, paths: _Paths) -> dict[str, str]:
 
 
 def _stream(pieces: Iterator[str], path: Path) -> str:
-    """Write ``pieces`` (text) to ``path``; the digest of what was written."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write ``pieces`` (text) to ``path`` (in a folder that exists); the digest of what was written."""
     h = hashlib.sha256()
     with path.open("wb") as f:
         for piece in pieces:
@@ -216,6 +231,7 @@ def plan(outdir: str | os.PathLike[str], generated: Mapping[str, object], stage:
     changes: dict[str, str | Path] = {}
     edited: list[str] = []
     staged: Path | None = None
+    folders = _Folders()
     created = not out.exists()
     try:
         for done, rel in enumerate(sorted(generated)):
@@ -234,7 +250,8 @@ def plan(outdir: str | os.PathLike[str], generated: Mapping[str, object], stage:
                 staged = Path(tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=out))
             new: str | Path
             if staged is not None and isinstance(data, Iterator):  # written piece by piece: too large to hold at once
-                digests[rel], new, blob = _stream(data, staged / NEW / rel), staged / NEW / rel, b""
+                new = folders.of(staged / NEW / rel)
+                digests[rel], blob = _stream(data, new), b""
             else:
                 new = serialise(rel, built(data))
                 blob = new.encode("utf-8")
@@ -247,8 +264,7 @@ def plan(outdir: str | os.PathLike[str], generated: Mapping[str, object], stage:
             if old is not None and rel in owned and old != owned[rel]:
                 edited.append(rel)
             if staged is not None and not isinstance(new, Path):  # staged at once: only its digest is kept
-                new = staged / NEW / rel
-                new.parent.mkdir(parents=True, exist_ok=True)
+                new = folders.of(staged / NEW / rel)
                 new.write_bytes(blob)
             changes[rel] = new
     except BaseException as err:
@@ -281,11 +297,11 @@ def apply(p: Plan, force: bool = False) -> list[str]:
         if not p.outdir.is_dir():
             p.outdir.mkdir(parents=True)
         stage = stage or Path(tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=p.outdir))
+        folders = _Folders()
         for rel in p.changed():
             new = p.changes[rel]
             if not isinstance(new, Path):
-                (stage / NEW / rel).parent.mkdir(parents=True, exist_ok=True)
-                (stage / NEW / rel).write_text(new, encoding="utf-8")
+                folders.of(stage / NEW / rel).write_text(new, encoding="utf-8")
         manifest = p.manifest_text().encode("utf-8")
         (stage / MANIFEST).write_bytes(manifest)
         journal, kept = _journal(p, _digest(manifest))
@@ -329,10 +345,20 @@ def _journal(p: Plan, manifest: str) -> tuple[Journal, list[str]]:
         if digest is not None:
             (remove if digest == p.owned[rel] else kept).append(rel)
     create = {rel: p.digests[rel] for rel in p.changed() if not os.path.lexists(p.outdir / rel)}
-    folders = sorted({str(parent) for rel in create for parent in Path(rel).parents
-                      if str(parent) != "." and not (p.outdir / parent).is_dir()}, key=lambda f: (f.count("/"), f))
+    folders = sorted((f for f in _ancestors(create) if not (p.outdir / f).is_dir()), key=lambda f: (f.count("/"), f))
     return {"manifest": manifest, "folders": folders, "create": create,
             "replace": [rel for rel in p.changed() if rel not in create], "remove": remove}, kept
+
+
+def _ancestors(rels: Iterable[str]) -> set[str]:
+    """The folders above the relative paths ``rels`` (each once: files share folders)."""
+    out: set[str] = set()
+    for rel in rels:
+        folder = posixpath.dirname(rel)
+        while folder and folder not in out:
+            out.add(folder)
+            folder = posixpath.dirname(folder)
+    return out
 
 
 def _move(out: Path, stage: Path, journal: Journal) -> None:
@@ -340,10 +366,10 @@ def _move(out: Path, stage: Path, journal: Journal) -> None:
     paths = _Paths(out)  # again: a link or mount made since the plan must not redirect a move
     for folder in journal["folders"]:
         os.mkdir(out / folder)
+    folders = _Folders()
     for rel in journal["replace"] + journal["remove"]:
         paths.check(rel)
-        (stage / OLD / rel).parent.mkdir(parents=True, exist_ok=True)
-        os.replace(out / rel, stage / OLD / rel)
+        os.replace(out / rel, folders.of(stage / OLD / rel))
     for rel in list(journal["create"]) + journal["replace"]:
         paths.check(rel)
         os.replace(stage / NEW / rel, out / rel)
