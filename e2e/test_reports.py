@@ -47,6 +47,7 @@ sys.path.insert(0, str(ROOT))
 harness = pytest.importorskip("e2e.harness", reason="e2e/harness.py (the shared Prometheus harness) is missing")
 from e2e import invoice  # noqa: E402
 from e2e import pushed_story as story  # noqa: E402
+from gpudash.base.environ import TOKEN_ENV  # noqa: E402
 from gpudash.model import series as names  # noqa: E402
 from tests.standins import StandIn  # noqa: E402
 from tests.unit.test_report import csv_sums, html_sums, json_sums, table_sums  # noqa: E402
@@ -148,9 +149,9 @@ def hub(pushed_hub, model_file):
 
 
 def report(*args: str, env_token: str | None = None, cwd=None) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k != "GPUDASH_TOKEN"}
+    env = {k: v for k, v in os.environ.items() if k != TOKEN_ENV}
     if env_token:
-        env["GPUDASH_TOKEN"] = env_token
+        env[TOKEN_ENV] = env_token
     return subprocess.run([sys.executable, "-m", "gpudash", "report", *args], cwd=cwd or ROOT, env=env,
                           capture_output=True, text=True, timeout=300)
 
@@ -601,7 +602,7 @@ class _Prometheus(StandIn):
 
 
 @pytest.mark.parametrize("mode,needles", [
-    ("401", ("401 Unauthorized", "GPUDASH_TOKEN")),
+    ("401", ("401 Unauthorized", TOKEN_ENV)),
     ("403", ("403 Forbidden", "--tenant")),
 ])
 def test_error_unauthorized_and_forbidden(mode, needles, model_file):

@@ -7,9 +7,9 @@ import os
 import re
 import sys
 
+from gpudash.base.environ import TOKEN_ENV
 from gpudash.base.errors import GpudashError
 from gpudash.ops.httpread import DEFAULT_MAX_BYTES, transport_warnings
-from gpudash.promql.read import TOKEN_ENV
 
 
 def add_model_options(parser: argparse.ArgumentParser, fallback: str = "") -> None:

@@ -22,7 +22,6 @@ from typing import Protocol
 from gpudash.promql import build as q
 
 HOUR = 3600
-TOKEN_ENV = "GPUDASH_TOKEN"  # the bearer token every hub reader sends (report, doctor, the pruner and its Deployment)
 READ_DELAY = 2 * HOUR  # hour H is pushed during H + 1h and read at H + 2h (without backfill)
 HOUR_RANGE = "[1h] offset 1ms"  # the range that holds, at an hour boundary T, hour [T - 2h, T - 1h)
 

@@ -13,10 +13,10 @@ from ``prune.token_secret`` through an environment variable.
 from __future__ import annotations
 
 from gpudash.base import kube, layout
+from gpudash.base.environ import TOKEN_ENV
 from gpudash.base.yamlfmt import COMMENT
 from gpudash.model.types import Model, Prune
 from gpudash.promql import build as q
-from gpudash.promql.read import TOKEN_ENV
 from gpudash.queries import prune as plan
 
 NAME = "gpudash-prune"  # ServiceAccount, Roles, their bindings and the metrics Service; Deployments add their cluster

@@ -11,6 +11,7 @@ import time
 import pytest
 
 from gpudash import cli
+from gpudash.base.environ import TOKEN_ENV
 from gpudash.ops.report.client import Prometheus, PrometheusError
 from tests.conftest import gpudash
 from tests.hostile import MODES, Hostile
@@ -37,7 +38,7 @@ BAD_FIGURE = re.compile(r"\b(nan|inf|infinity)\b|(?<![\w:.-])-\d|\d{16,}", re.IG
 
 def _env() -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GPUDASH_", "GRAFANA_"))}
-    return {**env, "GPUDASH_TOKEN": TOKEN, "GRAFANA_USER": "admin", "GRAFANA_PASSWORD": PASSWORD}
+    return {**env, TOKEN_ENV: TOKEN, "GRAFANA_USER": "admin", "GRAFANA_PASSWORD": PASSWORD}
 
 
 def check(r, elapsed: float, mode: str, allowed: set = CORRECT_OUTPUT_ALLOWED) -> None:
@@ -73,7 +74,7 @@ def test_every_command_against_every_hostile_mode(command, mode, tmp_path):
 
 def test_url_password_is_never_echoed(tmp_path):
     """A server echoing what it was sent: the URL's password stays out of every message."""
-    env = {k: v for k, v in _env().items() if k != "GPUDASH_TOKEN"}
+    env = {k: v for k, v in _env().items() if k != TOKEN_ENV}
     with Hostile("echo-secret") as server:
         url = server.url.replace("http://", f"http://user:{URL_PASSWORD}@")
         r = gpudash(*COMMANDS["report billing"], "--prometheus-url", url, cwd=tmp_path, env=env)

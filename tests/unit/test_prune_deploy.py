@@ -8,11 +8,11 @@ import re
 import pytest
 
 from gpudash.base import layout
+from gpudash.base.environ import TOKEN_ENV
 from gpudash.base.errors import InputError
 from gpudash.cli import _parser
 from gpudash.model import model_from_dict
 from gpudash.ops.prune import cycle
-from gpudash.promql.read import TOKEN_ENV
 from gpudash.queries import prune as plan
 from gpudash.render import pruner as deploy
 from tests.conftest import ROOT, generate_without_golden

@@ -8,6 +8,7 @@ from urllib.parse import parse_qs
 
 import pytest
 
+from gpudash.base.environ import TOKEN_ENV
 from gpudash.ops.report.client import Prometheus, PrometheusError
 from tests.standins import StandIn
 
@@ -66,7 +67,7 @@ def test_thanos_partial_response_warnings_are_kept(server):
 
 
 @pytest.mark.parametrize("reply,needles", [
-    (lambda p: (401, "text/plain", b"Unauthorized"), ("answered 401 Unauthorized", "GPUDASH_TOKEN")),
+    (lambda p: (401, "text/plain", b"Unauthorized"), ("answered 401 Unauthorized", TOKEN_ENV)),
     (lambda p: (403, "text/plain", b"Forbidden"), ("answered 403 Forbidden", "--tenant")),
     (_json({"status": "error", "errorType": "bad_data", "error": "parse error at char 3"}, 400),
      ("rejected a query (HTTP 400, bad_data: parse error at char 3); query: up",)),

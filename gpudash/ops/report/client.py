@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from urllib.parse import urlencode
 
+from gpudash.base.environ import TOKEN_ENV
 from gpudash.base.errors import GpudashError
 from gpudash.base.terminal import printable
 from gpudash.ops import httpread
 from gpudash.ops.report.period import rfc3339
-from gpudash.promql.read import TOKEN_ENV
 
 # Above this URL length the query is sent as a form POST (all three servers accept both).
 _MAX_GET_URL = 4000
