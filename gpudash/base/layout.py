@@ -33,6 +33,9 @@ DEFAULT_OUTPUT = "gpudash-out"  # render's folder without -o: never the current 
 # Files that mark a folder as some project's root: render refuses such a folder unless it already owns it.
 PROJECT_MARKERS = (".git", "pyproject.toml", "setup.py", "package.json", "go.mod", "Cargo.toml", "pom.xml",
                    "tox.ini")
+# What every rendered file says first (as a comment in its own syntax), and the output's README.
+RENDERED = "Rendered by gpudash from the model (gpudash.yaml): edit the model and re-render"
+HEADER = f"{RENDERED}, not this file."
 LOCK = ".gpudash-lock"  # held while a render writes the output folder (pid, host, start)
 STAGE_PREFIX = ".gpudash-stage-"  # a render's staged files, and the journal of an apply under way
 
@@ -87,6 +90,19 @@ def prune_role(namespace: str) -> str:
 
 def prune_role_binding(namespace: str) -> str:
     return f"{PRUNE}/{namespace}.rolebinding.yaml"
+
+
+# --- monitoring mixin (inside MIXIN; its files import each other by these names) -------------------------------------
+MIXIN_RULES = "rules.libsonnet"  # prometheusRules
+MIXIN_ALERTS = "alerts.libsonnet"  # prometheusAlerts
+MIXIN_DASHBOARDS = "dashboards.libsonnet"  # grafanaDashboards
+MIXIN_CONFIG = "config.libsonnet"  # _config
+MIXIN_MAIN = "mixin.libsonnet"  # joins the four: what a user imports
+MIXIN_BUNDLER = "jsonnetfile.json"  # jsonnet-bundler's file (no dependencies)
+
+
+def mixin_file(name: str) -> str:
+    return f"{MIXIN}/{name}"
 
 
 # --- promtool tests -----------------------------------------------------------------------------------------------

@@ -43,10 +43,9 @@ from typing import TypedDict
 
 from gpudash.base.deferred import built, resolve
 from gpudash.base.errors import GpudashError, InputError
-from gpudash.base.layout import LOCK, MANIFEST, STAGE_PREFIX
+from gpudash.base.layout import HEADER, LOCK, MANIFEST, STAGE_PREFIX
 from gpudash.base.yamlfmt import dump_json, dump_yaml
 
-HEADER = "Rendered by gpudash from the model (gpudash.yaml): edit the model and re-render, not this file."
 NEW, OLD, JOURNAL = "new", "old", "journal.json"  # in a stage: new files, the files they replace, the journal
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 

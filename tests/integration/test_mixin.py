@@ -14,7 +14,7 @@ from gpudash.render import mixin
 
 _gojsonnet = pytest.importorskip("_gojsonnet", reason="gojsonnet is in the test extra")
 
-MIXIN = f"import '{layout.MIXIN}/mixin.libsonnet'"
+MIXIN = f"import '{layout.mixin_file(layout.MIXIN_MAIN)}'"
 
 
 def evaluate(root, overrides: str = "{}") -> dict:
@@ -40,7 +40,7 @@ def test_default_config_is_the_rendered_yaml(rendered, default):
 
 def test_the_mixin_is_vendorable(rendered):
     folder = rendered / layout.MIXIN
-    assert json.loads((folder / "jsonnetfile.json").read_text())["dependencies"] == []
+    assert json.loads((folder / layout.MIXIN_BUNDLER).read_text())["dependencies"] == []
     assert "jb install" in (folder / "README.md").read_text()
 
 

@@ -26,8 +26,6 @@ from gpudash.render.mixin import jsonnet
 from gpudash.render.rules import hub
 from gpudash.render.rules.format import rule_file
 
-RULES, ALERTS, DASHBOARDS, CONFIG = "rules.libsonnet", "alerts.libsonnet", "dashboards.libsonnet", "config.libsonnet"
-
 # _config field -> (what it selects, its value in the model's sources, the sources with another value).
 FIELDS = {
     "kubeStateMetricsJob": ("job label of kube-state-metrics (sources.kube_state_metrics_job)",
@@ -91,7 +89,7 @@ def config(model: Model) -> dict:
     return {"currency": model.currency, "prices": prices, "tenants": tenants, "clusters": list(model.clusters)}
 
 
-HEADER = "// Rendered by gpudash from the model (gpudash.yaml): edit the model and re-render, not this file.\n"
+HEADER = f"// {layout.HEADER}\n"
 FROZEN = ("currency", "prices", "tenants", "clusters")
 
 
@@ -119,8 +117,10 @@ def _part(field: str, real, probe, sentinels: dict[str, str], values: dict[str, 
 def _mixin_libsonnet() -> str:
     checks = "\n".join(f"  assert self._config.{k} == rendered._config.{k} : '_config.{k} comes from gpudash.yaml "
                        "(the rules are built from it): change it there and re-render'," for k in FROZEN)
-    return (f"{HEADER}local rendered = import '{CONFIG}';\n\n"
-            f"(import '{RULES}') +\n(import '{ALERTS}') +\n(import '{DASHBOARDS}') +\nrendered + {{\n{checks}\n}}\n")
+    return (f"{HEADER}local rendered = import '{layout.MIXIN_CONFIG}';\n\n"
+            f"(import '{layout.MIXIN_RULES}') +\n(import '{layout.MIXIN_ALERTS}') +\n"
+            f"(import '{layout.MIXIN_DASHBOARDS}') +\n"
+            f"rendered + {{\n{checks}\n}}\n")
 
 
 def _tenant_jsonnet(data: dict) -> str:
@@ -155,15 +155,15 @@ def artifacts(model: Model, c: Content) -> dict[str, object]:
     sentinels = {sentinel(name): name for name in FIELDS}
     values = defaults(model)
     files: dict[str, object] = {
-        f"{layout.MIXIN}/{name}": _part(field, real[field], probe[field], sentinels, values)
-        for name, field in ((RULES, "prometheusRules"), (ALERTS, "prometheusAlerts"),
-                            (DASHBOARDS, "grafanaDashboards"))}
-    marked = files[f"{layout.MIXIN}/{DASHBOARDS}"]
-    files[f"{layout.MIXIN}/{DASHBOARDS}"] = Deferred(_dashboards, (marked, tuple(boards.values())))
-    files[f"{layout.MIXIN}/{CONFIG}"] = _config_libsonnet(model)
-    files[f"{layout.MIXIN}/mixin.libsonnet"] = _mixin_libsonnet()
-    files[f"{layout.MIXIN}/jsonnetfile.json"] = {"version": 1, "dependencies": [], "legacyImports": True}
-    files[f"{layout.MIXIN}/README.md"] = README
+        layout.mixin_file(name): _part(field, real[field], probe[field], sentinels, values)
+        for name, field in ((layout.MIXIN_RULES, "prometheusRules"), (layout.MIXIN_ALERTS, "prometheusAlerts"),
+                            (layout.MIXIN_DASHBOARDS, "grafanaDashboards"))}
+    dashboards = layout.mixin_file(layout.MIXIN_DASHBOARDS)
+    files[dashboards] = Deferred(_dashboards, (files[dashboards], tuple(boards.values())))
+    files[layout.mixin_file(layout.MIXIN_CONFIG)] = _config_libsonnet(model)
+    files[layout.mixin_file(layout.MIXIN_MAIN)] = _mixin_libsonnet()
+    files[layout.mixin_file(layout.MIXIN_BUNDLER)] = {"version": 1, "dependencies": [], "legacyImports": True}
+    files[layout.mixin_file(layout.README)] = README
     return files
 
 

@@ -124,8 +124,8 @@ def argocd_objects(model: Model, present: dict[str, tuple[str, ...]]) -> dict[st
 def readme(model: Model, files: dict[str, object], present: dict[str, tuple[str, ...]]) -> str:
     """The output's README.md: every top-level folder, every destination and what it lists, the upgrade notes."""
     tops = sorted({p.split("/")[0] for p in files if "/" in p} | {layout.DEPLOY})
-    lines = ["# gpudash output", "", "Rendered by gpudash from the model (gpudash.yaml): edit the model and re-render, "
-             "not these files.", "", "## Folders", "", "| folder | what | where it goes |", "|---|---|---|"]
+    lines = ["# gpudash output", "", f"{layout.RENDERED}, not these files.", "", "## Folders", "",
+             "| folder | what | where it goes |", "|---|---|---|"]
     lines += [f"| `{t}/` | {FOLDERS.get(t, ('', ''))[0]} | {FOLDERS.get(t, ('', ''))[1]} |" for t in tops]
     lines += ["", "## Destinations (`deploy/`)", "",
               "Each folder is a kustomization that applies alone (`kubectl apply -k deploy/<name>`, or an ArgoCD "
