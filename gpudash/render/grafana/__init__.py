@@ -120,7 +120,7 @@ def built_board(model: Model, t: Tenant) -> tenant_board.Board:
 def prove_reports(model: Model) -> None:
     """Every query ``gpudash report --tenant`` sends is confined and complete through the proxy."""
     lookback = read.fresh_seconds(model.billing.mco_interval)
-    window = max(model.alerts.idle.window, 2 * model.billing.mco_interval)
+    window = model.alerts.idle.window  # two pushes or more (model/sections.py)
     for t in model.tenants:
         isolation.prove_queries(report_queries.tenant_queries(t.namespace, lookback, window), t.namespace,
                                 model.clusters)

@@ -77,8 +77,8 @@ def _energy_panels(model: Model, s, power: str, legend: str) -> list:
 
 
 def _idle_window(model: Model) -> str:
-    """The idle window the idle panels name: ``alerts.idle.window``, at least two pushes."""
-    return q.duration(max(model.alerts.idle.window, 2 * model.billing.mco_interval))
+    """The idle window the idle panels name: ``alerts.idle.window`` (the loader holds it to two pushes or more)."""
+    return q.duration(model.alerts.idle.window)
 
 
 # --- provider -----------------------------------------------------------------------------------------------------
