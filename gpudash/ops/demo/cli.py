@@ -22,8 +22,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from gpudash.base.errors import GpudashError
+from gpudash.promql.read import HOUR
 
-DAY, HOUR = 86400, 3600
+DAY = 24 * HOUR
 MOCK_FILE = Path(__file__).with_name("demo.mock.yaml")
 STATEMENTS = "statements"  # the work folder's subfolder kept after a temp run
 
