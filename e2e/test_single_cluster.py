@@ -20,6 +20,11 @@ from gpudash.model import series as names
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 TIER_DAYS = 8  # the spoke-tier month test compares the first days only
+# Days of the month each version's single-cluster test backfills and compares, ending with the month (None: all of
+# it). Prometheus 2.42's range queries take 3.5 times as long on these rules as 3.5.3's (126 s against 36 s for the
+# month, measured), and the differences between the versions (the closed or left-open lookback) show in any hour:
+# 2.42 runs the last 8 days (the exporters' day, the driver reload, the month's end), 3.5.3 the whole month.
+MONTH_DAYS = {"2": 8, "3": None}
 RESET_HOUR = 31 * 24 + 8  # prod-east's a100-0 reloads its GPU driver at 08:07 on the last day (e2e/data)
 
 
@@ -32,16 +37,18 @@ def test_month_single_cluster(tmp_path, prometheus_factory, e2e_cache, month, st
     prom = pipeline.prometheus_with_blocks(tmp_path / "spoke", blocks[cluster], toolset=toolset)
     prometheus_factory.track(prom)
     stopwatch("start")
-    start, end = mock.start, mock.at(mock.scenario.duration)
+    last, days = mock.scenario.duration // 60, MONTH_DAYS[toolset]
+    first = 0 if days is None else last - days * 24  # the hour the backfill starts at
+    start, end = mock.at(first * 60), mock.at(mock.scenario.duration)
     files = [pipeline.spoke_rules_at_push_interval(rendered, model), rendered / layout.HUB_RULES]
     levels = prom.backfill_rules(files, start, end, method="query")
     stopwatch("rules_backfill")
     assert len(levels) >= 3, levels
     refs = pipeline.references(model, mock, toolset)
-    hours = range(0, mock.scenario.duration // 60 - 2)
+    hours = range(0 if days is None else first + 2, last - 2)  # the hourly rules read the 2 hours before
     problems, counts = pipeline.compare_hub(prom, model, mock, refs, hours, cluster_label=False, clusters=[cluster])
     stopwatch("compare")
-    assert counts["gpu_hours"] > 700 and counts["node_max"] > 700, counts
+    assert counts["gpu_hours"] > 0.9 * len(hours) and counts["node_max"] > 0.9 * len(hours), counts
     assert not problems, f"{len(problems)} mismatches (of {counts}):\n" + "\n".join(problems[:25])
     assert not pipeline.shared_ccsp_gaps(mock, counts, [cluster]), counts["shared"]
     assert not pipeline.definition_gaps(refs, [cluster], hours)  # CCSP is seed 000's definition every hour
