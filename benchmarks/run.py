@@ -139,14 +139,23 @@ def accuracy(work: Path, cache: Path, lost: float = 0.01) -> dict:
 
 
 # --- 2. render scale ---------------------------------------------------------------------------------------------
-def render_scale(work: Path, counts, deadline: float, root: Path = ROOT) -> list[dict]:
+# This machine's disk is ext4 without a journal: there a file created within 60 s (300 s while its inode table is
+# unwritten) of many deletions is slow, as inode allocation skips each recently deleted inode (linux
+# fs/ext4/ialloc.c, recently_deleted() and find_inode_bit()), at about 0.4 ms per file instead of 0.04 ms. A render
+# of 1,000 tenants creates 7,100 files: the benchmark deletes no output until the section ends, and renders each
+# size into memory (tmpfs) too, where only gpudash's own work is measured.
+TMPFS = Path("/dev/shm")
+
+
+def render_scale(work: Path, counts, deadline: float, root: Path = ROOT, outputs: Path | None = None) -> list[dict]:
     """``gpudash render`` of the e2e model with N tenants, each in a fresh process (benchmarks/render_probe.py)
-    importing gpudash from ``root`` (this tree, or a worktree of the base commit): wall time, time per phase,
-    peak RSS and MB written per delivery target (measured by the probe; "always" for the files every render
-    writes). A size whose linear extrapolation from the previous one would pass ``deadline``
-    (time.monotonic) is not run; its row says so and gives the extrapolation."""
+    importing gpudash from ``root`` (this tree, or a worktree of the base commit), writing into ``outputs``
+    (default ``work``; not removed here): wall time, time per phase, peak RSS and MB written per delivery target
+    (measured by the probe; "always" for the files every render writes). A size whose linear extrapolation from the
+    previous one would pass ``deadline`` (time.monotonic) is not run; its row says so and gives the extrapolation."""
     raw = yaml.safe_load(pipeline.MODEL.read_text())
     work.mkdir(parents=True, exist_ok=True)
+    outputs = outputs or work
     out: list[dict] = []
     for n in counts:
         left = deadline - time.monotonic()
@@ -160,7 +169,7 @@ def render_scale(work: Path, counts, deadline: float, root: Path = ROOT) -> list
                            "alert_at": [0.5, 0.9, 1.0]} for i in range(n)]
         path = work / f"model-{n}.yaml"
         path.write_text(yaml.safe_dump(raw))
-        dest = work / f"out-{n}"
+        dest = outputs / f"out-{n}"
         t0 = time.perf_counter()
         try:
             r = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "render_probe.py"), str(path), str(dest)],
@@ -177,7 +186,6 @@ def render_scale(work: Path, counts, deadline: float, root: Path = ROOT) -> list
         row["tenants"] = n
         row["process_seconds"] = round(time.perf_counter() - t0, 2)  # with interpreter start-up and imports
         out.append(row)
-        shutil.rmtree(dest, ignore_errors=True)
     return out
 
 
@@ -194,21 +202,35 @@ def drop_worktree(path: Path) -> None:
 
 
 def scale(work: Path, counts, deadline: float, base: str | None) -> dict:
-    """Render scale of this tree and, with ``base``, of that commit in the same run, with their ratios; and the
-    example's golden suite of each (:func:`golden_suite`)."""
-    rows = render_scale(work / "new", counts, deadline)
-    suite = golden_suite(work / "new-golden")
-    if not base:
-        return {"rows": rows, "golden": suite}
-    commit = subprocess.run(["git", "rev-parse", "--short", base], cwd=ROOT, capture_output=True, text=True,
-                            check=True).stdout.strip()
-    tree = base_worktree(work, commit)
+    """Render scale of this tree and, with ``base``, of that commit in the same run, with their ratios, onto the
+    disk and into tmpfs (:data:`TMPFS`, where present); and the example's golden suite of each
+    (:func:`golden_suite`). The outputs are removed at the end."""
+    memory = Path(tempfile.mkdtemp(prefix="gpudash-bench-", dir=TMPFS)) if TMPFS.is_dir() else None
     try:
-        base_rows = render_scale(work / "base", counts, deadline, root=tree)
-        base_suite = golden_suite(work / "base-golden", root=tree)
+        res: dict = {"rows": render_scale(work / "new", counts, deadline)}
+        if memory:
+            res["tmpfs"] = render_scale(work / "new", counts, deadline, outputs=memory / "new")
+        res["golden"] = golden_suite(work / "new-golden")
+        if not base:
+            return res
+        commit = subprocess.run(["git", "rev-parse", "--short", base], cwd=ROOT, capture_output=True, text=True,
+                                check=True).stdout.strip()
+        tree = base_worktree(work, commit)
+        try:
+            res["base"] = {"commit": commit, "rows": render_scale(work / "base", counts, deadline, root=tree)}
+            if memory:
+                res["base"]["tmpfs"] = render_scale(work / "base", counts, deadline, root=tree,
+                                                    outputs=memory / "base")
+            res["base"]["golden"] = golden_suite(work / "base-golden", root=tree)
+        finally:
+            drop_worktree(tree)
+        return res
     finally:
-        drop_worktree(tree)
-    return {"rows": rows, "golden": suite, "base": {"commit": commit, "rows": base_rows, "golden": base_suite}}
+        for folder in [*(work / "new", work / "base"), *([memory] if memory else [])]:
+            for dest in folder.glob("out-*") if folder.is_dir() else ():
+                shutil.rmtree(dest, ignore_errors=True)
+        if memory:
+            shutil.rmtree(memory, ignore_errors=True)
 
 
 def golden_suite(out: Path, root: Path = ROOT) -> dict:
@@ -380,10 +402,10 @@ def _scale_table(rows: list[dict]) -> list[str]:
     return out
 
 
-def _paired(sc: dict) -> list[tuple[dict, dict]]:
-    """(row, the base's row) of each model size both renders ran."""
-    old = {r["tenants"]: r for r in (sc.get("base") or {}).get("rows", []) if "seconds" in r}
-    return [(r, old[r["tenants"]]) for r in sc.get("rows", []) if "seconds" in r and r["tenants"] in old]
+def _paired(sc: dict, rows: str = "rows") -> list[tuple[dict, dict]]:
+    """(row, the base's row) of each model size both renders ran (``rows``: "rows" on disk, "tmpfs" in memory)."""
+    old = {r["tenants"]: r for r in (sc.get("base") or {}).get(rows, []) if "seconds" in r}
+    return [(r, old[r["tenants"]]) for r in sc.get(rows, []) if "seconds" in r and r["tenants"] in old]
 
 
 def _suites(sc: dict) -> list[tuple[str, dict]]:
@@ -393,9 +415,9 @@ def _suites(sc: dict) -> list[tuple[str, dict]]:
                                                                           base.get("golden"))) if g]
 
 
-def _ratios(sc: dict) -> list[str]:
+def _ratios(sc: dict, rows: str = "rows") -> list[str]:
     out = ["| tenants | render time (this / base) | CPU time | peak RSS | MB written |", "|---:|---:|---:|---:|---:|"]
-    for r, b in _paired(sc):
+    for r, b in _paired(sc, rows):
         cpu = f"{r['cpu_seconds'] / b['cpu_seconds']:.2f}" if "cpu_seconds" in r and "cpu_seconds" in b else ""
         out.append(f"| {r['tenants']:,} | {r['seconds'] / b['seconds']:.2f} | {cpu} | "
                    f"{r['peak_rss_mb'] / b['peak_rss_mb']:.2f} | {r['bytes'] / b['bytes']:.2f} |")
@@ -417,6 +439,14 @@ def _scale_md(sc: dict, meta: dict) -> list[str]:
         out += [f"The base commit {base['commit']} in the same run (a git worktree, the same probe and models):", "",
                 *_scale_table(base["rows"]), "", "Ratios, this commit over the base (below 1 is better):", "",
                 *_ratios(sc), ""]
+    if sc.get("tmpfs"):
+        out += ["The same renders into tmpfs (`/dev/shm`): gpudash's own work, without this disk's cost of creating "
+                "files (ext4 without a journal, where a file created within a minute of many deletions is slow: "
+                "linux fs/ext4/ialloc.c, `recently_deleted()`; no output is deleted before the section ends):", "",
+                *_scale_table(sc["tmpfs"]), ""]
+        if base and base.get("tmpfs"):
+            out += [f"The base commit {base['commit']} into tmpfs:", "", *_scale_table(base["tmpfs"]), "",
+                    "Ratios into tmpfs, this commit over the base:", "", *_ratios(sc, "tmpfs"), ""]
     suites = _suites(sc)
     if suites:
         out += ["The bundled example's golden suite (`gpudash test -o DIR` after a render; promtool on every test "
@@ -607,10 +637,17 @@ def _summary(res: dict) -> list[str]:
             + (f" (+{r['child_peak_rss_mb']:.0f})" if r.get("child_peak_rss_mb") else "")
             if "seconds" in r
             else f"{r['tenants']:,}: not run" for r in sc["rows"]) + " |")
-        ratios = [f"{r['tenants']:,}: {r['seconds'] / b['seconds']:.2f}x time, "
-                  f"{r['peak_rss_mb'] / b['peak_rss_mb']:.2f}x the render process's RSS" for r, b in _paired(sc)]
-        if ratios:
-            rows.append(f"| `render` against the base {sc['base']['commit']} in the same run | {'; '.join(ratios)} |")
+        if sc.get("tmpfs"):
+            rows.append("| `render` into tmpfs (no disk) by tenants | " + ", ".join(
+                f"{r['tenants']:,}: {r['seconds']:.1f} s" if "seconds" in r else f"{r['tenants']:,}: not run"
+                for r in sc["tmpfs"]) + " |")
+        for where, label in (("rows", ""), ("tmpfs", " into tmpfs")):
+            ratios = [f"{r['tenants']:,}: {r['seconds'] / b['seconds']:.2f}x time, "
+                      f"{r['peak_rss_mb'] / b['peak_rss_mb']:.2f}x the render process's RSS"
+                      for r, b in _paired(sc, where)]
+            if ratios:
+                rows.append(f"| `render`{label} against the base {sc['base']['commit']} in the same run | "
+                            f"{'; '.join(ratios)} |")
         suites = _suites(sc)
         if suites:
             rows.append("| The example's golden suite (`gpudash test`) | " + ", ".join(
