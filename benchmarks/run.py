@@ -202,8 +202,9 @@ def drop_worktree(path: Path) -> None:
 
 
 def scale(work: Path, counts, deadline: float, base: str | None) -> dict:
-    """Render scale of this tree and, with ``base``, of that commit in the same run, with their ratios, onto the
-    disk and into tmpfs (:data:`TMPFS`, where present); and the example's golden suite of each
+    """Render scale of this tree and, with ``base``, of that commit in the same run, with their ratios: each model's
+    first render onto the disk (its golden tests emitted by a second process), then again into tmpfs
+    (:data:`TMPFS`, where present; the golden tests from the cache); and the example's golden suite of each
     (:func:`golden_suite`). The outputs are removed at the end."""
     memory = Path(tempfile.mkdtemp(prefix="gpudash-bench-", dir=TMPFS)) if TMPFS.is_dir() else None
     try:
@@ -440,9 +441,11 @@ def _scale_md(sc: dict, meta: dict) -> list[str]:
                 *_scale_table(base["rows"]), "", "Ratios, this commit over the base (below 1 is better):", "",
                 *_ratios(sc), ""]
     if sc.get("tmpfs"):
-        out += ["The same renders into tmpfs (`/dev/shm`): gpudash's own work, without this disk's cost of creating "
-                "files (ext4 without a journal, where a file created within a minute of many deletions is slow: "
-                "linux fs/ext4/ialloc.c, `recently_deleted()`; no output is deleted before the section ends):", "",
+        out += ["The same models rendered again, into a new folder in tmpfs (`/dev/shm`): the golden tests come from "
+                "the golden cache the first render filled (no second process), and no file is created on this disk, "
+                "which is slow at creating files (ext4 without a journal: a file created within a minute of many "
+                "deletions waits, linux fs/ext4/ialloc.c `recently_deleted()`; no output is deleted before the "
+                "section ends). This is the render's own work:", "",
                 *_scale_table(sc["tmpfs"]), ""]
         if base and base.get("tmpfs"):
             out += [f"The base commit {base['commit']} into tmpfs:", "", *_scale_table(base["tmpfs"]), "",
@@ -638,10 +641,10 @@ def _summary(res: dict) -> list[str]:
             if "seconds" in r
             else f"{r['tenants']:,}: not run" for r in sc["rows"]) + " |")
         if sc.get("tmpfs"):
-            rows.append("| `render` into tmpfs (no disk) by tenants | " + ", ".join(
+            rows.append("| `render` again (golden tests from the cache) into tmpfs, by tenants | " + ", ".join(
                 f"{r['tenants']:,}: {r['seconds']:.1f} s" if "seconds" in r else f"{r['tenants']:,}: not run"
                 for r in sc["tmpfs"]) + " |")
-        for where, label in (("rows", ""), ("tmpfs", " into tmpfs")):
+        for where, label in (("rows", ""), ("tmpfs", " again into tmpfs")):
             ratios = [f"{r['tenants']:,}: {r['seconds'] / b['seconds']:.2f}x time, "
                       f"{r['peak_rss_mb'] / b['peak_rss_mb']:.2f}x the render process's RSS"
                       for r, b in _paired(sc, where)]
