@@ -164,10 +164,13 @@ def _render(args, model, tests: Mapping[str, object] | None) -> int:
 
 
 def cmd_validate(args) -> int:
+    from gpudash import golden_cache
     from gpudash.base.deferred import built
 
     model = load_model_from_args(args)
-    files = _generate(model, "validate")
+    # the golden tests as a render makes them: from the cache when the same code rendered or validated this model
+    # before (they were emitted then), else emitted now and kept for the next render
+    files = _generate(model, "validate", golden_cache.load(model) or _golden_texts(model))
     for data in files.values():  # a deferred file is proven as it is built, as in a render
         built(data)
     print(f"gpudash: {model.source} is valid ({len(model.gpu_classes)} GPU classes, {len(model.tenants)} tenants, "

@@ -95,3 +95,20 @@ def test_only_the_newest_of_its_own_entries_stay(cache, example_model):
     kept = {p.name for p in cache.iterdir()}
     assert "notes.txt" in kept and len(kept) == golden_cache.KEEP + 1
     assert all(golden_cache.load(m) == TEXTS for m in models[-golden_cache.KEEP:])
+
+
+def test_validate_reads_the_cache_and_fills_it(cache, example_model, monkeypatch, capsys):
+    """``validate`` takes the golden tests from the cache as a render does; without an entry it emits them once and
+    keeps them (what a render or validate of the same model reads next)."""
+    from gpudash import cli
+    from gpudash.render import golden
+
+    texts = {path: "tests: []\n" for path in golden.paths(example_model)}
+    emitted = []
+    monkeypatch.setattr(cli, "_golden_texts", lambda model: emitted.append(model) or golden_cache.store(
+        model, texts) or texts)
+    assert cli.main(["validate", "--example"]) == 0
+    assert len(emitted) == 1 and golden_cache.load(example_model) == texts
+    assert cli.main(["validate", "--example"]) == 0
+    assert len(emitted) == 1, "the second validate read the cache"
+    assert capsys.readouterr().out.count("is valid") == 2
