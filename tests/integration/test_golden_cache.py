@@ -37,3 +37,23 @@ def test_a_render_from_the_cache_writes_the_same_bytes(rendered, example_model, 
     assert got.pop(layout.GOLDEN_INDEX).endswith(b"# read back from the cache\n")
     assert {p: b for p, b in want.items() if p not in (layout.GOLDEN_INDEX, layout.MANIFEST)} == {
         p: b for p, b in got.items() if p != layout.MANIFEST}
+
+
+class _Unread:
+    """An ``outputs`` that fails wherever it is used: the golden tests must not depend on it (the cache key leaves
+    it out)."""
+
+    def __getattr__(self, name):
+        raise AssertionError(f"the golden tests read outputs.{name}")
+
+
+def test_the_golden_tests_read_neither_outputs_nor_the_models_file(rendered, example_model):
+    import dataclasses
+
+    from gpudash.render import writer
+
+    blind = dataclasses.replace(example_model, outputs=_Unread(), source="elsewhere/gpudash.yaml")
+    texts = {path: writer.serialise(path, data) for path, data in golden.artifacts(blind).items()}
+    assert texts == {path: (rendered / path).read_text(encoding="utf-8") for path in texts}
+    assert golden_cache.key(dataclasses.replace(example_model, outputs=dataclasses.replace(
+        example_model.outputs, targets=("files",)), source="x.yaml")) == golden_cache.key(example_model)
