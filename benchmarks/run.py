@@ -227,10 +227,9 @@ def scale(work: Path, counts, deadline: float, base: str | None) -> dict:
             drop_worktree(tree)
         return res
     finally:
-        for folder in [*(work / "new", work / "base"), *([memory] if memory else [])]:
-            for dest in folder.glob("out-*") if folder.is_dir() else ():
-                shutil.rmtree(dest, ignore_errors=True)
-        if memory:
+        for dest in [*(work / "new").glob("out-*"), *(work / "base").glob("out-*")]:
+            shutil.rmtree(dest, ignore_errors=True)
+        if memory:  # the tmpfs rows' outputs with it
             shutil.rmtree(memory, ignore_errors=True)
 
 

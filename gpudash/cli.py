@@ -83,6 +83,14 @@ def _golden_texts(model) -> dict[str, str]:
     return texts
 
 
+def _cached_or_emitted(model) -> dict[str, str]:
+    """The golden test files' text: from the golden cache when this code made them for this model before, else
+    emitted now and kept (validate and test; render emits them in a second process instead)."""
+    from gpudash import golden_cache
+
+    return golden_cache.load(model) or _golden_texts(model)
+
+
 def _golden_file(job, path: str) -> str:
     return job.result()[path]
 
@@ -164,13 +172,10 @@ def _render(args, model, tests: Mapping[str, object] | None) -> int:
 
 
 def cmd_validate(args) -> int:
-    from gpudash import golden_cache
     from gpudash.base.deferred import built
 
     model = load_model_from_args(args)
-    # the golden tests as a render makes them: from the cache when the same code rendered or validated this model
-    # before (they were emitted then), else emitted now and kept for the next render
-    files = _generate(model, "validate", golden_cache.load(model) or _golden_texts(model))
+    files = _generate(model, "validate", _cached_or_emitted(model))
     for data in files.values():  # a deferred file is proven as it is built, as in a render
         built(data)
     print(f"gpudash: {model.source} is valid ({len(model.gpu_classes)} GPU classes, {len(model.tenants)} tenants, "
@@ -179,7 +184,6 @@ def cmd_validate(args) -> int:
 
 
 def cmd_test(args) -> int:
-    from gpudash import golden_cache
     from gpudash.base.progress import Progress
     from gpudash.ops.promtest import report, run_promtool_tests
     from gpudash.render import writer
@@ -192,7 +196,7 @@ def cmd_test(args) -> int:
         return run(args.output)
     model = load_model_from_args(args)
     with tempfile.TemporaryDirectory(prefix="gpudash-test-") as tmp:
-        tests = golden_cache.load(model) or _golden_texts(model)
+        tests = _cached_or_emitted(model)
         writer.apply(writer.plan(tmp, _generate(model, "test: render", tests)))
         return run(tmp)
 
