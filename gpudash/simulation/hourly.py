@@ -53,7 +53,7 @@ class HourlyBilling:
     def ksm_up(self, minute: int) -> bool:
         """Whether an instant query at ``minute`` sees kube-state-metrics' ``up`` at 1 (the newest scrape within the
         lookback succeeded; a missed scrape leaves no sample, a failed one records 0)."""
-        scrapes = self._ksm_scrapes
+        scrapes = self.s.scrape_outcomes("ksm")
         for k in range(minute, max(minute - LOOKBACK, -1), -1):
             if k < len(scrapes) and scrapes[k] != "missed":
                 return scrapes[k] == "ok"

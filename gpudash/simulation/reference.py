@@ -139,24 +139,10 @@ class Reference(HourlyBilling, CcspCounts, EnergyMeter):
 
     # --- allocation (contract section 2) --------------------------------------------------------------------
     @cache
-    def _scrapes(self, job: str) -> list[str]:
-        """Per minute, for ``job`` (ksm | dcgm): "ok", "missed" (no sample) or "down" (target down: series stale)."""
-        down = "ksm_restart" if job == "ksm" else "exporter_gap"
-        out = ["ok"] * (self.s.duration + 1)
-        for f in self.s.faults:
-            if f.kind == down or (f.kind == "missed_scrapes" and f.job == job):
-                for m in range(f.at, min(f.at + f.minutes, len(out))):
-                    out[m] = "missed" if f.kind == "missed_scrapes" else "down"
-        return out
-
-    @property
-    def _ksm_scrapes(self) -> list[str]:
-        return self._scrapes("ksm")
-
     def _scrape_seen(self, job: str, minute: int) -> int | None:
         """The minute of the scrape of ``job`` an instant query at ``minute`` sees (the newest one within the
         lookback), or None (none, or the target was down: its series are stale)."""
-        scrapes = self._scrapes(job)
+        scrapes = self.s.scrape_outcomes(job)
         for k in range(minute, max(minute - LOOKBACK, -1), -1):
             if k >= len(scrapes) or scrapes[k] == "missed":
                 continue
@@ -217,7 +203,7 @@ class Reference(HourlyBilling, CcspCounts, EnergyMeter):
         window = self.model.billing.mco_interval // 60
         out: dict[tuple, float] = {}
         for k in range(max(minute - window + 1, 0), minute + 1):
-            if self._scrapes(EXPORTERS)[k] != "ok":
+            if self.s.scrape_outcomes(EXPORTERS)[k] != "ok":
                 continue
             for device, (pod, _) in exporter_visible(self.held(k)).items():
                 node = self.s.node(pod.cluster, device[0])
@@ -237,7 +223,7 @@ class Reference(HourlyBilling, CcspCounts, EnergyMeter):
         window = self.model.billing.mco_interval // 60
         series: dict[tuple, list[float]] = {}
         for k in range(max(minute - window + 1, 0), minute + 1):
-            if self._scrapes(EXPORTERS)[k] != "ok":
+            if self.s.scrape_outcomes(EXPORTERS)[k] != "ok":
                 continue
             for device, (pod, container) in exporter_visible(self.held(k)).items():
                 node = self.s.node(pod.cluster, device[0])

@@ -211,6 +211,22 @@ class Scenario:
     def faults_of(self, kind: str) -> tuple[Fault, ...]:
         return tuple(f for f in self.faults if f.kind == kind)
 
+    def scrape_outcomes(self, job: str) -> tuple[str, ...]:
+        """Per minute 0..duration, how ``job`` ("ksm", or :data:`EXPORTERS` for every GPU exporter) was scraped:
+        "ok", "missed" (a ``missed_scrapes`` fault: nothing stored) or "down" (``ksm_restart`` / ``exporter_gap``:
+        the target is down, so its series go stale). Computed once per scenario and job (the reference asks at
+        every minute of a month)."""
+        known = self.__dict__.setdefault("_outcomes", {})
+        if job not in known:
+            down = "ksm_restart" if job == "ksm" else "exporter_gap"
+            out = ["ok"] * (self.duration + 1)
+            for f in self.faults:
+                if f.kind == down or (f.kind == "missed_scrapes" and f.job == job):
+                    for m in range(f.at, min(f.at + f.minutes, len(out))):
+                        out[m] = "down" if f.kind == down else "missed"
+            known[job] = tuple(out)
+        return known[job]
+
 
 def minutes(value) -> int:
     """``90m``, ``3h``, ``1h30m``, ``31d`` or a number of minutes -> whole minutes."""

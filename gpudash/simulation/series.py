@@ -9,6 +9,8 @@ ACM metrics-collector pushes at each (jittered, possibly lost) push time.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from gpudash.model import series as names
 from gpudash.model import vendors
 from gpudash.model.sources import gpu_exporters as gx
@@ -31,7 +33,7 @@ from gpudash.simulation.scenario import uid_of as uid
 KSM_INSTANCES = ("10.128.0.11:8443", "10.129.0.12:8443")  # an HA pair's targets (ksm_duplicate: both scraped)
 
 
-def scrape(expositions: list[dict[Labels, float]], outcomes: list[str]) -> dict[Labels, list]:
+def scrape(expositions: list[dict[Labels, float]], outcomes: Sequence[str]) -> dict[Labels, list]:
     """Store per-minute expositions the way Prometheus scrapes them (outcome per minute: ok | missed | down)."""
     keys = sorted({k for e in expositions for k in e})
     out: dict[Labels, list[float | str | None]] = {k: [None] * len(expositions) for k in keys}
@@ -45,16 +47,6 @@ def scrape(expositions: list[dict[Labels, float]], outcomes: list[str]) -> dict[
         for k, v in now.items():
             out[k][m] = v
         last = now
-    return out
-
-
-def _outcomes(scenario: Scenario, job: str) -> list[str]:
-    out = ["ok"] * (scenario.duration + 1)
-    down = "ksm_restart" if job == "ksm" else "exporter_gap"
-    for f in scenario.faults:
-        if f.kind == down or (f.kind == "missed_scrapes" and f.job == job):
-            for m in range(f.at, min(f.at + f.minutes, len(out))):
-                out[m] = "down" if f.kind == down else "missed"
     return out
 
 
@@ -288,7 +280,7 @@ def _ksm_up(scenario: Scenario, model: Model) -> dict[Labels, list]:
     """Prometheus' own ``up`` of each kube-state-metrics target: 1 per successful scrape, 0 per failed one, no
     sample for a scrape that did not happen."""
     value = {"ok": 1, "down": 0, "missed": None}
-    samples = [value[o] for o in _outcomes(scenario, "ksm")]
+    samples = [value[o] for o in scenario.scrape_outcomes("ksm")]
     instances = KSM_INSTANCES if scenario.faults_of("ksm_duplicate") else KSM_INSTANCES[:1]
     return {(("__name__", "up"), ("instance", i), ("job", model.sources.kube_state_metrics_job)): samples
             for i in instances}
@@ -306,8 +298,8 @@ def synthesise(scenario: Scenario, model: Model, cluster: str) -> list[dict[str,
     counters = _energy_counters(scenario, model, cluster)
     for m, exposed in enumerate(gpu_exp):
         exposed.update({k: v[m] for k, v in counters.items()})
-    stored = {**scrape(ksm_exp, _outcomes(scenario, "ksm")), **scrape(gpu_exp, _outcomes(scenario, EXPORTERS)),
-              **_ksm_up(scenario, model)}
+    stored = {**scrape(ksm_exp, scenario.scrape_outcomes("ksm")),
+              **scrape(gpu_exp, scenario.scrape_outcomes(EXPORTERS)), **_ksm_up(scenario, model)}
     rows = sorted(stored.items(), key=lambda kv: series_name(kv[0]))
     return [{"series": series_name(k), "values": notation(v)} for k, v in rows]
 

@@ -9,6 +9,7 @@ for the minutes it covers, ``ksm_restart`` / ``exporter_gap`` store nothing whil
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -30,7 +31,7 @@ class HistoryStats:
     seconds: float = 0.0
 
 
-def _ok_runs(outcomes: list[str], lo: int, hi: int):
+def _ok_runs(outcomes: Sequence[str], lo: int, hi: int):
     """Maximal runs [a, b) within [lo, hi) of minutes whose scrape succeeded."""
     a = None
     for m in range(lo, hi):

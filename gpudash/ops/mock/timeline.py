@@ -245,10 +245,10 @@ def stored(job: str, key: Labels, model: Model, cluster_label: str | None = None
     return tuple(sorted(d.items()))
 
 
-def scrape_outcomes(s: Scenario, job: str) -> list[str]:
+def scrape_outcomes(s: Scenario, job: str) -> tuple[str, ...]:
     """Per minute: ok | missed | down for ``job`` (simulation fault semantics: every GPU exporter has the scenario's
     ``dcgm`` faults)."""
-    return gs._outcomes(s, "ksm" if job == "ksm" else EXPORTERS)
+    return s.scrape_outcomes("ksm" if job == "ksm" else EXPORTERS)
 
 
 class FastReference(Reference):
@@ -323,7 +323,7 @@ class FastReference(Reference):
     def _backfilled_scrapes(self, minute: int, start: int):
         """The exporter scrapes an instant query at ``minute`` reads in backfilled history (no staleness markers:
         every scrape stored within the lookback, from ``start``, ``exporters_backfilled_from``, on)."""
-        scrapes = self._scrapes(EXPORTERS)
+        scrapes = self.s.scrape_outcomes(EXPORTERS)
         for k in range(minute, max(minute - self.lookback, start - 1, -1), -1):
             if k < len(scrapes) and scrapes[k] == "ok":
                 yield k
