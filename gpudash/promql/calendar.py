@@ -47,12 +47,14 @@ def at_hour_boundary(expr: str, hours_before: int = 0) -> str:
     return f"last_over_time(({expr})[{q.window(read.HOUR)}:1h]{offset})"
 
 
-def pushed_hours_ago(selector: str, by: tuple[str, ...], hours_ago: int) -> str:
-    """Per series of ``selector`` (labels ``by``), the largest value among its samples whose own timestamp lies in
-    the complete clock hour ``hours_ago`` (at least 1) hours before the evaluation time's: the hour read
-    (:data:`gpudash.promql.read.HOUR_RANGE`) at that hour's end boundary (:func:`at_hour_boundary`), whatever the
-    evaluation time within the current hour."""
-    return at_hour_boundary(q.agg("max", by, f"max_over_time({selector}{read.HOUR_RANGE})"), hours_ago - 1)
+def pushed_hours_ago(selector: str, hours_ago: int) -> str:
+    """Per series of ``selector`` (all its labels: the caller folds them), the largest value among its samples
+    whose own timestamp lies in the complete clock hour ``hours_ago`` (at least 1) hours before the evaluation
+    time's: the hour read (:data:`gpudash.promql.read.HOUR_RANGE`) at that hour's end boundary
+    (:func:`at_hour_boundary`), whatever the evaluation time within the current hour. No aggregation of its own:
+    a rule's expression is parsed again at every evaluation (prometheus/prometheus rules/recording.go ``Eval``),
+    and the hub reads 24 of these per settled series."""
+    return at_hour_boundary(f"max_over_time({selector}{read.HOUR_RANGE})", hours_ago - 1)
 
 
 # The start of the evaluation time's clock hour as a scalar (exact: fmod is exact, and so is the subtraction).

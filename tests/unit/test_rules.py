@@ -3,11 +3,16 @@ tests/integration/test_rules.py)."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gpudash.base import layout
 from gpudash.model import series as names
 from gpudash.model.pricing import product_label, skus
+from gpudash.model.types import Tenant
 from gpudash.promql import build as q
 from gpudash.promql.lint import parse, vector_selectors
 from gpudash.render import mco
@@ -143,3 +148,20 @@ def test_each_object_folder_has_its_own_kustomization(rendered):
         local = sorted(p.name for p in kust_path.parent.glob("*.yaml") if p.name != "kustomization.yaml"
                        and "apiVersion" in (load_yaml(p) or {}))
         assert kust["resources"] == local, kust_path
+
+
+_DNS_LABEL = st.from_regex(r"[a-z0-9]([a-z0-9-]{0,10}[a-z0-9])?", fullmatch=True)
+_FRACTIONS = st.lists(st.floats(min_value=0.01, max_value=5, allow_nan=False), min_size=1, max_size=5, unique=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(namespace=_DNS_LABEL, name=_DNS_LABEL, alert_at=_FRACTIONS, probe=st.floats(min_value=0.01, max_value=5))
+def test_threshold_matcher_selects_exactly_the_tenants_listing_it(namespace, name, alert_at, probe):
+    """The hub's threshold rule selects a tenant row (RE2 and Python agree on this syntax; Prometheus anchors the
+    regex) exactly when the row's alert_at, as rendered, lists the threshold."""
+    tenant = Tenant(name=name, namespace=namespace, budget=1.0, alert_at=tuple(sorted(alert_at)), quota=(),
+                    receiver="r")
+    row = hub.tenant_row(tenant)
+    for a in (*alert_at, probe):
+        listed = f"{a:g}" in row.split(" ")[2].split(",")
+        assert bool(re.fullmatch(hub.threshold_matcher(a), row)) == listed, (row, a)
