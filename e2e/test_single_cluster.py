@@ -76,7 +76,8 @@ def test_month_single_cluster_with_the_spoke_tier(tmp_path, prometheus_factory, 
     levels = prom.backfill_rules(files, start, end, method="query")
     stopwatch("rules_backfill")
     assert names.TIER_POD_STEP in levels[0], levels
-    assert set(levels[1]) >= {names.TIER_ALLOCATED, names.TIER_NODE_ACTIVE, names.TIER_KSM_UP}, levels
+    assert set(levels[1]) >= {names.TIER_ALLOCATED, names.TIER_POD_KINDS, names.TIER_KSM_UP}, levels
+    assert names.TIER_NODE_ACTIVE in levels[2], levels
     refs = pipeline.references(model, mock)
     hours = range(0, TIER_DAYS * 24 - 2)
     problems, counts = pipeline.compare_hub(prom, model, mock, refs, hours, cluster_label=False, clusters=[cluster])

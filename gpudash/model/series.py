@@ -154,6 +154,11 @@ TIER_NODE_ACTIVE = _series(
     "node:gpudash_gpus_active:step", SPOKE_TIER, ("cluster", "node", ACTIVE_FROM_LABEL),
     "Active GPUs per node at one spoke step (allocation, attribution, bound or exporter_down): the hourly "
     "per-node maximum's input (spoke_tier: policy).", detail=(ACTIVE_FROM_LABEL,))
+TIER_POD_KINDS = _series(
+    "node_pod_kind:gpudash_gpu_equivalents:step", SPOKE_TIER, ("cluster", "node", "namespace", "pod", "gpudash_kind"),
+    "Physical-GPU equivalents allocated to each Running, node-bound pod at one spoke step, per node and kind of "
+    "device (whole, attribution or bound; docs/billing-contract.md section 5): the SKU weights applied once per step "
+    "for the active-GPUs rule, which reads only the rows written at its own evaluation (spoke_tier: policy).")
 TIER_KSM_UP = _series(
     "cluster:gpudash_ksm_up:step", SPOKE_TIER, ("cluster",),
     "1 at every spoke step the tier evaluated with kube-state-metrics up and the step's allocation recorded, no "

@@ -30,6 +30,15 @@ class CcspCounts:
             return "whole"
         return "attribution" if resource.startswith("nvidia_com_") else "bound"
 
+    def pod_kinds(self, minute: int) -> dict[tuple, float]:
+        """{(cluster, node, namespace, pod, kind): units x weight} of the allocation at ``minute``: the physical-GPU
+        equivalents each pod holds per :meth:`kind` (the spoke tier's per-pod input of the active GPUs)."""
+        out: dict[tuple, float] = {}
+        for (cluster, ns, pod, node, product, res, _, _), q in self.pod_allocation(minute).items():
+            key = (cluster, node, ns, pod, self.kind(product, res))
+            out[key] = out.get(key, 0.0) + q * self.weight(product, res)
+        return out
+
     def node_loads(self, minute: int) -> dict[tuple, tuple[float, float, set, set, set]]:
         """{(cluster, node): (whole units, the fractions' weights, kinds, pods holding NVIDIA fractions, pods
         holding whole units)} of the allocation at ``minute``; pods as (namespace, name)."""

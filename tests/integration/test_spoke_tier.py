@@ -86,13 +86,19 @@ def test_the_hourly_rules_read_the_tier(tier_model):
         assert series in hourly[record] and not re.search(r"kube_|DCGM_|\bgpu_", hourly[record]), record
     group = spoke_tier.group(tier_model)
     assert group.interval == tier_model.billing.resolution
-    assert {r.record for r in group.rules} == {series for _, series in tier} | {names.TIER_POD_STEP}
+    assert {r.record for r in group.rules} == {series for _, series in tier} | {names.TIER_POD_STEP,
+                                                                                 names.TIER_POD_KINDS}
     # the step's one allocation join is the group's first rule; the others read its rows of this evaluation
     first, *others = group.rules
     assert first.record == names.TIER_POD_STEP and allocation(tier_model) in first.expr
     assert not any(allocation(tier_model) in r.expr for r in others)
     fresh = {r.record for r in others if spoke.recorded_now(names.TIER_POD_STEP) in r.expr}
-    assert fresh == {names.TIER_ALLOCATED, names.TIER_NODE_ACTIVE, names.TIER_POD_ALLOCATED}
+    assert fresh == {names.TIER_ALLOCATED, names.TIER_POD_KINDS, names.TIER_POD_ALLOCATED}
+    # the active GPUs read the pods' weighted devices, recorded just before them at this evaluation
+    order = [r.record for r in group.rules]
+    active = next(r for r in others if r.record == names.TIER_NODE_ACTIVE)
+    assert spoke.recorded_now(names.TIER_POD_KINDS) in active.expr
+    assert order.index(names.TIER_POD_KINDS) < order.index(names.TIER_NODE_ACTIVE)
 
 
 def test_the_acm_objects_validate_against_the_upstream_crds(tier_files, tier_model):

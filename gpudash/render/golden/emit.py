@@ -69,6 +69,7 @@ GROUP_ORDER = ["gpudash-spoke", "gpudash-hub-model", "gpudash-hub-billing", "gpu
 POD_KEYS = local_key(names.POD_ALLOCATED)  # a per-pod allocation row in the spoke file, as the reference keys it
 # the tier's per-pod step row: the labels of the reference's per-pod row that the tier's step series has
 TIER_POD_KEYS = tuple(label for label in POD_KEYS if label in names.labels(names.TIER_POD_STEP))
+_TIER_KIND_KEYS = tuple(label for label in names.labels(names.TIER_POD_KINDS) if label != "cluster")
 STABLE = 10  # minutes without allocation change before burn-rate based figures are checked
 # Faults of the push path: a scenario with any of them gets a push-path (hub) test file.
 PUSH_FAULTS = ("mco_jitter", "mco_missed", "mco_rule_failed", "mco_straddle", "spoke_restart")
@@ -434,6 +435,7 @@ def _tier_file(s: sc.Scenario, model: Model) -> dict:
             tests += [_check(names.TIER_POD_STEP, m, per_pod, TIER_POD_KEYS),
                       _check(names.TIER_ALLOCATED, m, _local(ref.product_lines(m)),
                              ("namespace", "product", "resource")),
+                      _check(names.TIER_POD_KINDS, m, _local(ref.pod_kinds(m)), _TIER_KIND_KEYS),
                       _check(names.TIER_NODE_ACTIVE, m, _local(ref.active_gpus(m)),
                              ("node", names.ACTIVE_FROM_LABEL)),
                       _check(names.TIER_KSM_UP, m, {(): float(ref.ksm_up(m))}, ()),

@@ -89,7 +89,16 @@ def _attributed_gpus(kinded: str, model: Model) -> str:
     return q.agg("count", ("cluster", "node"), q.agg("max", ("cluster", "node", *v.gpu_labels), held))
 
 
-def node_active(pods: str, model: Model) -> str:
+def pod_kinds(pods: str, model: Model) -> str:
+    """``pods`` (units per pod, node, product and resource) as physical-GPU equivalents per pod, node and
+    ``gpudash_kind`` (:func:`_kinded` summed): all that :func:`node_active` reads of the allocation. The spoke tier
+    records it once per step (:data:`~gpudash.model.series.TIER_POD_KINDS`): the SKU weights are one regex per
+    weight, compiled at each evaluation of each copy (prometheus/prometheus promql/functions.go label_replace), and
+    :func:`node_active` reads its input four times."""
+    return q.agg("sum", names.labels(names.TIER_POD_KINDS), _kinded(pods, model))
+
+
+def node_active(kinded: str, model: Model) -> str:
     """Active GPUs per node at one step (docs/billing-contract.md section 5): the most GPUs allocated to Running pods.
 
     Whole GPUs come from the allocation (kube-state-metrics' effective requests: exact, whatever the exporters
@@ -99,9 +108,9 @@ def node_active(pods: str, model: Model) -> str:
     (NVIDIA/dcgm-exporter internal/pkg/transformation/kubernetes.go: a MIG device by its GPU instance, a time-sliced
     one by its device ID without the ``::<replica>`` suffix): whole + :func:`_attributed_gpus`, at least the
     compute-share bound (whole + the fractions' weights, rounded up), which alone counts where no exporter maps
-    them. ``active_from`` says which (:data:`~gpudash.model.series.FROM_ALLOCATION` and the others)."""
+    them. ``active_from`` says which (:data:`~gpudash.model.series.FROM_ALLOCATION` and the others). ``kinded`` is
+    :func:`pod_kinds` of the step's allocation."""
     node = ("cluster", "node")
-    kinded = _kinded(pods, model)
     # per node and kind, its GPUs rounded up: whole GPUs, or the fractions' compute-share bound (a node has one
     # vendor, so its fractions are all of one kind); each use of this evaluates the allocation again at every step,
     # so the value and the source read it twice in all (Prometheus 2 grows worse than linearly with each copy)

@@ -15,7 +15,7 @@ from gpudash.model.types import Model
 from gpudash.promql import build as q
 from gpudash.promql import calendar, read
 from gpudash.render.rules import activity, energy, inputs
-from gpudash.render.rules.active_gpus import node_active
+from gpudash.render.rules.active_gpus import node_active, pod_kinds
 from gpudash.render.rules.allocation import allocation, pod_allocated, with_workload
 from gpudash.render.rules.format import Group, Rule
 
@@ -68,7 +68,8 @@ def per_step(model: Model) -> dict[str, str]:
     alloc = allocation(model)
     pods = q.agg("sum", names.labels(names.TIER_POD_STEP), alloc)
     steps = {names.TIER_ALLOCATED: q.agg("sum", names.labels(names.TIER_ALLOCATED), alloc),
-             names.TIER_NODE_ACTIVE: node_active(pods, model), names.TIER_KSM_UP: _ksm_up_raw(model)}
+             names.TIER_NODE_ACTIVE: node_active(pod_kinds(pods, model), model),
+             names.TIER_KSM_UP: _ksm_up_raw(model)}
     if model.energy.metered:
         steps[names.TIER_ENERGY] = energy.step_joules(model)
     return steps
@@ -88,7 +89,7 @@ def pod_step(model: Model) -> str:
 
 
 def recorded_now(series: str) -> str:
-    """The rows of the tier's sentinel ``series`` written at this very evaluation, sentinel row excluded.
+    """The rows of the tier's ``series`` written at this very evaluation, without the sentinel row where it has one.
 
     Rules of one group run in order at one timestamp, and each rule's samples are committed before the next one
     runs (prometheus/prometheus rules/group.go ``Group.Eval``), so a later rule reads an earlier one's rows of the
@@ -112,12 +113,14 @@ def _written_now(selector: str) -> str:
 def tier_steps(model: Model) -> dict[str, str]:
     """The spoke tier's rules in evaluation order: the per-pod allocation of the step (:func:`pod_step`), then the
     figures of :func:`per_step` and the per-pod live allocation, each read from it (:func:`recorded_now`) instead of
-    re-evaluating the allocation join; the steps-observed heartbeat only when it was recorded at this step."""
+    re-evaluating the allocation join (the active GPUs through the pods' weighted devices, recorded just before);
+    the steps-observed heartbeat only when it was recorded at this step."""
     pods = recorded_now(names.TIER_POD_STEP)
     fresh = f"on () {_written_now(q.selector(names.TIER_POD_STEP, (names.SENTINEL_LABEL, '=', '1')))}"
     steps = {names.TIER_POD_STEP: pod_step(model),
              names.TIER_ALLOCATED: q.agg("sum", names.labels(names.TIER_ALLOCATED), pods),
-             names.TIER_NODE_ACTIVE: node_active(pods, model),
+             names.TIER_POD_KINDS: pod_kinds(pods, model),
+             names.TIER_NODE_ACTIVE: node_active(recorded_now(names.TIER_POD_KINDS), model),
              names.TIER_KSM_UP: f"{_ksm_up_raw(model)} and {fresh}"}
     if model.energy.metered:
         steps[names.TIER_ENERGY] = energy.step_joules(model)

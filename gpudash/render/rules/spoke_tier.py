@@ -27,6 +27,9 @@ _HELP = {
     names.TIER_ALLOCATED:
         "GPUs allocated at this step per namespace, product and resource (Running, node-bound pods):"
         "\nthe hourly GPU-hours rule sums these samples, one per step.",
+    names.TIER_POD_KINDS:
+        "Physical-GPU equivalents per pod, node and kind of device at this step (the SKU weights applied once):"
+        "\nthe active-GPUs rule below reads these rows. Never billed or pushed.",
     names.TIER_NODE_ACTIVE:
         "Active GPUs per node at this step (dcgm-exporter attribution, else the fewest GPUs holding the"
         "\nallocation): the CCSP hourly per-node maximum reads these samples.",
