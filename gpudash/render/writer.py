@@ -20,6 +20,9 @@ Rules it keeps:
   GitOps repository must not redirect gpudash's writes elsewhere);
 * :func:`lock` holds the output for one render (an OS lock on a lock file: a second render exits 2 at once, and
   the lock of a render that died is free); taking it rolls back an apply a dead render left half done.
+
+Size: over 500 lines on purpose. The manifest checks, the stage, the journal and the lock make one transaction, and
+its invariants are read together here.
 """
 from __future__ import annotations
 
