@@ -184,7 +184,7 @@ def _tenant() -> Schema:
             "pattern": "^(openshift|openshift-.*|kube-.*|default)$"}}),
         "budget": ref("amount", "Budget per billing period, in the model's currency."),
         "alert_at": {
-            "description": "Budget fractions that trigger alerts, strictly ascending.",
+            "description": "Budget fractions that trigger alerts, ascending, at most 6 significant digits each.",
             "type": "array", "minItems": 1, "uniqueItems": True, "default": [0.5, 0.9, 1.0],
             "items": {"title": "a budget fraction in (0, 10]", "type": "number", "exclusiveMinimum": 0,
                       "maximum": 10}},

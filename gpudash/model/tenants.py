@@ -9,6 +9,12 @@ from gpudash.model.sections import tax
 from gpudash.model.types import BillingIdentity, GpuClass, Tenant
 
 
+def threshold_label(fraction: float) -> str:
+    """An alert_at fraction as the rendered rules, alerts and tests write it in rows and labels (6 significant
+    digits: the loader refuses a fraction this does not write exactly, so two thresholds never share a label)."""
+    return f"{fraction:g}"
+
+
 def tenants(items: list[dict[str, Any]], classes: tuple[GpuClass, ...], ctx: Ctx) -> tuple[Tenant, ...]:
     unique(items, "name", ("tenants",), "tenant name", ctx)
     unique(items, "namespace", ("tenants",), "namespace", ctx)
@@ -21,6 +27,10 @@ def tenants(items: list[dict[str, Any]], classes: tuple[GpuClass, ...], ctx: Ctx
                       f"no GPU class of the model has MIG profile {resource} (classes offer: "
                       f"{', '.join(offered) or 'no MIG profile'}): the quota would limit nothing")
         alert_at = t["alert_at"]
+        for j, fraction in enumerate(alert_at):
+            ctx.check(float(threshold_label(fraction)) == fraction, ("tenants", index, "alert_at", j),
+                      f"{fraction} has more than 6 significant digits: the rules write a threshold as "
+                      f"{threshold_label(fraction)}, which would merge it with another")
         for j in range(1, len(alert_at)):
             ctx.check(alert_at[j] > alert_at[j - 1], ("tenants", index, "alert_at", j),
                       f"{alert_at[j]} is not above {alert_at[j - 1]}: alert_at must be strictly ascending")

@@ -197,6 +197,9 @@ CASES = [
     ("alert-at-descending", "[0.5, 1.0]", "[1.0, 0.5]", "tenants[0].alert_at[1]",
      "0.5 is not above 1.0: alert_at must be strictly ascending", 28),
     ("alert-at-duplicate", "[0.5, 1.0]", "[0.5, 0.5]", "tenants[0].alert_at[1]", "duplicate item 0.5", 28),
+    # 0.5 and 0.50000001 would both be threshold "0.5": one series name and label set from two rules
+    ("alert-at-too-precise", "[0.5, 1.0]", "[0.5, 0.50000001]", "tenants[0].alert_at[1]",
+     "0.50000001 has more than 6 significant digits: the rules write a threshold as 0.5, which would merge it", 28),
     ("alert-at-zero", "[0.5, 1.0]", "[0, 1.0]", "tenants[0].alert_at[0]", "must be > 0, got 0", 28),
     ("alert-at-too-big", "[0.5, 1.0]", "[0.5, 11]", "tenants[0].alert_at[1]", "must be <= 10, got 11", 28),
     ("alert-at-empty", "[0.5, 1.0]", "[]", "tenants[0].alert_at", "needs at least 1 item", 28),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from gpudash.model import alert_names as an
 from gpudash.model import series as names
+from gpudash.model.tenants import threshold_label
 from gpudash.model.types import Model, Tenant
 from gpudash.promql import build as q
 from gpudash.promql.read import HOUR
@@ -208,8 +209,8 @@ def _threshold_test(model: Model) -> dict:
         *_on_each(model, names.TENANT_COST_PTD, _who(t), spent, share=True),
         *_on_each(model, names.TENANT_BUDGET, _who(t), [budget] * total),
         *_on_each(model, names.TENANT_INFO, _who(t), [1] * total),
-        *(s for a in thresholds for s in _on_each(model, names.TENANT_THRESHOLD, {**_who(t), "threshold": f"{a:g}"},
-                                                  [a] * total)),
+        *(s for a in thresholds
+          for s in _on_each(model, names.TENANT_THRESHOLD, {**_who(t), "threshold": threshold_label(a)}, [a] * total)),
     ]
     cases = [pt.case(model, hold, an.BUDGET_THRESHOLD), pt.case(model, hold, an.BUDGET_EXHAUSTED)]
     for k, a in enumerate(thresholds, start=1):
@@ -221,7 +222,7 @@ def _threshold_test(model: Model) -> dict:
         description = _spent_description(model, t.name, t.namespace, f"{amount:.2f}", c.percent(a),
                                          f" of {budget:.2f} {model.currency}", a >= 1)
         fired = _fired(model, t, "warning" if a < 1 else "critical",
-                       _annotations(model, t, name, _summary(model, name), description), threshold=f"{a:g}")
+                       _annotations(model, t, name, _summary(model, name), description), threshold=threshold_label(a))
         cases += [
             pt.case(model, start + hold - 1, name),  # the new band is pending; the lower band has resolved
             pt.case(model, start + hold - 1, other),

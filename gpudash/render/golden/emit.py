@@ -43,6 +43,7 @@ from pathlib import Path
 
 from gpudash.base import layout
 from gpudash.model import series as names
+from gpudash.model.tenants import threshold_label
 from gpudash.model.types import Model
 from gpudash.promql import build as q
 from gpudash.render.rules import spoke_tier
@@ -283,12 +284,12 @@ def _hub_checks(ref: Reference, minute: int, hub: HubView, cluster_label: bool, 
 
 def _ptd_checks(ref: Reference, model: Model, minute: int, hour_costs=None, cluster_label: bool = True) -> list[dict]:
     """Period-to-date per cluster and tenant, and the budget thresholds the tenant's total (over clusters) has
-    crossed, at ``minute``; ``hour_costs`` as :meth:`Reference.period_to_date` takes it. Budgets and thresholds
-    are the same on every cluster: read with max, never summed."""
+    crossed at ``minute`` (``hour_costs``: :meth:`Reference.period_to_date`'s). Thresholds are read with max."""
     tenants = {t.namespace: t for t in model.tenants}
     total = ref.period_to_date(minute, hour_costs=hour_costs)
     per_cluster = ref.period_to_date_by_cluster(minute, hour_costs=hour_costs)
-    crossed = {(ns, t.name, f"{f:g}"): 1 for ns, t in tenants.items() for f in t.alert_at if total[ns] >= f * t.budget}
+    crossed = {(ns, t.name, threshold_label(f)): 1 for ns, t in tenants.items() for f in t.alert_at
+               if total[ns] >= f * t.budget}
     who = "(namespace, tenant)"
     over = (f"max by (namespace, tenant, threshold) ({names.TENANT_THRESHOLD}) * on {who} group_left () "
             f"max by {who} ({names.TENANT_BUDGET}) <= on {who} group_left () sum by {who} ({names.TENANT_COST_PTD})")

@@ -14,6 +14,7 @@ import re
 from gpudash.base.errors import GenerationError
 from gpudash.model import series as names
 from gpudash.model.pricing import skus
+from gpudash.model.tenants import threshold_label
 from gpudash.model.types import Model
 from gpudash.promql import build as q
 from gpudash.promql import calendar, read
@@ -22,11 +23,6 @@ from gpudash.render.rules.format import Group, Rule
 
 ROWS_PER_RULE = 100  # tenant rows per table rule: short expressions, ~80 bytes per tenant
 _ROW = "([^ ]+) ([^ ]+) ([^ ]*)"  # the TENANT_ROWS row label: "<namespace> <tenant> <alert_at,...>"
-
-
-def threshold_label(a: float) -> str:
-    """An alert_at fraction as the tenant rows and the threshold series write it."""
-    return f"{a:g}"
 
 
 def tenant_row(t) -> str:
