@@ -67,7 +67,6 @@ def model_from_dict(data: Any, file: str = "<dict>") -> Model:
     return _build(data, Ctx(file, {}))
 
 
-
 # --- building the model ----------------------------------------------------------------------------------------
 
 def _build(data: Any, ctx: Ctx) -> Model:

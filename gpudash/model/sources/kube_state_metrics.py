@@ -33,7 +33,6 @@ POD_PVC = "kube_pod_spec_volumes_persistentvolumeclaims_info"  # one series per 
 # persistentvolumeclaim): a pod whose volume has no such series mounts something else, e.g. an emptyDir
 
 
-
 def gpu_resource_regex() -> str:
     """Every extended resource of the registered GPU vendors' domains, in kube-state-metrics' sanitised form:
     billed when the model prices it, else recorded as unpriced (and alerted), never silently free. This covers the
@@ -51,7 +50,6 @@ def product_keys() -> tuple[str, ...]:
     """Node label keys of the GPU products and partitions (GPU Feature Discovery, the AMD node labeller), each
     vendor's: the model's sources.*_label defaults are kube-state-metrics' names of these."""
     return tuple(k for v in vendors.VENDORS.values() for k in (v.product_label_key, v.partition_label_key) if k)
-
 
 
 # GPU Feature Discovery writes ``<resource>.replicas`` for every resource it labels (NVIDIA/k8s-device-plugin

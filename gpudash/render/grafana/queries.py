@@ -20,7 +20,6 @@ from gpudash.promql.calendar import period_to_date
 Matcher = tuple[str, str, str]
 
 
-
 @dataclass(frozen=True)
 class Scope:
     """Matchers added to selectors: ``always`` on every selector, ``clustered`` on every series of a real cluster

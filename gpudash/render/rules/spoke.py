@@ -26,13 +26,11 @@ def hour_steps(expr: str, model: Model) -> str:
     return f"({expr})[1h:{q.duration(model.billing.resolution)}] offset 1ms"
 
 
-
 # The row every hourly rule adds to its result, whatever else it finds: value 0, one label. The collector
 # pushes the rules that succeeded even when others fail (stolostron/multicluster-observability-operator,
 # collectors/metrics/pkg/forwarder/forwarder.go getRecordingMetrics/forward), so an hour whose rule failed in
 # every push must be told apart from an hour without GPUs: the hub reads a missing sentinel as a lost hour.
 SENTINEL = q.const_series(0, **{names.SENTINEL_LABEL: "1"})
-
 
 
 def _at_last_hour_boundary(per_hour: str, hours_before: int = 0) -> str:
@@ -41,7 +39,6 @@ def _at_last_hour_boundary(per_hour: str, hours_before: int = 0) -> str:
     during hour H+1 gives the same figures for hour H; the hub keeps each series only from samples evaluated
     during H+1 (their own timestamps), so a series that stops simply has no sample there."""
     return calendar.at_hour_boundary(per_hour, hours_before)
-
 
 
 def _lagged(model: Model, figures) -> str:
@@ -53,7 +50,6 @@ def _lagged(model: Model, figures) -> str:
     if not n:
         return figures(0)
     return " or ".join(q.label_replace(figures(k - 1), names.LAG_LABEL, str(k), "", "") for k in range(1, n + 2))
-
 
 
 def previous_hour(model: Model, per_hour: str) -> str:
@@ -75,17 +71,14 @@ def per_step(model: Model) -> dict[str, str]:
     return steps
 
 
-
 def _ksm_up_raw(model: Model) -> str:
     return q.agg("max", names.labels(names.TIER_KSM_UP), f"{q.selector('up', ksm.job(model.sources))} == 1")
-
 
 
 def pod_step(model: Model) -> str:
     """The spoke tier's first rule: GPUs allocated per Running, node-bound pod, node, product and resource at this
     step (:func:`allocation`, the one allocation join of the step), plus the sentinel row that proves the rule ran."""
     return f"{q.agg('sum', names.labels(names.TIER_POD_STEP), allocation(model))} or {SENTINEL}"
-
 
 
 def recorded_now(series: str) -> str:
@@ -102,12 +95,10 @@ def recorded_now(series: str) -> str:
     return f"({rows} and {_written_now(rows)})"
 
 
-
 def _written_now(selector: str) -> str:
     """The samples of ``selector`` whose own timestamp is this evaluation's (a rule of the same group wrote them
     now), by their timestamp."""
     return f"(timestamp({selector}) == time())"
-
 
 
 def tier_steps(model: Model) -> dict[str, str]:
