@@ -99,6 +99,9 @@ def test_the_hourly_rules_read_the_tier(tier_model):
     active = next(r for r in others if r.record == names.TIER_NODE_ACTIVE)
     assert spoke.recorded_now(names.TIER_POD_KINDS) in active.expr
     assert order.index(names.TIER_POD_KINDS) < order.index(names.TIER_NODE_ACTIVE)
+    # the heartbeat comes after every figure the hourly rules bill, so a group stopped mid-step counts no step
+    billed = {names.TIER_ALLOCATED, names.TIER_NODE_ACTIVE, names.TIER_ENERGY} & set(order)
+    assert names.TIER_ENERGY in billed and max(map(order.index, billed)) < order.index(names.TIER_KSM_UP)
 
 
 def test_the_acm_objects_validate_against_the_upstream_crds(tier_files, tier_model):

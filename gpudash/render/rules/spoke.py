@@ -105,16 +105,18 @@ def tier_steps(model: Model) -> dict[str, str]:
     """The spoke tier's rules in evaluation order: the per-pod allocation of the step (:func:`pod_step`), then the
     figures of :func:`per_step` and the per-pod live allocation, each read from it (:func:`recorded_now`) instead of
     re-evaluating the allocation join (the active GPUs through the pods' weighted devices, recorded just before);
-    the steps-observed heartbeat only when it was recorded at this step."""
+    the steps-observed heartbeat, last of the billed rules, only when the per-pod step was recorded at this step."""
     pods = recorded_now(names.TIER_POD_STEP)
     fresh = f"on () {_written_now(q.selector(names.TIER_POD_STEP, (names.SENTINEL_LABEL, '=', '1')))}"
     steps = {names.TIER_POD_STEP: pod_step(model),
              names.TIER_ALLOCATED: q.agg("sum", names.labels(names.TIER_ALLOCATED), pods),
              names.TIER_POD_KINDS: pod_kinds(pods, model),
-             names.TIER_NODE_ACTIVE: node_active(recorded_now(names.TIER_POD_KINDS), model),
-             names.TIER_KSM_UP: f"{_ksm_up_raw(model)} and {fresh}"}
+             names.TIER_NODE_ACTIVE: node_active(recorded_now(names.TIER_POD_KINDS), model)}
     if model.energy.metered:
         steps[names.TIER_ENERGY] = energy.step_joules(model)
+    # the heartbeat after every billed figure of the step: a group being stopped returns between two rules
+    # (prometheus/prometheus rules/group.go Eval checks g.done before each), so a step cut short is a missing step
+    steps[names.TIER_KSM_UP] = f"{_ksm_up_raw(model)} and {fresh}"
     steps[names.TIER_POD_ALLOCATED] = with_workload(pods, model)
     return steps
 
