@@ -29,6 +29,7 @@ import pytest
 from e2e import mco_sim, pipeline, toolsets
 from e2e.harness import Prometheus
 from gpudash.model import series as names
+from gpudash.model.tenants import threshold_label
 from gpudash.render.rules.spoke import rules as spoke_rules
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -229,7 +230,7 @@ def _check_alerts(hub, rendered, model, mock, truth):
                 crossed = _first_crossing(truth, t, a, oct_end)
                 assert fired(name, crossed + 2 * HOUR, namespace=t.namespace), (t.name, a, crossed)
             elif spent < a * t.budget * 0.98:
-                assert not any(r.get("namespace") == t.namespace and r.get("threshold") in (None, f"{a:g}")
+                assert not any(r.get("namespace") == t.namespace and r.get("threshold") in (None, threshold_label(a))
                                for r in pipeline.firing(hub, alerts[name], mock.at(oct_end - 60))
                                if name == "GPUBudgetThresholdReached" or a >= 1.0), (t.name, a)
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from gpudash.base import layout
 from gpudash.model import series as names
 from gpudash.model.pricing import product_label, skus
+from gpudash.model.tenants import threshold_label
 from gpudash.model.types import Tenant
 from gpudash.promql import build as q
 from gpudash.promql.lint import parse, vector_selectors
@@ -163,5 +164,5 @@ def test_threshold_matcher_selects_exactly_the_tenants_listing_it(namespace, nam
                     receiver="r")
     row = hub.tenant_row(tenant)
     for a in (*alert_at, probe):
-        listed = f"{a:g}" in row.split(" ")[2].split(",")
+        listed = threshold_label(a) in row.split(" ")[2].split(",")
         assert bool(re.fullmatch(hub.threshold_matcher(a), row)) == listed, (row, a)
