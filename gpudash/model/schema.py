@@ -24,6 +24,7 @@ from gpudash.model.types import (
     TARGETS,
     Mco,
 )
+from gpudash.model.versions import ACM_VERSIONS
 
 SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
 THANOS_QUERIER_URL = "https://thanos-querier.openshift-monitoring.svc:9092"
@@ -310,6 +311,10 @@ def _outputs() -> Schema:
                           "description": "The namespace of the ArgoCD instance the Applications go to."},
         }, "Render ArgoCD Applications (deploy/argocd/) for the deploy/ folders: present when the output is "
            "committed to a Git repository ArgoCD reads.", required=("repo_url",)),
+        "acm_version": {"description": "The oldest ACM hub the output is applied on (docs/outputs.md, supported "
+                                       "versions); from 2.14 the spoke tier's Placement selects the clusters by "
+                                       "name, before by their `name` label.",
+                        "enum": list(ACM_VERSIONS), "default": ACM_VERSIONS[0]},
     }, "What render writes. The default writes every target; see docs/outputs.md for the minimal sets.", default={})
 
 

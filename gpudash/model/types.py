@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpudash.model import vendors
+from gpudash.model.versions import ACM_VERSIONS
 from gpudash.promql.read import HOUR
 
 Vendor = str  # a registered vendor's name (gpudash.model.vendors.VENDORS): "nvidia" | "amd"
@@ -291,6 +292,7 @@ class Outputs:
 
     targets: tuple[str, ...] = ALL_TARGETS  # in the order of TARGETS
     argocd: ArgoCD | None = None
+    acm_version: str = ACM_VERSIONS[0]  # the oldest ACM hub the output is applied on
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ import json
 from gpudash.base import kube, layout
 from gpudash.base.errors import GenerationError
 from gpudash.model.types import Model
+from gpudash.model.versions import ACM_CEL_SELECTOR, has_cel_selector
 from gpudash.render import rules
 from gpudash.render.rules import prometheus_rule, spoke_tier
 from gpudash.render.rules.format import Group
@@ -25,14 +26,17 @@ NAME = spoke_tier.GROUP
 # The clusterset every managed cluster belongs to (open-cluster-management-io/api feature/feature.go
 # DefaultClusterSet); the Placement narrows it to the model's clusters.
 CLUSTER_SET = "global"
-# The Placement selects the model's clusters by their ManagedCluster name, which MCO's `cluster` label is, with a CEL
-# expression: OCM evaluates celSelector expressions with the ManagedCluster as `managedCluster`
-# (open-cluster-management-io/ocm pkg/placement/helpers/cel.go; the field is in cluster/v1beta1 since
-# open-cluster-management-io/api#365, types_placement.go ClusterCelSelector). A label would not do: no controller
-# sets a `name` label on every ManagedCluster (OCM registration labels the cluster namespace only; the
-# multicloud-operators-foundation and managedcluster-import-controller set none; only the console's import adds
-# it), so clusters imported another way would silently get no tier. A hub whose Placement CRD predates
-# celSelector drops the field and places the tier on every cluster of the clusterset (harmless: it only records).
+# The Placement selects the model's clusters by their ManagedCluster name, which MCO's `cluster` label is. From ACM
+# 2.14 (outputs.acm_version) with a CEL expression: OCM evaluates celSelector expressions with the ManagedCluster as
+# `managedCluster` (open-cluster-management-io/ocm pkg/placement/helpers/cel.go). Older hubs' Placement CRD has no
+# celSelector (gpudash/model/versions.py): strict validation (kubectl, ArgoCD) refuses it, and without validation the
+# field is pruned and the Policy goes to every cluster of the set, the hub included. For them the Placement selects
+# the `name` label, which no controller sets on every ManagedCluster (OCM registration labels the cluster namespace
+# only; the multicloud-operators-foundation, pkg/controllers/clusterinfo/autodetect_controller.go, sets cloud, vendor,
+# clusterID and openshiftVersion*), so the hub admin labels each model cluster `name=<its name>`; a cluster without it
+# gets no tier and GPUBillingInputMissing names it. Label values are at most 63 characters.
+NAME_LABEL = "name"
+NAME_LABEL_MAX = 63
 CEL_CLUSTER_NAME = "managedCluster.metadata.name"
 # PromQL braces must reach Prometheus as written: no hub (propagator, controllers/propagator/propagation.go) or
 # managed-cluster (config-policy-controller, controllers/configurationpolicy_controller.go) template processing.
@@ -65,9 +69,20 @@ def cluster_selector(clusters) -> str:
     return f"{CEL_CLUSTER_NAME} in [{', '.join(json.dumps(c) for c in clusters)}]"
 
 
+def label_selector(clusters) -> dict:
+    """The label selector true for exactly the ManagedClusters whose ``name`` label names one of ``clusters``."""
+    too_long = [c for c in clusters if len(c) > NAME_LABEL_MAX]
+    if too_long:
+        raise GenerationError(f"cluster {too_long[0]!r} is longer than a label value ({NAME_LABEL_MAX}), so a "
+                              f"Placement cannot select it before ACM {ACM_CEL_SELECTOR}: set outputs.acm_version")
+    return {"matchExpressions": [{"key": NAME_LABEL, "operator": "In", "values": list(clusters)}]}
+
+
 def placement(model: Model, namespace: str) -> dict:
-    """Every managed cluster of the model (by its ManagedCluster name), from the bound clusterset."""
-    selector = {"celSelector": {"celExpressions": [cluster_selector(model.clusters)]}}
+    """Every managed cluster of the model (by its ManagedCluster name, or its ``name`` label on a hub older than
+    ACM 2.14), from the bound clusterset."""
+    selector = ({"celSelector": {"celExpressions": [cluster_selector(model.clusters)]}}
+                if has_cel_selector(model.outputs.acm_version) else {"labelSelector": label_selector(model.clusters)})
     return kube.obj(f"{CLUSTER_GROUP}/v1beta1", "Placement", NAME, namespace,
                     spec={"clusterSets": [CLUSTER_SET], "predicates": [{"requiredClusterSelector": selector}]})
 
