@@ -1,19 +1,19 @@
 """Every Kubernetes object a render writes validates where it is applied: built-in kinds against the Kubernetes
 OpenAPI schema of the OpenShift releases gpudash supports (kubernetes-validate, strict: an unknown field fails),
-custom resources against their upstream CRD schemas (tests/fixtures/upstream/*/SOURCE.md), with the fields the API
-server would drop silently (structural pruning) reported too. The objects a Policy enforces on the spokes are
-checked as well. Renders: the bundled example (every target) and the example with the spoke tier, the
-self-managed scrape wiring and the ArgoCD Applications on, so every object kind gpudash writes is covered.
+custom resources against their upstream CRD schemas (tests/upstream_schemas.py: the ACM ones of each supported ACM
+release, tests/fixtures/upstream/acm/SOURCE.md), with the fields the API server would drop silently (structural
+pruning) refused too, as strict field validation does. The objects a Policy enforces on the spokes are checked as
+well. Renders: the bundled example (every target, for the oldest supported ACM), the example with the spoke tier,
+the self-managed scrape wiring and the ArgoCD Applications on, and the example for ACM 2.14 and later, so every
+object kind gpudash writes is covered, each against every ACM release its outputs.acm_version says it applies on.
 
 Each deploy/ destination, built alone by kustomize (``kubectl kustomize``, kubectl's built-in kustomize), gives
 objects that validate, and no object twice; the ArgoCD objects point at destinations that exist."""
 from __future__ import annotations
 
-import json
 import posixpath
 import subprocess
 
-import jsonschema
 import kubernetes_validate
 import pytest
 import yaml
@@ -21,37 +21,21 @@ import yaml
 from gpudash.base import kube, layout
 from gpudash.base.deferred import built
 from gpudash.base.yamlfmt import strip_comments
+from gpudash.model.versions import ACM_CEL_SELECTOR, ACM_VERSIONS, has_cel_selector
 from gpudash.render import writer
-from tests.conftest import FIXTURES, generate_without_golden, require
-from tests.unit.test_mco_settings import example, pruned
+from tests import upstream_schemas
+from tests.conftest import generate_without_golden, require
+from tests.unit.test_mco_settings import example
 
 # OpenShift 4.18, 4.19 and 4.21 ship Kubernetes 1.31, 1.32 and 1.34 (the Prometheus 3 releases gpudash is proven on
 # arrive with 4.19-4.21, docs/testing.md "Prometheus versions").
 KUBERNETES_VERSIONS = ("1.31.0", "1.32.0", "1.34.0")
-UPSTREAM = FIXTURES / "upstream"
-CRDS = {  # (apiVersion, kind) -> the upstream CRD schema of that version
-    ("monitoring.coreos.com/v1", "PrometheusRule"): "prometheusrule/prometheusrule-v1",
-    ("monitoring.coreos.com/v1", "ServiceMonitor"): "servicemonitor/servicemonitor-v1",
-    ("observability.open-cluster-management.io/v1beta2", "MultiClusterObservability"):
-        "mco/multiclusterobservability-v1beta2",
-    ("policy.open-cluster-management.io/v1", "Policy"): "acm-policy/policy-v1",
-    ("policy.open-cluster-management.io/v1", "ConfigurationPolicy"): "acm-policy/configurationpolicy-v1",
-    ("policy.open-cluster-management.io/v1", "PlacementBinding"): "acm-policy/placementbinding-v1",
-    ("cluster.open-cluster-management.io/v1beta1", "Placement"): "acm-policy/placement-v1beta1",
-    ("cluster.open-cluster-management.io/v1beta2", "ManagedClusterSetBinding"):
-        "acm-policy/managedclustersetbinding-v1beta2",
-    ("grafana.integreatly.org/v1beta1", "GrafanaDashboard"): "grafana-operator/grafanadashboard-v1beta1",
-    ("grafana.integreatly.org/v1beta1", "GrafanaFolder"): "grafana-operator/grafanafolder-v1beta1",
-    ("grafana.integreatly.org/v1beta1", "GrafanaDatasource"): "grafana-operator/grafanadatasource-v1beta1",
-    ("argoproj.io/v1alpha1", "Application"): "argocd/application-v1alpha1",
-    ("argoproj.io/v1alpha1", "ApplicationSet"): "argocd/applicationset-v1alpha1",
-}
-SCHEMAS = {key: json.loads((UPSTREAM / f"{stem}.schema.json").read_text()) for key, stem in CRDS.items()}
 ARGOCD = {"repo_url": "https://git.example.com/platform/gitops.git", "path": "gpu/billing"}
-VARIANTS = {
+VARIANTS = {  # each for every supported ACM from its outputs.acm_version on (the example's: the oldest)
     "example": {},
     "tier-wiring-argocd": {"billing.spoke_tier": "policy", "sources.self_managed": {"namespace": "gpu-monitoring"},
                            "outputs.argocd": ARGOCD},
+    "acm-2.14": {"outputs.acm_version": ACM_CEL_SELECTOR},
 }
 
 
@@ -60,8 +44,9 @@ def _builtin(obj: dict) -> bool:
     return "." not in group or group.endswith(".k8s.io")
 
 
-def problems(obj: dict, version: str) -> list[str]:
-    """Why ``obj`` would be refused or altered by an API server of Kubernetes ``version``; [] when it would not."""
+def problems(obj: dict, version: str, acm_version: str = upstream_schemas.NEWEST) -> list[str]:
+    """Why ``obj`` would be refused or altered by an API server of Kubernetes ``version`` on a hub (or its managed
+    cluster) of ACM ``acm_version``; [] when it would not."""
     name = f"{obj['kind']} {obj.get('metadata', {}).get('name')}"
     if _builtin(obj):
         try:
@@ -69,14 +54,12 @@ def problems(obj: dict, version: str) -> list[str]:
         except kubernetes_validate.ValidationError as err:
             return [f"{name} {'.'.join(map(str, err.absolute_path))}: {err.message}"]
         return []
-    schema = SCHEMAS.get((obj["apiVersion"], obj["kind"]))
+    schema = upstream_schemas.schemas(acm_version).get((obj["apiVersion"], obj["kind"]))
     if schema is None:
         return [f"{name}: no upstream schema for {obj['apiVersion']} {obj['kind']} (add it to tests/fixtures/upstream)"]
-    out = [f"{name} {'.'.join(map(str, e.absolute_path))}: {e.message}"
-           for e in jsonschema.Draft7Validator(schema).iter_errors(obj)]
-    out += [f"{name} {p}: not in the CRD (pruned)" for p in pruned(obj, schema)]
+    out = [f"{name} {p}" for p in upstream_schemas.refused(obj, schema)]
     for inner in _enforced(obj):
-        out += problems(inner, version)
+        out += problems(inner, version, acm_version)
     return out
 
 
@@ -89,11 +72,20 @@ def _enforced(obj: dict) -> list[dict]:
     return []
 
 
-@pytest.fixture(scope="module", params=sorted(VARIANTS))
-def render(request) -> dict[str, object]:
+def _model(variant: str):
     from gpudash.model import model_from_dict
 
-    return generate_without_golden(model_from_dict(example(**VARIANTS[request.param])))
+    return model_from_dict(example(**VARIANTS[variant]))
+
+
+@pytest.fixture(scope="module", params=sorted(VARIANTS))
+def variant(request) -> str:
+    return request.param
+
+
+@pytest.fixture(scope="module")
+def render(variant) -> dict[str, object]:
+    return generate_without_golden(_model(variant))
 
 
 @pytest.fixture(scope="module")
@@ -108,6 +100,29 @@ def test_every_rendered_object_validates(objects, version):
     assert found == [], "\n".join(found)
 
 
+def _supported(variant: str) -> tuple[str, ...]:
+    """The ACM releases a render of ``variant`` must apply on: its outputs.acm_version and every later one."""
+    return ACM_VERSIONS[ACM_VERSIONS.index(_model(variant).outputs.acm_version):]
+
+
+@pytest.mark.parametrize("acm_version", ACM_VERSIONS)
+def test_every_rendered_object_validates_on_each_supported_acm(variant, objects, acm_version):
+    """Strictly, against that ACM release's CRDs: a field the release lacks fails, never "it gets dropped"."""
+    if acm_version not in _supported(variant):
+        pytest.skip(f"{variant} renders for ACM {_supported(variant)[0]} and later")
+    found = [f"{path}: {p}" for path, obj in sorted(objects.items())
+             for p in problems(obj, KUBERNETES_VERSIONS[-1], acm_version)]
+    assert found == [], "\n".join(found)
+
+
+def test_a_placement_with_a_field_an_older_acm_lacks_fails_there(objects, variant):
+    """The check is per release: the celSelector form of ACM 2.14 is refused by ACM 2.13's (backplane-2.8) CRD."""
+    placement = objects[layout.MCO_TIER_PLACEMENT]
+    cel = has_cel_selector(_model(variant).outputs.acm_version)
+    assert bool(problems(placement, KUBERNETES_VERSIONS[-1], "2.13")) == cel
+    assert problems(placement, KUBERNETES_VERSIONS[-1], ACM_CEL_SELECTOR) == []
+
+
 def test_the_check_catches_what_the_api_server_refuses_or_drops():
     namespace = kube.obj("v1", "Namespace", "x")
     assert problems(namespace, KUBERNETES_VERSIONS[0]) == []
@@ -118,7 +133,7 @@ def test_the_check_catches_what_the_api_server_refuses_or_drops():
     assert problems(kube.obj("argoproj.io/v1alpha1", "Unknown", "u"), KUBERNETES_VERSIONS[0])
 
 
-def test_each_destination_builds_alone_into_valid_objects(render, tmp_path):
+def test_each_destination_builds_alone_into_valid_objects(variant, render, tmp_path):
     require("kubectl")
     writer.apply(writer.plan(tmp_path, render))
     destinations = sorted(p.rpartition("/")[0] for p in render
@@ -132,7 +147,8 @@ def test_each_destination_builds_alone_into_valid_objects(render, tmp_path):
         assert docs, destination
         ids = [(d["apiVersion"], d["kind"], d["metadata"].get("namespace"), d["metadata"]["name"]) for d in docs]
         assert len(ids) == len(set(ids)), destination
-        found = [p for d in docs for p in problems(d, KUBERNETES_VERSIONS[-1])]
+        found = [(acm, p) for acm in _supported(variant) for d in docs
+                 for p in problems(d, KUBERNETES_VERSIONS[-1], acm)]
         assert found == [], (destination, found)
     for path, data in render.items():  # every Application's path is a destination of this render
         if path.startswith(layout.DEPLOY_ARGOCD) and isinstance(data, dict) and data.get("kind") == "Application":

@@ -2,9 +2,7 @@
 from __future__ import annotations
 
 import copy
-import json
 
-import jsonschema
 import pytest
 import yaml
 
@@ -12,10 +10,11 @@ from gpudash.base import layout
 from gpudash.base.errors import InputError
 from gpudash.model.load import bundled_example_path, load_bundled_example, model_from_dict
 from gpudash.render.mco import settings
-from tests.conftest import FIXTURES, generate_without_golden
+from tests import upstream_schemas
+from tests.conftest import generate_without_golden
+from tests.upstream_schemas import refused
 
-SCHEMA = json.loads((FIXTURES / "upstream/mco/multiclusterobservability-v1beta2.schema.json")
-                    .read_text())
+SCHEMA = upstream_schemas.schema(settings.API_VERSION, settings.KIND)
 
 
 def example(**changes) -> dict:
@@ -30,31 +29,8 @@ def example(**changes) -> dict:
     return data
 
 
-def pruned(instance, schema, path="") -> list[str]:
-    """Fields the API server would drop silently (structural pruning, as the Kubernetes CRD docs describe it):
-    unknown keys of a node without x-kubernetes-preserve-unknown-fields; declared keys are checked recursively
-    either way; ObjectMeta is the API server's own."""
-    if not isinstance(instance, dict):
-        return []
-    props, extra = schema.get("properties") or {}, schema.get("additionalProperties")
-    keep_unknown = schema.get("x-kubernetes-preserve-unknown-fields")
-    out = []
-    for key, value in instance.items():
-        if not path and key == "metadata":
-            continue
-        if key in props:
-            out += pruned(value, props[key], f"{path}.{key}")
-        elif isinstance(extra, dict):
-            out += pruned(value, extra, f"{path}.{key}")
-        elif not keep_unknown:
-            out.append(f"{path}.{key}")
-    return out
-
-
 def problems(obj: dict) -> list[str]:
-    errors = [f"{'.'.join(map(str, e.absolute_path))}: {e.message}"
-              for e in jsonschema.Draft7Validator(SCHEMA).iter_errors(obj)]
-    return errors + [f"{p}: not in the CRD (pruned)" for p in pruned(obj, SCHEMA)]
+    return refused(obj, SCHEMA)
 
 
 @pytest.mark.parametrize("output", ["patch", "resource"])
