@@ -1,7 +1,7 @@
-"""The upstream CRD schemas rendered custom resources are checked against, one set per supported ACM version
-(gpudash.model.versions.ACM_VERSIONS), and the check itself: an object is refused when its schema refuses it and
-when the API server would drop a field of it (structural pruning; strict field validation, as kubectl and ArgoCD
-apply, refuses such a field instead). Provenance: tests/fixtures/upstream/*/SOURCE.md."""
+"""The upstream CRD schemas rendered custom resources are checked against, one set per supported ACM release and
+OpenShift GitOps release (gpudash.model.versions), and the check itself: an object is refused when its schema
+refuses it and when the API server would drop a field of it (structural pruning; strict field validation, as kubectl
+and ArgoCD apply, refuses such a field instead). Provenance: tests/fixtures/upstream/*/SOURCE.md."""
 from __future__ import annotations
 
 import functools
@@ -9,7 +9,7 @@ import json
 
 import jsonschema
 
-from gpudash.model.versions import ACM_VERSIONS
+from gpudash.model.versions import ACM_VERSIONS, GITOPS_VERSIONS
 from tests.conftest import FIXTURES
 
 UPSTREAM = FIXTURES / "upstream"
@@ -29,10 +29,14 @@ OTHER_CRDS = {  # (apiVersion, kind) -> the one stored version of its schema, wh
     ("grafana.integreatly.org/v1beta1", "GrafanaDashboard"): "grafana-operator/grafanadashboard-v1beta1",
     ("grafana.integreatly.org/v1beta1", "GrafanaFolder"): "grafana-operator/grafanafolder-v1beta1",
     ("grafana.integreatly.org/v1beta1", "GrafanaDatasource"): "grafana-operator/grafanadatasource-v1beta1",
-    ("argoproj.io/v1alpha1", "Application"): "argocd/application-v1alpha1",
-    ("argoproj.io/v1alpha1", "ApplicationSet"): "argocd/applicationset-v1alpha1",
+}
+# (apiVersion, kind) -> its schema file in each OpenShift GitOps release's folder, tests/fixtures/upstream/gitops/<v>/
+GITOPS_CRDS = {
+    ("argoproj.io/v1alpha1", "Application"): "application-v1alpha1",
+    ("argoproj.io/v1alpha1", "ApplicationSet"): "applicationset-v1alpha1",
 }
 NEWEST = ACM_VERSIONS[-1]
+NEWEST_GITOPS = GITOPS_VERSIONS[-1]
 
 
 def acm_folder(acm_version: str):
@@ -40,19 +44,26 @@ def acm_folder(acm_version: str):
     return UPSTREAM / "acm" / acm_version
 
 
+def gitops_folder(gitops_version: str):
+    """The folder of OpenShift GitOps ``gitops_version``'s schemas."""
+    return UPSTREAM / "gitops" / gitops_version
+
+
 @functools.cache
 def _load(path) -> dict:
     return json.loads(path.read_text())
 
 
-def schemas(acm_version: str = NEWEST) -> dict[tuple[str, str], dict]:
-    """Every stored CRD schema by (apiVersion, kind), the ACM ones of release ``acm_version``."""
+def schemas(acm_version: str = NEWEST, gitops_version: str = NEWEST_GITOPS) -> dict[tuple[str, str], dict]:
+    """Every stored CRD schema by (apiVersion, kind): the ACM ones of release ``acm_version``, the Argo CD ones of
+    OpenShift GitOps ``gitops_version``."""
     acm = {key: _load(acm_folder(acm_version) / f"{stem}.schema.json") for key, stem in ACM_CRDS.items()}
-    return {**{key: _load(UPSTREAM / f"{stem}.schema.json") for key, stem in OTHER_CRDS.items()}, **acm}
+    gitops = {key: _load(gitops_folder(gitops_version) / f"{stem}.schema.json") for key, stem in GITOPS_CRDS.items()}
+    return {**{key: _load(UPSTREAM / f"{stem}.schema.json") for key, stem in OTHER_CRDS.items()}, **acm, **gitops}
 
 
 def schema(api_version: str, kind: str, acm_version: str = NEWEST) -> dict:
-    """The stored schema of one custom resource kind."""
+    """The stored schema of one custom resource kind (the newest OpenShift GitOps' for Argo CD's)."""
     return schemas(acm_version)[(api_version, kind)]
 
 

@@ -5,7 +5,8 @@ release, tests/fixtures/upstream/acm/SOURCE.md), with the fields the API server 
 pruning) refused too, as strict field validation does. The objects a Policy enforces on the spokes are checked as
 well. Renders: the bundled example (every target, for the oldest supported ACM), the example with the spoke tier,
 the self-managed scrape wiring and the ArgoCD Applications on, and the example for ACM 2.14 and later, so every
-object kind gpudash writes is covered, each against every ACM release its outputs.acm_version says it applies on.
+object kind gpudash writes is covered, each against every ACM release its outputs.acm_version says it applies on,
+the ArgoCD objects against every supported OpenShift GitOps release's CRDs.
 
 Each deploy/ destination, built alone by kustomize (``kubectl kustomize``, kubectl's built-in kustomize), gives
 objects that validate, and no object twice; the ArgoCD objects point at destinations that exist."""
@@ -21,7 +22,7 @@ import yaml
 from gpudash.base import kube, layout
 from gpudash.base.deferred import built
 from gpudash.base.yamlfmt import strip_comments
-from gpudash.model.versions import ACM_CEL_SELECTOR, ACM_VERSIONS, has_cel_selector
+from gpudash.model.versions import ACM_CEL_SELECTOR, ACM_VERSIONS, GITOPS_VERSIONS, has_cel_selector
 from gpudash.render import writer
 from tests import upstream_schemas
 from tests.conftest import generate_without_golden, require
@@ -44,9 +45,10 @@ def _builtin(obj: dict) -> bool:
     return "." not in group or group.endswith(".k8s.io")
 
 
-def problems(obj: dict, version: str, acm_version: str = upstream_schemas.NEWEST) -> list[str]:
+def problems(obj: dict, version: str, acm_version: str = upstream_schemas.NEWEST,
+             gitops_version: str = upstream_schemas.NEWEST_GITOPS) -> list[str]:
     """Why ``obj`` would be refused or altered by an API server of Kubernetes ``version`` on a hub (or its managed
-    cluster) of ACM ``acm_version``; [] when it would not."""
+    cluster) of ACM ``acm_version`` with OpenShift GitOps ``gitops_version``; [] when it would not."""
     name = f"{obj['kind']} {obj.get('metadata', {}).get('name')}"
     if _builtin(obj):
         try:
@@ -54,7 +56,7 @@ def problems(obj: dict, version: str, acm_version: str = upstream_schemas.NEWEST
         except kubernetes_validate.ValidationError as err:
             return [f"{name} {'.'.join(map(str, err.absolute_path))}: {err.message}"]
         return []
-    schema = upstream_schemas.schemas(acm_version).get((obj["apiVersion"], obj["kind"]))
+    schema = upstream_schemas.schemas(acm_version, gitops_version).get((obj["apiVersion"], obj["kind"]))
     if schema is None:
         return [f"{name}: no upstream schema for {obj['apiVersion']} {obj['kind']} (add it to tests/fixtures/upstream)"]
     out = [f"{name} {p}" for p in upstream_schemas.refused(obj, schema)]
@@ -113,6 +115,20 @@ def test_every_rendered_object_validates_on_each_supported_acm(variant, objects,
     found = [f"{path}: {p}" for path, obj in sorted(objects.items())
              for p in problems(obj, KUBERNETES_VERSIONS[-1], acm_version)]
     assert found == [], "\n".join(found)
+
+
+@pytest.mark.parametrize("gitops_version", GITOPS_VERSIONS)
+def test_the_argocd_objects_validate_on_each_supported_openshift_gitops(objects, gitops_version):
+    """Strictly, against the Application and ApplicationSet CRDs that OpenShift GitOps release installs."""
+    argocd = {path: obj for path, obj in objects.items() if obj["apiVersion"].startswith("argoproj.io/")}
+    if not argocd:
+        pytest.skip("no outputs.argocd in this variant")
+    found = [f"{path}: {p}" for path, obj in sorted(argocd.items())
+             for p in problems(obj, KUBERNETES_VERSIONS[-1], gitops_version=gitops_version)]
+    assert found == [], "\n".join(found)
+    for obj in argocd.values():  # and a field that release lacks would fail
+        assert problems({**obj, "spec": {**obj["spec"], "syncPolicies": {}}}, KUBERNETES_VERSIONS[-1],
+                        gitops_version=gitops_version)
 
 
 def test_a_placement_with_a_field_an_older_acm_lacks_fails_there(objects, variant):
