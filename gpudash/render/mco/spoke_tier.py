@@ -33,8 +33,9 @@ CLUSTER_SET = "global"
 # field is pruned and the Policy goes to every cluster of the set, the hub included. For them the Placement selects
 # the `name` label, which no controller sets on every ManagedCluster (OCM registration labels the cluster namespace
 # only; the multicloud-operators-foundation, pkg/controllers/clusterinfo/autodetect_controller.go, sets cloud, vendor,
-# clusterID and openshiftVersion*), so the hub admin labels each model cluster `name=<its name>`; a cluster without it
-# gets no tier and GPUBillingInputMissing names it. Label values are at most 63 characters.
+# clusterID and openshiftVersion*; only the console's import adds it, stolostron/console
+# frontend/src/lib/import-cluster.ts), so the hub admin labels each model cluster `name=<its name>`; a cluster
+# without it gets no tier and GPUBillingInputMissing names it. Label values are at most 63 characters.
 NAME_LABEL = "name"
 NAME_LABEL_MAX = 63
 CEL_CLUSTER_NAME = "managedCluster.metadata.name"
@@ -74,7 +75,8 @@ def label_selector(clusters) -> dict:
     too_long = [c for c in clusters if len(c) > NAME_LABEL_MAX]
     if too_long:
         raise GenerationError(f"cluster {too_long[0]!r} is longer than a label value ({NAME_LABEL_MAX}), so a "
-                              f"Placement cannot select it before ACM {ACM_CEL_SELECTOR}: set outputs.acm_version")
+                              f"Placement cannot select it before ACM {ACM_CEL_SELECTOR}: with every hub on "
+                              f"{ACM_CEL_SELECTOR} or later, set outputs.acm_version: '{ACM_CEL_SELECTOR}'")
     return {"matchExpressions": [{"key": NAME_LABEL, "operator": "In", "values": list(clusters)}]}
 
 
