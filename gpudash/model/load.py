@@ -106,7 +106,7 @@ def _semantic(data: dict[str, Any], ctx: Ctx) -> Model:
         billing=billing,
         sources=sections.sources(data["sources"], ctx),
         gpu_classes=classes,
-        tenants=tenants(data["tenants"], classes, ctx),
+        tenants=tenants(data["tenants"], classes, data["clusters"], ctx),
         clusters=tuple(sorted(data["clusters"])),
         alerts=sections.alerts(data["alerts"], billing, ctx),
         grafana=sections.grafana(data["grafana"]),

@@ -197,6 +197,9 @@ def _tenant() -> Schema:
                 "enum": quota_resources()},
             "additionalProperties": {"title": "a non-negative integer", "type": "integer", "minimum": 0}},
         "receiver": ref("receiver", "Alertmanager receiver of the tenant's alerts; default tenant-<name>."),
+        "clusters": {"description": "The clusters the tenant's namespace exists on (its quota, pruner Role and "
+                                    "RoleBinding go only there); default every cluster of the model.",
+                     "type": "array", "minItems": 1, "uniqueItems": True, "items": {"$ref": "#/$defs/dns_subdomain"}},
         "billing": billing_identity(),
     }, "A tenant: exactly one namespace with a budget.", required=("name", "namespace", "budget"))
 

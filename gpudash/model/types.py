@@ -172,6 +172,11 @@ class Tenant:
     quota: tuple[tuple[str, int], ...]  # (Kubernetes resource name, max requested), sorted; empty = no quota
     receiver: str  # Alertmanager receiver for this tenant's alerts
     billing: BillingIdentity = BillingIdentity()
+    clusters: tuple[str, ...] = ()  # the clusters its namespace exists on, sorted; empty = every cluster of the model
+
+    def on(self, cluster: str) -> bool:
+        """Whether the tenant's namespace exists on ``cluster`` (its quota and Roles may go there)."""
+        return not self.clusters or cluster in self.clusters
 
 
 IDLE_WINDOW = "30m"  # default alerts.idle.window (also the pruner's --idle-window)

@@ -31,7 +31,9 @@ FOLDERS = {
                    "any Prometheus; kubernetes/: a cluster without ACM (deploy/single)"),
     layout.ALERTS: ("alert rules, alertmanager.yml; kubernetes/: the alerts as a PrometheusRule",
                     "any Prometheus / Alertmanager; kubernetes/: a cluster without ACM (deploy/single)"),
-    layout.QUOTAS: ("the tenants' GPU ResourceQuotas", "every cluster (deploy/spokes, deploy/single)"),
+    layout.QUOTAS: ("the tenants' GPU ResourceQuotas; <cluster>/: those of tenants existing on some clusters only",
+                    "every cluster (deploy/spokes, deploy/single); <cluster>/: that cluster "
+                    "(deploy/clusters/<cluster>)"),
     layout.DASHBOARDS: ("dashboard JSON; acm/: the hub's Grafana ConfigMaps; import/: for Grafana's manual import",
                         "Grafana; acm/: the ACM hub (deploy/hub)"),
     layout.GRAFANA: ("provisioning/ (self-managed Grafana), operator/ (grafana-operator CRs), bootstrap.json",
@@ -40,7 +42,8 @@ FOLDERS = {
     layout.MIXIN: ("the same rules, alerts and dashboards as a jsonnet mixin", "kube-prometheus users"),
     layout.WIRING: ("the exporters' ServiceMonitors, the Role letting prometheus-k8s discover them, "
                     "kube-state-metrics' --metric-labels-allowlist", "every self-managed spoke (deploy/spokes)"),
-    layout.PRUNE: ("the idle-GPU pruner's namespace and RBAC; <cluster>/: its Deployment there",
+    layout.PRUNE: ("the idle-GPU pruner's namespace and RBAC; <cluster>/: its Deployment there and the Roles in "
+                   "namespaces of tenants existing on some clusters only",
                    "every cluster (deploy/spokes); <cluster>/: that cluster (deploy/clusters/<cluster>)"),
 }
 
@@ -65,7 +68,8 @@ def destinations(model: Model, folders: set[str]) -> dict[str, tuple[str, ...]]:
            layout.DEPLOY_GRAFANA: present(layout.GRAFANA_OPERATOR)}
     for cluster in model.clusters:
         out[layout.deploy_cluster(cluster)] = (*((layout.DEPLOY_SPOKES,) if out[layout.DEPLOY_SPOKES] else ()),
-                                               *present(layout.prune_deployment(cluster).rpartition("/")[0]))
+                                               *present(layout.quotas_on(cluster),
+                                                        layout.prune_deployment(cluster).rpartition("/")[0]))
     alone = present(layout.prune_deployment(model.clusters[0]).rpartition("/")[0]) if len(model.clusters) == 1 else ()
     out[layout.DEPLOY_SINGLE] = present(layout.RULES_KUBERNETES, layout.ALERTS_KUBERNETES, layout.QUOTAS,
                                         layout.PRUNE, layout.WIRING) + alone
