@@ -183,6 +183,16 @@ DEPLOY_GRAFANA = f"{DEPLOY}/grafana"  # where grafana-operator runs
 DEPLOY_ARGOCD = f"{DEPLOY}/argocd"  # ArgoCD Applications of the destinations (outputs.argocd only)
 
 
+def deploy_argocd(name: str) -> str:
+    """A set of ArgoCD objects applied together: ``acm`` (on the hub) or ``single`` (a cluster without ACM)."""
+    return f"{DEPLOY_ARGOCD}/{name}"
+
+
+def argocd_object(name: str, obj_name: str, kind: str) -> str:
+    """An object of the ArgoCD set ``name`` (an Application, or the application controller's RBAC)."""
+    return f"{deploy_argocd(name)}/{obj_name}.{kind.lower()}.yaml"
+
+
 def deploy_cluster(cluster: str) -> str:
     """A managed cluster's destination: what every spoke gets plus its own objects."""
     return f"{DEPLOY}/clusters/{cluster}"

@@ -47,7 +47,7 @@ CRDS = {  # (apiVersion, kind) -> the upstream CRD schema of that version
     ("argoproj.io/v1alpha1", "ApplicationSet"): "argocd/applicationset-v1alpha1",
 }
 SCHEMAS = {key: json.loads((UPSTREAM / f"{stem}.schema.json").read_text()) for key, stem in CRDS.items()}
-ARGOCD = {"repo_url": "https://git.example.com/platform/gitops.git", "path": "gpu/billing"}
+ARGOCD = {"repo_url": "https://git.example.com/platform/gitops.git", "path": "gpu/billing", "controller_rbac": True}
 VARIANTS = {
     "example": {},
     "tier-wiring-argocd": {"billing.spoke_tier": "policy", "sources.self_managed": {"namespace": "gpu-monitoring"},
