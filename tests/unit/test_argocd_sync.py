@@ -208,3 +208,4 @@ def test_the_pull_model_is_refused_with_one_line():
         model_from_dict(example(**{"outputs.argocd": {**ARGOCD, "mode": "pull"}}), file="m.yaml")
     assert "outputs.argocd.mode" in str(err.value) and "pull model is not supported" in str(err.value)
     assert "\n" not in str(err.value).strip()
+
