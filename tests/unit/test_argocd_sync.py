@@ -33,8 +33,14 @@ PRUNE = {"image": "registry.example.com/gpudash:1", "prometheus_url": "https://t
 EVERYTHING = {"billing.spoke_tier": "policy", "sources.self_managed": {"namespace": "gpu-monitoring"}, "prune": PRUNE}
 
 
+# Renders whose in-cluster destinations hold other kinds: the whole MultiClusterObservability (cluster-scoped) on
+# the hub; one cluster, so deploy/single/ also holds the pruner's Deployment.
+VARIANTS = {"example": {}, "mco-resource": {"mco.output": "resource"}, "one-cluster": {"clusters": ["prod-east"]}}
+
+
 def render(rbac: bool, **changes: Any) -> tuple[Any, dict[str, Any]]:
     data = example(**EVERYTHING, **{"outputs.argocd": {**ARGOCD, "controller_rbac": rbac}}, **changes)
+    data.pop("energy")  # its cluster prices name the example's clusters
     for t in data["tenants"]:  # team-b exists on prod-east only
         if t["name"] == "team-b":
             t["clusters"] = ["prod-east"]
@@ -136,15 +142,19 @@ def with_rbac():
     return render(True)
 
 
-def test_a_stock_openshift_gitops_syncs_every_application_with_the_rendered_rbac(with_rbac):
-    model, files = with_rbac
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_a_stock_openshift_gitops_syncs_every_application_with_the_rendered_rbac(variant):
+    model, files = render(True, **VARIANTS[variant])
     assert any(p.endswith(".clusterrole.yaml") for p in files if p.startswith(layout.DEPLOY_ARGOCD))
     assert forbidden(files, model) == []
+    assert missing_namespaces(files, model) == [] and misplaced_tenant_objects(files, model) == []
 
 
 def test_without_it_the_stock_controller_is_forbidden_what_the_issue_names():
     model, files = render(False)
     found = "\n".join(forbidden(files, model))
+    one, single = render(False, **VARIANTS["one-cluster"])
+    assert "deploy/single: create deployments.apps in gpudash-prune" in forbidden(single, one)
     for what in ("secrets. in open-cluster-management-observability", "policies.policy.open-cluster-management.io",
                  "placements.cluster.open-cluster-management.io", "grafanadashboards.grafana.integreatly.org",
                  "prometheusrules.monitoring.coreos.com", "services. in", "serviceaccounts.",
