@@ -15,7 +15,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from gpudash.base import kube, layout
-from gpudash.base.deferred import Deferred
 from gpudash.model.types import ArgoCD, Model
 from gpudash.render.grafana.delivery import OPERATOR_NAMESPACE
 from gpudash.render.mco.settings import NAMESPACE as MCO_NAMESPACE
@@ -109,8 +108,8 @@ def synced(destination: str, present: dict[str, tuple[str, ...]], files: dict[st
                 todo.append(f)
             else:
                 folders.add(f)
-    return [d for p, d in sorted(files.items()) if p.rpartition("/")[0] in folders and kube.is_resource(p, d)
-            and not isinstance(d, Deferred) and kube.is_object(d)]
+    return [d for p, d in sorted(files.items())
+            if p.rpartition("/")[0] in folders and kube.is_resource(p, d) and kube.is_object(d)]
 
 
 def _sync_policy(objects: list[dict[str, Any]], namespace: str | None) -> dict[str, Any]:
