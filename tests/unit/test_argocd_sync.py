@@ -10,8 +10,9 @@ through the destinations it lists), checked statically against what its applier 
   Application's CreateNamespace) or is a documented prerequisite (gitops.PREREQUISITES, a tenant's own namespace);
 - every object in a tenant's namespace goes only to clusters where that tenant exists (``tenants[].clusters``).
 
-The spokes' Applications (the ApplicationSet) are applied with the identity of ACM's cluster secrets, not the
-controller's: for them only the namespace and tenant checks run (docs/outputs.md, "Who applies what")."""
+The spokes' Applications (the ApplicationSet) are applied with the identity of ACM's push-model cluster secrets,
+the application-manager addon's ServiceAccount on each managed cluster (stolostron/multicloud-operators-subscription,
+tests/fixtures/upstream/acm-gitops/SOURCE.md; docs/outputs.md, "Who applies what")."""
 from __future__ import annotations
 
 import json
@@ -27,6 +28,9 @@ from tests.conftest import FIXTURES, generate_without_golden
 from tests.unit.test_mco_settings import example
 
 STOCK = json.loads((FIXTURES / "upstream" / "argocd" / "openshift-gitops-controller.clusterrole.json").read_text())
+# The identity of ACM's push-model cluster secrets on a managed cluster (tests/fixtures/upstream/acm-gitops/SOURCE.md)
+APPLICATION_MANAGER = json.loads((FIXTURES / "upstream" / "acm-gitops" / "application-manager.clusterrole.json")
+                                 .read_text())
 SYNC_VERBS = ("get", "create", "patch", "delete")  # apply (client- or server-side), prune
 ARGOCD = {"repo_url": "https://git.example.com/platform/gitops.git", "path": "gpu/billing"}
 PRUNE = {"image": "registry.example.com/gpudash:1", "prometheus_url": "https://thanos.example.com"}
@@ -78,22 +82,35 @@ def controller_rules(files: dict[str, Any], account: dict) -> dict[str, list[dic
     return out
 
 
+def denied(destination: str, objects: list[dict], rules: dict[str, list[dict]]) -> list[str]:
+    """What an applier holding ``rules`` ({namespace, "" = cluster-wide: rules}) may not do to sync ``objects``."""
+    out = []
+    for o in objects:
+        group, resource = kube.resource(o)
+        ns = o["metadata"].get("namespace", "")
+        held = rules[""] + rules.get(ns, []) if ns else rules[""]
+        out += [f"{destination}: {verb} {resource}.{group} in {ns or 'the cluster'}" for verb in SYNC_VERBS
+                if not any(_allows(r, group, resource, verb, o["metadata"]["name"]) for r in held)]
+        if o["kind"] == "ManagedClusterSetBinding" and not any(
+                _allows(r, argocd_rbac.BIND[0], argocd_rbac.BIND[1], "create", o["spec"]["clusterSet"])
+                for r in rules[""]):
+            out.append(f"{destination}: bind cluster set {o['spec']['clusterSet']}")
+    return out
+
+
 def forbidden(files: dict[str, Any], model) -> list[str]:
-    """What the controller may not do for the Applications it syncs to its own cluster."""
+    """What the appliers may not do: the controller for the Applications it syncs to its own cluster, ACM's
+    application-manager for what the ApplicationSet syncs to each managed cluster."""
     rules = controller_rules(files, argocd_rbac.account(model.outputs.argocd))
     out = []
     for app in (d for p, d in files.items() if p.startswith(layout.DEPLOY_ARGOCD) and d.get("kind") == "Application"):
         destination = posixpath.relpath(app["spec"]["source"]["path"], model.outputs.argocd.path)
-        for o in objects_of(files, destination):
-            group, resource = kube.resource(o)
-            ns = o["metadata"].get("namespace", "")
-            held = rules[""] + rules.get(ns, []) if ns else rules[""]
-            out += [f"{destination}: {verb} {resource}.{group} in {ns or 'the cluster'}" for verb in SYNC_VERBS
-                    if not any(_allows(r, group, resource, verb, o["metadata"]["name"]) for r in held)]
-            if o["kind"] == "ManagedClusterSetBinding" and not any(
-                    _allows(r, argocd_rbac.BIND[0], argocd_rbac.BIND[1], "create", o["spec"]["clusterSet"])
-                    for r in rules[""]):
-                out.append(f"{destination}: bind cluster set {o['spec']['clusterSet']}")
+        out += denied(destination, objects_of(files, destination), rules)
+    spokes = [d for p, d in files.items() if p.startswith(layout.DEPLOY_ARGOCD) and d.get("kind") == "ApplicationSet"]
+    for appset in spokes:
+        assert appset["spec"]["template"]["spec"]["source"]["path"].endswith(layout.deploy_cluster("{{.name}}"))
+        out += [p for c in model.clusters for p in denied(layout.deploy_cluster(c), objects_of(
+            files, layout.deploy_cluster(c)), {"": APPLICATION_MANAGER["rules"]})]
     return out
 
 
