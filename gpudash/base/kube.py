@@ -26,6 +26,30 @@ RBAC_API = "rbac.authorization.k8s.io/v1"
 PART_OF = {"app.kubernetes.io/part-of": "gpudash", "app.kubernetes.io/managed-by": "gpudash"}
 
 
+# The REST resource of every kind gpudash renders, as RBAC rules name it (the plural of the kind's CRD or built-in
+# type): what the Roles rendered for ArgoCD's application controller grant, and what the sync check tests.
+RESOURCES = {
+    "Namespace": "namespaces", "ServiceAccount": "serviceaccounts", "Service": "services", "ConfigMap": "configmaps",
+    "Secret": "secrets", "ResourceQuota": "resourcequotas", "Deployment": "deployments", "Role": "roles",
+    "RoleBinding": "rolebindings", "ClusterRole": "clusterroles", "ClusterRoleBinding": "clusterrolebindings",
+    "ServiceMonitor": "servicemonitors", "PrometheusRule": "prometheusrules",
+    "MultiClusterObservability": "multiclusterobservabilities", "Policy": "policies",
+    "PlacementBinding": "placementbindings", "Placement": "placements",
+    "ManagedClusterSetBinding": "managedclustersetbindings", "GrafanaDashboard": "grafanadashboards",
+    "GrafanaFolder": "grafanafolders", "GrafanaDatasource": "grafanadatasources", "Application": "applications",
+    "ApplicationSet": "applicationsets",
+}
+
+
+def resource(data: dict[str, Any]) -> tuple[str, str]:
+    """(API group, resource) of an object, as an RBAC rule names them ("" = the core group)."""
+    kind = data["kind"]
+    if kind not in RESOURCES:
+        raise GenerationError(f"{kind} {data['metadata']['name']}: no REST resource known for kind {kind} "
+                              "(add it to gpudash.base.kube.RESOURCES)")
+    return str(data["apiVersion"]).rpartition("/")[0], RESOURCES[kind]
+
+
 def obj(api_version: str, kind: str, name: str, namespace: str | None = None, labels: dict[str, str] | None = None,
         annotations: dict[str, str] | None = None, **body: Any) -> dict[str, Any]:
     """A Kubernetes object as plain data, with gpudash's ownership labels."""

@@ -83,13 +83,14 @@ def prune_deployment(cluster: str) -> str:
     return f"{PRUNE}/{cluster}/deployment.yaml"
 
 
-def prune_role(namespace: str) -> str:
-    """The pruner's Role in one tenant namespace (no ClusterRole: it acts in tenant namespaces only)."""
-    return f"{PRUNE}/{namespace}.role.yaml"
+def prune_role(namespace: str, cluster: str = "") -> str:
+    """The pruner's Role in one tenant namespace (no ClusterRole: it acts in tenant namespaces only); with
+    ``cluster``, that of a tenant existing on some clusters only, in that cluster's folder."""
+    return f"{PRUNE}/{cluster + '/' if cluster else ''}{namespace}.role.yaml"
 
 
-def prune_role_binding(namespace: str) -> str:
-    return f"{PRUNE}/{namespace}.rolebinding.yaml"
+def prune_role_binding(namespace: str, cluster: str = "") -> str:
+    return f"{PRUNE}/{cluster + '/' if cluster else ''}{namespace}.rolebinding.yaml"
 
 
 # --- monitoring mixin (inside MIXIN; its files import each other by these names) -------------------------------------
@@ -115,8 +116,15 @@ def mco_configmap(name: str) -> str:
     return f"{MCO}/{name}.yaml"
 
 
-def quota(tenant: str) -> str:
-    return f"{QUOTAS}/{tenant}.resourcequota.yaml"
+def quota(tenant: str, cluster: str = "") -> str:
+    """A tenant's ResourceQuota; with ``cluster``, that of a tenant existing on some clusters only
+    (quotas/<cluster>/)."""
+    return f"{QUOTAS}/{cluster + '/' if cluster else ''}{tenant}.resourcequota.yaml"
+
+
+def quotas_on(cluster: str) -> str:
+    """The quotas of the tenants existing on ``cluster`` but not on every cluster."""
+    return f"{QUOTAS}/{cluster}"
 
 
 def alert_test(family: str) -> str:
@@ -173,6 +181,16 @@ DEPLOY_SPOKES = f"{DEPLOY}/spokes"  # what every managed cluster gets
 DEPLOY_SINGLE = f"{DEPLOY}/single"  # a cluster without ACM
 DEPLOY_GRAFANA = f"{DEPLOY}/grafana"  # where grafana-operator runs
 DEPLOY_ARGOCD = f"{DEPLOY}/argocd"  # ArgoCD Applications of the destinations (outputs.argocd only)
+
+
+def deploy_argocd(name: str) -> str:
+    """A set of ArgoCD objects applied together: ``acm`` (on the hub) or ``single`` (a cluster without ACM)."""
+    return f"{DEPLOY_ARGOCD}/{name}"
+
+
+def argocd_object(name: str, obj_name: str, kind: str) -> str:
+    """An object of the ArgoCD set ``name`` (an Application, or the application controller's RBAC)."""
+    return f"{deploy_argocd(name)}/{obj_name}.{kind.lower()}.yaml"
 
 
 def deploy_cluster(cluster: str) -> str:

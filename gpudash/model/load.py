@@ -22,7 +22,7 @@ from gpudash.model.gpu_classes import gpu_classes
 from gpudash.model.parse import not_a_mapping, parse_yaml, read_text
 from gpudash.model.schema import json_schema
 from gpudash.model.tenants import tenants
-from gpudash.model.types import ALL_TARGETS, ArgoCD, Energy, Model, Outputs
+from gpudash.model.types import ALL_TARGETS, ARGOCD_PULL_REFUSED, ArgoCD, Energy, Model, Outputs
 from gpudash.model.validate import check_numbers, check_plain, fill_defaults, tree_copy, validate
 
 BUNDLED_SOURCE = "<bundled example>"
@@ -99,6 +99,8 @@ def _build_model(data: Any, ctx: Ctx) -> Model:
 
 
 def _semantic(data: dict[str, Any], ctx: Ctx) -> Model:
+    ctx.check(data["outputs"].get("argocd", {}).get("mode") != "pull", ("outputs", "argocd", "mode"),
+              ARGOCD_PULL_REFUSED)
     billing = sections.billing(data["billing"], "acm" in data["outputs"]["targets"], ctx)
     classes = gpu_classes(data["gpu_classes"], ctx)
     return Model(
@@ -106,7 +108,7 @@ def _semantic(data: dict[str, Any], ctx: Ctx) -> Model:
         billing=billing,
         sources=sections.sources(data["sources"], ctx),
         gpu_classes=classes,
-        tenants=tenants(data["tenants"], classes, ctx),
+        tenants=tenants(data["tenants"], classes, data["clusters"], ctx),
         clusters=tuple(sorted(data["clusters"])),
         alerts=sections.alerts(data["alerts"], billing, ctx),
         grafana=sections.grafana(data["grafana"]),

@@ -13,6 +13,7 @@ from gpudash.model.schema_invoicing import billing_identity, issuer
 from gpudash.model.schema_types import Schema, closed_object, ref, value_types
 from gpudash.model.types import (
     ALL_TARGETS,
+    ARGOCD_MODES,
     DAY,
     IDLE_WINDOW,
     MAX_BACKFILL_HOURS,
@@ -198,6 +199,9 @@ def _tenant() -> Schema:
                 "enum": quota_resources()},
             "additionalProperties": {"title": "a non-negative integer", "type": "integer", "minimum": 0}},
         "receiver": ref("receiver", "Alertmanager receiver of the tenant's alerts; default tenant-<name>."),
+        "clusters": {"description": "The clusters the tenant's namespace exists on (its quota, pruner Role and "
+                                    "RoleBinding go only there); default every cluster of the model.",
+                     "type": "array", "minItems": 1, "uniqueItems": True, "items": {"$ref": "#/$defs/dns_subdomain"}},
         "billing": billing_identity(),
     }, "A tenant: exactly one namespace with a budget.", required=("name", "namespace", "budget"))
 
@@ -309,6 +313,17 @@ def _outputs() -> Schema:
                      "description": "The output folder within the repository (relative, no leading '/')."},
             "namespace": {"$ref": "#/$defs/dns_label", "default": "openshift-gitops",
                           "description": "The namespace of the ArgoCD instance the Applications go to."},
+            "instance": {"$ref": "#/$defs/dns_label", "default": "openshift-gitops",
+                         "description": "The name of the ArgoCD instance (its CR): its application controller runs "
+                                        "as the ServiceAccount <instance>-argocd-application-controller."},
+            "controller_rbac": {"type": "boolean", "default": False,
+                                "description": "Render, beside the Applications, the least-privilege Roles and "
+                                               "ClusterRole its application controller needs to sync them (a stock "
+                                               "OpenShift GitOps controller cannot write Secrets, Services, "
+                                               "Deployments or the ACM, Grafana and monitoring kinds)."},
+            "mode": {"enum": list(ARGOCD_MODES), "default": ARGOCD_MODES[0],
+                     "description": "How the spokes get their Applications: push (the hub's ArgoCD applies them "
+                                    "through the cluster secrets of ACM's GitOpsCluster); pull is not supported."},
         }, "Render ArgoCD Applications (deploy/argocd/) for the deploy/ folders: present when the output is "
            "committed to a Git repository ArgoCD reads.", required=("repo_url",)),
         "acm_version": {"description": "The oldest ACM hub the output is applied on (docs/outputs.md, supported "

@@ -1,5 +1,6 @@
 """The model's tenants from validated data: unique names and namespaces, quotas only on what the classes offer,
-ascending budget alerts, and whom each tenant's invoices are addressed to."""
+ascending budget alerts, whom each tenant's invoices are addressed to, and the clusters it exists on (only the
+model's; every one of them is kept as "every cluster")."""
 from __future__ import annotations
 
 from typing import Any
@@ -15,7 +16,8 @@ def threshold_label(fraction: float) -> str:
     return f"{fraction:g}"
 
 
-def tenants(items: list[dict[str, Any]], classes: tuple[GpuClass, ...], ctx: Ctx) -> tuple[Tenant, ...]:
+def tenants(items: list[dict[str, Any]], classes: tuple[GpuClass, ...], clusters: list[str],
+            ctx: Ctx) -> tuple[Tenant, ...]:
     unique(items, "name", ("tenants",), "tenant name", ctx)
     unique(items, "namespace", ("tenants",), "namespace", ctx)
     offered = sorted({p.resource for c in classes for p in c.mig})
@@ -34,11 +36,16 @@ def tenants(items: list[dict[str, Any]], classes: tuple[GpuClass, ...], ctx: Ctx
         for j in range(1, len(alert_at)):
             ctx.check(alert_at[j] > alert_at[j - 1], ("tenants", index, "alert_at", j),
                       f"{alert_at[j]} is not above {alert_at[j - 1]}: alert_at must be strictly ascending")
+        for j, cluster in enumerate(t.get("clusters", ())):
+            ctx.check(cluster in clusters, ("tenants", index, "clusters", j),
+                      f"{cluster!r} is not one of the model's clusters ({', '.join(sorted(clusters))})")
+        on = tuple(sorted(t.get("clusters", ())))
         built.append(Tenant(
             name=t["name"], namespace=t["namespace"], budget=float(t["budget"]),
             alert_at=tuple(float(x) for x in alert_at),
             quota=tuple(sorted((k, int(v)) for k, v in t.get("quota", {}).items())),
-            receiver=t.get("receiver", f"tenant-{t['name']}"), billing=_billing_identity(t.get("billing", {}))))
+            receiver=t.get("receiver", f"tenant-{t['name']}"), billing=_billing_identity(t.get("billing", {})),
+            clusters=() if set(on) >= set(clusters) else on))
     return tuple(sorted(built, key=lambda t: t.name))
 
 

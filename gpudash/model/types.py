@@ -173,6 +173,11 @@ class Tenant:
     quota: tuple[tuple[str, int], ...]  # (Kubernetes resource name, max requested), sorted; empty = no quota
     receiver: str  # Alertmanager receiver for this tenant's alerts
     billing: BillingIdentity = BillingIdentity()
+    clusters: tuple[str, ...] = ()  # the clusters its namespace exists on, sorted; empty = every cluster of the model
+
+    def on(self, cluster: str) -> bool:
+        """Whether the tenant's namespace exists on ``cluster`` (its quota and Roles may go there)."""
+        return not self.clusters or cluster in self.clusters
 
 
 IDLE_WINDOW = "30m"  # default alerts.idle.window (also the pruner's --idle-window)
@@ -275,6 +280,15 @@ TARGETS: dict[str, str] = {
 ALL_TARGETS = tuple(TARGETS)
 
 
+# outputs.argocd.mode. ACM's pull model is refused: its cluster secrets in ArgoCD's namespace carry the dummy server
+# https://<cluster>-control-plane (stolostron/multicloud-integrations pkg/controller/gitopscluster/import_clusters.go,
+# CreateManagedClusterSecretInArgo), so the hub's cluster-generator ApplicationSet would sync to no real cluster.
+ARGOCD_MODES = ("push", "pull")
+ARGOCD_PULL_REFUSED = ("ACM's pull model is not supported: its cluster secrets carry a dummy server "
+                       "(https://<cluster>-control-plane), so the hub's ApplicationSet would reach no cluster; use "
+                       "the push model, or point each spoke's own ArgoCD at deploy/clusters/<cluster>")
+
+
 @dataclass(frozen=True)
 class ArgoCD:
     """Where ArgoCD reads the rendered output (``outputs.argocd``): the Git repository, revision and folder."""
@@ -283,6 +297,9 @@ class ArgoCD:
     revision: str = "HEAD"
     path: str = "."  # the output folder within the repository
     namespace: str = "openshift-gitops"  # the ArgoCD instance's namespace (OpenShift GitOps' default)
+    instance: str = "openshift-gitops"  # the ArgoCD CR's name (its application controller's ServiceAccount follows)
+    controller_rbac: bool = False  # render the least-privilege RBAC its application controller needs
+    mode: str = "push"  # how ACM hands the spokes to ArgoCD: "push" (the only one supported; "pull" is refused)
 
 
 @dataclass(frozen=True)

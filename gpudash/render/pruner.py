@@ -5,10 +5,11 @@ scrape wiring), the ServiceAccount, a Role and RoleBinding in each tenant namesp
 permissions of :func:`gpudash.queries.prune.permissions` (no ClusterRole: nothing cluster-wide), and the Service and
 ServiceMonitor of its ``gpudash_prune_ineffective_stop`` gauge. ``prune/<cluster>/``: that cluster's Deployment
 ``gpudash-prune-<cluster>`` running ``gpudash prune --daemon --cluster <cluster>`` on its own workloads in the
-model's tenant namespaces. Apply both folders on each cluster. Like gpu-pruner (wseaton/gpu-pruner
-``gpu-pruner/hack/``), one replica without leader election: ``Recreate`` stops the old pod before the new one
-starts, so two pruners never act in the same cycle. No secret is ever in an argument: the Prometheus token comes
-from ``prune.token_secret`` through an environment variable.
+model's tenant namespaces existing there, and the Roles of the tenants existing on some clusters only. Apply both
+folders on each cluster. Like gpu-pruner (wseaton/gpu-pruner ``gpu-pruner/hack/``), one replica without leader
+election: ``Recreate`` stops the old pod before the new one starts, so two pruners never act in the same cycle. No
+secret is ever in an argument: the Prometheus token comes from ``prune.token_secret`` through an environment
+variable.
 """
 from __future__ import annotations
 
@@ -33,10 +34,24 @@ TRUSTED_CA_KEY = "ca-bundle.crt"
 TRUSTED_CA_DIR = "/etc/gpudash/trusted-ca"
 
 
-def tenant_namespaces(model: Model, prune: Prune) -> list[str]:
-    """The namespaces the pruner may act in: the tenants', never a system namespace or its own."""
+def tenant_namespaces(model: Model, prune: Prune, cluster: str | None = None) -> list[str]:
+    """The namespaces the pruner may act in: the tenants' (with ``cluster``: those existing there), never a system
+    namespace or its own."""
     scope = plan.Scope("", frozenset(t.namespace for t in model.tenants), prune.namespace)
-    return sorted({t.namespace for t in model.tenants if scope.namespace_refusal(t.namespace) is None})
+    return sorted({t.namespace for t in model.tenants if scope.namespace_refusal(t.namespace) is None
+                   and (cluster is None or t.on(cluster))})
+
+
+def _rbac(model: Model, prune: Prune) -> dict[str, dict]:
+    """A Role and RoleBinding per tenant namespace: in prune/ for a tenant on every cluster, in prune/<cluster>/ of
+    each pruned cluster it exists on for the others (``tenants[].clusters``)."""
+    allowed = set(tenant_namespaces(model, prune))
+    out: dict[str, dict] = {}
+    for t in (t for t in model.tenants if t.namespace in allowed):
+        for cluster in (c for c in prune.clusters if t.on(c)) if t.clusters else ("",):
+            out[layout.prune_role(t.namespace, cluster)] = role(t.namespace)
+            out[layout.prune_role_binding(t.namespace, cluster)] = role_binding(t.namespace, prune)
+    return out
 
 
 def rules() -> list[dict]:
@@ -67,7 +82,7 @@ def role_binding(namespace: str, prune: Prune) -> dict:
 def _args(model: Model, prune: Prune, cluster: str) -> list[str]:
     args = ["--daemon", "--run-mode", prune.run_mode, "--check-interval", q.duration(prune.check_interval),
             "--max-actions", str(prune.max_actions), "--cluster", cluster,
-            *(a for ns in tenant_namespaces(model, prune) for a in ("--tenant-namespace", ns)),
+            *(a for ns in tenant_namespaces(model, prune, cluster) for a in ("--tenant-namespace", ns)),
             "--idle-window", q.duration(model.alerts.idle.window), "--push-interval",
             q.duration(model.billing.mco_interval), "--currency", model.currency,
             "--metrics-port", str(METRICS_PORT), "--prometheus-url", prune.prometheus_url]
@@ -116,12 +131,10 @@ def artifacts(model: Model) -> dict[str, dict]:
     prune = model.prune
     if prune is None:
         return {}
-    namespaces = tenant_namespaces(model, prune)
     return {
         layout.PRUNE_NAMESPACE: kube.obj("v1", "Namespace", prune.namespace, labels=kube.CLUSTER_MONITORING),
         layout.PRUNE_SERVICE_ACCOUNT: kube.obj("v1", "ServiceAccount", NAME, prune.namespace),
-        **{layout.prune_role(ns): role(ns) for ns in namespaces},
-        **{layout.prune_role_binding(ns): role_binding(ns, prune) for ns in namespaces},
+        **_rbac(model, prune),
         **_metrics(prune),
         **{layout.prune_deployment(c): deployment(model, prune, c) for c in prune.clusters},
         **({layout.PRUNE_TRUSTED_CA: {

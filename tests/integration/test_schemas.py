@@ -31,7 +31,7 @@ from tests.unit.test_mco_settings import example
 # OpenShift 4.18, 4.19 and 4.21 ship Kubernetes 1.31, 1.32 and 1.34 (the Prometheus 3 releases gpudash is proven on
 # arrive with 4.19-4.21, docs/testing.md "Prometheus versions").
 KUBERNETES_VERSIONS = ("1.31.0", "1.32.0", "1.34.0")
-ARGOCD = {"repo_url": "https://git.example.com/platform/gitops.git", "path": "gpu/billing"}
+ARGOCD = {"repo_url": "https://git.example.com/platform/gitops.git", "path": "gpu/billing", "controller_rbac": True}
 VARIANTS = {  # each for every supported ACM from its outputs.acm_version on (the example's: the oldest)
     "example": {},
     "tier-wiring-argocd": {"billing.spoke_tier": "policy", "sources.self_managed": {"namespace": "gpu-monitoring"},

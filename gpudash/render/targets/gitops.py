@@ -16,10 +16,26 @@ from typing import Any
 
 from gpudash.base import kube, layout
 from gpudash.model.types import ArgoCD, Model
+from gpudash.render.grafana.delivery import OPERATOR_NAMESPACE
+from gpudash.render.mco.settings import NAMESPACE as MCO_NAMESPACE
+from gpudash.render.targets import argocd_rbac
 
 ARGOCD_API = "argoproj.io/v1alpha1"
 IN_CLUSTER = "https://kubernetes.default.svc"  # ArgoCD's name for the cluster it runs on
 PROJECT = "default"
+# Every Application syncs by itself, prunes what a render removed, undoes drift, and retries a failed sync (an
+# object whose CRD or namespace is not there yet): argoproj/argo-cd docs/user-guide/auto_sync.md, sync-options.md
+# and the Application CRD's spec.syncPolicy (retry.limit, retry.backoff).
+SYNC_POLICY = {"automated": {"prune": True, "selfHeal": True},
+               "retry": {"limit": 10, "backoff": {"duration": "30s", "factor": 2, "maxDuration": "10m"}}}
+CREATE_NAMESPACE = "CreateNamespace=true"
+# The namespace an Application creates (its destination namespace, CreateNamespace=true): gpudash's, holding every
+# object of the destination but not rendered as a Namespace object, since the user's Grafana and token Secrets live
+# there too: ArgoCD only creates it when missing (argo-cd docs/user-guide/sync-options.md, "Create Namespace").
+CREATED_NAMESPACE = {layout.DEPLOY_GRAFANA: OPERATOR_NAMESPACE}
+# Namespaces objects land in that no destination creates: what must exist before a sync (docs/outputs.md), besides
+# each tenant's namespace on the clusters it exists on (tenants[].clusters).
+PREREQUISITES = {MCO_NAMESPACE: "ACM's observability (the MultiClusterObservability is installed on the hub)"}
 
 # Every top-level folder a render may write: what it holds and where it goes (the README's table).
 FOLDERS = {
@@ -31,7 +47,9 @@ FOLDERS = {
                    "any Prometheus; kubernetes/: a cluster without ACM (deploy/single)"),
     layout.ALERTS: ("alert rules, alertmanager.yml; kubernetes/: the alerts as a PrometheusRule",
                     "any Prometheus / Alertmanager; kubernetes/: a cluster without ACM (deploy/single)"),
-    layout.QUOTAS: ("the tenants' GPU ResourceQuotas", "every cluster (deploy/spokes, deploy/single)"),
+    layout.QUOTAS: ("the tenants' GPU ResourceQuotas; <cluster>/: those of tenants existing on some clusters only",
+                    "every cluster (deploy/spokes, deploy/single); <cluster>/: that cluster "
+                    "(deploy/clusters/<cluster>)"),
     layout.DASHBOARDS: ("dashboard JSON; acm/: the hub's Grafana ConfigMaps; import/: for Grafana's manual import",
                         "Grafana; acm/: the ACM hub (deploy/hub)"),
     layout.GRAFANA: ("provisioning/ (self-managed Grafana), operator/ (grafana-operator CRs), bootstrap.json",
@@ -40,7 +58,8 @@ FOLDERS = {
     layout.MIXIN: ("the same rules, alerts and dashboards as a jsonnet mixin", "kube-prometheus users"),
     layout.WIRING: ("the exporters' ServiceMonitors, the Role letting prometheus-k8s discover them, "
                     "kube-state-metrics' --metric-labels-allowlist", "every self-managed spoke (deploy/spokes)"),
-    layout.PRUNE: ("the idle-GPU pruner's namespace and RBAC; <cluster>/: its Deployment there",
+    layout.PRUNE: ("the idle-GPU pruner's namespace and RBAC; <cluster>/: its Deployment there and the Roles in "
+                   "namespaces of tenants existing on some clusters only",
                    "every cluster (deploy/spokes); <cluster>/: that cluster (deploy/clusters/<cluster>)"),
 }
 
@@ -65,7 +84,8 @@ def destinations(model: Model, folders: set[str]) -> dict[str, tuple[str, ...]]:
            layout.DEPLOY_GRAFANA: present(layout.GRAFANA_OPERATOR)}
     for cluster in model.clusters:
         out[layout.deploy_cluster(cluster)] = (*((layout.DEPLOY_SPOKES,) if out[layout.DEPLOY_SPOKES] else ()),
-                                               *present(layout.prune_deployment(cluster).rpartition("/")[0]))
+                                               *present(layout.quotas_on(cluster),
+                                                        layout.prune_deployment(cluster).rpartition("/")[0]))
     alone = present(layout.prune_deployment(model.clusters[0]).rpartition("/")[0]) if len(model.clusters) == 1 else ()
     out[layout.DEPLOY_SINGLE] = present(layout.RULES_KUBERNETES, layout.ALERTS_KUBERNETES, layout.QUOTAS,
                                         layout.PRUNE, layout.WIRING) + alone
@@ -77,20 +97,46 @@ def _source(argocd: ArgoCD, path: str) -> dict[str, str]:
             "path": posixpath.normpath(posixpath.join(argocd.path, path))}
 
 
-def application(argocd: ArgoCD, destination: str) -> dict[str, Any]:
-    """The Application syncing ``destination`` to the cluster ArgoCD runs on."""
+def synced(destination: str, present: dict[str, tuple[str, ...]], files: dict[str, object]) -> list[dict[str, Any]]:
+    """The objects ``destination`` applies: those of the folders it lists, through the destinations it lists (a
+    deferred object is left out: only tenant dashboards are, beside objects of their kind)."""
+    folders: set[str] = set()
+    todo = [destination]
+    while todo:
+        for f in present.get(todo.pop(), ()):
+            if f in present:
+                todo.append(f)
+            else:
+                folders.add(f)
+    return [d for p, d in sorted(files.items())
+            if p.rpartition("/")[0] in folders and kube.is_resource(p, d) and kube.is_object(d)]
+
+
+def _sync_policy(objects: list[dict[str, Any]], namespace: str | None) -> dict[str, Any]:
+    """SYNC_POLICY, with CreateNamespace when the Application creates ``namespace`` and ServerSideApply when an
+    object is too large for client-side apply (:func:`kube.fit` annotated it)."""
+    options = [*([CREATE_NAMESPACE] if namespace else []),
+               *([kube.SERVER_SIDE_APPLY] if any(kube.server_side(o) for o in objects) else [])]
+    return {**SYNC_POLICY, **({"syncOptions": options} if options else {})}
+
+
+def application(argocd: ArgoCD, destination: str, objects: list[dict[str, Any]]) -> dict[str, Any]:
+    """The Application syncing ``destination`` (its ``objects``) to the cluster ArgoCD runs on."""
     name = "gpudash-" + destination.removeprefix(f"{layout.DEPLOY}/").replace("/", "-")
+    namespace = CREATED_NAMESPACE.get(destination)
     return kube.obj(ARGOCD_API, "Application", name, argocd.namespace,
                     spec={"project": PROJECT, "source": _source(argocd, destination),
-                          "destination": {"server": IN_CLUSTER}})
+                          "destination": {"server": IN_CLUSTER, **({"namespace": namespace} if namespace else {})},
+                          "syncPolicy": _sync_policy(objects, namespace)})
 
 
-def spokes(argocd: ArgoCD, clusters: Iterable[str]) -> dict[str, Any]:
+def spokes(argocd: ArgoCD, clusters: Iterable[str], objects: list[dict[str, Any]]) -> dict[str, Any]:
     """The ApplicationSet giving each of the model's clusters its destination: ArgoCD's cluster generator (every
-    cluster ArgoCD knows, e.g. registered by ACM's GitOpsCluster) narrowed to the model's by name."""
+    cluster ArgoCD knows, e.g. registered by ACM's GitOpsCluster) narrowed to the model's by name; ``objects``:
+    those of every cluster's destination."""
     template = {"metadata": {"name": "gpudash-{{.nameNormalized}}"},
                 "spec": {"project": PROJECT, "source": _source(argocd, layout.deploy_cluster("{{.name}}")),
-                         "destination": {"server": "{{.server}}"}}}
+                         "destination": {"server": "{{.server}}"}, "syncPolicy": _sync_policy(objects, None)}}
     generator = {"clusters": {}, "selector": {"matchExpressions": [{"key": "name", "operator": "In",
                                                                     "values": list(clusters)}]}}
     return kube.obj(ARGOCD_API, "ApplicationSet", "gpudash-spokes", argocd.namespace,
@@ -98,27 +144,41 @@ def spokes(argocd: ArgoCD, clusters: Iterable[str]) -> dict[str, Any]:
                           "template": template})
 
 
-def argocd_objects(model: Model, present: dict[str, tuple[str, ...]]) -> dict[str, dict[str, Any]]:
+def _created(objects: list[dict[str, Any]], destinations: list[str]) -> dict[str, dict[str, Any]]:
+    """{namespace: its Namespace object} of the namespaces ``destinations`` (whose ``objects`` these are) create."""
+    out = {o["metadata"]["name"]: o for o in objects if o["kind"] == "Namespace"}
+    return {**out, **{CREATED_NAMESPACE[d]: kube.obj("v1", "Namespace", CREATED_NAMESPACE[d])
+                      for d in destinations if d in CREATED_NAMESPACE}}
+
+
+def argocd_objects(model: Model, present: dict[str, tuple[str, ...]],
+                   files: dict[str, object]) -> dict[str, dict[str, Any]]:
     """deploy/argocd/acm/ (the hub, the spokes' ApplicationSet, Grafana) and deploy/argocd/single/ (a cluster
-    without ACM, Grafana), each with its kustomization."""
+    without ACM, Grafana), each with its kustomization and, with ``controller_rbac``, the controller's RBAC."""
     argocd = model.outputs.argocd
     if argocd is None:
         return {}
     sets = {"acm": [d for d in (layout.DEPLOY_HUB, layout.DEPLOY_GRAFANA) if d in present],
             "single": [d for d in (layout.DEPLOY_SINGLE, layout.DEPLOY_GRAFANA) if d in present]}
-    files: dict[str, dict[str, Any]] = {}
+    out: dict[str, dict[str, Any]] = {}
     for name, dests in sets.items():
-        folder = f"{layout.DEPLOY_ARGOCD}/{name}"
-        objects = {f"{folder}/{application(argocd, d)['metadata']['name']}.application.yaml": application(argocd, d)
-                   for d in dests}
-        if name == "acm" and any(d.startswith(f"{layout.DEPLOY}/clusters/") for d in present):
-            objects[f"{folder}/gpudash-spokes.applicationset.yaml"] = spokes(argocd, model.clusters)
+        folder = layout.deploy_argocd(name)
+        by_destination = {d: synced(d, present, files) for d in dests}
+        objects = {layout.argocd_object(name, app["metadata"]["name"], "Application"): app
+                   for app in (application(argocd, d, o) for d, o in by_destination.items())}
+        clusters = [d for d in present if d.startswith(f"{layout.DEPLOY}/clusters/")]
+        if name == "acm" and clusters:
+            objects[layout.argocd_object(name, "gpudash-spokes", "ApplicationSet")] = spokes(
+                argocd, model.clusters, [o for d in clusters for o in synced(d, present, files)])
+        if objects and argocd.controller_rbac:
+            applied = [o for d in dests for o in by_destination[d]]
+            objects.update(argocd_rbac.objects(argocd, name, applied, _created(applied, dests)))
         if objects:
-            files.update(objects)
-            files[layout.kustomization(folder)] = {"apiVersion": "kustomize.config.k8s.io/v1beta1",
-                                                   "kind": "Kustomization",
-                                                   "resources": sorted(p.rpartition("/")[2] for p in objects)}
-    return files
+            out.update(objects)
+            out[layout.kustomization(folder)] = {"apiVersion": "kustomize.config.k8s.io/v1beta1",
+                                                 "kind": "Kustomization",
+                                                 "resources": sorted(p.rpartition("/")[2] for p in objects)}
+    return out
 
 
 def readme(model: Model, files: dict[str, object], present: dict[str, tuple[str, ...]]) -> str:
@@ -142,7 +202,13 @@ def readme(model: Model, files: dict[str, object], present: dict[str, tuple[str,
                   "generator gives each of the model's clusters (as ArgoCD knows them, e.g. registered by ACM's "
                   "GitOpsCluster) its `deploy/clusters/<cluster>/`. "
                   f"`{layout.DEPLOY_ARGOCD}/single/`: a cluster without ACM. Apply one of the two "
-                  "(`kubectl apply -k`).", ""]
+                  "(`kubectl apply -k`). Every Application syncs automatically, prunes and retries; "
+                  + ("each set also holds the Roles and ClusterRole its application controller needs (a stock "
+                     "OpenShift GitOps cannot write Secrets, Services, Deployments, quotas or the ACM, Grafana and "
+                     "monitoring kinds)." if argocd.controller_rbac else
+                     "set `outputs.argocd.controller_rbac: true` to render the Roles a stock OpenShift GitOps "
+                     "controller lacks (Secrets, Services, Deployments, quotas, the ACM, Grafana and monitoring "
+                     "kinds): without them those syncs fail as forbidden."), ""]
     lines += ["", "## Upgrade notes", "",
               f"- `deploy/` and this README are new. The top-level `{layout.KUSTOMIZATION}` still lists every object "
               "of every destination at once (hub MCO objects, single-cluster PrometheusRules, quotas, every "
@@ -159,6 +225,6 @@ def artifacts(model: Model, files: dict[str, object]) -> dict[str, object]:
     folders = {p.rpartition("/")[0] for p in files if p.endswith(f"/{layout.KUSTOMIZATION}")}
     present = destinations(model, folders)
     out: dict[str, object] = {layout.kustomization(d): _kustomization(d, folders) for d, folders in present.items()}
-    out.update(argocd_objects(model, present))
+    out.update(argocd_objects(model, present, files))
     out[layout.README] = readme(model, {**files, **out}, present)
     return out
