@@ -34,20 +34,38 @@ def check_config(config: Path):
     assert result.returncode == 0 and "SUCCESS" in result.stdout, result.stdout + result.stderr
 
 
-def assert_routes(model, config: Path):
+# ACM forwards each managed cluster's platform alerts to the hub with the external label managed_cluster=<cluster id>
+# (stolostron/multicluster-observability-operator operators/pkg/config/config.go ClusterLabelKeyForAlerts, set by
+# operators/endpointmetrics/controllers/observabilityendpoint/ocp_monitoring_config.go).
+FORWARDED = "managed_cluster=0b7f8a43-5e0c-4b6e-9a51-2d6c1f3e9a10"
+
+
+def assert_routes(model, config: Path, platform: str = routing.NULL_RECEIVER, critical: str | None = None,
+                  watchdog: str = routing.NULL_RECEIVER):
+    """gpudash's alerts reach gpudash's receivers; every other alert reaches ``platform`` (``critical`` when
+    critical), where the configuration gpudash joined sends it."""
     check_config(config)
+    provider = [model.alerts.provider_receiver]
     for t in model.tenants:
-        assert receivers(config, f"namespace={t.namespace}", "severity=warning") == [t.receiver]
         assert receivers(config, f"namespace={t.namespace}", f"{an.AUDIENCE}={an.TENANT}", "severity=critical",
-                         f"alertname={an.BUDGET_EXHAUSTED}", f"tenant={t.name}") == [t.receiver]
+                         f"alertname={an.BUDGET_EXHAUSTED}", f"tenant={t.name}", "cluster=prod-east") == [t.receiver]
+        assert receivers(config, f"namespace={t.namespace}", f"{an.AUDIENCE}={an.TENANT}", "severity=warning",
+                         f"alertname={an.IDLE}") == [t.receiver]
         # a provider alert about the tenant's namespace stays with the provider
         assert receivers(config, f"namespace={t.namespace}", f"{an.AUDIENCE}={an.PROVIDER}", "severity=warning",
-                         f"alertname={an.UNPRICED}") == [model.alerts.provider_receiver]
+                         f"alertname={an.UNPRICED}") == provider
+        # a spoke's platform alert about the tenant's namespace is not gpudash's: it goes where it went
+        assert receivers(config, FORWARDED, f"namespace={t.namespace}", "severity=warning",
+                         "alertname=KubePodCrashLooping") == [platform]
     assert receivers(config, f"{an.AUDIENCE}={an.PROVIDER}", "severity=critical", "cluster=prod-east",
-                     f"alertname={an.CLUSTER_NOT_REPORTING}") == [model.alerts.provider_receiver]
-    assert receivers(config, "namespace=openshift-monitoring", "severity=warning",
-                     "alertname=KubePodCrashLooping") == [model.alerts.provider_receiver]
-    assert receivers(config, "alertname=Watchdog", "severity=none") == [routing.NULL_RECEIVER]
+                     f"alertname={an.CLUSTER_NOT_REPORTING}") == provider
+    assert receivers(config, FORWARDED, "namespace=openshift-monitoring", "severity=warning",
+                     "alertname=KubePodCrashLooping") == [platform]
+    assert receivers(config, FORWARDED, "namespace=openshift-etcd", "severity=critical",
+                     "alertname=etcdInsufficientMembers") == [critical or platform]
+    assert receivers(config, "namespace=open-cluster-management-observability", "severity=warning",
+                     "alertname=ThanosRuleHighRuleEvaluationFailures") == [platform]  # the hub's own
+    assert receivers(config, FORWARDED, "alertname=Watchdog", "severity=none") == [watchdog]
 
 
 def test_alertmanager_config_routes_each_tenant_to_its_receiver_only(rendered, example_model):
@@ -107,3 +125,58 @@ def test_receiver_only_named_in_the_model_is_rendered(example_data, tmp_path):
     config = tmp_path / "alertmanager.yml"
     config.write_text(yaml.safe_dump(strip_comments(routing.config(model))))
     check_config(config)
+
+
+# --- joining the hub's configuration (issue #43 item 6) -----------------------------------------------------------
+
+def test_rendered_config_is_mcos_default_plus_gpudashs_route(example_model):
+    """Every alert not gpudash's goes where MCO's default configuration sends it: MCO's own file
+    (operators/multiclusterobservability/manifests/base/alertmanager/alertmanager-config.yaml) is its root."""
+    config = strip_comments(routing.config(example_model))
+    mco_default = {"global": {"resolve_timeout": "5m"}, "receivers": [{"name": "null"}],
+                   "route": {"group_by": ["namespace"], "group_interval": "5m", "group_wait": "30s",
+                             "receiver": "null", "repeat_interval": "12h",
+                             "routes": [{"matchers": ['alertname="Watchdog"'], "receiver": "null"}]}}
+    assert config["global"] == mco_default["global"]
+    assert {k: v for k, v in config["route"].items() if k != "routes"} == \
+        {k: v for k, v in mco_default["route"].items() if k != "routes"}
+    gpudash_route, *rest = config["route"]["routes"]
+    assert rest == mco_default["route"]["routes"]
+    assert gpudash_route["matchers"] == [routing.gpudash_alerts()]
+    assert mco_default["receivers"][0] in config["receivers"]
+
+
+ADMIN = {  # a hub admin's own configuration: a catch-all, a pager for critical alerts, a dead man's switch
+    "global": {"resolve_timeout": "5m"},
+    "route": {"receiver": "hub-oncall", "group_by": ["alertname", "managed_cluster"],
+              "routes": [{"matchers": ['alertname="Watchdog"'], "receiver": "deadmans-switch",
+                          "repeat_interval": "5m"},
+                         {"matchers": ['severity="critical"'], "receiver": "hub-pager"}]},
+    "inhibit_rules": [{"source_matchers": ['severity="critical"'], "target_matchers": ['severity="warning"'],
+                       "equal": ["alertname", "managed_cluster"]}],
+    "receivers": [{"name": "hub-oncall", "webhook_configs": [{"url": "http://oncall.example.com/hook"}]},
+                  {"name": "hub-pager", "webhook_configs": [{"url": "http://pager.example.com/hook"}]},
+                  {"name": "deadmans-switch", "webhook_configs": [{"url": "http://dms.example.com/ping"}]}],
+}
+
+
+def merge(own: dict, rendered: dict) -> dict:
+    """The merge step of docs/alerts.md ("Routing"), as written there: gpudash's route first in your route.routes,
+    gpudash's receivers your configuration lacks into your receivers, gpudash's inhibit rules after yours."""
+    names = {r["name"] for r in own["receivers"]}
+    return {**own,
+            "route": {**own["route"], "routes": [rendered["route"]["routes"][0], *own["route"].get("routes", [])]},
+            "receivers": [*own["receivers"], *(r for r in rendered["receivers"] if r["name"] not in names)],
+            "inhibit_rules": [*own.get("inhibit_rules", []), *rendered["inhibit_rules"]]}
+
+
+def test_gpudash_joins_a_hub_admins_own_configuration(rendered, example_model, tmp_path):
+    path = tmp_path / "hub.yaml"
+    path.write_text(yaml.safe_dump(ADMIN))
+    check_config(path)
+    joined = tmp_path / "joined.yaml"
+    joined.write_text(yaml.safe_dump(merge(ADMIN, yaml.safe_load((rendered / layout.ALERTMANAGER).read_text()))))
+    assert_routes(example_model, joined, platform="hub-oncall", critical="hub-pager", watchdog="deadmans-switch")
+    # gpudash's critical alerts go to gpudash's provider, not to the admin's pager
+    assert receivers(joined, f"{an.AUDIENCE}={an.PROVIDER}", "severity=critical",
+                     f"alertname={an.BILLING_DATA_GAP}") == [example_model.alerts.provider_receiver]
