@@ -52,7 +52,8 @@ def _with_receivers(example_model_data: dict, receivers: dict) -> dict:
     ("webhook_configs", {"url": "https://hook.example.com/token"}, "url", "url_file"),
     ("email_configs", {"to": "a@example.com", "auth_password": "pw"}, "auth_password", "auth_password_file"),
     ("msteams_configs", {"webhook_url": "https://x.example.com/secret"}, "webhook_url", "webhook_url_file"),
-    ("webhook_configs", {"url_file": "/f", "http_config": {"authorization": {"credentials": "tok"}}},
+    ("webhook_configs", {"url_file": "/etc/alertmanager/secrets/hook/url",
+                         "http_config": {"authorization": {"credentials": "tok"}}},
      "http_config.authorization.credentials", "credentials_file"),
 ])
 def test_inlined_secrets_are_refused(example_data, kind, entry, field, instead):
