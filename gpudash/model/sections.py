@@ -90,7 +90,8 @@ def _retention(d: dict[str, Any], ctx: Ctx) -> Retention:
 
 def mco(d: dict[str, Any]) -> Mco:
     storage = d["object_storage"]
-    return Mco(output=d["output"], name=d["name"], storage_secret=storage["secret"], storage_key=storage["key"])
+    return Mco(output=d["output"], name=d["name"], storage_secret=storage["secret"], storage_key=storage["key"],
+               alertmanager_config=d["alertmanager_config"])
 
 
 def issuer(d: dict[str, Any]) -> Issuer:

@@ -180,3 +180,14 @@ def test_gpudash_joins_a_hub_admins_own_configuration(rendered, example_model, t
     # gpudash's critical alerts go to gpudash's provider, not to the admin's pager
     assert receivers(joined, f"{an.AUDIENCE}={an.PROVIDER}", "severity=critical",
                      f"alertname={an.BILLING_DATA_GAP}") == [example_model.alerts.provider_receiver]
+
+
+def test_a_hub_that_merges_gets_no_secret_to_overwrite_its_own(example_data, rendered):
+    from tests.conftest import generate_without_golden
+
+    merged = model_from_dict({**example_data, "mco": {"alertmanager_config": "merge"}})
+    files = generate_without_golden(merged)
+    assert layout.ALERTMANAGER_SECRET not in files
+    assert layout.ALERTMANAGER_SECRET.rpartition("/")[2] not in files[layout.kustomization(layout.MCO)]["resources"]
+    assert layout.ALERTMANAGER in files  # the file the admin merges from
+    assert (rendered / layout.ALERTMANAGER_SECRET).exists()  # the default: mco.alertmanager_config "render"
