@@ -70,3 +70,18 @@ def test_unknown_integration_is_refused(example_data):
 
     with pytest.raises(InputError, match=r"alerts.receivers\['gpu-provider'\]"):
         model_from_dict(_with_receivers(example_data, {"gpu-provider": {"carrier_pigeon_configs": []}}))
+
+
+@pytest.mark.parametrize("where", ["alerts.provider_receiver", "tenants[0].receiver"])
+def test_null_is_mcos_receiver_never_gpudashs(example_data, where):
+    """The rendered root keeps MCO's default receiver ``null`` for every alert not gpudash's: a gpudash receiver
+    of that name would drop gpudash's alerts, or (given integrations) send every platform alert on."""
+    from gpudash.base.errors import InputError
+
+    if where.startswith("alerts"):
+        example_data["alerts"]["provider_receiver"] = "null"
+    else:
+        example_data["tenants"][0]["receiver"] = "null"
+    with pytest.raises(InputError) as err:
+        model_from_dict(example_data)
+    assert err.value.path == where and "MCO's default receiver" in err.value.reason
