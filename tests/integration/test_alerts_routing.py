@@ -12,7 +12,7 @@ from gpudash.base.yamlfmt import strip_comments
 from gpudash.model import alert_names as an
 from gpudash.model import model_from_dict
 from gpudash.render.alerts import routing
-from tests.conftest import require
+from tests.conftest import FIXTURES, require
 from tests.unit.test_alerts import ODD, render_alerts
 from tests.unit.test_alerts_routing import _with_receivers
 
@@ -129,21 +129,29 @@ def test_receiver_only_named_in_the_model_is_rendered(example_data, tmp_path):
 
 # --- joining the hub's configuration (issue #43 item 6) -----------------------------------------------------------
 
-def test_rendered_config_is_mcos_default_plus_gpudashs_route(example_model):
-    """Every alert not gpudash's goes where MCO's default configuration sends it: MCO's own file
-    (operators/multiclusterobservability/manifests/base/alertmanager/alertmanager-config.yaml) is its root."""
-    config = strip_comments(routing.config(example_model))
-    mco_default = {"global": {"resolve_timeout": "5m"}, "receivers": [{"name": "null"}],
-                   "route": {"group_by": ["namespace"], "group_interval": "5m", "group_wait": "30s",
-                             "receiver": "null", "repeat_interval": "12h",
-                             "routes": [{"matchers": ['alertname="Watchdog"'], "receiver": "null"}]}}
-    assert config["global"] == mco_default["global"]
-    assert {k: v for k, v in config["route"].items() if k != "routes"} == \
-        {k: v for k, v in mco_default["route"].items() if k != "routes"}
-    gpudash_route, *rest = config["route"]["routes"]
-    assert rest == mco_default["route"]["routes"]
-    assert gpudash_route["matchers"] == [routing.gpudash_alerts()]
-    assert mco_default["receivers"][0] in config["receivers"]
+MCO_DEFAULT = FIXTURES / "upstream/mco/alertmanager-config.yaml"  # provenance: its SOURCE.md
+PLATFORM_ALERTS = [  # what reaches the hub besides gpudash's: spokes' platform alerts, the hub's own, Watchdog
+    (FORWARDED, "namespace=team-a", "severity=warning", "alertname=KubePodCrashLooping"),
+    (FORWARDED, "namespace=openshift-etcd", "severity=critical", "alertname=etcdInsufficientMembers"),
+    ("namespace=open-cluster-management-observability", "severity=warning",
+     "alertname=ThanosRuleQueueIsDroppingAlerts"),
+    (FORWARDED, "alertname=Watchdog", "severity=none"),
+]
+
+
+def test_every_alert_not_gpudashs_goes_where_mcos_default_sends_it(rendered, example_model, tmp_path):
+    upstream = yaml.safe_load(yaml.safe_load(MCO_DEFAULT.read_text())["stringData"]["alertmanager.yaml"])
+    mco_default = tmp_path / "mco-default.yaml"
+    mco_default.write_text(yaml.safe_dump(upstream))
+    config = rendered / layout.ALERTMANAGER
+    check_config(mco_default)
+    for labels in PLATFORM_ALERTS:
+        assert receivers(config, *labels) == receivers(mco_default, *labels), labels
+    ours = yaml.safe_load(config.read_text())
+    assert {k: v for k, v in ours["route"].items() if k != "routes"} == \
+        {k: v for k, v in upstream["route"].items() if k != "routes"}  # MCO's root, as it is
+    assert ours["global"] == upstream["global"] and upstream["receivers"][0] in ours["receivers"]
+    assert ours["route"]["routes"][0]["matchers"] == [routing.gpudash_alerts()]  # gpudash's route, first
 
 
 ADMIN = {  # a hub admin's own configuration: a catch-all, a pager for critical alerts, a dead man's switch
