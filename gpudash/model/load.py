@@ -101,7 +101,8 @@ def _build_model(data: Any, ctx: Ctx) -> Model:
 def _semantic(data: dict[str, Any], ctx: Ctx) -> Model:
     ctx.check(data["outputs"].get("argocd", {}).get("mode") != "pull", ("outputs", "argocd", "mode"),
               ARGOCD_PULL_REFUSED)
-    billing = sections.billing(data["billing"], "acm" in data["outputs"]["targets"], ctx)
+    acm = "acm" in data["outputs"]["targets"]
+    billing = sections.billing(data["billing"], acm, ctx)
     classes = gpu_classes(data["gpu_classes"], ctx)
     return Model(
         currency=sections.currency(data["currency"], ctx),
@@ -110,7 +111,7 @@ def _semantic(data: dict[str, Any], ctx: Ctx) -> Model:
         gpu_classes=classes,
         tenants=tenants(data["tenants"], classes, data["clusters"], ctx),
         clusters=tuple(sorted(data["clusters"])),
-        alerts=sections.alerts(data["alerts"], billing, ctx),
+        alerts=sections.alerts(data["alerts"], billing, acm, ctx),
         grafana=sections.grafana(data["grafana"]),
         mco=sections.mco(data["mco"]),
         issuer=sections.issuer(data["issuer"]),

@@ -294,6 +294,12 @@ def _mco() -> Schema:
                     "pattern": "^[-._a-zA-Z0-9]+$", "maxLength": 253,
                     "description": "Key of that Secret holding the config.", "default": d.storage_key},
         }, "The metricObjectStorage Secret reference.", default={}),
+        "alertmanager_config": {
+            "description": "render: mco/ holds the hub Alertmanager's Secret alertmanager-config, MCO's default "
+                           "configuration with gpudash's route added (for a hub still on MCO's default); merge: no "
+                           "Secret, you merge gpudash's route from alerts/alertmanager.yml into the hub's own "
+                           "configuration (docs/alerts.md, Routing).",
+            "enum": ["render", "merge"], "default": d.alertmanager_config},
     }, "ACM MultiClusterObservability settings gpudash renders (push interval and retention come from billing).",
         default={})
 

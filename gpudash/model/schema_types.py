@@ -63,7 +63,10 @@ def value_types() -> Schema:
                      "minLength": 1, "pattern": _NO_CONTROL},
         "url": {"title": "an http:// or https:// URL", "type": "string", "pattern": "^https?://[^\\s/?#]+\\S*$"},
         "receiver": {"title": "an Alertmanager receiver name (letters, digits, '_', '.' and '-')",
-                     "type": "string", "pattern": "^[A-Za-z0-9_.-]+$"},
+                     "type": "string", "pattern": "^[A-Za-z0-9_.-]+$",
+                     # gpudash/render/alerts/routing.py keeps MCO's default root, whose receiver is "null"
+                     "not": {"title": "MCO's default receiver, which takes every alert that is not gpudash's",
+                             "const": "null"}},
         "regex": {"title": "a regular expression", "type": "string"},
         "product": {
             "title": "a GPU product name (printable ASCII without quotes or backslashes, at most 128 characters)",

@@ -8,7 +8,7 @@ from typing import Any
 
 import iso4217
 
-from gpudash.model import vendors
+from gpudash.model import receiver_files, vendors
 from gpudash.model.context import Ctx, FieldPath
 from gpudash.model.durations import format_duration, parse_duration
 from gpudash.model.schema import HTTP_SECRETS, INLINE_SECRETS, THANOS_QUERIER_URL
@@ -90,7 +90,8 @@ def _retention(d: dict[str, Any], ctx: Ctx) -> Retention:
 
 def mco(d: dict[str, Any]) -> Mco:
     storage = d["object_storage"]
-    return Mco(output=d["output"], name=d["name"], storage_secret=storage["secret"], storage_key=storage["key"])
+    return Mco(output=d["output"], name=d["name"], storage_secret=storage["secret"], storage_key=storage["key"],
+               alertmanager_config=d["alertmanager_config"])
 
 
 def issuer(d: dict[str, Any]) -> Issuer:
@@ -164,7 +165,7 @@ def sources(d: dict[str, Any], ctx: Ctx) -> Sources:
     return Sources(**{**plain, **bundled, "self_managed": managed, "exporters": others})
 
 
-def alerts(d: dict[str, Any], billing: Billing, ctx: Ctx) -> Alerts:
+def alerts(d: dict[str, Any], billing: Billing, acm: bool, ctx: Ctx) -> Alerts:
     idle = d["idle"]
     window = parse_duration(idle["window"])
     ctx.check(window >= billing.min_window, ("alerts", "idle", "window"),
@@ -177,11 +178,12 @@ def alerts(d: dict[str, Any], billing: Billing, ctx: Ctx) -> Alerts:
         provider_receiver=d["provider_receiver"], burn_jump_factor=float(d["burn_jump_factor"]),
         idle=IdleAlerts(window=window, namespace_regex=idle["namespace_regex"], model_regex=idle["model_regex"],
                         power_veto_watts=float(idle["power_veto_watts"])),
-        receivers=_receivers(d["receivers"], ctx))
+        receivers=_receivers(d["receivers"], acm, ctx))
 
 
-def _receivers(d: dict[str, Any], ctx: Ctx) -> tuple[tuple[str, dict[str, Any]], ...]:
-    """Receivers as given, once no integration inlines a secret (in its own fields or its http_config)."""
+def _receivers(d: dict[str, Any], acm: bool, ctx: Ctx) -> tuple[tuple[str, dict[str, Any]], ...]:
+    """Receivers as given, once no integration inlines a secret (in its own fields or its http_config) and, for
+    the ACM hub, every file they read is where MCO mounts a listed Secret (:mod:`gpudash.model.receiver_files`)."""
     def refuse(fields: dict[str, Any], secrets: dict[str, str], path: FieldPath) -> None:
         for key in fields:
             ctx.check(key not in secrets, (*path, key), "a secret inlined in the model; reference a file mounted "
@@ -199,6 +201,10 @@ def _receivers(d: dict[str, Any], ctx: Ctx) -> tuple[tuple[str, dict[str, Any]],
                 path = ("alerts", "receivers", name, kind, i)
                 refuse(entry, INLINE_SECRETS[kind], path)
                 http(entry.get("http_config"), (*path, "http_config"))
+                for where, file in receiver_files.file_fields(entry) if acm else ():
+                    ctx.check(receiver_files.mounted_secret(file) is not None, (*path, *where),
+                              f"{file!r}: the ACM hub's Alertmanager reads files only from the Secrets MCO mounts, "
+                              f"at {receiver_files.MOUNTABLE}")
     return tuple((name, tree_copy(d[name])) for name in sorted(d))
 
 

@@ -223,6 +223,9 @@ class Mco:
     name: str = "observability"  # the CR's name
     storage_secret: str = "thanos-object-storage"  # Secret holding the Thanos object storage config
     storage_key: str = "thanos.yaml"  # its key
+    # "render": mco/ holds the hub Alertmanager's Secret (MCO's default configuration plus gpudash's route);
+    # "merge": no Secret, the hub admin merges gpudash's route into their own (docs/alerts.md, "Routing")
+    alertmanager_config: str = "render"
 
 
 @dataclass(frozen=True)

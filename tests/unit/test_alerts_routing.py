@@ -52,7 +52,8 @@ def _with_receivers(example_model_data: dict, receivers: dict) -> dict:
     ("webhook_configs", {"url": "https://hook.example.com/token"}, "url", "url_file"),
     ("email_configs", {"to": "a@example.com", "auth_password": "pw"}, "auth_password", "auth_password_file"),
     ("msteams_configs", {"webhook_url": "https://x.example.com/secret"}, "webhook_url", "webhook_url_file"),
-    ("webhook_configs", {"url_file": "/f", "http_config": {"authorization": {"credentials": "tok"}}},
+    ("webhook_configs", {"url_file": "/etc/alertmanager/secrets/hook/url",
+                         "http_config": {"authorization": {"credentials": "tok"}}},
      "http_config.authorization.credentials", "credentials_file"),
 ])
 def test_inlined_secrets_are_refused(example_data, kind, entry, field, instead):
@@ -69,3 +70,18 @@ def test_unknown_integration_is_refused(example_data):
 
     with pytest.raises(InputError, match=r"alerts.receivers\['gpu-provider'\]"):
         model_from_dict(_with_receivers(example_data, {"gpu-provider": {"carrier_pigeon_configs": []}}))
+
+
+@pytest.mark.parametrize("where", ["alerts.provider_receiver", "tenants[0].receiver"])
+def test_null_is_mcos_receiver_never_gpudashs(example_data, where):
+    """The rendered root keeps MCO's default receiver ``null`` for every alert not gpudash's: a gpudash receiver
+    of that name would drop gpudash's alerts, or (given integrations) send every platform alert on."""
+    from gpudash.base.errors import InputError
+
+    if where.startswith("alerts"):
+        example_data["alerts"]["provider_receiver"] = "null"
+    else:
+        example_data["tenants"][0]["receiver"] = "null"
+    with pytest.raises(InputError) as err:
+        model_from_dict(example_data)
+    assert err.value.path == where and "MCO's default receiver" in err.value.reason

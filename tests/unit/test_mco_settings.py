@@ -109,3 +109,69 @@ def test_bad_mco_settings_are_clear_errors():
         with pytest.raises(InputError) as err:
             model_from_dict(example(mco=mco))
         assert field in str(err.value)
+
+
+# --- the Secrets the hub Alertmanager's receivers read (issue #43 item 5) ---------------------------------------
+
+def _mounted(spec: dict) -> dict[str, str]:
+    """Where MCO mounts each listed Secret: /etc/alertmanager/secrets/<secret> (stolostron/
+    multicluster-observability-operator operators/multiclusterobservability/pkg/rendering/renderer_alertmanager.go,
+    MountPath: fmt.Sprintf("/etc/alertmanager/secrets/%s", secret)), stated here as upstream writes it."""
+    listed = spec["advanced"].get("alertmanager", {}).get("secrets", [])
+    return {f"/etc/alertmanager/secrets/{s}": s for s in listed}
+
+
+def _files(config: dict) -> list[str]:
+    """Every ``*_file`` value of the rendered Alertmanager configuration's receivers."""
+    def walk(node):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                yield from [value] if key.endswith("_file") else walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                yield from walk(item)
+    return list(walk(config["receivers"]))
+
+
+@pytest.mark.parametrize("output", ["patch", "resource"])
+def test_every_file_a_rendered_receiver_reads_is_in_a_secret_mco_mounts(output):
+    from gpudash.render.alerts import routing
+
+    model = model_from_dict(example(**{"mco.output": output}))
+    files = settings.artifacts(model)
+    obj = files[settings.PATCH if output == "patch" else layout.MCO_RESOURCE]
+    assert problems(obj) == []
+    mounted = _mounted(obj["spec"])
+    read = _files(yaml.safe_load(routing.secret(model)["stringData"][routing.SECRET_KEY]))
+    assert len(read) == 3  # the example's SMTP password, PagerDuty key and Slack URL
+    for file in read:
+        directory, key = file.rsplit("/", 1)
+        assert directory in mounted, f"{file}: no listed Secret is mounted at {directory}"
+    assert sorted(mounted.values()) == ["pagerduty", "slack-team-a", "smtp"]  # and nothing else
+
+
+def test_no_receiver_file_no_alertmanager_settings():
+    data = example(**{"alerts.receivers": {}})
+    assert "alertmanager" not in settings.spec(model_from_dict(data))["advanced"]  # the hub's own list untouched
+
+
+@pytest.mark.parametrize("file", [
+    "/etc/alertmanager/secret/smtp/password",         # not where MCO mounts
+    "/etc/alertmanager/secrets/smtp",                 # the Secret's folder, no key
+    "/etc/alertmanager/secrets/smtp/sub/password",    # a key holds no folder
+    "/etc/alertmanager/secrets/SMTP/password",        # not a DNS-1123 label: no volume secret-SMTP
+    "/etc/alertmanager/secrets/" + "s" * 57 + "/key",  # volume name over 63 characters
+    "/etc/alertmanager/secrets/smtp/..password",      # not a Secret key
+])
+def test_a_file_mco_cannot_mount_is_refused_for_the_hub(file):
+    hook = {"url_file": "/etc/alertmanager/secrets/hook/url",
+            "http_config": {"authorization": {"credentials_file": file}}}
+    receivers = {"gpu-provider": {"webhook_configs": [hook]}}
+    data = example(**{"alerts.receivers": receivers})
+    with pytest.raises(InputError) as err:
+        model_from_dict(data)
+    assert err.value.path == ("alerts.receivers['gpu-provider'].webhook_configs[0].http_config.authorization"
+                              ".credentials_file")
+    assert "Secrets MCO mounts" in err.value.reason and "/etc/alertmanager/secrets/<secret>/<key>" in err.value.reason
+    without_acm = example(**{"alerts.receivers": receivers, "outputs.targets": ["prometheus-rule"]})
+    assert model_from_dict(without_acm).alerts.receivers  # any path, where no MCO mounts the files

@@ -425,7 +425,7 @@ USERINFO_URLS = [
 
 def _with(path: str, value: str) -> dict:
     data = {**MINIMAL, "prune": {"image": "quay.io/x/gpudash:1", "prometheus_url": "https://thanos.example.com"},
-            "alerts": {"receivers": {"team": {"webhook_configs": [{"url_file": "/etc/am/url",
+            "alerts": {"receivers": {"team": {"webhook_configs": [{"url_file": "/etc/alertmanager/secrets/am/url",
                                                                    "http_config": {}}]}}}}
     node, keys = data, path.replace("[0]", ".0").split(".")
     for key in keys[:-1]:

@@ -7,11 +7,16 @@ Thanos compactor durations (the operator's defaults are 365d each, operators/mul
 config.go, shorter than a year-over-year dispute needs); ``spec.storageConfig.metricObjectStorage`` names the
 Secret and key of the Thanos object storage config. The Thanos Ruler evaluates at the addon interval unless
 ``spec.advanced.rule.evalInterval`` is set (controllers/multiclusterobservability/observatorium.go), which gpudash
-leaves unset.
+leaves unset. ``spec.advanced.alertmanager.secrets`` lists every Secret a rendered receiver reads by ``*_file``
+path, so MCO mounts it where the receiver reads it (:mod:`gpudash.model.receiver_files`); the list is set whole,
+as a patch sets any list of a custom resource (kubernetes-sigs/kustomize examples/customOpenAPIschema.md: lists
+are merged only where a schema gives a merge key), so a Secret only the hub's own receivers read is listed through
+the model too (docs/alerts.md, "Secrets").
 """
 from __future__ import annotations
 
 from gpudash.base import kube, layout
+from gpudash.model import receiver_files
 from gpudash.model.durations import format_duration
 from gpudash.model.types import Model
 
@@ -26,12 +31,14 @@ PATCH = f"{layout.MCO_SETTINGS}/multiclusterobservability{kube.PATCH_SUFFIX}"
 def spec(model: Model) -> dict:
     """The spec fields gpudash owns."""
     kept = model.billing.retention
+    secrets = receiver_files.secrets(model.alerts.receivers)
     return {
         "observabilityAddonSpec": {"interval": model.billing.mco_interval},
         "advanced": {"retentionConfig": {
             "retentionResolutionRaw": format_duration(kept.raw),
             "retentionResolution5m": format_duration(kept.five_minutes),
-            "retentionResolution1h": format_duration(kept.one_hour)}},
+            "retentionResolution1h": format_duration(kept.one_hour)},
+            **({"alertmanager": {"secrets": secrets}} if secrets else {})},
         "storageConfig": {"metricObjectStorage": {"name": model.mco.storage_secret, "key": model.mco.storage_key}},
     }
 

@@ -1,5 +1,6 @@
 """``acm``: the ACM hub: the MCO allowlist, Thanos Ruler rules and settings, the spoke tier's Policy (mco/), the
-Alertmanager routing Secret and the hub Grafana's ConfigMaps (dashboards/acm/)."""
+Alertmanager routing Secret (unless ``mco.alertmanager_config`` is ``merge``: the hub admin merges gpudash's route
+into their own Secret) and the hub Grafana's ConfigMaps (dashboards/acm/)."""
 from __future__ import annotations
 
 from gpudash.base.layout import ALERTMANAGER_SECRET
@@ -10,5 +11,5 @@ from gpudash.render.content import Content
 
 
 def deliver(model: Model, c: Content) -> dict[str, object]:
-    return {**mco.objects(model, c.spoke, c.hub, c.alerts, c.tier), ALERTMANAGER_SECRET: routing.secret(model),
-            **grafana.acm(model, c.tenants)}
+    secret = {ALERTMANAGER_SECRET: routing.secret(model)} if model.mco.alertmanager_config == "render" else {}
+    return {**mco.objects(model, c.spoke, c.hub, c.alerts, c.tier), **secret, **grafana.acm(model, c.tenants)}

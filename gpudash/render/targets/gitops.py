@@ -216,7 +216,11 @@ def readme(model: Model, files: dict[str, object], present: dict[str, tuple[str,
               "kept for this release only; point ArgoCD at a `deploy/` folder instead.",
               "- The object folders have not moved.",
               f"- gpudash now writes `{layout.README}` at the output root: an existing README.md it did not write "
-              "stops the render (move it away or render into a subfolder)."]
+              "stops the render (move it away or render into a subfolder).",
+              f"- `{layout.ALERTMANAGER}` routes only gpudash's alerts (label `audience`) to gpudash's receivers; "
+              "every other alert goes where MCO's default configuration sends it (`null`), no longer to the "
+              "provider's or a tenant's receiver. A hub with an Alertmanager configuration of its own: set "
+              "`mco.alertmanager_config: merge` and merge gpudash's route into it (docs/alerts.md, \"Routing\")."]
     return "\n".join(lines) + "\n"
 
 
