@@ -3,7 +3,8 @@
 ``python -m gpudash report billing|nodes|idle --prometheus-url URL ...``; see docs/reports.md. Reports only
 read (HTTP GET/POST to the Prometheus query API); they never change anything in a cluster. Warnings (partial
 data, unpriced usage, non-tenant namespaces, hours not final yet) go to stderr, and also into the JSON and HTML
-output; errors are one line on stderr and exit code 2.
+output; errors are one line on stderr and exit code 2. A partial answer is such an error unless
+``--allow-partial``, which prints the figures marked partial in every format.
 """
 from __future__ import annotations
 
@@ -40,6 +41,9 @@ def _connection(p: argparse.ArgumentParser, tenant: bool = True) -> None:
     add_model_options(p)
     add_prometheus_options(p)
     p.add_argument("--cluster", metavar="NAME", help="only this cluster of the model's clusters")
+    p.add_argument("--allow-partial", action="store_true",
+                   help="print the figures when the query API warned that part of the metrics store did not answer "
+                        "(refused by default), marked partial in every format; a statement stays a draft")
     if tenant:  # report nodes is a provider report: the CCSP series have no namespace
         p.add_argument("--tenant", metavar="NAME", help="only this tenant (its name in the model); every query "
                                                         "carries namespace=<its namespace> (tenant tokens need it)")
@@ -118,6 +122,7 @@ def run(args) -> int:
                                    progress=progress)
             progress.close()
             _warn(report.warnings)
+            _refuse_partial(report, args, prom)
             if args.format in STATEMENT_FORMATS:
                 for path in _write_statements(report, model, args):
                     print(path)
@@ -129,6 +134,7 @@ def run(args) -> int:
             report = nodes.fetch(prom, model, start, end, cluster=args.cluster, progress=progress)
             progress.close()
             _warn(report.warnings)
+            _refuse_partial(report, args, prom)
             if args.format == "csv":
                 print(render.nodes_csv(report, args.summary), end="")
             elif args.format == "json":
@@ -143,6 +149,7 @@ def run(args) -> int:
                                 model_regex=args.model, namespace=namespace, cluster=args.cluster,
                                 lookback=args.lookback)
             _warn(report.warnings)
+            _refuse_partial(report, args, prom)
             print({"table": render.idle_table, "csv": render.idle_csv,
                    "json": lambda r: render.dumps(r.to_json())}[args.format](report), end="")
     finally:
@@ -188,6 +195,14 @@ def _write_statements(report, model, args) -> list:
                                    f"{err.strerror}") from None
             out.append(path)
     return out
+
+
+def _refuse_partial(report, args, prom) -> None:
+    """A partial answer's figures may be short: never printed as if complete (the warnings name the stores)."""
+    if report.partial and not args.allow_partial:
+        raise GpudashError(f"{prom.shown} answered partially (the query API warned that data may be missing, see the "
+                           "warnings above): the figures may be short; report again when every store answers, or "
+                           "pass --allow-partial to print them marked as partial")
 
 
 def _warn(warnings: list[str]) -> None:
