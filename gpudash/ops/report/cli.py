@@ -159,12 +159,15 @@ def run(args) -> int:
 
 def _write_statements(report, model, args) -> list:
     """Write one statement per tenant in ``args.format``; returns their paths. Drafts are refused with --final and
-    for the e-invoice formats (a draft is no invoice); final statements are numbered through --ledger."""
+    for the e-invoice formats (a draft is no invoice), as is any e-invoice that cannot be made, before anything is
+    written; final statements are numbered through --ledger, under its lock, and recorded once written."""
     import time
+    from contextlib import nullcontext
     from datetime import UTC, datetime
 
     from gpudash.base.progress import Progress
-    from gpudash.ops.report import einvoice, invoice, pdf, render
+    from gpudash.ops.report import einvoice, invoice, render
+    from gpudash.ops.report.ledger import Ledger
 
     issued = args.issue_date or datetime.now(UTC).date()
     invoices = invoice.invoices(report, model, issued, time.time())
@@ -173,28 +176,42 @@ def _write_statements(report, model, args) -> list:
         why = "--final" if args.final else f"--format {args.format} (an e-invoice)"
         raise GpudashError(f"{why}: the statement of {drafts[0].buyer.name} is a draft ({'; '.join(drafts[0].draft)})"
                            f"{f' (and {len(drafts) - 1} more)' if len(drafts) > 1 else ''}; issue it once final")
-    ledger = invoice.Ledger(args.ledger) if args.ledger else None
+    if args.format in ("xml", "facturx"):
+        for inv in invoices:
+            einvoice.check(inv)
     out = []
-    with Progress(f"report billing: {args.format}") as progress:
+    with Ledger(args.ledger) if args.ledger else nullcontext() as ledger, \
+            Progress(f"report billing: {args.format}") as progress:
         for done, inv in enumerate(invoices):
             progress(done, len(invoices), inv.buyer.name)
-            inv = ledger.issue(inv) if ledger and inv.final else inv
-            if args.format == "xml":
-                data, suffix = einvoice.cii_xml(inv), ".xml"
-            else:
-                html = render.statement_html(report, inv)
-                data, suffix = (html.encode(), ".html") if args.format == "html" else (pdf.to_pdf(html), ".pdf")
-                if args.format == "facturx":
-                    data = einvoice.facturx_pdf(data, einvoice.cii_xml(inv))
-            path = Path(args.output_dir) / render.statement_filename(inv, suffix)
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(data)
-            except OSError as err:
-                raise GpudashError(f"--output-dir {args.output_dir}: cannot write {path.name}: "
-                                   f"{err.strerror}") from None
-            out.append(path)
+            inv, pending = ledger.number(inv) if ledger and inv.final else (inv, None)
+            data, suffix = _document(report, inv, args.format)
+            out.append(_write(Path(args.output_dir) / render.statement_filename(inv, suffix), data, args))
+            if pending:
+                ledger.record(pending)  # the statement is complete and written: now it is issued
     return out
+
+
+def _document(report, inv, fmt: str) -> tuple[bytes, str]:
+    """(the statement of ``inv`` in ``fmt``, its file suffix)."""
+    from gpudash.ops.report import einvoice, pdf, render
+
+    if fmt == "xml":
+        return einvoice.cii_xml(inv), ".xml"
+    html = render.statement_html(report, inv)
+    if fmt == "html":
+        return html.encode(), ".html"
+    data = pdf.to_pdf(html)
+    return (einvoice.facturx_pdf(data, einvoice.cii_xml(inv)) if fmt == "facturx" else data), ".pdf"
+
+
+def _write(path: Path, data: bytes, args) -> Path:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    except OSError as err:
+        raise GpudashError(f"--output-dir {args.output_dir}: cannot write {path.name}: {err.strerror}") from None
+    return path
 
 
 def _refuse_partial(report, args, prom) -> None:
