@@ -187,7 +187,7 @@ def _write_statements(report, model, args) -> list:
             inv, pending = ledger.number(inv) if ledger and inv.final else (inv, None)
             data, suffix = _document(report, inv, args.format)
             out.append(_write(Path(args.output_dir) / render.statement_filename(inv, suffix), data, args))
-            if pending:
+            if ledger and pending:
                 ledger.record(pending)  # the statement is complete and written: now it is issued
     return out
 

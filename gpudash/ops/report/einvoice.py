@@ -56,7 +56,7 @@ def cii_xml(invoice: Invoice) -> bytes:
     category, rate = _category(invoice)
     _lines(doc.trade.items, invoice, category, rate)
     _settlement(doc.trade.settlement, invoice, category, rate)
-    from lxml import etree
+    from lxml import etree  # type: ignore[import-untyped]  # lxml ships no types; drafthorse validates with it
 
     try:
         return doc.serialize(schema=PROFILE)
