@@ -276,12 +276,12 @@ def test_billing_csv_and_table(hub, model_file):
     r = report(*common, "--format", "csv")
     assert r.returncode == 0, r.stderr
     rows = r.stdout.splitlines()
-    assert rows[0] == "start,end,kind,cluster,tenant,namespace,gpu_class,resource,unit,quantity,cost,currency"
+    assert rows[0] == "start,end,kind,cluster,tenant,namespace,gpu_class,resource,unit,quantity,cost,currency,partial"
     assert rows[2] == (f"{START},{END},gpu,east,team-a,team-a,a100-80gb,nvidia.com/mig-1g.10gb,1g.10gb slice-hours,"
-                       "11.333333,6.23,USD")
-    assert rows[4:] == [f"{START},{END},energy,east,team-a,team-a,,energy,kWh,6.166667,1.23,USD",
-                        f"{START},{END},energy,west,research,ml-research,,energy,kWh,9.000000,2.70,USD",
-                        f"{START},{END},total,,,,,,,,97.76,USD"]
+                       "11.333333,6.23,USD,false")
+    assert rows[4:] == [f"{START},{END},energy,east,team-a,team-a,,energy,kWh,6.166667,1.23,USD,false",
+                        f"{START},{END},energy,west,research,ml-research,,energy,kWh,9.000000,2.70,USD,false",
+                        f"{START},{END},total,,,,,,,,97.76,USD,false"]
     assert csv_sums(r.stdout) == Decimal(str(EXPECTED_TOTAL))
     r = report(*common)
     assert r.returncode == 0, r.stderr
@@ -485,8 +485,8 @@ def test_nodes_csv_summary_and_cluster_filter(hub, model_file):
     r = report("nodes", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START, "--end", END,
                "--format", "csv", "--summary")
     assert r.returncode == 0, r.stderr
-    assert r.stdout.splitlines()[:3] == ["hour,active_nodes,active_gpus", "2026-01-31T20:00:00Z,1,4",
-                                         "2026-01-31T21:00:00Z,2,5"]
+    assert r.stdout.splitlines()[:3] == ["hour,active_nodes,active_gpus,partial",
+                                         "2026-01-31T20:00:00Z,1,4,false", "2026-01-31T21:00:00Z,2,5,false"]
     data, _ = ok_json("nodes", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START, "--end", END,
                       "--cluster", "west")
     assert [x["active_gpus"] for x in data["summary"]] == [0, 0, 4, 4, 4, 4, 0, 0]

@@ -36,6 +36,12 @@ VALUES = {"nan": "NaN", "inf": "+Inf", "overflow": "1e309", "huge": "1e300", "ne
 MODES = (*VALUES, "warnings-number", "wrong-shape", "deep", "huge-body", "huge-stream", "drip", "drip-headers",
          "silent", "5xx-success", "html", "rules-missing", "rules-bad-date", "echo-secret")
 
+# A Thanos partial response: valid figures, status success, and the error of the store that did not answer in
+# ``warnings`` (thanos-io/thanos pkg/api/api.go ``Respond``: one ``warn.Error()`` each; the wording is
+# pkg/store/proxy_merge.go's ``receive series from %s``). Served by mode PARTIAL, which only the reports read.
+PARTIAL = "partial"
+PARTIAL_WARNING = "receive series from store 10.128.2.15:10901: rpc error: code = Unavailable desc = connection refused"
+
 
 def _vector(value: str, labels: dict) -> dict:
     return {"resultType": "vector", "result": [{"metric": labels, "value": [1767225600, value]}]}
@@ -69,6 +75,10 @@ def prometheus_answer(mode: str, path: str, params: dict, auth: str) -> tuple[in
                   else _vector(VALUES[mode] or "NaN", labels))
     if mode == "warnings-number":
         return ok(_vector("1", LABELS), warnings=5)
+    if mode == PARTIAL:
+        return ok(_matrix(params, "control-labels", LABELS) if path.endswith("query_range")  # every value 1
+                  else _vector("1", LABELS),
+                  warnings=[PARTIAL_WARNING])
     if mode == "wrong-shape":
         return ok({"resultType": "vector", "result": {"metric": 5}})
     if mode == "5xx-success":
@@ -116,7 +126,7 @@ class Hostile:
     """The server (context manager); ``url`` is its base URL, ``requests`` counts the requests served."""
 
     def __init__(self, mode: str):
-        assert mode in MODES, mode
+        assert mode in (*MODES, PARTIAL), mode
         self.mode, self.requests, self.stop_event = mode, 0, threading.Event()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
         self.server.daemon_threads = True

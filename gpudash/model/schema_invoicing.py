@@ -2,9 +2,10 @@
 tenant's invoices are addressed to, and the tax of either."""
 from __future__ import annotations
 
-from gpudash.model.schema_types import Schema, closed_object
+from gpudash.model.schema_types import TEXT_CHAR, Schema, closed_object
 
-_TEXT = {"type": "string", "maxLength": 200}
+_TEXT = {"title": "one line of text without control characters", "type": "string",
+         "maxLength": 200, "pattern": f"^{TEXT_CHAR}*$"}
 _LINES = {"type": "array", "items": {**_TEXT, "minLength": 1}, "maxItems": 6}
 _COUNTRY = {"title": "an ISO 3166-1 alpha-2 country code (two uppercase letters)", "type": "string",
             "pattern": "^[A-Z]{2}$"}

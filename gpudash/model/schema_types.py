@@ -6,7 +6,12 @@ from typing import Any
 
 Schema = dict[str, Any]  # a JSON Schema or a part of one
 DURATION_PATTERN = "^([0-9]+d)?([0-9]+h)?([0-9]+m)?([0-9]+s)?$"
-_NO_CONTROL = "^[^\\x00-\\x1f\\x7f]+$"
+# A character of one line of text: no C0 or C1 control or DEL (that moves a terminal, a CSV, a table), nor what
+# XML 1.0 cannot carry (its Char production, w3.org/TR/xml/#charsets: no C0 but tab, CR, LF; no U+FFFE, U+FFFF),
+# so every model string can go into the HTML, the CSV, the JSON and the e-invoice's XML. Lone surrogates, no
+# character of any text, are refused in every string by gpudash.model.validate.check_plain.
+TEXT_CHAR = "[^\\x00-\\x1f\\x7f-\\x9f\\ufffe\\uffff]"
+_NO_CONTROL = f"^{TEXT_CHAR}+$"
 MAX_AMOUNT = 10**12  # the largest price or budget a model may hold (see "amount")
 
 

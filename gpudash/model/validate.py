@@ -31,6 +31,7 @@ from gpudash.model.durations import format_duration
 from gpudash.model.schema import json_schema
 from gpudash.model.schema_types import DURATION_PATTERN
 
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 _TYPE_WORDS = {"string": "a string", "number": "a number", "integer": "an integer", "object": "a mapping",
                "array": "a list", "boolean": "true or false", "null": "null"}
 
@@ -137,8 +138,8 @@ def _value_reason(kw: str, value: Any, inst: Any, title: str | None) -> str | No
 # --- checks on plain data --------------------------------------------------------------------------------------
 
 def check_plain(data: Any, ctx: Ctx) -> None:
-    """Reject what no schema can describe: non-string keys, reference cycles, oversized trees, and a URL with a
-    user name or password anywhere (the schema's own error would show the value)."""
+    """Reject what no schema can describe: non-string keys, reference cycles, oversized trees, lone surrogates,
+    and a URL with a user name or password anywhere (the schema's own error would show the value)."""
     active: set[int] = set()
     visits = 0
 
@@ -148,6 +149,8 @@ def check_plain(data: Any, ctx: Ctx) -> None:
         ctx.require(visits <= MAX_VALUES, path, f"more than {MAX_VALUES} values")
         if isinstance(value, str):
             ctx.check(not USERINFO.match(value.strip()), path, USERINFO_REASON)
+            ctx.check(not _SURROGATE.search(value), path, "holds a lone surrogate (U+D800..U+DFFF), which no "
+                      "text can carry (UTF-8, XML 1.0)")
         if not isinstance(value, (dict, list)):
             return
         ctx.require(id(value) not in active, path, "a value contains itself")

@@ -4,6 +4,9 @@ line) or prints correct output; never a traceback, a hang past its deadline, a N
 figure, a raw control character or a secret."""
 from __future__ import annotations
 
+import csv
+import io
+import json
 import os
 import re
 import time
@@ -12,9 +15,11 @@ import pytest
 
 from gpudash import cli
 from gpudash.base.environ import TOKEN_ENV
+from gpudash.ops.report import cli as report_cli
+from gpudash.ops.report import render
 from gpudash.ops.report.client import Prometheus, PrometheusError
 from tests.conftest import gpudash
-from tests.hostile import MODES, Hostile
+from tests.hostile import MODES, PARTIAL, PARTIAL_WARNING, Hostile
 
 TIMEOUT = 2  # --timeout of every command: each request's total deadline
 SLACK = 12  # interpreter start and imports on a busy 2-core machine, on top of the one request that times out
@@ -98,3 +103,48 @@ def test_doctor_has_a_timeout(capsys):
         code = cli.main(["doctor", "--example", "--timeout", "1s", "--prometheus-url", server.url])
         assert time.monotonic() - t0 < 3
     assert code == 2 and "did not answer within 1s" in capsys.readouterr().err
+
+
+# --- issue 47 item 2: a partial answer is never final, in any format -------------------------------------------------
+REPORT_FORMATS = [("report billing", f) for f in (*report_cli.FORMATS, *report_cli.STATEMENT_FORMATS)] + \
+    [(c, f) for c in ("report nodes", "report idle") for f in report_cli.FORMATS]
+
+
+def _report(command: str, fmt: str, url: str, folder, *extra: str) -> int:
+    """``command`` in ``--format fmt`` against ``url``, in process; statements go to ``folder``."""
+    statement = ["--output-dir", str(folder)] if fmt in report_cli.STATEMENT_FORMATS else []
+    return cli.main([*COMMANDS[command], "--prometheus-url", url, "--format", fmt, *statement, *extra])
+
+
+@pytest.mark.parametrize("command,fmt", REPORT_FORMATS)
+def test_a_partial_answer_is_refused_in_every_format(command, fmt, tmp_path, capsys):
+    with Hostile(PARTIAL) as server:
+        code = _report(command, fmt, server.url, tmp_path)
+    out, err = capsys.readouterr()
+    errors = [x for x in err.splitlines() if not x.startswith("gpudash: warning: ")]
+    assert code == 2 and out == "" and not list(tmp_path.iterdir()), (out, err)
+    assert len(errors) == 1 and "answered partially" in errors[0] and "--allow-partial" in errors[0], err
+    assert PARTIAL_WARNING in err  # the warning names the store that did not answer
+
+
+@pytest.mark.parametrize("command,fmt", [(c, f) for c, f in REPORT_FORMATS if f != "pdf"])
+def test_allow_partial_marks_every_format_and_is_never_final(command, fmt, tmp_path, capsys):
+    with Hostile(PARTIAL) as server:
+        code = _report(command, fmt, server.url, tmp_path, "--allow-partial")
+    out, err = capsys.readouterr()
+    if fmt in ("xml", "facturx"):  # an e-invoice is never a draft: refused, nothing written
+        assert code == 2 and "is a draft" in err and "part of the metrics store did not answer" in err, err
+        assert not list(tmp_path.iterdir())
+        return
+    assert code == 0, err
+    if fmt == "json":
+        assert json.loads(out)["partial"] is True
+    elif fmt == "csv":
+        rows = list(csv.DictReader(io.StringIO(out)))
+        assert rows and all(row["partial"] == "true" for row in rows), out
+    elif fmt == "table":
+        assert out.startswith(render.PARTIAL_MARK), out
+    else:  # html: every statement a draft saying why
+        files = list(tmp_path.iterdir())
+        assert files and all(f.name.endswith("-DRAFT.html") for f in files)
+        assert all("part of the metrics store did not answer" in f.read_text() for f in files)

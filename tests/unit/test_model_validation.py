@@ -480,3 +480,30 @@ def test_time_slicing_replicas_have_a_ceiling(example_data):
         model_from_dict(example_data)
     example_data["gpu_classes"][1]["time_slicing"]["replicas"] = 256
     model_from_dict(example_data)
+
+
+INVOICE_FIELDS = [("issuer", "name"), ("issuer", "tax_id"), ("issuer", "email"), ("issuer", "address"),
+                  ("issuer", "payment"), ("billing", "legal_name"), ("billing", "customer_id"),
+                  ("billing", "purchase_order"), ("billing", "tax_id"), ("billing", "email"), ("billing", "address")]
+
+
+@pytest.mark.parametrize("char", ["\b", "\x00", "\n", "\x1b", "\x7f", "\x85", "\ud800", "\ufffe", "\uffff"])
+@pytest.mark.parametrize("section,field", INVOICE_FIELDS)
+def test_a_character_xml_cannot_carry_is_refused_in_an_invoice_field(example_data, section, field, char):
+    """U+0008 in an invoice field ended --format xml and facturx in lxml XMLSyntaxError tracebacks (issue 47):
+    refused by validation, one line naming the field."""
+    where = example_data["issuer"] if section == "issuer" else example_data["tenants"][0].setdefault("billing", {})
+    text = f"Acme{char} GmbH"
+    where[field] = [text] if field in ("address", "payment") else text
+    with pytest.raises(InputError) as info:
+        model_from_dict(example_data)
+    path = f"{'issuer' if section == 'issuer' else 'tenants[0].billing'}.{field}" + \
+        ("[0]" if field in ("address", "payment") else "")
+    (err,) = getattr(info.value, "errors", [info.value])
+    why = "lone surrogate" if char == "\ud800" else "without control characters"
+    assert err.path == path and why in err.reason and "\n" not in str(err), str(err)
+
+
+def test_an_invoice_field_keeps_any_other_character(example_data):
+    example_data["issuer"]["name"] = "Ça & Cie — 株式会社 <Ltd> \"x\" \u2028 \U0001F600 \t"[:-2]
+    assert model_from_dict(example_data).issuer.name.startswith("Ça & Cie")

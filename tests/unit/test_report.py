@@ -170,9 +170,10 @@ def test_billing_json_shape_and_rounding():
 def test_billing_csv_and_table():
     rows = list(csv.reader(io.StringIO(render.billing_csv(billing_report()))))
     assert rows[0] == ["start", "end", "kind", "cluster", "tenant", "namespace", "gpu_class", "resource", "unit",
-                       "quantity", "cost", "currency"]
-    assert rows[2][6:] == ["a100-80gb", "nvidia.com/mig-1g.10gb", "1g.10gb slice-hours", "11.333333", "6.23", "USD"]
-    assert rows[-1][2] == "total" and rows[-1][-2:] == ["93.83", "USD"]  # the sum of the rows above it
+                       "quantity", "cost", "currency", "partial"]
+    assert rows[2][6:] == ["a100-80gb", "nvidia.com/mig-1g.10gb", "1g.10gb slice-hours", "11.333333", "6.23", "USD",
+                           "false"]
+    assert rows[-1][2] == "total" and rows[-1][-3:] == ["93.83", "USD", "false"]  # the sum of the rows above it
     assert "sandbox" not in render.billing_csv(billing_report())  # the provider's lines are in no tenant's file
     text = render.billing_table(billing_report())
     assert "GPU billing 2026-01-31T20:00:00Z .. 2026-02-01T04:00:00Z (USD)" in text
@@ -291,8 +292,8 @@ def test_nodes_formats():
     assert data["hours"][0] == {"hour": "2026-01-31T20:00:00Z", "cluster": "east", "node": "gpu-1", "active_gpus": 4,
                                 "active_from": []}
     assert data["summary"][2] == {"hour": "2026-01-31T22:00:00Z", "active_nodes": 0, "active_gpus": 0}
-    assert render.nodes_csv(nodes_report()).splitlines()[1] == "2026-01-31T20:00:00Z,east,gpu-1,4"
-    assert render.nodes_csv(nodes_report(), summary=True).splitlines()[2] == "2026-01-31T21:00:00Z,2,7"
+    assert render.nodes_csv(nodes_report()).splitlines()[1] == "2026-01-31T20:00:00Z,east,gpu-1,4,false"
+    assert render.nodes_csv(nodes_report(), summary=True).splitlines()[2] == "2026-01-31T21:00:00Z,2,7,false"
     assert "ACTIVE NODES" in render.nodes_table(nodes_report())
 
 

@@ -173,6 +173,7 @@ class BillingReport:
             "provider": {"lines": [self.line_json(x) for x in self.provider_lines],
                          "total_cost": float(self.cost(self.provider_lines))},
             "complete_until": rfc3339(self.readable_end),
+            "partial": self.partial,
             "source": "single-cluster" if self.single_cluster else "acm-hub",
             "unpriced": [{**u, "gpu_hours": common.round_hours(u["gpu_hours"])} for u in self.unpriced],
             "warnings": list(self.warnings),
@@ -232,7 +233,7 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | No
     return BillingReport(start, end, readable_end, model.currency, tenant_lines, tenants, others, unpriced_rows,
                          {k: {d: dict(v) for d, v in days.items()} for k, days in daily.items()},
                          {k: {m: list(v.values()) for m, v in months.items()} for k, months in monthly.items()},
-                         warnings, single, gaps, bool(prom.warnings), energy_lines, unallocated,
+                         warnings, single, gaps, prom.partial, energy_lines, unallocated,
                          non_tenant_energy, model.energy.in_budget)
 
 

@@ -3,7 +3,8 @@
 ``python -m gpudash report billing|nodes|idle --prometheus-url URL ...``; see docs/reports.md. Reports only
 read (HTTP GET/POST to the Prometheus query API); they never change anything in a cluster. Warnings (partial
 data, unpriced usage, non-tenant namespaces, hours not final yet) go to stderr, and also into the JSON and HTML
-output; errors are one line on stderr and exit code 2.
+output; errors are one line on stderr and exit code 2. A partial answer is such an error unless
+``--allow-partial``, which prints the figures marked partial in every format.
 """
 from __future__ import annotations
 
@@ -40,6 +41,9 @@ def _connection(p: argparse.ArgumentParser, tenant: bool = True) -> None:
     add_model_options(p)
     add_prometheus_options(p)
     p.add_argument("--cluster", metavar="NAME", help="only this cluster of the model's clusters")
+    p.add_argument("--allow-partial", action="store_true",
+                   help="print the figures when the query API warned that part of the metrics store did not answer "
+                        "(refused by default), marked partial in every format; a statement stays a draft")
     if tenant:  # report nodes is a provider report: the CCSP series have no namespace
         p.add_argument("--tenant", metavar="NAME", help="only this tenant (its name in the model); every query "
                                                         "carries namespace=<its namespace> (tenant tokens need it)")
@@ -118,6 +122,7 @@ def run(args) -> int:
                                    progress=progress)
             progress.close()
             _warn(report.warnings)
+            _refuse_partial(report, args, prom)
             if args.format in STATEMENT_FORMATS:
                 for path in _write_statements(report, model, args):
                     print(path)
@@ -129,6 +134,7 @@ def run(args) -> int:
             report = nodes.fetch(prom, model, start, end, cluster=args.cluster, progress=progress)
             progress.close()
             _warn(report.warnings)
+            _refuse_partial(report, args, prom)
             if args.format == "csv":
                 print(render.nodes_csv(report, args.summary), end="")
             elif args.format == "json":
@@ -143,6 +149,7 @@ def run(args) -> int:
                                 model_regex=args.model, namespace=namespace, cluster=args.cluster,
                                 lookback=args.lookback)
             _warn(report.warnings)
+            _refuse_partial(report, args, prom)
             print({"table": render.idle_table, "csv": render.idle_csv,
                    "json": lambda r: render.dumps(r.to_json())}[args.format](report), end="")
     finally:
@@ -152,12 +159,15 @@ def run(args) -> int:
 
 def _write_statements(report, model, args) -> list:
     """Write one statement per tenant in ``args.format``; returns their paths. Drafts are refused with --final and
-    for the e-invoice formats (a draft is no invoice); final statements are numbered through --ledger."""
+    for the e-invoice formats (a draft is no invoice), as is any e-invoice that cannot be made, before anything is
+    written; final statements are numbered through --ledger, under its lock, and recorded once written."""
     import time
+    from contextlib import nullcontext
     from datetime import UTC, datetime
 
     from gpudash.base.progress import Progress
-    from gpudash.ops.report import einvoice, invoice, pdf, render
+    from gpudash.ops.report import einvoice, invoice, render
+    from gpudash.ops.report.ledger import Ledger
 
     issued = args.issue_date or datetime.now(UTC).date()
     invoices = invoice.invoices(report, model, issued, time.time())
@@ -166,28 +176,50 @@ def _write_statements(report, model, args) -> list:
         why = "--final" if args.final else f"--format {args.format} (an e-invoice)"
         raise GpudashError(f"{why}: the statement of {drafts[0].buyer.name} is a draft ({'; '.join(drafts[0].draft)})"
                            f"{f' (and {len(drafts) - 1} more)' if len(drafts) > 1 else ''}; issue it once final")
-    ledger = invoice.Ledger(args.ledger) if args.ledger else None
+    if args.format in ("xml", "facturx"):
+        for inv in invoices:
+            einvoice.check(inv)
     out = []
-    with Progress(f"report billing: {args.format}") as progress:
+    with Ledger(args.ledger) if args.ledger else nullcontext() as ledger, \
+            Progress(f"report billing: {args.format}") as progress:
         for done, inv in enumerate(invoices):
             progress(done, len(invoices), inv.buyer.name)
-            inv = ledger.issue(inv) if ledger and inv.final else inv
-            if args.format == "xml":
-                data, suffix = einvoice.cii_xml(inv), ".xml"
-            else:
-                html = render.statement_html(report, inv)
-                data, suffix = (html.encode(), ".html") if args.format == "html" else (pdf.to_pdf(html), ".pdf")
-                if args.format == "facturx":
-                    data = einvoice.facturx_pdf(data, einvoice.cii_xml(inv))
-            path = Path(args.output_dir) / render.statement_filename(inv, suffix)
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(data)
-            except OSError as err:
-                raise GpudashError(f"--output-dir {args.output_dir}: cannot write {path.name}: "
-                                   f"{err.strerror}") from None
-            out.append(path)
+            inv, pending = ledger.number(inv) if ledger and inv.final else (inv, None)
+            data, suffix = _document(report, inv, args.format)
+            out.append(_write(Path(args.output_dir) / render.statement_filename(inv, suffix), data, args))
+            if ledger and pending:
+                ledger.record(pending)  # the statement is complete and written: now it is issued
     return out
+
+
+def _document(report, inv, fmt: str) -> tuple[bytes, str]:
+    """(the statement of ``inv`` in ``fmt``, its file suffix)."""
+    from gpudash.ops.report import einvoice, pdf, render
+
+    if fmt == "xml":
+        return einvoice.cii_xml(inv), ".xml"
+    html = render.statement_html(report, inv)
+    if fmt == "html":
+        return html.encode(), ".html"
+    data = pdf.to_pdf(html)
+    return (einvoice.facturx_pdf(data, einvoice.cii_xml(inv)) if fmt == "facturx" else data), ".pdf"
+
+
+def _write(path: Path, data: bytes, args) -> Path:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    except OSError as err:
+        raise GpudashError(f"--output-dir {args.output_dir}: cannot write {path.name}: {err.strerror}") from None
+    return path
+
+
+def _refuse_partial(report, args, prom) -> None:
+    """A partial answer's figures may be short: never printed as if complete (the warnings name the stores)."""
+    if report.partial and not args.allow_partial:
+        raise GpudashError(f"{prom.shown} answered partially (the query API warned that data may be missing, see the "
+                           "warnings above): the figures may be short; report again when every store answers, or "
+                           "pass --allow-partial to print them marked as partial")
 
 
 def _warn(warnings: list[str]) -> None:

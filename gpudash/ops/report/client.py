@@ -9,9 +9,12 @@ query parameter), and the ACM hub's rbac-query-proxy. Every failure becomes one 
 :class:`~gpudash.base.errors.GpudashError` line: unreachable server, TLS failure, 401/403, timeout, a Prometheus
 error response, or an answer that is not the Prometheus API at all (e.g. an OAuth login page).
 
-Thanos answers a partial response (a store that did not answer) with ``status: success`` and ``warnings``;
-those warnings are collected in :attr:`Prometheus.warnings` so reports can show them: partial data is never
-silent.
+Thanos answers a partial response (a store that did not answer) with ``status: success`` and ``warnings``: one
+string per error, e.g. ``receive series from <store>: ...`` (thanos-io/thanos pkg/api/query/v1.go collects the
+query's ``warnings []error``, pkg/api/api.go ``Respond`` writes each ``warn.Error()`` into the envelope's
+``warnings``; pkg/store/proxy_merge.go words the store's). Those warnings are collected in
+:attr:`Prometheus.warnings`; any of them makes a report partial (:attr:`Prometheus.partial`), which
+``report`` refuses unless ``--allow-partial``, and then marks: partial data is never silent nor final.
 """
 from __future__ import annotations
 
@@ -48,7 +51,7 @@ class Prometheus:
     insecure_skip_verify: bool = False
     timeout: float = 60.0
     extra_params: dict[str, str] = field(default_factory=dict)  # e.g. {"namespace": ns} for thanos-querier :9092
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # the query API's warnings, one line each
     max_response_bytes: int = httpread.DEFAULT_MAX_BYTES
     session: object = field(init=False, repr=False)  # a requests.Session (the report extra)
 
@@ -76,6 +79,13 @@ class Prometheus:
             import urllib3
 
             urllib3.disable_warnings(urllib3.exceptions.InsecureRequestWarning)
+
+    @property
+    def partial(self) -> bool:
+        """Whether an answer so far warned that data may be missing. Every warning counts, PromQL annotations too
+        (``PromQL warning: ...``: the engine left samples out of a figure), stricter than Thanos's own cache, which
+        keeps those (pkg/api/api.go ``shouldNotCacheBecauseOfWarnings``)."""
+        return bool(self.warnings)
 
     # --- API ---------------------------------------------------------------------------------------------------
     def query(self, expr: str, time: float, figures: bool = True) -> list[tuple[Labels, float]]:

@@ -49,21 +49,31 @@ def cii_xml(invoice: Invoice) -> bytes:
     """``invoice`` as CII XML, validated against the EN 16931 profile's XSD (a final invoice only)."""
     from drafthorse.models.document import Document
 
-    _check(invoice)
+    check(invoice)
     doc = Document()
     _header(doc, invoice)
     _agreement(doc.trade.agreement, invoice)
     category, rate = _category(invoice)
     _lines(doc.trade.items, invoice, category, rate)
     _settlement(doc.trade.settlement, invoice, category, rate)
-    return doc.serialize(schema=PROFILE)
+    from lxml import etree  # type: ignore[import-untyped]  # lxml ships no types; drafthorse validates with it
+
+    try:
+        return doc.serialize(schema=PROFILE)
+    except etree.LxmlError as err:  # what check() cannot foresee: one line, never a traceback
+        raise GpudashError(f"the e-invoice of statement {invoice.number} does not validate against the EN 16931 "
+                           f"schema ({str(err)[:200]}): check the model's issuer and billing fields") from None
 
 
-def _check(invoice: Invoice) -> None:
-    """Refuse a draft statement, and an invoice without the parties' fields EN 16931 requires."""
+def check(invoice: Invoice) -> None:
+    """Refuse a draft statement, one without lines, and an invoice without the parties' fields EN 16931
+    requires: before any statement of a run is written or recorded."""
     if not invoice.final:
         raise GpudashError(f"statement {invoice.number} is a draft ({'; '.join(invoice.draft)}): only a final "
                            "statement is an invoice")
+    if not invoice.lines:
+        raise GpudashError(f"tenant {invoice.buyer.name} has no billed usage in the period: an EN 16931 invoice "
+                           "needs at least one line (BG-25); issue the others with --tenant")
     seller, buyer = invoice.seller, invoice.buyer.billing
     missing = [what for what, value in (("issuer.name", seller.name), ("issuer.country", seller.country),
                                         ("billing.country of tenant " + invoice.buyer.name, buyer.country))

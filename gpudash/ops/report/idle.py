@@ -55,6 +55,7 @@ class IdleReport:
     currency: str
     workloads: list[IdleWorkload]
     warnings: list[str] = field(default_factory=list)
+    partial: bool = False  # the query API warned that some data may be missing (client.Prometheus.partial)
 
     @property
     def total_cost_per_hour(self) -> float:
@@ -73,6 +74,7 @@ class IdleReport:
                            "cost_per_hour": common.round_money(w.cost_per_hour, cur),
                            "active_pods": w.active_pods, "dry_run_action": w.action} for w in self.workloads],
             "total_cost_per_hour": common.round_money(self.total_cost_per_hour, cur),
+            "partial": self.partial,
             "warnings": list(self.warnings),
         }
 
@@ -139,7 +141,7 @@ def fetch(prom: Prometheus, model: Model, at: float | None = None, window: int |
     for warning in prom.warnings:
         if warning not in warnings:
             warnings.append(warning)
-    return IdleReport(at, window, model.currency, workloads, warnings)
+    return IdleReport(at, window, model.currency, workloads, warnings, prom.partial)
 
 
 def _idle_since(prom: Prometheus, scope: queries.Scope, model_regex: str, pods: list[tuple], at: int,

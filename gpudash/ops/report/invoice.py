@@ -10,19 +10,17 @@ is missing and the query API reported no partial answer. Anything else is a DRAF
 time its data is final up to, so no draft ever carries the number the final statement will.
 
 Numbers: a final statement's number is derived from the tenant and the period (stable and unique per both).
-With a :class:`Ledger` (``report billing --ledger DIR``), a statement issued again with other amounts (a
-correction) is a revision: ``<number>-R<n>``, saying which number it replaces; the same amounts keep their number.
+With the ledger (:mod:`gpudash.ops.report.ledger`, ``report billing --ledger DIR``), a statement issued again
+with other amounts (a correction) is a revision: ``<number>-R<n>``, saying which number it replaces; the same
+amounts keep their number.
 """
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
-from pathlib import Path
 
-from gpudash.base.errors import GpudashError
 from gpudash.model.types import Issuer, Model, Tax, Tenant
 from gpudash.ops.report import common
 from gpudash.ops.report.billing import BillingReport
@@ -134,7 +132,7 @@ def _unit_price(quantity: float, cost: float) -> Decimal:
 
 
 def invoices(r: BillingReport, model: Model, issued: date, now: float) -> list[Invoice]:
-    """One invoice per tenant of the report, numbered as built (a :class:`Ledger` may make a final one a
+    """One invoice per tenant of the report, numbered as built (the ledger may make a final one a
     revision)."""
     return [build(r, t, model, issued, now) for t in r.tenants]
 
@@ -156,53 +154,3 @@ def build(r: BillingReport, tenant: Tenant, model: Model, issued: date, now: flo
         number = f"DRAFT-{number}-{datetime.fromtimestamp(r.readable_end, UTC):%Y%m%dT%H%MZ}"
     return Invoice(number, draft, replaces, issued, issued + timedelta(days=seller.payment_terms_days), r.start,
                    r.end, r.currency, seller, tenant, tenant.billing.tax or seller.tax, tuple(lines))
-
-
-class Ledger:
-    """The final statements issued so far, one JSON file per tenant and period in ``folder``: what makes a
-    corrected re-issue a revision with a number of its own."""
-
-    def __init__(self, folder: str | Path):
-        self.folder = Path(folder)
-
-    def _path(self, base: str) -> Path:
-        return self.folder / f"{base}.json"
-
-    def issue(self, invoice: Invoice) -> Invoice:
-        """Final ``invoice`` numbered as issued: its number again for the same amounts, else the next revision
-        (which is recorded)."""
-        from dataclasses import replace
-
-        assert invoice.final, "a draft is never recorded as issued"
-        path = self._path(invoice.number)
-        try:
-            issued = json.loads(path.read_text(encoding="utf-8")) if path.exists() else []
-            if not isinstance(issued, list) or not all(isinstance(e, dict) and {"number", "digest"} <= e.keys()
-                                                       for e in issued):
-                raise ValueError("not a list of issued statements")
-        except (OSError, ValueError) as err:
-            raise GpudashError(f"--ledger {path}: cannot read it ({err}); it holds the statements issued "
-                               "so far: restore it from your records") from None
-        digest = _digest(invoice)
-        if issued and issued[-1]["digest"] == digest:
-            return replace(invoice, number=issued[-1]["number"], replaces=issued[-1].get("replaces", ""))
-        if issued:
-            invoice = replace(invoice, number=f"{invoice.number}-R{len(issued)}", replaces=issued[-1]["number"])
-        issued.append({"number": invoice.number, "digest": digest, "replaces": invoice.replaces,
-                       "issued": invoice.issued.isoformat(), "total_due": str(invoice.total_due)})
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".json.tmp")
-            tmp.write_text(json.dumps(issued, indent=2) + "\n", encoding="utf-8")
-            tmp.replace(path)
-        except OSError as err:
-            raise GpudashError(f"--ledger {self.folder}: cannot record the statement: {err.strerror or err}") from None
-        return invoice
-
-
-def _digest(invoice: Invoice) -> str:
-    """What makes two issues of a statement the same invoice: its lines, tax and buyer (not its dates)."""
-    text = json.dumps([[x.kind, x.cluster, x.gpu_class, x.resource, str(x.quantity), str(x.unit_price),
-                        str(x.amount)] for x in invoice.lines] + [[invoice.tax.label, invoice.tax.rate,
-                                                                     invoice.tax.exempt, str(invoice.buyer)]])
-    return hashlib.sha256(text.encode()).hexdigest()

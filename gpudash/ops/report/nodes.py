@@ -35,6 +35,7 @@ class NodesReport:
     summary: list[tuple[int, int, int]]  # (hour, active nodes, active GPUs)
     warnings: list[str] = field(default_factory=list)
     sources: dict[tuple[int, str, str], tuple[str, ...]] = field(default_factory=dict)  # a row's active_from values
+    partial: bool = False  # the query API warned that some data may be missing (client.Prometheus.partial)
 
     def to_json(self) -> dict:
         return {
@@ -44,6 +45,7 @@ class NodesReport:
                        "active_from": list(self.sources.get((h, c, n), ()))} for h, c, n, g in self.rows],
             "summary": [{"hour": rfc3339(h), "active_nodes": n, "active_gpus": g} for h, n, g in self.summary],
             "complete_until": rfc3339(self.readable_end),
+            "partial": self.partial,
             "warnings": list(self.warnings),
         }
 
@@ -99,4 +101,4 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, cluster: str | N
         if w not in warnings:
             warnings.append(w)
     return NodesReport(start, end, readable_end, rows, summary, warnings,
-                       {k: tuple(sorted(v)) for k, v in sources.items() if k in per_node})
+                       {k: tuple(sorted(v)) for k, v in sources.items() if k in per_node}, prom.partial)

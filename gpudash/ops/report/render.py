@@ -49,6 +49,20 @@ def _csv(headers: list[str], rows: list[list]) -> str:
     return buf.getvalue()
 
 
+PARTIAL_MARK = ("PARTIAL: part of the metrics store did not answer (--allow-partial); these figures may be short, "
+                "never final\n\n")
+
+
+def _partial_head(partial: bool) -> str:
+    """The mark a partial report's table opens with (the CSV has its ``partial`` column, the JSON its field)."""
+    return PARTIAL_MARK if partial else ""
+
+
+def _flag(partial: bool) -> str:
+    """The value of the CSV's ``partial`` column."""
+    return "true" if partial else "false"
+
+
 def dumps(data: dict) -> str:
     """Indented JSON; json escapes C0 controls itself, DEL, C1 and the Unicode line breaks are escaped here too
     (they can only occur inside strings, where ``\\uXXXX`` is the same text)."""
@@ -73,7 +87,7 @@ def billing_table(r: BillingReport) -> str:
     overall, one row per unit (GPU-hours, slice-hours and kWh are never added up) and the cost, the sum of them."""
     cur = r.currency
     source = ", from one cluster's own Prometheus (no ACM hub)" if r.single_cluster else ""
-    head = f"GPU billing {rfc3339(r.start)} .. {rfc3339(r.end)} ({cur}){source}\n\n"
+    head = f"{_partial_head(r.partial)}GPU billing {rfc3339(r.start)} .. {rfc3339(r.end)} ({cur}){source}\n\n"
     if not r.charged and not r.unallocated:
         return head + "No billable GPU usage in the period.\n"
     skip = 1 if r.single_cluster else 0  # a single cluster's series have no cluster label: no empty column
@@ -101,19 +115,20 @@ def billing_csv(r: BillingReport) -> str:
     to anyone and not in this file: the table and the JSON's ``provider`` show them."""
     digits, data = common.money_digits(r.currency), r.to_json()
     headers = ["start", "end", "kind", "cluster", "tenant", "namespace", "gpu_class", "resource", "unit", "quantity",
-               "cost", "currency"]
+               "cost", "currency", "partial"]
     rows = [[data["start"], data["end"], x["kind"], x["cluster"], x["tenant"], x["namespace"], x["gpu_class"],
              x["resource"], x["unit"], f"{x['quantity']:.{common.GPU_HOURS_DIGITS}f}", f"{x['cost']:.{digits}f}",
-             r.currency] for x in data["lines"]]
+             r.currency, _flag(r.partial)] for x in data["lines"]]
     rows.append([data["start"], data["end"], "total", "", "", "", "", "", "", "", f"{r.total_cost:.{digits}f}",
-                 r.currency])
+                 r.currency, _flag(r.partial)])
     return _csv(headers, rows)
 
 
 # --- nodes ----------------------------------------------------------------------------------------------------
 def nodes_table(r: NodesReport, per_node: bool = True) -> str:
     """The hourly CCSP summary, then (``per_node``) every node's hourly count."""
-    head = f"CCSP active GPUs per hour {rfc3339(r.start)} .. {rfc3339(r.end)} (UTC clock hours)\n\n"
+    head = (f"{_partial_head(r.partial)}CCSP active GPUs per hour {rfc3339(r.start)} .. {rfc3339(r.end)} "
+            "(UTC clock hours)\n\n")
     if not r.summary:
         return head + "No CCSP data in the period.\n"
     summary = table(["HOUR", "ACTIVE NODES", "ACTIVE GPUS"], [[rfc3339(h), n, g] for h, n, g in r.summary],
@@ -126,9 +141,12 @@ def nodes_table(r: NodesReport, per_node: bool = True) -> str:
 
 
 def nodes_csv(r: NodesReport, summary: bool = False) -> str:
+    flag = _flag(r.partial)
     if summary:
-        return _csv(["hour", "active_nodes", "active_gpus"], [[rfc3339(h), n, g] for h, n, g in r.summary])
-    return _csv(["hour", "cluster", "node", "active_gpus"], [[rfc3339(h), c, n, g] for h, c, n, g in r.rows])
+        return _csv(["hour", "active_nodes", "active_gpus", "partial"],
+                    [[rfc3339(h), n, g, flag] for h, n, g in r.summary])
+    return _csv(["hour", "cluster", "node", "active_gpus", "partial"],
+                [[rfc3339(h), c, n, g, flag] for h, c, n, g in r.rows])
 
 
 # --- idle -----------------------------------------------------------------------------------------------------
@@ -140,7 +158,8 @@ def _idle_rows(r: IdleReport) -> list[list]:
 def idle_table(r: IdleReport) -> str:
     from gpudash.promql.build import duration
 
-    head = f"Idle GPUs at {rfc3339(r.time)}: zero peak activity for at least {duration(r.window)} (dry run)\n\n"
+    head = (f"{_partial_head(r.partial)}Idle GPUs at {rfc3339(r.time)}: zero peak activity for at least "
+            f"{duration(r.window)} (dry run)\n\n")
     if not r.workloads:
         return head + "No idle workload holds GPUs.\n"
     body = table(["CLUSTER", "NAMESPACE", "KIND", "NAME", "PODS", "GPUS", "IDLE SINCE", f"{r.currency}/H",
@@ -150,7 +169,7 @@ def idle_table(r: IdleReport) -> str:
 
 def idle_csv(r: IdleReport) -> str:
     return _csv(["cluster", "namespace", "owner_kind", "owner_name", "pods", "gpus", "idle_since", "cost_per_hour",
-                 "dry_run_action"], _idle_rows(r))
+                 "dry_run_action", "partial"], [[*row, _flag(r.partial)] for row in _idle_rows(r)])
 
 
 # --- HTML statements ------------------------------------------------------------------------------------------
