@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from gpudash.base.errors import GpudashError
 from gpudash.base.layout import DEFAULT_OUTPUT
-from gpudash.ops.cliargs import add_model_options, load_model_from_args
+from gpudash.ops.cliargs import add_command, add_model_options, load_model_from_args
 
 # Subcommands implemented in other modules: name -> module with add_arguments(parser) and run(args) -> int.
 EXTERNAL_COMMANDS: dict[str, str] = {"report": "gpudash.ops.report.cli"}
@@ -249,10 +249,7 @@ def _parser() -> argparse.ArgumentParser:
         return p
 
     def command(name: str):
-        summary, examples = HELP[name]
-        return sub.add_parser(name, help=summary, description=summary,
-                              epilog="examples:\n" + "\n".join(f"  {line}" for line in examples),
-                              formatter_class=argparse.RawDescriptionHelpFormatter)
+        return add_command(sub, name, *HELP[name])
 
     p = command("init")
     p.add_argument("-o", "--output", default=".", help="folder to write into (default: current folder)")
