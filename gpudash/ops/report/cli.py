@@ -23,7 +23,10 @@ from gpudash.ops.cliargs import (
 )
 
 FORMATS = ("table", "csv", "json")
-STATEMENT_FORMATS = ("html", "pdf", "xml", "facturx")  # one file per tenant in --output-dir
+# Statement formats: one file per tenant in --output-dir, each format with a suffix of its own, so that a pdf and a
+# facturx run into one folder keep both.
+STATEMENT_SUFFIXES = {"html": ".html", "pdf": ".pdf", "xml": ".xml", "facturx": ".facturx.pdf"}
+STATEMENT_FORMATS = tuple(STATEMENT_SUFFIXES)
 EXAMPLES = {
     "billing": ("gpudash report billing --prometheus-url https://rbac-query-proxy.example --start 2026-10-01T00:00:00Z --end 2026-11-01T00:00:00Z",
                 "gpudash report billing --prometheus-url URL --start 2026-10-01T00:00:00Z --end 2026-11-01T00:00:00Z "
@@ -188,13 +191,13 @@ def _write_statements(report, model, args) -> list:
             progress(done, len(invoices), inv.buyer.name)
             inv = ledger.issue(inv) if ledger and inv.final else inv
             if args.format == "xml":
-                data, suffix = einvoice.cii_xml(inv), ".xml"
+                data = einvoice.cii_xml(inv)
             else:
                 html = render.statement_html(report, inv)
-                data, suffix = (html.encode(), ".html") if args.format == "html" else (pdf.to_pdf(html), ".pdf")
+                data = html.encode() if args.format == "html" else pdf.to_pdf(html)
                 if args.format == "facturx":
                     data = einvoice.facturx_pdf(data, einvoice.cii_xml(inv))
-            path = Path(args.output_dir) / render.statement_filename(inv, suffix)
+            path = Path(args.output_dir) / render.statement_filename(inv, STATEMENT_SUFFIXES[args.format])
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_bytes(data)
