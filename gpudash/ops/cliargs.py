@@ -11,7 +11,6 @@ from gpudash.base.environ import TOKEN_ENV
 from gpudash.base.errors import GpudashError
 from gpudash.ops.httpread import DEFAULT_MAX_BYTES, transport_warnings
 
-
 EXAMPLES_HEADING = "examples:"  # the last part of every (sub)command's --help: command lines the parser accepts
 
 

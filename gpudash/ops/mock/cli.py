@@ -43,7 +43,8 @@ def add_arguments(parser) -> None:
     p.add_argument("--jobs", default=targets, help=f"targets to write (default {targets})")
     p.add_argument("--cluster-label", action="store_true", help="add a cluster label to every series")
     p = common(add_command(sub, "bill", "print the reference model's hourly bill as CSV",
-                           ("gpudash mock bill -f mock.yaml", "gpudash mock bill -f mock.yaml --hours 0:24 > bill.csv")))
+                           ("gpudash mock bill -f mock.yaml",
+                            "gpudash mock bill -f mock.yaml --hours 0:24 > bill.csv")))
     p.add_argument("--hours", default=None, help="hour range a:b from the mock start (default: all)")
 
 

@@ -28,7 +28,8 @@ FORMATS = ("table", "csv", "json")
 STATEMENT_SUFFIXES = {"html": ".html", "pdf": ".pdf", "xml": ".xml", "facturx": ".facturx.pdf"}
 STATEMENT_FORMATS = tuple(STATEMENT_SUFFIXES)
 EXAMPLES = {
-    "billing": ("gpudash report billing --prometheus-url https://rbac-query-proxy.example --start 2026-10-01T00:00:00Z --end 2026-11-01T00:00:00Z",
+    "billing": ("gpudash report billing --prometheus-url https://rbac-query-proxy.example "
+                "--start 2026-10-01T00:00:00Z --end 2026-11-01T00:00:00Z",
                 "gpudash report billing --prometheus-url URL --start 2026-10-01T00:00:00Z --end 2026-11-01T00:00:00Z "
                 "--format pdf --final --ledger invoices/ledger --output-dir invoices/2026-10",
                 "gpudash report billing --prometheus-url URL --tenant team-a --start 2026-10-01T00:00:00Z "
