@@ -5,6 +5,7 @@ end of work that took that long; work shorter than that prints nothing, so quick
 was."""
 from __future__ import annotations
 
+import re
 import sys
 import threading
 import time
@@ -13,6 +14,8 @@ from tqdm import tqdm
 
 QUIET_SECONDS = 5.0  # off a terminal: at most one line per this many seconds
 TICK_SECONDS = 1.0  # on a terminal: the bar's elapsed time is redrawn this often while a step runs
+# A progress line off a terminal, which tests tell apart from a warning or the one line of an error.
+LINE = re.compile(r"gpudash: [\w :-]+: \d+/\d+ .* \((\d+\.\d)s\)")
 
 
 class Progress:

@@ -5,20 +5,18 @@ from __future__ import annotations
 import fcntl
 import os
 import pty
-import re
 import struct
 import subprocess
 import sys
 import termios
 
-from gpudash.base.progress import QUIET_SECONDS
+from gpudash.base.progress import LINE, QUIET_SECONDS
 from tests.conftest import ROOT
 
 DATA = ROOT / "e2e" / "data"
 
 
 NO_CACHE = {**os.environ, "GPUDASH_CACHE": "off"}  # the golden tests emitted afresh, as on a first render
-LINE = re.compile(r"gpudash: [\w :-]+: \d+/\d+ .* \((\d+\.\d)s\)")  # a step's line off a terminal
 
 
 def run_on_a_terminal(*args: str, env: dict | None = None) -> str:

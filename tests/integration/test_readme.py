@@ -5,7 +5,6 @@ the test line gets as far as tox on that same interpreter. In a folder of its ow
 model and its output."""
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import shutil
