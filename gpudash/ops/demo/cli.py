@@ -132,19 +132,16 @@ def _model_data(args) -> tuple[str, dict]:
     model stops here, before anything is written."""
     from gpudash.model import load_model
     from gpudash.model.load import BUNDLED_SOURCE, DEFAULT_MODEL, bundled_example_path, resolve_model_path
-    from gpudash.model.parse import not_a_mapping, parse_yaml, read_text
+    from gpudash.model.parse import parse_yaml, read_text
 
     if args.config or args.example or Path(DEFAULT_MODEL).exists():
         path = resolve_model_path(args.config, example=args.example)
     else:
         _say(f"no ./{DEFAULT_MODEL} here: using the bundled example (`gpudash init` copies it here to edit)")
         path = bundled_example_path()
-    load_model(path)
+    load_model(path)  # valid, so its data is a mapping of known fields
     source = BUNDLED_SOURCE if path == bundled_example_path() else str(path)
-    data, _ = parse_yaml(read_text(path, source), source)
-    if not isinstance(data, dict):
-        raise not_a_mapping(source, data, None)
-    return source, data
+    return source, parse_yaml(read_text(path, source), source)[0]
 
 
 def _write_model(source: str, data: dict, folder: Path):
@@ -154,15 +151,14 @@ def _write_model(source: str, data: dict, folder: Path):
     its backfill settles each hour 26 hours after it, past the end of the demo's history."""
     import yaml
 
+    from gpudash.base.terminal import printable
     from gpudash.model import load_model
     from gpudash.model.load import DEFAULT_MODEL
     from gpudash.model.types import SPOKE_TIERS
 
-    billing = data.get("billing") or {}
-    if isinstance(billing, dict):  # anything else stays as it is, for the loader to name
-        data["billing"] = {**billing, "spoke_tier": SPOKE_TIERS[0], "backfill_hours": 0}
+    data["billing"] = {**(data.get("billing") or {}), "spoke_tier": SPOKE_TIERS[0], "backfill_hours": 0}
     path = folder / DEFAULT_MODEL
-    header = (f"# The model `gpudash demo` ran: {source}, with billing.spoke_tier: {SPOKE_TIERS[0]} and "
+    header = (f"# The model `gpudash demo` ran: {printable(source)}, with billing.spoke_tier: {SPOKE_TIERS[0]} and "
               "backfill_hours: 0\n# (one local Prometheus evaluates the rules without the spoke tier).\n")
     folder.mkdir(parents=True, exist_ok=True)
     path.write_text(header + yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
