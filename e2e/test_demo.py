@@ -41,8 +41,10 @@ def test_demo_prints_the_last_days_reports_and_writes_statements(tmp_path):
 
 
 def test_demo_uses_the_folders_model_serves_until_sigterm_and_cleans_its_temp_data(tmp_path):
-    """./gpudash.yaml is the demo's model as every command's; SIGTERM stops the server (no orphan Prometheus);
-    the temp work folder keeps only the statements."""
+    """./gpudash.yaml is the demo's model as every command's; the `gpudash report` command it prints gives its bill
+    to the cent, from the model it wrote beside the statements, while a model with the spoke tier's backfill (the
+    example's) is refused in one line instead of billing the wrong hours; SIGTERM stops the server (no orphan
+    Prometheus); the temp work folder keeps only the statements and that model."""
     import signal
     import socket
 
@@ -78,6 +80,7 @@ def test_demo_uses_the_folders_model_serves_until_sigterm_and_cleans_its_temp_da
         figure = lambda text: Decimal(text.replace(",", ""))  # noqa: E731
         assert whole and all(figure(r[-1]) == figure(r[-3]) * 1000 for r in whole), "the demo bills with ./gpudash.yaml"
         socket.create_connection(("127.0.0.1", port), timeout=5).close()  # live while the demo serves
+        _the_printed_report_command_gives_the_same_bill(out)
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=60) != 0
     finally:
@@ -94,3 +97,18 @@ def test_demo_uses_the_folders_model_serves_until_sigterm_and_cleans_its_temp_da
         socket.create_connection(("127.0.0.1", port), timeout=5).close()  # the server went with the demo
     left = [p.relative_to(temp) for p in temp.rglob("*") if p.is_file()]
     assert left and all(p.parts[1] == "statements" for p in left), left
+    assert any(p.name == DEFAULT_MODEL for p in left), left  # the model it ran, beside the statements
+
+
+def _the_printed_report_command_gives_the_same_bill(out: str) -> None:
+    import shlex
+
+    argv = shlex.split(out.split("The same bill from gpudash report (while this server runs):\n", 1)[1].splitlines()[0])
+    assert argv[:5] == [sys.executable, "-m", "gpudash", "report", "billing"], argv
+    r = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    assert r.stdout.strip() and r.stdout.strip() in out, (r.stdout, out)  # the demo's bill, every line of it
+    example = [*argv[:5], "--example", *argv[7:]]  # the spoke tier and 24 h of backfill, as the example says
+    r = subprocess.run(example, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and r.stdout == "" and r.stderr.count("\n") == 1, (r.stdout, r.stderr)
+    assert "billing.backfill_hours 0" in r.stderr and "says 24" in r.stderr, r.stderr

@@ -15,28 +15,36 @@ from collections.abc import Callable
 
 from gpudash.base.errors import GpudashError
 
+PROGRESS = "progress"  # the kind of the child's messages before its outcome
+
 
 def available() -> bool:
     return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
 
 
 class Forked:
-    """``fn(*args)`` computed in a forked child; :meth:`result` waits for it, :meth:`close` ends it."""
+    """``fn(*args)`` computed in a forked child (with ``reports``, ``fn(*args, progress=...)``); :meth:`result`
+    waits for it, passing on the child's ``progress(done, total, what)`` calls meanwhile; :meth:`close` ends it."""
 
-    def __init__(self, fn: Callable[..., object], *args):
+    def __init__(self, fn: Callable[..., object], *args, reports: bool = False):
         ctx = multiprocessing.get_context("fork")
         self._receive, send = ctx.Pipe(duplex=False)
-        self._process = ctx.Process(target=_run, args=(send, fn, args), daemon=True)
+        self._process = ctx.Process(target=_run, args=(send, fn, args, reports), daemon=True)
         self._process.start()
         send.close()
         self._outcome: tuple | None = None
 
-    def result(self):
-        if self._outcome is None:
+    def result(self, progress: Callable[[int, int, str], None] | None = None):
+        while self._outcome is None:
             try:
-                self._outcome = self._receive.recv()
+                message = self._receive.recv()
             except EOFError:  # killed (out of memory, a signal) before it could answer
-                self._outcome = ("failed", f"the process ended with code {self._process.exitcode}", 2)
+                message = ("failed", f"the process ended with code {self._process.exitcode}", 2)
+            if message[0] == PROGRESS:
+                if progress:
+                    progress(*message[1:])
+                continue
+            self._outcome = message
             self._process.join()
         kind, value, code = self._outcome
         if kind == "ok":
@@ -52,11 +60,14 @@ class Forked:
         self._receive.close()
 
 
-def _run(send, fn: Callable[..., object], args: tuple) -> None:
-    """The child: sends ("ok", result, 0), or a failure as ("failed", its one line, exit code); an exception
-    that is not gpudash's (a bug) as its traceback."""
+def _run(send, fn: Callable[..., object], args: tuple, reports: bool) -> None:
+    """The child: sends its progress as (PROGRESS, done, total, what), then ("ok", result, 0), or a failure as
+    ("failed", its one line, exit code); an exception that is not gpudash's (a bug) as its traceback."""
+    def progress(done: int, total: int, what: str) -> None:  # a few dozen small messages: never a full pipe
+        send.send((PROGRESS, done, total, what))
+
     try:
-        outcome = ("ok", fn(*args), 0)
+        outcome = ("ok", fn(*args, progress=progress) if reports else fn(*args), 0)
     except GpudashError as err:
         outcome = ("failed", str(err), err.exit_code)
     except BaseException:  # noqa: BLE001 - reported in the parent, which exits non-zero

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from gpudash.base.errors import GpudashError
 from gpudash.base.layout import DEFAULT_OUTPUT
-from gpudash.ops.cliargs import add_model_options, load_model_from_args
+from gpudash.ops.cliargs import add_command, add_model_options, load_model_from_args
 
 # Subcommands implemented in other modules: name -> module with add_arguments(parser) and run(args) -> int.
 EXTERNAL_COMMANDS: dict[str, str] = {"report": "gpudash.ops.report.cli"}
@@ -72,27 +72,36 @@ def _generate(model, label: str, tests: Mapping[str, object] | None = None):
         return artifacts.generate(model, progress, tests)
 
 
-def _golden_texts(model) -> dict[str, str]:
+def _golden_texts(model, progress=None) -> dict[str, str]:
     """The golden test files as text (what the second process of a render sends back), kept in the golden cache
-    for the next render of the same model by the same code."""
+    for the next render of the same model by the same code; ``progress`` is told of each scenario."""
     from gpudash import golden_cache
     from gpudash.render import golden, writer
 
-    texts = {path: writer.serialise(path, data) for path, data in golden.artifacts(model).items()}
+    texts = {path: writer.serialise(path, data) for path, data in golden.artifacts(model, progress=progress).items()}
     golden_cache.store(model, texts)
     return texts
 
 
-def _cached_or_emitted(model) -> dict[str, str]:
+def _cached_or_emitted(model, label: str) -> dict[str, str]:
     """The golden test files' text: from the golden cache when this code made them for this model before, else
-    emitted now and kept (validate and test; render emits them in a second process instead)."""
+    emitted now, on a progress bar labelled ``label``, and kept (validate and test; render emits them in a
+    second process instead)."""
     from gpudash import golden_cache
+    from gpudash.base.progress import Progress
 
-    return golden_cache.load(model) or _golden_texts(model)
+    cached = golden_cache.load(model)
+    if cached is not None:
+        return cached
+    with Progress(f"{label}: golden tests") as progress:
+        return _golden_texts(model, progress)
 
 
-def _golden_file(job, path: str) -> str:
-    return job.result()[path]
+def _golden_file(job, path: str, progress) -> str:
+    """One golden file of the second process: the first one waited for shows its scenarios on ``progress``."""
+    texts = job.result(progress)
+    progress.close()
+    return texts[path]
 
 
 def _refuse_foreign_project(out: str) -> None:
@@ -116,6 +125,7 @@ def cmd_render(args) -> int:
 
     from gpudash import background, golden_cache
     from gpudash.base.deferred import Deferred
+    from gpudash.base.progress import Progress
     from gpudash.render import golden, writer
 
     _refuse_foreign_project(args.output)
@@ -132,12 +142,14 @@ def cmd_render(args) -> int:
         jobs = args.jobs or os.cpu_count() or 1
         cached = golden_cache.load(model)  # the same model rendered by the same code before: the same tests
         forked = cached is None and jobs > 1 and background.available()
-        job = background.Forked(_golden_texts, model) if forked else None
+        job = background.Forked(_golden_texts, model, reports=True) if forked else None
+        waiting = Progress("render: golden tests")
         try:
-            tests = cached if job is None else {path: Deferred(_golden_file, (job, path))
+            tests = cached if job is None else {path: Deferred(_golden_file, (job, path, waiting))
                                                 for path in golden.paths(model)}
             return _render(args, model, tests)
         finally:
+            waiting.close()
             if job is not None:
                 job.close()  # before the lock is freed: the forked child shares its descriptor
 
@@ -175,7 +187,7 @@ def cmd_validate(args) -> int:
     from gpudash.base.deferred import built
 
     model = load_model_from_args(args)
-    files = _generate(model, "validate", _cached_or_emitted(model))
+    files = _generate(model, "validate", _cached_or_emitted(model, "validate"))
     for data in files.values():  # a deferred file is proven as it is built, as in a render
         built(data)
     print(f"gpudash: {model.source} is valid ({len(model.gpu_classes)} GPU classes, {len(model.tenants)} tenants, "
@@ -196,7 +208,7 @@ def cmd_test(args) -> int:
         return run(args.output)
     model = load_model_from_args(args)
     with tempfile.TemporaryDirectory(prefix="gpudash-test-") as tmp:
-        tests = _cached_or_emitted(model)
+        tests = _cached_or_emitted(model, "test")
         writer.apply(writer.plan(tmp, _generate(model, "test: render", tests)))
         return run(tmp)
 
@@ -249,10 +261,7 @@ def _parser() -> argparse.ArgumentParser:
         return p
 
     def command(name: str):
-        summary, examples = HELP[name]
-        return sub.add_parser(name, help=summary, description=summary,
-                              epilog="examples:\n" + "\n".join(f"  {line}" for line in examples),
-                              formatter_class=argparse.RawDescriptionHelpFormatter)
+        return add_command(sub, name, *HELP[name])
 
     p = command("init")
     p.add_argument("-o", "--output", default=".", help="folder to write into (default: current folder)")

@@ -11,6 +11,16 @@ from gpudash.base.environ import TOKEN_ENV
 from gpudash.base.errors import GpudashError
 from gpudash.ops.httpread import DEFAULT_MAX_BYTES, transport_warnings
 
+EXAMPLES_HEADING = "examples:"  # the last part of every (sub)command's --help: command lines the parser accepts
+
+
+def add_command(sub, name: str, summary: str, examples: tuple[str, ...]) -> argparse.ArgumentParser:
+    """The (sub)command ``name`` of the subparsers ``sub``: ``summary`` in the commands' list and atop its help,
+    which ends with ``examples``."""
+    return sub.add_parser(name, help=summary, description=summary,
+                          epilog="\n".join((EXAMPLES_HEADING, *(f"  {line}" for line in examples))),
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+
 
 def add_model_options(parser: argparse.ArgumentParser, fallback: str = "") -> None:
     """``-c/--config`` and ``--example`` (mutually exclusive); without either, ./gpudash.yaml is required (or,

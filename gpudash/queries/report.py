@@ -92,6 +92,15 @@ def cluster_billed_hour(scope: Scope, delay: int = read.READ_DELAY) -> str:
     return f"({covered} > 0) * 0 + (time() - {delay})"
 
 
+def recorded_lags(scope: Scope, window: int) -> str:
+    """The spokes' hourly GPU-hours rows of the last ``window``, counted per value of
+    :data:`~gpudash.model.series.LAG_LABEL`: without ``billing.backfill_hours`` the rows carry none, with N they
+    carry 1..N + 1 (:func:`gpudash.render.rules.spoke.previous_hour`), so the labels tell the setting the data was
+    recorded with."""
+    sel = q.selector(names.HOURLY_GPU_HOURS, *scope.matchers())
+    return q.agg("count", (names.LAG_LABEL,), f"last_over_time({sel}[{q.duration(window)}])")
+
+
 def node_active_gpus(scope: Scope) -> str:
     return hour_read(names.CCSP_NODE_GPUS, NODE, scope, namespaced=False)
 
@@ -138,7 +147,7 @@ def tenant_queries(namespace: str, lookback: int, window: int) -> list[tuple[str
     scope = Scope(namespace=namespace)
     return [("billing gpu_hours", gpu_hours(scope)), ("billing cost", cost(scope)),
             ("billing unpriced", unpriced(scope)), ("billing energy_kwh", energy_kwh(scope)),
-            ("billing energy_cost", energy_cost(scope)),
+            ("billing energy_cost", energy_cost(scope)), ("backfill recorded", recorded_lags(scope, window)),
             ("rules installed", tenant_info_present(scope)), ("rules installed (series)", tenant_info_selector(scope)),
             ("idle recorded", idle_recorded(scope, ".*", lookback)),
             ("idle history", activity_history(scope, ".*", ["a-pod"], window)),

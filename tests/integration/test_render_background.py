@@ -52,7 +52,7 @@ def test_close_ends_a_child_still_working():
 def test_a_golden_failure_fails_the_render_and_writes_nothing(tmp_path, monkeypatch, capsys):
     """The child inherits the patched emitter; its error reaches the writer as the golden files are written, the
     stage is removed, and no process is left behind."""
-    monkeypatch.setattr(golden, "artifacts", lambda model: _boom("generation"))
+    monkeypatch.setattr(golden, "artifacts", lambda model, progress=None: _boom("generation"))
     monkeypatch.setenv(golden_cache.ENV, golden_cache.OFF)  # emitted, not read back from an earlier render
     out = tmp_path / "out"
     assert cli.main(["render", "--example", "-o", str(out)]) == 2

@@ -65,20 +65,42 @@ def test_render_into_a_folder_it_owns_is_not_refused(tmp_path):
     cli._refuse_foreign_project(str(tmp_path))  # a GitOps repository gpudash already renders into
 
 
+def _commands(parser, words=()):
+    """(words, parser) of every command and subcommand, e.g. (("report",), ...), (("report", "billing"), ...)."""
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, child in action.choices.items():
+                yield (*words, name), child
+                yield from _commands(child, (*words, name))
+
+
 def test_every_command_has_help_examples_that_parse():
-    """`gpudash CMD --help` ends with examples, and each example is a command line the parser accepts."""
+    """`gpudash CMD [SUB] --help` ends with examples, and each example is a command line the parser accepts and
+    that names that very command (report billing, nodes, idle and the mock's three included)."""
     import shlex
+
+    from gpudash.ops.cliargs import EXAMPLES_HEADING
 
     parser = cli._parser()
     commands = parser._subparsers._group_actions[0].choices
     assert set(commands) == set(cli.HELP)
-    for name, (summary, examples) in cli.HELP.items():
-        assert examples and "examples:" in commands[name].format_help()
+    for name, (summary, _) in cli.HELP.items():
         assert summary.split()[-1] not in {"the", "a", "and", "of", "with"}, f"{name}: a summary cut mid-sentence"
+    every = list(_commands(parser))
+    assert len(every) >= len(cli.HELP) + 6, every  # report's and mock's three subcommands each
+    for words, command in every:
+        text = command.format_help()
+        assert EXAMPLES_HEADING in text, f"gpudash {' '.join(words)} --help has no examples"
+        examples = [line.strip() for line in text.split(f"\n{EXAMPLES_HEADING}\n", 1)[1].splitlines() if line.strip()]
+        assert examples, words
         for line in examples:
             argv = shlex.split(line.split("  #")[0].split(" > ")[0])
-            if argv[0] == "gpudash":
-                parser.parse_args([a.replace("URL", "http://127.0.0.1:9090") for a in argv[1:]])
+            if argv[0] != "gpudash":
+                continue  # e.g. the token's export
+            assert tuple(argv[1:1 + len(words)]) == words, (words, line)
+            parser.parse_args([a.replace("URL", "http://127.0.0.1:9090") for a in argv[1:]])
 
 
 def test_a_hand_edit_is_refused_before_any_work(tmp_path, monkeypatch, capsys):

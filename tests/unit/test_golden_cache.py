@@ -105,7 +105,7 @@ def test_validate_reads_the_cache_and_fills_it(cache, example_model, monkeypatch
 
     texts = {path: "tests: []\n" for path in golden.paths(example_model)}
     emitted = []
-    monkeypatch.setattr(cli, "_golden_texts", lambda model: emitted.append(model) or golden_cache.store(
+    monkeypatch.setattr(cli, "_golden_texts", lambda model, progress=None: emitted.append(model) or golden_cache.store(
         model, texts) or texts)
     assert cli.main(["validate", "--example"]) == 0
     assert len(emitted) == 1 and golden_cache.load(example_model) == texts

@@ -156,3 +156,24 @@ def test_the_docs_sample_is_a_valid_factur_x_invoice():
     assert official_schema().validate(etree.fromstring(xml))
     attached = PdfReader(SAMPLE / "statement.pdf").attachments
     assert attached.get("factur-x.xml") == [xml]
+
+
+def test_each_statement_format_writes_a_file_name_of_its_own(tmp_path, monkeypatch):
+    """--format pdf and --format facturx into one folder keep both: every format has a name of its own."""
+    from argparse import Namespace
+
+    from gpudash.ops.report import cli, pdf
+
+    monkeypatch.setattr(pdf, "to_pdf", lambda html: b"%PDF-1.7 statement")  # no Chromium in the unit suite
+    monkeypatch.setattr(einvoice, "facturx_pdf", lambda data, xml: data + b" with the XML")
+    report = billing_report()
+    report.tenants = [team_a(report)]  # the one tenant with the identity an e-invoice needs
+    m = model(tax=Tax("VAT", 19))
+    written = {}
+    for fmt in cli.STATEMENT_FORMATS:
+        args = Namespace(format=fmt, output_dir=str(tmp_path), issue_date=ISSUED, final=False, ledger=None)
+        written[fmt] = cli._write_statements(report, m, args)
+    paths = [p for ps in written.values() for p in ps]
+    assert len(set(paths)) == len(paths) == len(cli.STATEMENT_FORMATS) * len(written["pdf"]), written
+    assert all(p.read_bytes() for p in paths)
+    assert {p.suffix for p in written["facturx"]} == {".pdf"}  # still a PDF to every viewer

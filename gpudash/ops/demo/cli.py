@@ -59,12 +59,12 @@ def mock_for(model, end_hour: int):
 
 
 def run(args) -> int:
-    model = _model(args)
+    source, data = _model_data(args)
     temp = not args.work_dir
     work = Path(tempfile.mkdtemp(prefix="gpudash-demo-")) if temp else Path(args.work_dir)
     previous = signal.signal(signal.SIGTERM, _interrupt)  # SIGTERM unwinds like Ctrl-C: the server is stopped
     try:
-        return _run(args, model, work)
+        return _run(args, source, data, work)
     except KeyboardInterrupt:
         return 130
     finally:
@@ -77,14 +77,14 @@ def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
-def _run(args, model, work: Path) -> int:
+def _run(args, source: str, data: dict, work: Path) -> int:
     from gpudash.ops.demo.prometheus import Prometheus, ToolMissing
 
     now = time.time()
     end_hour = int(now // HOUR) * HOUR
-    mock = mock_for(model, end_hour)
     try:
         work.mkdir(parents=True, exist_ok=True)
+        model = _write_model(source, data, work / STATEMENTS)
         rules = _render_rules(model, work / "rendered")
     except OSError as err:
         raise GpudashError(f"--work-dir {work}: cannot write: {err.strerror or err}") from None
@@ -93,15 +93,29 @@ def _run(args, model, work: Path) -> int:
     except ToolMissing as err:
         raise GpudashError(f"gpudash demo runs a local Prometheus: {err}") from None
     try:
-        _backfill(prom, model, mock, rules, work, end_hour)
+        _backfill(prom, model, mock_for(model, end_hour), rules, work, end_hour)
         _reports(prom.url, model, end_hour - 2 * HOUR, now, work, args.nodes)
         if args.no_wait:
+            _say(f"the model it ran: {model.source} (without --no-wait the server stays up, and the demo prints the "
+                 "`gpudash report` command that gives this bill)")
             return 0
+        print(f"\nThe same bill from gpudash report (while this server runs):\n  "
+              f"{_report_command(prom.url, model.source, end_hour - 2 * HOUR)}")
         print(f"\nExplore the series: {prom.url}/graph  (Ctrl-C stops the server)", flush=True)
         while True:
             time.sleep(3600)
     finally:
         prom.stop()
+
+
+def _report_command(url: str, model_file: str, end: int) -> str:
+    """The ``gpudash report billing`` command line that prints the demo's bill of the day before ``end``."""
+    import shlex
+
+    from gpudash.ops.report.period import rfc3339
+
+    return shlex.join([sys.executable, "-m", "gpudash", "report", "billing", "-c", model_file,
+                       "--prometheus-url", url, "--start", rfc3339(end - DAY), "--end", rfc3339(end)])
 
 
 def _clean(work: Path) -> None:
@@ -113,31 +127,44 @@ def _clean(work: Path) -> None:
         work.rmdir()
 
 
-def _model(args):
-    from gpudash.model import load_bundled_example
-    from gpudash.model.load import DEFAULT_MODEL
-    from gpudash.ops.cliargs import load_model_from_args
+def _model_data(args) -> tuple[str, dict]:
+    """(where the model came from, its data) as every command finds it, or the bundled example with a note; a bad
+    model stops here, before anything is written."""
+    from gpudash.model import load_model
+    from gpudash.model.load import BUNDLED_SOURCE, DEFAULT_MODEL, bundled_example_path, resolve_model_path
+    from gpudash.model.parse import parse_yaml, read_text
 
     if args.config or args.example or Path(DEFAULT_MODEL).exists():
-        return _one_prometheus(load_model_from_args(args))
-    _say(f"no ./{DEFAULT_MODEL} here: using the bundled example (`gpudash init` copies it here to edit)")
-    return _one_prometheus(load_bundled_example())
+        path = resolve_model_path(args.config, example=args.example)
+    else:
+        _say(f"no ./{DEFAULT_MODEL} here: using the bundled example (`gpudash init` copies it here to edit)")
+        path = bundled_example_path()
+    load_model(path)  # valid, so its data is a mapping of known fields
+    source = BUNDLED_SOURCE if path == bundled_example_path() else str(path)
+    return source, parse_yaml(read_text(path, source), source)[0]
 
 
-def _one_prometheus(model):
-    """``model`` as the demo's single Prometheus evaluates it: without the spoke tier, whose per-step samples give
-    the same hourly figures (the golden scenarios check both against one reference) but whose 24 hours of backfill
-    settle each hour on the hub 26 hours after it, past the end of the demo's history."""
-    import dataclasses
+def _write_model(source: str, data: dict, folder: Path):
+    """The model the demo runs, written as ``folder``/gpudash.yaml and loaded from there: the one found, with
+    ``billing.spoke_tier: none`` and ``backfill_hours: 0`` as one local Prometheus evaluates it. The spoke tier's
+    per-step samples give the same hourly figures (the golden scenarios check both against one reference), but
+    its backfill settles each hour 26 hours after it, past the end of the demo's history."""
+    import yaml
 
+    from gpudash.base.terminal import printable
+    from gpudash.model import load_model
+    from gpudash.model.load import DEFAULT_MODEL
     from gpudash.model.types import SPOKE_TIERS
 
-    if not model.billing.tier:
-        return model
-    _say("one local Prometheus: the rules are evaluated without the spoke tier (the same figures, each hour final "
-         "at once instead of after billing.backfill_hours)")
-    billing = dataclasses.replace(model.billing, spoke_tier=SPOKE_TIERS[0], backfill_hours=0)
-    return dataclasses.replace(model, billing=billing)
+    data["billing"] = {**(data.get("billing") or {}), "spoke_tier": SPOKE_TIERS[0], "backfill_hours": 0}
+    path = folder / DEFAULT_MODEL
+    header = (f"# The model `gpudash demo` ran: {printable(source)}, with billing.spoke_tier: {SPOKE_TIERS[0]} and "
+              "backfill_hours: 0\n# (one local Prometheus evaluates the rules without the spoke tier).\n")
+    folder.mkdir(parents=True, exist_ok=True)
+    path.write_text(header + yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    _say(f"the model it runs, with spoke_tier: {SPOKE_TIERS[0]} and backfill_hours: 0 (one local Prometheus: the "
+         f"same figures, each hour final at once instead of after billing.backfill_hours): {path}")
+    return load_model(path)
 
 
 def _render_rules(model, out: Path) -> list[Path]:

@@ -17,7 +17,7 @@ from datetime import UTC
 
 from gpudash.base.errors import GpudashError
 from gpudash.model import vendors
-from gpudash.ops.cliargs import add_model_options, load_model_from_args
+from gpudash.ops.cliargs import add_command, add_model_options, load_model_from_args
 
 
 def add_arguments(parser) -> None:
@@ -28,17 +28,23 @@ def add_arguments(parser) -> None:
         add_model_options(p)
         return p
 
-    p = common(sub.add_parser("serve", help="serve live /metrics on 127.0.0.1"))
+    p = common(add_command(sub, "serve", "serve live /metrics on 127.0.0.1",
+                           ("gpudash mock serve -f mock.yaml --port 9400",
+                            "gpudash mock serve -f mock.yaml -c gpudash.yaml --port 0   # any free port")))
     p.add_argument("--host", default="127.0.0.1", help="listen address (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=9400, help="port (default 9400; 0 = any free port)")
-    p = common(sub.add_parser("history", help="write OpenMetrics history, one file per cluster and UTC day"))
+    p = common(add_command(sub, "history", "write OpenMetrics history, one file per cluster and UTC day",
+                           ("gpudash mock history -f mock.yaml -o history",
+                            "gpudash mock history -f mock.yaml -o history --exporters-days 1 --cluster-label")))
     p.add_argument("-o", "--output", required=True, help="output folder")
     p.add_argument("--exporters-days", type=float, default=None,
                    help="write GPU exporter series only for the last N days (default: all)")
     targets = ",".join(("ksm", *(v.source for v in vendors.VENDORS.values())))  # mock.timeline.jobs()
     p.add_argument("--jobs", default=targets, help=f"targets to write (default {targets})")
     p.add_argument("--cluster-label", action="store_true", help="add a cluster label to every series")
-    p = common(sub.add_parser("bill", help="print the reference model's hourly bill as CSV"))
+    p = common(add_command(sub, "bill", "print the reference model's hourly bill as CSV",
+                           ("gpudash mock bill -f mock.yaml",
+                            "gpudash mock bill -f mock.yaml --hours 0:24 > bill.csv")))
     p.add_argument("--hours", default=None, help="hour range a:b from the mock start (default: all)")
 
 

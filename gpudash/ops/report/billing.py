@@ -201,6 +201,7 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, tenant: str | No
     scope = queries.Scope(namespace=chosen.namespace if chosen else None, cluster=cluster)
     delay, readable_end, warnings = common.readable_window(model, start, end, now)
     data = _hourly_data(prom, scope, start, readable_end, delay, progress)
+    common.check_recorded_backfill(prom, model, scope, start, end, now)
     gaps = common.check_rules_installed(prom, scope, start, readable_end,
                                         {h for _, h, v in data["info"] if v > 0}, warnings)
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from gpudash.base.errors import GpudashError
 from gpudash.base.terminal import printable
 from gpudash.ops.cliargs import (
+    add_command,
     add_model_options,
     add_prometheus_options,
     duration,
@@ -23,7 +24,23 @@ from gpudash.ops.cliargs import (
 )
 
 FORMATS = ("table", "csv", "json")
-STATEMENT_FORMATS = ("html", "pdf", "xml", "facturx")  # one file per tenant in --output-dir
+# Statement formats: one file per tenant in --output-dir, each format with a suffix of its own, so that a pdf and a
+# facturx run into one folder keep both.
+STATEMENT_SUFFIXES = {"html": ".html", "pdf": ".pdf", "xml": ".xml", "facturx": ".facturx.pdf"}
+STATEMENT_FORMATS = tuple(STATEMENT_SUFFIXES)
+EXAMPLES = {
+    "billing": ("gpudash report billing --prometheus-url https://rbac-query-proxy.example "
+                "--start 2026-10-01T00:00:00Z --end 2026-11-01T00:00:00Z",
+                "gpudash report billing --prometheus-url URL --start 2026-10-01T00:00:00Z --end 2026-11-01T00:00:00Z "
+                "--format pdf --final --ledger invoices/ledger --output-dir invoices/2026-10",
+                "gpudash report billing --prometheus-url URL --tenant team-a --start 2026-10-01T00:00:00Z "
+                "--end 2026-10-02T00:00:00Z --format csv"),
+    "nodes": ("gpudash report nodes --prometheus-url URL --start 2026-10-01T00:00:00Z --end 2026-10-02T00:00:00Z",
+              "gpudash report nodes --prometheus-url URL --start 2026-10-01T00:00:00Z --end 2026-11-01T00:00:00Z "
+              "--format csv --summary   # the CCSP hourly summary"),
+    "idle": ("gpudash report idle --prometheus-url URL",
+             "gpudash report idle --prometheus-url URL --tenant team-a --window 2h --format json"),
+}
 
 
 def _date(text: str):
@@ -56,7 +73,8 @@ def _period(p: argparse.ArgumentParser) -> None:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="report", required=True, metavar="{billing,nodes,idle}")
-    b = sub.add_parser("billing", help="GPU-hours and cost per cluster, tenant, GPU class and resource")
+    b = add_command(sub, "billing", "GPU-hours and cost per cluster, tenant, GPU class and resource",
+                    EXAMPLES["billing"])
     _connection(b)
     _period(b)
     b.add_argument("--format", choices=(*FORMATS, *STATEMENT_FORMATS), default="table",
@@ -72,12 +90,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     b.add_argument("--ledger", metavar="DIR",
                    help="statement formats: folder recording the final statements issued, so that one issued "
                         "again with other amounts is a numbered revision naming the one it replaces")
-    n = sub.add_parser("nodes", help="CCSP: active GPUs per worker node and active nodes per UTC clock hour")
+    n = add_command(sub, "nodes", "CCSP: active GPUs per worker node and active nodes per UTC clock hour",
+                    EXAMPLES["nodes"])
     _connection(n, tenant=False)
     _period(n)
     n.add_argument("--format", choices=FORMATS, default="table", help="output on stdout (default: table)")
     n.add_argument("--summary", action="store_true", help="--format csv: the per-hour summary instead of nodes")
-    i = sub.add_parser("idle", help="workloads holding GPUs with zero activity (gpu-pruner's dry run)")
+    i = add_command(sub, "idle", "workloads holding GPUs with zero activity (gpu-pruner's dry run)", EXAMPLES["idle"])
     _connection(i)
     i.add_argument("--window", type=duration, metavar="DURATION",
                    help="only pods idle at least this long (default and minimum: the model's alerts.idle.window)")
@@ -197,12 +216,12 @@ def _document(report, inv, fmt: str) -> tuple[bytes, str]:
     from gpudash.ops.report import einvoice, pdf, render
 
     if fmt == "xml":
-        return einvoice.cii_xml(inv), ".xml"
+        return einvoice.cii_xml(inv), STATEMENT_SUFFIXES[fmt]
     html = render.statement_html(report, inv)
     if fmt == "html":
-        return html.encode(), ".html"
+        return html.encode(), STATEMENT_SUFFIXES[fmt]
     data = pdf.to_pdf(html)
-    return (einvoice.facturx_pdf(data, einvoice.cii_xml(inv)) if fmt == "facturx" else data), ".pdf"
+    return (einvoice.facturx_pdf(data, einvoice.cii_xml(inv)) if fmt == "facturx" else data), STATEMENT_SUFFIXES[fmt]
 
 
 def _write(path: Path, data: bytes, args) -> Path:

@@ -114,6 +114,25 @@ def check_rules_installed(prom: Prometheus, scope: queries.Scope, start: int, en
     return list(range(start, end, HOUR))
 
 
+def check_recorded_backfill(prom: Prometheus, model: Model, scope: queries.Scope, start: int, end: int,
+                            now: float) -> None:
+    """Raise when the spokes' hourly rows of the period say they were recorded with another
+    ``billing.backfill_hours`` than the model's: the hub then settles hour H at another time than the model reads
+    it (:func:`gpudash.promql.read.delay`), so the report would read the wrong hours. No rows: nothing to compare
+    (the other checks speak for an empty period)."""
+    delay = read.delay(model)
+    rows = prom.query(queries.recorded_lags(scope, end - start + delay), min(now, end + delay), figures=False)
+    lags = {labels.get(names.LAG_LABEL, "") for labels, _ in rows}
+    numbered = [int(lag) for lag in lags if lag.isdigit()]
+    recorded = sorted({*([max(numbered) - 1] if numbered else ()), *([0] if len(numbered) < len(lags) else ())})
+    if recorded and recorded != [model.billing.backfill_hours]:
+        raise GpudashError(
+            f"{prom.shown} holds hourly series recorded with billing.backfill_hours "
+            f"{' and '.join(map(str, recorded))} (their {names.LAG_LABEL} labels say so), but {model.source} says "
+            f"{model.billing.backfill_hours} (spoke_tier: {model.billing.spoke_tier}): its bill would read the wrong "
+            "hours; report with the model the rules were rendered from")
+
+
 def pushed_hours(found: list[tuple[dict, int, float]]) -> dict[str, set[int]]:
     """{cluster: hours whose figures it pushed in time} from :func:`queries.cluster_billed_hour` rows."""
     out: dict[str, set[int]] = {}

@@ -60,6 +60,7 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, cluster: str | N
                                      "pushed": queries.cluster_billed_hour(scope, delay),
                                      "info": queries.tenant_info_present(queries.Scope())},
                               start, readable_end, delay, progress)
+    common.check_recorded_backfill(prom, model, scope, start, end, now)
     common.check_rules_installed(prom, queries.Scope(), start, readable_end,
                                  {h for _, h, v in data["info"] if v > 0}, warnings)
     per_node: dict[tuple[int, str, str], int] = {}

@@ -1,5 +1,7 @@
 """Emit the golden promtool tests: every scenario the model can run, expectations from the reference model.
 
+Size: the three kinds of test file share their expectations' helpers, so they stay in one module.
+
 Per scenario up to three files (plain data; the writer serialises them):
 
 * ``tests/golden-<name>.test.yaml`` -- the spoke path: synthetic raw series of one cluster in (1m samples),
@@ -110,8 +112,9 @@ def emit_paths(model: Model, directory: Path = SCENARIO_DIR) -> list[str]:
     return [*(path for s in sc.load(model, directory)[0] for path, _ in _outputs(s, model)), layout.GOLDEN_INDEX]
 
 
-def emit_tests(model: Model, directory: Path = SCENARIO_DIR) -> dict[str, dict]:
-    """{output path: promtool test file data} for every scenario ``model`` can run, plus the index.
+def emit_tests(model: Model, directory: Path = SCENARIO_DIR, progress=None) -> dict[str, dict]:
+    """{output path: promtool test file data} for every scenario ``model`` can run, plus the index;
+    ``progress(done, total, scenario)`` is told of each scenario started (the CLI's progress).
 
     Scenarios are written in whole minutes: a model whose resolution or push interval is not a whole number
     of minutes gets the index only, saying why (its rules are still checked by ``promtool check rules``)."""
@@ -121,7 +124,9 @@ def emit_tests(model: Model, directory: Path = SCENARIO_DIR) -> dict[str, dict]:
     scenarios, skipped = sc.load(model, directory)
     out: dict[str, dict] = {}
     index: dict[str, dict[str, object]] = {name: {"skipped": why} for name, why in skipped.items()}
-    for s in scenarios:
+    for done, s in enumerate(scenarios):
+        if progress:
+            progress(done, len(scenarios), s.name)
         ref = Reference(s, model)
         files = [(path, _file(kind, s, model, ref)) for path, kind in _outputs(s, model)]
         out.update(files)
