@@ -76,6 +76,9 @@ PRUNE_NAMESPACE = f"{PRUNE}/namespace.yaml"
 PRUNE_SERVICE_ACCOUNT = f"{PRUNE}/serviceaccount.yaml"
 PRUNE_SERVICE = f"{PRUNE}/metrics.service.yaml"  # the pruner's gpudash_prune_ineffective_stop gauge
 PRUNE_SERVICE_MONITOR = f"{PRUNE}/metrics.servicemonitor.yaml"
+# the platform Prometheus may discover the metrics Service (a namespace has no dot: never a tenant's Role file)
+PRUNE_METRICS_ROLE = f"{PRUNE}/metrics.prometheus-k8s.role.yaml"
+PRUNE_METRICS_ROLE_BINDING = f"{PRUNE}/metrics.prometheus-k8s.rolebinding.yaml"
 PRUNE_TRUSTED_CA = f"{PRUNE}/trusted-ca.configmap.yaml"  # filled by OpenShift with the cluster's trusted CA bundle
 
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from gpudash.base import layout
+from gpudash.base import kube, layout
 from gpudash.base.environ import TOKEN_ENV
 from gpudash.base.errors import InputError
 from gpudash.cli import _parser
@@ -42,6 +42,8 @@ def granted(files: dict) -> set[tuple[str, str, str, str]]:
     for f in files.values():
         if isinstance(f, dict) and f.get("kind") in ("Role", "ClusterRole"):
             ns = f["metadata"].get("namespace", "")
+            if f["metadata"]["name"] == kube.PLATFORM_PROMETHEUS:  # the platform Prometheus', not the pruner's
+                continue
             assert (ns, f["kind"], f["metadata"]["name"]) in bound
             out |= {(verb, group, resource, ns) for rule in f["rules"] for group in rule["apiGroups"]
                     for resource in rule["resources"] for verb in rule["verbs"]}
@@ -166,6 +168,18 @@ def test_metrics_are_served_to_the_platform_prometheus():
     assert monitor["spec"]["selector"]["matchLabels"].items() <= service["metadata"]["labels"].items()
     assert monitor["spec"]["endpoints"][0]["port"] == service["spec"]["ports"][0]["name"] == \
         template["spec"]["containers"][0]["ports"][0]["name"]
+    # the platform Prometheus discovers the Service only where a Role lets its service account list services,
+    # endpoints and pods (openshift/cluster-monitoring-operator assets/prometheus-k8s/cluster-role.yaml grants none;
+    # CMO's own namespaces get role-specific-namespaces.yaml): else the gauge never exists
+    role, binding = files[layout.PRUNE_METRICS_ROLE], files[layout.PRUNE_METRICS_ROLE_BINDING]
+    assert role["metadata"]["namespace"] == binding["metadata"]["namespace"] == service["metadata"]["namespace"]
+    granted = {(g, r, v) for rule in role["rules"] for g in rule["apiGroups"] for r in rule["resources"]
+               for v in rule["verbs"]}
+    assert {("", r, v) for r in ("services", "endpoints", "pods") for v in ("get", "list", "watch")} <= granted
+    assert binding["roleRef"] == {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role",
+                                  "name": role["metadata"]["name"]}
+    assert binding["subjects"] == [{"kind": "ServiceAccount", "name": kube.PLATFORM_PROMETHEUS,
+                                    "namespace": kube.PLATFORM_NAMESPACE}]
 
 
 def test_trusted_ca_bundle_is_injected_mounted_and_passed_to_the_cli():

@@ -48,14 +48,15 @@ DISCOVERY_RULES = [
 ]
 
 
-def discovery_rbac(namespace: str) -> dict[str, dict]:
-    """The Role and RoleBinding that let the platform Prometheus discover Endpoints in ``namespace``."""
+def discovery_rbac(namespace: str) -> tuple[dict, dict]:
+    """The Role and RoleBinding that let the platform Prometheus discover Endpoints in ``namespace`` (the scrape
+    wiring's and the pruner's namespace: a namespace labelled for cluster monitoring is scraped only with them)."""
     name = kube.PLATFORM_PROMETHEUS
     role = kube.obj(kube.RBAC_API, "Role", name, namespace, rules=DISCOVERY_RULES)
     binding = kube.obj(kube.RBAC_API, "RoleBinding", name, namespace,
                        roleRef={"apiGroup": kube.RBAC_API.split("/")[0], "kind": "Role", "name": name},
                        subjects=[{"kind": "ServiceAccount", "name": name, "namespace": kube.PLATFORM_NAMESPACE}])
-    return {layout.WIRING_ROLE: role, layout.WIRING_ROLE_BINDING: binding}
+    return role, binding
 
 
 def allowlist_keys(model: Model) -> dict[str, list[str]]:
@@ -81,7 +82,8 @@ def artifacts(model: Model) -> dict[str, object]:
         return {}
     files: dict[str, object] = {layout.WIRING_NAMESPACE: kube.obj("v1", "Namespace", managed.namespace,
                                                          labels=kube.CLUSTER_MONITORING),
-                                 **discovery_rbac(managed.namespace)}
+                                 **dict(zip((layout.WIRING_ROLE, layout.WIRING_ROLE_BINDING),
+                                            discovery_rbac(managed.namespace)))}
     for what, (path, name, port) in SERVICE_MONITORS.items():
         files[path] = service_monitor(name, managed.namespace, getattr(model.sources, what),
                                       getattr(managed, f"{what}_service_labels"), port)
