@@ -23,6 +23,10 @@ LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 _GO_ESCAPES = str.maketrans({c: f"\\u{ord(c):04x}" for c in "<>&\u2028\u2029"})
 SYNC_OPTIONS = "argocd.argoproj.io/sync-options"
 SERVER_SIDE_APPLY = "ServerSideApply=true"
+# An object gpudash labels but does not own (a namespace whose workloads others deploy): ArgoCD neither prunes it
+# when it leaves the folder nor deletes it with the Application (argoproj/argo-cd docs/user-guide/sync-options.md,
+# "No Prune Resources", "No Resource Deletion").
+NOT_OWNED = "Prune=false,Delete=false"
 
 # OpenShift's platform Prometheus selects ServiceMonitors and PrometheusRules only in namespaces labelled so
 # (openshift/cluster-monitoring-operator assets/prometheus-k8s/prometheus.yaml, *NamespaceSelector).

@@ -43,6 +43,10 @@ def test_service_monitors_follow_the_model(dcgm, amd):
     namespace = files[layout.WIRING_NAMESPACE]
     assert namespace["metadata"]["name"] == "gpu-exporters"
     assert namespace["metadata"]["labels"].items() >= kube.CLUSTER_MONITORING.items()
+    # the exporters' namespace is the GPU Operator's: removing wiring/ from ArgoCD (pruned, or the Application
+    # deleted) must not delete it with the exporters (argoproj/argo-cd docs/user-guide/sync-options.md)
+    options = namespace["metadata"]["annotations"][kube.SYNC_OPTIONS].split(",")
+    assert {"Prune=false", "Delete=false"} <= set(options)
     for what, path in EXPORTERS.items():
         monitor, exporter = files[path], getattr(model.sources, what)
         jsonschema.validate(monitor, SCHEMA)

@@ -17,6 +17,7 @@ Role and RoleBinding no exporter series exist: utilisation, idle alerts, the pru
 from __future__ import annotations
 
 from gpudash.base import kube, layout
+from gpudash.base.yamlfmt import COMMENT
 from gpudash.model import vendors
 from gpudash.model.sources import gpu_exporters as gx
 from gpudash.model.sources import kube_state_metrics as ksm
@@ -59,6 +60,16 @@ def discovery_rbac(namespace: str) -> tuple[dict, dict]:
     return role, binding
 
 
+def namespace(name: str) -> dict:
+    """The exporters' Namespace, labelled for the platform Prometheus. The GPU Operator (or whoever deployed the
+    exporters) owns it: ArgoCD never prunes or deletes it, so removing wiring/ leaves the exporters running."""
+    return {COMMENT: f"The exporters' namespace: gpudash only labels it for cluster monitoring. Never pruned or\n"
+                     f"deleted by ArgoCD ({kube.NOT_OWNED}); to remove wiring/, delete its other objects,\n"
+                     "never this Namespace (kubectl delete -k wiring/ would delete the exporters).",
+            **kube.obj("v1", "Namespace", name, labels=kube.CLUSTER_MONITORING,
+                       annotations={kube.SYNC_OPTIONS: kube.NOT_OWNED})}
+
+
 def allowlist_keys(model: Model) -> dict[str, list[str]]:
     """The Kubernetes label keys the rules read from kube_node_labels and kube_pod_labels, per resource kind."""
     # the replicas labels of the time-sliced resources (GPU Feature Discovery's <resource>.replicas)
@@ -80,8 +91,7 @@ def artifacts(model: Model) -> dict[str, object]:
     managed = model.sources.self_managed
     if managed is None:
         return {}
-    files: dict[str, object] = {layout.WIRING_NAMESPACE: kube.obj("v1", "Namespace", managed.namespace,
-                                                         labels=kube.CLUSTER_MONITORING),
+    files: dict[str, object] = {layout.WIRING_NAMESPACE: namespace(managed.namespace),
                                  **dict(zip((layout.WIRING_ROLE, layout.WIRING_ROLE_BINDING),
                                             discovery_rbac(managed.namespace)))}
     for what, (path, name, port) in SERVICE_MONITORS.items():
