@@ -36,6 +36,9 @@ CLUSTER_MONITORING = {"openshift.io/cluster-monitoring": "true"}
 PLATFORM_NAMESPACE = "openshift-monitoring"
 PLATFORM_PROMETHEUS = "prometheus-k8s"
 RBAC_API = "rbac.authorization.k8s.io/v1"
+# A Service's in-cluster DNS names end so (kubernetes/website content/en/docs/concepts/services-networking/
+# dns-pod-service.md): only there is a pod's own service account token meant to be sent.
+SERVICE_DNS_SUFFIXES = (".svc", ".svc.cluster.local")
 PART_OF = {"app.kubernetes.io/part-of": "gpudash", "app.kubernetes.io/managed-by": "gpudash"}
 
 

@@ -332,7 +332,9 @@ def _prune() -> Schema:
         "max_actions": {"title": "a non-negative integer", "type": "integer", "minimum": 0,
                         "description": "Most workloads stopped per cycle.", "default": PRUNE_MAX_ACTIONS},
         "token_secret": ref("dns_subdomain", "Secret in the pruner's namespace whose key token is the bearer token "
-                                             "for prometheus_url; default: the pruner's service account token."),
+                                             "for prometheus_url (a hub token: see docs/prune.md); default: the "
+                                             "pruner's service account token, only for a prometheus_url that is a "
+                                             "Service of its own cluster (*.svc)."),
         "trusted_ca_bundle": {"type": "boolean", "default": False,
                               "description": "Verify prometheus_url with the cluster's trusted CA bundle (OpenShift's "
                                              "Cluster Network Operator injects it into a ConfigMap gpudash renders), "

@@ -25,7 +25,8 @@ MINIMAL = {
                 {"name": "team-b", "namespace": "team-b", "budget": 100}],
     "clusters": ["east", "west.eu", "prod-east"],
 }
-PRUNE = {"image": "registry.example.com/gpudash:1", "prometheus_url": "https://thanos.example.com"}
+PRUNE = {"image": "registry.example.com/gpudash:1",
+         "prometheus_url": "https://thanos-querier.openshift-monitoring.svc:9091"}  # in-cluster: no token needed
 NS = "team-a"
 
 
@@ -195,6 +196,19 @@ def test_trusted_ca_bundle_is_injected_mounted_and_passed_to_the_cli():
     assert args.ca_file == f"{mount['mountPath']}/ca-bundle.crt" and mount["readOnly"]
     assert pod["volumes"] == [{"name": mount["name"], "configMap": {"name": cm["metadata"]["name"]}}]
     assert layout.PRUNE_TRUSTED_CA not in generate_without_golden(model())
+
+
+@pytest.mark.parametrize("url", ["https://rbac-query-proxy-open-cluster-management-observability.apps.hub.example.com",
+                                 "https://thanos.example.com", "https://evil.svc.example.com"])
+def test_a_url_outside_the_cluster_needs_a_token_secret(url):
+    """Without prune.token_secret the pruner sends its pod's service account token, which only its own cluster's
+    API server accepts: to the hub (a spoke's pruner reads the hub) it is refused, and it must not leave the
+    cluster at all."""
+    with pytest.raises(InputError) as info:
+        model(prometheus_url=url)
+    err = next(e for e in getattr(info.value, "errors", [info.value]) if e.path == "prune.token_secret")
+    assert "required" in err.reason and info.value.exit_code == 2
+    assert model(prometheus_url=url, token_secret="hub-token").prune.token_secret == "hub-token"
 
 
 def test_defaults_and_no_section():
