@@ -70,6 +70,7 @@ WIRING_ROLE_BINDING = f"{WIRING}/prometheus-k8s.rolebinding.yaml"
 KSM_ALLOWLIST = f"{WIRING}/kube-state-metrics-metric-labels-allowlist.txt"
 DCGM_SERVICE_MONITOR = f"{WIRING}/dcgm-exporter.servicemonitor.yaml"
 AMD_SERVICE_MONITOR = f"{WIRING}/amd-metrics-exporter.servicemonitor.yaml"
+AMD_SERVICE = f"{WIRING}/amd-metrics-exporter.service.yaml"  # selects the exporter's pods (any chart version)
 
 # --- idle-GPU pruner ---------------------------------------------------------------------------------------------
 PRUNE_NAMESPACE = f"{PRUNE}/namespace.yaml"
