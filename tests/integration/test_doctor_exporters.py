@@ -28,6 +28,8 @@ def _openmetrics(model, start: int) -> str:
         f'{ksm.NODE_ALLOCATABLE}{{job="{ksm_job}",node="gpu-a1",resource="{amd.ksm_node_resources}"'
         ',unit="integer"}': 8,
         f'up{{job="{gx.sample_job(gx.exporter(model.sources, nvidia))}",instance="10.0.0.5:9400"}}': 1,
+        # the same pod scraped by the dcgm-exporter chart's own ServiceMonitor too (its job: the Service's name)
+        'up{job="dcgm-exporter",instance="10.0.0.5:9400"}': 1,
     }
     lines = [f"{name} {value} {start + i * STEP}" for name, value in series.items() for i in range(SAMPLES)]
     return "\n".join(sorted(lines, key=lambda line: line.split("{")[0])) + "\n# EOF\n"
@@ -51,11 +53,19 @@ def spoke(tmp_path_factory, example_model):
 
 def test_gpu_nodes_of_a_vendor_without_its_exporter_fail(spoke, example_model):
     client, now = spoke
-    dcgm, amd = doctor.exporters(client, example_model, now)
+    dcgm, twice, amd = doctor.exporters(client, example_model, now)
     assert (amd.name, amd.status) == ("amd exporter scraped", doctor.FAIL), amd.line()
     assert "gpu-a1" in amd.found and "amd.com/gpu" in amd.found
     assert "sources.amd.job" in amd.fix and "wiring/" in amd.fix
     assert (dcgm.name, dcgm.status) == ("dcgm exporter labels", doctor.OK)  # scraped: its labels are checked
+
+
+def test_an_exporter_scraped_by_two_jobs_warns(spoke, example_model):
+    """wiring/'s ServiceMonitor and the dcgm-exporter chart's own (on by default) both scrape the pod."""
+    client, now = spoke
+    twice = [c for c in doctor.exporters(client, example_model, now) if c.name == "dcgm exporter scraped once"]
+    assert [c.status for c in twice] == [doctor.WARN] and "10.0.0.5:9400" in twice[0].found
+    assert "serviceMonitor.enabled: false" in twice[0].fix
 
 
 def test_no_gpu_node_no_exporter_is_fine(spoke, example_model):

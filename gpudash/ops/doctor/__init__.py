@@ -157,8 +157,25 @@ def _exporter(prom: Prometheus, model: Model, vendor: Vendor, now: float) -> Che
     return Check(name, OK, f"pod attribution in {want} as the model says")
 
 
+def _scraped_twice(prom: Prometheus, model: Model, vendor: Vendor, now: float) -> list[Check]:
+    """A target of the exporter scraped by a second job too: with sources.self_managed, the namespace label that
+    lets the platform Prometheus select wiring's ServiceMonitor also lets it select the exporter chart's own
+    (dcgm-exporter's serviceMonitor.enabled is on by default: NVIDIA/dcgm-exporter deployment/values.yaml). The
+    rules take each GPU's series once (max per GPU and pod), so figures stay right; every sample is stored twice."""
+    up = q.selector("up", gx.job(gx.exporter(model.sources, vendor)))
+    twice = sorted(_values(prom, f"count by (instance) (up and on (instance) {up}) > 1", "instance", now))
+    if not twice:
+        return []
+    return [Check(f"{vendor.source} exporter scraped once", WARN, f"{len(twice)} target(s) scraped by more than one "
+                  f"job (first {twice[0]}): figures stay right, every sample is stored twice",
+                  "keep one scrape: turn the exporter chart's own ServiceMonitor off (Helm value "
+                  "serviceMonitor.enabled: false), or drop sources.self_managed and set the exporter's job and "
+                  "tenant_label to the chart's scrape")]
+
+
 def exporters(prom: Prometheus, model: Model, now: float) -> list[Check]:
-    return [_exporter(prom, model, v, now) for v in vendors.VENDORS.values()]
+    return [check for v in vendors.VENDORS.values()
+            for check in (_exporter(prom, model, v, now), *_scraped_twice(prom, model, v, now))]
 
 
 def spoke_rules(prom: Prometheus, model: Model, now: float) -> list[Check]:
