@@ -22,14 +22,19 @@ SAMPLES = 20
 def _openmetrics(model, start: int) -> str:
     ksm_job = model.sources.kube_state_metrics_job
     nvidia, amd = vendors.VENDORS["nvidia"], vendors.VENDORS["amd"]
+    dcgm_job = gx.sample_job(gx.exporter(model.sources, nvidia))
+    memory = nvidia.metric(model.sources, nvidia.attribution)
     series = {
         f'{ksm.NODE_ALLOCATABLE}{{job="{ksm_job}",node="gpu-n1",resource="{nvidia.ksm_node_resources.split("|")[0]}"'
         ',unit="integer"}': 8,
         f'{ksm.NODE_ALLOCATABLE}{{job="{ksm_job}",node="gpu-a1",resource="{amd.ksm_node_resources}"'
         ',unit="integer"}': 8,
-        f'up{{job="{gx.sample_job(gx.exporter(model.sources, nvidia))}",instance="10.0.0.5:9400"}}': 1,
+        f'up{{job="{dcgm_job}",instance="10.0.0.5:9400"}}': 1,
         # the same pod scraped by the dcgm-exporter chart's own ServiceMonitor too (its job: the Service's name)
-        'up{job="dcgm-exporter",instance="10.0.0.5:9400"}': 1,
+        **{f'{memory}{{job="{job}",instance="10.0.0.5:9400",gpu="0",Hostname="gpu-n1"}}': 1024
+           for job in (dcgm_job, "dcgm-exporter")},
+        # the AMD exporter's series under its own job from the same address: another exporter, not a second scrape
+        f'{amd.metric(model.sources, amd.attribution)}{{job="x-metrics",instance="10.0.0.5:9400",gpu_id="0"}}': 1,
     }
     lines = [f"{name} {value} {start + i * STEP}" for name, value in series.items() for i in range(SAMPLES)]
     return "\n".join(sorted(lines, key=lambda line: line.split("{")[0])) + "\n# EOF\n"
