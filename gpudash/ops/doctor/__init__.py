@@ -159,10 +159,10 @@ def _exporter(prom: Prometheus, model: Model, vendor: Vendor, now: float) -> Che
 
 def _scraped_twice(prom: Prometheus, model: Model, vendor: Vendor, now: float) -> list[Check]:
     """A target of the exporter scraped by a second job too (its series under two jobs from one instance): with
-    sources.self_managed, the namespace label that
-    lets the platform Prometheus select wiring's ServiceMonitor also lets it select the exporter chart's own
-    (dcgm-exporter's serviceMonitor.enabled is on by default: NVIDIA/dcgm-exporter deployment/values.yaml). The
-    rules take each GPU's series once (max per GPU and pod), so figures stay right; every sample is stored twice."""
+    sources.self_managed, the namespace label that lets the platform Prometheus select wiring's ServiceMonitor also
+    lets it select the exporter chart's own (dcgm-exporter's serviceMonitor.enabled is on by default:
+    NVIDIA/dcgm-exporter deployment/values.yaml). The rules take each GPU's series once (max per GPU and pod), so
+    figures stay right; every sample is stored twice."""
     served = q.selector(vendor.metric(model.sources, vendor.attribution))  # a series every GPU of it has
     twice = sorted(_values(prom, f"count by (instance) (count by (instance, job) ({served})) > 1", "instance", now))
     if not twice:
