@@ -9,11 +9,24 @@ from gpudash.base.yamlfmt import COMMENT, json_text
 
 # Kubernetes size limits, the one home for them. Every object (a ConfigMap's or Secret's data in particular) must
 # stay under 1 MiB; client-side `kubectl apply` and ArgoCD's default sync store the whole object as JSON in the
-# kubectl.kubernetes.io/last-applied-configuration annotation, and annotations total at most 256 KiB.
+# kubectl.kubernetes.io/last-applied-configuration annotation, and annotations total at most 256 KiB: the API server
+# sums len(key) + len(value) of every annotation and refuses more than 256 << 10 bytes
+# (kubernetes/kubernetes staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go ValidateAnnotationsSize).
 MAX_OBJECT_BYTES = 1024 * 1024
 LAST_APPLIED_LIMIT = 262_144
+LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
+# The annotation's value is the object encoded by unstructuredJSONScheme (kubernetes/kubernetes
+# staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/unstructured/helpers.go doEncode: a Go json.Encoder, which
+# escapes <, >, & and U+2028/U+2029 as \u00XX (HTML escaping is on by default) and ends with a newline), with the
+# object's other annotations in it and without the last-applied one (kubernetes/kubectl pkg/util/apply.go
+# GetModifiedConfiguration).
+_GO_ESCAPES = str.maketrans({c: f"\\u{ord(c):04x}" for c in "<>&\u2028\u2029"})
 SYNC_OPTIONS = "argocd.argoproj.io/sync-options"
 SERVER_SIDE_APPLY = "ServerSideApply=true"
+# An object gpudash labels but does not own (a namespace whose workloads others deploy): ArgoCD neither prunes it
+# when it leaves the folder nor deletes it with the Application (argoproj/argo-cd docs/user-guide/sync-options.md,
+# "No Prune Resources", "No Resource Deletion").
+NOT_OWNED = "Prune=false,Delete=false"
 
 # OpenShift's platform Prometheus selects ServiceMonitors and PrometheusRules only in namespaces labelled so
 # (openshift/cluster-monitoring-operator assets/prometheus-k8s/prometheus.yaml, *NamespaceSelector).
@@ -23,6 +36,9 @@ CLUSTER_MONITORING = {"openshift.io/cluster-monitoring": "true"}
 PLATFORM_NAMESPACE = "openshift-monitoring"
 PLATFORM_PROMETHEUS = "prometheus-k8s"
 RBAC_API = "rbac.authorization.k8s.io/v1"
+# A Service's in-cluster DNS names end so (kubernetes/website content/en/docs/concepts/services-networking/
+# dns-pod-service.md): only there is a pod's own service account token meant to be sent.
+SERVICE_DNS_SUFFIXES = (".svc", ".svc.cluster.local")
 PART_OF = {"app.kubernetes.io/part-of": "gpudash", "app.kubernetes.io/managed-by": "gpudash"}
 
 
@@ -89,9 +105,19 @@ def size(data: dict[str, Any]) -> int:
     return len(json_text(data, separators=(",", ":"), ensure_ascii=False).encode())
 
 
+def annotations_size(data: dict[str, Any]) -> int:
+    """Bytes the API server counts against :data:`LAST_APPLIED_LIMIT` once client-side apply has stored ``data``
+    as its last-applied annotation: that annotation's key and value (the object as kubectl encodes it) and every
+    other annotation's key and value."""
+    others = {k: v for k, v in data.get("metadata", {}).get("annotations", {}).items() if k != LAST_APPLIED}
+    encoded = json_text(data, separators=(",", ":"), ensure_ascii=False).translate(_GO_ESCAPES) + "\n"
+    return len(f"{LAST_APPLIED}{encoded}".encode()) + sum(len(f"{k}{v}".encode()) for k, v in others.items())
+
+
 def fit(path: str, data: dict[str, Any] | Deferred) -> dict[str, Any] | Deferred:
-    """``data`` checked against the size limits: refused over 1 MiB; over 256 KiB, annotated for ArgoCD
-    server-side apply (and commented why). A deferred object is left as it is: its builder refuses it over 256 KiB
+    """``data`` checked against the size limits: refused over 1 MiB; with annotations over 256 KiB once
+    client-side apply adds last-applied (:func:`annotations_size`), annotated for ArgoCD server-side apply (and
+    commented why). A deferred object is left as it is: its builder refuses it over 256 KiB
     (:class:`gpudash.base.deferred.Deferred`)."""
     if isinstance(data, Deferred):
         return data
@@ -100,13 +126,14 @@ def fit(path: str, data: dict[str, Any] | Deferred) -> dict[str, Any] | Deferred
     if n >= MAX_OBJECT_BYTES:
         raise GenerationError(f"{path}: {kind} {name} is {n} bytes, over Kubernetes' {MAX_OBJECT_BYTES}-byte object "
                               "limit (1 MiB): it cannot be applied; reduce the model (fewer tenants or GPU classes)")
-    if n <= LAST_APPLIED_LIMIT:
+    annotated = annotations_size(data)
+    if annotated <= LAST_APPLIED_LIMIT:
         return data
     meta = dict(data["metadata"])
     meta["annotations"] = {**meta.get("annotations", {}), SYNC_OPTIONS: SERVER_SIDE_APPLY}
-    why = (f"{kind} {name} is {n} bytes, over the {LAST_APPLIED_LIMIT}-byte limit of client-side apply's\n"
-           f"last-applied annotation: apply it server-side (ArgoCD: {SYNC_OPTIONS}: {SERVER_SIDE_APPLY};\n"
-           "kubectl: apply --server-side).")
+    why = (f"{kind} {name} would need {annotated} bytes of annotations applied client-side (its last-applied\n"
+           f"annotation holds the whole object), over the {LAST_APPLIED_LIMIT}-byte limit: apply it server-side\n"
+           f"(ArgoCD: {SYNC_OPTIONS}: {SERVER_SIDE_APPLY}; kubectl: apply --server-side).")
     return {COMMENT: why, **{k: v for k, v in data.items() if k != COMMENT}, "metadata": meta}
 
 

@@ -70,12 +70,16 @@ WIRING_ROLE_BINDING = f"{WIRING}/prometheus-k8s.rolebinding.yaml"
 KSM_ALLOWLIST = f"{WIRING}/kube-state-metrics-metric-labels-allowlist.txt"
 DCGM_SERVICE_MONITOR = f"{WIRING}/dcgm-exporter.servicemonitor.yaml"
 AMD_SERVICE_MONITOR = f"{WIRING}/amd-metrics-exporter.servicemonitor.yaml"
+AMD_SERVICE = f"{WIRING}/amd-metrics-exporter.service.yaml"  # selects the exporter's pods (any chart version)
 
 # --- idle-GPU pruner ---------------------------------------------------------------------------------------------
 PRUNE_NAMESPACE = f"{PRUNE}/namespace.yaml"
 PRUNE_SERVICE_ACCOUNT = f"{PRUNE}/serviceaccount.yaml"
 PRUNE_SERVICE = f"{PRUNE}/metrics.service.yaml"  # the pruner's gpudash_prune_ineffective_stop gauge
 PRUNE_SERVICE_MONITOR = f"{PRUNE}/metrics.servicemonitor.yaml"
+# the platform Prometheus may discover the metrics Service (a namespace has no dot: never a tenant's Role file)
+PRUNE_METRICS_ROLE = f"{PRUNE}/metrics.prometheus-k8s.role.yaml"
+PRUNE_METRICS_ROLE_BINDING = f"{PRUNE}/metrics.prometheus-k8s.rolebinding.yaml"
 PRUNE_TRUSTED_CA = f"{PRUNE}/trusted-ca.configmap.yaml"  # filled by OpenShift with the cluster's trusted CA bundle
 
 

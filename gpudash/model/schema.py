@@ -121,8 +121,10 @@ def _sources() -> Schema:
             "dcgm_service_labels": ref("k8s_labels", "Labels of the DCGM exporter's Service (port named metrics, "
                                                      "9400).", default={"app.kubernetes.io/name": "dcgm-exporter"}),
             # ROCm/device-metrics-exporter helm-charts: the pods' app label is <release>-amdgpu-metrics-exporter
-            "amd_service_labels": ref("k8s_labels", "Labels of the AMD device-metrics-exporter's Service (port "
-                                                    "5000).", default={"app": "amd-gpu-amdgpu-metrics-exporter"}),
+            "amd_service_labels": ref("k8s_labels", "Labels of the AMD device-metrics-exporter's pods (port 5000), "
+                                                    "the selector of its Service: wiring/ renders a Service of its "
+                                                    "own with it (the chart's Service has no labels before v1.3.1).",
+                                      default={"app": "amd-gpu-amdgpu-metrics-exporter"}),
         }, "Spokes whose GPU exporters were installed without the GPU Operators' ServiceMonitors: render writes "
            "wiring/ (ServiceMonitors with the honorLabels of each exporter's tenant_label, and kube-state-metrics' "
            "--metric-labels-allowlist). Omit it when the GPU Operators scrape the exporters."),
@@ -358,7 +360,9 @@ def _prune() -> Schema:
         "max_actions": {"title": "a non-negative integer", "type": "integer", "minimum": 0,
                         "description": "Most workloads stopped per cycle.", "default": PRUNE_MAX_ACTIONS},
         "token_secret": ref("dns_subdomain", "Secret in the pruner's namespace whose key token is the bearer token "
-                                             "for prometheus_url; default: the pruner's service account token."),
+                                             "for prometheus_url (a hub token: see docs/prune.md); default: the "
+                                             "pruner's service account token, only for a prometheus_url that is a "
+                                             "Service of its own cluster (*.svc)."),
         "trusted_ca_bundle": {"type": "boolean", "default": False,
                               "description": "Verify prometheus_url with the cluster's trusted CA bundle (OpenShift's "
                                              "Cluster Network Operator injects it into a ConfigMap gpudash renders), "

@@ -5,9 +5,11 @@ from __future__ import annotations
 import dataclasses
 import re
 from typing import Any
+from urllib.parse import urlsplit
 
 import iso4217
 
+from gpudash.base import kube
 from gpudash.model import receiver_files, vendors
 from gpudash.model.context import Ctx, FieldPath
 from gpudash.model.durations import format_duration, parse_duration
@@ -122,6 +124,11 @@ def prune(d: dict[str, Any], clusters: list[str], ctx: Ctx) -> Prune:
     for i, cluster in enumerate(d.get("clusters", ())):
         ctx.check(cluster in clusters, ("prune", "clusters", i), f"{cluster!r} is not one of the model's clusters "
                                                                  f"({', '.join(sorted(clusters))})")
+    host = urlsplit(d["prometheus_url"]).hostname or ""
+    ctx.check("token_secret" in d or host.endswith(kube.SERVICE_DNS_SUFFIXES), ("prune", "token_secret"),
+              f"required: prometheus_url ({host}) is not a Service of the pruner's own cluster (*.svc), and the pod's "
+              "service account token is valid on its own cluster only (a hub's rbac-query-proxy or Thanos Querier "
+              "refuses it): name a Secret holding a token of the hub")
     return Prune(image=d["image"], prometheus_url=d["prometheus_url"],
                  clusters=tuple(sorted(d.get("clusters", clusters))), namespace=d["namespace"],
                  run_mode=d["run_mode"], check_interval=interval, duration=parse_duration(d["duration"]),

@@ -82,7 +82,7 @@ class SelfManaged:
 
     namespace: str  # the exporters' namespace, where the ServiceMonitors go (labelled for cluster monitoring)
     dcgm_service_labels: tuple[tuple[str, str], ...]  # labels of the DCGM exporter's Service
-    amd_service_labels: tuple[tuple[str, str], ...]  # labels of the AMD device-metrics-exporter's Service
+    amd_service_labels: tuple[tuple[str, str], ...]  # its pods' labels (its Service's selector)
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,8 @@
 ``prune/`` (the same on every cluster): the Namespace (labelled for OpenShift's platform Prometheus, like the
 scrape wiring), the ServiceAccount, a Role and RoleBinding in each tenant namespace holding exactly the
 permissions of :func:`gpudash.queries.prune.permissions` (no ClusterRole: nothing cluster-wide), and the Service and
-ServiceMonitor of its ``gpudash_prune_ineffective_stop`` gauge. ``prune/<cluster>/``: that cluster's Deployment
+ServiceMonitor of its ``gpudash_prune_ineffective_stop`` gauge with the platform Prometheus' discovery Role
+(:func:`gpudash.render.wiring.discovery_rbac`). ``prune/<cluster>/``: that cluster's Deployment
 ``gpudash-prune-<cluster>`` running ``gpudash prune --daemon --cluster <cluster>`` on its own workloads in the
 model's tenant namespaces existing there, and the Roles of the tenants existing on some clusters only. Apply both
 folders on each cluster. Like gpu-pruner (wseaton/gpu-pruner ``gpu-pruner/hack/``), one replica without leader
@@ -19,6 +20,7 @@ from gpudash.base.yamlfmt import COMMENT
 from gpudash.model.types import Model, Prune
 from gpudash.promql import build as q
 from gpudash.queries import prune as plan
+from gpudash.render.wiring import discovery_rbac
 
 NAME = "gpudash-prune"  # ServiceAccount, Roles, their bindings and the metrics Service; Deployments add their cluster
 TOKEN_KEY = "token"  # key of prune.token_secret
@@ -118,13 +120,16 @@ def deployment(model: Model, prune: Prune, cluster: str) -> dict:
 
 def _metrics(prune: Prune) -> dict[str, dict]:
     """The gauge GPUPrunerIneffective reads: a Service on the pod's port and a ServiceMonitor for the platform
-    Prometheus (the Namespace is labelled for it), whose series ACM pushes to the hub through the allowlist."""
+    Prometheus (the Namespace is labelled for it, and the wiring's Role and RoleBinding let it discover the
+    Service), whose series ACM pushes to the hub through the allowlist."""
     service = kube.obj("v1", "Service", NAME, prune.namespace, labels=LABELS, spec={
         "selector": LABELS, "ports": [{"name": METRICS_PORT_NAME, "port": METRICS_PORT,
                                        "targetPort": METRICS_PORT_NAME}]})
     monitor = kube.obj("monitoring.coreos.com/v1", "ServiceMonitor", NAME, prune.namespace, spec={
         "selector": {"matchLabels": LABELS}, "endpoints": [{"port": METRICS_PORT_NAME, "path": "/metrics"}]})
-    return {layout.PRUNE_SERVICE: service, layout.PRUNE_SERVICE_MONITOR: monitor}
+    role, binding = discovery_rbac(prune.namespace)
+    return {layout.PRUNE_SERVICE: service, layout.PRUNE_SERVICE_MONITOR: monitor,
+            layout.PRUNE_METRICS_ROLE: role, layout.PRUNE_METRICS_ROLE_BINDING: binding}
 
 
 def artifacts(model: Model) -> dict[str, dict]:

@@ -33,7 +33,8 @@ APPLICATION_MANAGER = json.loads((FIXTURES / "upstream" / "acm-gitops" / "applic
                                  .read_text())
 SYNC_VERBS = ("get", "create", "patch", "delete")  # apply (client- or server-side), prune
 ARGOCD = {"repo_url": "https://git.example.com/platform/gitops.git", "path": "gpu/billing"}
-PRUNE = {"image": "registry.example.com/gpudash:1", "prometheus_url": "https://thanos.example.com"}
+PRUNE = {"image": "registry.example.com/gpudash:1", "prometheus_url": "https://thanos.example.com",
+         "token_secret": "hub-token"}
 EVERYTHING = {"billing.spoke_tier": "policy", "sources.self_managed": {"namespace": "gpu-monitoring"}, "prune": PRUNE}
 
 

@@ -10,7 +10,7 @@ import promql_parser
 import pytest
 import yaml
 
-from gpudash.base import layout
+from gpudash.base import kube, layout
 from gpudash.model import model_from_dict
 from gpudash.model import series as names
 from gpudash.promql import read
@@ -274,7 +274,7 @@ def test_acm_configmaps(rendered, model):
             assert isolation.violations(dash, t.namespace, uids.ACM_DATASOURCE_UID) == []
         else:
             assert folder == model.grafana.provider_folder
-        assert len(json.dumps(cm).encode()) < delivery.ANNOTATION_LIMIT
+        assert kube.annotations_size(cm) <= kube.LAST_APPLIED_LIMIT
 
 
 def test_operator_objects_and_gzip_round_trip(rendered, model):
@@ -297,7 +297,7 @@ def test_operator_objects_and_gzip_round_trip(rendered, model):
             dash = delivery.ungzip_json(spec["gzipJson"])
             assert dash == by_uid[dash["uid"]]
             assert "json" not in spec
-            assert len(path.read_text().encode()) < delivery.ANNOTATION_LIMIT
+            assert kube.annotations_size(obj) <= kube.LAST_APPLIED_LIMIT
         else:
             assert obj["kind"] == "GrafanaDatasource"
             ds = spec["datasource"]

@@ -424,7 +424,8 @@ USERINFO_URLS = [
 
 
 def _with(path: str, value: str) -> dict:
-    data = {**MINIMAL, "prune": {"image": "quay.io/x/gpudash:1", "prometheus_url": "https://thanos.example.com"},
+    data = {**MINIMAL, "prune": {"image": "quay.io/x/gpudash:1", "prometheus_url": "https://thanos.example.com",
+                                 "token_secret": "hub-token"},
             "alerts": {"receivers": {"team": {"webhook_configs": [{"url_file": "/etc/alertmanager/secrets/am/url",
                                                                    "http_config": {}}]}}}}
     node, keys = data, path.replace("[0]", ".0").split(".")

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from gpudash.base import layout
+from gpudash.base import kube, layout
 from gpudash.base.environ import TOKEN_ENV
 from gpudash.base.errors import InputError
 from gpudash.cli import _parser
@@ -25,7 +25,8 @@ MINIMAL = {
                 {"name": "team-b", "namespace": "team-b", "budget": 100}],
     "clusters": ["east", "west.eu", "prod-east"],
 }
-PRUNE = {"image": "registry.example.com/gpudash:1", "prometheus_url": "https://thanos.example.com"}
+PRUNE = {"image": "registry.example.com/gpudash:1",
+         "prometheus_url": "https://thanos-querier.openshift-monitoring.svc:9091"}  # in-cluster: no token needed
 NS = "team-a"
 
 
@@ -42,6 +43,8 @@ def granted(files: dict) -> set[tuple[str, str, str, str]]:
     for f in files.values():
         if isinstance(f, dict) and f.get("kind") in ("Role", "ClusterRole"):
             ns = f["metadata"].get("namespace", "")
+            if f["metadata"]["name"] == kube.PLATFORM_PROMETHEUS:  # the platform Prometheus', not the pruner's
+                continue
             assert (ns, f["kind"], f["metadata"]["name"]) in bound
             out |= {(verb, group, resource, ns) for rule in f["rules"] for group in rule["apiGroups"]
                     for resource in rule["resources"] for verb in rule["verbs"]}
@@ -166,6 +169,18 @@ def test_metrics_are_served_to_the_platform_prometheus():
     assert monitor["spec"]["selector"]["matchLabels"].items() <= service["metadata"]["labels"].items()
     assert monitor["spec"]["endpoints"][0]["port"] == service["spec"]["ports"][0]["name"] == \
         template["spec"]["containers"][0]["ports"][0]["name"]
+    # the platform Prometheus discovers the Service only where a Role lets its service account list services,
+    # endpoints and pods (openshift/cluster-monitoring-operator assets/prometheus-k8s/cluster-role.yaml grants none;
+    # CMO's own namespaces get role-specific-namespaces.yaml): else the gauge never exists
+    role, binding = files[layout.PRUNE_METRICS_ROLE], files[layout.PRUNE_METRICS_ROLE_BINDING]
+    assert role["metadata"]["namespace"] == binding["metadata"]["namespace"] == service["metadata"]["namespace"]
+    granted = {(g, r, v) for rule in role["rules"] for g in rule["apiGroups"] for r in rule["resources"]
+               for v in rule["verbs"]}
+    assert {("", r, v) for r in ("services", "endpoints", "pods") for v in ("get", "list", "watch")} <= granted
+    assert binding["roleRef"] == {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role",
+                                  "name": role["metadata"]["name"]}
+    assert binding["subjects"] == [{"kind": "ServiceAccount", "name": kube.PLATFORM_PROMETHEUS,
+                                    "namespace": kube.PLATFORM_NAMESPACE}]
 
 
 def test_trusted_ca_bundle_is_injected_mounted_and_passed_to_the_cli():
@@ -181,6 +196,19 @@ def test_trusted_ca_bundle_is_injected_mounted_and_passed_to_the_cli():
     assert args.ca_file == f"{mount['mountPath']}/ca-bundle.crt" and mount["readOnly"]
     assert pod["volumes"] == [{"name": mount["name"], "configMap": {"name": cm["metadata"]["name"]}}]
     assert layout.PRUNE_TRUSTED_CA not in generate_without_golden(model())
+
+
+@pytest.mark.parametrize("url", ["https://rbac-query-proxy-open-cluster-management-observability.apps.hub.example.com",
+                                 "https://thanos.example.com", "https://evil.svc.example.com"])
+def test_a_url_outside_the_cluster_needs_a_token_secret(url):
+    """Without prune.token_secret the pruner sends its pod's service account token, which only its own cluster's
+    API server accepts: to the hub (a spoke's pruner reads the hub) it is refused, and it must not leave the
+    cluster at all."""
+    with pytest.raises(InputError) as info:
+        model(prometheus_url=url)
+    err = next(e for e in getattr(info.value, "errors", [info.value]) if e.path == "prune.token_secret")
+    assert "required" in err.reason and info.value.exit_code == 2
+    assert model(prometheus_url=url, token_secret="hub-token").prune.token_secret == "hub-token"
 
 
 def test_defaults_and_no_section():

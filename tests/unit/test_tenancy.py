@@ -123,5 +123,29 @@ def test_large_objects_get_server_side_apply_and_huge_ones_are_refused():
         kube.fit("mco/x.yaml", kube.configmap("x", "ns", {"k": "a" * kube.MAX_OBJECT_BYTES}))
 
 
+@pytest.mark.parametrize("data,annotations", [
+    ({"k": "a > 0 && b < 1" * 8000}, None),  # PromQL: Go's encoder writes each <, >, & as 6 bytes (\u003e)
+    ({"k": "a" * (kube.LAST_APPLIED_LIMIT - 200)}, None),  # the annotation's key and the encoder's newline
+    ({"k": "a" * (kube.LAST_APPLIED_LIMIT // 2 + 10_000)}, {"note": "b" * (kube.LAST_APPLIED_LIMIT // 4)}),
+])
+def test_the_last_applied_guard_counts_as_the_api_server_does(data, annotations):
+    """Client-side apply stores the object, encoded by a Go json.Encoder (HTML escaping on, a trailing newline;
+    kubernetes apimachinery unstructured/helpers.go doEncode), in kubectl.kubernetes.io/last-applied-configuration,
+    and the API server sums every annotation's key and value (objectmeta.go ValidateAnnotationsSize): each object
+    here is under 256 KiB as compact JSON but over it as the API server counts, so it must go server-side."""
+    cm = kube.configmap("x", "ns", data, **({"annotations": annotations} if annotations else {}))
+    assert kube.size(cm) <= kube.LAST_APPLIED_LIMIT
+    assert kube.server_side(kube.fit("mco/x.yaml", cm))
+    assert kube.annotations_size(cm) > kube.LAST_APPLIED_LIMIT
+
+
+def test_the_annotations_size_is_what_kubectl_stores():
+    cm = kube.configmap("x", "ns", {"k": "a<b>c&d\u2028é"}, annotations={"note": "ü"})
+    stored = ('{"apiVersion":"v1","data":{"k":"a\\u003cb\\u003ec\\u0026d\\u2028é"},"kind":"ConfigMap",'
+              '"metadata":{"annotations":{"note":"ü"},"labels":{"app.kubernetes.io/managed-by":"gpudash",'
+              '"app.kubernetes.io/part-of":"gpudash"},"name":"x","namespace":"ns"}}\n')
+    assert kube.annotations_size(cm) == len(f"{kube.LAST_APPLIED}{stored}noteü".encode())
+
+
 def test_the_example_render_lists_no_oversized_object(example_files):
     assert artifacts.size_notes(example_files) == []

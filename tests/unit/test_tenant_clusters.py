@@ -12,7 +12,8 @@ from gpudash.render.targets import gitops
 from tests.conftest import generate_without_golden
 from tests.unit.test_mco_settings import example
 
-PRUNE = {"image": "registry.example.com/gpudash:1", "prometheus_url": "https://thanos.example.com"}
+PRUNE = {"image": "registry.example.com/gpudash:1", "prometheus_url": "https://thanos.example.com",
+         "token_secret": "hub-token"}
 EAST, WEST = "prod-east", "prod-west"
 
 

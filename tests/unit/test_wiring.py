@@ -43,6 +43,10 @@ def test_service_monitors_follow_the_model(dcgm, amd):
     namespace = files[layout.WIRING_NAMESPACE]
     assert namespace["metadata"]["name"] == "gpu-exporters"
     assert namespace["metadata"]["labels"].items() >= kube.CLUSTER_MONITORING.items()
+    # the exporters' namespace is the GPU Operator's: removing wiring/ from ArgoCD (pruned, or the Application
+    # deleted) must not delete it with the exporters (argoproj/argo-cd docs/user-guide/sync-options.md)
+    options = namespace["metadata"]["annotations"][kube.SYNC_OPTIONS].split(",")
+    assert {"Prune=false", "Delete=false"} <= set(options)
     for what, path in EXPORTERS.items():
         monitor, exporter = files[path], getattr(model.sources, what)
         jsonschema.validate(monitor, SCHEMA)
@@ -58,7 +62,26 @@ def test_service_labels_from_the_model():
     model = _model(self_managed={"dcgm_service_labels": {"app": "dcgm"}})
     files = wiring.artifacts(model)
     assert files[EXPORTERS["dcgm"]]["spec"]["selector"] == {"matchLabels": {"app": "dcgm"}}
-    assert files[EXPORTERS["amd"]]["spec"]["selector"]["matchLabels"]  # the chart's default
+    assert files[layout.AMD_SERVICE]["spec"]["selector"] == {"app": "amd-gpu-amdgpu-metrics-exporter"}  # default
+
+
+def test_the_amd_exporter_is_selected_whatever_its_chart_version():
+    """The AMD chart's Service has no labels up to v1.2.1 (ROCm/device-metrics-exporter
+    helm-charts/templates/metrics-exporter-service.yaml), so a ServiceMonitor selecting the chart's Service by label
+    matches nothing there; its pods carry the app label in every version. The AMD ServiceMonitor selects a Service
+    rendered in wiring/ itself, whose selector is the model's pod labels, on the container port 5000."""
+    model = _model(self_managed={"namespace": "gpu-exporters"})
+    files = wiring.artifacts(model)
+    monitor = files[EXPORTERS["amd"]]
+    wanted = monitor["spec"]["selector"]["matchLabels"].items()
+    services = [d for d in files.values() if isinstance(d, dict) and d.get("kind") == "Service"
+                and d["metadata"]["namespace"] == monitor["metadata"]["namespace"]
+                and d["metadata"]["labels"].items() >= wanted]
+    (service,) = services
+    assert service["spec"]["selector"] == dict(model.sources.self_managed.amd_service_labels)
+    (port,) = service["spec"]["ports"]
+    (endpoint,) = monitor["spec"]["endpoints"]
+    assert endpoint["port"] == port["name"] and port["targetPort"] == 5000
 
 
 def test_ksm_allowlist_covers_every_label_the_rules_read():

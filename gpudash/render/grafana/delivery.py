@@ -33,8 +33,6 @@ OPERATOR_API = "grafana.integreatly.org/v1beta1"
 OPERATOR_NAMESPACE = "gpudash-grafana"
 AUDIENCE_LABEL = "gpudash.io/audience"
 TENANT_LABEL = "gpudash.io/tenant"
-# kubectl's last-applied-configuration annotation (and ArgoCD's) must stay below this many bytes.
-ANNOTATION_LIMIT = 262_144
 
 
 def object_name(prefix: str, name: str) -> str:
@@ -47,9 +45,12 @@ def compact_json(data: dict) -> str:
 
 
 def _check_size(kind: str, name: str, obj: dict) -> dict:
-    size = len(compact_json(obj).encode("utf-8"))
-    if size >= ANNOTATION_LIMIT:
-        raise GenerationError(f"{kind} {name} is {size} bytes, over the {ANNOTATION_LIMIT}-byte apply limit")
+    """``obj``, refused when client-side apply could not store it as its last-applied annotation (the file is
+    deferred: never annotated for server-side apply)."""
+    size = kube.annotations_size(obj)
+    if size > kube.LAST_APPLIED_LIMIT:
+        raise GenerationError(f"{kind} {name} needs {size} bytes of annotations applied client-side, over the "
+                              f"{kube.LAST_APPLIED_LIMIT}-byte limit")
     return obj
 
 

@@ -49,6 +49,7 @@ def generate(model: Model, progress: Callable[[int, int, str], object] | None = 
 
 def size_notes(files: dict[str, object]) -> list[str]:
     """One line per object annotated for server-side apply (what ``render`` prints)."""
-    return [f"{path}: {kube.size(data)} bytes, over {kube.LAST_APPLIED_LIMIT} (client-side apply's last-applied "
-            f"annotation limit): annotated {kube.SYNC_OPTIONS}: {kube.SERVER_SIDE_APPLY}; apply it server-side"
+    return [f"{path}: {kube.annotations_size(data)} bytes of annotations applied client-side, over "
+            f"{kube.LAST_APPLIED_LIMIT} (the last-applied annotation holds the whole object): annotated "
+            f"{kube.SYNC_OPTIONS}: {kube.SERVER_SIDE_APPLY}; apply it server-side"
             for path, data in sorted(files.items()) if kube.server_side(data)]

@@ -17,20 +17,38 @@ Role and RoleBinding no exporter series exist: utilisation, idle alerts, the pru
 from __future__ import annotations
 
 from gpudash.base import kube, layout
+from gpudash.base.yamlfmt import COMMENT
 from gpudash.model import vendors
 from gpudash.model.sources import gpu_exporters as gx
 from gpudash.model.sources import kube_state_metrics as ksm
 from gpudash.model.types import Exporter, Model
 
 METRICS_PATH = "/metrics"  # both exporters
-# Exporter (sources.<key>) -> its ServiceMonitor's file, name and where the exporter serves: the DCGM exporter's
-# Service port "metrics" (9400; NVIDIA/dcgm-exporter deployment/templates/service.yaml, values.yaml
-# service.port), the AMD device-metrics-exporter's container port 5000 (ROCm/device-metrics-exporter
-# helm-charts/values.yaml service.ClusterIP.port; the chart's Service port has no name).
+METRICS_PORT_NAME = "metrics"
+# Exporter (sources.<key>) -> its ServiceMonitor's file, name and the Service port it scrapes: the DCGM exporter's
+# Service port "metrics" (9400; NVIDIA/dcgm-exporter deployment/templates/service.yaml, values.yaml service.port),
+# the port of wiring's own Service for the AMD device-metrics-exporter (below).
 SERVICE_MONITORS: dict[str, tuple[str, str, dict[str, str | int]]] = {  # exporter: (path, name, port)
-    "dcgm": (layout.DCGM_SERVICE_MONITOR, "gpudash-dcgm-exporter", {"port": "metrics"}),
-    "amd": (layout.AMD_SERVICE_MONITOR, "gpudash-amd-metrics-exporter", {"targetPort": 5000}),
+    "dcgm": (layout.DCGM_SERVICE_MONITOR, "gpudash-dcgm-exporter", {"port": METRICS_PORT_NAME}),
+    "amd": (layout.AMD_SERVICE_MONITOR, "gpudash-amd-metrics-exporter", {"port": METRICS_PORT_NAME}),
 }
+# The AMD chart's Service has no labels up to v1.2.1, so no ServiceMonitor can select it there (ROCm/device-metrics-
+# exporter helm-charts/templates/metrics-exporter-service.yaml: labels from commit e30b19db, first in v1.3.1), and
+# its port has no name before that either; its pods carry app: <release>-amdgpu-metrics-exporter in every version
+# (templates/daemonsets.yaml, _helpers.tpl appLabelWithReleaseName) and serve on container port 5000
+# (values.yaml service.ClusterIP.port). So wiring/ renders a Service of its own selecting the pods
+# (self_managed.amd_service_labels) on that port. Exporter -> (path, name, container port).
+OWN_SERVICES: dict[str, tuple[str, str, int]] = {
+    "amd": (layout.AMD_SERVICE, "gpudash-amd-metrics-exporter", 5000),
+}
+SERVICE_NAME_LABEL = "app.kubernetes.io/name"
+
+
+def own_service(name: str, namespace: str, pod_labels, port: int) -> dict:
+    """A Service selecting the exporter's pods, labelled for its ServiceMonitor alone."""
+    return kube.obj("v1", "Service", name, namespace, labels={SERVICE_NAME_LABEL: name}, spec={
+        "selector": dict(pod_labels),
+        "ports": [{"name": METRICS_PORT_NAME, "port": port, "targetPort": port, "protocol": "TCP"}]})
 
 
 def service_monitor(name: str, namespace: str, exporter: Exporter, service_labels, port: dict) -> dict:
@@ -48,14 +66,25 @@ DISCOVERY_RULES = [
 ]
 
 
-def discovery_rbac(namespace: str) -> dict[str, dict]:
-    """The Role and RoleBinding that let the platform Prometheus discover Endpoints in ``namespace``."""
+def discovery_rbac(namespace: str) -> tuple[dict, dict]:
+    """The Role and RoleBinding that let the platform Prometheus discover Endpoints in ``namespace`` (the scrape
+    wiring's and the pruner's namespace: a namespace labelled for cluster monitoring is scraped only with them)."""
     name = kube.PLATFORM_PROMETHEUS
     role = kube.obj(kube.RBAC_API, "Role", name, namespace, rules=DISCOVERY_RULES)
     binding = kube.obj(kube.RBAC_API, "RoleBinding", name, namespace,
                        roleRef={"apiGroup": kube.RBAC_API.split("/")[0], "kind": "Role", "name": name},
                        subjects=[{"kind": "ServiceAccount", "name": name, "namespace": kube.PLATFORM_NAMESPACE}])
-    return {layout.WIRING_ROLE: role, layout.WIRING_ROLE_BINDING: binding}
+    return role, binding
+
+
+def namespace(name: str) -> dict:
+    """The exporters' Namespace, labelled for the platform Prometheus. The GPU Operator (or whoever deployed the
+    exporters) owns it: ArgoCD never prunes or deletes it, so removing wiring/ leaves the exporters running."""
+    return {COMMENT: f"The exporters' namespace: gpudash only labels it for cluster monitoring. Never pruned or\n"
+                     f"deleted by ArgoCD ({kube.NOT_OWNED}); to remove wiring/, delete its other objects,\n"
+                     "never this Namespace (kubectl delete -k wiring/ would delete the exporters).",
+            **kube.obj("v1", "Namespace", name, labels=kube.CLUSTER_MONITORING,
+                       annotations={kube.SYNC_OPTIONS: kube.NOT_OWNED})}
 
 
 def allowlist_keys(model: Model) -> dict[str, list[str]]:
@@ -79,11 +108,15 @@ def artifacts(model: Model) -> dict[str, object]:
     managed = model.sources.self_managed
     if managed is None:
         return {}
-    files: dict[str, object] = {layout.WIRING_NAMESPACE: kube.obj("v1", "Namespace", managed.namespace,
-                                                         labels=kube.CLUSTER_MONITORING),
-                                 **discovery_rbac(managed.namespace)}
+    files: dict[str, object] = {layout.WIRING_NAMESPACE: namespace(managed.namespace),
+                                 **dict(zip((layout.WIRING_ROLE, layout.WIRING_ROLE_BINDING),
+                                            discovery_rbac(managed.namespace)))}
     for what, (path, name, port) in SERVICE_MONITORS.items():
-        files[path] = service_monitor(name, managed.namespace, getattr(model.sources, what),
-                                      getattr(managed, f"{what}_service_labels"), port)
+        selected = getattr(managed, f"{what}_service_labels")
+        if what in OWN_SERVICES:
+            service_path, service_name, container_port = OWN_SERVICES[what]
+            files[service_path] = own_service(service_name, managed.namespace, selected, container_port)
+            selected = {SERVICE_NAME_LABEL: service_name}
+        files[path] = service_monitor(name, managed.namespace, getattr(model.sources, what), selected, port)
     files[layout.KSM_ALLOWLIST] = ksm_allowlist(model)
     return files
