@@ -44,12 +44,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypedDict
 
+from gpudash.base.capped import read_capped
 from gpudash.base.deferred import built, resolve
 from gpudash.base.errors import GpudashError, InputError
 from gpudash.base.layout import HEADER, LOCK, MANIFEST, STAGE_PREFIX
 from gpudash.base.yamlfmt import dump_json, dump_yaml
 
 NEW, OLD, JOURNAL = "new", "old", "journal.json"  # in a stage: new files, the files they replace, the journal
+# The most a manifest or a journal may hold: about 120 bytes a file, so room for 250 000 files; a larger one is
+# refused with one line before it is parsed.
+MAX_OWN_FILE = 32 * 2**20
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
@@ -159,7 +163,7 @@ class _Folders:
         return path
 
 
-def _manifest_path(rel: object) -> bool:
+def owned_path(rel: object) -> bool:
     """``rel`` is a path gpudash may own: relative, normalised, inside the output, not one of its own."""
     return (isinstance(rel, str) and rel not in ("", ".", MANIFEST, LOCK) and not rel.startswith("/")
             and "\\" not in rel and "\0" not in rel and posixpath.normpath(rel) == rel
@@ -169,7 +173,7 @@ def _manifest_path(rel: object) -> bool:
 def _owned(outdir: Path, paths: _Paths) -> dict[str, str]:
     """The manifest's {path: digest}, every path checked before anything is read or removed."""
     manifest = outdir / MANIFEST
-    text = _read(manifest)
+    text = read_capped(manifest, MAX_OWN_FILE)
     if text is None:
         return {}
     try:
@@ -180,7 +184,7 @@ def _owned(outdir: Path, paths: _Paths) -> dict[str, str]:
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
         raise InputError(str(manifest), "", "not a gpudash manifest; move it away to render here") from None
     for rel in files:
-        if not _manifest_path(rel):
+        if not owned_path(rel):
             raise InputError(str(manifest), "", f"lists {json.dumps(rel)}: not a path gpudash writes (relative, "
                              "normalised, inside the output); move the manifest away to render here")
         paths.check(rel)
@@ -417,10 +421,9 @@ def _recover(out: Path) -> str | None:
         if stage.is_symlink() or not stage.is_dir():
             continue
         try:
-            journal = json.loads((stage / JOURNAL).read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            journal = None  # it died while staging: the output was not touched
-        except (OSError, ValueError):
+            text = read_capped(stage / JOURNAL, MAX_OWN_FILE)
+            journal = None if text is None else json.loads(text)  # None: it died while staging, nothing touched
+        except (GpudashError, ValueError, RecursionError):
             raise GpudashError(f"{stage}: an unreadable journal of an interrupted render; restore {out} from "
                                "version control and remove it") from None
         if journal is not None:

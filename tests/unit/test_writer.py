@@ -261,6 +261,23 @@ def test_a_manifest_path_outside_the_output_is_refused_and_nothing_is_touched(tm
     assert tree(out) == before and tree(tmp_path) == around and victim.read_text() == "someone else's\n"
 
 
+@pytest.mark.parametrize("kind", ["large", "fifo"])
+def test_a_manifest_larger_than_the_cap_or_no_regular_file_is_refused_in_one_line(tmp_path, kind, monkeypatch):
+    """Another process could have written the manifest: one too large is refused before it is read whole or
+    parsed, a FIFO at its name at once (a plain open would wait for a writer for ever)."""
+    out = tmp_path / "out"
+    _manifest(out, {"a.yaml": "0" * 64})
+    if kind == "fifo":
+        (out / layout.MANIFEST).unlink()
+        __import__("os").mkfifo(out / layout.MANIFEST)
+    else:
+        monkeypatch.setattr(writer, "MAX_OWN_FILE", (out / layout.MANIFEST).stat().st_size - 1)
+    reason = "is not a regular file" if kind == "fifo" else "is larger than"
+    for run in (lambda: writer.plan(out, {"b.yaml": {"x": 1}}, stage=True), lambda: writer.edited_by_hand(out)):
+        with pytest.raises(InputError, match=rf"^{out / layout.MANIFEST}: {reason}[^\n]*$"):
+            run()
+
+
 def test_a_manifest_path_through_a_symbolic_link_is_refused(tmp_path):
     """A manifest path reached through a link (a folder replaced by a link to elsewhere) is refused before
     anything is removed: the linked-to file stays."""
