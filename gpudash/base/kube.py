@@ -12,6 +12,13 @@ from gpudash.base.yamlfmt import COMMENT, json_text
 # kubectl.kubernetes.io/last-applied-configuration annotation, and annotations total at most 256 KiB.
 MAX_OBJECT_BYTES = 1024 * 1024
 LAST_APPLIED_LIMIT = 262_144
+# Object names (kubernetes/apimachinery pkg/util/validation/validation.go): most kinds' names are DNS-1123
+# subdomains (DNS1123SubdomainMaxLength 253; a Deployment's too, kubernetes/kubernetes pkg/apis/apps/validation
+# ValidateDeploymentName = NameIsDNSSubdomain), a Namespace's or Service's a DNS-1123 label (DNS1123LabelMaxLength
+# 63), as is a label value (LabelValueMaxLength 63).
+SUBDOMAIN_MAX = 253
+LABEL_MAX = 63
+PRUNE_NAME = "gpudash-prune"  # the pruner's ServiceAccount, Roles, bindings and Service; Deployments add a cluster
 SYNC_OPTIONS = "argocd.argoproj.io/sync-options"
 SERVER_SIDE_APPLY = "ServerSideApply=true"
 
@@ -89,3 +96,8 @@ def fit(path: str, data: dict[str, Any] | Deferred) -> dict[str, Any] | Deferred
 def server_side(data: object) -> TypeGuard[dict[str, Any]]:
     """Whether :func:`fit` annotated ``data`` for server-side apply."""
     return is_object(data) and data.get("metadata", {}).get("annotations", {}).get(SYNC_OPTIONS) == SERVER_SIDE_APPLY
+
+
+def prune_deployment_name(cluster: str) -> str:
+    """The pruner's Deployment on ``cluster``."""
+    return f"{PRUNE_NAME}-{cluster}"
