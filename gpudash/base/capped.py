@@ -25,6 +25,6 @@ def read_capped(path: str | os.PathLike[str], limit: int) -> bytes | None:
     finally:
         os.close(fd)
     if len(data) > limit:
-        raise InputError(os.fspath(path), "", f"is larger than {limit} bytes, far more than gpudash writes there; "
-                         "move it away")
+        raise InputError(os.fspath(path), "", f"is larger than {limit} bytes, far more than gpudash reads from "
+                         "such a file; refused unread")
     return data
