@@ -18,6 +18,10 @@ LAST_APPLIED_LIMIT = 262_144
 # 63), as is a label value (LabelValueMaxLength 63).
 SUBDOMAIN_MAX = 253
 LABEL_MAX = 63
+# A Deployment's ReplicaSet is named <deployment>-<pod template hash> (kubernetes/kubernetes
+# pkg/controller/deployment/sync.go), the hash a uint32 in decimal, at most 10 characters (pkg/controller/
+# controller_utils.go ComputeHash): a longer Deployment name is accepted, but its ReplicaSet never is.
+DEPLOYMENT_MAX = SUBDOMAIN_MAX - len("-") - len(str(2**32 - 1))
 PRUNE_NAME = "gpudash-prune"  # the pruner's ServiceAccount, Roles, bindings and Service; Deployments add a cluster
 SYNC_OPTIONS = "argocd.argoproj.io/sync-options"
 SERVER_SIDE_APPLY = "ServerSideApply=true"

@@ -137,10 +137,10 @@ def _prune_cluster_problem(cluster: str) -> str | None:
     """Why the pruner cannot be rendered for ``cluster``, or None: its Deployment's name too long for Kubernetes, or
     its folder (prune/<cluster>/) where the pruner writes a file."""
     name = kube.prune_deployment_name(cluster)
-    if len(name) > kube.SUBDOMAIN_MAX:
+    if len(name) > kube.DEPLOYMENT_MAX:
         return (f"{short(cluster)}: the pruner's Deployment there, {name[:20]}..., would be {len(name)} characters; "
-                f"Kubernetes takes at most {kube.SUBDOMAIN_MAX}: a cluster name of at most "
-                f"{kube.SUBDOMAIN_MAX - len(kube.prune_deployment_name(''))} characters, or leave it out of "
+                f"Kubernetes takes at most {kube.DEPLOYMENT_MAX} (its ReplicaSet adds 11): a cluster name of at most "
+                f"{kube.DEPLOYMENT_MAX - len(kube.prune_deployment_name(''))} characters, or leave it out of "
                 "prune.clusters")
     folder = layout.prune_deployment(cluster).rpartition("/")[0]
     files = (layout.PRUNE_NAMESPACE, layout.PRUNE_SERVICE_ACCOUNT, layout.PRUNE_SERVICE, layout.PRUNE_SERVICE_MONITOR,

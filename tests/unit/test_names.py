@@ -1,7 +1,7 @@
 """Names valid in the model become valid, distinct paths and Kubernetes object names (issue #47, item 5): every
 cluster, tenant, namespace and class name the schema takes either renders objects Kubernetes accepts and paths a
 filesystem holds apart, or is refused by validation with one line. The limits: gpudash/base/kube.py (from
-kubernetes/apimachinery pkg/util/validation/validation.go)."""
+kubernetes/apimachinery pkg/util/validation/validation.go, a Deployment's from its ReplicaSet's name)."""
 from __future__ import annotations
 
 import re
@@ -67,8 +67,8 @@ def problems(files: dict[str, object]) -> list[str]:
             meta, kind = obj["metadata"], obj["kind"]
             name = meta.get("name", "")
             short = kind in SHORT_NAMES
-            if not (LABEL if short else SUBDOMAIN).match(name) or len(name) > (
-                    kube.LABEL_MAX if short else kube.SUBDOMAIN_MAX):
+            most = {"Deployment": kube.DEPLOYMENT_MAX}.get(kind, kube.LABEL_MAX if short else kube.SUBDOMAIN_MAX)
+            if not (LABEL if short else SUBDOMAIN).match(name) or len(name) > most:
                 found.append(f"{path}: {kind} name {name[:40]!r}... ({len(name)})")
             namespace = meta.get("namespace", "")
             if namespace and not (LABEL.match(namespace) and len(namespace) <= kube.LABEL_MAX):
@@ -110,13 +110,27 @@ def test_names_the_model_takes_render_valid_distinct_paths_and_objects(example_d
     assert problems(generate_without_golden(model)) == []
 
 
+def _cluster(length: int) -> str:
+    """A valid cluster name of ``length`` characters (not a multiple of 64)."""
+    name = ".".join(["c" * 63] * (length // 64) + ["c" * (length % 64)])
+    assert len(name) == length and SUBDOMAIN.match(name)
+    return name
+
+
+def test_the_longest_cluster_name_the_pruner_takes_renders_valid_objects(example_data):
+    name = _cluster(kube.DEPLOYMENT_MAX - len(kube.prune_deployment_name("")))
+    files = generate_without_golden(model_from_dict(_named(example_data, [name], "team-a", "team-a", "a100-80gb")))
+    assert problems(files) == [] and len(kube.prune_deployment_name(name)) == kube.DEPLOYMENT_MAX
+
+
 @pytest.mark.parametrize("clusters", [
     [("a" * 63 + ".") * 3 + "b" * 61, ("a" * 63 + ".") * 3 + "c" * 61],  # the issue's: 253 characters each
     ["namespace.yaml"], ["team-a.role.yaml"], ["kustomization.yaml"],  # a folder where the pruner writes a file
+    [_cluster(kube.DEPLOYMENT_MAX - len(kube.prune_deployment_name("")) + 1)],  # one character too many
 ])
 def test_a_cluster_name_the_pruner_cannot_be_rendered_for_is_refused_in_one_line(example_data, clusters):
     with pytest.raises(InputError) as err:
         model_from_dict(_named(example_data, clusters, "team-a", "team-a", "a100-80gb"))
     lines = str(err.value).splitlines()
-    assert all(("characters" in line and str(kube.SUBDOMAIN_MAX) in line) or "a file the pruner writes" in line
+    assert all(("characters" in line and str(kube.DEPLOYMENT_MAX) in line) or "a file the pruner writes" in line
                for line in (lines[1:] or lines)), lines
