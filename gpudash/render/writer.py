@@ -414,6 +414,18 @@ def _tidy(out: Path, removed: list[str]) -> None:
                 break
 
 
+def _journal_ok(journal: object) -> bool:
+    """``journal`` is one :class:`Journal` whose every path is one gpudash may own, as a manifest's: a rollback
+    moves and removes what it names."""
+    if not isinstance(journal, dict) or set(journal) != set(Journal.__annotations__):
+        return False
+    lists, create = [journal[k] for k in ("folders", "replace", "remove")], journal["create"]
+    if not (all(isinstance(v, list) for v in lists) and isinstance(create, dict)
+            and isinstance(journal["manifest"], str) and all(isinstance(d, str) for d in create.values())):
+        return False
+    return all(owned_path(rel) for rel in [*create, *(rel for v in lists for rel in v)])
+
+
 def _recover(out: Path) -> str | None:
     """Finish or roll back what a render that died left in ``out`` (its stage folders); what was done, if any."""
     done = None
@@ -423,6 +435,8 @@ def _recover(out: Path) -> str | None:
         try:
             text = read_capped(stage / JOURNAL, MAX_OWN_FILE)
             journal = None if text is None else json.loads(text)  # None: it died while staging, nothing touched
+            if journal is not None and not _journal_ok(journal):
+                raise ValueError
         except (GpudashError, ValueError, RecursionError):
             raise GpudashError(f"{stage}: an unreadable journal of an interrupted render; restore {out} from "
                                "version control and remove it") from None

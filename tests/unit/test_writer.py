@@ -415,6 +415,35 @@ def test_the_next_render_restores_an_apply_that_died_half_done(tmp_path, monkeyp
         assert snapshot(out) == before
 
 
+@pytest.mark.parametrize("journal", [
+    {"manifest": "", "folders": [], "create": {"../victim.txt": "{digest}"}, "replace": [], "remove": []},
+    {"manifest": "", "folders": [], "create": {}, "replace": ["../victim.txt"], "remove": []},
+    {"manifest": "", "folders": ["/tmp"], "create": {}, "replace": [], "remove": []},
+    ["not", "a", "journal"], {"manifest": 1},
+])
+def test_a_journal_naming_a_path_outside_the_output_or_no_journal_is_refused(tmp_path, journal):
+    """A stage's journal is read like the manifest: a rollback moves and removes what it names, so one naming a
+    path out of the output (or no journal at all) is refused in one line and nothing is touched."""
+    import hashlib
+    import json
+
+    from gpudash.base.errors import GpudashError
+
+    out, victim = tmp_path / "out", tmp_path / "victim.txt"
+    victim.write_text("someone else's\n")
+    writer.apply(writer.plan(out, OLD))
+    stage = out / f"{layout.STAGE_PREFIX}x"
+    (stage / "old").mkdir(parents=True)
+    (stage / "victim.txt").write_text("planted\n")  # what stage/old/../victim.txt names
+    digest = hashlib.sha256(victim.read_bytes()).hexdigest()
+    (stage / "journal.json").write_text(json.dumps(journal).replace("{digest}", digest))
+    around = tree(tmp_path)
+    with pytest.raises(GpudashError, match=r"an unreadable journal of an interrupted render"):
+        with writer.lock(out):
+            pass
+    assert victim.read_text() == "someone else's\n" and tree(tmp_path) == around
+
+
 def test_a_held_lock_refuses_a_second_render_at_once(tmp_path):
     """(The two-process race is tests/integration/test_writer.py.) The lock says who holds it since when; it is
     gone, with a folder it made for nothing, when the render ends."""
