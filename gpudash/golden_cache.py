@@ -149,16 +149,20 @@ def _foreign(data: dict[str, str], model: Model, path: Path) -> str | None:
 
 def store(model: Model, texts: dict[str, str]) -> None:
     """Keep ``texts`` for ``model`` (written whole, then renamed: a reader never sees half a file); then remove
-    all but the newest :data:`KEEP` entries."""
+    all but the newest :data:`KEEP` entries. Tests beyond the caps are not kept: no render could read them back."""
     folder = directory()
     if folder is None:
+        return
+    text = json.dumps(texts, sort_keys=True).encode()
+    packed = gzip.compress(text, compresslevel=1)
+    if len(text) > MAX_BYTES or len(packed) > MAX_COMPRESSED:
         return
     try:
         folder.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".golden-", dir=folder)
         try:
             with os.fdopen(fd, "wb") as f:
-                f.write(gzip.compress(json.dumps(texts, sort_keys=True).encode(), compresslevel=1))
+                f.write(packed)
             os.replace(tmp, folder / entry_name(model))
         finally:
             if os.path.exists(tmp):

@@ -186,3 +186,11 @@ def test_an_entry_that_is_no_small_regular_file_is_passed_over_at_once(cache, ex
             f.truncate(golden_cache.MAX_COMPRESSED + 1)
     assert golden_cache.load(example_model) is None
     assert "golden cache:" in capsys.readouterr().err
+
+
+def test_tests_beyond_the_cap_are_not_kept(cache, example_model, texts, monkeypatch, capsys):
+    """Tests no render could read back are not written (each later render would warn about its own entry)."""
+    size = len(json.dumps(texts, sort_keys=True).encode())
+    monkeypatch.setattr(golden_cache, "MAX_BYTES", size - 1)
+    golden_cache.store(example_model, texts)
+    assert not cache.exists() and golden_cache.load(example_model) is None and capsys.readouterr().err == ""
