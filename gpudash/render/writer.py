@@ -55,6 +55,8 @@ NEW, OLD, JOURNAL = "new", "old", "journal.json"  # in a stage: new files, the f
 # refused with one line before it is parsed.
 MAX_OWN_FILE = 32 * 2**20
 _SHA256 = re.compile(r"[0-9a-f]{64}")
+MAX_SHOWN = 64 * 2**20  # an old file a diff shows (a larger one is shown as replaced whole)
+NOT_A_FILE = "not a regular file"  # the "digest" of a FIFO or device where a file was: never what gpudash wrote
 
 
 def serialise(path: str, data: object) -> str:
@@ -111,9 +113,11 @@ class Plan:
 
 
 def _read(path: Path) -> str | None:
+    """The text a diff shows of the file at ``path``; None when it is absent, no regular file (a FIFO is never
+    waited on), larger than :data:`MAX_SHOWN` or no UTF-8 text."""
     try:
-        return path.read_text(encoding="utf-8")
-    except (FileNotFoundError, IsADirectoryError, UnicodeDecodeError):
+        return (read_capped(path, MAX_SHOWN) or b"").decode("utf-8") if os.path.isfile(path) else None
+    except (InputError, UnicodeDecodeError):
         return None
 
 
@@ -203,11 +207,17 @@ def _stream(pieces: Iterator[str], path: Path) -> str:
 
 
 def _file_digest(path: Path) -> str | None:
+    """The sha256 of the file at ``path``, None where there is none; :data:`NOT_A_FILE` (no digest) for a FIFO, a
+    device or a socket put in its place, opened without waiting for a writer and never read."""
     try:
-        with path.open("rb") as f:
-            return hashlib.file_digest(f, "sha256").hexdigest()
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except (FileNotFoundError, NotADirectoryError):
         return None
+    with os.fdopen(fd, "rb") as f:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            return None
+        return hashlib.file_digest(f, "sha256").hexdigest() if stat.S_ISREG(mode) else NOT_A_FILE
 
 
 def edited_by_hand(outdir: str | os.PathLike[str]) -> list[str]:

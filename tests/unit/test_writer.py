@@ -444,6 +444,31 @@ def test_a_journal_naming_a_path_outside_the_output_or_no_journal_is_refused(tmp
     assert victim.read_text() == "someone else's\n" and tree(tmp_path) == around
 
 
+def test_a_fifo_in_place_of_an_owned_file_is_edited_by_hand_and_never_waited_on(tmp_path):
+    """Another process put a FIFO where gpudash wrote a file: a plain open would wait for a writer for ever. It is
+    an edit by hand (refused without --force), and ``render --check`` shows it replaced."""
+    import os
+    import signal
+
+    from gpudash.base.errors import GpudashError
+
+    out = tmp_path / "out"
+    writer.apply(writer.plan(out, OLD))
+    rel = sorted(OLD)[0]
+    (out / rel).unlink()
+    os.mkfifo(out / rel)
+    signal.signal(signal.SIGALRM, lambda *_: pytest.fail("waited on the FIFO"))
+    signal.alarm(10)
+    try:
+        assert writer.edited_by_hand(out) == [rel]
+        p = writer.plan(out, NEW)
+        assert f"+++ b/{rel}" in writer.diff(p)
+        with pytest.raises(GpudashError, match="edited by hand"):
+            writer.apply(writer.plan(out, NEW, stage=True))
+    finally:
+        signal.alarm(0)
+
+
 def test_a_held_lock_refuses_a_second_render_at_once(tmp_path):
     """(The two-process race is tests/integration/test_writer.py.) The lock says who holds it since when; it is
     gone, with a folder it made for nothing, when the render ends."""
