@@ -9,6 +9,11 @@ emitting them: the same bytes (tests/integration/test_golden_cache.py). Any othe
 Where: ``$GPUDASH_CACHE``, else ``$XDG_CACHE_HOME/gpudash``, else ``~/.cache/gpudash``; ``GPUDASH_CACHE=off``
 turns it off. Only files named ``golden-<key>.json.gz`` there are read, written or removed; the newest
 :data:`KEEP` stay. A cache that cannot be read or written is passed over: the tests are emitted, nothing fails.
+
+Trusted nowhere: anyone who can write to the folder (a shared CI cache, another user's job) can write an entry, so
+an entry supplies only what it caches -- exactly the model's golden test files, each path checked like the
+manifest's and only where golden tests go -- within :data:`MAX_COMPRESSED` and :data:`MAX_BYTES`; any other entry
+is passed over with a warning line, never rendered.
 """
 from __future__ import annotations
 
@@ -16,13 +21,18 @@ import dataclasses
 import functools
 import gzip
 import hashlib
+import io
 import json
 import os
+import sys
 import tempfile
 import types
 from pathlib import Path
 
 import gpudash
+from gpudash.base import layout
+from gpudash.base.capped import read_capped
+from gpudash.base.errors import GpudashError
 from gpudash.model.types import Model, Outputs
 from gpudash.model.vendors import VENDORS
 
@@ -78,39 +88,82 @@ def entry_name(model: Model) -> str:
     return f"{_PREFIX}{key(model)}{_SUFFIX}"
 
 
-MAX_BYTES = 256 * 2**20  # an entry's decompressed size at most (the example's tests: about 25 MiB)
+# An entry's most, compressed and decompressed. The example's golden tests (every feature, 148 files) are 24 MiB of
+# text, 0.9 MiB compressed; reading an entry holds it about three times (the bytes, the text json decodes, the
+# parsed strings), so a render that reads a 48 MiB entry peaks at about 200 MB (measured: 202 MB, 111 MB with the
+# example's own entry), below the 273 MB of a render that emits them.
+MAX_BYTES = 48 * 2**20
+MAX_COMPRESSED = 16 * 2**20
 
 
 def load(model: Model) -> dict[str, str] | None:
-    """The golden test files' text ({path: text}) a render of ``model`` by this code made, or None."""
+    """The golden test files' text ({path: text}) a render of ``model`` by this code made, or None: absent, or
+    passed over with a warning line on stderr when it is anything but the model's golden test files (then the tests
+    are emitted afresh)."""
     folder = directory()
     if folder is None:
         return None
+    path = folder / entry_name(model)
     try:
-        with gzip.open(folder / entry_name(model)) as f:
-            text = f.read(MAX_BYTES + 1)  # decompressed as it is read: a gzip bomb stops here, not in memory
-        if len(text) > MAX_BYTES:
-            return None
-        data = json.loads(text)
-    except (OSError, EOFError, ValueError):  # absent, unreadable, truncated or not ours: emit them
-        return None
-    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
+        data, problem = _read(path, model)
+    except GpudashError as err:
+        data, problem = None, str(err)
+    if problem:
+        print(f"gpudash: golden cache: {problem}; passed over, the golden tests are emitted afresh", file=sys.stderr)
         return None
     return data
 
 
+def _read(path: Path, model: Model) -> tuple[dict[str, str] | None, str | None]:
+    """The entry at ``path`` and None, or None and what is wrong with it (None and None: there is none)."""
+    packed = read_capped(path, MAX_COMPRESSED)
+    if packed is None:
+        return None, None
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(packed)) as f:
+            text = f.read(MAX_BYTES + 1)  # decompressed as it is read: a gzip bomb stops here, not in memory
+        if len(text) > MAX_BYTES:
+            return None, f"{path}: unpacks to more than {MAX_BYTES} bytes"
+        data = json.loads(text)
+    except (OSError, EOFError, ValueError, RecursionError):
+        return None, f"{path}: not a gzip-compressed JSON entry"
+    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
+        return None, f"{path}: not a {{path: text}} object"
+    return data, _foreign(data, model, path)
+
+
+def _foreign(data: dict[str, str], model: Model, path: Path) -> str | None:
+    """What makes ``data`` something else than ``model``'s golden test files, else None: a path checked like the
+    manifest's and only where golden tests go (tests/golden-*.test.yaml, the index), then the exact set of them."""
+    from gpudash.render import golden
+    from gpudash.render.writer import owned_path
+
+    for rel in sorted(data):
+        if not (owned_path(rel) and layout.is_golden(rel)):
+            return f"{path}: holds {json.dumps(rel)}, not a golden test file's path"
+    wanted = set(golden.paths(model))
+    if set(data) != wanted:
+        odd = sorted(set(data) ^ wanted)
+        return f"{path}: not this model's golden test files ({len(odd)} differ, e.g. {odd[0]})"
+    return None
+
+
 def store(model: Model, texts: dict[str, str]) -> None:
     """Keep ``texts`` for ``model`` (written whole, then renamed: a reader never sees half a file); then remove
-    all but the newest :data:`KEEP` entries."""
+    all but the newest :data:`KEEP` entries. Tests beyond the caps are not kept: no render could read them back."""
     folder = directory()
     if folder is None:
+        return
+    text = json.dumps(texts, sort_keys=True).encode()
+    packed = gzip.compress(text, compresslevel=1)
+    if len(text) > MAX_BYTES or len(packed) > MAX_COMPRESSED:
         return
     try:
         folder.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".golden-", dir=folder)
         try:
             with os.fdopen(fd, "wb") as f:
-                f.write(gzip.compress(json.dumps(texts, sort_keys=True).encode(), compresslevel=1))
+                f.write(packed)
             os.replace(tmp, folder / entry_name(model))
         finally:
             if os.path.exists(tmp):

@@ -2,14 +2,39 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import unquote, urlsplit
 
-# scheme://...@ within one word: the user information of a URL, whether or not the URL parses
-_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^\s'\"]*@")
+# scheme://... up to a blank: each URL in a message, whether or not it parses (a quote may be in a password)
+_URL = re.compile(r"(?i)\b[a-z][a-z0-9+.-]*://\S*")
 
 
-def redact(text: str) -> str:
-    """``text`` with the user information (``user:password@``) of every URL in it written ``***@``."""
-    return _USERINFO.sub(r"\1***@", text)
+def userinfo(url: str) -> str:
+    """The user:password part of ``url``, parsable or not: everything between ``://`` and the last ``@`` before
+    the path (or, when the URL does not parse, before the end)."""
+    rest = url.partition("://")[2]
+    try:
+        urlsplit(url).port  # noqa: B018 - raises for a URL that does not parse
+        authority = re.split(r"[/?#]", rest, maxsplit=1)[0]
+    except ValueError:
+        authority = rest
+    return authority.rpartition("@")[0]
+
+
+def redact(text: str, url: str | None = None, secrets: tuple[str | None, ...] = ()) -> str:
+    """``text`` with the user information (``user:password@``) of every URL in it, and of ``url``, written
+    ``***@`` (a password of 3 or more characters also where it stands alone, e.g. percent-decoded in an error
+    message); and every non-empty ``secrets`` string (a bearer token, a password) written ``***``."""
+    for info in sorted({userinfo(u) for u in [*_URL.findall(text), *([url] if url else [])]} - {""},
+                       key=len, reverse=True):
+        text = text.replace(info + "@", "***@")
+        password = info.partition(":")[2]
+        for form in {password, unquote(password)}:
+            if len(form) >= 3:
+                text = text.replace(form, "***")
+    for s in secrets:
+        if s:
+            text = text.replace(s, "***")
+    return text
 
 
 class GpudashError(Exception):

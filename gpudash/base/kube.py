@@ -21,6 +21,17 @@ LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 # object's other annotations in it and without the last-applied one (kubernetes/kubectl pkg/util/apply.go
 # GetModifiedConfiguration).
 _GO_ESCAPES = str.maketrans({c: f"\\u{ord(c):04x}" for c in "<>&\u2028\u2029"})
+# Object names (kubernetes/apimachinery pkg/util/validation/validation.go): most kinds' names are DNS-1123
+# subdomains (DNS1123SubdomainMaxLength 253; a Deployment's too, kubernetes/kubernetes pkg/apis/apps/validation
+# ValidateDeploymentName = NameIsDNSSubdomain), a Namespace's or Service's a DNS-1123 label (DNS1123LabelMaxLength
+# 63), as is a label value (LabelValueMaxLength 63).
+SUBDOMAIN_MAX = 253
+LABEL_MAX = 63
+# A Deployment's ReplicaSet is named <deployment>-<pod template hash> (kubernetes/kubernetes
+# pkg/controller/deployment/sync.go), the hash a uint32 in decimal, at most 10 characters (pkg/controller/
+# controller_utils.go ComputeHash): a longer Deployment name is accepted, but its ReplicaSet never is.
+DEPLOYMENT_MAX = SUBDOMAIN_MAX - len("-") - len(str(2**32 - 1))
+PRUNE_NAME = "gpudash-prune"  # the pruner's ServiceAccount, Roles, bindings and Service; Deployments add a cluster
 SYNC_OPTIONS = "argocd.argoproj.io/sync-options"
 SERVER_SIDE_APPLY = "ServerSideApply=true"
 # An object gpudash labels but does not own (a namespace whose workloads others deploy): ArgoCD neither prunes it
@@ -140,3 +151,8 @@ def fit(path: str, data: dict[str, Any] | Deferred) -> dict[str, Any] | Deferred
 def server_side(data: object) -> TypeGuard[dict[str, Any]]:
     """Whether :func:`fit` annotated ``data`` for server-side apply."""
     return is_object(data) and data.get("metadata", {}).get("annotations", {}).get(SYNC_OPTIONS) == SERVER_SIDE_APPLY
+
+
+def prune_deployment_name(cluster: str) -> str:
+    """The pruner's Deployment on ``cluster``."""
+    return f"{PRUNE_NAME}-{cluster}"

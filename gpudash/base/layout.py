@@ -4,6 +4,8 @@ Generators name their files with these; the writer, the CLI, tests, e2e and benc
 """
 from __future__ import annotations
 
+import fnmatch
+
 # --- folders ------------------------------------------------------------------------------------------------------
 RULES = "rules"  # recording rules: plain rule files, and PrometheusRule objects for a single cluster
 ALERTS = "alerts"  # alert rules and the Alertmanager configuration
@@ -145,6 +147,13 @@ def golden_test(scenario: str, kind: str = "spoke") -> str:
     if kind not in GOLDEN_KINDS:
         raise ValueError(f"golden test kind {kind!r}")
     return f"{TESTS}/golden-{scenario}{'' if kind == 'spoke' else '-' + kind}.test.yaml"
+
+
+def is_golden(path: str) -> bool:
+    """``path`` is where a golden test file or the index goes: the index, or ``tests/golden-*.test.yaml`` directly
+    in TESTS (never another folder, never a rule file)."""
+    folder, _, name = path.rpartition("/")
+    return path == GOLDEN_INDEX or (folder == TESTS and fnmatch.fnmatchcase(name, f"golden-{TEST_GLOB}"))
 
 
 def from_tests(path: str) -> str:

@@ -15,6 +15,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
+from gpudash.base import kube
 from gpudash.base.errors import GpudashError, InputError
 from gpudash.model import sections
 from gpudash.model.context import Ctx
@@ -24,6 +25,7 @@ from gpudash.model.schema import json_schema
 from gpudash.model.tenants import tenants
 from gpudash.model.types import ALL_TARGETS, ARGOCD_PULL_REFUSED, ArgoCD, Energy, Model, Outputs
 from gpudash.model.validate import check_numbers, check_plain, fill_defaults, tree_copy, validate
+from gpudash.model.versions import ACM_CEL_SELECTOR, has_cel_selector
 
 BUNDLED_SOURCE = "<bundled example>"
 DEFAULT_MODEL = "gpudash.yaml"  # looked for in the current folder; ``gpudash init`` writes it
@@ -98,11 +100,23 @@ def _build_model(data: Any, ctx: Ctx) -> Model:
     return model
 
 
+def _placement_labels(clusters: list[str], acm_version: str, ctx: Ctx) -> None:
+    """Before ACM 2.14 the spoke tier's Placement selects clusters by their ``name`` label, whose value holds at
+    most 63 characters (render/mco/spoke_tier.py label_selector): a longer cluster name could never get the tier."""
+    for i, cluster in enumerate(clusters):
+        ctx.check(len(cluster) <= kube.LABEL_MAX, ("clusters", i),
+                  f"{len(cluster)} characters, longer than a label value ({kube.LABEL_MAX}): the spoke tier's "
+                  f"Placement selects clusters by their name label before ACM {ACM_CEL_SELECTOR}; with every hub on "
+                  f"{ACM_CEL_SELECTOR} or later, set outputs.acm_version: '{ACM_CEL_SELECTOR}'")
+
+
 def _semantic(data: dict[str, Any], ctx: Ctx) -> Model:
     ctx.check(data["outputs"].get("argocd", {}).get("mode") != "pull", ("outputs", "argocd", "mode"),
               ARGOCD_PULL_REFUSED)
     acm = "acm" in data["outputs"]["targets"]
     billing = sections.billing(data["billing"], acm, ctx)
+    if acm and billing.tier and not has_cel_selector(data["outputs"]["acm_version"]):
+        _placement_labels(data["clusters"], data["outputs"]["acm_version"], ctx)
     classes = gpu_classes(data["gpu_classes"], ctx)
     return Model(
         currency=sections.currency(data["currency"], ctx),

@@ -11,16 +11,24 @@ import yaml
 from yaml.constructor import BaseConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from gpudash.base.capped import read_capped
 from gpudash.base.errors import InputError
 from gpudash.model.context import MAX_VALUES, FieldPath, describe, format_path, short
 
+# The most a model file may hold: a model of 10 000 tenants is about 2 MB.
+MAX_MODEL_BYTES = 32 * 2**20
 _MERGE_TAG, _STR_TAG = "tag:yaml.org,2002:merge", "tag:yaml.org,2002:str"
 YamlNode = ScalarNode | SequenceNode | MappingNode  # the nodes of a composed document
 
 
 def read_text(path: str | os.PathLike[str] | Traversable, file: str) -> str:
     try:
-        raw = (Path(path) if isinstance(path, (str, os.PathLike)) else path).read_bytes()
+        if isinstance(path, (str, os.PathLike)) and not os.path.isdir(path):
+            raw = read_capped(path, MAX_MODEL_BYTES)  # never a FIFO, never /dev/zero read to the end
+            if raw is None:
+                raise FileNotFoundError
+        else:
+            raw = (Path(path) if isinstance(path, (str, os.PathLike)) else path).read_bytes()
     except FileNotFoundError:
         raise InputError(file, "", "no such file") from None
     except IsADirectoryError:

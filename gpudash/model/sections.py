@@ -9,9 +9,9 @@ from urllib.parse import urlsplit
 
 import iso4217
 
-from gpudash.base import kube
+from gpudash.base import kube, layout
 from gpudash.model import receiver_files, vendors
-from gpudash.model.context import Ctx, FieldPath
+from gpudash.model.context import Ctx, FieldPath, short
 from gpudash.model.durations import format_duration, parse_duration
 from gpudash.model.schema import HTTP_SECRETS, INLINE_SECRETS, THANOS_QUERIER_URL
 from gpudash.model.sources import kube_state_metrics as ksm
@@ -129,11 +129,33 @@ def prune(d: dict[str, Any], clusters: list[str], ctx: Ctx) -> Prune:
               f"required: prometheus_url ({host}) is not a Service of the pruner's own cluster (*.svc), and the pod's "
               "service account token is valid on its own cluster only (a hub's rbac-query-proxy or Thanos Querier "
               "refuses it): name a Secret holding a token of the hub")
+    chosen = d.get("clusters")
+    for i, cluster in enumerate(clusters if chosen is None else chosen):
+        problem = _prune_cluster_problem(cluster)
+        ctx.check(problem is None, ("clusters", i) if chosen is None else ("prune", "clusters", i), str(problem))
     return Prune(image=d["image"], prometheus_url=d["prometheus_url"],
                  clusters=tuple(sorted(d.get("clusters", clusters))), namespace=d["namespace"],
                  run_mode=d["run_mode"], check_interval=interval, duration=parse_duration(d["duration"]),
                  max_actions=d["max_actions"], token_secret=d.get("token_secret", ""),
                  trusted_ca_bundle=d["trusted_ca_bundle"])
+
+
+def _prune_cluster_problem(cluster: str) -> str | None:
+    """Why the pruner cannot be rendered for ``cluster``, or None: its Deployment's name too long for Kubernetes, or
+    its folder (prune/<cluster>/) where the pruner writes a file."""
+    name = kube.prune_deployment_name(cluster)
+    if len(name) > kube.DEPLOYMENT_MAX:
+        return (f"{short(cluster)}: the pruner's Deployment there, {name[:20]}..., would be {len(name)} characters; "
+                f"Kubernetes takes at most {kube.DEPLOYMENT_MAX} (its ReplicaSet adds 11): a cluster name of at most "
+                f"{kube.DEPLOYMENT_MAX - len(kube.prune_deployment_name(''))} characters, or leave it out of "
+                "prune.clusters")
+    folder = layout.prune_deployment(cluster).rpartition("/")[0]
+    files = (layout.PRUNE_NAMESPACE, layout.PRUNE_SERVICE_ACCOUNT, layout.PRUNE_SERVICE, layout.PRUNE_SERVICE_MONITOR,
+             layout.PRUNE_TRUSTED_CA, layout.kustomization(layout.PRUNE))
+    ends = (layout.prune_role("").rpartition("/")[2], layout.prune_role_binding("").rpartition("/")[2])
+    if folder in files or folder.endswith(ends):  # a file, or a tenant namespace's Role or RoleBinding
+        return f"{short(cluster)}: its folder {folder}/ would be a file the pruner writes there; rename the cluster"
+    return None
 
 
 def _re2_problem(pattern: str) -> str | None:

@@ -27,7 +27,7 @@ import sys
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
-from gpudash.base.errors import GpudashError
+from gpudash.base.errors import GpudashError, redact, userinfo
 from gpudash.base.terminal import printable
 from gpudash.ops import httpread
 from gpudash.ops.cliargs import add_model_options, byte_count, duration, load_model_from_args
@@ -100,7 +100,7 @@ class Client:
         if self.offline:
             return (404, None) if missing_ok else (200, None)
         headers = {"X-Grafana-Org-Id": str(org)} if org is not None else {}
-        shown = httpread.redact(self.url)
+        shown = redact(self.url)
         try:
             resp = httpread.fetch(self.session, method, self.url + path, timeout=self.timeout,
                                   max_bytes=self.max_bytes, json=body, headers=headers)
@@ -138,7 +138,7 @@ class Client:
         return resp.status, data
 
     def _redact(self, text: str) -> str:
-        return httpread.redact(text, self.url, self.secrets)
+        return redact(text, self.url, self.secrets)
 
     def _message(self, resp: httpread.Answer) -> str:
         """Grafana's error ``message`` (or the start of the body), printable, without secrets."""
@@ -279,7 +279,7 @@ def plan(description: dict, datasources: dict[str, dict]) -> str:
         for sa in org["serviceAccounts"]:
             lines.append(f"  service account {sa['name']} ({sa['role']}, no token)")
         ds = datasources[org["key"]]
-        lines.append(f"  datasource \"{ds['name']}\" (uid {ds['uid']}, {httpread.redact(ds['url'])}): from the "
+        lines.append(f"  datasource \"{ds['name']}\" (uid {ds['uid']}, {redact(ds['url'])}): from the "
                      "provisioning files")
     return "".join(f"{line}\n" for line in lines)
 
@@ -298,8 +298,8 @@ def _connect(args) -> Client:
     if why:
         return _offline(args.grafana_url or "", why)
     secrets = tuple(os.environ.get(v) for v in ("GRAFANA_TOKEN", "GRAFANA_PASSWORD") if os.environ.get(v))
-    if httpread.userinfo(args.grafana_url):
-        raise GpudashError(f"--grafana-url {httpread.redact(args.grafana_url)!r} carries a user:password: pass the "
+    if userinfo(args.grafana_url):
+        raise GpudashError(f"--grafana-url {redact(args.grafana_url)!r} carries a user:password: pass the "
                            "credentials as GRAFANA_USER/GRAFANA_PASSWORD or GRAFANA_TOKEN instead")
     for w in httpread.transport_warnings(args.grafana_url, True, False, "Grafana token or password"):
         print(f"gpudash: warning: {w}", file=sys.stderr)
@@ -341,12 +341,12 @@ def run(args) -> int:
     elif args.dry_run:
         for call in client.calls:
             print(call)
-        print(f"gpudash: dry run: {len(writes)} write(s) would be made to {httpread.redact(client.url)}",
+        print(f"gpudash: dry run: {len(writes)} write(s) would be made to {redact(client.url)}",
               file=sys.stderr)
     else:
         for call in writes:
             print(f"gpudash: {call.method} {call.path} -> {call.status}", file=sys.stderr)
-        print(f"gpudash: Grafana at {httpread.redact(client.url)} is bootstrapped ({len(writes)} change(s))",
+        print(f"gpudash: Grafana at {redact(client.url)} is bootstrapped ({len(writes)} change(s))",
               file=sys.stderr)
     text = env_lines(env)
     print(text, end="")

@@ -8,8 +8,8 @@ do to a reader is bounded here, once.
   ``Content-Length`` is refused before reading, a longer body as soon as it passes the cap.
 * **A JSON depth cap** (:data:`MAX_DEPTH`) checked on the raw bytes before ``json.loads`` (no ``RecursionError``);
   ``NaN``/``Infinity`` literals, which Python's json accepts and JSON does not, are refused.
-* **Secrets** stay out of messages: :func:`redact` removes a URL's userinfo, parsable or not, and any secret
-  string given (the bearer token, the password).
+* **Secrets** stay out of messages: :func:`gpudash.base.errors.redact` (their one home) removes a URL's userinfo,
+  parsable or not, and any secret string given (the bearer token, the password).
 
 Failures are :class:`ReadError` subclasses; each API client phrases its own one line from them.
 """
@@ -20,9 +20,9 @@ import re
 import threading
 import time
 from dataclasses import dataclass
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
-from gpudash.base.errors import GpudashError
+from gpudash.base.errors import GpudashError, redact
 from gpudash.base.terminal import printable
 
 DEFAULT_MAX_BYTES = 32 * 2**20  # every answer gpudash reads is far smaller; 200 MB answers are refused, not buffered
@@ -177,35 +177,6 @@ def loads(body: bytes, max_depth: int = MAX_DEPTH):
         return json.loads(body, parse_constant=_no_constant)
     except (ValueError, RecursionError) as err:
         raise NotJSON(f"not JSON ({printable(str(err))[:80]})") from None
-
-
-# --- secrets in messages --------------------------------------------------------------------------------------
-def userinfo(url: str) -> str:
-    """The user:password part of ``url``, parsable or not: everything between ``://`` and the last ``@`` before
-    the path (or, when the URL does not parse, before the end)."""
-    rest = url.partition("://")[2]
-    try:
-        urlsplit(url).port  # noqa: B018 - raises for a URL that does not parse
-        authority = re.split(r"[/?#]", rest, maxsplit=1)[0]
-    except ValueError:
-        authority = rest
-    return authority.rpartition("@")[0]
-
-
-def redact(text: str, url: str | None = None, secrets: tuple[str | None, ...] = ()) -> str:
-    """``text`` with the userinfo of ``url`` (default: ``text`` itself) written ``***``, and every non-empty
-    ``secrets`` string removed."""
-    info = userinfo(text if url is None else url)
-    if info:
-        text = text.replace(info + "@", "***@")
-        password = info.partition(":")[2]
-        for form in {password, unquote(password)}:
-            if len(form) >= 3:  # the password on its own, e.g. percent-decoded in an error message
-                text = text.replace(form, "***")
-    for s in secrets:
-        if s:
-            text = text.replace(s, "***")
-    return text
 
 
 def reason(err: Exception) -> str:

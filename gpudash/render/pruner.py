@@ -22,7 +22,7 @@ from gpudash.promql import build as q
 from gpudash.queries import prune as plan
 from gpudash.render.wiring import discovery_rbac
 
-NAME = "gpudash-prune"  # ServiceAccount, Roles, their bindings and the metrics Service; Deployments add their cluster
+NAME = kube.PRUNE_NAME
 TOKEN_KEY = "token"  # key of prune.token_secret
 METRICS_PORT = 8080  # gpudash prune --metrics-port in the pod
 METRICS_PORT_NAME = "metrics"
@@ -115,7 +115,8 @@ def deployment(model: Model, prune: Prune, cluster: str) -> dict:
             "template": {"metadata": {"labels": LABELS}, "spec": pod}}
     return {COMMENT: f"gpudash prune on cluster {cluster} ({prune.run_mode}). One replica, no leader election:\n"
                      "Recreate stops the old pod before a new one starts; never scale it up.",
-            **kube.obj("apps/v1", "Deployment", f"{NAME}-{cluster}", prune.namespace, labels=LABELS, spec=spec)}
+            **kube.obj("apps/v1", "Deployment", kube.prune_deployment_name(cluster), prune.namespace, labels=LABELS,
+                       spec=spec)}
 
 
 def _metrics(prune: Prune) -> dict[str, dict]:

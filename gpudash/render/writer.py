@@ -44,13 +44,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypedDict
 
+from gpudash.base.capped import read_capped
 from gpudash.base.deferred import built, resolve
 from gpudash.base.errors import GpudashError, InputError
 from gpudash.base.layout import HEADER, LOCK, MANIFEST, STAGE_PREFIX
 from gpudash.base.yamlfmt import dump_json, dump_yaml
 
 NEW, OLD, JOURNAL = "new", "old", "journal.json"  # in a stage: new files, the files they replace, the journal
+# The most a manifest or a journal may hold: about 120 bytes a file, so room for 250 000 files; a larger one is
+# refused with one line before it is parsed.
+MAX_OWN_FILE = 32 * 2**20
 _SHA256 = re.compile(r"[0-9a-f]{64}")
+MAX_SHOWN = 64 * 2**20  # an old file a diff shows (a larger one is shown as replaced whole)
+NOT_A_FILE = "not a regular file"  # the "digest" of a FIFO or device where a file was: never what gpudash wrote
 
 
 def serialise(path: str, data: object) -> str:
@@ -107,9 +113,11 @@ class Plan:
 
 
 def _read(path: Path) -> str | None:
+    """The text a diff shows of the file at ``path``; None when it is absent, no regular file (a FIFO is never
+    waited on), larger than :data:`MAX_SHOWN` or no UTF-8 text."""
     try:
-        return path.read_text(encoding="utf-8")
-    except (FileNotFoundError, IsADirectoryError, UnicodeDecodeError):
+        return (read_capped(path, MAX_SHOWN) or b"").decode("utf-8") if os.path.isfile(path) else None
+    except (InputError, UnicodeDecodeError):
         return None
 
 
@@ -159,7 +167,7 @@ class _Folders:
         return path
 
 
-def _manifest_path(rel: object) -> bool:
+def owned_path(rel: object) -> bool:
     """``rel`` is a path gpudash may own: relative, normalised, inside the output, not one of its own."""
     return (isinstance(rel, str) and rel not in ("", ".", MANIFEST, LOCK) and not rel.startswith("/")
             and "\\" not in rel and "\0" not in rel and posixpath.normpath(rel) == rel
@@ -169,7 +177,7 @@ def _manifest_path(rel: object) -> bool:
 def _owned(outdir: Path, paths: _Paths) -> dict[str, str]:
     """The manifest's {path: digest}, every path checked before anything is read or removed."""
     manifest = outdir / MANIFEST
-    text = _read(manifest)
+    text = read_capped(manifest, MAX_OWN_FILE)
     if text is None:
         return {}
     try:
@@ -180,7 +188,7 @@ def _owned(outdir: Path, paths: _Paths) -> dict[str, str]:
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
         raise InputError(str(manifest), "", "not a gpudash manifest; move it away to render here") from None
     for rel in files:
-        if not _manifest_path(rel):
+        if not owned_path(rel):
             raise InputError(str(manifest), "", f"lists {json.dumps(rel)}: not a path gpudash writes (relative, "
                              "normalised, inside the output); move the manifest away to render here")
         paths.check(rel)
@@ -199,11 +207,17 @@ def _stream(pieces: Iterator[str], path: Path) -> str:
 
 
 def _file_digest(path: Path) -> str | None:
+    """The sha256 of the file at ``path``, None where there is none; :data:`NOT_A_FILE` (no digest) for a FIFO, a
+    device or a socket put in its place, opened without waiting for a writer and never read."""
     try:
-        with path.open("rb") as f:
-            return hashlib.file_digest(f, "sha256").hexdigest()
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except (FileNotFoundError, NotADirectoryError):
         return None
+    with os.fdopen(fd, "rb") as f:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            return None
+        return hashlib.file_digest(f, "sha256").hexdigest() if stat.S_ISREG(mode) else NOT_A_FILE
 
 
 def edited_by_hand(outdir: str | os.PathLike[str]) -> list[str]:
@@ -410,6 +424,18 @@ def _tidy(out: Path, removed: list[str]) -> None:
                 break
 
 
+def _journal_ok(journal: object) -> bool:
+    """``journal`` is one :class:`Journal` whose every path is one gpudash may own, as a manifest's: a rollback
+    moves and removes what it names."""
+    if not isinstance(journal, dict) or set(journal) != set(Journal.__annotations__):
+        return False
+    lists, create = [journal[k] for k in ("folders", "replace", "remove")], journal["create"]
+    if not (all(isinstance(v, list) for v in lists) and isinstance(create, dict)
+            and isinstance(journal["manifest"], str) and all(isinstance(d, str) for d in create.values())):
+        return False
+    return all(owned_path(rel) for rel in [*create, *(rel for v in lists for rel in v)])
+
+
 def _recover(out: Path) -> str | None:
     """Finish or roll back what a render that died left in ``out`` (its stage folders); what was done, if any."""
     done = None
@@ -417,10 +443,11 @@ def _recover(out: Path) -> str | None:
         if stage.is_symlink() or not stage.is_dir():
             continue
         try:
-            journal = json.loads((stage / JOURNAL).read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            journal = None  # it died while staging: the output was not touched
-        except (OSError, ValueError):
+            text = read_capped(stage / JOURNAL, MAX_OWN_FILE)
+            journal = None if text is None else json.loads(text)  # None: it died while staging, nothing touched
+            if journal is not None and not _journal_ok(journal):
+                raise ValueError
+        except (GpudashError, ValueError, RecursionError):
             raise GpudashError(f"{stage}: an unreadable journal of an interrupted render; restore {out} from "
                                "version control and remove it") from None
         if journal is not None:

@@ -57,3 +57,18 @@ def test_the_golden_tests_read_neither_outputs_nor_the_models_file(rendered, exa
     assert texts == {path: (rendered / path).read_text(encoding="utf-8") for path in texts}
     assert golden_cache.key(dataclasses.replace(example_model, outputs=dataclasses.replace(
         example_model.outputs, targets=("files",)), source="x.yaml")) == golden_cache.key(example_model)
+
+
+def test_a_hostile_entry_is_passed_over_and_the_render_writes_only_its_own_files(rendered, example_model, tmp_path):
+    """An entry anyone with write access to the cache planted, naming a path out of the output and the hub's rule
+    file: the render warns in one line, emits the tests afresh and writes what a clean render writes."""
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    planted = {path: "tests: []\n" for path in golden.paths(example_model)}
+    planted.update({"../escaped.test.yaml": "junk\n", layout.HUB_RULES: "groups: []\n"})
+    (cache / golden_cache.entry_name(example_model)).write_bytes(gzip.compress(json.dumps(planted).encode()))
+    out = tmp_path / "work" / "out"
+    run = gpudash("render", "--example", "-o", str(out), env={**os.environ, golden_cache.ENV: str(cache)})
+    assert run.returncode == 0, run.stderr
+    assert [line for line in run.stderr.splitlines() if "golden cache:" in line and "passed over" in line]
+    assert [p.name for p in (tmp_path / "work").iterdir()] == ["out"] and _files(out) == _files(rendered)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gpudash.base.errors import GpudashError
+from gpudash.base.errors import GpudashError, redact
 from gpudash.base.terminal import printable
 from gpudash.ops import httpread
 from gpudash.ops.report.client import MAX_FIGURE, Prometheus
@@ -70,8 +70,16 @@ HOSTS = st.sampled_from(["host", "[bad", "host:99999", "[::1", "h/x", "host:port
 @given(PASSWORDS, HOSTS, st.sampled_from(["http", "https", "ftp"]))
 def test_userinfo_is_redacted_whether_the_url_parses_or_not(password, host, scheme):
     url = f"{scheme}://user:{password}@{host}/api"
-    assert password not in httpread.redact(f"error on {url}: failed", url)
-    assert password not in httpread.redact(url)
+    assert password not in redact(f"error on {url}: failed", url)
+    assert password not in redact(url)
+
+
+def test_every_url_of_a_message_loses_its_userinfo_and_only_that():
+    """One redaction (gpudash.base.errors.redact) for error lines and HTTP messages alike: each URL of a message
+    loses its user:password, the decoded password too, and an ``@`` in a path stays."""
+    text = "from http://a:pw%401@h1/x and https://b:pw2@h2/p@q (password pw@1)"
+    want = "from http://***@h1/x and https://***@h2/p@q (password ***)"
+    assert redact(text) == want and str(GpudashError(text)) == want
 
 
 @given(st.text(max_size=50))

@@ -39,3 +39,24 @@ def test_a_tenant_index_outside_the_model_is_a_clear_error(index):
     with pytest.raises(InputError, match=r"workload w0: tenant .* is no index into the model's tenants "
                                          r"\(0 = team-a, 1 = team-b, 2 = research, 3 = inference\)"):
         compile_mock(raw, model_from_dict(example_dict()))
+
+
+@pytest.mark.parametrize("kind", ["large", "fifo", "absent"])
+def test_a_mock_file_too_large_absent_or_no_regular_file_is_refused_in_one_line(tmp_path, kind, example_model):
+    """Read within a cap and only as a regular file: a FIFO would wait for a writer for ever."""
+    import os
+
+    from gpudash.base.errors import InputError
+    from gpudash.ops.mock import config
+
+    path = tmp_path / "mock.yaml"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "large":
+        path.write_text("#" * (config.MAX_BYTES + 1))
+    with pytest.raises(InputError) as info:
+        config.load(path, example_model)
+    reason = {"large": f"larger than {config.MAX_BYTES} bytes", "fifo": "not a regular file",
+              "absent": "No such file or directory"}[kind]
+    assert str(info.value).startswith(f"{path}: cannot read the mock file") and reason in str(info.value)
+    assert "\n" not in str(info.value)

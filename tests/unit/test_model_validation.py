@@ -400,6 +400,25 @@ def test_missing_file_and_directory(tmp_path):
         load_model(tmp_path)
 
 
+@pytest.mark.parametrize("kind", ["large", "fifo"])
+def test_a_model_file_too_large_or_no_regular_file_is_refused_in_one_line(tmp_path, kind, monkeypatch):
+    """Read within a cap, never a FIFO (a plain read would wait for a writer for ever) or a device to its end."""
+    import os
+
+    from gpudash.model import parse
+
+    file = tmp_path / "gpudash.yaml"
+    if kind == "fifo":
+        os.mkfifo(file)
+    else:
+        file.write_text("currency: USD\n" + "#" * parse.MAX_MODEL_BYTES)
+    with pytest.raises(InputError) as info:
+        load_model(file)
+    assert str(info.value).startswith(f"{file}: ") and "\n" not in str(info.value)
+    assert ("is not a regular file" if kind == "fifo" else f"larger than {parse.MAX_MODEL_BYTES} bytes") in str(
+        info.value)
+
+
 def test_alias_bomb_is_refused(tmp_path):
     lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
     lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 8)]

@@ -114,7 +114,7 @@ def test_url_must_be_http():
 
 
 def test_credentials_in_the_url_are_never_printed():
-    from gpudash.ops.httpread import redact as redact_url
+    from gpudash.base.errors import redact as redact_url
 
     assert redact_url("http://user:pw@host:9090/x") == "http://***@host:9090/x"
     assert redact_url("https://host/a@b") == "https://host/a@b"  # an @ in the path is no userinfo

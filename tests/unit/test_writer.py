@@ -261,6 +261,23 @@ def test_a_manifest_path_outside_the_output_is_refused_and_nothing_is_touched(tm
     assert tree(out) == before and tree(tmp_path) == around and victim.read_text() == "someone else's\n"
 
 
+@pytest.mark.parametrize("kind", ["large", "fifo"])
+def test_a_manifest_larger_than_the_cap_or_no_regular_file_is_refused_in_one_line(tmp_path, kind, monkeypatch):
+    """Another process could have written the manifest: one too large is refused before it is read whole or
+    parsed, a FIFO at its name at once (a plain open would wait for a writer for ever)."""
+    out = tmp_path / "out"
+    _manifest(out, {"a.yaml": "0" * 64})
+    if kind == "fifo":
+        (out / layout.MANIFEST).unlink()
+        __import__("os").mkfifo(out / layout.MANIFEST)
+    else:
+        monkeypatch.setattr(writer, "MAX_OWN_FILE", (out / layout.MANIFEST).stat().st_size - 1)
+    reason = "is not a regular file" if kind == "fifo" else "is larger than"
+    for run in (lambda: writer.plan(out, {"b.yaml": {"x": 1}}, stage=True), lambda: writer.edited_by_hand(out)):
+        with pytest.raises(InputError, match=rf"^{out / layout.MANIFEST}: {reason}[^\n]*$"):
+            run()
+
+
 def test_a_manifest_path_through_a_symbolic_link_is_refused(tmp_path):
     """A manifest path reached through a link (a folder replaced by a link to elsewhere) is refused before
     anything is removed: the linked-to file stays."""
@@ -396,6 +413,60 @@ def test_the_next_render_restores_an_apply_that_died_half_done(tmp_path, monkeyp
             assert held.recovered and held.recovered.endswith("restored the output it was writing"), step
             assert {k: v for k, v in tree(out).items() if k != layout.LOCK} == before[0], f"died at step {step}"
         assert snapshot(out) == before
+
+
+@pytest.mark.parametrize("journal", [
+    {"manifest": "", "folders": [], "create": {"../victim.txt": "{digest}"}, "replace": [], "remove": []},
+    {"manifest": "", "folders": [], "create": {}, "replace": ["../victim.txt"], "remove": []},
+    {"manifest": "", "folders": ["/tmp"], "create": {}, "replace": [], "remove": []},
+    ["not", "a", "journal"], {"manifest": 1},
+])
+def test_a_journal_naming_a_path_outside_the_output_or_no_journal_is_refused(tmp_path, journal):
+    """A stage's journal is read like the manifest: a rollback moves and removes what it names, so one naming a
+    path out of the output (or no journal at all) is refused in one line and nothing is touched."""
+    import hashlib
+    import json
+
+    from gpudash.base.errors import GpudashError
+
+    out, victim = tmp_path / "out", tmp_path / "victim.txt"
+    victim.write_text("someone else's\n")
+    writer.apply(writer.plan(out, OLD))
+    stage = out / f"{layout.STAGE_PREFIX}x"
+    (stage / "old").mkdir(parents=True)
+    (stage / "victim.txt").write_text("planted\n")  # what stage/old/../victim.txt names
+    digest = hashlib.sha256(victim.read_bytes()).hexdigest()
+    (stage / "journal.json").write_text(json.dumps(journal).replace("{digest}", digest))
+    around = tree(tmp_path)
+    with pytest.raises(GpudashError, match=r"an unreadable journal of an interrupted render"):
+        with writer.lock(out):
+            pass
+    assert victim.read_text() == "someone else's\n" and tree(tmp_path) == around
+
+
+def test_a_fifo_in_place_of_an_owned_file_is_edited_by_hand_and_never_waited_on(tmp_path):
+    """Another process put a FIFO where gpudash wrote a file: a plain open would wait for a writer for ever. It is
+    an edit by hand (refused without --force), and ``render --check`` shows it replaced."""
+    import os
+    import signal
+
+    from gpudash.base.errors import GpudashError
+
+    out = tmp_path / "out"
+    writer.apply(writer.plan(out, OLD))
+    rel = sorted(OLD)[0]
+    (out / rel).unlink()
+    os.mkfifo(out / rel)
+    signal.signal(signal.SIGALRM, lambda *_: pytest.fail("waited on the FIFO"))
+    signal.alarm(10)
+    try:
+        assert writer.edited_by_hand(out) == [rel]
+        p = writer.plan(out, NEW)
+        assert f"+++ b/{rel}" in writer.diff(p)
+        with pytest.raises(GpudashError, match="edited by hand"):
+            writer.apply(writer.plan(out, NEW, stage=True))
+    finally:
+        signal.alarm(0)
 
 
 def test_a_held_lock_refuses_a_second_render_at_once(tmp_path):

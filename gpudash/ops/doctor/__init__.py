@@ -144,13 +144,20 @@ def _exporter(prom: Prometheus, model: Model, vendor: Vendor, now: float) -> Che
     if _count(prom, f"{q.selector('up', job)} == 1", now) == 0:
         return _unscraped(prom, model, vendor, now)
     exported = _count(prom, f"{{{q.matchers(job, ('exported_namespace', '!=', ''))}}}", now)
-    plain_pod = _count(prom, f"{{{q.matchers(job, ('pod', '!=', ''))}}}", now)
+    # A workload's pod: one no target of the job is. Without honorLabels every series carries its exporter pod's
+    # target labels, an idle GPU's too (gpudash/simulation/series.py scraped, after prometheus/prometheus
+    # scrape/scrape.go mutateSampleLabels), so a pod label alone says nothing.
+    workload = _count(prom, f"{{{q.matchers(job, ('pod', '!=', ''))}}} unless on(namespace, pod) "
+                      f"{q.selector('up', job)}", now)
     want = exporter.tenant_label
+    if not exported and not workload:
+        return Check(name, OK, f"no GPU is held by a pod: where the exporter writes pod attribution shows once one "
+                     f"is (the model reads {want})")
     if want == "namespace" and exported:
         return Check(name, FAIL, f"{exported} series carry exported_namespace: scraped with honorLabels unset, "
                      "the model reads namespace", f"set sources.{what}.tenant_label: exported_namespace, or "
                      "honorLabels: true on its ServiceMonitor")
-    if want == "exported_namespace" and not exported and plain_pod:
+    if want == "exported_namespace" and not exported:
         return Check(name, FAIL, "series carry the workload's pod labels as namespace/pod (honorLabels: true), "
                      "the model reads exported_namespace", f"set sources.{what}.tenant_label: namespace, or unset "
                      "honorLabels on its ServiceMonitor")

@@ -65,12 +65,14 @@ from pathlib import Path
 
 import yaml
 
+from gpudash.base.capped import read_capped
 from gpudash.base.errors import InputError
 from gpudash.model import vendors
 from gpudash.model.types import Model
 from gpudash.promql.read import HOUR
 from gpudash.simulation import scenario as sc
 
+MAX_BYTES = 4 * 2**20  # a mock file at most (the e2e month's is 12 KB)
 
 def exporters() -> tuple[str, ...]:
     """What may serve a pool: a registered vendor's exporter (by its ``source`` key), or none."""
@@ -106,9 +108,14 @@ def parse_time(value) -> int:
 def load(path, model: Model) -> Mock:
     path = Path(path)
     try:
-        raw = yaml.safe_load(path.read_text())
+        text = read_capped(path, MAX_BYTES)  # never a FIFO, never a device read to its end
+        if text is None:
+            raise FileNotFoundError(2, "No such file or directory")
+        raw = yaml.safe_load(text)
     except OSError as err:
         raise InputError(str(path), "", f"cannot read the mock file: {err.strerror or err}") from None
+    except InputError as err:
+        raise InputError(str(path), "", f"cannot read the mock file: it {err.reason}") from None
     except yaml.YAMLError as err:
         raise InputError(str(path), "", str(err)) from None
     return compile_mock(raw, model, str(path))

@@ -24,7 +24,7 @@ from datetime import datetime
 from urllib.parse import urlencode
 
 from gpudash.base.environ import TOKEN_ENV
-from gpudash.base.errors import GpudashError
+from gpudash.base.errors import GpudashError, redact, userinfo
 from gpudash.base.terminal import printable
 from gpudash.ops import httpread
 from gpudash.ops.report.period import rfc3339
@@ -60,13 +60,13 @@ class Prometheus:
 
         self.session = requests.Session()
         self.url = self.url.rstrip("/")
-        self.shown = httpread.redact(self.url)  # the URL as printed: never its user:password
+        self.shown = redact(self.url)  # the URL as printed: never its user:password
         if not self.url.startswith(("http://", "https://")):
             raise PrometheusError(f"--prometheus-url {self.shown!r} must start with http:// or https://")
         if self.url.endswith("/api/v1"):
             raise PrometheusError(f"--prometheus-url {self.shown!r} ends in /api/v1: pass the base URL "
-                                  f"({httpread.redact(self.url[:-len('/api/v1')])}); gpudash adds /api/v1/query itself")
-        if self.token and httpread.userinfo(self.url):
+                                  f"({redact(self.url[:-len('/api/v1')])}); gpudash adds /api/v1/query itself")
+        if self.token and userinfo(self.url):
             # requests would send the URL's user:password as Basic auth in place of the bearer token
             raise PrometheusError(f"--prometheus-url {self.shown!r} carries a user:password and a bearer token is "
                                   f"given too (--token, --token-file or {TOKEN_ENV}): pass one of them")
@@ -188,7 +188,7 @@ class Prometheus:
 
     def _redact(self, text: str) -> str:
         """``text`` (e.g. a requests error or a server message) without the URL's userinfo and the token."""
-        return httpread.redact(text, self.url, (self.token,))
+        return redact(text, self.url, (self.token,))
 
     def _timeout_error(self) -> PrometheusError:
         return PrometheusError(
