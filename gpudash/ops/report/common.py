@@ -119,9 +119,12 @@ def check_recorded_backfill(prom: Prometheus, model: Model, scope: queries.Scope
     """Raise when the spokes' hourly rows of the period say they were recorded with another
     ``billing.backfill_hours`` than the model's: the hub then settles hour H at another time than the model reads
     it (:func:`gpudash.promql.read.delay`), so the report would read the wrong hours. No rows: nothing to compare
-    (the other checks speak for an empty period)."""
+    (the other checks speak for an empty period). A partial answer settles nothing either: the stores that did not
+    answer may hold the other labels, and the report is refused as partial (or marked so with --allow-partial)."""
     delay = read.delay(model)
     rows = prom.query(queries.recorded_lags(scope, end - start + delay), min(now, end + delay), figures=False)
+    if prom.partial:
+        return
     lags = {labels.get(names.LAG_LABEL, "") for labels, _ in rows}
     numbered = [int(lag) for lag in lags if lag.isdigit()]
     recorded = sorted({*([max(numbered) - 1] if numbered else ()), *([0] if len(numbered) < len(lags) else ())})
