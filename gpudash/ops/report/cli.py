@@ -24,6 +24,7 @@ from gpudash.ops.cliargs import (
 )
 
 FORMATS = ("table", "csv", "json")
+BILLING_FORMATS = (*FORMATS, "focus")  # report billing's formats on stdout: focus is a FOCUS 1.2 dataset
 # Statement formats: one file per tenant in --output-dir, each format with a suffix of its own, so that a pdf and a
 # facturx run into one folder keep both.
 STATEMENT_SUFFIXES = {"html": ".html", "pdf": ".pdf", "xml": ".xml", "facturx": ".facturx.pdf", "ubl": ".ubl.xml"}
@@ -78,11 +79,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                     EXAMPLES["billing"])
     _connection(b)
     _period(b)
-    b.add_argument("--format", choices=(*FORMATS, *STATEMENT_FORMATS), default="table",
-                   help="table, csv or json on stdout; html or pdf: one statement per tenant (pdf prints the html "
-                        "through headless Chromium, without browser headers and footers); xml: each final "
-                        "statement as an EN 16931 e-invoice (CII XML); facturx: the pdf with that XML embedded; ubl: "
-                        "each final statement as a UBL 2.1 Peppol BIS Billing 3.0 invoice")
+    b.add_argument("--format", choices=(*BILLING_FORMATS, *STATEMENT_FORMATS), default="table",
+                   help="table, csv or json on stdout; focus: a FOCUS 1.2 cost and usage CSV on stdout; html or "
+                        "pdf: one statement per tenant (pdf prints the html through headless Chromium, without "
+                        "browser headers and footers); xml: each final statement as an EN 16931 e-invoice (CII "
+                        "XML); facturx: the pdf with that XML embedded; ubl: each final statement as a UBL 2.1 "
+                        "Peppol BIS Billing 3.0 invoice")
     b.add_argument("--output-dir", default=".", metavar="DIR",
                    help="statement formats: folder for one statement per tenant (default: current folder)")
     b.add_argument("--issue-date", type=_date, metavar="YYYY-MM-DD",
@@ -114,7 +116,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args) -> int:
     from gpudash.base.progress import Progress
-    from gpudash.ops.report import billing, idle, nodes, render
+    from gpudash.ops.report import billing, focus, idle, nodes, render
     from gpudash.ops.report.period import parse_period, parse_time
 
     model = load_model_from_args(args)
@@ -149,6 +151,7 @@ def run(args) -> int:
                     print(path)
             else:
                 print({"table": render.billing_table, "csv": render.billing_csv,
+                       "focus": lambda r: focus.focus_csv(r, model),
                        "json": lambda r: render.dumps(r.to_json())}[args.format](report), end="")
         elif args.report == "nodes":
             start, end = parse_period(args.start, args.end)
