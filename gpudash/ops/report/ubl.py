@@ -18,7 +18,6 @@ gpudash writes the document; sending it through a Peppol access point is the pro
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from decimal import Decimal
 
 from gpudash.base.errors import GpudashError
 from gpudash.ops.report import einvoice
@@ -177,4 +176,4 @@ def _lines(root, invoice: Invoice) -> None:
         item = _add(line, "cac:Item")
         _add(item, "cbc:Name", x.description)
         _category(item, "cac:ClassifiedTaxCategory", invoice, reason=False)
-        _add(_add(line, "cac:Price"), "cbc:PriceAmount", Decimal(x.unit_price), currencyID=cur)
+        _add(_add(line, "cac:Price"), "cbc:PriceAmount", x.unit_price, currencyID=cur)
