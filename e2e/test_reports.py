@@ -26,6 +26,8 @@ whole GPU a pod holds draws 0.4 kW on east and 0.75 kW on west, a 1g.10gb slice 
 """
 from __future__ import annotations
 
+import csv
+import io
 import json
 import math
 import os
@@ -290,6 +292,28 @@ def test_billing_csv_and_table(hub, model_file):
     assert "nvidia.com/mig-1g.10gb" in r.stdout and "not billed" in r.stdout and "35.333333" not in r.stdout
 
 
+def test_billing_focus_and_ubl_from_the_hub(hub, tmp_path):
+    """--format focus keeps every FOCUS 1.2 column rule and BilledCost sums to the report's total to the cent;
+    --format ubl writes a Peppol BIS 3 invoice that the UBL XSD and both schematrons accept."""
+    from tests.integration.test_ubl import BUYER_ID, SELLER_ID, problems
+    from tests.unit.test_focus import violations
+
+    issuer = {**INVOICE_MODEL["issuer"], "country": "AT", "tax_id": "ATU12345678", "peppol_id": SELLER_ID}
+    tenants = [{**t, "billing": {**t["billing"], "country": "AT", "tax_id": "ATU87654321", "peppol_id": BUYER_ID}}
+               if "billing" in t else t for t in INVOICE_MODEL["tenants"]]
+    model = tmp_path / "model.yaml"
+    model.write_text(yaml.safe_dump({**INVOICE_MODEL, "issuer": issuer, "tenants": tenants}))
+    common = ("billing", "--prometheus-url", hub.url, "-c", str(model), "--start", START, "--end", END)
+    r = report(*common, "--format", "focus")
+    assert r.returncode == 0 and violations(r.stdout) == [], (r.stderr, violations(r.stdout))
+    rows = list(csv.DictReader(io.StringIO(r.stdout)))
+    assert sum(Decimal(x["BilledCost"]) for x in rows) == Decimal(str(EXPECTED_TOTAL))
+    r = report(*common, "--tenant", "team-a", "--format", "ubl", "--output-dir", str(tmp_path / "out"))
+    assert r.returncode == 0, r.stderr
+    (path,) = map(Path, r.stdout.split())
+    assert path.name.endswith(".ubl.xml") and problems(path.read_bytes()) == []
+
+
 def test_billing_period_without_data_is_an_empty_report(hub, model_file):
     data, _ = ok_json("billing", "--prometheus-url", hub.url, "-c", str(model_file),
                       "--start", "2026-03-01T00:00:00Z", "--end", "2026-03-02T00:00:00Z")
@@ -405,7 +429,7 @@ def test_a_statement_of_a_period_not_over_is_a_draft_and_never_an_invoice(hub, m
         text = subprocess.run(["pdftotext", "-raw", "-f", str(page), "-l", str(page), str(pdf), "-"],
                               capture_output=True, text=True).stdout
         assert "DRAFT" in text, (page, text)
-    for extra in (["--final"], ["--format", "xml"], ["--format", "facturx"]):
+    for extra in (["--final"], ["--format", "xml"], ["--format", "facturx"], ["--format", "ubl"]):
         r = report("billing", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START, "--end", future,
                    "--format", "html", "--output-dir", str(tmp_path / "refused"), *extra)
         errors = [line for line in r.stderr.splitlines() if not line.startswith("gpudash: warning: ")]

@@ -9,6 +9,10 @@ _TEXT = {"title": "one line of text without control characters", "type": "string
 _LINES = {"type": "array", "items": {**_TEXT, "minLength": 1}, "maxItems": 6}
 _COUNTRY = {"title": "an ISO 3166-1 alpha-2 country code (two uppercase letters)", "type": "string",
             "pattern": "^[A-Z]{2}$"}
+# A Peppol participant identifier: the EAS scheme (4 digits, OpenPEPPOL/peppol-bis-invoice-3
+# rules/sch/PEPPOL-EN16931-UBL.sch, `eaid`) and the identifier, e.g. 0088:5790000435975 or 9930:DE123456789.
+_PEPPOL = {"title": "a Peppol participant identifier SCHEME:ID", "type": "string",
+           "pattern": "^[0-9]{4}:[A-Za-z0-9][A-Za-z0-9.:_-]{0,99}$"}
 
 
 def tax() -> Schema:
@@ -30,6 +34,7 @@ def issuer() -> Schema:
         "country": {**_COUNTRY, "description": "Country of the address (required for e-invoices)."},
         "tax_id": {**_TEXT, "description": "VAT or tax registration number, printed when set."},
         "email": {**_TEXT, "description": "Billing contact address, printed when set."},
+        "peppol_id": {**_PEPPOL, "description": "Peppol electronic address (report billing --format ubl)."},
         "payment_terms_days": {"title": "a number of days in [0, 365]", "type": "integer", "minimum": 0,
                                "maximum": 365, "default": 30,
                                "description": "Days from the issue date to the due date."},
@@ -60,5 +65,6 @@ def billing_identity() -> Schema:
         "purchase_order": {**_TEXT, "description": "The customer's purchase order to quote."},
         "tax_id": {**_TEXT, "description": "The customer's VAT or tax registration number."},
         "email": {**_TEXT, "description": "Where invoices go."},
+        "peppol_id": {**_PEPPOL, "description": "Peppol electronic address (report billing --format ubl)."},
         "tax": {**tax(), "description": "This tenant's tax, instead of the issuer's default."},
     }, "Who the tenant's invoices are addressed to; printed where set.")

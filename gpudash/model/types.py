@@ -161,6 +161,7 @@ class BillingIdentity:
     purchase_order: str = ""
     tax_id: str = ""
     email: str = ""
+    peppol_id: str = ""  # SCHEME:ID, the buyer's Peppol electronic address (BT-49)
     tax: Tax | None = None  # None: the issuer's default tax
 
 
@@ -237,6 +238,7 @@ class Issuer:
     country: str = ""  # ISO 3166-1 alpha-2 (an e-invoice's seller country)
     tax_id: str = ""
     email: str = ""
+    peppol_id: str = ""  # SCHEME:ID, the seller's Peppol electronic address (BT-34)
     payment_terms_days: int = 30  # due date = issue date + this
     payment: tuple[str, ...] = ()  # payment details as printed, one line each (bank, IBAN, reference rule)
     iban: str = ""  # the e-invoice's SEPA credit transfer account (payment means 58), when set

@@ -167,8 +167,8 @@ def test_each_statement_format_writes_a_file_name_of_its_own(tmp_path, monkeypat
     monkeypatch.setattr(pdf, "to_pdf", lambda html: b"%PDF-1.7 statement")  # no Chromium in the unit suite
     monkeypatch.setattr(einvoice, "facturx_pdf", lambda data, xml: data + b" with the XML")
     report = billing_report()
-    report.tenants = [team_a(report)]  # the one tenant with the identity an e-invoice needs
-    m = model(tax=Tax("VAT", 19))
+    report.tenants = [team_a(report, peppol_id="0088:4000001123452")]  # the identity an e-invoice needs
+    m = example_model(country="AT", tax=Tax("VAT", 20), peppol_id="0088:4000001000005")  # ubl: not DE (ubl.py)
     written = {}
     for fmt in cli.STATEMENT_FORMATS:
         args = Namespace(format=fmt, output_dir=str(tmp_path), issue_date=ISSUED, final=False, ledger=None)

@@ -24,9 +24,11 @@ from gpudash.ops.cliargs import (
 )
 
 FORMATS = ("table", "csv", "json")
+BILLING_FORMATS = (*FORMATS, "focus")  # report billing's formats on stdout: focus is a FOCUS 1.2 dataset
 # Statement formats: one file per tenant in --output-dir, each format with a suffix of its own, so that a pdf and a
 # facturx run into one folder keep both.
-STATEMENT_SUFFIXES = {"html": ".html", "pdf": ".pdf", "xml": ".xml", "facturx": ".facturx.pdf"}
+STATEMENT_SUFFIXES = {"html": ".html", "pdf": ".pdf", "xml": ".xml", "facturx": ".facturx.pdf", "ubl": ".ubl.xml"}
+EINVOICE_FORMATS = ("xml", "facturx", "ubl")  # a draft is no invoice: refused in these
 STATEMENT_FORMATS = tuple(STATEMENT_SUFFIXES)
 EXAMPLES = {
     "billing": ("gpudash report billing --prometheus-url https://rbac-query-proxy.example "
@@ -77,10 +79,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                     EXAMPLES["billing"])
     _connection(b)
     _period(b)
-    b.add_argument("--format", choices=(*FORMATS, *STATEMENT_FORMATS), default="table",
-                   help="table, csv or json on stdout; html or pdf: one statement per tenant (pdf prints the html "
-                        "through headless Chromium, without browser headers and footers); xml: each final "
-                        "statement as an EN 16931 e-invoice (CII XML); facturx: the pdf with that XML embedded")
+    b.add_argument("--format", choices=(*BILLING_FORMATS, *STATEMENT_FORMATS), default="table",
+                   help="table, csv or json on stdout; focus: a FOCUS 1.2 cost and usage CSV on stdout; html or "
+                        "pdf: one statement per tenant (pdf prints the html through headless Chromium, without "
+                        "browser headers and footers); xml: each final statement as an EN 16931 e-invoice (CII "
+                        "XML); facturx: the pdf with that XML embedded; ubl: each final statement as a UBL 2.1 "
+                        "Peppol BIS Billing 3.0 invoice")
     b.add_argument("--output-dir", default=".", metavar="DIR",
                    help="statement formats: folder for one statement per tenant (default: current folder)")
     b.add_argument("--issue-date", type=_date, metavar="YYYY-MM-DD",
@@ -112,7 +116,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args) -> int:
     from gpudash.base.progress import Progress
-    from gpudash.ops.report import billing, idle, nodes, render
+    from gpudash.ops.report import billing, focus, idle, nodes, render
     from gpudash.ops.report.period import parse_period, parse_time
 
     model = load_model_from_args(args)
@@ -147,6 +151,7 @@ def run(args) -> int:
                     print(path)
             else:
                 print({"table": render.billing_table, "csv": render.billing_csv,
+                       "focus": lambda r: focus.focus_csv(r, model),
                        "json": lambda r: render.dumps(r.to_json())}[args.format](report), end="")
         elif args.report == "nodes":
             start, end = parse_period(args.start, args.end)
@@ -185,19 +190,19 @@ def _write_statements(report, model, args) -> list:
     from datetime import UTC, datetime
 
     from gpudash.base.progress import Progress
-    from gpudash.ops.report import einvoice, invoice, render
+    from gpudash.ops.report import einvoice, invoice, render, ubl
     from gpudash.ops.report.ledger import Ledger
 
     issued = args.issue_date or datetime.now(UTC).date()
     invoices = invoice.invoices(report, model, issued, time.time())
     drafts = [inv for inv in invoices if inv.draft]
-    if drafts and (args.final or args.format in ("xml", "facturx")):
+    if drafts and (args.final or args.format in EINVOICE_FORMATS):
         why = "--final" if args.final else f"--format {args.format} (an e-invoice)"
         raise GpudashError(f"{why}: the statement of {drafts[0].buyer.name} is a draft ({'; '.join(drafts[0].draft)})"
                            f"{f' (and {len(drafts) - 1} more)' if len(drafts) > 1 else ''}; issue it once final")
-    if args.format in ("xml", "facturx"):
+    if args.format in EINVOICE_FORMATS:
         for inv in invoices:
-            einvoice.check(inv)
+            (ubl.check if args.format == "ubl" else einvoice.check)(inv)
     out = []
     with Ledger(args.ledger) if args.ledger else nullcontext() as ledger, \
             Progress(f"report billing: {args.format}") as progress:
@@ -213,10 +218,10 @@ def _write_statements(report, model, args) -> list:
 
 def _document(report, inv, fmt: str) -> tuple[bytes, str]:
     """(the statement of ``inv`` in ``fmt``, its file suffix)."""
-    from gpudash.ops.report import einvoice, pdf, render
+    from gpudash.ops.report import einvoice, pdf, render, ubl
 
-    if fmt == "xml":
-        return einvoice.cii_xml(inv), STATEMENT_SUFFIXES[fmt]
+    if fmt in ("xml", "ubl"):
+        return (ubl.ubl_xml if fmt == "ubl" else einvoice.cii_xml)(inv), STATEMENT_SUFFIXES[fmt]
     html = render.statement_html(report, inv)
     if fmt == "html":
         return html.encode(), STATEMENT_SUFFIXES[fmt]

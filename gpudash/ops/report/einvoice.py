@@ -38,7 +38,8 @@ def _party(party, name: str, address: tuple[str, ...], country: str, tax_id: str
         party.electronic_address.uri_ID = ("EM", email)
 
 
-def _category(invoice: Invoice) -> tuple[str, Decimal]:
+def vat_category(invoice: Invoice) -> tuple[str, Decimal]:
+    """The invoice's VAT category code (UNTDID 5305) and rate: the one mapping CII and UBL (:mod:`ubl`) share."""
     if invoice.tax.exempt:
         return "E", Decimal("0.00")
     rate = Decimal(repr(invoice.tax.rate))
@@ -53,7 +54,7 @@ def cii_xml(invoice: Invoice) -> bytes:
     doc = Document()
     _header(doc, invoice)
     _agreement(doc.trade.agreement, invoice)
-    category, rate = _category(invoice)
+    category, rate = vat_category(invoice)
     _lines(doc.trade.items, invoice, category, rate)
     _settlement(doc.trade.settlement, invoice, category, rate)
     from lxml import etree  # type: ignore[import-untyped]  # lxml ships no types; drafthorse validates with it
