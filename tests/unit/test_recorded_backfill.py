@@ -21,7 +21,8 @@ class Recorded:
 
     shown = "http://hub.example"
 
-    def __init__(self, *lags: str | None):
+    def __init__(self, *lags: str | None, partial: bool = False):
+        self.partial = partial  # the query API warned: some stores did not answer
         self.rows = [({} if lag is None else {LAG_LABEL: lag}, 1.0) for lag in lags]
         self.asked: list[tuple[str, float]] = []
 
@@ -58,6 +59,11 @@ def test_a_model_with_other_settings_is_refused_in_one_line(backfill, lags, reco
         common.check_recorded_backfill(Recorded(*lags), model(backfill), queries.Scope(), START, END, NOW)
     text = str(err.value)
     assert "\n" not in text and f"backfill_hours {recorded} " in text and f"says {backfill} " in text, text
+
+
+def test_a_partial_answer_settles_nothing():
+    """Rows from some stores only: the partial refusal (or --allow-partial's marking) speaks, not this check."""
+    common.check_recorded_backfill(Recorded(None, partial=True), model(24), queries.Scope(), START, END, NOW)
 
 
 def test_a_tenants_check_reads_only_its_namespace():
