@@ -1667,7 +1667,7 @@
             // Cost per hour of each pod whose GPUs had zero peak activity over 30m (alerts.idle):
             // billed while doing nothing. GPUAllocatedIdle, dashboards, reports and the pruner read it.
             "record": "cluster_namespace_pod:gpudash_gpu_idle:cost_per_hour",
-            "expr": "((max by (cluster, namespace, pod, gpu_model) (max_over_time(namespace_pod:gpudash_gpu_activity:max[29m59s999ms])) == 0) and on (cluster, namespace, pod) last_over_time(namespace_pod:gpudash_gpu_activity:max[7m30s] offset 30m)) + on (cluster, namespace, pod) group_left (workload, workload_type) last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current[7m30s])",
+            "expr": "((max by (cluster, namespace, pod, gpu_model) (max_over_time(namespace_pod:gpudash_gpu_activity:max[29m59s999ms])) == 0) and on (cluster, namespace, pod) last_over_time(namespace_pod:gpudash_gpu_activity:max[7m29s999ms] offset 30m)) + on (cluster, namespace, pod) group_left (workload, workload_type) last_over_time(cluster_namespace_pod:gpudash_cost_per_hour:current[7m30s])",
           },
         ],
       },
