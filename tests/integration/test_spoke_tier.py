@@ -102,6 +102,11 @@ def test_the_hourly_rules_read_the_tier(tier_model):
     # the heartbeat comes after every figure the hourly rules bill, so a group stopped mid-step counts no step
     billed = {names.TIER_ALLOCATED, names.TIER_NODE_ACTIVE, names.TIER_ENERGY} & set(order)
     assert names.TIER_ENERGY in billed and max(map(order.index, billed)) < order.index(names.TIER_KSM_UP)
+    # and it needs the sentinel of every rule before it, so a rule that errors (the group goes on) is a missing step
+    heartbeat = next(r for r in others if r.record == names.TIER_KSM_UP).expr
+    before = order[:order.index(names.TIER_KSM_UP)]
+    assert all(names.SERIES[series].sentinel for series in before)
+    assert all(f'timestamp({series}{{{names.SENTINEL_LABEL}="1"}}) == time()' in heartbeat for series in before)
 
 
 def test_the_acm_objects_validate_against_the_upstream_crds(tier_files, tier_model):
