@@ -82,6 +82,17 @@ class HourlyBilling:
         only then; without the tier, always)."""
         return self.tier_recorded(minute) and not self.tier_lost(minute)
 
+    def tier_missing(self, minute: int) -> dict[tuple, int]:
+        """INPUT_MISSING's spoke-tier rows at ``minute`` (docs/billing.md, the spoke recording tier: the tier's
+        heartbeat absent for a push interval, at least two tier steps, while kube-state-metrics is up):
+        {(cluster,): 1} per cluster with no heartbeat recorded in ``(minute - interval, minute]``."""
+        interval = max(self.model.billing.mco_interval, 2 * self.model.billing.resolution) / 60
+        beats = [k for k in range(0, minute + 1, self.step) if minute - interval < k
+                 and self.ksm_up(k) and self.tier_observed(k)]
+        if not self.model.billing.tier or beats or not self.ksm_up(minute):
+            return {}
+        return {(c,): 1 for c in self.s.clusters}
+
     def steps_per_hour(self) -> int:
         return len(self.steps(0))
 

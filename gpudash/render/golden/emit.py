@@ -50,6 +50,7 @@ from gpudash.model.types import Model
 from gpudash.promql import build as q
 from gpudash.render.alerts.integrity import pushing
 from gpudash.render.rules import spoke_tier
+from gpudash.render.rules.inputs import SPOKE_TIER as TIER_INPUT
 from gpudash.simulation import clear_caches
 from gpudash.simulation import scenario as sc
 from gpudash.simulation.pushes import (
@@ -74,6 +75,8 @@ POD_KEYS = local_key(names.POD_ALLOCATED)  # a per-pod allocation row in the spo
 # the tier's per-pod step row: the labels of the reference's per-pod row that the tier's step series has
 TIER_POD_KEYS = tuple(label for label in POD_KEYS if label in names.labels(names.TIER_POD_STEP))
 _TIER_KIND_KEYS = tuple(label for label in names.labels(names.TIER_POD_KINDS) if label != "cluster")
+# the spoke's missing-input row of the tier (its other inputs' series are not synthesised: those rows always show)
+TIER_MISSING = q.agg("sum", ("input",), q.selector(names.INPUT_MISSING, ("input", "=", TIER_INPUT)))
 STABLE = 10  # minutes without allocation change before burn-rate based figures are checked
 # Faults of the push path: a scenario with any of them gets a push-path (hub) test file.
 PUSH_FAULTS = ("mco_jitter", "mco_missed", "mco_rule_failed", "mco_straddle", "spoke_restart")
@@ -379,6 +382,9 @@ def _spoke_file(s: sc.Scenario, model: Model) -> dict:
         for m in evaluations:
             alloc = _local(rule_content(ref, "pod_alloc", m))
             tests.append(_check(names.POD_ALLOCATED, m, alloc, POD_KEYS))
+            if model.billing.tier and (s.faults_of("tier_missed") or s.faults_of("tier_rule_failed")):
+                tests.append(_check(TIER_MISSING, m, {(TIER_INPUT,): v for v in ref.tier_missing(m).values()},
+                                    ("input",), metric=False))
         for h in range(s.duration // 60):
             for m in sorted({(h + 1) * 60, (h + 1) * 60 + 30, (h + 2) * 60 - step} & set(evaluations)):
                 tests.append(_check(names.HOURLY_GPU_HOURS, m, *_hourly_rows(model, m, ref.gpu_hours,
