@@ -11,6 +11,7 @@ The second test fails each later billed rule in turn (issue #47): the heartbeat 
 mutant heartbeat that needs only the first rule's sentinel must be caught. About 30 s."""
 from __future__ import annotations
 
+import contextlib
 import http.server
 import threading
 import time
@@ -66,14 +67,10 @@ def _rules(model, monkeypatch, out: Path, gated: bool) -> Path:
     return out / "tier.rules.yaml"
 
 
-def _stamps(prom, series: str, start: float, end: float) -> set[float]:
-    return {t for _, samples in prom.samples(series, start, end) for t, _ in samples}
-
-
-def test_a_failed_first_rule_leaves_the_step_unobserved(tmp_path, prometheus_factory, monkeypatch):
-    """Every pinned version side by side, each with the rendered group and the mutant (the test waits on the wall
-    clock, so the four servers share its seconds)."""
-    model = _live_model(spoke_tier="policy")
+@contextlib.contextmanager
+def _scraped(tmp_path: Path, model):
+    """The mock exporter and the failure target running; yields the Prometheus config that scrapes both every
+    second and evaluates every INTERVAL."""
     mock_file = tmp_path / "live.mock.yaml"
     mock_file.write_text((Path(__file__).parent / "data" / "live.mock.yaml").read_text())
     server = MockServer(mock_file, model, port=0).start()
@@ -83,7 +80,22 @@ def test_a_failed_first_rule_leaves_the_step_unobserved(tmp_path, prometheus_fac
         scrape = [{**job, "scrape_interval": "1s"} for job in _scrape_configs(server.address, model)]
         scrape.append({"job_name": "gpudash-test-failure", "scrape_interval": "1s",
                        "static_configs": [{"targets": [f"127.0.0.1:{failure.server_address[1]}"]}]})
-        config = {"global": {"scrape_interval": "1s", "evaluation_interval": f"{INTERVAL}s"}, "scrape_configs": scrape}
+        yield {"global": {"scrape_interval": "1s", "evaluation_interval": f"{INTERVAL}s"}, "scrape_configs": scrape}
+    finally:
+        server.stop()
+        failure.shutdown()
+        _Failure.exposed, _Failure.rule = False, ""
+
+
+def _stamps(prom, series: str, start: float, end: float) -> set[float]:
+    return {t for _, samples in prom.samples(series, start, end) for t, _ in samples}
+
+
+def test_a_failed_first_rule_leaves_the_step_unobserved(tmp_path, prometheus_factory, monkeypatch):
+    """Every pinned version side by side, each with the rendered group and the mutant (the test waits on the wall
+    clock, so the four servers share its seconds)."""
+    model = _live_model(spoke_tier="policy")
+    with _scraped(tmp_path, model) as config:
         rules = {gated: _rules(model, monkeypatch, tmp_path / f"rules-{gated}", gated) for gated in (True, False)}
         servers = {(name, gated): prometheus_factory(f"tier-{name}-{gated}", toolset=name, config_extra=config,
                                                      rule_files=[rules[gated]])
@@ -114,9 +126,6 @@ def test_a_failed_first_rule_leaves_the_step_unobserved(tmp_path, prometheus_fac
         for name in toolsets.NAMES:
             assert seen[name, True] == {series: [] for series in derived}, (name, seen[name, True])
             assert any(seen[name, False].values()), (name, seen[name, False])
-    finally:
-        server.stop()
-        failure.shutdown()
 
 
 # each billed rule of the tier after the first fails in a window of its own, one after the other
@@ -152,16 +161,7 @@ def test_a_failed_billed_rule_leaves_the_step_unobserved(tmp_path, prometheus_fa
     rules after it still record; the heartbeat must not, so the step is unobserved: short and alerted. The mutant
     heartbeat (the per-pod step's sentinel only) must count such steps, or this test could not catch it."""
     model = _live_model(spoke_tier="policy")
-    mock_file = tmp_path / "live.mock.yaml"
-    mock_file.write_text((Path(__file__).parent / "data" / "live.mock.yaml").read_text())
-    server = MockServer(mock_file, model, port=0).start()
-    failure = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Failure)
-    threading.Thread(target=failure.serve_forever, daemon=True).start()
-    try:
-        scrape = [{**job, "scrape_interval": "1s"} for job in _scrape_configs(server.address, model)]
-        scrape.append({"job_name": "gpudash-test-failure", "scrape_interval": "1s",
-                       "static_configs": [{"targets": [f"127.0.0.1:{failure.server_address[1]}"]}]})
-        config = {"global": {"scrape_interval": "1s", "evaluation_interval": f"{INTERVAL}s"}, "scrape_configs": scrape}
+    with _scraped(tmp_path, model) as config:
         made = {gated: _billed_rules(model, tmp_path / f"billed-{gated}", gated) for gated in (True, False)}
         billed = made[True][1]
         assert names.TIER_ALLOCATED in billed and names.TIER_ENERGY in billed, billed
@@ -190,7 +190,3 @@ def test_a_failed_billed_rule_leaves_the_step_unobserved(tmp_path, prometheus_fa
                 assert observed, (name, "no step observed at all")
             else:
                 assert observed & lost, (name, "the mutant counted no failed step: the test could not catch it")
-    finally:
-        server.stop()
-        failure.shutdown()
-        _Failure.exposed, _Failure.rule = False, ""

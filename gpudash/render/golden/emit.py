@@ -383,7 +383,7 @@ def _spoke_file(s: sc.Scenario, model: Model) -> dict:
             alloc = _local(rule_content(ref, "pod_alloc", m))
             tests.append(_check(names.POD_ALLOCATED, m, alloc, POD_KEYS))
             if model.billing.tier and (s.faults_of("tier_missed") or s.faults_of("tier_rule_failed")):
-                tests.append(_check(TIER_MISSING, m, {(TIER_INPUT,): v for v in ref.tier_missing(m).values()},
+                tests.append(_check(TIER_MISSING, m, {(TIER_INPUT, *k[1:]): v for k, v in ref.tier_missing(m).items()},
                                     ("input",), metric=False))
         for h in range(s.duration // 60):
             for m in sorted({(h + 1) * 60, (h + 1) * 60 + 30, (h + 2) * 60 - step} & set(evaluations)):
