@@ -21,8 +21,8 @@ is lost, of that cluster or of all: the hub, Thanos receive or the network is do
 ``tier_missed`` (``at``, ``minutes``: the spoke tier's rule group did not run, e.g. its Prometheus restarted with
 the TSDB kept; only with ``billing.spoke_tier: policy``), ``tier_rule_failed`` (``at``, ``minutes``, ``rules``:
 those rules of the spoke tier, :data:`TIER_RULES`, fail with an error at those steps while the rest of the group
-runs; only with the tier) and ``driver_reload`` (``at``, optional ``node``: the
-GPUs' energy counters restart from 0).
+runs; only with the tier) and ``driver_reload`` (``at``, optional ``node``: the GPUs' energy counters restart
+from 0).
 Rules are named by kind: ``billed_hour``, ``steps``, ``gpu_hours``, ``node_max``, ``pod_alloc``, ``energy``.
 A node with ``energy_counter: false`` exposes power but no energy counter (the spoke integrates its power).
 ``energy: true`` marks a scenario about energy metering: a model without an ``energy`` section skips it;
@@ -48,7 +48,7 @@ FAULT_KINDS = ("missed_scrapes", "ksm_restart", "ksm_duplicate", "exporter_gap",
                "driver_reload")
 PUSH_RULES = ("billed_hour", "steps", "gpu_hours", "node_max", "pod_alloc", "energy")
 # The spoke tier's billed rules a tier_rule_failed fault names, and the step's figure (docs/billing-contract.md
-# section 3) each one's failure loses: the active GPUs are recorded in two rules, the pods' GPU equivalents first.
+# section 6) each one's failure loses: the active GPUs are recorded in two rules, the pods' GPU equivalents first.
 TIER_RULES = {"allocated": "allocation", "pod_kinds": "active", "node_active": "active", "energy": "energy"}
 
 

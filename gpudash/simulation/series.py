@@ -308,9 +308,9 @@ def synthesise(scenario: Scenario, model: Model, cluster: str) -> list[dict[str,
 def tier_recorded(ref: Reference) -> list[dict[str, str]]:
     """promtool ``input_series`` of what the spoke tier recorded on the (one) cluster of ``ref``, from the
     reference model: a sample per recorded step (none at a missed one, nor of a figure whose rule failed there, nor
-    the heartbeat then), keys without ``cluster`` (the spoke
-    file has none). Used where the tier's own rules cannot run as the scenario says (promtool evaluates every
-    group at every step, so it cannot miss an evaluation)."""
+    the heartbeat then), keys without ``cluster`` (the spoke file has none). Used where the tier's own rules cannot
+    run as the scenario says (promtool evaluates every group at every step, so it cannot miss an evaluation, and
+    stops at a rule's error)."""
     samples: dict[Labels, list] = {}
 
     def put(name: str, key: tuple, labels: tuple[str, ...], minute: int, value: float | str) -> None:
