@@ -46,6 +46,7 @@ PHASES = ("Pending", "Running", "Succeeded", "Failed", "Unknown")
 FAULT_KINDS = ("missed_scrapes", "ksm_restart", "ksm_duplicate", "exporter_gap", "mco_jitter", "mco_missed",
                "mco_outage", "mco_rule_failed", "mco_straddle", "spoke_restart", "tier_missed", "tier_rule_failed",
                "driver_reload")
+TIER_FAULTS = ("tier_missed", "tier_rule_failed")  # faults of the spoke tier: only with billing.spoke_tier: policy
 PUSH_RULES = ("billed_hour", "steps", "gpu_hours", "node_max", "pod_alloc", "energy")
 # The spoke tier's billed rules a tier_rule_failed fault names, and the step's figure (docs/billing-contract.md
 # section 6) each one's failure loses: the active GPUs are recorded in two rules, the pods' GPU equivalents first.
@@ -283,7 +284,7 @@ def resolve(raw: dict, model: Model) -> Scenario:
     unknown = sorted(set(raw.get("checks", ())) - set(CHECKS))
     if unknown:
         raise ValueError(f"scenario {raw['name']}: unknown checks {unknown} (known: {', '.join(CHECKS)})")
-    if any(f.kind in ("tier_missed", "tier_rule_failed") for f in faults) and not model.billing.tier:
+    if any(f.kind in TIER_FAULTS for f in faults) and not model.billing.tier:
         raise Skip("protects the spoke tier: needs billing.spoke_tier: policy")
     if any(_lookback_tie(f, model) for f in faults if f.kind == "tier_missed"):
         raise Skip(f"at this billing.mco_interval a push reads the tier's last step before the missed run exactly "

@@ -382,7 +382,7 @@ def _spoke_file(s: sc.Scenario, model: Model) -> dict:
         for m in evaluations:
             alloc = _local(rule_content(ref, "pod_alloc", m))
             tests.append(_check(names.POD_ALLOCATED, m, alloc, POD_KEYS))
-            if model.billing.tier and (s.faults_of("tier_missed") or s.faults_of("tier_rule_failed")):
+            if any(f.kind in sc.TIER_FAULTS for f in s.faults):  # (resolve skips them without the tier)
                 tests.append(_check(TIER_MISSING, m, {(TIER_INPUT, *k[1:]): v for k, v in ref.tier_missing(m).items()},
                                     ("input",), metric=False))
         for h in range(s.duration // 60):
