@@ -149,21 +149,24 @@ TIER_POD_STEP = _series(
 TIER_ALLOCATED = _series(
     "namespace_product_resource:gpudash_gpus_allocated:step", SPOKE_TIER, _PRODUCT_LINE,
     "GPUs allocated to Running, node-bound pods at one spoke step, per namespace, product and resource: one "
-    "sample per step, summed by the hourly GPU-hours rule (spoke_tier: policy).")
+    "sample per step, summed by the hourly GPU-hours rule, and a sentinel row when the step's allocation was "
+    "recorded, which the step heartbeat needs (spoke_tier: policy).", sentinel=True)
 TIER_NODE_ACTIVE = _series(
     "node:gpudash_gpus_active:step", SPOKE_TIER, ("cluster", "node", ACTIVE_FROM_LABEL),
     "Active GPUs per node at one spoke step (allocation, attribution, bound or exporter_down): the hourly "
-    "per-node maximum's input (spoke_tier: policy).", detail=(ACTIVE_FROM_LABEL,))
+    "per-node maximum's input, and a sentinel row when the step's GPU equivalents were recorded, which the step "
+    "heartbeat needs (spoke_tier: policy).", detail=(ACTIVE_FROM_LABEL,), sentinel=True)
 TIER_POD_KINDS = _series(
     "node_pod_kind:gpudash_gpu_equivalents:step", SPOKE_TIER, ("cluster", "node", "namespace", "pod", "gpudash_kind"),
     "Physical-GPU equivalents allocated to each Running, node-bound pod at one spoke step, per node and kind of "
     "device (whole, attribution or bound; docs/billing-contract.md section 5): the SKU weights applied once per step "
-    "for the active-GPUs rule, which reads only the rows written at its own evaluation (spoke_tier: policy).")
+    "for the active-GPUs rule, which reads only the rows written at its own evaluation, and a sentinel row when the "
+    "step's allocation was recorded (spoke_tier: policy).", sentinel=True)
 TIER_KSM_UP = _series(
     "cluster:gpudash_ksm_up:step", SPOKE_TIER, ("cluster",),
-    "1 at every spoke step the tier evaluated with kube-state-metrics up and the step's allocation recorded, no "
-    "sample otherwise: the step heartbeat the hourly steps-observed rule counts, so a missed or failed evaluation "
-    "is a missing step (spoke_tier: policy).")
+    "1 at every spoke step the tier evaluated with kube-state-metrics up and every billed figure of the step "
+    "recorded (the sentinel of each rule before it), no sample otherwise: the step heartbeat the hourly "
+    "steps-observed rule counts, so a missed evaluation or a failed rule is a missing step (spoke_tier: policy).")
 TIER_POD_ALLOCATED = _series(
     "namespace_pod:gpudash_gpus_allocated:step", SPOKE_TIER, labels(POD_ALLOCATED),
     "GPUs allocated to each Running, node-bound pod at one spoke step, with its workload: the pushed live "
@@ -172,7 +175,8 @@ TIER_POD_ALLOCATED = _series(
 TIER_ENERGY = _series(
     "namespace:gpudash_energy_joules:step", SPOKE_TIER, ("cluster", "namespace"),
     "GPU energy (joules) of the step ending at one spoke step per namespace, the row without `namespace` the "
-    "energy no pod holds: summed by the hourly energy rule (spoke_tier: policy).")
+    "energy no pod holds: summed by the hourly energy rule, and a sentinel row, which the step heartbeat needs "
+    "(spoke_tier: policy).", sentinel=True)
 
 # --- hub: model constants -----------------------------------------------------------------------------------------
 # Every hub series carries `cluster`, so that ACM's rbac-query-proxy (which adds a cluster matcher to every selector,

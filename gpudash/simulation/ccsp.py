@@ -133,7 +133,7 @@ class CcspCounts:
         over the steps at or after minute ``since``."""
         out: dict[tuple, int] = {}
         for m in self.steps(hour):
-            if m < since or not self.tier_recorded(m):
+            if m < since or not self.tier_has(m, "active"):
                 continue
             for k, g in self.active_gpus(m).items():
                 out[k] = max(out.get(k, 0), g)

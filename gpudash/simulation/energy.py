@@ -123,10 +123,10 @@ class EnergyMeter:
     @cache
     def energy(self, hour: int, since: int = 0) -> dict[tuple, float]:
         """HOURLY_ENERGY of ``hour``: {(cluster, namespace): kWh}, namespace "" for the unallocated line, over the
-        hour's steps (a step the spoke tier missed measures nothing)."""
+        hour's steps (a step the spoke tier missed, or whose energy rule failed, measures nothing)."""
         out: dict[tuple, float] = {}
         for m in self.steps(hour):
-            if self.tier_recorded(m):
+            if self.tier_has(m, "energy"):
                 for key, joules in self._energy_parts(m, since):
                     out[key] = out.get(key, 0.0) + joules / 3.6e6
         return out

@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from gpudash.simulation.scenario import LOOKBACK
+from gpudash.simulation.scenario import LOOKBACK, TIER_RULES
 
 
 class HourlyBilling:
@@ -21,9 +21,21 @@ class HourlyBilling:
         return range(hour * 60, hour * 60 + 60, self.step)
 
     def tier_recorded(self, minute: int) -> bool:
-        """Whether the step at ``minute`` counts: unless the spoke tier's evaluation at that step was missed (a
+        """Whether the spoke tier's group ran at the step at ``minute``: unless that evaluation was missed (a
         ``tier_missed`` fault, run only with the tier on): a missed step is neither billed nor observed."""
         return not any(f.at <= minute < f.at + f.minutes for f in self.s.faults_of("tier_missed"))
+
+    def tier_lost(self, minute: int) -> set[str]:
+        """The figures of the step at ``minute`` (``allocation``, ``active``, ``energy``) whose tier rule failed
+        there (``tier_rule_failed``; :data:`~gpudash.simulation.scenario.TIER_RULES`), of those the model records."""
+        lost = {TIER_RULES[r] for f in self.s.faults_of("tier_rule_failed") if f.at <= minute < f.at + f.minutes
+                for r in f.rules}
+        return lost if self.model.energy.metered else lost - {"energy"}
+
+    def tier_has(self, minute: int, figure: str) -> bool:
+        """Whether the step at ``minute`` recorded ``figure`` (contract section 6: a figure a step did not record
+        bills nothing for that step, never the step before's)."""
+        return self.tier_recorded(minute) and figure not in self.tier_lost(minute)
 
     @cache
     def _units(self, hour: int, since: int) -> dict[tuple, float]:
@@ -31,7 +43,7 @@ class HourlyBilling:
         (exact but for a time-sliced slice's 1/replicas)."""
         acc: dict[tuple, float] = {}
         for m in self.steps(hour):
-            if m < since or not self.tier_recorded(m):
+            if m < since or not self.tier_has(m, "allocation"):
                 continue
             for key, q in self.product_lines(m).items():
                 acc[key] = acc.get(key, 0) + q
@@ -62,8 +74,24 @@ class HourlyBilling:
     @cache
     def steps_observed(self, hour: int, since: int = 0) -> int:
         """STEPS_OBSERVED of ``hour`` (any cluster: faults apply to every cluster): steps at or after ``since`` at
-        which kube-state-metrics was up."""
-        return sum(1 for m in self.steps(hour) if m >= since and self.tier_recorded(m) and self.ksm_up(m))
+        which kube-state-metrics was up and, with the tier, every figure of the step was recorded."""
+        return sum(1 for m in self.steps(hour) if m >= since and self.tier_observed(m) and self.ksm_up(m))
+
+    def tier_observed(self, minute: int) -> bool:
+        """Whether the tier recorded every figure of the step at ``minute`` (contract section 6: a step is observed
+        only then; without the tier, always)."""
+        return self.tier_recorded(minute) and not self.tier_lost(minute)
+
+    def tier_missing(self, minute: int) -> dict[tuple, int]:
+        """INPUT_MISSING's spoke-tier rows at ``minute`` (docs/billing.md, the spoke recording tier: the tier's
+        heartbeat absent for a push interval, at least two tier steps, while kube-state-metrics is up):
+        {(cluster,): 1} per cluster with no heartbeat recorded in ``(minute - interval, minute]``."""
+        interval = max(self.model.billing.mco_interval, 2 * self.model.billing.resolution) / 60
+        beats = [k for k in range(0, minute + 1, self.step) if minute - interval < k
+                 and self.ksm_up(k) and self.tier_observed(k)]
+        if not self.model.billing.tier or beats or not self.ksm_up(minute):
+            return {}
+        return {(c,): 1 for c in self.s.clusters}
 
     def steps_per_hour(self) -> int:
         return len(self.steps(0))

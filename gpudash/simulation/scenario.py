@@ -19,8 +19,10 @@ is lost, of that cluster or of all: the hub, Thanos receive or the network is do
 ``mco_straddle`` (``rules`` of the pushes of slots ``pushes`` are evaluated a minute before the others) and
 ``spoke_restart`` (``at``: from then on the collector queries a Prometheus replica whose TSDB starts empty then),
 ``tier_missed`` (``at``, ``minutes``: the spoke tier's rule group did not run, e.g. its Prometheus restarted with
-the TSDB kept; only with ``billing.spoke_tier: policy``) and ``driver_reload`` (``at``, optional ``node``: the
-GPUs' energy counters restart from 0).
+the TSDB kept; only with ``billing.spoke_tier: policy``), ``tier_rule_failed`` (``at``, ``minutes``, ``rules``:
+those rules of the spoke tier, :data:`TIER_RULES`, fail with an error at those steps while the rest of the group
+runs; only with the tier) and ``driver_reload`` (``at``, optional ``node``: the GPUs' energy counters restart
+from 0).
 Rules are named by kind: ``billed_hour``, ``steps``, ``gpu_hours``, ``node_max``, ``pod_alloc``, ``energy``.
 A node with ``energy_counter: false`` exposes power but no energy counter (the spoke integrates its power).
 ``energy: true`` marks a scenario about energy metering: a model without an ``energy`` section skips it;
@@ -42,8 +44,13 @@ from gpudash.model.types import GpuClass, Model
 LOOKBACK = 5  # minutes: a sample answers instant queries while younger than this
 PHASES = ("Pending", "Running", "Succeeded", "Failed", "Unknown")
 FAULT_KINDS = ("missed_scrapes", "ksm_restart", "ksm_duplicate", "exporter_gap", "mco_jitter", "mco_missed",
-               "mco_outage", "mco_rule_failed", "mco_straddle", "spoke_restart", "tier_missed", "driver_reload")
+               "mco_outage", "mco_rule_failed", "mco_straddle", "spoke_restart", "tier_missed", "tier_rule_failed",
+               "driver_reload")
+TIER_FAULTS = ("tier_missed", "tier_rule_failed")  # faults of the spoke tier: only with billing.spoke_tier: policy
 PUSH_RULES = ("billed_hour", "steps", "gpu_hours", "node_max", "pod_alloc", "energy")
+# The spoke tier's billed rules a tier_rule_failed fault names, and the step's figure (docs/billing-contract.md
+# section 6) each one's failure loses: the active GPUs are recorded in two rules, the pods' GPU equivalents first.
+TIER_RULES = {"allocated": "allocation", "pod_kinds": "active", "node_active": "active", "energy": "energy"}
 
 
 def _lookback_tie(fault: Fault, model: Model) -> bool:
@@ -186,7 +193,7 @@ class Fault:
     job: str = "ksm"  # missed_scrapes: ksm | dcgm (EXPORTERS: every GPU exporter)
     offsets: tuple[int, ...] = ()  # mco_jitter
     pushes: tuple[int, ...] = ()  # mco_missed, mco_rule_failed, mco_straddle: push slot times (minutes)
-    rules: tuple[str, ...] = ()  # mco_rule_failed, mco_straddle: rule kinds (PUSH_RULES)
+    rules: tuple[str, ...] = ()  # mco_rule_failed, mco_straddle: rule kinds (PUSH_RULES); tier_rule_failed: TIER_RULES
     node: str = ""  # driver_reload: the node whose GPUs reload ("" = every node)
     cluster: int = -1  # mco_outage: the cluster (index in the scenario) whose pushes are lost (-1 = every cluster)
 
@@ -277,7 +284,7 @@ def resolve(raw: dict, model: Model) -> Scenario:
     unknown = sorted(set(raw.get("checks", ())) - set(CHECKS))
     if unknown:
         raise ValueError(f"scenario {raw['name']}: unknown checks {unknown} (known: {', '.join(CHECKS)})")
-    if any(f.kind == "tier_missed" for f in faults) and not model.billing.tier:
+    if any(f.kind in TIER_FAULTS for f in faults) and not model.billing.tier:
         raise Skip("protects the spoke tier: needs billing.spoke_tier: policy")
     if any(_lookback_tie(f, model) for f in faults if f.kind == "tier_missed"):
         raise Skip(f"at this billing.mco_interval a push reads the tier's last step before the missed run exactly "
@@ -410,8 +417,9 @@ def _fault(raw: dict) -> Fault:
     if raw["kind"] not in FAULT_KINDS:
         raise ValueError(f"unknown fault kind {raw['kind']!r} (one of {FAULT_KINDS})")
     rules = tuple(raw.get("rules", ()))
-    if any(r not in PUSH_RULES for r in rules):
-        raise ValueError(f"fault {raw['kind']}: rules must be among {PUSH_RULES}, got {list(rules)}")
+    known = tuple(TIER_RULES) if raw["kind"] == "tier_rule_failed" else PUSH_RULES
+    if any(r not in known for r in rules):
+        raise ValueError(f"fault {raw['kind']}: rules must be among {known}, got {list(rules)}")
     return Fault(raw["kind"], minutes(raw.get("at", 0)), minutes(raw.get("minutes", 0)), raw.get("job", "ksm"),
                  tuple(minutes(o) for o in raw.get("offsets", ())), tuple(minutes(p) for p in raw.get("pushes", ())),
                  rules, raw.get("node", ""), raw.get("cluster", -1))

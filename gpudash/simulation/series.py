@@ -307,9 +307,10 @@ def synthesise(scenario: Scenario, model: Model, cluster: str) -> list[dict[str,
 # --- the spoke tier ------------------------------------------------------------------------------------------
 def tier_recorded(ref: Reference) -> list[dict[str, str]]:
     """promtool ``input_series`` of what the spoke tier recorded on the (one) cluster of ``ref``, from the
-    reference model: a sample per recorded step (none at a missed one), keys without ``cluster`` (the spoke
-    file has none). Used where the tier's own rules cannot run as the scenario says (promtool evaluates every
-    group at every step, so it cannot miss an evaluation)."""
+    reference model: a sample per recorded step (none at a missed one, nor of a figure whose rule failed there, nor
+    the heartbeat then), keys without ``cluster`` (the spoke file has none). Used where the tier's own rules cannot
+    run as the scenario says (promtool evaluates every group at every step, so it cannot miss an evaluation, and
+    stops at a rule's error)."""
     samples: dict[Labels, list] = {}
 
     def put(name: str, key: tuple, labels: tuple[str, ...], minute: int, value: float | str) -> None:
@@ -326,13 +327,14 @@ def tier_recorded(ref: Reference) -> list[dict[str, str]]:
             put(names.TIER_POD_ALLOCATED, tuple(key), per_pod, m, units)
         for staled in _tier_staled(ref, m):
             put(names.TIER_POD_ALLOCATED, staled[1:], per_pod, m, "stale")
-        for (_, *key), units in ref.product_lines(m).items():
+        for (_, *key), units in (ref.product_lines(m) if ref.tier_has(m, "allocation") else {}).items():
             put(names.TIER_ALLOCATED, tuple(key), per_product, m, units)
-        for (_, *key), gpus in ref.active_gpus(m).items():
+        for (_, *key), gpus in (ref.active_gpus(m) if ref.tier_has(m, "active") else {}).items():
             put(names.TIER_NODE_ACTIVE, tuple(key), per_node, m, gpus)
-        if ref.ksm_up(m):
+        if ref.ksm_up(m) and ref.tier_observed(m):
             put(names.TIER_KSM_UP, (), (), m, 1)
-        for (_, ns), joules in (ref.step_energy(m) if ref.model.energy.metered else {}).items():
+        metered = ref.model.energy.metered and ref.tier_has(m, "energy")
+        for (_, ns), joules in (ref.step_energy(m) if metered else {}).items():
             put(names.TIER_ENERGY, (ns,) if ns else (), ("namespace",) if ns else (), m, joules)
     return [{"series": series_name(k), "values": notation(v)} for k, v in sorted(samples.items(),
                                                                                   key=lambda kv: series_name(kv[0]))]

@@ -19,11 +19,7 @@ from tests.conftest import EXAMPLE_RENDERED
 
 EVERY_SERIES = "whole-gpu-steady"  # the scenario with checks: [every_series]
 # Series no golden test can assert exactly, with the reason. Keep this as short as possible.
-NOT_ASSERTED: dict[str, str] = {
-    names.INPUT_MISSING: "a row only where a raw input is missing, which the golden scenarios model by leaving series "
-                         "out; tests/integration/test_inputs.py asserts it by value with promtool on the upstream "
-                         "label shapes, and e2e/test_doctor.py on a spoke scraped through the minimal profile",
-}
+NOT_ASSERTED: dict[str, str] = {}
 
 
 def asserted_series(folder: Path) -> set[str]:

@@ -86,3 +86,25 @@ def test_a_missing_version_fails_in_ci_and_skips_elsewhere(tmp_path, ci, outcome
     assert outcome in out.stdout, out.stdout[-2000:]
     assert "scripts/fetch-prometheus3.sh" in out.stdout
     assert (out.returncode != 0) == (ci == "true"), out.stdout[-2000:]
+
+
+@pytest.mark.parametrize("toolset", toolsets.params())
+def test_idle_observed_before_the_window_excludes_its_left_edge(toolset, tmp_path, example_model):
+    """The idle rule's "observed before the window" range, ``[1.5P] offset W``: a push exactly 1.5 push intervals
+    before the window starts is outside on both versions (the full range held it under 2 only)."""
+    from gpudash.model import series as names
+    from gpudash.promql.read import fresh_seconds
+    from gpudash.render.rules.idle import observed_before
+
+    # the one push, at 0: exactly 1.5 push intervals before the window that starts W before the evaluation
+    at = f"{fresh_seconds(example_model.billing.mco_interval) + example_model.alerts.idle.window}s"
+    series = f'{names.POD_ACTIVITY_MAX}{{namespace="a", pod="p"}}'
+    test = {"rule_files": [], "evaluation_interval": "1m", "tests": [{
+        "interval": "1m", "input_series": [{"series": series, "values": "1"}],
+        "promql_expr_test": [{"expr": f"sum({observed_before(example_model)})", "eval_time": at,
+                              "exp_samples": []}]}]}
+    path = tmp_path / "idle.test.yaml"
+    path.write_text(yaml.safe_dump(test))
+    out = subprocess.run([toolsets.require(toolset).promtool, "test", "rules", path.name], cwd=tmp_path,
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr

@@ -95,6 +95,11 @@ def test_the_hourly_rules_read_the_tier(tier_model):
     # the heartbeat comes after every figure the hourly rules bill, so a group stopped mid-step counts no step
     billed = {names.TIER_ALLOCATED, names.TIER_NODE_ACTIVE, names.TIER_ENERGY} & set(order)
     assert names.TIER_ENERGY in billed and max(map(order.index, billed)) < order.index(names.TIER_KSM_UP)
+    # and it needs the sentinel of every rule before it, so a rule that errors (the group goes on) is a missing step
+    heartbeat = next(r for r in others if r.record == names.TIER_KSM_UP).expr
+    before = order[:order.index(names.TIER_KSM_UP)]
+    assert all(names.SERIES[series].sentinel for series in before)
+    assert all(f'timestamp({series}{{{names.SENTINEL_LABEL}="1"}}) == time()' in heartbeat for series in before)
 
 
 def test_the_acm_objects_validate_against_the_upstream_crds(tier_files, tier_model):
@@ -154,19 +159,21 @@ def test_the_tier_changes_no_expected_figure(example_model):
     """Both emissions (without backfill) assert the same reference figures (the invoice) on the same raw input:
     the spoke files differ only in taking the tier's samples as input too, the push-path files not at all; each
     spoke file gets a tier file checking those samples (but a scenario whose faults the spoke never sees), and only
-    the tier's own fault scenario is new."""
+    the tier's own fault scenarios are new."""
     billing = example_model.billing
     plain_model = dataclasses.replace(example_model, billing=dataclasses.replace(billing, spoke_tier="none",
                                                                                 backfill_hours=0))
     tier_model = dataclasses.replace(example_model, billing=dataclasses.replace(billing, backfill_hours=0))
     plain, tier = emit.emit_tests(plain_model), emit.emit_tests(tier_model)
     tier_series = {n for n, s in names.SERIES.items() if s.where == names.SPOKE_TIER}
-    missed = layout.golden_test("spoke-tier-missed")
+    tier_only = {s.name for s in sc.load(tier_model, emit.SCENARIO_DIR)[0]
+                 if any(f.kind in sc.TIER_FAULTS for f in s.faults)}
+    assert tier_only >= {"spoke-tier-missed", "tier-rule-failed"}, tier_only
     spoke_files = [p for p in plain if p != layout.GOLDEN_INDEX and not p.endswith("-hub.test.yaml")]
     collector_only = {layout.golden_test(s.name) for s in sc.load(tier_model, emit.SCENARIO_DIR)[0]
                       if s.faults and all(f.kind in emit.COLLECTOR_FAULTS for f in s.faults)}
     assert collector_only and collector_only < set(spoke_files)
-    assert set(tier) - set(plain) == {missed, layout.golden_test("spoke-tier-missed", "tier")} | {
+    assert set(tier) - set(plain) == {layout.golden_test(n, kind) for n in tier_only for kind in ("spoke", "tier")} | {
         p.replace(".test.yaml", "-tier.test.yaml") for p in spoke_files if p not in collector_only}
     for path, data in plain.items():
         if path == layout.GOLDEN_INDEX:

@@ -166,7 +166,7 @@
             },
             "annotations": {
               "dashboard_url": "https://grafana.example.com/d/gpudash-provider",
-              "description": "The billed figures of the hour the hub settled last (25 hours ago) of cluster {{ $labels.cluster }} cover {{ $value | humanizePercentage }} of its spoke steps: GPU time in the rest of the hour is not billed. Either no push carried the hour (every push lost for more than 24 hours), an hourly gpudash rule failed in every push that carried it, or the spoke Prometheus had no data for part of the hour (restarted with an empty TSDB, or kube-state-metrics down).",
+              "description": "The billed figures of the hour the hub settled last (25 hours ago) of cluster {{ $labels.cluster }} cover {{ $value | humanizePercentage }} of its spoke steps: GPU time in the rest of the hour is not billed. Either no push carried the hour (every push lost for more than 24 hours), an hourly gpudash rule failed in every push that carried it, or the spoke Prometheus had no data for part of the hour (restarted with an empty TSDB, kube-state-metrics down, a spoke-tier rule failed or missed).",
               "runbook_url": "https://runbooks.example.com/gpudash/GPUBillingDataGap",
               "summary": "The last complete hour of a cluster is billed from incomplete data.",
             },

@@ -30,15 +30,20 @@ def _filters(model: Model) -> tuple:
     return tuple(out)
 
 
+def observed_before(model: Model) -> str:
+    """The pods whose activity the hub holds a push of in the 1.5 push intervals before the idle window starts,
+    ``(t - W - 1.5P, t - W]``, 1 ms short (:func:`~gpudash.promql.build.window`): a push exactly at the left edge is
+    outside under Prometheus 2 (closed ranges) and 3 (left-open) alike."""
+    fresh = q.window(read.fresh_seconds(model.billing.mco_interval))
+    return f"last_over_time({names.POD_ACTIVITY_MAX}[{fresh}] offset {q.duration(model.alerts.idle.window)})"
+
+
 def expr(model: Model) -> str:
     """Cost per hour of each idle pod, labels ``names.labels(names.POD_IDLE)``."""
     idle = model.alerts.idle
-    window = q.duration(idle.window)
-    fresh = read.fresh_range(model.billing.mco_interval)
     activity = q.selector(names.POD_ACTIVITY_MAX, *_filters(model))
     peak = q.agg("max", names.labels(names.POD_ACTIVITY_MAX), f"max_over_time({activity}[{q.window(idle.window)}])")
-    since = f"last_over_time({names.POD_ACTIVITY_MAX}[{fresh}] offset {window})"
-    out = f"({peak} == 0) and on {q.labels(names.POD)} {since}"
+    out = f"({peak} == 0) and on {q.labels(names.POD)} {observed_before(model)}"
     if idle.power_veto_watts > 0:
         drawn = q.agg("max", names.POD, f"max_over_time({names.POD_POWER_MAX}[{q.window(idle.window)}])")
         out = f"({out}) unless on {q.labels(names.POD)} ({drawn} >= {idle.power_veto_watts!r})"

@@ -74,10 +74,16 @@ def _init_containers(model: Model) -> str:
                              q.selector(ksm.INIT_CONTAINER_INFO, job)), INIT_CONTAINERS)
 
 
+def heartbeat_window(model: Model) -> int:
+    """Seconds the tier's heartbeat is looked for: a push interval, at least two tier steps."""
+    return max(model.billing.mco_interval, 2 * model.billing.resolution)
+
+
 def _spoke_tier(model: Model) -> str:
-    """The tier's heartbeat, looked for over a push interval (at least two tier steps), while kube-state-metrics
-    is up (the heartbeat is absent then anyway, and GPUKubeStateMetricsDown says so)."""
-    window = q.duration(max(model.billing.mco_interval, 2 * model.billing.resolution))
+    """The tier's heartbeat, looked for over a push interval (at least two tier steps; 1 ms short, so a heartbeat
+    exactly one interval old is outside under Prometheus 2 and 3 alike: :func:`~gpudash.promql.build.window`),
+    while kube-state-metrics is up (the heartbeat is absent then anyway, and GPUKubeStateMetricsDown says so)."""
+    window = q.window(heartbeat_window(model))
     up = f"{q.selector('up', ksm.job(model.sources))} == 1"
     return _row(_per_cluster(up, f"max_over_time({names.TIER_KSM_UP}[{window}])"), SPOKE_TIER)
 

@@ -101,22 +101,39 @@ def _written_now(selector: str) -> str:
     return f"(timestamp({selector}) == time())"
 
 
+def _fresh(series: str) -> str:
+    """The sentinel row of the tier's ``series`` if a rule of this evaluation wrote it, for ``and on ()``."""
+    return f"on () {_written_now(q.selector(series, (names.SENTINEL_LABEL, '=', '1')))}"
+
+
+def _proved(expr: str, *inputs: str) -> str:
+    """``expr`` plus the sentinel row, written only when each tier series ``inputs`` has its sentinel of this step:
+    the rule's own evidence that it recorded the step (a rule that fails writes nothing, the sentinel included)."""
+    return f"{expr} or ({' and '.join((SENTINEL, *map(_fresh, inputs)))})"
+
+
 def tier_steps(model: Model) -> dict[str, str]:
     """The spoke tier's rules in evaluation order: the per-pod allocation of the step (:func:`pod_step`), then the
     figures of :func:`per_step` and the per-pod live allocation, each read from it (:func:`recorded_now`) instead of
-    re-evaluating the allocation join (the active GPUs through the pods' weighted devices, recorded just before);
-    the steps-observed heartbeat, last of the billed rules, only when the per-pod step was recorded at this step."""
+    re-evaluating the allocation join (the active GPUs through the pods' weighted devices, recorded just before).
+
+    Every rule before the heartbeat writes a sentinel row (:func:`_proved`, only when the rule it reads wrote its
+    own), and the steps-observed heartbeat, last of them, only when every one of them did at this step: a rule that
+    errors (a query timeout, a sample limit, a many-to-many match) is skipped while the group goes on to the next
+    rule (prometheus/prometheus rules/group.go ``Group.Eval``: the rule's closure returns on the error), so without
+    it the step would count with that figure missing, billed short with full coverage."""
     pods = recorded_now(names.TIER_POD_STEP)
-    fresh = f"on () {_written_now(q.selector(names.TIER_POD_STEP, (names.SENTINEL_LABEL, '=', '1')))}"
     steps = {names.TIER_POD_STEP: pod_step(model),
-             names.TIER_ALLOCATED: q.agg("sum", names.labels(names.TIER_ALLOCATED), pods),
-             names.TIER_POD_KINDS: pod_kinds(pods, model),
-             names.TIER_NODE_ACTIVE: node_active(recorded_now(names.TIER_POD_KINDS), model)}
-    if model.energy.metered:
-        steps[names.TIER_ENERGY] = energy.step_joules(model)
-    # the heartbeat after every billed figure of the step: a group being stopped returns between two rules
-    # (prometheus/prometheus rules/group.go Eval checks g.done before each), so a step cut short is a missing step
-    steps[names.TIER_KSM_UP] = f"{_ksm_up_raw(model)} and {fresh}"
+             names.TIER_ALLOCATED: _proved(q.agg("sum", names.labels(names.TIER_ALLOCATED), pods),
+                                           names.TIER_POD_STEP),
+             names.TIER_POD_KINDS: _proved(pod_kinds(pods, model), names.TIER_POD_STEP),
+             names.TIER_NODE_ACTIVE: _proved(node_active(recorded_now(names.TIER_POD_KINDS), model),
+                                             names.TIER_POD_KINDS)}
+    if model.energy.metered:  # from the exporters, not the allocation: its sentinel needs no other rule's
+        steps[names.TIER_ENERGY] = _proved(energy.step_joules(model))
+    # the heartbeat after every billed figure of the step: a group being stopped also returns between two rules
+    # (rules/group.go Eval checks g.done before each), so a step cut short is a missing step
+    steps[names.TIER_KSM_UP] = " and ".join((_ksm_up_raw(model), *map(_fresh, steps)))
     steps[names.TIER_POD_ALLOCATED] = with_workload(pods, model)
     return steps
 
@@ -133,8 +150,11 @@ def live_pod_allocated(model: Model) -> str:
 def over_hour(model: Model, series: str, expr: str) -> str:
     """The steps of the clock hour ending at the evaluation time: the spoke tier's recorded ``series`` (read
     with the range that holds, at an hour boundary ``T``, the samples of ``[T - 1h, T)``: 3600 / resolution of
-    them, fewer where an evaluation was missed), else ``expr`` re-derived at every step."""
-    return f"{series}{read.HOUR_RANGE}" if model.billing.tier else hour_steps(expr, model)
+    them, fewer where an evaluation was missed; without its sentinel rows), else ``expr`` re-derived at every step."""
+    if not model.billing.tier:
+        return hour_steps(expr, model)
+    rows = q.selector(series, (names.SENTINEL_LABEL, "=", "")) if names.SERIES[series].sentinel else series
+    return f"{rows}{read.HOUR_RANGE}"
 
 
 def rules(model: Model) -> tuple[Rule, ...]:

@@ -32,11 +32,12 @@ def _gap_text(cluster, share, backfill: int = 0):
                 f"{cluster} cover {share} of its spoke steps: GPU time in the rest of the hour is not billed. Either "
                 f"no push carried the hour (every push lost for more than {backfill} hours), an hourly gpudash rule "
                 "failed in every push that carried it, or the spoke Prometheus had no data for part of the hour "
-                "(restarted with an empty TSDB, or kube-state-metrics down).")
+                "(restarted with an empty TSDB, kube-state-metrics down, a spoke-tier rule failed or missed).")
     return (f"The billed figures of the last complete hour of cluster {cluster} cover {share} of its spoke steps: "
             "GPU time in the rest of the hour is not billed. Either an hourly gpudash rule failed in every push "
             "of the hour (the collector pushes the rules that succeed), or the spoke Prometheus had no data for "
-            "part of the hour (restarted with an empty TSDB, or kube-state-metrics down).")
+            "part of the hour (restarted with an empty TSDB, kube-state-metrics down, a spoke-tier rule failed "
+            "or missed).")
 
 
 def not_reporting(model: Model):
