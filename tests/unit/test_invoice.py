@@ -165,7 +165,7 @@ def test_each_statement_format_writes_a_file_name_of_its_own(tmp_path, monkeypat
     from gpudash.ops.report import cli, pdf
 
     monkeypatch.setattr(pdf, "to_pdf", lambda html: b"%PDF-1.7 statement")  # no Chromium in the unit suite
-    monkeypatch.setattr(einvoice, "facturx_pdf", lambda data, xml: data + b" with the XML")
+    monkeypatch.setattr(einvoice, "facturx_pdf", lambda data, inv: data + b" with the XML")
     report = billing_report()
     report.tenants = [team_a(report)]  # the one tenant with the identity an e-invoice needs
     m = model(tax=Tax("VAT", 19))

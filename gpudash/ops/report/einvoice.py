@@ -3,8 +3,8 @@ EN 16931 profile, alone (``--format xml``) or embedded in the statement's PDF (`
 
 The XML is built with drafthorse (pretix/python-drafthorse), which models the CII schema field by field and
 validates what it writes against the Factur-X 1.0.07 EN 16931 XSD it ships (``drafthorse/schema/``, the
-FNFE-MPE's published schema); drafthorse's ``pdf.attach_xml`` embeds it in the PDF as ``factur-x.xml`` with the
-Factur-X XMP metadata. Business terms (BT-n) are those of EN 16931-1; codes:
+FNFE-MPE's published schema); :mod:`gpudash.ops.report.pdfa` embeds it in the PDF as ``factur-x.xml`` and makes
+that PDF/A-3B. Business terms (BT-n) are those of EN 16931-1; codes:
 - document type (UNTDID 1001): 380 commercial invoice, 384 corrected invoice (a revision, with BT-25 naming the
   invoice it replaces);
 - VAT category (UNTDID 5305) with its exemption reason (BT-120) and VATEX code (BT-121): :mod:`gpudash.model.vat`;
@@ -180,8 +180,12 @@ def _settlement(settlement, invoice: Invoice) -> None:
     total.due_amount = invoice.total_due
 
 
-def facturx_pdf(pdf: bytes, xml: bytes) -> bytes:
-    """The statement's PDF with ``xml`` embedded as its Factur-X invoice."""
-    from drafthorse.pdf import attach_xml
+def facturx_pdf(pdf: bytes, invoice: Invoice, now: datetime | None = None) -> bytes:
+    """The statement's PDF as PDF/A-3B with the invoice's CII XML embedded: its Factur-X invoice."""
+    from gpudash.ops.report import pdfa
 
-    return attach_xml(pdf, xml)
+    about = pdfa.Description(
+        title=invoice.number, author=invoice.seller.name, subject=f"Invoice {invoice.number} of {invoice.seller.name}",
+        keywords="Factur-X, EN 16931, invoice", creator="gpudash report billing (Chromium print)",
+        producer="gpudash (pikepdf, qpdf)", when=(now or datetime.now(UTC)).replace(microsecond=0))
+    return pdfa.facturx(pdf, cii_xml(invoice), about)
