@@ -46,7 +46,8 @@ def issuer() -> Schema:
         "name": {**_TEXT, "minLength": 1, "description": "Legal name of the provider issuing the statements."},
         "address": {**_LINES, "description": "Postal address, one line per item."},
         "country": {**_COUNTRY, "description": "Country of the address (required for e-invoices)."},
-        "tax_id": {**_TEXT, "description": "VAT or tax registration number, printed when set."},
+        "tax_id": {**_TEXT, "description": "VAT or tax registration number, printed when set; required for "
+                                           "e-invoices (EN 16931 BR-CO-26)."},
         "email": {**_TEXT, "description": "Billing contact address, printed when set."},
         "payment_terms_days": {"title": "a number of days in [0, 365]", "type": "integer", "minimum": 0,
                                "maximum": 365, "default": 30,
@@ -76,7 +77,8 @@ def billing_identity() -> Schema:
         "country": {**_COUNTRY, "description": "Country of the address."},
         "customer_id": {**_TEXT, "description": "The provider's customer number."},
         "purchase_order": {**_TEXT, "description": "The customer's purchase order to quote."},
-        "tax_id": {**_TEXT, "description": "The customer's VAT or tax registration number."},
+        "tax_id": {**_TEXT, "description": "The customer's VAT or tax registration number; required under VAT "
+                                           "categories AE and K."},
         "email": {**_TEXT, "description": "Where invoices go."},
         "tax": {**tax(), "description": "This tenant's tax, instead of the issuer's default."},
     }, "Who the tenant's invoices are addressed to; printed where set.")
