@@ -103,9 +103,10 @@ def _agreement(agreement, invoice: Invoice) -> None:
     """Seller and buyer, with the buyer's customer id and purchase order when the model has them."""
     seller, buyer = invoice.seller, invoice.buyer.billing
     vat_ids = invoice.tax.code != vat.OUT_OF_SCOPE  # BR-O-02: no VAT identifier of either party under O
-    _party(agreement.seller, seller.name, seller.address, seller.country, seller.tax_id * vat_ids, seller.email)
+    _party(agreement.seller, seller.name, seller.address, seller.country, seller.tax_id if vat_ids else "",
+           seller.email)
     _party(agreement.buyer, buyer.legal_name or invoice.buyer.name, buyer.address, buyer.country,
-           buyer.tax_id * vat_ids, buyer.email)
+           buyer.tax_id if vat_ids else "", buyer.email)
     if not vat_ids:  # BR-CO-26: the seller is still identified, by its tax number as seller identifier (BT-29)
         agreement.seller.id = seller.tax_id
     if buyer.customer_id:
@@ -180,12 +181,12 @@ def _settlement(settlement, invoice: Invoice) -> None:
     total.due_amount = invoice.total_due
 
 
-def facturx_pdf(pdf: bytes, invoice: Invoice, now: datetime | None = None) -> bytes:
+def facturx_pdf(pdf: bytes, invoice: Invoice) -> bytes:
     """The statement's PDF as PDF/A-3B with the invoice's CII XML embedded: its Factur-X invoice."""
     from gpudash.ops.report import pdfa
 
     about = pdfa.Description(
         title=invoice.number, author=invoice.seller.name, subject=f"Invoice {invoice.number} of {invoice.seller.name}",
         keywords="Factur-X, EN 16931, invoice", creator="gpudash report billing (Chromium print)",
-        producer="gpudash (pikepdf, qpdf)", when=(now or datetime.now(UTC)).replace(microsecond=0))
+        producer="gpudash (pikepdf, qpdf)", when=datetime.now(UTC).replace(microsecond=0))
     return pdfa.facturx(pdf, cii_xml(invoice), about)
