@@ -3,9 +3,10 @@ which Chromium embeds as subsets, and its structure tags stay as printed), plus:
 
 - an OutputIntent ``GTS_PDFA1`` with the sRGB profile in ``icc/`` (veraPDF rules 6.2.3-1, 6.2.4.3-2);
 - the CII XML as embedded file ``factur-x.xml``: MIME type ``text/xml`` as the file's ``/Subtype``, ``/Params``
-  with dates and size, ``/F`` and ``/UF``, ``/AFRelationship /Alternative`` (the EN 16931 profile's relation in
-  the Factur-X specification, as pretix/python-drafthorse drafthorse/pdf.py and akretion/factur-x
-  facturx/facturx.py write it) and the catalog's ``/AF`` array naming it (rules 6.8-1 to 6.8-4);
+  with dates and size, ``/F`` and ``/UF``, ``/AFRelationship /Alternative`` (one of the three relations Factur-X
+  allows for its XML, akretion/factur-x facturx/facturx.py ``XML_AFRelationship``; the one pretix/python-drafthorse
+  drafthorse/pdf.py writes for the EN 16931 profile) and the catalog's ``/AF`` array naming it (rules 6.8-1 to
+  6.8-4);
 - XMP metadata from drafthorse's Factur-X template (drafthorse/xmp_schema.py: ``pdfaid:part`` 3, conformance B,
   and the Factur-X PDF/A extension schema, rules 6.6.4-*, 6.6.2.3.3-*) with ``pdf:Keywords`` added, and the Info
   dictionary written from the same XMP by pikepdf, so the two never differ;
