@@ -2,7 +2,7 @@
 allowed registries checks them (veraPDF is Java and in none of them): each problem names its veraPDF rule ID
 (veraPDF/veraPDF-validation-profiles PDF_A/PDFA-3B.xml, commit 6f2a87f1, "clause-testNumber") and so the ISO
 19005-3 clause. Info/XMP agreement is veraPDF's PDF/A-1 rule 6.7.3 (PDF_A/PDFA-1B.xml), which PDF/A-3 receivers
-still apply. qpdf --check (stream lengths, 6.1.7.1-1, and the cross-reference) runs beside these."""
+still apply. qpdf --check (syntax, cross-reference table, stream encoding) runs beside these."""
 from __future__ import annotations
 
 import re
