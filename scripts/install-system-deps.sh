@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the real tools the test suite runs: promtool/prometheus (Debian "prometheus"), amtool
-# (Debian "prometheus-alertmanager"), chromium and poppler-utils (HTML statements printed to PDF),
+# (Debian "prometheus-alertmanager"), chromium and poppler-utils (HTML statements printed to PDF), qpdf (the
+# Factur-X PDF's structure check, tests/integration/test_pdfa.py),
 # openssl (a TLS test server) and python3-venv (scripts/test.sh runs tox from a virtual environment; Debian
 # ships the venv module's ensurepip apart). On Debian, root installs them with apt-get, another user through
 # sudo; elsewhere it says what is missing and exits non-zero. Then the Prometheus 3 toolset is fetched beside
@@ -13,6 +14,7 @@ command -v promtool >/dev/null 2>&1 && command -v prometheus >/dev/null 2>&1 || 
 command -v amtool >/dev/null 2>&1 || need+=(prometheus-alertmanager)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v pdfinfo >/dev/null 2>&1 || need+=(poppler-utils)
+command -v qpdf >/dev/null 2>&1 || need+=(qpdf)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
 python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
 [ ${#need[@]} -eq 0 ] && exec bash "$here/fetch-prometheus3.sh"

@@ -118,17 +118,18 @@ def _semantic(data: dict[str, Any], ctx: Ctx) -> Model:
     if acm and billing.tier and not has_cel_selector(data["outputs"]["acm_version"]):
         _placement_labels(data["clusters"], data["outputs"]["acm_version"], ctx)
     classes = gpu_classes(data["gpu_classes"], ctx)
+    issuer = sections.issuer(data["issuer"], ctx)
     return Model(
         currency=sections.currency(data["currency"], ctx),
         billing=billing,
         sources=sections.sources(data["sources"], ctx),
         gpu_classes=classes,
-        tenants=tenants(data["tenants"], classes, data["clusters"], ctx),
+        tenants=tenants(data["tenants"], classes, data["clusters"], issuer.tax, ctx),
         clusters=tuple(sorted(data["clusters"])),
         alerts=sections.alerts(data["alerts"], billing, acm, ctx),
         grafana=sections.grafana(data["grafana"]),
         mco=sections.mco(data["mco"]),
-        issuer=sections.issuer(data["issuer"]),
+        issuer=issuer,
         prune=sections.prune(data["prune"], data["clusters"], ctx) if "prune" in data else None,
         outputs=Outputs(targets=tuple(t for t in ALL_TARGETS if t in data["outputs"]["targets"]),
                         argocd=ArgoCD(**data["outputs"]["argocd"]) if "argocd" in data["outputs"] else None,

@@ -2,6 +2,7 @@
 tenant's invoices are addressed to, and the tax of either."""
 from __future__ import annotations
 
+from gpudash.model import vat
 from gpudash.model.schema_types import TEXT_CHAR, Schema, closed_object
 
 _TEXT = {"title": "one line of text without control characters", "type": "string",
@@ -16,14 +17,31 @@ _PEPPOL = {"title": "a Peppol participant identifier SCHEME:ID", "type": "string
 
 
 def tax() -> Schema:
-    rate = {"label": {**_TEXT, "minLength": 1, "default": "VAT", "description": "The tax's name, e.g. VAT."},
-            "rate": {"title": "a percentage in [0, 100]", "type": "number", "minimum": 0, "maximum": 100,
-                     "description": "Rate in percent, e.g. 19."}}
-    exempt = {"exempt": {**_TEXT, "minLength": 1,
-                         "description": "Why no tax is charged, printed on the invoice (e.g. reverse charge)."}}
+    label: dict[str, Schema] = {
+        "label": {**_TEXT, "minLength": 1, "default": "VAT", "description": "The tax's name, e.g. VAT."}}
+    rate: dict[str, Schema] = {
+        **label,
+        "rate": {"title": "a percentage in [0, 100]", "type": "number", "minimum": 0, "maximum": 100,
+                 "description": "Rate in percent, e.g. 19."},
+        "category": {"enum": list(vat.RATED),
+                     "description": "EN 16931 VAT category: S standard (rate above 0), Z zero rated (rate 0); "
+                                    "default: S above 0, else Z."}}
+    exempt: dict[str, Schema] = {
+        **label,
+        "category": {"enum": [c for c in vat.CATEGORIES if c not in vat.RATED],
+                     "description": "EN 16931 VAT category charging no tax: E exempt, AE reverse charge, K "
+                                    "intra-community supply, G export outside the EU, O not subject to VAT; "
+                                    "default E. AE and K need the buyer's billing.tax_id."},
+        "exempt": {**_TEXT, "minLength": 1,
+                   "description": "Why no tax is charged, printed on the invoice (BT-120); default: the category's "
+                                  "standard text (e.g. Reverse charge); required for E without exemption_code."},
+        "exemption_code": {"enum": list(vat.VATEX),
+                           "description": "The reason's code in the CEF VATEX list (BT-121), e.g. VATEX-EU-AE; "
+                                          "default: the category's own code."}}
     return {"oneOf": [
         closed_object(rate, "A tax rate added to the subtotal.", required=("rate",)),
-        closed_object(exempt, "No tax, with the reason printed.", required=("exempt",)),
+        closed_object(exempt, "No tax, with the VAT category and the reason printed.",
+                      anyOf=[{"required": ["category"]}, {"required": ["exempt"]}]),
     ]}
 
 
@@ -32,7 +50,8 @@ def issuer() -> Schema:
         "name": {**_TEXT, "minLength": 1, "description": "Legal name of the provider issuing the statements."},
         "address": {**_LINES, "description": "Postal address, one line per item."},
         "country": {**_COUNTRY, "description": "Country of the address (required for e-invoices)."},
-        "tax_id": {**_TEXT, "description": "VAT or tax registration number, printed when set."},
+        "tax_id": {**_TEXT, "description": "VAT or tax registration number, printed when set; required for "
+                                           "e-invoices (EN 16931 BR-CO-26)."},
         "email": {**_TEXT, "description": "Billing contact address, printed when set."},
         "peppol_id": {**_PEPPOL, "description": "Peppol electronic address (report billing --format ubl)."},
         "payment_terms_days": {"title": "a number of days in [0, 365]", "type": "integer", "minimum": 0,
@@ -63,7 +82,8 @@ def billing_identity() -> Schema:
         "country": {**_COUNTRY, "description": "Country of the address."},
         "customer_id": {**_TEXT, "description": "The provider's customer number."},
         "purchase_order": {**_TEXT, "description": "The customer's purchase order to quote."},
-        "tax_id": {**_TEXT, "description": "The customer's VAT or tax registration number."},
+        "tax_id": {**_TEXT, "description": "The customer's VAT or tax registration number; required under VAT "
+                                           "categories AE and K."},
         "email": {**_TEXT, "description": "Where invoices go."},
         "peppol_id": {**_PEPPOL, "description": "Peppol electronic address (report billing --format ubl)."},
         "tax": {**tax(), "description": "This tenant's tax, instead of the issuer's default."},

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 import iso4217
 
 from gpudash.base import kube, layout
-from gpudash.model import receiver_files, vendors
+from gpudash.model import receiver_files, vat, vendors
 from gpudash.model.context import Ctx, FieldPath, short
 from gpudash.model.durations import format_duration, parse_duration
 from gpudash.model.schema import HTTP_SECRETS, INLINE_SECRETS, THANOS_QUERIER_URL
@@ -96,17 +96,32 @@ def mco(d: dict[str, Any]) -> Mco:
                alertmanager_config=d["alertmanager_config"])
 
 
-def issuer(d: dict[str, Any]) -> Issuer:
+def issuer(d: dict[str, Any], ctx: Ctx) -> Issuer:
     return Issuer(name=d.get("name", ""), address=tuple(d.get("address", ())), country=d.get("country", ""),
                   tax_id=d.get("tax_id", ""), email=d.get("email", ""), peppol_id=d.get("peppol_id", ""),
                   payment_terms_days=d["payment_terms_days"],
                   payment=tuple(d.get("payment", ())), iban=d.get("iban", ""), bic=d.get("bic", ""),
-                  tax=tax(d["tax"]), hours_digits=d["hours_digits"], kwh_digits=d["kwh_digits"])
+                  tax=tax(d["tax"], ("issuer", "tax"), ctx), hours_digits=d["hours_digits"],
+                  kwh_digits=d["kwh_digits"])
 
 
-def tax(d: dict[str, Any]) -> Tax:
-    """A tax rate, or an exemption (the schema's oneOf; its label default is filled here)."""
-    return Tax(exempt=d["exempt"]) if "exempt" in d else Tax(label=d.get("label", "VAT"), rate=float(d["rate"]))
+def tax(d: dict[str, Any], path: FieldPath, ctx: Ctx) -> Tax:
+    """A tax rate, or none under its VAT category (the schema's oneOf; its label default is filled here), its
+    rate and reason as EN 16931 allows them for the category (:mod:`gpudash.model.vat`)."""
+    t = Tax(label=d.get("label", "VAT"), rate=float(d.get("rate", 0)), exempt=d.get("exempt", ""),
+            category=d.get("category", ""), exemption_code=d.get("exemption_code", ""))
+    c = vat.CATEGORIES[t.code]
+    if t.code == vat.STANDARD:
+        ctx.check(t.rate > 0, (*path, "rate"), "category S (standard rate) needs a rate above 0 (EN 16931 BR-S-05)")
+    elif t.code == vat.ZERO:
+        ctx.check(t.rate == 0, (*path, "rate"), "category Z (zero rated) has rate 0 (EN 16931 BR-Z-05)")
+    elif t.exemption_code:
+        problem = vat.code_problem(t.code, t.exemption_code)
+        ctx.check(not problem, (*path, "exemption_code"), problem)
+    ctx.check(t.reason or t.vatex or not c.reason_required, (*path, "exempt"),
+              f"category {t.code} ({c.name}) needs the exemption reason: set exempt, exemption_code or both "
+              f"(EN 16931 BR-{t.code}-10)")
+    return t
 
 
 def energy(d: dict[str, Any], clusters: list[str], ctx: Ctx) -> Energy:

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpudash.model.context import Ctx, unique
+from gpudash.model import vat
+from gpudash.model.context import Ctx, FieldPath, unique
 from gpudash.model.sections import tax
-from gpudash.model.types import BillingIdentity, GpuClass, Tenant
+from gpudash.model.types import BillingIdentity, GpuClass, Tax, Tenant
 
 
 def threshold_label(fraction: float) -> str:
@@ -16,7 +17,7 @@ def threshold_label(fraction: float) -> str:
     return f"{fraction:g}"
 
 
-def tenants(items: list[dict[str, Any]], classes: tuple[GpuClass, ...], clusters: list[str],
+def tenants(items: list[dict[str, Any]], classes: tuple[GpuClass, ...], clusters: list[str], default_tax: Tax,
             ctx: Ctx) -> tuple[Tenant, ...]:
     unique(items, "name", ("tenants",), "tenant name", ctx)
     unique(items, "namespace", ("tenants",), "namespace", ctx)
@@ -44,11 +45,19 @@ def tenants(items: list[dict[str, Any]], classes: tuple[GpuClass, ...], clusters
             name=t["name"], namespace=t["namespace"], budget=float(t["budget"]),
             alert_at=tuple(float(x) for x in alert_at),
             quota=tuple(sorted((k, int(v)) for k, v in t.get("quota", {}).items())),
-            receiver=t.get("receiver", f"tenant-{t['name']}"), billing=_billing_identity(t.get("billing", {})),
+            receiver=t.get("receiver", f"tenant-{t['name']}"),
+            billing=_billing_identity(t.get("billing", {}), ("tenants", index, "billing"), default_tax, ctx),
             clusters=() if set(on) >= set(clusters) else on))
     return tuple(sorted(built, key=lambda t: t.name))
 
 
-def _billing_identity(d: dict[str, Any]) -> BillingIdentity:
-    fields: dict[str, Any] = {k: tuple(v) if k == "address" else tax(v) if k == "tax" else v for k, v in d.items()}
-    return BillingIdentity(**fields)
+def _billing_identity(d: dict[str, Any], path: FieldPath, default_tax: Tax, ctx: Ctx) -> BillingIdentity:
+    """Whom the invoices go to; refused when its VAT category (its own or the issuer's) needs the buyer's VAT ID
+    and it has none (EN 16931 BR-AE-02, BR-IC-02)."""
+    fields: dict[str, Any] = {k: tuple(v) if k == "address" else tax(v, (*path, "tax"), ctx) if k == "tax" else v
+                              for k, v in d.items()}
+    identity = BillingIdentity(**fields)
+    category = vat.CATEGORIES[(identity.tax or default_tax).code]
+    ctx.check(identity.tax_id or not category.buyer_vat_id, (*path, "tax_id"),
+              f"VAT category {category.code} ({category.reason.lower()}) needs the buyer's VAT ID: set tax_id")
+    return identity

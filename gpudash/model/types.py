@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpudash.model import vendors
+from gpudash.model import vat, vendors
 from gpudash.model.versions import ACM_VERSIONS
 from gpudash.promql.read import HOUR
 
@@ -143,11 +143,33 @@ class GpuClass:
 @dataclass(frozen=True)
 class Tax:
     """The tax an invoice adds to its subtotal: a rate in percent under a label (``VAT 19 %``), or none with the
-    reason printed instead (``exempt``: e.g. a reverse-charge note)."""
+    reason printed instead, under an EN 16931 VAT category (:mod:`gpudash.model.vat`)."""
 
     label: str = "Tax"
     rate: float = 0.0  # percent
-    exempt: str = ""  # the exemption's reason; set: no tax is added
+    exempt: str = ""  # the exemption's reason (BT-120); set: no tax is added
+    category: str = ""  # UNTDID 5305 code; "": S with a rate above 0, Z with 0, E with a reason
+    exemption_code: str = ""  # VATEX code (BT-121)
+
+    @property
+    def code(self) -> str:
+        """The VAT category (BT-118)."""
+        return self.category or (vat.EXEMPT if self.exempt else vat.STANDARD if self.rate > 0 else vat.ZERO)
+
+    @property
+    def charged(self) -> bool:
+        """Whether the rate is added to the subtotal (only a standard-rated tax adds anything)."""
+        return self.code == vat.STANDARD
+
+    @property
+    def reason(self) -> str:
+        """The exemption reason as printed and written (BT-120): the model's, else the category's standard text."""
+        return self.exempt or vat.CATEGORIES[self.code].reason
+
+    @property
+    def vatex(self) -> str:
+        """The VATEX code (BT-121): the model's, else the one the category means."""
+        return self.exemption_code or vat.CATEGORIES[self.code].vatex
 
 
 @dataclass(frozen=True)

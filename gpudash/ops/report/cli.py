@@ -226,7 +226,7 @@ def _document(report, inv, fmt: str) -> tuple[bytes, str]:
     if fmt == "html":
         return html.encode(), STATEMENT_SUFFIXES[fmt]
     data = pdf.to_pdf(html)
-    return (einvoice.facturx_pdf(data, einvoice.cii_xml(inv)) if fmt == "facturx" else data), STATEMENT_SUFFIXES[fmt]
+    return (einvoice.facturx_pdf(data, inv) if fmt == "facturx" else data), STATEMENT_SUFFIXES[fmt]
 
 
 def _write(path: Path, data: bytes, args) -> Path:

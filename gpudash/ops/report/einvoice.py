@@ -3,11 +3,11 @@ EN 16931 profile, alone (``--format xml``) or embedded in the statement's PDF (`
 
 The XML is built with drafthorse (pretix/python-drafthorse), which models the CII schema field by field and
 validates what it writes against the Factur-X 1.0.07 EN 16931 XSD it ships (``drafthorse/schema/``, the
-FNFE-MPE's published schema); drafthorse's ``pdf.attach_xml`` embeds it in the PDF as ``factur-x.xml`` with the
-Factur-X XMP metadata. Business terms (BT-n) are those of EN 16931-1; codes:
+FNFE-MPE's published schema); :mod:`gpudash.ops.report.pdfa` embeds it in the PDF as ``factur-x.xml`` and makes
+that PDF/A-3B. Business terms (BT-n) are those of EN 16931-1; codes:
 - document type (UNTDID 1001): 380 commercial invoice, 384 corrected invoice (a revision, with BT-25 naming the
   invoice it replaces);
-- VAT category (UNTDID 5305): S standard rate, Z zero rated, E exempt (with the reason, BT-120);
+- VAT category (UNTDID 5305) with its exemption reason (BT-120) and VATEX code (BT-121): :mod:`gpudash.model.vat`;
 - payment means (UNTDID 4461): 58 SEPA credit transfer when the issuer has an IBAN, else 1 (not defined);
 - units (UN/ECE Recommendation 20): HUR hour, KWH kilowatt hour (:data:`gpudash.ops.report.invoice.UNIT_CODES`).
 """
@@ -17,6 +17,7 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 from gpudash.base.errors import GpudashError
+from gpudash.model import vat
 from gpudash.ops.report import common
 from gpudash.ops.report.invoice import Invoice
 
@@ -25,6 +26,7 @@ GUIDELINE = "urn:cen.eu:en16931:2017"  # BT-24: the EN 16931 core specification
 
 
 def _party(party, name: str, address: tuple[str, ...], country: str, tax_id: str, email: str) -> None:
+    """A party's name, address, VAT identifier (none under category O: BR-O-02) and electronic address."""
     from drafthorse.models.party import TaxRegistration
 
     party.name = name
@@ -38,12 +40,13 @@ def _party(party, name: str, address: tuple[str, ...], country: str, tax_id: str
         party.electronic_address.uri_ID = ("EM", email)
 
 
-def vat_category(invoice: Invoice) -> tuple[str, Decimal]:
-    """The invoice's VAT category code (UNTDID 5305) and rate: the one mapping CII and UBL (:mod:`ubl`) share."""
-    if invoice.tax.exempt:
-        return "E", Decimal("0.00")
-    rate = Decimal(repr(invoice.tax.rate))
-    return ("S" if rate > 0 else "Z"), rate
+def vat_category(invoice: Invoice) -> tuple[str, Decimal | None]:
+    """The invoice's VAT category (UNTDID 5305, BT-118) and the rate written (BT-119, BT-152): the model's under S,
+    0 under the other categories, none under O. The one mapping CII and UBL (:mod:`ubl`) share."""
+    code = invoice.tax.code
+    if code == vat.OUT_OF_SCOPE:
+        return code, None
+    return code, Decimal(repr(invoice.tax.rate)) if invoice.tax.charged else Decimal("0.00")
 
 
 def cii_xml(invoice: Invoice) -> bytes:
@@ -54,9 +57,10 @@ def cii_xml(invoice: Invoice) -> bytes:
     doc = Document()
     _header(doc, invoice)
     _agreement(doc.trade.agreement, invoice)
-    category, rate = vat_category(invoice)
-    _lines(doc.trade.items, invoice, category, rate)
-    _settlement(doc.trade.settlement, invoice, category, rate)
+    _lines(doc.trade.items, invoice)
+    _settlement(doc.trade.settlement, invoice)
+    if invoice.tax.code == vat.INTRA_COMMUNITY:  # BR-IC-12: the deliver-to country
+        doc.trade.delivery.ship_to.address.country_id = invoice.buyer.billing.country
     from lxml import etree  # type: ignore[import-untyped]  # lxml ships no types; drafthorse validates with it
 
     try:
@@ -77,6 +81,7 @@ def check(invoice: Invoice) -> None:
                            "needs at least one line (BG-25); issue the others with --tenant")
     seller, buyer = invoice.seller, invoice.buyer.billing
     missing = [what for what, value in (("issuer.name", seller.name), ("issuer.country", seller.country),
+                                        ("issuer.tax_id (EN 16931 BR-CO-26)", seller.tax_id),
                                         ("billing.country of tenant " + invoice.buyer.name, buyer.country))
                if not value]
     if missing:
@@ -99,16 +104,20 @@ def _header(doc, invoice: Invoice) -> None:
 def _agreement(agreement, invoice: Invoice) -> None:
     """Seller and buyer, with the buyer's customer id and purchase order when the model has them."""
     seller, buyer = invoice.seller, invoice.buyer.billing
-    _party(agreement.seller, seller.name, seller.address, seller.country, seller.tax_id, seller.email)
-    _party(agreement.buyer, buyer.legal_name or invoice.buyer.name, buyer.address, buyer.country, buyer.tax_id,
-           buyer.email)
+    vat_ids = invoice.tax.code != vat.OUT_OF_SCOPE  # BR-O-02: no VAT identifier of either party under O
+    _party(agreement.seller, seller.name, seller.address, seller.country, seller.tax_id if vat_ids else "",
+           seller.email)
+    _party(agreement.buyer, buyer.legal_name or invoice.buyer.name, buyer.address, buyer.country,
+           buyer.tax_id if vat_ids else "", buyer.email)
+    if not vat_ids:  # BR-CO-26: the seller is still identified, by its tax number as seller identifier (BT-29)
+        agreement.seller.id = seller.tax_id
     if buyer.customer_id:
         agreement.buyer.id = buyer.customer_id
     if buyer.purchase_order:
         agreement.buyer_order.issuer_assigned_id = buyer.purchase_order
 
 
-def _lines(items, invoice: Invoice, category: str, rate: Decimal) -> None:
+def _lines(items, invoice: Invoice) -> None:
     """One line item per invoice line, each under the invoice's VAT category and rate."""
     from drafthorse.models.tradelines import LineItem
 
@@ -119,13 +128,14 @@ def _lines(items, invoice: Invoice, category: str, rate: Decimal) -> None:
         item.agreement.net.amount = x.unit_price
         item.delivery.billed_quantity = (x.quantity, x.unit_code)
         item.settlement.trade_tax.type_code = "VAT"
-        item.settlement.trade_tax.category_code = category
-        item.settlement.trade_tax.rate_applicable_percent = rate
+        item.settlement.trade_tax.category_code = vat_category(invoice)[0]
+        if (rate := vat_category(invoice)[1]) is not None:
+            item.settlement.trade_tax.rate_applicable_percent = rate
         item.settlement.monetary_summation.total_amount = x.amount
         items.add(item)
 
 
-def _settlement(settlement, invoice: Invoice, category: str, rate: Decimal) -> None:
+def _settlement(settlement, invoice: Invoice) -> None:
     """Currency, period, payment means and terms, the invoice a revision replaces, the VAT breakdown and the
     totals."""
     from drafthorse.models.accounting import ApplicableTradeTax
@@ -155,10 +165,13 @@ def _settlement(settlement, invoice: Invoice, category: str, rate: Decimal) -> N
     tax.calculated_amount = invoice.tax_amount
     tax.basis_amount = invoice.subtotal
     tax.type_code = "VAT"
-    tax.category_code = category
-    tax.rate_applicable_percent = rate
-    if invoice.tax.exempt:
-        tax.exemption_reason = invoice.tax.exempt
+    tax.category_code = vat_category(invoice)[0]
+    if (rate := vat_category(invoice)[1]) is not None:
+        tax.rate_applicable_percent = rate
+    if invoice.tax.reason:
+        tax.exemption_reason = invoice.tax.reason
+    if invoice.tax.vatex:
+        tax.exemption_reason_code = invoice.tax.vatex
     settlement.trade_tax.add(tax)
 
     total = settlement.monetary_summation
@@ -170,8 +183,12 @@ def _settlement(settlement, invoice: Invoice, category: str, rate: Decimal) -> N
     total.due_amount = invoice.total_due
 
 
-def facturx_pdf(pdf: bytes, xml: bytes) -> bytes:
-    """The statement's PDF with ``xml`` embedded as its Factur-X invoice."""
-    from drafthorse.pdf import attach_xml
+def facturx_pdf(pdf: bytes, invoice: Invoice) -> bytes:
+    """The statement's PDF as PDF/A-3B with the invoice's CII XML embedded: its Factur-X invoice."""
+    from gpudash.ops.report import pdfa
 
-    return attach_xml(pdf, xml)
+    about = pdfa.Description(
+        title=invoice.number, author=invoice.seller.name, subject=f"Invoice {invoice.number} of {invoice.seller.name}",
+        keywords="Factur-X, EN 16931, invoice", creator="gpudash report billing (Chromium print)",
+        producer="gpudash (pikepdf, qpdf)", when=datetime.now(UTC).replace(microsecond=0))
+    return pdfa.facturx(pdf, cii_xml(invoice), about)

@@ -74,8 +74,9 @@ class Invoice:
 
     @property
     def tax_amount(self) -> Decimal:
-        """The subtotal times the rate, rounded once to the minor unit (EN 16931 BR-CO-17); 0 when exempt."""
-        if self.tax.exempt:
+        """The subtotal times the rate, rounded once to the minor unit (EN 16931 BR-CO-17); 0 unless the VAT
+        category is S (standard rated)."""
+        if not self.tax.charged:
             return common.money(0, self.currency)
         return common.money(self.subtotal * common.exact(self.tax.rate) / 100, self.currency)
 

@@ -144,9 +144,12 @@ def _category(parent, tag: str, invoice: Invoice, reason: bool) -> None:
     code, rate = einvoice.vat_category(invoice)
     category = _add(parent, tag)
     _add(category, "cbc:ID", code)
-    _add(category, "cbc:Percent", rate)
-    if reason and invoice.tax.exempt:
-        _add(category, "cbc:TaxExemptionReason", invoice.tax.exempt)
+    if rate is not None:  # none under O (EN 16931 BR-O-05, BR-O-06)
+        _add(category, "cbc:Percent", rate)
+    if reason and invoice.tax.vatex:
+        _add(category, "cbc:TaxExemptionReasonCode", invoice.tax.vatex)
+    if reason and invoice.tax.reason:
+        _add(category, "cbc:TaxExemptionReason", invoice.tax.reason)
     _add(_add(category, "cac:TaxScheme"), "cbc:ID", "VAT")
 
 
