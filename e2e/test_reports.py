@@ -372,7 +372,7 @@ def test_statement_picture_and_e_invoice_in_the_docs(hub, tmp_path):
         out = tmp_path / fmt
         r = report("billing", "--prometheus-url", hub.url, "-c", str(model), "--start", START, "--end", END,
                    "--tenant", "team-a", "--format", fmt, "--output-dir", str(out), "--issue-date", "2026-02-02",
-                   "--final")
+                   "--final", "--ledger", str(tmp_path / "ledger"))
         assert r.returncode == 0, r.stderr
         (path,) = map(Path, r.stdout.split())
         return path
@@ -414,8 +414,8 @@ def test_a_statement_of_a_period_not_over_is_a_draft_and_never_an_invoice(hub, m
 
 
 def test_a_corrected_statement_is_a_revision_through_the_ledger(hub, tmp_path):
-    """The same amounts issued twice keep their number; other amounts (here another VAT rate) are revision R1,
-    which names the number it replaces and is a corrected invoice (type 384) in the e-invoice."""
+    """The same amounts issued twice keep their number; other amounts (here another VAT rate) take the series'
+    next number, name the number they replace and are a corrected invoice (type 384) in the e-invoice."""
     ledger = tmp_path / "ledger"
     numbers = []
     for rate in (19, 19, 7):
@@ -424,11 +424,12 @@ def test_a_corrected_statement_is_a_revision_through_the_ledger(hub, tmp_path):
                                                                      "tax": {"label": "VAT", "rate": rate}}}))
         out = tmp_path / f"out-{len(numbers)}"
         r = report("billing", "--prometheus-url", hub.url, "-c", str(model), "--start", START, "--end", END,
-                   "--tenant", "team-a", "--format", "xml", "--output-dir", str(out), "--ledger", str(ledger))
+                   "--tenant", "team-a", "--format", "xml", "--output-dir", str(out), "--final",
+                   "--ledger", str(ledger))
         assert r.returncode == 0, r.stderr
         xml = Path(r.stdout.split()[0]).read_text()
         numbers.append(re.search(r"<rsm:ExchangedDocument>\s*<ram:ID>([^<]+)</ram:ID>", xml)[1])
-    assert numbers[0] == numbers[1] and numbers[2] == f"{numbers[0]}-R1"
+    assert numbers == ["GPU-000001", "GPU-000001", "GPU-000002"]
     assert "<ram:TypeCode>384</ram:TypeCode>" in xml and f"<ram:IssuerAssignedID>{numbers[0]}<" in xml
 
 

@@ -98,7 +98,8 @@ def issuer(d: dict[str, Any]) -> Issuer:
     return Issuer(name=d.get("name", ""), address=tuple(d.get("address", ())), country=d.get("country", ""),
                   tax_id=d.get("tax_id", ""), email=d.get("email", ""), payment_terms_days=d["payment_terms_days"],
                   payment=tuple(d.get("payment", ())), iban=d.get("iban", ""), bic=d.get("bic", ""),
-                  tax=tax(d["tax"]), hours_digits=d["hours_digits"], kwh_digits=d["kwh_digits"])
+                  tax=tax(d["tax"]), invoice_prefix=d["invoice_prefix"], invoice_series=d.get("invoice_series", ""),
+                  hours_digits=d["hours_digits"], kwh_digits=d["kwh_digits"])
 
 
 def tax(d: dict[str, Any]) -> Tax:

@@ -41,14 +41,17 @@ def team_a(report, **billing):
     return tenant
 
 
-def build(report=None, now=NOW, m=None, **billing):
+def build(report=None, now=NOW, m=None, numbered=True, **billing):
+    """team-a's invoice; a final one numbered as a first ledger would (``numbered``)."""
     report = report or billing_report()
-    return invoice.build(report, team_a(report, **billing), m or model(tax=Tax("VAT", 19)), ISSUED, now)
+    inv = invoice.build(report, team_a(report, **billing), m or model(tax=Tax("VAT", 19)), ISSUED, now)
+    return replace(inv, number="GPU-000001") if inv.final and numbered else inv
 
 
 def test_a_final_invoice_adds_tax_to_the_sum_of_its_lines():
+    assert build(numbered=False).number == ""  # the ledger numbers it
     inv = build()
-    assert inv.final and inv.number == invoice.base_number("team-a", START, END) and inv.due == date(2026, 3, 4)
+    assert inv.final and inv.key == invoice.document_key("team-a", START, END) and inv.due == date(2026, 3, 4)
     assert inv.subtotal == Decimal("44.63") == sum(x.amount for x in inv.lines)
     assert inv.tax_amount == Decimal("8.48")  # 44.63 x 19 % = 8.4797, rounded once
     assert inv.total_due == Decimal("53.11")
@@ -76,7 +79,7 @@ def test_a_statement_not_final_yet_is_a_draft_with_a_number_of_its_own(now, reas
     report.readable_end = readable_until(report.end, now)
     inv = build(report, now=now)
     assert inv.draft and reason in "; ".join(inv.draft)
-    assert inv.number.startswith("DRAFT-GPU-") and inv.number != invoice.base_number("team-a", START, END)
+    assert inv.number.startswith(f"DRAFT-{invoice.document_key('team-a', START, END)}-")
     assert render.statement_filename(inv).endswith("-DRAFT.html")
     html = render.statement_html(report, inv)
     assert 'class="draft-mark"' in html and "DRAFT statement (not an invoice)" in html and "Due date" not in html
@@ -109,7 +112,7 @@ def test_products_are_described_in_words():
     assert ": GPU partition cpx-1" in d("mi300x", "amd.com/cpx-1") and d("x", "energy") == "GPU energy on cluster east"
 
 
-def test_the_ledger_keeps_a_number_for_the_same_amounts_and_revises_a_correction(tmp_path):
+def test_the_ledger_keeps_a_number_for_the_same_amounts_and_numbers_a_correction_next(tmp_path):
     def issue(inv):
         with ledger.Ledger(tmp_path / "ledger") as book:
             inv, pending = book.number(inv)
@@ -117,16 +120,17 @@ def test_the_ledger_keeps_a_number_for_the_same_amounts_and_revises_a_correction
                 book.record(pending)
             return inv
 
-    first = issue(build())
-    assert issue(build()).number == first.number and not first.replaces
+    first = issue(build(numbered=False))
+    assert first.number == "GPU-000001" and not first.replaces
+    assert issue(build()).number == first.number
     corrected = issue(build(m=model(tax=Tax("VAT", 7))))
-    assert corrected.number == f"{first.number}-R1" and corrected.replaces == first.number
+    assert corrected.number == "GPU-000002" and corrected.replaces == first.number
     again = issue(build(m=model(tax=Tax("VAT", 7))))
     assert (again.number, again.replaces) == (corrected.number, first.number)
     xml = einvoice.cii_xml(corrected).decode()
     assert "<ram:TypeCode>384</ram:TypeCode>" in xml and f"<ram:IssuerAssignedID>{first.number}<" in xml
     assert f"Revision: replaces <strong>{first.number}" in render.statement_html(billing_report(), corrected)
-    (tmp_path / "ledger" / f"{first.number}.json").write_text("{oops")
+    (tmp_path / "ledger" / "GPU.json").write_text("{oops")
     with pytest.raises(GpudashError, match="is not a ledger gpudash wrote"):
         issue(build())
 
@@ -171,7 +175,8 @@ def test_each_statement_format_writes_a_file_name_of_its_own(tmp_path, monkeypat
     m = model(tax=Tax("VAT", 19))
     written = {}
     for fmt in cli.STATEMENT_FORMATS:
-        args = Namespace(format=fmt, output_dir=str(tmp_path), issue_date=ISSUED, final=False, ledger=None)
+        args = Namespace(format=fmt, output_dir=str(tmp_path), issue_date=ISSUED, final=True,
+                         ledger=str(tmp_path / "ledger"))
         written[fmt] = cli._write_statements(report, m, args)
     paths = [p for ps in written.values() for p in ps]
     assert len(set(paths)) == len(paths) == len(cli.STATEMENT_FORMATS) * len(written["pdf"]), written

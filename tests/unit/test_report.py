@@ -238,14 +238,14 @@ def test_statement_speaks_the_tenants_language(tmp_path):
     assert "2.000000 GPU-hours on cluster east have no price yet" in html
     for text in ("Example GPU Cloud Ltd.", "12345 Example City", "DE123456789", "Issue date <strong>2026-02-02",
                  "2026-01-31 20:00:00 to 2026-02-01 03:59:59 (inclusive, UTC)", "US Dollar, 2 decimals",
-                 invoice.base_number("team-a", START, END)):
+                 "DRAFT-" + invoice.document_key("team-a", START, END)):
         assert text in html, text
     # hours per resource, never whole-GPU hours added to MIG slice-hours
     assert "1g.10gb slice-hours" in html and "35.333333" not in html and "23.333333" not in html
 
 
-def test_statement_numbers_are_deterministic_and_distinct():
-    n = invoice.base_number
+def test_statement_keys_are_deterministic_and_distinct():
+    n = invoice.document_key
     assert n("team-a", START, END) == n("team-a", START, END)
     assert len({n("team-a", START, END), n("research", START, END), n("team-a", START, END + H)}) == 3
     assert render.period_text(t("2026-01-01T00:00:00Z"), t("2026-02-01T00:00:00Z")) == \

@@ -50,6 +50,7 @@ def cii_xml(invoice: Invoice) -> bytes:
     from drafthorse.models.document import Document
 
     check(invoice)
+    assert invoice.number, "a final invoice is numbered from the ledger before its e-invoice is made"
     doc = Document()
     _header(doc, invoice)
     _agreement(doc.trade.agreement, invoice)
