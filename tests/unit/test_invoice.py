@@ -57,6 +57,7 @@ def test_a_final_invoice_adds_tax_to_the_sum_of_its_lines():
     assert inv.total_due == Decimal("53.11")
     html = render.statement_html(billing_report(), inv)
     for text in ("Invoice no. <strong>", "Due date <strong>2026-03-04", "Team A GmbH", "80331 Munich",
+                 "<div>Country DE</div>", '<div class="muted">Country DE</div>',  # both parties' countries
                  "Customer ID <strong>C-1", "Purchase order <strong>PO-9", "VAT 19 %", "53.11", "IBAN DE0212"):
         assert text in html, text
     assert "DRAFT" not in html
