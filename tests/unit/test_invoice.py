@@ -148,6 +148,17 @@ def test_the_e_invoice_validates_against_the_official_schema():
         assert Decimal(doc.xpath("//ram:DuePayableAmount/text()", namespaces=ns)[0]) == inv.total_due
 
 
+def test_the_e_invoice_has_no_empty_element():
+    """PEPPOL-EN16931-R008 (OpenPEPPOL/peppol-bis-invoice-3 rules/sch/PEPPOL-EN16931-UBL.sch: "Document MUST not
+    contain empty elements", context ``//*[not(*) and not(normalize-space())]``); before, the empty
+    ApplicableHeaderTradeDelivery of every file. The delivery date is the period's last day."""
+    doc = etree.fromstring(einvoice.cii_xml(build()))
+    assert doc.xpath("//*[not(*) and not(normalize-space())]") == []
+    ns = {"ram": doc.nsmap["ram"], "udt": doc.nsmap["udt"]}
+    assert doc.xpath("//ram:ApplicableHeaderTradeDelivery/ram:ActualDeliverySupplyChainEvent/ram:OccurrenceDateTime/"
+                     "udt:DateTimeString/text()", namespaces=ns) == ["20260201"]
+
+
 def test_an_e_invoice_needs_the_countries(capsys):
     with pytest.raises(GpudashError, match="issuer.country"):
         einvoice.cii_xml(build(m=example_model(tax=Tax("VAT", 19))))

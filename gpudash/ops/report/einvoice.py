@@ -13,7 +13,7 @@ Factur-X XMP metadata. Business terms (BT-n) are those of EN 16931-1; codes:
 """
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
 from gpudash.base.errors import GpudashError
@@ -54,6 +54,7 @@ def cii_xml(invoice: Invoice) -> bytes:
     doc = Document()
     _header(doc, invoice)
     _agreement(doc.trade.agreement, invoice)
+    doc.trade.delivery.event.occurrence = _last_day(invoice)
     category, rate = _category(invoice)
     _lines(doc.trade.items, invoice, category, rate)
     _settlement(doc.trade.settlement, invoice, category, rate)
@@ -64,6 +65,15 @@ def cii_xml(invoice: Invoice) -> bytes:
     except etree.LxmlError as err:  # what check() cannot foresee: one line, never a traceback
         raise GpudashError(f"the e-invoice of statement {invoice.number} does not validate against the EN 16931 "
                            f"schema ({str(err)[:200]}): check the model's issuer and billing fields") from None
+
+
+def _last_day(invoice: Invoice) -> date:
+    """The period's last day (UTC), the invoicing period's end (BT-74) and the actual delivery date (BT-72): the
+    usage is delivered through the period. BT-72 keeps ApplicableHeaderTradeDelivery, which the CII schema
+    requires, from being empty: PEPPOL-EN16931-R008 ("Document MUST not contain empty elements", rule context
+    ``//*[not(*) and not(normalize-space())]`` in OpenPEPPOL/peppol-bis-invoice-3 rules/sch/PEPPOL-EN16931-UBL.sch,
+    the same rule for CII) flags an empty element."""
+    return (datetime.fromtimestamp(invoice.end, UTC) - timedelta(seconds=1)).date()
 
 
 def check(invoice: Invoice) -> None:
@@ -134,9 +144,8 @@ def _settlement(settlement, invoice: Invoice, category: str, rate: Decimal) -> N
     seller, cur = invoice.seller, invoice.currency
     settlement.currency_code = cur
     settlement.payment_reference = invoice.number
-    start = datetime.fromtimestamp(invoice.start, UTC)
-    last = datetime.fromtimestamp(invoice.end, UTC) - timedelta(seconds=1)
-    settlement.period.start, settlement.period.end = start.date(), last.date()
+    settlement.period.start = datetime.fromtimestamp(invoice.start, UTC).date()
+    settlement.period.end = _last_day(invoice)
     means = PaymentMeans()
     means.type_code = "58" if seller.iban else "1"
     if seller.iban:
