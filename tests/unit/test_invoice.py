@@ -63,6 +63,14 @@ def test_a_final_invoice_adds_tax_to_the_sum_of_its_lines():
     assert "DRAFT" not in html
 
 
+def test_the_iban_is_printed_once():
+    """Before, an IBAN in the payment lines (where the schema's description suggests it) was printed again."""
+    m = model(tax=Tax("VAT", 19), payment=("Example Bank", "IBAN: DE02 1203 0000 0000 2020 51", "Quote the number"))
+    html = render.statement_html(billing_report(), build(m=m))
+    assert html.count("DE02") == 1 and "IBAN DE02120300000000202051, BIC BYLADEM1001" in html
+    assert "<div>Example Bank</div>" in html and "<div>Quote the number</div>" in html
+
+
 def test_an_exempt_tenant_pays_no_tax_and_reads_why():
     inv = build(tax=Tax(exempt="Reverse charge: the recipient owes the VAT"))
     assert inv.tax_amount == 0 and inv.total_due == inv.subtotal

@@ -264,6 +264,13 @@ def tenant_notes(r: BillingReport, tenant) -> list[str]:
     return notes
 
 
+def payment_lines(issuer) -> list[str]:
+    """The issuer's payment lines without one that gives its ``iban`` already (however spaced): the statement
+    prints the IBAN once, with the BIC, in a line of its own."""
+    iban = issuer.iban.upper()
+    return [x for x in issuer.payment if not iban or iban not in re.sub(r"\s+", "", x).upper()]
+
+
 def statement_html(r: BillingReport, inv: Invoice) -> str:
     """The printable statement of ``inv`` (a tenant's part of ``r``)."""
     cur, tenant = r.currency, inv.buyer
@@ -272,6 +279,7 @@ def statement_html(r: BillingReport, inv: Invoice) -> str:
         per_unit[x.unit] = per_unit.get(x.unit, Decimal(0)) + x.quantity
     return _env().get_template("statement.html.j2").render(
         inv=inv, tenant=tenant, issuer=inv.seller, billing=tenant.billing, number=inv.number,
+        payment=payment_lines(inv.seller),
         issued=inv.issued.isoformat(), due=inv.due.isoformat(), period=period_text(r.start, r.end), currency=cur,
         currency_name=iso4217.Currency(cur).currency_name, digits=common.money_digits(cur),
         single_cluster=r.single_cluster,
