@@ -5,8 +5,9 @@ The XML is built with drafthorse (pretix/python-drafthorse), which models the CI
 validates what it writes against the Factur-X 1.0.07 EN 16931 XSD it ships (``drafthorse/schema/``, the
 FNFE-MPE's published schema); drafthorse's ``pdf.attach_xml`` embeds it in the PDF as ``factur-x.xml`` with the
 Factur-X XMP metadata. Business terms (BT-n) are those of EN 16931-1; codes:
-- document type (UNTDID 1001): 380 commercial invoice, 384 corrected invoice (a revision, with BT-25 naming the
-  invoice it replaces);
+- document type (UNTDID 1001): 380 commercial invoice, 384 corrected invoice (a correction, with its own
+  sequential number and BT-25, the preceding invoice reference of BG-3, naming the invoice it replaces);
+- the actual delivery date (BT-72): the period's last day;
 - VAT category (UNTDID 5305): S standard rate, Z zero rated, E exempt (with the reason, BT-120);
 - payment means (UNTDID 4461): 58 SEPA credit transfer when the issuer has an IBAN, else 1 (not defined);
 - units (UN/ECE Recommendation 20): HUR hour, KWH kilowatt hour (:data:`gpudash.ops.report.invoice.UNIT_CODES`).
@@ -94,7 +95,7 @@ def check(invoice: Invoice) -> None:
 
 
 def _header(doc, invoice: Invoice) -> None:
-    """The document's profile (BT-24), number, type (a revision is 384), issue date and note."""
+    """The document's profile (BT-24), number, type (a correction is 384), issue date and note."""
     from drafthorse.models.note import IncludedNote
 
     doc.context.guideline_parameter.id = GUIDELINE
@@ -136,7 +137,7 @@ def _lines(items, invoice: Invoice, category: str, rate: Decimal) -> None:
 
 
 def _settlement(settlement, invoice: Invoice, category: str, rate: Decimal) -> None:
-    """Currency, period, payment means and terms, the invoice a revision replaces, the VAT breakdown and the
+    """Currency, period, payment means and terms, the invoice a correction replaces, the VAT breakdown and the
     totals."""
     from drafthorse.models.accounting import ApplicableTradeTax
     from drafthorse.models.payment import PaymentMeans, PaymentTerms
