@@ -282,7 +282,14 @@ def test_billing_csv_and_table(hub, model_file):
                        "11.333333,6.23,USD,false")
     assert rows[4:] == [f"{START},{END},energy,east,team-a,team-a,,energy,kWh,6.166667,1.23,USD,false",
                         f"{START},{END},energy,west,research,ml-research,,energy,kWh,9.000000,2.70,USD,false",
-                        f"{START},{END},total,,,,,,,,97.76,USD,false"]
+                        f"{START},{END},total,,,,,,,,97.76,USD,false",
+                        # the provider's section, billed to no one (before: left out of the CSV)
+                        f"{START},{END},provider-energy,east,unallocated,,,energy,kWh,8.000000,1.60,USD,false",
+                        f"{START},{END},provider-energy,west,unallocated,,,energy,kWh,4.000000,1.20,USD,false",
+                        f"{START},{END},provider-gpu,east,,sandbox,a100-80gb,nvidia.com/gpu,GPU-hours,2.000000,6.40,"
+                        "USD,false",
+                        f"{START},{END},provider-energy,east,,sandbox,,energy,kWh,0.800000,0.16,USD,false",
+                        f"{START},{END},provider-total,,,,,,,,9.36,USD,false"]
     assert csv_sums(r.stdout) == Decimal(str(EXPECTED_TOTAL))
     r = report(*common)
     assert r.returncode == 0, r.stderr
@@ -318,7 +325,7 @@ def test_billing_rejects_a_period_off_the_hour(hub, model_file):
 # --- HTML statements --------------------------------------------------------------------------------------------
 def test_billing_html_statements_one_per_tenant(hub, model_file, tmp_path):
     r = report("billing", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START, "--end", END,
-               "--format", "html", "--output-dir", str(tmp_path))
+               "--format", "html", "--output-dir", str(tmp_path), "--final", "--ledger", str(tmp_path / "ledger"))
     assert r.returncode == 0, r.stderr
     paths = [Path(p) for p in r.stdout.split()]
     assert [p.name for p in paths] == ["gpudash-statement-research-20260131T2000Z-20260201T0400Z.html",
@@ -340,7 +347,8 @@ def test_billing_pdf_statements_are_invoices(hub, model_file, tmp_path):
     if not shutil.which("chromium") and not shutil.which("chromium-browser"):
         pytest.skip("chromium is not installed: no PDF")
     r = report("billing", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START, "--end", END,
-               "--format", "pdf", "--output-dir", str(tmp_path), "--issue-date", "2026-02-02")
+               "--format", "pdf", "--output-dir", str(tmp_path), "--issue-date", "2026-02-02", "--final",
+               "--ledger", str(tmp_path / "ledger"))
     assert r.returncode == 0, r.stderr
     totals = {}
     for path in map(Path, r.stdout.split()):
