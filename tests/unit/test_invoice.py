@@ -138,7 +138,13 @@ def test_the_ledger_keeps_a_number_for_the_same_amounts_and_numbers_a_correction
     assert (again.number, again.replaces) == (corrected.number, first.number)
     xml = einvoice.cii_xml(corrected).decode()
     assert "<ram:TypeCode>384</ram:TypeCode>" in xml and f"<ram:IssuerAssignedID>{first.number}<" in xml
-    assert f"Revision: replaces <strong>{first.number}" in render.statement_html(billing_report(), corrected)
+    doc = etree.fromstring(xml.encode())  # BG-3: the original's number (BT-25) and issue date (BT-26)
+    ns = {"ram": doc.nsmap["ram"], "qdt": doc.nsmap["qdt"]}
+    assert doc.xpath("//ram:InvoiceReferencedDocument/ram:FormattedIssueDateTime/qdt:DateTimeString/text()",
+                     namespaces=ns) == ["20260202"]
+    assert official_schema().validate(doc), official_schema().error_log
+    assert f"Revision: replaces <strong>{first.number}</strong> of 2026-02-02" in \
+        render.statement_html(billing_report(), corrected)
     (tmp_path / "ledger" / "GPU.json").write_text("{oops")
     with pytest.raises(GpudashError, match="is not a ledger gpudash wrote"):
         issue(build())

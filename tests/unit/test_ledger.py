@@ -84,6 +84,7 @@ def test_an_e_invoice_that_cannot_be_made_is_refused_before_the_ledger_records_i
     (json.dumps(_history(3))[:-40], "not JSON"),  # torn
     (json.dumps([_history(3)[0], _history(3)[2]]), "entry 1 is not issue"),  # an issue removed: edited
     (json.dumps([{**_history(1)[0], "digest": "x"}]), "entry 0 is not issue"),
+    (json.dumps([{**_history(1)[0], "issued": "yesterday"}]), "entry 0 is not issue"),
     (json.dumps({"number": "GPU-000001"}), "not a list"),
     (json.dumps([{**_history(2)[1], "replaces": ""}]), "entry 0 is not issue GPU-000001"),  # renumbered
     ("[" * 100_000, "not JSON"),

@@ -158,8 +158,10 @@ def _settlement(settlement, invoice: Invoice, category: str, rate: Decimal) -> N
     terms.description = f"Due within {seller.payment_terms_days} days of the issue date"
     terms.due = invoice.due
     settlement.terms.add(terms)
-    if invoice.replaces:
+    if invoice.replaces:  # BG-3: the preceding invoice's number (BT-25) and issue date (BT-26)
         settlement.invoice_referenced_document.issuer_assigned_id = invoice.replaces
+        if invoice.replaces_issued:
+            settlement.invoice_referenced_document.issue_date_time = invoice.replaces_issued
 
     tax = ApplicableTradeTax()
     tax.calculated_amount = invoice.tax_amount

@@ -64,6 +64,7 @@ class Invoice:
     buyer: Tenant
     tax: Tax
     lines: tuple[InvoiceLine, ...]
+    replaces_issued: date | None = None  # the issue date of the invoice this one replaces (EN 16931 BT-26)
 
     @property
     def final(self) -> bool:

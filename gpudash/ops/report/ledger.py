@@ -21,6 +21,7 @@ import os
 import re
 import stat
 from dataclasses import dataclass, replace
+from datetime import date
 from pathlib import Path
 
 from gpudash.base.errors import GpudashError
@@ -32,6 +33,7 @@ LOCK_NAME = ".lock"
 FIELDS = ("number", "key", "digest", "replaces", "issued", "total_due")  # an issue's fields, all strings
 SEQUENCE_DIGITS = 6
 _DIGEST = re.compile("[0-9a-f]{64}")
+_DATE = re.compile("[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])")  # an issue date, as date.isoformat writes it
 _NOFOLLOW = os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 
 
@@ -103,8 +105,9 @@ class Ledger:
         mine = [e for e in issued if e["key"] == invoice.key]
         digest = _digest(invoice)
         if mine and mine[-1]["digest"] == digest:
-            return replace(invoice, number=mine[-1]["number"], replaces=mine[-1]["replaces"]), None
-        invoice = replace(invoice, number=number_in(name, len(issued) + 1), replaces=mine[-1]["number"] if mine else "")
+            return _replacing(replace(invoice, number=mine[-1]["number"]), mine[-1]["replaces"], issued), None
+        invoice = _replacing(replace(invoice, number=number_in(name, len(issued) + 1)),
+                             mine[-1]["number"] if mine else "", issued)
         entry = {"number": invoice.number, "key": invoice.key, "digest": digest, "replaces": invoice.replaces,
                  "issued": invoice.issued.isoformat(), "total_due": str(invoice.total_due)}
         return invoice, Pending(name, (*issued, entry))
@@ -150,6 +153,12 @@ class Ledger:
                               "records: it holds the statements issued so far") from None
 
 
+def _replacing(invoice: Invoice, replaces: str, issued: list[dict]) -> Invoice:
+    """``invoice`` replacing the issue numbered ``replaces`` ("" for none), with that issue's date."""
+    before = next((e["issued"] for e in issued if replaces and e["number"] == replaces), "")
+    return replace(invoice, replaces=replaces, replaces_issued=date.fromisoformat(before) if before else None)
+
+
 def _issues(text: bytes, name: str) -> list[dict]:
     """The issues of series ``name`` in ``text`` as :meth:`Ledger.record` writes them; ValueError says what is
     not (a removed, reordered or renumbered issue breaks the sequence or the chain of replacements)."""
@@ -166,7 +175,8 @@ def _issues(text: bytes, name: str) -> list[dict]:
         if not isinstance(e, dict) or set(e) != set(FIELDS) or not all(isinstance(e[k], str) for k in FIELDS):
             raise ValueError(f"entry {i} is not an object of the string fields {', '.join(FIELDS)}")
         number, replaces = number_in(name, i + 1), last.get(e["key"], "")
-        if (e["number"], e["replaces"]) != (number, replaces) or not _DIGEST.fullmatch(e["digest"]) or not e["key"]:
+        if (e["number"], e["replaces"]) != (number, replaces) or not _DIGEST.fullmatch(e["digest"]) or not e["key"] \
+                or not _DATE.fullmatch(e["issued"]):
             raise ValueError(f"entry {i} is not issue {number} replacing {replaces or 'nothing'}")
         last[e["key"]] = number
     return issued
