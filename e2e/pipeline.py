@@ -270,8 +270,8 @@ def statement_mismatches(report: dict, model: Model, truth: HubTruth, hours) -> 
                     acc = exp.setdefault((c, ns, cls, res), [0.0, 0.0])
                     acc[0] += gh
                     acc[1] += cost
-    got = {(x["cluster"], x["namespace"], x["gpu_class"], x["resource"]): (x["quantity"], x["cost"])
-           for x in report["lines"] if x["kind"] == "gpu" and (x["quantity"] or x["cost"])}
+    got = {(x["cluster"], x["namespace"], x["gpu_class"], x["resource"]): (x["quantity"], float(x["cost"]))
+           for x in report["lines"] if x["kind"] == "gpu" and (x["quantity"] or float(x["cost"]))}  # money: text
     out = [f"line {k}: only in the {'report' if k in got else 'reference'}"
            for k in got.keys() ^ {k for k, v in exp.items() if v[0]}]
     out += [f"line {k}: got {gh} GPU-hours, {cost} expected {exp[k]}" for k, (gh, cost) in got.items() if k in exp

@@ -170,7 +170,7 @@ def ok_json(*args: str) -> tuple[dict, str]:
 # west research mi300x amd.com/gpu: sim-0 4 GPUs x 3 h (22:30-01:30) = 12 GPU-h x 4.10 = 49.20
 def _line(kind, cluster, tenant, namespace, gpu_class, resource, unit, quantity, cost) -> dict:
     return {"kind": kind, "cluster": cluster, "tenant": tenant, "namespace": namespace, "gpu_class": gpu_class,
-            "resource": resource, "unit": unit, "quantity": quantity, "cost": cost}
+            "resource": resource, "unit": unit, "quantity": quantity, "cost": f"{cost:.2f}"}  # JSON money: decimal text
 
 
 EXPECTED_LINES = [
@@ -193,13 +193,13 @@ EXPECTED_PROVIDER = [*EXPECTED_UNALLOCATED,
                      _line("provider-gpu", "east", "", "sandbox", "a100-80gb", "nvidia.com/gpu", "GPU-hours", 2.0, 6.4),
                      _line("provider-energy", "east", "", "sandbox", "", "energy", "kWh", 0.8, 0.16)]
 EXPECTED_TOTALS = [
-    {"tenant": "research", "by_unit": [{"unit": "GPU-hours", "quantity": 12.0, "cost": 49.20},
-                                       {"unit": "kWh", "quantity": 9.0, "cost": 2.70}], "cost": 51.90},
-    {"tenant": "team-a", "by_unit": [{"unit": "GPU-hours", "quantity": 12.0, "cost": 38.40},
-                                     {"unit": "1g.10gb slice-hours", "quantity": 11.333333, "cost": 6.23},
-                                     {"unit": "kWh", "quantity": 6.166667, "cost": 1.23}],
-     "cost": 45.86}]  # 38.40 + 6.23 + 1.23 (each line rounded once, then summed)
-EXPECTED_TOTAL = 97.76  # 51.90 + 45.86
+    {"tenant": "research", "by_unit": [{"unit": "GPU-hours", "quantity": 12.0, "cost": "49.20"},
+                                       {"unit": "kWh", "quantity": 9.0, "cost": "2.70"}], "cost": "51.90"},
+    {"tenant": "team-a", "by_unit": [{"unit": "GPU-hours", "quantity": 12.0, "cost": "38.40"},
+                                     {"unit": "1g.10gb slice-hours", "quantity": 11.333333, "cost": "6.23"},
+                                     {"unit": "kWh", "quantity": 6.166667, "cost": "1.23"}],
+     "cost": "45.86"}]  # 38.40 + 6.23 + 1.23 (each line rounded once, then summed)
+EXPECTED_TOTAL = "97.76"  # 51.90 + 45.86
 
 
 def test_billing_json_matches_the_hand_computed_invoice(hub, model_file):
@@ -208,12 +208,12 @@ def test_billing_json_matches_the_hand_computed_invoice(hub, model_file):
     assert (data["start"], data["end"], data["currency"]) == (START, END, "USD")
     json_sums(data)
     assert data["lines"] == EXPECTED_LINES + EXPECTED_ENERGY
-    assert data["provider"] == {"lines": EXPECTED_PROVIDER, "total_cost": 9.36}  # never in a tenant's total
+    assert data["provider"] == {"lines": EXPECTED_PROVIDER, "total_cost": "9.36"}  # never in a tenant's total
     assert data["totals"] == EXPECTED_TOTALS
     assert data["total_cost"] == EXPECTED_TOTAL
-    assert data["by_unit"] == [{"unit": "GPU-hours", "quantity": 24.0, "cost": 87.60},
-                               {"unit": "1g.10gb slice-hours", "quantity": 11.333333, "cost": 6.23},
-                               {"unit": "kWh", "quantity": 15.166667, "cost": 3.93}]
+    assert data["by_unit"] == [{"unit": "GPU-hours", "quantity": 24.0, "cost": "87.60"},
+                               {"unit": "1g.10gb slice-hours", "quantity": 11.333333, "cost": "6.23"},
+                               {"unit": "kWh", "quantity": 15.166667, "cost": "3.93"}]
     # never silent: the non-tenant namespace (dev-0: 1 GPU x 2 h = 2 GPU-h, 6.40 USD), the unpriced T4 (old-0:
     # 2 GPU-h) and the cluster of the model that never pushed
     warnings = "\n".join(data["warnings"])
@@ -235,8 +235,9 @@ def test_billing_by_month_splits_at_the_boundary(hub, model_file):
     feb, _ = ok_json("billing", "--prometheus-url", hub.url, "-c", str(model_file),
                      "--start", "2026-02-01T00:00:00Z", "--end", END)
     # January (20-24): train-0 8 + mig infer-0 4; sim-0 22:30-24:00 = 1.5 h x 4 = 6 GPU-h
-    gpu = lambda data: [(x["resource"], x["quantity"], x["cost"]) for x in data["lines"] if x["kind"] == "gpu"]  # noqa: E731
-    energy = lambda data: [(x["quantity"], x["cost"]) for x in data["lines"] if x["kind"] == "energy"]  # noqa: E731
+    gpu = lambda data: [(x["resource"], x["quantity"], float(x["cost"]))  # noqa: E731
+                        for x in data["lines"] if x["kind"] == "gpu"]
+    energy = lambda data: [(x["quantity"], float(x["cost"])) for x in data["lines"] if x["kind"] == "energy"]  # noqa: E731
     assert gpu(jan) == [
         ("nvidia.com/gpu", 8.0, 25.60), ("nvidia.com/mig-1g.10gb", 4.0, 2.20), ("amd.com/gpu", 6.0, 24.60)]
     # February (00-04): notebook-0 4; infer-0 3 h 20 min + infer-1 4 h = 7.333333; sim-0 00:00-01:30 = 6 GPU-h
@@ -252,8 +253,8 @@ def test_billing_for_one_tenant_and_one_cluster(hub, model_file):
     data, _ = ok_json("billing", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START,
                       "--end", END, "--tenant", "research")
     assert data["lines"] == EXPECTED_LINES[2:] + EXPECTED_ENERGY[1:]
-    assert data["total_cost"] == 51.90  # 49.20 + 2.70 of energy
-    assert data["provider"] == {"lines": [], "total_cost": 0.0}  # the provider's lines are not a tenant's
+    assert data["total_cost"] == "51.90"  # 49.20 + 2.70 of energy
+    assert data["provider"] == {"lines": [], "total_cost": "0.00"}  # the provider's lines are not a tenant's
     assert not any("sandbox" in w or "north" in w for w in data["warnings"])  # a tenant sees only its own namespace
     data, _ = ok_json("billing", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START,
                       "--end", END, "--cluster", "east")
@@ -283,7 +284,14 @@ def test_billing_csv_and_table(hub, model_file):
                        "11.333333,6.23,USD,false")
     assert rows[4:] == [f"{START},{END},energy,east,team-a,team-a,,energy,kWh,6.166667,1.23,USD,false",
                         f"{START},{END},energy,west,research,ml-research,,energy,kWh,9.000000,2.70,USD,false",
-                        f"{START},{END},total,,,,,,,,97.76,USD,false"]
+                        f"{START},{END},total,,,,,,,,97.76,USD,false",
+                        # the provider's section, billed to no one (before: left out of the CSV)
+                        f"{START},{END},provider-energy,east,unallocated,,,energy,kWh,8.000000,1.60,USD,false",
+                        f"{START},{END},provider-energy,west,unallocated,,,energy,kWh,4.000000,1.20,USD,false",
+                        f"{START},{END},provider-gpu,east,,sandbox,a100-80gb,nvidia.com/gpu,GPU-hours,2.000000,6.40,"
+                        "USD,false",
+                        f"{START},{END},provider-energy,east,,sandbox,,energy,kWh,0.800000,0.16,USD,false",
+                        f"{START},{END},provider-total,,,,,,,,9.36,USD,false"]
     assert csv_sums(r.stdout) == Decimal(str(EXPECTED_TOTAL))
     r = report(*common)
     assert r.returncode == 0, r.stderr
@@ -317,7 +325,7 @@ def test_billing_focus_and_ubl_from_the_hub(hub, tmp_path):
 def test_billing_period_without_data_is_an_empty_report(hub, model_file):
     data, _ = ok_json("billing", "--prometheus-url", hub.url, "-c", str(model_file),
                       "--start", "2026-03-01T00:00:00Z", "--end", "2026-03-02T00:00:00Z")
-    assert data["lines"] == [] and data["totals"] == [] and data["total_cost"] == 0
+    assert data["lines"] == [] and data["totals"] == [] and data["total_cost"] == "0.00"
     assert any("recorded nothing in this period" in w for w in data["warnings"])
 
 
@@ -341,7 +349,7 @@ def test_billing_rejects_a_period_off_the_hour(hub, model_file):
 # --- HTML statements --------------------------------------------------------------------------------------------
 def test_billing_html_statements_one_per_tenant(hub, model_file, tmp_path):
     r = report("billing", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START, "--end", END,
-               "--format", "html", "--output-dir", str(tmp_path))
+               "--format", "html", "--output-dir", str(tmp_path), "--final", "--ledger", str(tmp_path / "ledger"))
     assert r.returncode == 0, r.stderr
     paths = [Path(p) for p in r.stdout.split()]
     assert [p.name for p in paths] == ["gpudash-statement-research-20260131T2000Z-20260201T0400Z.html",
@@ -363,7 +371,8 @@ def test_billing_pdf_statements_are_invoices(hub, model_file, tmp_path):
     if not shutil.which("chromium") and not shutil.which("chromium-browser"):
         pytest.skip("chromium is not installed: no PDF")
     r = report("billing", "--prometheus-url", hub.url, "-c", str(model_file), "--start", START, "--end", END,
-               "--format", "pdf", "--output-dir", str(tmp_path), "--issue-date", "2026-02-02")
+               "--format", "pdf", "--output-dir", str(tmp_path), "--issue-date", "2026-02-02", "--final",
+               "--ledger", str(tmp_path / "ledger"))
     assert r.returncode == 0, r.stderr
     totals = {}
     for path in map(Path, r.stdout.split()):
@@ -396,7 +405,7 @@ def test_statement_picture_and_e_invoice_in_the_docs(hub, tmp_path):
         out = tmp_path / fmt
         r = report("billing", "--prometheus-url", hub.url, "-c", str(model), "--start", START, "--end", END,
                    "--tenant", "team-a", "--format", fmt, "--output-dir", str(out), "--issue-date", "2026-02-02",
-                   "--final")
+                   "--final", "--ledger", str(tmp_path / "ledger"))
         assert r.returncode == 0, r.stderr
         (path,) = map(Path, r.stdout.split())
         return path
@@ -438,8 +447,8 @@ def test_a_statement_of_a_period_not_over_is_a_draft_and_never_an_invoice(hub, m
 
 
 def test_a_corrected_statement_is_a_revision_through_the_ledger(hub, tmp_path):
-    """The same amounts issued twice keep their number; other amounts (here another VAT rate) are revision R1,
-    which names the number it replaces and is a corrected invoice (type 384) in the e-invoice."""
+    """The same amounts issued twice keep their number; other amounts (here another VAT rate) take the series'
+    next number, name the number they replace and are a corrected invoice (type 384) in the e-invoice."""
     ledger = tmp_path / "ledger"
     numbers = []
     for rate in (19, 19, 7):
@@ -448,11 +457,12 @@ def test_a_corrected_statement_is_a_revision_through_the_ledger(hub, tmp_path):
                                                                      "tax": {"label": "VAT", "rate": rate}}}))
         out = tmp_path / f"out-{len(numbers)}"
         r = report("billing", "--prometheus-url", hub.url, "-c", str(model), "--start", START, "--end", END,
-                   "--tenant", "team-a", "--format", "xml", "--output-dir", str(out), "--ledger", str(ledger))
+                   "--tenant", "team-a", "--format", "xml", "--output-dir", str(out), "--final",
+                   "--ledger", str(ledger))
         assert r.returncode == 0, r.stderr
         xml = Path(r.stdout.split()[0]).read_text()
         numbers.append(re.search(r"<rsm:ExchangedDocument>\s*<ram:ID>([^<]+)</ram:ID>", xml)[1])
-    assert numbers[0] == numbers[1] and numbers[2] == f"{numbers[0]}-R1"
+    assert numbers == ["GPU-000001", "GPU-000001", "GPU-000002"]
     assert "<ram:TypeCode>384</ram:TypeCode>" in xml and f"<ram:IssuerAssignedID>{numbers[0]}<" in xml
 
 

@@ -8,6 +8,10 @@ from gpudash.model.schema_types import TEXT_CHAR, Schema, closed_object
 _TEXT = {"title": "one line of text without control characters", "type": "string",
          "maxLength": 200, "pattern": f"^{TEXT_CHAR}*$"}
 _LINES = {"type": "array", "items": {**_TEXT, "minLength": 1}, "maxItems": 6}
+# A number's parts: letters and digits joined by single dots, dashes or underscores, never starting "DRAFT" (a
+# draft's number), so that a number is a safe file name of the ledger and no final number reads as a draft's.
+_NUMBER_PART = {"type": "string", "maxLength": 20,
+                "pattern": "^(?![Dd][Rr][Aa][Ff][Tt])[A-Za-z0-9]+([._-][A-Za-z0-9]+)*$"}
 _COUNTRY = {"title": "an ISO 3166-1 alpha-2 country code (two uppercase letters)", "type": "string",
             "pattern": "^[A-Z]{2}$"}
 # A Peppol participant identifier: the EAS scheme (4 digits, OpenPEPPOL/peppol-bis-invoice-3
@@ -66,6 +70,11 @@ def issuer() -> Schema:
                 "description": "The account's BIC."},
         "tax": {**tax(), "description": "Tax of every tenant's invoice unless its billing section names another; "
                                         "default: a tax of 0 %.", "default": {"label": "Tax", "rate": 0}},
+        "invoice_prefix": {**_NUMBER_PART, "title": "letters and digits, not starting DRAFT", "default": "GPU",
+                           "description": "Prefix of every final invoice number: <prefix>[-<series>]-<sequence>."},
+        "invoice_series": {**_NUMBER_PART, "title": "letters and digits, not starting DRAFT",
+                           "description": "The numbering series (e.g. a year, 2026): each prefix and series counts "
+                                          "1, 2, 3... without gaps in the ledger; default: one series."},
         "hours_digits": {"title": "decimals in [0, 6]", "type": "integer", "minimum": 0, "maximum": 6, "default": 2,
                          "description": "Decimals of GPU-hour quantities printed on invoices; amounts are always "
                                         "computed from the unrounded figures."},

@@ -101,7 +101,8 @@ def issuer(d: dict[str, Any], ctx: Ctx) -> Issuer:
                   tax_id=d.get("tax_id", ""), email=d.get("email", ""), peppol_id=d.get("peppol_id", ""),
                   payment_terms_days=d["payment_terms_days"],
                   payment=tuple(d.get("payment", ())), iban=d.get("iban", ""), bic=d.get("bic", ""),
-                  tax=tax(d["tax"], ("issuer", "tax"), ctx), hours_digits=d["hours_digits"],
+                  tax=tax(d["tax"], ("issuer", "tax"), ctx), invoice_prefix=d["invoice_prefix"],
+                  invoice_series=d.get("invoice_series", ""), hours_digits=d["hours_digits"],
                   kwh_digits=d["kwh_digits"])
 
 

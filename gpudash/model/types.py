@@ -266,6 +266,8 @@ class Issuer:
     iban: str = ""  # the e-invoice's SEPA credit transfer account (payment means 58), when set
     bic: str = ""
     tax: Tax = Tax()  # every tenant's unless its billing identity names another
+    invoice_prefix: str = "GPU"  # final invoice numbers: <prefix>[-<series>]-<sequence> (the ledger counts them)
+    invoice_series: str = ""
     hours_digits: int = 2  # decimals of GPU-hour quantities on an invoice (amounts use the unrounded figures)
     kwh_digits: int = 3  # decimals of kWh quantities on an invoice
 

@@ -3,6 +3,8 @@ Chromium; everything else without a server or a process: tests/unit/test_report.
 e2e/test_reports.py."""
 from __future__ import annotations
 
+import re
+import subprocess
 from decimal import Decimal
 
 import pytest
@@ -50,3 +52,7 @@ def test_statement_pdf_is_an_invoice(tmp_path):
     lines, total = invoice.check(text, "USD")
     assert [a for _, _, a in lines] == [Decimal("38.40"), Decimal("6.23")] and total == Decimal("44.63")
     assert "Invoice no." in text and "Example GPU Cloud Ltd." in text and "file://" not in text  # no header/footer
+    # one page when the lines fit (issue 46 item 4: page 2 held only the budget, the notes and the footer)
+    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True).stdout
+    assert re.search(r"^Pages:\s+1$", info, re.M), info
+    assert "Budget" in text and "have no price yet" in text and "rounded once" in text  # all of it on that page

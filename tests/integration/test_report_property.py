@@ -67,7 +67,7 @@ def _statement(value: str) -> tuple[str, bytes]:
     report = billing_report()
     tenant = next(t for t in model.tenants if t.name == "team-a")
     report.tenants = [tenant]
-    inv = invoice.build(report, tenant, model, ISSUED, NOW)
+    inv = replace(invoice.build(report, tenant, model, ISSUED, NOW), number="GPU-000001")  # as the ledger numbers it
     assert inv.final, inv.draft
     return render.statement_html(report, inv), einvoice.cii_xml(inv)
 

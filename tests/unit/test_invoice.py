@@ -41,22 +41,34 @@ def team_a(report, **billing):
     return tenant
 
 
-def build(report=None, now=NOW, m=None, **billing):
+def build(report=None, now=NOW, m=None, numbered=True, **billing):
+    """team-a's invoice; a final one numbered as a first ledger would (``numbered``)."""
     report = report or billing_report()
-    return invoice.build(report, team_a(report, **billing), m or model(tax=Tax("VAT", 19)), ISSUED, now)
+    inv = invoice.build(report, team_a(report, **billing), m or model(tax=Tax("VAT", 19)), ISSUED, now)
+    return replace(inv, number="GPU-000001") if inv.final and numbered else inv
 
 
 def test_a_final_invoice_adds_tax_to_the_sum_of_its_lines():
+    assert build(numbered=False).number == ""  # the ledger numbers it
     inv = build()
-    assert inv.final and inv.number == invoice.base_number("team-a", START, END) and inv.due == date(2026, 3, 4)
+    assert inv.final and inv.key == invoice.document_key("team-a", START, END) and inv.due == date(2026, 3, 4)
     assert inv.subtotal == Decimal("44.63") == sum(x.amount for x in inv.lines)
     assert inv.tax_amount == Decimal("8.48")  # 44.63 x 19 % = 8.4797, rounded once
     assert inv.total_due == Decimal("53.11")
     html = render.statement_html(billing_report(), inv)
     for text in ("Invoice no. <strong>", "Due date <strong>2026-03-04", "Team A GmbH", "80331 Munich",
+                 "<div>Country DE</div>", '<div class="muted">Country DE</div>',  # both parties' countries
                  "Customer ID <strong>C-1", "Purchase order <strong>PO-9", "VAT 19 %", "53.11", "IBAN DE0212"):
         assert text in html, text
     assert "DRAFT" not in html
+
+
+def test_the_iban_is_printed_once():
+    """Before, an IBAN in the payment lines (where the schema's description suggests it) was printed again."""
+    m = model(tax=Tax("VAT", 19), payment=("Example Bank", "IBAN: DE02 1203 0000 0000 2020 51", "Quote the number"))
+    html = render.statement_html(billing_report(), build(m=m))
+    assert html.count("DE02") == 1 and "IBAN DE02120300000000202051, BIC BYLADEM1001" in html
+    assert "<div>Example Bank</div>" in html and "<div>Quote the number</div>" in html
 
 
 def test_an_exempt_tenant_pays_no_tax_and_reads_why():
@@ -76,7 +88,7 @@ def test_a_statement_not_final_yet_is_a_draft_with_a_number_of_its_own(now, reas
     report.readable_end = readable_until(report.end, now)
     inv = build(report, now=now)
     assert inv.draft and reason in "; ".join(inv.draft)
-    assert inv.number.startswith("DRAFT-GPU-") and inv.number != invoice.base_number("team-a", START, END)
+    assert inv.number.startswith(f"DRAFT-{invoice.document_key('team-a', START, END)}-")
     assert render.statement_filename(inv).endswith("-DRAFT.html")
     html = render.statement_html(report, inv)
     assert 'class="draft-mark"' in html and "DRAFT statement (not an invoice)" in html and "Due date" not in html
@@ -109,7 +121,7 @@ def test_products_are_described_in_words():
     assert ": GPU partition cpx-1" in d("mi300x", "amd.com/cpx-1") and d("x", "energy") == "GPU energy on cluster east"
 
 
-def test_the_ledger_keeps_a_number_for_the_same_amounts_and_revises_a_correction(tmp_path):
+def test_the_ledger_keeps_a_number_for_the_same_amounts_and_numbers_a_correction_next(tmp_path):
     def issue(inv):
         with ledger.Ledger(tmp_path / "ledger") as book:
             inv, pending = book.number(inv)
@@ -117,16 +129,23 @@ def test_the_ledger_keeps_a_number_for_the_same_amounts_and_revises_a_correction
                 book.record(pending)
             return inv
 
-    first = issue(build())
-    assert issue(build()).number == first.number and not first.replaces
+    first = issue(build(numbered=False))
+    assert first.number == "GPU-000001" and not first.replaces
+    assert issue(build()).number == first.number
     corrected = issue(build(m=model(tax=Tax("VAT", 7))))
-    assert corrected.number == f"{first.number}-R1" and corrected.replaces == first.number
+    assert corrected.number == "GPU-000002" and corrected.replaces == first.number
     again = issue(build(m=model(tax=Tax("VAT", 7))))
     assert (again.number, again.replaces) == (corrected.number, first.number)
     xml = einvoice.cii_xml(corrected).decode()
     assert "<ram:TypeCode>384</ram:TypeCode>" in xml and f"<ram:IssuerAssignedID>{first.number}<" in xml
-    assert f"Revision: replaces <strong>{first.number}" in render.statement_html(billing_report(), corrected)
-    (tmp_path / "ledger" / f"{first.number}.json").write_text("{oops")
+    doc = etree.fromstring(xml.encode())  # BG-3: the original's number (BT-25) and issue date (BT-26)
+    ns = {"ram": doc.nsmap["ram"], "qdt": doc.nsmap["qdt"]}
+    assert doc.xpath("//ram:InvoiceReferencedDocument/ram:FormattedIssueDateTime/qdt:DateTimeString/text()",
+                     namespaces=ns) == ["20260202"]
+    assert official_schema().validate(doc), official_schema().error_log
+    assert f"Revision: replaces <strong>{first.number}</strong> of 2026-02-02" in \
+        render.statement_html(billing_report(), corrected)
+    (tmp_path / "ledger" / "GPU.json").write_text("{oops")
     with pytest.raises(GpudashError, match="is not a ledger gpudash wrote"):
         issue(build())
 
@@ -141,6 +160,17 @@ def test_the_e_invoice_validates_against_the_official_schema():
                                                  "ram:LineTotalAmount/text()", namespaces=ns)]
         assert sum(amounts) == inv.subtotal == Decimal(doc.xpath("//ram:LineTotalAmount/text()", namespaces=ns)[-1])
         assert Decimal(doc.xpath("//ram:DuePayableAmount/text()", namespaces=ns)[0]) == inv.total_due
+
+
+def test_the_e_invoice_has_no_empty_element():
+    """PEPPOL-EN16931-R008 (OpenPEPPOL/peppol-bis-invoice-3 rules/sch/PEPPOL-EN16931-UBL.sch: "Document MUST not
+    contain empty elements", context ``//*[not(*) and not(normalize-space())]``); before, the empty
+    ApplicableHeaderTradeDelivery of every file. The delivery date is the period's last day."""
+    doc = etree.fromstring(einvoice.cii_xml(build()))
+    assert doc.xpath("//*[not(*) and not(normalize-space())]") == []
+    ns = {"ram": doc.nsmap["ram"], "udt": doc.nsmap["udt"]}
+    assert doc.xpath("//ram:ApplicableHeaderTradeDelivery/ram:ActualDeliverySupplyChainEvent/ram:OccurrenceDateTime/"
+                     "udt:DateTimeString/text()", namespaces=ns) == ["20260201"]
 
 
 def test_an_e_invoice_needs_the_countries(capsys):
@@ -171,7 +201,8 @@ def test_each_statement_format_writes_a_file_name_of_its_own(tmp_path, monkeypat
     m = example_model(country="AT", tax=Tax("VAT", 20), peppol_id="0088:4000001000005")  # ubl: not DE (ubl.py)
     written = {}
     for fmt in cli.STATEMENT_FORMATS:
-        args = Namespace(format=fmt, output_dir=str(tmp_path), issue_date=ISSUED, final=False, ledger=None)
+        args = Namespace(format=fmt, output_dir=str(tmp_path), issue_date=ISSUED, final=True,
+                         ledger=str(tmp_path / "ledger"))
         written[fmt] = cli._write_statements(report, m, args)
     paths = [p for ps in written.values() for p in ps]
     assert len(set(paths)) == len(paths) == len(cli.STATEMENT_FORMATS) * len(written["pdf"]), written

@@ -527,3 +527,17 @@ def test_a_character_xml_cannot_carry_is_refused_in_an_invoice_field(example_dat
 def test_an_invoice_field_keeps_any_other_character(example_data):
     example_data["issuer"]["name"] = "Ça & Cie — 株式会社 <Ltd> \"x\" \u2028 \U0001F600 \t"[:-2]
     assert model_from_dict(example_data).issuer.name.startswith("Ça & Cie")
+
+
+@pytest.mark.parametrize("field,value", [("invoice_prefix", "DRAFT"), ("invoice_prefix", "draft-x"),
+                                         ("invoice_series", "Draft2026"), ("invoice_prefix", "A/B"),
+                                         ("invoice_series", "../x"), ("invoice_prefix", "")])
+def test_an_invoice_number_part_is_a_safe_name_never_read_as_a_draft(example_data, field, value):
+    """A final number never starts DRAFT (a draft's), and prefix and series name the ledger's file (issue 46)."""
+    example_data["issuer"][field] = value
+    with pytest.raises(InputError) as info:
+        model_from_dict(example_data)
+    (err,) = getattr(info.value, "errors", [info.value])
+    assert err.path == f"issuer.{field}" and "\n" not in str(err), str(err)
+    example_data["issuer"][field] = "ACME-2026"
+    assert getattr(model_from_dict(example_data).issuer, field) == "ACME-2026"

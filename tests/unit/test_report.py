@@ -152,19 +152,19 @@ def test_billing_json_shape_and_rounding():
     assert data["start"] == "2026-01-31T20:00:00Z" and data["end"] == "2026-02-01T04:00:00Z"
     assert data["lines"][1] == {"kind": "gpu", "cluster": "east", "tenant": "team-a", "namespace": "team-a",
                                 "gpu_class": "a100-80gb", "resource": "nvidia.com/mig-1g.10gb",
-                                "unit": "1g.10gb slice-hours", "quantity": 11.333333, "cost": 6.23}
+                                "unit": "1g.10gb slice-hours", "quantity": 11.333333, "cost": "6.23"}
     # totals are sums of the rounded lines: 38.40 + 6.23 = 44.63; 44.63 + 49.20 = 93.83; quantities per unit only
     assert data["totals"] == [
-        {"tenant": "research", "by_unit": [{"unit": "GPU-hours", "quantity": 12.0, "cost": 49.2}], "cost": 49.2},
-        {"tenant": "team-a", "by_unit": [{"unit": "GPU-hours", "quantity": 12.0, "cost": 38.4},
-                                         {"unit": "1g.10gb slice-hours", "quantity": 11.333333, "cost": 6.23}],
-         "cost": 44.63}]
-    assert data["by_unit"] == [{"unit": "GPU-hours", "quantity": 24.0, "cost": 87.6},
-                               {"unit": "1g.10gb slice-hours", "quantity": 11.333333, "cost": 6.23}]
-    assert data["total_cost"] == 93.83
+        {"tenant": "research", "by_unit": [{"unit": "GPU-hours", "quantity": 12.0, "cost": "49.20"}], "cost": "49.20"},
+        {"tenant": "team-a", "by_unit": [{"unit": "GPU-hours", "quantity": 12.0, "cost": "38.40"},
+                                         {"unit": "1g.10gb slice-hours", "quantity": 11.333333, "cost": "6.23"}],
+         "cost": "44.63"}]
+    assert data["by_unit"] == [{"unit": "GPU-hours", "quantity": 24.0, "cost": "87.60"},
+                               {"unit": "1g.10gb slice-hours", "quantity": 11.333333, "cost": "6.23"}]
+    assert data["total_cost"] == "93.83"  # money as decimal strings at the currency's exponent, never floats
     assert {x["kind"] for x in data["lines"]} == {"gpu"}  # no energy on the hub: no energy lines
     assert data["warnings"] and data["provider"]["lines"][0]["namespace"] == "sandbox"
-    assert data["provider"]["lines"][0]["kind"] == "provider-gpu" and data["provider"]["total_cost"] == 6.4
+    assert data["provider"]["lines"][0]["kind"] == "provider-gpu" and data["provider"]["total_cost"] == "6.40"
 
 
 def test_billing_csv_and_table():
@@ -173,8 +173,11 @@ def test_billing_csv_and_table():
                        "quantity", "cost", "currency", "partial"]
     assert rows[2][6:] == ["a100-80gb", "nvidia.com/mig-1g.10gb", "1g.10gb slice-hours", "11.333333", "6.23", "USD",
                            "false"]
-    assert rows[-1][2] == "total" and rows[-1][-3:] == ["93.83", "USD", "false"]  # the sum of the rows above it
-    assert "sandbox" not in render.billing_csv(billing_report())  # the provider's lines are in no tenant's file
+    total = next(i for i, row in enumerate(rows) if row[2] == "total")
+    assert rows[total][-3:] == ["93.83", "USD", "false"]  # the sum of the billed rows above it
+    # the provider's own section after it, labelled by kind, with its own total (before: left out of the file)
+    assert [row[2] for row in rows[total + 1:]] == ["provider-gpu", "provider-total"]
+    assert rows[total + 1][5] == "sandbox" and rows[-1][-3:] == ["6.40", "USD", "false"]
     text = render.billing_table(billing_report())
     assert "GPU billing 2026-01-31T20:00:00Z .. 2026-02-01T04:00:00Z (USD)" in text
     # whole-GPU hours and slice-hours are never added up (12 + 12 + 11.333333 would be 35.333333)
@@ -238,14 +241,14 @@ def test_statement_speaks_the_tenants_language(tmp_path):
     assert "2.000000 GPU-hours on cluster east have no price yet" in html
     for text in ("Example GPU Cloud Ltd.", "12345 Example City", "DE123456789", "Issue date <strong>2026-02-02",
                  "2026-01-31 20:00:00 to 2026-02-01 03:59:59 (inclusive, UTC)", "US Dollar, 2 decimals",
-                 invoice.base_number("team-a", START, END)):
+                 "DRAFT-" + invoice.document_key("team-a", START, END)):
         assert text in html, text
     # hours per resource, never whole-GPU hours added to MIG slice-hours
     assert "1g.10gb slice-hours" in html and "35.333333" not in html and "23.333333" not in html
 
 
-def test_statement_numbers_are_deterministic_and_distinct():
-    n = invoice.base_number
+def test_statement_keys_are_deterministic_and_distinct():
+    n = invoice.document_key
     assert n("team-a", START, END) == n("team-a", START, END)
     assert len({n("team-a", START, END), n("research", START, END), n("team-a", START, END + H)}) == 3
     assert render.period_text(t("2026-01-01T00:00:00Z"), t("2026-02-01T00:00:00Z")) == \
@@ -369,9 +372,9 @@ def json_sums(data: dict) -> None:
 
 
 def csv_sums(text: str) -> Decimal:
-    """The CSV's total row, checked to be the sum of the rows above it."""
+    """The CSV's total row, checked to be the sum of the billed rows above it (the provider's section follows)."""
     rows = list(csv.DictReader(io.StringIO(text)))
-    *lines, total = rows
+    *lines, total = [r for r in rows if not r["kind"].startswith("provider-")]
     assert total["kind"] == "total" and all(r["kind"] in ("gpu", "energy") for r in lines)
     assert Decimal(total["cost"]) == sum(Decimal(r["cost"]) for r in lines)
     return Decimal(total["cost"])
@@ -390,7 +393,7 @@ def html_sums(html: str) -> Decimal:
 def test_json_totals_are_sums_of_printed_lines():
     data = json.loads(render.dumps(naive_report().to_json()))
     json_sums(data)
-    assert [t["cost"] for t in data["totals"]] == [0.68, 3.0] and data["total_cost"] == 3.68
+    assert [t["cost"] for t in data["totals"]] == ["0.68", "3.00"] and data["total_cost"] == "3.68"
     assert {u["unit"] for u in data["by_unit"]} == {"GPU-hours", "1g.10gb slice-hours", "shared GPU-hours"}
 
 
@@ -445,6 +448,9 @@ def test_totals_follow_the_currency_minor_unit(currency, line_cost, total):
     team = [_cells(row) for row in text.splitlines() if " team-a " in f" {row} " and row.startswith("east")]
     assert {r[7] for r in team} == {line_cost}
     assert _cells(text.splitlines()[-5]) == ["team-a", "all units", total]  # team-a's total in the totals table
+    data = json.loads(render.dumps(naive_report(currency).to_json()))  # the JSON's money at the same exponent
+    assert {x["cost"] for x in data["lines"] if x["tenant"] == "team-a"} == {line_cost}
+    assert [t["cost"] for t in data["totals"] if t["tenant"] == "team-a"] == [total]
 
 
 def test_html_totals_and_budget_are_sums_of_printed_lines(tmp_path):
@@ -491,22 +497,26 @@ def test_energy_lines_in_every_format_and_every_total_is_the_sum_of_its_lines(tm
     data = json.loads(render.dumps(report.to_json()))
     json_sums(data)
     # research: 0.68 GPU + 2 x 0.13 energy (each line rounded once, not 0.25 rounded from the sum); team-a 3.00 + 0.20
-    assert [(t["tenant"], t["cost"]) for t in data["totals"]] == [("research", 0.94), ("team-a", 3.2)]
-    assert data["total_cost"] == 4.14
+    assert [(t["tenant"], t["cost"]) for t in data["totals"]] == [("research", "0.94"), ("team-a", "3.20")]
+    assert data["total_cost"] == "4.14"
     energy = [x for x in data["lines"] if x["kind"] == "energy"]
     assert energy[0] == {"kind": "energy", "cluster": "east", "tenant": "research", "namespace": "ml-research",
-                         "gpu_class": "", "resource": "energy", "unit": "kWh", "quantity": 0.000001, "cost": 0.13}
+                         "gpu_class": "", "resource": "energy", "unit": "kWh", "quantity": 0.000001, "cost": "0.13"}
     assert [(x["kind"], x["cluster"], x["quantity"], x["cost"]) for x in data["provider"]["lines"]] == [
-        ("provider-energy", "east", 3.25, 0.65), ("provider-energy", "west", 1.5, 0.3)]
-    assert data["provider"]["total_cost"] == 0.95
-    assert {"unit": "kWh", "quantity": 1.000002, "cost": 0.46} in data["by_unit"]  # never the unallocated 4.75 kWh
+        ("provider-energy", "east", 3.25, "0.65"), ("provider-energy", "west", 1.5, "0.30")]
+    assert data["provider"]["total_cost"] == "0.95"
+    assert {"unit": "kWh", "quantity": 1.000002, "cost": "0.46"} in data["by_unit"]  # never the unallocated 4.75 kWh
 
     text = render.billing_csv(report)
-    rows = list(csv.DictReader(io.StringIO(text)))[:-1]
+    rows = [r for r in csv.DictReader(io.StringIO(text)) if r["kind"] in ("gpu", "energy")]
     billed: dict[str, Decimal] = {}
     for r in rows:
         billed[r["tenant"]] = billed.get(r["tenant"], Decimal(0)) + Decimal(r["cost"])
     assert billed == {"team-a": Decimal("3.20"), "research": Decimal("0.94")}  # unallocated is nobody's line
+    provider = [r for r in csv.DictReader(io.StringIO(text)) if r["kind"].startswith("provider-")]
+    assert [(r["kind"], r["tenant"], r["quantity"], r["cost"]) for r in provider] == [
+        ("provider-energy", "unallocated", "3.250000", "0.65"), ("provider-energy", "unallocated", "1.500000", "0.30"),
+        ("provider-total", "", "", "0.95")]  # before: the unallocated energy was in no CSV
     assert csv_sums(text) == Decimal("4.14")
     assert [r["quantity"] for r in rows if r["resource"] == "energy"] == ["0.000001", "0.000001", "1.000000"]
 

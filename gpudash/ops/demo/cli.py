@@ -208,7 +208,7 @@ def _reports(url: str, model, end: int, now: float, work: Path, per_node: bool) 
         _say(f"warning: {warning}")
     folder = work / STATEMENTS
     folder.mkdir(exist_ok=True)
-    for inv in invoice.invoices(report, model, date.today(), now):
+    for inv in invoice.invoices(report, model, date.today(), now, issue=False):  # previews: no number consumed
         path = folder / render.statement_filename(inv)
         path.write_text(render.statement_html(report, inv), encoding="utf-8")
         print(f"statement: {path}")

@@ -149,7 +149,7 @@ class BillingReport:
         b = self.billed(x)
         return {"kind": self.kind(x), "cluster": x.cluster, "tenant": x.tenant, "namespace": x.namespace,
                 "gpu_class": x.gpu_class, "resource": x.resource, "unit": common.unit(x.resource),
-                "quantity": float(b.quantity), "cost": float(b.cost)}
+                "quantity": float(b.quantity), "cost": common.money_text(b.cost, self.currency)}
 
     @property
     def provider_lines(self) -> list:
@@ -158,20 +158,21 @@ class BillingReport:
 
     def to_json(self) -> dict:
         """Billed lines in one list (``kind`` gpu or energy) whose costs sum to ``total_cost``; the provider's own
-        lines apart, in ``provider``, with their own total."""
-        units = lambda lines: [{"unit": u, "quantity": float(b.quantity), "cost": float(b.cost)}  # noqa: E731
-                               for u, b in self.by_unit(lines)]
+        lines apart, in ``provider``, with their own total. Money as decimal strings (:func:`common.money_text`)."""
+        cur = self.currency
+        units = lambda lines: [{"unit": u, "quantity": float(b.quantity),  # noqa: E731
+                                "cost": common.money_text(b.cost, cur)} for u, b in self.by_unit(lines)]
         return {
             "start": rfc3339(self.start),
             "end": rfc3339(self.end),
             "currency": self.currency,
             "lines": [self.line_json(x) for x in self.charged],
-            "totals": [{"tenant": t, "by_unit": units(self.tenant_lines(t)), "cost": float(c)}
+            "totals": [{"tenant": t, "by_unit": units(self.tenant_lines(t)), "cost": common.money_text(c, cur)}
                        for t, _, c in self.totals()],
             "by_unit": units(self.charged),
-            "total_cost": float(self.total_cost),
+            "total_cost": common.money_text(self.total_cost, cur),
             "provider": {"lines": [self.line_json(x) for x in self.provider_lines],
-                         "total_cost": float(self.cost(self.provider_lines))},
+                         "total_cost": common.money_text(self.cost(self.provider_lines), cur)},
             "complete_until": rfc3339(self.readable_end),
             "partial": self.partial,
             "source": "single-cluster" if self.single_cluster else "acm-hub",

@@ -90,10 +90,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     b.add_argument("--issue-date", type=_date, metavar="YYYY-MM-DD",
                    help="statement formats: the issue date printed on the statements (default: today, UTC)")
     b.add_argument("--final", action="store_true",
-                   help="statement formats: refuse (exit 2) unless every statement is final, not a draft")
+                   help="statement formats: issue the statements as invoices, numbered from the ledger; refused "
+                        "(exit 2) unless every one is final. Without it every statement is a draft (no number)")
     b.add_argument("--ledger", metavar="DIR",
-                   help="statement formats: folder recording the final statements issued, so that one issued "
-                        "again with other amounts is a numbered revision naming the one it replaces")
+                   help="with --final: folder recording the numbers issued, sequential per series; one issued "
+                        "again with other amounts takes the next number and names the one it replaces "
+                        "(default: $XDG_DATA_HOME/gpudash/ledger, i.e. ~/.local/share/gpudash/ledger)")
     n = add_command(sub, "nodes", "CCSP: active GPUs per worker node and active nodes per UTC clock hour",
                     EXAMPLES["nodes"])
     _connection(n, tenant=False)
@@ -182,19 +184,22 @@ def run(args) -> int:
 
 
 def _write_statements(report, model, args) -> list:
-    """Write one statement per tenant in ``args.format``; returns their paths. Drafts are refused with --final and
-    for the e-invoice formats (a draft is no invoice), as is any e-invoice that cannot be made, before anything is
-    written; final statements are numbered through --ledger, under its lock, and recorded once written."""
+    """Write one statement per tenant in ``args.format``; returns their paths. Without --final every statement is
+    a draft; drafts are refused with --final and for the e-invoice formats (a draft is no invoice), as is any
+    e-invoice that cannot be made, before anything is written; final statements are numbered from the ledger
+    (--ledger, else its default folder), under its lock, and recorded once written."""
     import time
     from contextlib import nullcontext
     from datetime import UTC, datetime
 
     from gpudash.base.progress import Progress
     from gpudash.ops.report import einvoice, invoice, render, ubl
-    from gpudash.ops.report.ledger import Ledger
+    from gpudash.ops.report.ledger import Ledger, default_folder
 
     issued = args.issue_date or datetime.now(UTC).date()
-    invoices = invoice.invoices(report, model, issued, time.time())
+    if args.ledger and not args.final:
+        raise GpudashError("--ledger numbers the statements --final issues: give --final too")
+    invoices = invoice.invoices(report, model, issued, time.time(), issue=args.final)
     drafts = [inv for inv in invoices if inv.draft]
     if drafts and (args.final or args.format in EINVOICE_FORMATS):
         why = "--final" if args.final else f"--format {args.format} (an e-invoice)"
@@ -204,7 +209,7 @@ def _write_statements(report, model, args) -> list:
         for inv in invoices:
             (ubl.check if args.format == "ubl" else einvoice.check)(inv)
     out = []
-    with Ledger(args.ledger) if args.ledger else nullcontext() as ledger, \
+    with Ledger(args.ledger or default_folder()) if args.final else nullcontext() as ledger, \
             Progress(f"report billing: {args.format}") as progress:
         for done, inv in enumerate(invoices):
             progress(done, len(invoices), inv.buyer.name)

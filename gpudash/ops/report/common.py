@@ -55,6 +55,12 @@ def unit(resource: str) -> str:
     return "GPU-hours"
 
 
+def money_text(value: float | Decimal, currency: str) -> str:
+    """:func:`money` as JSON writes it: a decimal string with the currency's ISO 4217 exponent ("38.40", "1235"
+    for JPY), never a binary float."""
+    return f"{money(value, currency):.{money_digits(currency)}f}"
+
+
 def round_money(value: float | Decimal, currency: str) -> float:
     """:func:`money` as a JSON number."""
     return float(money(value, currency))

@@ -5,15 +5,16 @@ The XML is built with drafthorse (pretix/python-drafthorse), which models the CI
 validates what it writes against the Factur-X 1.0.07 EN 16931 XSD it ships (``drafthorse/schema/``, the
 FNFE-MPE's published schema); :mod:`gpudash.ops.report.pdfa` embeds it in the PDF as ``factur-x.xml`` and makes
 that PDF/A-3B. Business terms (BT-n) are those of EN 16931-1; codes:
-- document type (UNTDID 1001): 380 commercial invoice, 384 corrected invoice (a revision, with BT-25 naming the
-  invoice it replaces);
+- document type (UNTDID 1001): 380 commercial invoice, 384 corrected invoice (a correction, with its own
+  sequential number and BT-25, the preceding invoice reference of BG-3, naming the invoice it replaces);
+- the actual delivery date (BT-72): the period's last day;
 - VAT category (UNTDID 5305) with its exemption reason (BT-120) and VATEX code (BT-121): :mod:`gpudash.model.vat`;
 - payment means (UNTDID 4461): 58 SEPA credit transfer when the issuer has an IBAN, else 1 (not defined);
 - units (UN/ECE Recommendation 20): HUR hour, KWH kilowatt hour (:data:`gpudash.ops.report.invoice.UNIT_CODES`).
 """
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
 from gpudash.base.errors import GpudashError
@@ -54,9 +55,11 @@ def cii_xml(invoice: Invoice) -> bytes:
     from drafthorse.models.document import Document
 
     check(invoice)
+    assert invoice.number, "a final invoice is numbered from the ledger before its e-invoice is made"
     doc = Document()
     _header(doc, invoice)
     _agreement(doc.trade.agreement, invoice)
+    doc.trade.delivery.event.occurrence = _last_day(invoice)
     _lines(doc.trade.items, invoice)
     _settlement(doc.trade.settlement, invoice)
     if invoice.tax.code == vat.INTRA_COMMUNITY:  # BR-IC-12: the deliver-to country
@@ -68,6 +71,15 @@ def cii_xml(invoice: Invoice) -> bytes:
     except etree.LxmlError as err:  # what check() cannot foresee: one line, never a traceback
         raise GpudashError(f"the e-invoice of statement {invoice.number} does not validate against the EN 16931 "
                            f"schema ({str(err)[:200]}): check the model's issuer and billing fields") from None
+
+
+def _last_day(invoice: Invoice) -> date:
+    """The period's last day (UTC), the invoicing period's end (BT-74) and the actual delivery date (BT-72): the
+    usage is delivered through the period. BT-72 keeps ApplicableHeaderTradeDelivery, which the CII schema
+    requires, from being empty: PEPPOL-EN16931-R008 ("Document MUST not contain empty elements", rule context
+    ``//*[not(*) and not(normalize-space())]`` in OpenPEPPOL/peppol-bis-invoice-3 rules/sch/PEPPOL-EN16931-UBL.sch,
+    the same rule for CII) flags an empty element."""
+    return (datetime.fromtimestamp(invoice.end, UTC) - timedelta(seconds=1)).date()
 
 
 def check(invoice: Invoice) -> None:
@@ -89,7 +101,7 @@ def check(invoice: Invoice) -> None:
 
 
 def _header(doc, invoice: Invoice) -> None:
-    """The document's profile (BT-24), number, type (a revision is 384), issue date and note."""
+    """The document's profile (BT-24), number, type (a correction is 384), issue date and note."""
     from drafthorse.models.note import IncludedNote
 
     doc.context.guideline_parameter.id = GUIDELINE
@@ -136,7 +148,7 @@ def _lines(items, invoice: Invoice) -> None:
 
 
 def _settlement(settlement, invoice: Invoice) -> None:
-    """Currency, period, payment means and terms, the invoice a revision replaces, the VAT breakdown and the
+    """Currency, period, payment means and terms, the invoice a correction replaces, the VAT breakdown and the
     totals."""
     from drafthorse.models.accounting import ApplicableTradeTax
     from drafthorse.models.payment import PaymentMeans, PaymentTerms
@@ -144,9 +156,8 @@ def _settlement(settlement, invoice: Invoice) -> None:
     seller, cur = invoice.seller, invoice.currency
     settlement.currency_code = cur
     settlement.payment_reference = invoice.number
-    start = datetime.fromtimestamp(invoice.start, UTC)
-    last = datetime.fromtimestamp(invoice.end, UTC) - timedelta(seconds=1)
-    settlement.period.start, settlement.period.end = start.date(), last.date()
+    settlement.period.start = datetime.fromtimestamp(invoice.start, UTC).date()
+    settlement.period.end = _last_day(invoice)
     means = PaymentMeans()
     means.type_code = "58" if seller.iban else "1"
     if seller.iban:
@@ -158,8 +169,10 @@ def _settlement(settlement, invoice: Invoice) -> None:
     terms.description = f"Due within {seller.payment_terms_days} days of the issue date"
     terms.due = invoice.due
     settlement.terms.add(terms)
-    if invoice.replaces:
+    if invoice.replaces:  # BG-3: the preceding invoice's number (BT-25) and issue date (BT-26)
         settlement.invoice_referenced_document.issuer_assigned_id = invoice.replaces
+        if invoice.replaces_issued:
+            settlement.invoice_referenced_document.issue_date_time = invoice.replaces_issued
 
     tax = ApplicableTradeTax()
     tax.calculated_amount = invoice.tax_amount

@@ -4,15 +4,16 @@ An :class:`Invoice` is built from the report's printed lines (:meth:`BillingRepo
 once from unrounded hourly figures) and the model's issuer and tenant billing identity: product descriptions,
 quantities at the issuer's display precision, subtotal, tax, total due, issue and due dates, and a number.
 
-Final or draft (docs/billing-contract.md section 11): a statement is FINAL only when its period has ended and
-every hour of it is final on the hub (the hub's hour H is final at H + :func:`gpudash.promql.read.delay`), no hour
-is missing and the query API reported no partial answer. Anything else is a DRAFT, numbered ``DRAFT-...`` with the
-time its data is final up to, so no draft ever carries the number the final statement will.
+Final or draft (docs/billing-contract.md section 11): a statement is FINAL only when it is issued (``--final``),
+its period has ended and every hour of it is final on the hub (the hub's hour H is final at H +
+:func:`gpudash.promql.read.delay`), no hour is missing and the query API reported no partial answer. Anything else
+is a DRAFT, numbered ``DRAFT-<key>-<time its data is final up to>``: a draft consumes no number, and no final
+number starts with DRAFT (the model's ``invoice_prefix`` cannot).
 
-Numbers: a final statement's number is derived from the tenant and the period (stable and unique per both).
-With the ledger (:mod:`gpudash.ops.report.ledger`, ``report billing --ledger DIR``), a statement issued again
-with other amounts (a correction) is a revision: ``<number>-R<n>``, saying which number it replaces; the same
-amounts keep their number.
+Numbers: every statement has a key derived from the tenant and the period (:func:`document_key`); a final one gets
+its number, ``<invoice_prefix>[-<invoice_series>]-<sequence>``, from the ledger
+(:mod:`gpudash.ops.report.ledger`), sequential and without gaps per series. A statement of a key issued again with
+other amounts (a correction) takes the next number and names the one it replaces; the same amounts keep theirs.
 """
 from __future__ import annotations
 
@@ -50,7 +51,8 @@ class InvoiceLine:
 
 @dataclass(frozen=True)
 class Invoice:
-    number: str
+    number: str  # a final one's is "" until the ledger assigns it
+    key: str  # the tenant and period's (:func:`document_key`): what a correction shares with the original
     draft: tuple[str, ...]  # why this is a draft; empty: final
     replaces: str  # the number this revision replaces, or ""
     issued: date
@@ -62,6 +64,7 @@ class Invoice:
     buyer: Tenant
     tax: Tax
     lines: tuple[InvoiceLine, ...]
+    replaces_issued: date | None = None  # the issue date of the invoice this one replaces (EN 16931 BT-26)
 
     @property
     def final(self) -> bool:
@@ -85,15 +88,18 @@ class Invoice:
         return self.subtotal + self.tax_amount
 
 
-def base_number(tenant: str, start: int, end: int) -> str:
-    """Deterministic from tenant and period: the final statement of both always carries this number."""
+def document_key(tenant: str, start: int, end: int) -> str:
+    """Deterministic from tenant and period: every issue of the statement of both shares it (never a number)."""
     digest = hashlib.sha256(f"{tenant}\0{start}\0{end}".encode()).hexdigest()[:8].upper()
     return f"GPU-{datetime.fromtimestamp(start, UTC):%Y%m}-{digest}"
 
 
-def draft_reasons(r: BillingReport, now: float) -> tuple[str, ...]:
-    """Why ``r`` cannot be invoiced as final yet (empty when it can)."""
-    out = []
+NOT_ISSUED = "not issued: only --final numbers a statement as an invoice"
+
+
+def draft_reasons(r: BillingReport, now: float, issue: bool = True) -> tuple[str, ...]:
+    """Why ``r`` cannot be invoiced as final yet (empty when it can); ``issue`` False: a preview, never final."""
+    out = [] if issue else [NOT_ISSUED]
     if r.end > now:
         out.append(f"the period ends at {rfc3339(r.end)}, after this statement was made")
     elif r.readable_end < r.end:
@@ -132,13 +138,12 @@ def _unit_price(quantity: float, cost: float) -> Decimal:
     return common.exact(cost / quantity).quantize(Decimal("0.000001"), ROUND_HALF_UP).normalize() + 0
 
 
-def invoices(r: BillingReport, model: Model, issued: date, now: float) -> list[Invoice]:
-    """One invoice per tenant of the report, numbered as built (the ledger may make a final one a
-    revision)."""
-    return [build(r, t, model, issued, now) for t in r.tenants]
+def invoices(r: BillingReport, model: Model, issued: date, now: float, issue: bool = True) -> list[Invoice]:
+    """One invoice per tenant of the report: drafts numbered, final ones for the ledger to number."""
+    return [build(r, t, model, issued, now, issue) for t in r.tenants]
 
 
-def build(r: BillingReport, tenant: Tenant, model: Model, issued: date, now: float) -> Invoice:
+def build(r: BillingReport, tenant: Tenant, model: Model, issued: date, now: float, issue: bool = True) -> Invoice:
     """``tenant``'s invoice of report ``r``."""
     seller = model.issuer
     lines = []
@@ -149,9 +154,8 @@ def build(r: BillingReport, tenant: Tenant, model: Model, issued: date, now: flo
         lines.append(InvoiceLine(kind, x.cluster, x.gpu_class, x.resource,
                                  describe(model, x.gpu_class, x.resource, x.cluster), common.unit(x.resource),
                                  common.hours(x.quantity, digits), _unit_price(x.quantity, x.cost), b.cost))
-    draft = draft_reasons(r, now)
-    number, replaces = base_number(tenant.name, r.start, r.end), ""
-    if draft:
-        number = f"DRAFT-{number}-{datetime.fromtimestamp(r.readable_end, UTC):%Y%m%dT%H%MZ}"
-    return Invoice(number, draft, replaces, issued, issued + timedelta(days=seller.payment_terms_days), r.start,
+    draft = draft_reasons(r, now, issue)
+    key = document_key(tenant.name, r.start, r.end)
+    number = f"DRAFT-{key}-{datetime.fromtimestamp(r.readable_end, UTC):%Y%m%dT%H%MZ}" if draft else ""
+    return Invoice(number, key, draft, "", issued, issued + timedelta(days=seller.payment_terms_days), r.start,
                    r.end, r.currency, seller, tenant, tenant.billing.tax or seller.tax, tuple(lines))

@@ -1,5 +1,8 @@
-"""The ledger of issued final statements (``report billing --ledger DIR``): one JSON file per tenant and period,
-the list of the issues of its number, which makes a corrected re-issue a numbered revision.
+"""The ledger of issued final statements (``report billing --final [--ledger DIR]``, by default
+:func:`default_folder`): one JSON file per numbering series (the issuer's ``invoice_prefix`` and
+``invoice_series``), the list of every number issued in it, 1, 2, 3... without gaps. Each issue names its
+statement's key (tenant and period) and what it replaces: a corrected re-issue takes the next number and names the
+one before it; the same amounts keep their number and consume none.
 
 A transaction: :class:`Ledger` is used as a context manager holding an exclusive ``fcntl.flock`` on the folder's
 lock file, so two runs never read the same history and assign one number; :meth:`Ledger.number` only reads, and
@@ -18,22 +21,43 @@ import os
 import re
 import stat
 from dataclasses import dataclass, replace
+from datetime import date
 from pathlib import Path
 
 from gpudash.base.errors import GpudashError
+from gpudash.model.types import Issuer
 from gpudash.ops.report.invoice import Invoice
 
-MAX_BYTES = 8 * 2**20  # one number's issues: some 250 bytes each, so tens of thousands of revisions
+MAX_BYTES = 8 * 2**20  # one series' issues: some 300 bytes each, so tens of thousands of invoices
 LOCK_NAME = ".lock"
-FIELDS = ("number", "digest", "replaces", "issued", "total_due")  # an issue's fields, all strings
+FIELDS = ("number", "key", "digest", "replaces", "issued", "total_due")  # an issue's fields, all strings
+SEQUENCE_DIGITS = 6
 _DIGEST = re.compile("[0-9a-f]{64}")
+_DATE = re.compile("[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])")  # an issue date, as date.isoformat writes it
 _NOFOLLOW = os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+
+
+def default_folder() -> Path:
+    """The ledger of ``--final`` without ``--ledger``: the user's data folder (XDG Base Directory
+    Specification), ``$XDG_DATA_HOME/gpudash/ledger``, ``~/.local/share/gpudash/ledger`` when that is unset."""
+    data = os.environ.get("XDG_DATA_HOME", "")
+    return (Path(data) if os.path.isabs(data) else Path.home() / ".local" / "share") / "gpudash" / "ledger"
+
+
+def series(seller: Issuer) -> str:
+    """The numbering series of ``seller``'s invoices: its prefix and series, the ledger's file name."""
+    return "-".join(x for x in (seller.invoice_prefix, seller.invoice_series) if x)
+
+
+def number_in(name: str, sequence: int) -> str:
+    """The ``sequence``-th number of series ``name`` (from 1)."""
+    return f"{name}-{sequence:0{SEQUENCE_DIGITS}d}"
 
 
 @dataclass(frozen=True)
 class Pending:
-    """What :meth:`Ledger.record` writes: the issues of ``base`` with the new one last."""
-    base: str
+    """What :meth:`Ledger.record` writes: the issues of series ``name`` with the new one last."""
+    name: str
     issues: tuple[dict, ...]
 
 
@@ -73,23 +97,25 @@ class Ledger:
 
     def number(self, invoice: Invoice) -> tuple[Invoice, Pending | None]:
         """Final ``invoice`` numbered as issued: its number again for the same amounts (nothing to record), else
-        the next revision, with the issues :meth:`record` writes once its document is complete."""
+        the series' next number, replacing the key's last one if any, with the issues :meth:`record` writes once
+        its document is complete."""
         assert invoice.final and self._dir is not None, "a draft is never recorded; numbers only under the lock"
-        issued = self._read(invoice.number)
+        name = series(invoice.seller)
+        issued = self._read(name)
+        mine = [e for e in issued if e["key"] == invoice.key]
         digest = _digest(invoice)
-        if issued and issued[-1]["digest"] == digest:
-            return replace(invoice, number=issued[-1]["number"], replaces=issued[-1]["replaces"]), None
-        base = invoice.number
-        if issued:
-            invoice = replace(invoice, number=f"{base}-R{len(issued)}", replaces=issued[-1]["number"])
-        entry = {"number": invoice.number, "digest": digest, "replaces": invoice.replaces,
+        if mine and mine[-1]["digest"] == digest:
+            return _replacing(replace(invoice, number=mine[-1]["number"]), mine[-1]["replaces"], issued), None
+        invoice = _replacing(replace(invoice, number=number_in(name, len(issued) + 1)),
+                             mine[-1]["number"] if mine else "", issued)
+        entry = {"number": invoice.number, "key": invoice.key, "digest": digest, "replaces": invoice.replaces,
                  "issued": invoice.issued.isoformat(), "total_due": str(invoice.total_due)}
-        return invoice, Pending(base, (*issued, entry))
+        return invoice, Pending(name, (*issued, entry))
 
     def record(self, pending: Pending) -> None:
         """Write ``pending`` under a fresh name (``O_EXCL``, never through a symlink), then rename it in place."""
         assert self._dir is not None, "records only under the lock"
-        name = f"{pending.base}.json"
+        name = f"{pending.name}.json"
         tmp = f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
         try:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644, dir_fd=self._dir)
@@ -105,10 +131,10 @@ class Ledger:
         except OSError as err:
             raise self._error(f"cannot record statement {pending.issues[-1]['number']}", err) from None
 
-    def _read(self, base: str) -> list[dict]:
-        """The issues of ``base`` so far ([] for none), checked: a list of :data:`FIELDS` strings numbered
-        ``base``, ``base-R1``... each replacing the one before."""
-        name = f"{base}.json"
+    def _read(self, series_name: str) -> list[dict]:
+        """The issues of series ``series_name`` so far ([] for none), checked: a list of :data:`FIELDS` strings
+        numbered 1, 2, 3..., each replacing its key's issue before it."""
+        name = f"{series_name}.json"
         try:
             fd = os.open(name, os.O_RDONLY | _NOFOLLOW, dir_fd=self._dir)
         except FileNotFoundError:
@@ -121,14 +147,21 @@ class Ledger:
                 raise self._error(f"cannot read {name}", f"not a regular file of at most {MAX_BYTES} bytes")
             text = f.read(MAX_BYTES + 1)
         try:
-            return _issues(text, base)
+            return _issues(text, series_name)
         except ValueError as err:
             raise self._error(f"{name} is not a ledger gpudash wrote ({err})", "restore it from your billing "
                               "records: it holds the statements issued so far") from None
 
 
-def _issues(text: bytes, base: str) -> list[dict]:
-    """The issues of ``base`` in ``text`` as :meth:`Ledger.record` writes them; ValueError says what is not."""
+def _replacing(invoice: Invoice, replaces: str, issued: list[dict]) -> Invoice:
+    """``invoice`` replacing the issue numbered ``replaces`` ("" for none), with that issue's date."""
+    before = next((e["issued"] for e in issued if replaces and e["number"] == replaces), "")
+    return replace(invoice, replaces=replaces, replaces_issued=date.fromisoformat(before) if before else None)
+
+
+def _issues(text: bytes, name: str) -> list[dict]:
+    """The issues of series ``name`` in ``text`` as :meth:`Ledger.record` writes them; ValueError says what is
+    not (a removed, reordered or renumbered issue breaks the sequence or the chain of replacements)."""
     if len(text) > MAX_BYTES:
         raise ValueError(f"over {MAX_BYTES} bytes")
     try:
@@ -137,18 +170,22 @@ def _issues(text: bytes, base: str) -> list[dict]:
         raise ValueError(f"not JSON: {str(err)[:80]}") from None
     if not isinstance(issued, list) or not issued:
         raise ValueError("not a list of issued statements")
+    last: dict[str, str] = {}  # key: its latest number
     for i, e in enumerate(issued):
         if not isinstance(e, dict) or set(e) != set(FIELDS) or not all(isinstance(e[k], str) for k in FIELDS):
             raise ValueError(f"entry {i} is not an object of the string fields {', '.join(FIELDS)}")
-        number, replaces = (base, "") if i == 0 else (f"{base}-R{i}", issued[i - 1]["number"])
-        if (e["number"], e["replaces"]) != (number, replaces) or not _DIGEST.fullmatch(e["digest"]):
+        number, replaces = number_in(name, i + 1), last.get(e["key"], "")
+        if (e["number"], e["replaces"]) != (number, replaces) or not _DIGEST.fullmatch(e["digest"]) or not e["key"] \
+                or not _DATE.fullmatch(e["issued"]):
             raise ValueError(f"entry {i} is not issue {number} replacing {replaces or 'nothing'}")
+        last[e["key"]] = number
     return issued
 
 
 def _digest(invoice: Invoice) -> str:
     """What makes two issues of a statement the same invoice: its lines, tax and buyer (not its dates)."""
     text = json.dumps([[x.kind, x.cluster, x.gpu_class, x.resource, str(x.quantity), str(x.unit_price),
-                        str(x.amount)] for x in invoice.lines] + [[invoice.tax.label, invoice.tax.rate,
-                                                                     invoice.tax.exempt, str(invoice.buyer)]])
+                        str(x.amount)] for x in invoice.lines]
+                      + [[invoice.tax.label, invoice.tax.rate, invoice.tax.code, invoice.tax.reason, invoice.tax.vatex,
+                          str(invoice.buyer)]])  # another VAT category with the same amounts is another invoice
     return hashlib.sha256(text.encode()).hexdigest()

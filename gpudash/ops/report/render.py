@@ -111,17 +111,22 @@ def billing_table(r: BillingReport) -> str:
 
 def billing_csv(r: BillingReport) -> str:
     """RFC 4180 CSV: one row per billed line (kind gpu or energy), then a ``total`` row whose cost is the sum of
-    the rows above it. The provider's own lines (energy held by no pod, usage outside any tenant) are not billed
-    to anyone and not in this file: the table and the JSON's ``provider`` show them."""
-    digits, data = common.money_digits(r.currency), r.to_json()
+    the billed rows above it; then the provider's own section, not billed to anyone: its lines (kind
+    ``provider-gpu`` or ``provider-energy``: energy held by no pod, usage outside any tenant) and a
+    ``provider-total`` row, the sum of those. Money as in the JSON: decimal strings at the currency's exponent."""
+    data = r.to_json()
     headers = ["start", "end", "kind", "cluster", "tenant", "namespace", "gpu_class", "resource", "unit", "quantity",
                "cost", "currency", "partial"]
-    rows = [[data["start"], data["end"], x["kind"], x["cluster"], x["tenant"], x["namespace"], x["gpu_class"],
-             x["resource"], x["unit"], f"{x['quantity']:.{common.GPU_HOURS_DIGITS}f}", f"{x['cost']:.{digits}f}",
-             r.currency, _flag(r.partial)] for x in data["lines"]]
-    rows.append([data["start"], data["end"], "total", "", "", "", "", "", "", "", f"{r.total_cost:.{digits}f}",
-                 r.currency, _flag(r.partial)])
-    return _csv(headers, rows)
+    rows = lambda lines: [[data["start"], data["end"], x["kind"], x["cluster"], x["tenant"], x["namespace"],  # noqa: E731
+                           x["gpu_class"], x["resource"], x["unit"], f"{x['quantity']:.{common.GPU_HOURS_DIGITS}f}",
+                           x["cost"], r.currency, _flag(r.partial)] for x in lines]
+    total = lambda kind, cost: [data["start"], data["end"], kind, *[""] * 7, cost, r.currency,  # noqa: E731
+                                _flag(r.partial)]
+    provider = data["provider"]
+    out = [*rows(data["lines"]), total("total", data["total_cost"])]
+    if provider["lines"]:
+        out += [*rows(provider["lines"]), total("provider-total", provider["total_cost"])]
+    return _csv(headers, out)
 
 
 # --- nodes ----------------------------------------------------------------------------------------------------
@@ -259,6 +264,13 @@ def tenant_notes(r: BillingReport, tenant) -> list[str]:
     return notes
 
 
+def payment_lines(issuer) -> list[str]:
+    """The issuer's payment lines without one that gives its ``iban`` already (however spaced): the statement
+    prints the IBAN once, with the BIC, in a line of its own."""
+    iban = issuer.iban.upper()
+    return [x for x in issuer.payment if not iban or iban not in re.sub(r"\s+", "", x).upper()]
+
+
 def statement_html(r: BillingReport, inv: Invoice) -> str:
     """The printable statement of ``inv`` (a tenant's part of ``r``)."""
     cur, tenant = r.currency, inv.buyer
@@ -267,6 +279,7 @@ def statement_html(r: BillingReport, inv: Invoice) -> str:
         per_unit[x.unit] = per_unit.get(x.unit, Decimal(0)) + x.quantity
     return _env().get_template("statement.html.j2").render(
         inv=inv, tenant=tenant, issuer=inv.seller, billing=tenant.billing, number=inv.number,
+        payment=payment_lines(inv.seller),
         issued=inv.issued.isoformat(), due=inv.due.isoformat(), period=period_text(r.start, r.end), currency=cur,
         currency_name=iso4217.Currency(cur).currency_name, digits=common.money_digits(cur),
         single_cluster=r.single_cluster,
