@@ -13,6 +13,7 @@ from gpudash.base.errors import GpudashError
 from gpudash.ops.preview import evaluate, page
 
 WIDTH = 1400  # px: a 24-column grid of about 58 px
+BROWSERS_AT_ONCE = 3
 
 
 def boards(model, tenant_mode: str | None = None) -> list[tuple[dict, evaluate.Viewer]]:
@@ -47,15 +48,21 @@ def screenshot(html_file: Path, png: Path, height: int, timeout: float = 120) ->
 
 def draw(client, model, out: Path, now: float, png: bool = True,
          tenant_mode: str | None = None) -> list[tuple[Path, list[str]]]:
-    """Write every dashboard's page (and picture) into ``out``; [(page, its problems)] in dashboard order."""
+    """Write every dashboard's page (and picture) into ``out``; [(page, its problems)] in dashboard order. The
+    pictures are taken a few browsers at a time: each mostly waits for its own start-up."""
+    from concurrent.futures import ThreadPoolExecutor
+
     client.query("vector(1)", now)  # an unreachable server stops here, in one line, before any file is written
     out.mkdir(parents=True, exist_ok=True)
-    written = []
+    written, heights = [], []
     for board, viewer in boards(model, tenant_mode):
         data = evaluate.dashboard_data(client, board, viewer, now)
         html_file = out / f"{data['uid']}.html"
         html_file.write_text(page.page(data), encoding="utf-8")
-        if png:
-            screenshot(html_file, html_file.with_suffix(".png"), page.height(data))
         written.append((html_file, evaluate.problems(data)))
+        heights.append(page.height(data))
+    if png:
+        with ThreadPoolExecutor(max_workers=BROWSERS_AT_ONCE) as pool:
+            list(pool.map(lambda job: screenshot(job[0][0], job[0][0].with_suffix(".png"), job[1]),
+                          zip(written, heights)))
     return written

@@ -78,14 +78,21 @@ def _target(client, target: dict, panel: dict, board_vars, viewer: Viewer, start
 
 
 def panel_data(client, panel: dict, board_vars, viewer: Viewer, start: float, end: float) -> dict:
-    """The panel as the page draws it: its place, kind, unit and each target's answer."""
+    """The panel as the page draws it: its place, kind, units (Grafana's ``byName`` overrides) and each target's
+    answer; a table's columns renamed and hidden as its ``organize`` transformation says."""
     defaults = (panel.get("fieldConfig") or {}).get("defaults") or {}
     targets = [_target(client, t, panel, board_vars, viewer, start, end) for t in panel.get("targets", [])]
     states = {t["state"] for t in targets}
     state = next((s for s in ("error", "nan", "empty") if s in states), "data") if targets else "empty"
+    organize = next((t.get("options") or {} for t in panel.get("transformations", []) if t.get("id") == "organize"),
+                    {})
+    units = {o["matcher"].get("options"): prop["value"] for o in (panel.get("fieldConfig") or {}).get("overrides", [])
+             if (o.get("matcher") or {}).get("id") == "byName" for prop in o.get("properties", [])
+             if prop.get("id") == "unit"}
     return {"title": panel.get("title", ""), "type": panel.get("type", ""), "gridPos": panel.get("gridPos", {}),
             "unit": defaults.get("unit", ""), "decimals": defaults.get("decimals"), "state": state,
-            "targets": targets}
+            "targets": targets, "rename": organize.get("renameByName") or {},
+            "exclude": sorted(k for k, v in (organize.get("excludeByName") or {}).items() if v), "units": units}
 
 
 def dashboard_data(client, board: dict, viewer: Viewer, now: float, datasource_uid: str = "") -> dict:
