@@ -83,7 +83,11 @@ def test_demo_uses_the_folders_model_serves_until_sigterm_and_cleans_its_temp_da
             if line.startswith("\nExplore") or "Explore the series" in line:
                 break
         out = "".join(lines)
-        port = int(re.search(r"http://127\.0\.0\.1:(\d+)/graph", out).group(1))
+        served = re.search(r"http://127\.0\.0\.1:(\d+)/graph", out)
+        if not served:  # the demo stopped early: its stderr says why
+            proc.wait(timeout=120)
+            pytest.fail(f"gpudash demo stopped (exit {proc.returncode}) before serving:\n{proc.stderr.read()[-3000:]}")
+        port = int(served.group(1))
         whole = [line.split() for line in out.splitlines() if f" {model['gpu_classes'][0]['name']} " in line
                  and " nvidia.com/gpu " in line]
         figure = lambda text: Decimal(text.replace(",", ""))  # noqa: E731

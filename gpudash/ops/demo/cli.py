@@ -112,18 +112,19 @@ def _run(args, source: str, data: dict, work: Path) -> int:
 
 def _dashboards(url: str, model, end: float, work: Path) -> None:
     """Every dashboard drawn with the demo's data (``gpudash preview``) as it looked at ``end``, where the history
-    stops (later, every "now" panel would be empty): HTML pages, and PNGs where Chromium is."""
+    stops (later, every "now" panel would be empty): HTML pages, and PNGs where Chromium draws them."""
     from gpudash.ops.preview import draw, evaluate
     from gpudash.ops.report.client import Prometheus as Client
-    from gpudash.ops.report.pdf import BROWSERS
 
-    png = any(map(shutil.which, BROWSERS))
-    if not png:
-        _say(f"no {BROWSERS[0]} here: the dashboards are drawn as HTML pages only (no PNG)")
     # one cluster's own Prometheus: a tenant reads it through the tenancy port's namespace enforcement
-    written = draw.draw(Client(url), model, work / STATEMENTS / DASHBOARDS, end, png=png,
-                        tenant_mode=evaluate.THANOS_QUERIER)
-    for page, problems in written:
+    written = draw.pages(Client(url), model, work / STATEMENTS / DASHBOARDS, end, tenant_mode=evaluate.THANOS_QUERIER)
+    try:
+        if not draw.have_browser():
+            raise GpudashError("no Chromium on PATH")
+        draw.pictures(written)
+    except GpudashError as err:  # no browser, or one that draws nothing: the pages are there all the same
+        _say(f"the dashboards are HTML pages only, no PNG: {err}")
+    for page, problems, _ in written:
         print(f"dashboard: {page}")
         for line in problems:
             _say(f"warning: {line}")

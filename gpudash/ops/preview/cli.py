@@ -22,9 +22,14 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     """Exit 0 when every panel shows data, 1 when some panel is empty, NaN or an error (each named on stderr)."""
+    from gpudash.base.errors import GpudashError
     from gpudash.ops.cliargs import load_model_from_args, prometheus_from_args
-    from gpudash.ops.preview.draw import draw
+    from gpudash.ops.preview.draw import draw, have_browser
+    from gpudash.ops.report.pdf import BROWSERS
 
+    if not args.no_png and not have_browser():
+        raise GpudashError(f"the pictures are drawn by headless Chromium: install one of {', '.join(BROWSERS)}, "
+                           "or use --no-png for the HTML pages only")
     model = load_model_from_args(args)
     written = draw(prometheus_from_args(args), model, Path(args.output), time.time(), png=not args.no_png)
     bad = 0

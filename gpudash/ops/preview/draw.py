@@ -5,6 +5,7 @@ PDFs are printed with (:func:`gpudash.ops.report.pdf.headless`), with a profile 
 """
 from __future__ import annotations
 
+import os
 import subprocess
 import tempfile
 from pathlib import Path
@@ -14,6 +15,7 @@ from gpudash.ops.preview import evaluate, page
 
 WIDTH = 1400  # px: a 24-column grid of about 58 px
 BROWSERS_AT_ONCE = 3
+SHORT_TMP = "/tmp"
 
 
 def boards(model, tenant_mode: str | None = None) -> list[tuple[dict, evaluate.Viewer]]:
@@ -31,38 +33,58 @@ def boards(model, tenant_mode: str | None = None) -> list[tuple[dict, evaluate.V
     return out
 
 
+def have_browser() -> bool:
+    """Whether a Chromium is on PATH to draw the pictures with."""
+    import shutil
+
+    from gpudash.ops.report.pdf import BROWSERS
+
+    return any(map(shutil.which, BROWSERS))
+
+
 def screenshot(html_file: Path, png: Path, height: int, timeout: float = 120) -> None:
-    """``html_file`` as a ``WIDTH`` x ``height`` PNG, by headless Chromium."""
+    """``html_file`` as a ``WIDTH`` x ``height`` PNG, by headless Chromium. Its profile and temp files go to a
+    folder of their own under ``/tmp``: under a long ``$TMPDIR`` (a test's) Chromium's zygote fails to start
+    (``zygote_linux.cc: write: Broken pipe``, measured here) and draws nothing."""
     from gpudash.ops.report.pdf import headless
 
-    with tempfile.TemporaryDirectory(prefix="gpudash-preview-") as tmp:
+    short = SHORT_TMP if Path(SHORT_TMP).is_dir() else None
+    with tempfile.TemporaryDirectory(prefix="gpudash-preview-", dir=short) as tmp:
         cmd = [*headless(Path(tmp) / "profile"), "--hide-scrollbars", f"--window-size={WIDTH},{height}",
-               f"--screenshot={png}", html_file.resolve().as_uri()]
+               f"--screenshot={png.resolve()}", html_file.resolve().as_uri()]
         try:
-            subprocess.run(cmd, capture_output=True, timeout=timeout, check=False)
+            subprocess.run(cmd, capture_output=True, timeout=timeout, check=False, env={**os.environ, "TMPDIR": tmp})
         except subprocess.TimeoutExpired:
             raise GpudashError(f"{cmd[0]} drew no picture of {html_file} within {timeout:g}s") from None
     if not png.is_file() or not png.read_bytes().startswith(b"\x89PNG"):
         raise GpudashError(f"{cmd[0]} drew no picture of {html_file}")
 
 
-def draw(client, model, out: Path, now: float, png: bool = True,
-         tenant_mode: str | None = None) -> list[tuple[Path, list[str]]]:
-    """Write every dashboard's page (and picture) into ``out``; [(page, its problems)] in dashboard order. The
-    pictures are taken a few browsers at a time: each mostly waits for its own start-up."""
-    from concurrent.futures import ThreadPoolExecutor
-
+def pages(client, model, out: Path, now: float, tenant_mode: str | None = None) -> list[tuple[Path, list[str], int]]:
+    """Write every dashboard's page into ``out``: [(page, its problems, its height in px)] in dashboard order."""
     client.query("vector(1)", now)  # an unreachable server stops here, in one line, before any file is written
     out.mkdir(parents=True, exist_ok=True)
-    written, heights = [], []
+    written = []
     for board, viewer in boards(model, tenant_mode):
         data = evaluate.dashboard_data(client, board, viewer, now)
         html_file = out / f"{data['uid']}.html"
         html_file.write_text(page.page(data), encoding="utf-8")
-        written.append((html_file, evaluate.problems(data)))
-        heights.append(page.height(data))
-    if png:
-        with ThreadPoolExecutor(max_workers=BROWSERS_AT_ONCE) as pool:
-            list(pool.map(lambda job: screenshot(job[0][0], job[0][0].with_suffix(".png"), job[1]),
-                          zip(written, heights)))
+        written.append((html_file, evaluate.problems(data), page.height(data)))
     return written
+
+
+def pictures(written: list[tuple[Path, list[str], int]]) -> None:
+    """A ``<uid>.png`` beside each page, a few browsers at a time: each mostly waits for its own start-up."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=BROWSERS_AT_ONCE) as pool:
+        list(pool.map(lambda w: screenshot(w[0], w[0].with_suffix(".png"), w[2]), written))
+
+
+def draw(client, model, out: Path, now: float, png: bool = True,
+         tenant_mode: str | None = None) -> list[tuple[Path, list[str]]]:
+    """Every dashboard's page and picture in ``out``; [(page, its problems)] in dashboard order."""
+    written = pages(client, model, out, now, tenant_mode)
+    if png:
+        pictures(written)
+    return [(path, problems) for path, problems, _ in written]
