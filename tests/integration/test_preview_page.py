@@ -54,3 +54,14 @@ def test_each_panel_kind_is_drawn_and_an_empty_one_says_so(tmp_path):
     assert "uplot" in drawn["timeseries"][2] and "uplot" in drawn["bargauge"][2]  # charts, by uPlot
     assert "left: 0px" in drawn["stat"][1] and "left: 0px" not in drawn["bargauge"][1]  # where gridPos puts them
     assert "No data<code>empty</code>" in panels[-1][4]  # the empty panel shows its query
+
+
+def test_an_unreachable_prometheus_stops_preview_in_one_line_writing_nothing(tmp_path, capsys):
+    from gpudash import cli
+
+    out = tmp_path / "preview"
+    assert cli.main(["preview", "--example", "--prometheus-url", "http://127.0.0.1:1", "--no-png",
+                     "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err and "127.0.0.1:1" in err, err
+    assert not out.exists()

@@ -31,7 +31,10 @@ def run(args) -> int:
         raise GpudashError(f"the pictures are drawn by headless Chromium: install one of {', '.join(BROWSERS)}, "
                            "or use --no-png for the HTML pages only")
     model = load_model_from_args(args)
-    written = draw(prometheus_from_args(args), model, Path(args.output), time.time(), png=not args.no_png)
+    try:
+        written = draw(prometheus_from_args(args), model, Path(args.output), time.time(), png=not args.no_png)
+    except OSError as err:
+        raise GpudashError(f"-o {args.output}: cannot write: {err.strerror or err}") from None
     bad = 0
     for page, problems in written:
         print(f"dashboard: {page}")
