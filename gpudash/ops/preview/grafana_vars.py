@@ -12,8 +12,9 @@ Read from grafana/grafana:
 * ``pkg/promlib/models/query.go`` (``InterpolateVariables``, ``calculateRateInterval``): ``$__interval`` is that
   step, ``$__range`` the range in whole seconds, ``$__rate_interval`` = max(``$__interval`` + scrape interval,
   4 x scrape interval).
-* Dashboard variables (``docs/sources/dashboards/variables/``): a multi-value custom variable at "All" with an
-  ``allValue`` is replaced by that value; a datasource variable by the datasource's uid.
+* Dashboard variables (Grafana's documentation, "Variables > selection options"): "All" with a custom all value
+  is replaced by that value, never escaped (gpudash's ``$cluster``: ``.*``), else by every option combined; a
+  datasource variable by the datasource's uid.
 """
 from __future__ import annotations
 
