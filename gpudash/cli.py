@@ -22,10 +22,11 @@ EXTERNAL_COMMANDS["mock"] = "gpudash.ops.mock.cli"
 EXTERNAL_COMMANDS["doctor"] = "gpudash.ops.doctor.cli"
 EXTERNAL_COMMANDS["prune"] = "gpudash.ops.prune.cli"
 EXTERNAL_COMMANDS["demo"] = "gpudash.ops.demo.cli"
+EXTERNAL_COMMANDS["preview"] = "gpudash.ops.preview.cli"
 # Runtime commands whose packages are an extra (pyproject's optional-dependencies): command -> extra. Their
 # modules import these packages only when they run, so --help works without them.
 EXTRAS = {"report": "report", "doctor": "report", "demo": "report", "grafana-bootstrap": "bootstrap",
-          "prune": "prune"}
+          "prune": "prune", "preview": "report"}
 EXTRA_PACKAGES = ("requests", "jinja2", "kubernetes")
 SCHEMA_FILE = "gpudash.schema.json"  # the name the example's yaml-language-server modeline points at
 
@@ -61,6 +62,9 @@ HELP: dict[str, tuple[str, tuple[str, ...]]] = {
     "demo": ("see it work: a local Prometheus with a synthetic cluster, its bill and statements",
              ("gpudash demo                # ./gpudash.yaml, else the bundled example",
               "gpudash demo --no-wait --nodes")),
+    "preview": ("draw every dashboard with data from a Prometheus, without Grafana: an HTML page and a PNG each",
+                ("gpudash preview --prometheus-url https://thanos-querier.example -o preview",
+                 "gpudash preview --example --prometheus-url http://127.0.0.1:9090 --no-png")),
 }
 
 

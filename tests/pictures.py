@@ -9,12 +9,10 @@ Pixels are not compared: browsers and fonts differ between machines, the text th
 from __future__ import annotations
 
 import hashlib
-import html
 import json
 import os
 import shutil
 import subprocess
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -65,36 +63,3 @@ def in_sync(name: str, source: str, made: Path, extra: dict[str, Path] | None = 
         return
     assert (PICTURES / name).is_file() and recorded.get(name) == digest, (
         f"docs/img/{name} no longer shows what gpudash makes: {UPDATE_ENV}=1 pytest -k picture e2e tests/integration")
-
-
-def dashboard_preview(board: dict, title_of: Callable[[dict], str] = lambda p: p.get("title", "")) -> str:
-    """A self-contained HTML page drawing ``board``'s panels where Grafana puts them (``gridPos``: 24 columns,
-    30 px rows), each with its title, kind and first query: the layout a user sees, without data (no Grafana
-    can run here)."""
-    cell, row = 50, 30
-    boxes = []
-    for panel in board.get("panels", []):
-        pos = panel.get("gridPos", {})
-        x, y, w, h = (pos.get(k, 0) for k in ("x", "y", "w", "h"))
-        kind = panel.get("type", "")
-        expr = next((t.get("expr", "") for t in panel.get("targets", []) if t.get("expr")), "")
-        style = f"left:{x * cell}px;top:{y * row}px;width:{w * cell - 6}px;height:{h * row - 6}px"
-        if kind == "row":
-            boxes.append(f'<div class="row" style="{style}">{html.escape(title_of(panel))}</div>')
-            continue
-        boxes.append(f'<div class="panel" style="{style}"><b>{html.escape(title_of(panel))}</b>'
-                     f'<i>{html.escape(kind)}</i><code>{html.escape(expr)}</code></div>')
-    height = max((p.get("gridPos", {}).get("y", 0) + p.get("gridPos", {}).get("h", 0)
-                  for p in board.get("panels", [])), default=0) * row
-    return f"""<!doctype html><meta charset="utf-8"><title>{html.escape(board.get("title", ""))}</title>
-<style>
-body{{margin:0;background:#111217;color:#ccccdc;font:13px sans-serif}}
-h1{{font-size:16px;margin:10px 12px}}
-.grid{{position:relative;margin:0 6px;height:{height}px}}
-.row{{position:absolute;font-weight:bold;border-bottom:1px solid #333;padding-top:6px}}
-.panel{{position:absolute;background:#181b1f;border:1px solid #2a2d33;border-radius:3px;padding:6px;overflow:hidden;
-box-sizing:border-box}}
-.panel b{{display:block}} .panel i{{color:#8e8e8e;font-size:11px}}
-.panel code{{display:block;color:#6e9fff;font-size:10px;margin-top:4px;word-break:break-all}}
-</style><h1>{html.escape(board.get("title", ""))} (layout preview)</h1><div class="grid">{"".join(boxes)}</div>
-"""

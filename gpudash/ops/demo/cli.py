@@ -27,6 +27,7 @@ from gpudash.promql.read import HOUR
 DAY = 24 * HOUR
 MOCK_FILE = Path(__file__).with_name("demo.mock.yaml")
 STATEMENTS = "statements"  # the work folder's subfolder kept after a temp run
+DASHBOARDS = "dashboards"  # in it: every dashboard drawn with the demo's data (HTML and PNG)
 
 
 def add_arguments(parser) -> None:
@@ -95,6 +96,7 @@ def _run(args, source: str, data: dict, work: Path) -> int:
     try:
         _backfill(prom, model, mock_for(model, end_hour), rules, work, end_hour)
         _reports(prom.url, model, end_hour - 2 * HOUR, now, work, args.nodes)
+        _dashboards(prom.url, model, end_hour, work)
         if args.no_wait:
             _say(f"the model it ran: {model.source} (without --no-wait the server stays up, and the demo prints the "
                  "`gpudash report` command that gives this bill)")
@@ -106,6 +108,26 @@ def _run(args, source: str, data: dict, work: Path) -> int:
             time.sleep(3600)
     finally:
         prom.stop()
+
+
+def _dashboards(url: str, model, end: float, work: Path) -> None:
+    """Every dashboard drawn with the demo's data (``gpudash preview``) as it looked at ``end``, where the history
+    stops (later, every "now" panel would be empty): HTML pages, and PNGs where Chromium draws them."""
+    from gpudash.ops.preview import draw, evaluate
+    from gpudash.ops.report.client import Prometheus as Client
+
+    # one cluster's own Prometheus: a tenant reads it through the tenancy port's namespace enforcement
+    written = draw.pages(Client(url), model, work / STATEMENTS / DASHBOARDS, end, tenant_mode=evaluate.THANOS_QUERIER)
+    try:
+        if not draw.have_browser():
+            raise GpudashError("no Chromium on PATH")
+        draw.pictures(written)
+    except GpudashError as err:  # no browser, or one that draws nothing: the pages are there all the same
+        _say(f"the dashboards are HTML pages only, no PNG: {err}")
+    for page, problems, _ in written:
+        print(f"dashboard: {page}")
+        for line in problems:
+            _say(f"warning: {line}")
 
 
 def _report_command(url: str, model_file: str, end: int) -> str:
@@ -168,12 +190,14 @@ def _write_model(source: str, data: dict, folder: Path):
 
 
 def _render_rules(model, out: Path) -> list[Path]:
-    """The single-cluster rule files (spoke, then hub) written to ``out``."""
+    """The single-cluster rule files (spoke, then hub) and the tenant alerts recorded as ALERTS, written to
+    ``out``."""
     from gpudash.base import layout
+    from gpudash.ops.demo import recorded_alerts
     from gpudash.render import rules, writer
 
-    writer.apply(writer.plan(out, rules.artifacts(model)))
-    return [out / layout.SPOKE_RULES, out / layout.HUB_RULES]
+    writer.apply(writer.plan(out, {**rules.artifacts(model), recorded_alerts.FILE: recorded_alerts.rule_file(model)}))
+    return [out / layout.SPOKE_RULES, out / layout.HUB_RULES, out / recorded_alerts.FILE]
 
 
 def _backfill(prom, model, mock, rule_paths: list[Path], work: Path, end_hour: int) -> None:
