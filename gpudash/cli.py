@@ -27,7 +27,10 @@ EXTERNAL_COMMANDS["preview"] = "gpudash.ops.preview.cli"
 # modules import these packages only when they run, so --help works without them.
 EXTRAS = {"report": "report", "doctor": "report", "demo": "report", "grafana-bootstrap": "bootstrap",
           "prune": "prune", "preview": "report"}
-EXTRA_PACKAGES = ("requests", "jinja2", "kubernetes")
+# extra -> the import names of the packages it installs (each the same as its distribution name);
+# tests/unit/test_extras.py holds this equal to pyproject's optional-dependencies.
+EXTRA_PACKAGES: dict[str, tuple[str, ...]] = {"report": ("requests", "jinja2", "drafthorse", "pikepdf"),
+                                              "bootstrap": ("requests",), "prune": ("kubernetes", "requests")}
 SCHEMA_FILE = "gpudash.schema.json"  # the name the example's yaml-language-server modeline points at
 
 # Every subcommand's one-line summary and the examples its --help ends with, in the order `gpudash -h` lists them.
@@ -306,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
         return err.exit_code
     except ModuleNotFoundError as err:
         package = (err.name or "").partition(".")[0]
-        if package not in EXTRA_PACKAGES or args.command not in EXTRAS:
+        if package not in EXTRA_PACKAGES.get(EXTRAS.get(args.command, ""), ()):
             raise
         print(f"gpudash: {args.command} needs the {package} package: pip install 'gpudash[{EXTRAS[args.command]}]'",
               file=sys.stderr)

@@ -20,6 +20,7 @@ from gpudash.base.errors import GpudashError, InputError
 from gpudash.model import sections
 from gpudash.model.context import Ctx
 from gpudash.model.gpu_classes import gpu_classes
+from gpudash.model.model_version import check_version
 from gpudash.model.parse import not_a_mapping, parse_yaml, read_text
 from gpudash.model.schema import json_schema
 from gpudash.model.tenants import tenants
@@ -82,6 +83,7 @@ def _build_model(data: Any, ctx: Ctx) -> Model:
     if not isinstance(data, dict):
         raise not_a_mapping(ctx.file, data, None)
     check_plain(data, ctx)
+    check_version(data, ctx)
     validate(data, ctx)
     data = tree_copy(data)
     check_numbers(data, (), ctx)

@@ -9,6 +9,7 @@ the loader and stated in the ``description`` of the fields they constrain.
 from __future__ import annotations
 
 from gpudash.model import mig, partitions, vendors
+from gpudash.model.model_version import CURRENT, MODEL_VERSIONS
 from gpudash.model.schema_invoicing import billing_identity, issuer
 from gpudash.model.schema_types import Schema, closed_object, ref, value_types
 from gpudash.model.types import (
@@ -398,6 +399,10 @@ def json_schema() -> Schema:
         "$schema": SCHEMA_URI,
         "title": "gpudash model",
         **closed_object({
+            "version": {"title": f"a model version ({', '.join(MODEL_VERSIONS)})", "type": "string",
+                        "enum": list(MODEL_VERSIONS), "default": CURRENT,
+                        "description": "Format of this file; a gpudash that does not read it refuses the model "
+                                       "(docs/model.md, Upgrade path)."},
             "currency": {"title": "an ISO 4217 currency code (three uppercase letters)",
                          "description": "Currency of prices and budgets.", "type": "string",
                          "pattern": "^[A-Z]{3}$", "default": "USD"},
