@@ -93,7 +93,7 @@ def test_what_cannot_be_credited_is_refused_and_consumes_no_number(tmp_path):
     m = _model()
     _issue(tmp_path, m)
     _refused(tmp_path, m, "GPU-000009", "no such number in series GPU")
-    _refused(tmp_path, m, "GPU-000002", "no UBL CreditNote yet", fmt="ubl")
+    _refused(tmp_path, m, "GPU-000002", "Peppol's national rules for sellers in DE", fmt="ubl")
     _refused(tmp_path, _model(exempt="Exempt", category="E"), "GPU-000002", "VAT or billing identity of tenant team-a")
     _credit(tmp_path, m, "GPU-000002")
     _refused(tmp_path, m, "GPU-000002", "GPU-000003 already credits it")
@@ -127,7 +127,7 @@ def test_an_edited_stored_issue_is_refused(tmp_path, edit):
 def test_report_credit_note_is_a_command(tmp_path):
     parser = argparse.ArgumentParser()
     report_cli.add_arguments(parser)
-    args = parser.parse_args(["credit-note", "GPU-000001", "--example", "--format", "ubl"])
-    with pytest.raises(GpudashError, match="--format ubl: gpudash writes no UBL CreditNote"):
+    args = parser.parse_args(["credit-note", "GPU-000001", "--example", "--ledger", str(tmp_path / "ledger")])
+    with pytest.raises(GpudashError, match="--credit-note GPU-000001: no such number in series GPU"):
         report_cli.run(args)
     assert ledger.series(_model().issuer) == SERIES

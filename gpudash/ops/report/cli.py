@@ -125,7 +125,7 @@ def _credit_note_arguments(sub) -> None:
                                                     "invoice of its statement, issued with lines in the ledger")
     add_model_options(c)
     c.add_argument("--format", choices=("xml", "ubl"), default="xml",
-                   help="xml: an EN 16931 CII credit note (the default); ubl: not yet made for credit notes")
+                   help="xml: an EN 16931 CII credit note (the default); ubl: a UBL 2.1 Peppol BIS 3 CreditNote")
     c.add_argument("--output-dir", default=".", metavar="DIR", help="folder for the credit note (default: .)")
     c.add_argument("--issue-date", type=_date, metavar="YYYY-MM-DD", help="its issue date (default: today, UTC)")
     c.add_argument("--ledger", metavar="DIR", help="the ledger holding the invoice; the credit note takes its "
@@ -139,11 +139,9 @@ def _credit_note(model, args) -> int:
     from gpudash.ops.report import credit, render
     from gpudash.ops.report.ledger import default_folder
 
-    if args.format == "ubl":
-        raise GpudashError("--format ubl: gpudash writes no UBL CreditNote yet; issue the credit note with --format "
-                           "xml (EN 16931 CII)")
-    def write(inv, data: bytes) -> Path:
-        return _write(Path(args.output_dir) / render.statement_filename(inv, STATEMENT_SUFFIXES["xml"]), data, args)
+    def write(inv) -> Path:
+        data, suffix = _document(None, inv, args.format)
+        return _write(Path(args.output_dir) / render.statement_filename(inv, suffix), data, args)
 
     print(credit.issue(model, args.number, args.ledger or default_folder(),
                        args.issue_date or datetime.now(UTC).date(), write))

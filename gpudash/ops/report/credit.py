@@ -35,14 +35,11 @@ def rebuild(model: Model, number: str, issued: date) -> Callable[[dict], Invoice
     return invoice
 
 
-def issue(model: Model, number: str, folder: str | Path, issued: date, write: Callable[[Invoice, bytes], Path]) -> Path:
-    """Issue the credit note of invoice ``number`` from the ledger in ``folder``: numbered under its lock, its CII
-    XML made and passed to ``write`` (which returns where it went), recorded once written."""
-    from gpudash.ops.report import einvoice
-
+def issue(model: Model, number: str, folder: str | Path, issued: date, write: Callable[[Invoice], Path]) -> Path:
+    """Issue the credit note of invoice ``number`` from the ledger in ``folder``: numbered under its lock, made and
+    written by ``write`` (which returns where it went), recorded once written."""
     with ledger.Ledger(folder) as book:
         credit, pending = book.credit(number, model.issuer, rebuild(model, number, issued))
-        data = einvoice.cii_xml(credit)
-        where = write(credit, data)
+        where = write(credit)
         book.record(pending)
     return where

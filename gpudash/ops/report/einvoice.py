@@ -162,16 +162,15 @@ def _settlement(settlement, invoice: Invoice) -> None:
     settlement.period.start = datetime.fromtimestamp(invoice.start, UTC).date()
     settlement.period.end = _last_day(invoice)
     means = PaymentMeans()
-    paid_to_seller = seller.iban and not invoice.credit  # a credit note's money goes the other way: no payee account
-    means.type_code = "58" if paid_to_seller else "1"
-    if paid_to_seller:
-        means.payee_account.iban = seller.iban
+    iban = payee_iban(invoice)
+    means.type_code = "58" if iban else "1"
+    if iban:
+        means.payee_account.iban = iban
         if seller.bic:
             means.payee_institution.bic = seller.bic
     settlement.payment_means.add(means)
     terms = PaymentTerms()
-    terms.description = (f"Credits invoice {invoice.replaces} in full" if invoice.credit else
-                         f"Due within {seller.payment_terms_days} days of the issue date")
+    terms.description = terms_text(invoice)
     terms.due = invoice.due
     settlement.terms.add(terms)
     if invoice.replaces:  # BG-3: the preceding invoice's number (BT-25) and issue date (BT-26)
@@ -199,6 +198,18 @@ def _settlement(settlement, invoice: Invoice) -> None:
     total.tax_total = (invoice.tax_amount, cur)
     total.grand_total = invoice.total_due
     total.due_amount = invoice.total_due
+
+
+def payee_iban(invoice: Invoice) -> str:
+    """The account the buyer pays into: the issuer's IBAN, none for a credit note (its money goes the other way)."""
+    return "" if invoice.credit else invoice.seller.iban
+
+
+def terms_text(invoice: Invoice) -> str:
+    """The payment terms in words (BT-20)."""
+    if invoice.credit:
+        return f"Credits invoice {invoice.replaces} in full"
+    return f"Due within {invoice.seller.payment_terms_days} days of the issue date"
 
 
 def facturx_pdf(pdf: bytes, invoice: Invoice) -> bytes:
