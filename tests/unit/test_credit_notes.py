@@ -128,6 +128,6 @@ def test_report_credit_note_is_a_command(tmp_path):
     parser = argparse.ArgumentParser()
     report_cli.add_arguments(parser)
     args = parser.parse_args(["credit-note", "GPU-000001", "--example", "--ledger", str(tmp_path / "ledger")])
-    with pytest.raises(GpudashError, match="--credit-note GPU-000001: no such number in series GPU"):
+    with pytest.raises(GpudashError, match="report credit-note GPU-000001: no such number in series GPU"):
         report_cli.run(args)
     assert ledger.series(_model().issuer) == SERIES

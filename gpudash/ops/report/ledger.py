@@ -125,20 +125,20 @@ class Ledger:
         issued = self._read(name)
         found = next((e for e in issued if e["number"] == number), None)
         if found is None:
-            raise GpudashError(f"--credit-note {number}: no such number in series {name} of ledger {self.folder}")
+            raise GpudashError(f"report credit-note {number}: no such number in series {name} of ledger {self.folder}")
         if found.get("type") == CREDIT_NOTE:
-            raise GpudashError(f"--credit-note {number}: {number} is a credit note, not an invoice")
+            raise GpudashError(f"report credit-note {number}: {number} is a credit note, not an invoice")
         if _live(issued).get(found["key"]) is not found:
             after = next(e for e in issued if e["replaces"] == number)
             how = "credits" if after.get("type") == CREDIT_NOTE else "replaces"
-            raise GpudashError(f"--credit-note {number}: {after['number']} already {how} it")
+            raise GpudashError(f"report credit-note {number}: {after['number']} already {how} it")
         if "lines" not in found:
-            raise GpudashError(f"--credit-note {number}: issued before the ledger stored invoice lines; correct it "
+            raise GpudashError(f"report credit-note {number}: issued before the ledger stored invoice lines; correct it "
                                "with a new --final statement (a corrected invoice, 384) instead")
         credit = replace(rebuild(found), number=number_in(name, len(issued) + 1), replaces=number,
                          replaces_issued=date.fromisoformat(found["issued"]), credit=True)
         if _digest(credit) != found["digest"]:
-            raise GpudashError(f"--credit-note {number}: the model's VAT or billing identity of tenant "
+            raise GpudashError(f"report credit-note {number}: the model's VAT or billing identity of tenant "
                                f"{found['tenant']} changed since {number} was issued; a credit note carries the "
                                "original's: restore them in the model")
         return credit, Pending(name, (*issued, _entry(credit, found["digest"])))
