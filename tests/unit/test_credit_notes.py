@@ -95,6 +95,8 @@ def test_what_cannot_be_credited_is_refused_and_consumes_no_number(tmp_path):
     _refused(tmp_path, m, "GPU-000009", "no such number in series GPU")
     _refused(tmp_path, m, "GPU-000002", "Peppol's national rules for sellers in DE", fmt="ubl")
     _refused(tmp_path, _model(exempt="Exempt", category="E"), "GPU-000002", "VAT or billing identity of tenant team-a")
+    gone = replace(m, tenants=type(m.tenants)(t for t in m.tenants if t.name != "team-a"))
+    _refused(tmp_path, gone, "GPU-000002", "tenant team-a of the invoice is no tenant of the model")
     _credit(tmp_path, m, "GPU-000002")
     _refused(tmp_path, m, "GPU-000002", "GPU-000003 already credits it")
     _refused(tmp_path, m, "GPU-000003", "is a credit note, not an invoice")

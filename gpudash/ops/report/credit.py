@@ -27,8 +27,8 @@ def rebuild(model: Model, number: str, issued: date) -> Callable[[dict], Invoice
     def invoice(issue: dict) -> Invoice:
         tenant = next((t for t in model.tenants if t.name == issue["tenant"]), None)
         if tenant is None:
-            raise GpudashError(f"report credit-note {number}: tenant {issue['tenant']} of the invoice is no tenant of the "
-                               f"model {model.source}: a credit note carries the original's buyer")
+            raise GpudashError(f"report credit-note {number}: tenant {issue['tenant']} of the invoice is no tenant "
+                               f"of the model {model.source}: a credit note carries the original's buyer")
         due = issued + timedelta(days=seller.payment_terms_days)
         return Invoice("", issue["key"], (), "", issued, due, int(issue["start"]), int(issue["end"]), issue["currency"],
                        seller, tenant, tax_of(tenant, seller), ledger.stored_lines(issue))

@@ -133,8 +133,8 @@ class Ledger:
             how = "credits" if after.get("type") == CREDIT_NOTE else "replaces"
             raise GpudashError(f"report credit-note {number}: {after['number']} already {how} it")
         if "lines" not in found:
-            raise GpudashError(f"report credit-note {number}: issued before the ledger stored invoice lines; correct it "
-                               "with a new --final statement (a corrected invoice, 384) instead")
+            raise GpudashError(f"report credit-note {number}: issued before the ledger stored invoice lines; correct "
+                               "it with a new --final statement (a corrected invoice, 384) instead")
         credit = replace(rebuild(found), number=number_in(name, len(issued) + 1), replaces=number,
                          replaces_issued=date.fromisoformat(found["issued"]), credit=True)
         if _digest(credit) != found["digest"]:
