@@ -4,6 +4,7 @@ Peppol BIS 3 schematron (saxonche, tests/schematron.py), 0 failed asserts of any
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import date
 from decimal import Decimal
 from functools import cache
 
@@ -24,8 +25,8 @@ SELLER_ID, BUYER_ID = "0088:4000001000005", "0088:4000001123452"  # GS1 GLNs wit
 
 
 @cache
-def ubl_schema() -> etree.XMLSchema:
-    return etree.XMLSchema(etree.parse(str(UPSTREAM / "xsd" / "maindoc" / "UBL-Invoice-2.1.xsd")))
+def ubl_schema(document: str = "Invoice") -> etree.XMLSchema:
+    return etree.XMLSchema(etree.parse(str(UPSTREAM / "xsd" / "maindoc" / f"UBL-{document}-2.1.xsd")))
 
 
 def build(country: str = "FR", tax: Tax | None = None, replaces: str = "", **billing) -> invoice.Invoice:
@@ -44,8 +45,9 @@ def build(country: str = "FR", tax: Tax | None = None, replaces: str = "", **bil
 
 def problems(xml: bytes) -> list[str]:
     """Every XSD error and every failed assert (fatal, warning or information) of both schematrons."""
-    schema = ubl_schema()
-    out = [] if schema.validate(etree.fromstring(xml)) else [str(e) for e in schema.error_log]
+    root = etree.fromstring(xml)
+    schema = ubl_schema(etree.QName(root).localname)
+    out = [] if schema.validate(root) else [str(e) for e in schema.error_log]
     return out + [f"{flag} {rule}: {text}" for sch in (CEN, PEPPOL) for flag, rule, text in failed_asserts(sch, xml)]
 
 
@@ -95,6 +97,26 @@ def test_a_revision_names_the_invoice_it_replaces():
     doc = etree.fromstring(ubl.ubl_xml(build(replaces="GPU-1")))
     assert doc.xpath("string(cbc:InvoiceTypeCode)", namespaces=ns) == "380"
     assert doc.xpath("string(cac:BillingReference/cac:InvoiceDocumentReference/cbc:ID)", namespaces=ns) == "GPU-1"
+
+
+@pytest.mark.parametrize("tax", [Tax("VAT", 20), Tax(exempt="Exempt under article 261 C of the CGI")],
+                         ids=["standard", "exempt"])
+def test_a_credit_note_is_a_ubl_credit_note_naming_the_invoice_it_cancels(tax):
+    """``report credit-note --format ubl``: the OASIS CreditNote XSD and both schematrons, 0 findings."""
+    credit = replace(build(tax=tax), number="GPU-000003", replaces="GPU-000002", replaces_issued=date(2026, 2, 2),
+                     credit=True)
+    xml = ubl.ubl_xml(credit)
+    assert problems(xml) == []
+    assert any("BR-04" in p for p in problems(xml.replace(b"<cbc:CreditNoteTypeCode>381</cbc:CreditNoteTypeCode>",
+                                                          b"")))  # the checks read a CreditNote
+    ns = {"cn": ubl.CREDIT_NOTE_NS, **{k: v for k, v in ubl.NS.items() if k}}
+    doc = etree.fromstring(xml)
+    assert doc.tag == f"{{{ubl.CREDIT_NOTE_NS}}}CreditNote"
+    assert doc.xpath("string(cbc:CreditNoteTypeCode)", namespaces=ns) == invoice.CREDIT_NOTE
+    reference = doc.xpath("cac:BillingReference/cac:InvoiceDocumentReference", namespaces=ns)[0]
+    assert [reference.findtext(f"{{{ubl.NS['cbc']}}}{x}") for x in ("ID", "IssueDate")] == ["GPU-000002", "2026-02-02"]
+    assert len(doc.xpath("cac:CreditNoteLine/cbc:CreditedQuantity", namespaces=ns)) == len(credit.lines)
+    assert not doc.xpath("cac:PaymentMeans/cac:PayeeFinancialAccount", namespaces=ns)  # the seller is paid nothing
 
 
 @pytest.mark.parametrize("country", sorted(ubl.NATIONAL_RULES))

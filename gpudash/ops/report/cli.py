@@ -1,10 +1,10 @@
 """billing statements, CCSP hourly report and idle-GPU report from a live Prometheus or Thanos
 
-``python -m gpudash report billing|nodes|idle --prometheus-url URL ...``; see docs/reports.md. Reports only
-read (HTTP GET/POST to the Prometheus query API); they never change anything in a cluster. Warnings (partial
-data, unpriced usage, non-tenant namespaces, hours not final yet) go to stderr, and also into the JSON and HTML
-output; errors are one line on stderr and exit code 2. A partial answer is such an error unless
-``--allow-partial``, which prints the figures marked partial in every format.
+``python -m gpudash report billing|nodes|idle --prometheus-url URL ...``, and ``report credit-note NUMBER`` from the
+ledger alone; see docs/reports.md. Reports only read (HTTP GET/POST to the Prometheus query API); they never change
+anything in a cluster. Warnings (partial data, unpriced usage, non-tenant namespaces, hours not final yet) go to
+stderr, and also into the JSON and HTML output; errors are one line on stderr and exit code 2. A partial answer is
+such an error unless ``--allow-partial``, which prints the figures marked partial in every format.
 """
 from __future__ import annotations
 
@@ -40,6 +40,7 @@ EXAMPLES = {
     "nodes": ("gpudash report nodes --prometheus-url URL --start 2026-10-01T00:00:00Z --end 2026-10-02T00:00:00Z",
               "gpudash report nodes --prometheus-url URL --start 2026-10-01T00:00:00Z --end 2026-11-01T00:00:00Z "
               "--format csv --summary   # the CCSP hourly summary"),
+    "credit-note": ("gpudash report credit-note GPU-000042 --ledger invoices/ledger --output-dir invoices/credit",),
     "idle": ("gpudash report idle --prometheus-url URL",
              "gpudash report idle --prometheus-url URL --tenant team-a --window 2h --format json"),
 }
@@ -74,7 +75,7 @@ def _period(p: argparse.ArgumentParser) -> None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    sub = parser.add_subparsers(dest="report", required=True, metavar="{billing,nodes,idle}")
+    sub = parser.add_subparsers(dest="report", required=True, metavar="{billing,credit-note,nodes,idle}")
     b = add_command(sub, "billing", "GPU-hours and cost per cluster, tenant, GPU class and resource",
                     EXAMPLES["billing"])
     _connection(b)
@@ -96,6 +97,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                    help="with --final: folder recording the numbers issued, sequential per series; one issued "
                         "again with other amounts takes the next number and names the one it replaces "
                         "(default: $XDG_DATA_HOME/gpudash/ledger, i.e. ~/.local/share/gpudash/ledger)")
+    _credit_note_arguments(sub)
     n = add_command(sub, "nodes", "CCSP: active GPUs per worker node and active nodes per UTC clock hour",
                     EXAMPLES["nodes"])
     _connection(n, tenant=False)
@@ -116,12 +118,44 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     i.add_argument("--format", choices=FORMATS, default="table", help="output on stdout (default: table)")
 
 
+def _credit_note_arguments(sub) -> None:
+    c = add_command(sub, "credit-note", "issue a credit note (type 381) cancelling a final invoice of the ledger",
+                    EXAMPLES["credit-note"])
+    c.add_argument("number", metavar="NUMBER", help="the final invoice to cancel, e.g. GPU-000042: its series' live "
+                                                    "invoice of its statement, issued with lines in the ledger")
+    add_model_options(c)
+    c.add_argument("--format", choices=("xml", "ubl"), default="xml",
+                   help="xml: an EN 16931 CII credit note (the default); ubl: a UBL 2.1 Peppol BIS 3 CreditNote")
+    c.add_argument("--output-dir", default=".", metavar="DIR", help="folder for the credit note (default: .)")
+    c.add_argument("--issue-date", type=_date, metavar="YYYY-MM-DD", help="its issue date (default: today, UTC)")
+    c.add_argument("--ledger", metavar="DIR", help="the ledger holding the invoice; the credit note takes its "
+                                                   "series' next number (default: as report billing --final)")
+
+
+def _credit_note(model, args) -> int:
+    """``report credit-note``: write and record the credit note, print where it went."""
+    from datetime import UTC, datetime
+
+    from gpudash.ops.report import credit, render
+    from gpudash.ops.report.ledger import default_folder
+
+    def write(inv) -> Path:
+        data, suffix = _document(None, inv, args.format)
+        return _write(Path(args.output_dir) / render.statement_filename(inv, suffix), data, args)
+
+    print(credit.issue(model, args.number, args.ledger or default_folder(),
+                       args.issue_date or datetime.now(UTC).date(), write))
+    return 0
+
+
 def run(args) -> int:
     from gpudash.base.progress import Progress
     from gpudash.ops.report import billing, focus, idle, nodes, render
     from gpudash.ops.report.period import parse_period, parse_time
 
     model = load_model_from_args(args)
+    if args.report == "credit-note":
+        return _credit_note(model, args)
     if args.cluster is not None and args.cluster not in model.clusters:
         from gpudash.model.context import did_you_mean
 

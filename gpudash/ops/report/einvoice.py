@@ -5,11 +5,14 @@ The XML is built with drafthorse (pretix/python-drafthorse), which models the CI
 validates what it writes against the Factur-X 1.0.07 EN 16931 XSD it ships (``drafthorse/schema/``, the
 FNFE-MPE's published schema); :mod:`gpudash.ops.report.pdfa` embeds it in the PDF as ``factur-x.xml`` and makes
 that PDF/A-3B. Business terms (BT-n) are those of EN 16931-1; codes:
-- document type (UNTDID 1001): 380 commercial invoice, 384 corrected invoice (a correction, with its own
-  sequential number and BT-25, the preceding invoice reference of BG-3, naming the invoice it replaces);
+- document type (UNTDID 1001, :attr:`Invoice.type_code`): 380 commercial invoice, 384 corrected invoice (a
+  correction, with its own sequential number and BT-25, the preceding invoice reference of BG-3, naming the invoice
+  it replaces), 381 credit note (the original's lines and amounts, positive as EN 16931 writes a credit note, with
+  BT-25 and BT-26 naming the invoice it cancels);
 - the actual delivery date (BT-72): the period's last day;
 - VAT category (UNTDID 5305) with its exemption reason (BT-120) and VATEX code (BT-121): :mod:`gpudash.model.vat`;
-- payment means (UNTDID 4461): 58 SEPA credit transfer when the issuer has an IBAN, else 1 (not defined);
+- payment means (UNTDID 4461): 58 SEPA credit transfer when the issuer has an IBAN, else 1 (not defined), which a
+  credit note always is (it pays nothing to the seller);
 - units (UN/ECE Recommendation 20): HUR hour, KWH kilowatt hour (:data:`gpudash.ops.report.invoice.UNIT_CODES`).
 """
 from __future__ import annotations
@@ -101,12 +104,12 @@ def check(invoice: Invoice) -> None:
 
 
 def _header(doc, invoice: Invoice) -> None:
-    """The document's profile (BT-24), number, type (a correction is 384), issue date and note."""
+    """The document's profile (BT-24), number, type (BT-3), issue date and note."""
     from drafthorse.models.note import IncludedNote
 
     doc.context.guideline_parameter.id = GUIDELINE
     doc.header.id = invoice.number
-    doc.header.type_code = "384" if invoice.replaces else "380"
+    doc.header.type_code = invoice.type_code
     doc.header.issue_date_time = invoice.issued
     note = IncludedNote()
     note.content = f"GPU usage of namespace {invoice.buyer.namespace}"
@@ -159,14 +162,15 @@ def _settlement(settlement, invoice: Invoice) -> None:
     settlement.period.start = datetime.fromtimestamp(invoice.start, UTC).date()
     settlement.period.end = _last_day(invoice)
     means = PaymentMeans()
-    means.type_code = "58" if seller.iban else "1"
-    if seller.iban:
-        means.payee_account.iban = seller.iban
+    iban = payee_iban(invoice)
+    means.type_code = "58" if iban else "1"
+    if iban:
+        means.payee_account.iban = iban
         if seller.bic:
             means.payee_institution.bic = seller.bic
     settlement.payment_means.add(means)
     terms = PaymentTerms()
-    terms.description = f"Due within {seller.payment_terms_days} days of the issue date"
+    terms.description = terms_text(invoice)
     terms.due = invoice.due
     settlement.terms.add(terms)
     if invoice.replaces:  # BG-3: the preceding invoice's number (BT-25) and issue date (BT-26)
@@ -194,6 +198,18 @@ def _settlement(settlement, invoice: Invoice) -> None:
     total.tax_total = (invoice.tax_amount, cur)
     total.grand_total = invoice.total_due
     total.due_amount = invoice.total_due
+
+
+def payee_iban(invoice: Invoice) -> str:
+    """The account the buyer pays into: the issuer's IBAN, none for a credit note (its money goes the other way)."""
+    return "" if invoice.credit else invoice.seller.iban
+
+
+def terms_text(invoice: Invoice) -> str:
+    """The payment terms in words (BT-20)."""
+    if invoice.credit:
+        return f"Credits invoice {invoice.replaces} in full"
+    return f"Due within {invoice.seller.payment_terms_days} days of the issue date"
 
 
 def facturx_pdf(pdf: bytes, invoice: Invoice) -> bytes:

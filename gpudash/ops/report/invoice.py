@@ -30,6 +30,9 @@ from gpudash.ops.report.period import rfc3339
 GPU, ENERGY = "gpu", "energy"  # the kinds of an invoice line
 # UN/ECE Recommendation 20 unit codes (the code lists EN 16931 names for BT-130): hour, kilowatt hour.
 UNIT_CODES = {GPU: "HUR", ENERGY: "KWH"}
+# UNTDID 1001 document types (EN 16931 BT-3; the code list in tests/fixtures/upstream/en16931/
+# EN16931-CII-validation.xslt, rule BR-CL-01): commercial invoice, corrected invoice, credit note.
+INVOICE, CORRECTED, CREDIT_NOTE = "380", "384", "381"
 
 
 @dataclass(frozen=True)
@@ -65,10 +68,16 @@ class Invoice:
     tax: Tax
     lines: tuple[InvoiceLine, ...]
     replaces_issued: date | None = None  # the issue date of the invoice this one replaces (EN 16931 BT-26)
+    credit: bool = False  # a credit note (type 381) cancelling the invoice ``replaces`` names, lines as it had them
 
     @property
     def final(self) -> bool:
         return not self.draft
+
+    @property
+    def type_code(self) -> str:
+        """The document's type: a credit note, a corrected invoice (it replaces one) or an invoice."""
+        return CREDIT_NOTE if self.credit else CORRECTED if self.replaces else INVOICE
 
     @property
     def subtotal(self) -> Decimal:
@@ -158,4 +167,9 @@ def build(r: BillingReport, tenant: Tenant, model: Model, issued: date, now: flo
     key = document_key(tenant.name, r.start, r.end)
     number = f"DRAFT-{key}-{datetime.fromtimestamp(r.readable_end, UTC):%Y%m%dT%H%MZ}" if draft else ""
     return Invoice(number, key, draft, "", issued, issued + timedelta(days=seller.payment_terms_days), r.start,
-                   r.end, r.currency, seller, tenant, tenant.billing.tax or seller.tax, tuple(lines))
+                   r.end, r.currency, seller, tenant, tax_of(tenant, seller), tuple(lines))
+
+
+def tax_of(tenant: Tenant, seller: Issuer) -> Tax:
+    """The VAT of ``tenant``'s invoices: its own, else the issuer's default."""
+    return tenant.billing.tax or seller.tax

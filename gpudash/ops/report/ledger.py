@@ -2,7 +2,9 @@
 :func:`default_folder`): one JSON file per numbering series (the issuer's ``invoice_prefix`` and
 ``invoice_series``), the list of every number issued in it, 1, 2, 3... without gaps. Each issue names its
 statement's key (tenant and period) and what it replaces: a corrected re-issue takes the next number and names the
-one before it; the same amounts keep their number and consume none.
+one before it; the same amounts keep their number and consume none. Each issue also stores what a credit note of it
+needs (:data:`STORED`: its document type, tenant, period, currency and lines); :meth:`Ledger.credit` issues one
+(UNTDID 1001 type 381) in the same series, naming the invoice it cancels, which then has no live issue left.
 
 A transaction: :class:`Ledger` is used as a context manager holding an exclusive ``fcntl.flock`` on the folder's
 lock file, so two runs never read the same history and assign one number; :meth:`Ledger.number` only reads, and
@@ -20,17 +22,21 @@ import json
 import os
 import re
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from gpudash.base.errors import GpudashError
 from gpudash.model.types import Issuer
-from gpudash.ops.report.invoice import Invoice
+from gpudash.ops.report.invoice import CORRECTED, CREDIT_NOTE, INVOICE, UNIT_CODES, Invoice, InvoiceLine
 
-MAX_BYTES = 8 * 2**20  # one series' issues: some 300 bytes each, so tens of thousands of invoices
+MAX_BYTES = 8 * 2**20  # one series' issues: some 1-3 KB each with their lines, so thousands of invoices
 LOCK_NAME = ".lock"
 FIELDS = ("number", "key", "digest", "replaces", "issued", "total_due")  # an issue's fields, all strings
+STORED = ("type", "tenant", "start", "end", "currency", "lines")  # and, since credit notes, these (lines: lists)
+LINE_FIELDS = ("kind", "cluster", "gpu_class", "resource", "description", "unit", "quantity", "unit_price", "amount")
 SEQUENCE_DIGITS = 6
 _DIGEST = re.compile("[0-9a-f]{64}")
 _DATE = re.compile("[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])")  # an issue date, as date.isoformat writes it
@@ -97,20 +103,45 @@ class Ledger:
 
     def number(self, invoice: Invoice) -> tuple[Invoice, Pending | None]:
         """Final ``invoice`` numbered as issued: its number again for the same amounts (nothing to record), else
-        the series' next number, replacing the key's last one if any, with the issues :meth:`record` writes once
+        the series' next number, replacing the key's live issue if any, with the issues :meth:`record` writes once
         its document is complete."""
         assert invoice.final and self._dir is not None, "a draft is never recorded; numbers only under the lock"
         name = series(invoice.seller)
         issued = self._read(name)
-        mine = [e for e in issued if e["key"] == invoice.key]
+        mine = _live(issued).get(invoice.key)
         digest = _digest(invoice)
-        if mine and mine[-1]["digest"] == digest:
-            return _replacing(replace(invoice, number=mine[-1]["number"]), mine[-1]["replaces"], issued), None
+        if mine and mine["digest"] == digest:
+            return _replacing(replace(invoice, number=mine["number"]), mine["replaces"], issued), None
         invoice = _replacing(replace(invoice, number=number_in(name, len(issued) + 1)),
-                             mine[-1]["number"] if mine else "", issued)
-        entry = {"number": invoice.number, "key": invoice.key, "digest": digest, "replaces": invoice.replaces,
-                 "issued": invoice.issued.isoformat(), "total_due": str(invoice.total_due)}
-        return invoice, Pending(name, (*issued, entry))
+                             mine["number"] if mine else "", issued)
+        return invoice, Pending(name, (*issued, _entry(invoice, digest)))
+
+    def credit(self, number: str, seller: Issuer, rebuild: Callable[[dict], Invoice]) -> tuple[Invoice, Pending]:
+        """The credit note of invoice ``number`` of ``seller``'s series: ``rebuild(issue)`` from its stored issue,
+        numbered next in the series; refused unless that invoice is its statement's live one and the rebuilt
+        invoice is the same (lines, tax and buyer)."""
+        assert self._dir is not None, "numbers only under the lock"
+        name = series(seller)
+        issued = self._read(name)
+        found = next((e for e in issued if e["number"] == number), None)
+        if found is None:
+            raise GpudashError(f"report credit-note {number}: no such number in series {name} of ledger {self.folder}")
+        if found.get("type") == CREDIT_NOTE:
+            raise GpudashError(f"report credit-note {number}: {number} is a credit note, not an invoice")
+        if _live(issued).get(found["key"]) is not found:
+            after = next(e for e in issued if e["replaces"] == number)
+            how = "credits" if after.get("type") == CREDIT_NOTE else "replaces"
+            raise GpudashError(f"report credit-note {number}: {after['number']} already {how} it")
+        if "lines" not in found:
+            raise GpudashError(f"report credit-note {number}: issued before the ledger stored invoice lines; correct "
+                               "it with a new --final statement (a corrected invoice, 384) instead")
+        credit = replace(rebuild(found), number=number_in(name, len(issued) + 1), replaces=number,
+                         replaces_issued=date.fromisoformat(found["issued"]), credit=True)
+        if _digest(credit) != found["digest"]:
+            raise GpudashError(f"report credit-note {number}: the model's VAT or billing identity of tenant "
+                               f"{found['tenant']} changed since {number} was issued; a credit note carries the "
+                               "original's: restore them in the model")
+        return credit, Pending(name, (*issued, _entry(credit, found["digest"])))
 
     def record(self, pending: Pending) -> None:
         """Write ``pending`` under a fresh name (``O_EXCL``, never through a symlink), then rename it in place."""
@@ -153,6 +184,32 @@ class Ledger:
                               "records: it holds the statements issued so far") from None
 
 
+def _entry(invoice: Invoice, digest: str) -> dict:
+    """The ledger's record of issuing ``invoice``: :data:`FIELDS` and :data:`STORED`."""
+    lines = [[x.kind, x.cluster, x.gpu_class, x.resource, x.description, x.unit, str(x.quantity), str(x.unit_price),
+              str(x.amount)] for x in invoice.lines]
+    return {"number": invoice.number, "key": invoice.key, "digest": digest, "replaces": invoice.replaces,
+            "issued": invoice.issued.isoformat(), "total_due": str(invoice.total_due), "type": invoice.type_code,
+            "tenant": invoice.buyer.name, "start": str(invoice.start), "end": str(invoice.end),
+            "currency": invoice.currency, "lines": lines}
+
+
+def stored_lines(issue: dict) -> tuple[InvoiceLine, ...]:
+    """The invoice lines an issue stored (:func:`_entry`)."""
+    return tuple(InvoiceLine(*x[:6], *(Decimal(v) for v in x[6:])) for x in issue["lines"])
+
+
+def _live(issued: list[dict]) -> dict[str, dict]:
+    """Each key's live issue: its latest, unless a credit note cancelled it (then none)."""
+    live: dict[str, dict] = {}
+    for e in issued:
+        if e.get("type") == CREDIT_NOTE:
+            live.pop(e["key"], None)
+        else:
+            live[e["key"]] = e
+    return live
+
+
 def _replacing(invoice: Invoice, replaces: str, issued: list[dict]) -> Invoice:
     """``invoice`` replacing the issue numbered ``replaces`` ("" for none), with that issue's date."""
     before = next((e["issued"] for e in issued if replaces and e["number"] == replaces), "")
@@ -170,16 +227,34 @@ def _issues(text: bytes, name: str) -> list[dict]:
         raise ValueError(f"not JSON: {str(err)[:80]}") from None
     if not isinstance(issued, list) or not issued:
         raise ValueError("not a list of issued statements")
-    last: dict[str, str] = {}  # key: its latest number
+    last: dict[str, str] = {}  # key: its live number (none once credited)
     for i, e in enumerate(issued):
-        if not isinstance(e, dict) or set(e) != set(FIELDS) or not all(isinstance(e[k], str) for k in FIELDS):
+        if not isinstance(e, dict) or set(e) not in (set(FIELDS), {*FIELDS, *STORED}) \
+                or not all(isinstance(e[k], str) for k in (*FIELDS, *STORED) if k in e and k != "lines"):
             raise ValueError(f"entry {i} is not an object of the string fields {', '.join(FIELDS)}")
-        number, replaces = number_in(name, i + 1), last.get(e["key"], "")
+        number, replaces, credit = number_in(name, i + 1), last.get(e["key"], ""), e.get("type") == CREDIT_NOTE
         if (e["number"], e["replaces"]) != (number, replaces) or not _DIGEST.fullmatch(e["digest"]) or not e["key"] \
-                or not _DATE.fullmatch(e["issued"]):
-            raise ValueError(f"entry {i} is not issue {number} replacing {replaces or 'nothing'}")
-        last[e["key"]] = number
+                or not _DATE.fullmatch(e["issued"]) or (credit and not replaces) or ("type" in e and not _stored(e)):
+            raise ValueError(f"entry {i} is not issue {number} {'crediting' if credit else 'replacing'} "
+                             f"{replaces or 'nothing'}")
+        if credit:
+            del last[e["key"]]
+        else:
+            last[e["key"]] = number
     return issued
+
+
+def _stored(e: dict) -> bool:
+    """Whether issue ``e``'s :data:`STORED` fields are as :func:`_entry` writes them."""
+    kinds = (CORRECTED, CREDIT_NOTE) if e["replaces"] else (INVOICE,)
+    lines = e["lines"]
+    if e["type"] not in kinds or not e["start"].isdigit() or not e["end"].isdigit() or not isinstance(lines, list):
+        return False
+    try:
+        return all(isinstance(x, list) and len(x) == len(LINE_FIELDS) and all(isinstance(v, str) for v in x)
+                   and x[0] in UNIT_CODES and all(Decimal(v).is_finite() for v in x[6:]) for x in lines)
+    except InvalidOperation:
+        return False
 
 
 def _digest(invoice: Invoice) -> str:

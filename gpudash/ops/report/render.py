@@ -186,10 +186,18 @@ def _env() -> Environment:
 
 
 def statement_filename(inv: Invoice, suffix: str = ".html") -> str:
-    """A file name per tenant and period; a draft's says so, so it never takes the final statement's place."""
-    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", inv.buyer.name).strip("._") or "tenant"
+    """A file name per tenant and period; a draft's says so, so it never takes the final statement's place, and a
+    credit note's names itself and its number."""
+    safe = _file_safe(inv.buyer.name) or "tenant"
     fmt = lambda t: datetime.fromtimestamp(t, UTC).strftime("%Y%m%dT%H%MZ")  # noqa: E731
+    if inv.credit:  # beside the invoice it cancels, never in its place
+        return f"gpudash-credit-note-{safe}-{fmt(inv.start)}-{fmt(inv.end)}-{_file_safe(inv.number)}{suffix}"
     return f"gpudash-statement-{safe}-{fmt(inv.start)}-{fmt(inv.end)}{'-DRAFT' if inv.draft else ''}{suffix}"
+
+
+def _file_safe(text: str) -> str:
+    """``text`` as a part of a file name: letters, digits, dot, dash and underscore only, no leading dot."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._")
 
 
 def _nice_max(value: float) -> float:

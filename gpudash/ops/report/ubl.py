@@ -11,6 +11,9 @@ the identifiers are Peppol BIS 3's (OpenPEPPOL/peppol-bis-invoice-3 ``rules/exam
   (``issuer.peppol_id``, ``tenants[].billing.peppol_id``), required by PEPPOL-EN16931-R020 and -R010;
 - a revision is type 380 naming the invoice it replaces in BT-25 (Peppol allows 384 between German parties
   only, PEPPOL-EN16931-P0112, and German sellers are refused below);
+- a credit note (:attr:`Invoice.credit`) is a UBL CreditNote of type 381 (element order: OASIS UBL 2.1
+  ``xsd/maindoc/UBL-CreditNote-2.1.xsd``, lines as ``CreditNoteLine`` with ``CreditedQuantity``), without the
+  header due date that schema does not have, naming the invoice it cancels in BT-25 and BT-26;
 - sellers in countries whose Peppol national rules need fields the model does not hold are refused
   (:data:`NATIONAL_RULES`).
 gpudash writes the document; sending it through a Peppol access point is the provider's (docs/reports.md).
@@ -21,7 +24,7 @@ from datetime import UTC, datetime, timedelta
 
 from gpudash.base.errors import GpudashError
 from gpudash.ops.report import einvoice
-from gpudash.ops.report.invoice import Invoice
+from gpudash.ops.report.invoice import INVOICE, Invoice
 
 CUSTOMIZATION = "urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0"
 PROFILE = "urn:fdc:peppol.eu:2017:poacc:billing:01:1.0"
@@ -37,6 +40,7 @@ NATIONAL_RULES = {
     "NO": "NO-R-001, NO-R-002: the Norwegian VAT number form and 'Foretaksregisteret'",
     "SE": "SE-R-001, SE-R-006: the Swedish VAT number form and rates",
 }
+CREDIT_NOTE_NS = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2"  # a credit note's root namespace
 NS = {None: "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2",
       "cac": "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2",
       "cbc": "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"}
@@ -69,11 +73,14 @@ def check(invoice: Invoice) -> None:
 
 
 def ubl_xml(invoice: Invoice) -> bytes:
-    """``invoice`` as a UBL 2.1 Peppol BIS Billing 3.0 Invoice (a final invoice only)."""
+    """``invoice`` as a UBL 2.1 Peppol BIS Billing 3.0 Invoice, or CreditNote for a credit note (final only)."""
     from lxml import etree
 
     check(invoice)
-    root = etree.Element(f"{{{NS[None]}}}Invoice", nsmap=NS)
+    if invoice.credit:
+        root = etree.Element(f"{{{CREDIT_NOTE_NS}}}CreditNote", nsmap={**NS, None: CREDIT_NOTE_NS})
+    else:
+        root = etree.Element(f"{{{NS[None]}}}Invoice", nsmap=NS)
     _header(root, invoice)
     _party(_add(_add(root, "cac:AccountingSupplierParty"), "cac:Party"), invoice.seller.name,
            invoice.seller.address, invoice.seller.country, invoice.seller.tax_id, invoice.seller.peppol_id)
@@ -90,9 +97,10 @@ def _header(root, invoice: Invoice) -> None:
     """Profile, number, dates, type, note, currency, buyer reference (PEPPOL-EN16931-R003), period, order and the
     invoice a revision replaces."""
     buyer = invoice.buyer.billing
+    kind = (("cbc:CreditNoteTypeCode", invoice.type_code),) if invoice.credit else \
+        (("cbc:DueDate", invoice.due.isoformat()), ("cbc:InvoiceTypeCode", INVOICE))
     for tag, text in (("cbc:CustomizationID", CUSTOMIZATION), ("cbc:ProfileID", PROFILE), ("cbc:ID", invoice.number),
-                      ("cbc:IssueDate", invoice.issued.isoformat()), ("cbc:DueDate", invoice.due.isoformat()),
-                      ("cbc:InvoiceTypeCode", "380"),
+                      ("cbc:IssueDate", invoice.issued.isoformat()), *kind,
                       ("cbc:Note", f"GPU usage of namespace {invoice.buyer.namespace}"),
                       ("cbc:DocumentCurrencyCode", invoice.currency),
                       ("cbc:BuyerReference", buyer.customer_id or invoice.buyer.name)):
@@ -103,8 +111,11 @@ def _header(root, invoice: Invoice) -> None:
     _add(period, "cbc:EndDate", last.date().isoformat())
     if buyer.purchase_order:
         _add(_add(root, "cac:OrderReference"), "cbc:ID", buyer.purchase_order)
-    if invoice.replaces:
-        _add(_add(_add(root, "cac:BillingReference"), "cac:InvoiceDocumentReference"), "cbc:ID", invoice.replaces)
+    if invoice.replaces:  # BG-3: BT-25, and BT-26 when known
+        reference = _add(_add(root, "cac:BillingReference"), "cac:InvoiceDocumentReference")
+        _add(reference, "cbc:ID", invoice.replaces)
+        if invoice.replaces_issued:
+            _add(reference, "cbc:IssueDate", invoice.replaces_issued.isoformat())
 
 
 def _party(party, name: str, address: tuple[str, ...], country: str, tax_id: str, peppol_id: str) -> None:
@@ -126,17 +137,18 @@ def _party(party, name: str, address: tuple[str, ...], country: str, tax_id: str
 
 
 def _payment(root, invoice: Invoice) -> None:
-    """SEPA credit transfer (58) to the issuer's IBAN when set, else 1 (not defined); the terms in words."""
-    seller = invoice.seller
+    """SEPA credit transfer (58) to the issuer's IBAN when it is paid one (:func:`einvoice.payee_iban`), else 1
+    (not defined); the terms in words."""
+    seller, iban = invoice.seller, einvoice.payee_iban(invoice)
     means = _add(root, "cac:PaymentMeans")
-    _add(means, "cbc:PaymentMeansCode", "58" if seller.iban else "1")
+    _add(means, "cbc:PaymentMeansCode", "58" if iban else "1")
     _add(means, "cbc:PaymentID", invoice.number)
-    if seller.iban:
+    if iban:
         account = _add(means, "cac:PayeeFinancialAccount")
-        _add(account, "cbc:ID", seller.iban)
+        _add(account, "cbc:ID", iban)
         if seller.bic:
             _add(_add(account, "cac:FinancialInstitutionBranch"), "cbc:ID", seller.bic)
-    _add(_add(root, "cac:PaymentTerms"), "cbc:Note", f"Due within {seller.payment_terms_days} days of the issue date")
+    _add(_add(root, "cac:PaymentTerms"), "cbc:Note", einvoice.terms_text(invoice))
 
 
 def _category(parent, tag: str, invoice: Invoice, reason: bool) -> None:
@@ -169,12 +181,15 @@ def _totals(root, invoice: Invoice) -> None:
 
 
 def _lines(root, invoice: Invoice) -> None:
-    """One InvoiceLine per invoice line: quantity in its UN/ECE Rec. 20 unit, amount, product, VAT, price."""
+    """One InvoiceLine (CreditNoteLine) per invoice line: quantity in its UN/ECE Rec. 20 unit, amount, product, VAT,
+    price."""
     cur = invoice.currency
+    tag, quantity = ("cac:CreditNoteLine", "cbc:CreditedQuantity") if invoice.credit else \
+        ("cac:InvoiceLine", "cbc:InvoicedQuantity")
     for index, x in enumerate(invoice.lines, 1):
-        line = _add(root, "cac:InvoiceLine")
+        line = _add(root, tag)
         _add(line, "cbc:ID", index)
-        _add(line, "cbc:InvoicedQuantity", x.quantity, unitCode=x.unit_code)
+        _add(line, quantity, x.quantity, unitCode=x.unit_code)
         _add(line, "cbc:LineExtensionAmount", x.amount, currencyID=cur)
         item = _add(line, "cac:Item")
         _add(item, "cbc:Name", x.description)
