@@ -18,7 +18,7 @@ from typing import Any
 from gpudash.base import kube
 from gpudash.base.errors import GpudashError, InputError
 from gpudash.model import sections
-from gpudash.model.context import Ctx
+from gpudash.model.context import Ctx, short
 from gpudash.model.gpu_classes import gpu_classes
 from gpudash.model.parse import not_a_mapping, parse_yaml, read_text
 from gpudash.model.schema import json_schema
@@ -110,9 +110,22 @@ def _placement_labels(clusters: list[str], acm_version: str, ctx: Ctx) -> None:
                   f"{ACM_CEL_SELECTOR} or later, set outputs.acm_version: '{ACM_CEL_SELECTOR}'")
 
 
+def _spoke_applications(clusters: list[str], ctx: Ctx) -> None:
+    """The spokes' ApplicationSet names each cluster's Application gpudash-<its nameNormalized>
+    (render/targets/gitops.py spokes), an object name of at most 253 characters: a longer one is never created."""
+    for i, cluster in enumerate(clusters):
+        name = kube.spoke_application_name(cluster)
+        ctx.check(len(name) <= kube.SUBDOMAIN_MAX, ("clusters", i),
+                  f"{short(cluster)}: its ArgoCD Application {name[:20]}... would be {len(name)} characters; "
+                  f"Kubernetes takes at most {kube.SUBDOMAIN_MAX}: a cluster name of at most "
+                  f"{kube.SUBDOMAIN_MAX - len(kube.ARGOCD_APP_PREFIX)} characters with outputs.argocd")
+
+
 def _semantic(data: dict[str, Any], ctx: Ctx) -> Model:
     ctx.check(data["outputs"].get("argocd", {}).get("mode") != "pull", ("outputs", "argocd", "mode"),
               ARGOCD_PULL_REFUSED)
+    if "argocd" in data["outputs"]:
+        _spoke_applications(data["clusters"], ctx)
     acm = "acm" in data["outputs"]["targets"]
     billing = sections.billing(data["billing"], acm, ctx)
     if acm and billing.tier and not has_cel_selector(data["outputs"]["acm_version"]):
