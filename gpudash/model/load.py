@@ -124,15 +124,13 @@ def _spoke_applications(clusters: list[str], ctx: Ctx) -> None:
 def _semantic(data: dict[str, Any], ctx: Ctx) -> Model:
     ctx.check(data["outputs"].get("argocd", {}).get("mode") != "pull", ("outputs", "argocd", "mode"),
               ARGOCD_PULL_REFUSED)
-    if "argocd" in data["outputs"]:
-        _spoke_applications(data["clusters"], ctx)
     acm = "acm" in data["outputs"]["targets"]
     billing = sections.billing(data["billing"], acm, ctx)
     if acm and billing.tier and not has_cel_selector(data["outputs"]["acm_version"]):
         _placement_labels(data["clusters"], data["outputs"]["acm_version"], ctx)
     classes = gpu_classes(data["gpu_classes"], ctx)
     issuer = sections.issuer(data["issuer"], ctx)
-    return Model(
+    model = Model(
         currency=sections.currency(data["currency"], ctx),
         billing=billing,
         sources=sections.sources(data["sources"], ctx),
@@ -151,3 +149,6 @@ def _semantic(data: dict[str, Any], ctx: Ctx) -> Model:
         source=ctx.file,
         tenant_order=tuple(t["name"] for t in data["tenants"]),
     )
+    if model.outputs.argocd:  # after the pruner's check: its shorter limit is the one to name for a cluster
+        _spoke_applications(data["clusters"], ctx)
+    return model
