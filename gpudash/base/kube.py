@@ -1,6 +1,7 @@
 """Kubernetes object skeletons shared by the ACM, single-cluster and Grafana artifact families."""
 from __future__ import annotations
 
+import re
 from typing import Any, TypeGuard
 
 from gpudash.base.deferred import Deferred
@@ -151,6 +152,23 @@ def fit(path: str, data: dict[str, Any] | Deferred) -> dict[str, Any] | Deferred
 def server_side(data: object) -> TypeGuard[dict[str, Any]]:
     """Whether :func:`fit` annotated ``data`` for server-side apply."""
     return is_object(data) and data.get("metadata", {}).get("annotations", {}).get(SYNC_OPTIONS) == SERVER_SIDE_APPLY
+
+
+# What ArgoCD's cluster generator offers an ApplicationSet template as {{.nameNormalized}}: the cluster's name lowered,
+# every character but [-a-z0-9.] replaced by "-", cut to 253 characters, "-" and "." trimmed from both ends
+# (argoproj/argo-cd applicationset/generators/cluster.go sanitizeName).
+_ARGOCD_NOT_DNS = re.compile(r"[^-a-z0-9.]")
+ARGOCD_APP_PREFIX = "gpudash-"  # every Application gpudash renders, or its ApplicationSet generates, is named so
+
+
+def argocd_name_normalized(cluster: str) -> str:
+    """``{{.nameNormalized}}`` of ``cluster`` in an ApplicationSet's cluster generator."""
+    return _ARGOCD_NOT_DNS.sub("-", cluster.lower())[:SUBDOMAIN_MAX].strip("-.")
+
+
+def spoke_application_name(cluster: str) -> str:
+    """The Application the spokes' ApplicationSet generates for ``cluster``."""
+    return ARGOCD_APP_PREFIX + argocd_name_normalized(cluster)
 
 
 def prune_deployment_name(cluster: str) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 from gpudash.base import kube
 from gpudash.base.errors import GpudashError, InputError
 from gpudash.model import sections
-from gpudash.model.context import Ctx
+from gpudash.model.context import Ctx, short
 from gpudash.model.gpu_classes import gpu_classes
 from gpudash.model.model_version import check_version
 from gpudash.model.parse import not_a_mapping, parse_yaml, read_text
@@ -112,6 +112,17 @@ def _placement_labels(clusters: list[str], acm_version: str, ctx: Ctx) -> None:
                   f"{ACM_CEL_SELECTOR} or later, set outputs.acm_version: '{ACM_CEL_SELECTOR}'")
 
 
+def _spoke_applications(clusters: list[str], ctx: Ctx) -> None:
+    """The spokes' ApplicationSet names each cluster's Application gpudash-<its nameNormalized>
+    (render/targets/gitops.py spokes), an object name of at most 253 characters: a longer one is never created."""
+    for i, cluster in enumerate(clusters):
+        name = kube.spoke_application_name(cluster)
+        ctx.check(len(name) <= kube.SUBDOMAIN_MAX, ("clusters", i),
+                  f"{short(cluster)}: its ArgoCD Application {name[:20]}... would be {len(name)} characters; "
+                  f"Kubernetes takes at most {kube.SUBDOMAIN_MAX}: a cluster name of at most "
+                  f"{kube.SUBDOMAIN_MAX - len(kube.ARGOCD_APP_PREFIX)} characters with outputs.argocd")
+
+
 def _semantic(data: dict[str, Any], ctx: Ctx) -> Model:
     ctx.check(data["outputs"].get("argocd", {}).get("mode") != "pull", ("outputs", "argocd", "mode"),
               ARGOCD_PULL_REFUSED)
@@ -121,7 +132,7 @@ def _semantic(data: dict[str, Any], ctx: Ctx) -> Model:
         _placement_labels(data["clusters"], data["outputs"]["acm_version"], ctx)
     classes = gpu_classes(data["gpu_classes"], ctx)
     issuer = sections.issuer(data["issuer"], ctx)
-    return Model(
+    model = Model(
         currency=sections.currency(data["currency"], ctx),
         billing=billing,
         sources=sections.sources(data["sources"], ctx),
@@ -140,3 +151,6 @@ def _semantic(data: dict[str, Any], ctx: Ctx) -> Model:
         source=ctx.file,
         tenant_order=tuple(t["name"] for t in data["tenants"]),
     )
+    if model.outputs.argocd:  # after the pruner's check: its shorter limit is the one to name for a cluster
+        _spoke_applications(data["clusters"], ctx)
+    return model

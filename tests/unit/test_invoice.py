@@ -208,3 +208,15 @@ def test_each_statement_format_writes_a_file_name_of_its_own(tmp_path, monkeypat
     assert len(set(paths)) == len(paths) == len(cli.STATEMENT_FORMATS) * len(written["pdf"]), written
     assert all(p.read_bytes() for p in paths)
     assert {p.suffix for p in written["facturx"]} == {".pdf"}  # still a PDF to every viewer
+
+
+def test_a_statement_with_a_character_no_font_draws_is_not_printed(monkeypatch):
+    """Chromium prints a character without a font as a box or not at all: refused in one line, before printing."""
+    from gpudash.ops.report import pdf
+
+    monkeypatch.setattr(pdf, "_font_ranges", lambda: [(0x20, 0x7E), (0xA0, 0x17F)])
+    monkeypatch.setattr(pdf, "browser", lambda: pytest.fail("printed"))
+    assert pdf.undrawn("<p>Zoë Åström &amp; <b>中</b>\u05eb</p>") == ["\u05eb", "中"]
+    with pytest.raises(GpudashError, match=r"^the statement holds characters no installed font draws "
+                                           r"\(U\+05EB, U\+4E2D\)[^\n]*$"):
+        pdf.to_pdf("<p>Zoë 中\u05eb</p>")

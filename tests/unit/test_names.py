@@ -144,3 +144,33 @@ def test_a_cluster_name_no_placement_label_can_hold_is_refused_before_acm_2_14(e
     data["outputs"] = {**data["outputs"], "acm_version": "2.13"}
     with pytest.raises(InputError, match=r"clusters\[0\]: 64 characters, longer than a label value \(63\)"):
         model_from_dict(data)
+
+
+def _without_pruner(example_data: dict, cluster: str) -> dict:
+    """The example with one cluster named ``cluster``, ArgoCD on and no pruner (whose Deployment would cap it)."""
+    data = _named(example_data, [cluster], "team-a", "team-a", "a100-80gb")
+    return {k: v for k, v in data.items() if k != "prune"}
+
+
+def test_the_longest_cluster_name_an_argocd_application_holds_is_taken(example_data):
+    name = _cluster(kube.SUBDOMAIN_MAX - len(kube.ARGOCD_APP_PREFIX))
+    files = generate_without_golden(model_from_dict(_without_pruner(example_data, name)))
+    assert problems(files) == [] and len(kube.spoke_application_name(name)) == kube.SUBDOMAIN_MAX
+
+
+@pytest.mark.parametrize("length", [kube.SUBDOMAIN_MAX - len(kube.ARGOCD_APP_PREFIX) + 1, kube.SUBDOMAIN_MAX])
+def test_a_cluster_name_too_long_for_its_argocd_application_is_refused_in_one_line(example_data, length):
+    data = _without_pruner(example_data, _cluster(length))
+    with pytest.raises(InputError) as err:
+        model_from_dict(data)
+    assert str(err.value).count("\n") == 0 and "clusters[0]" in str(err.value), str(err.value)
+    assert f"{length + len(kube.ARGOCD_APP_PREFIX)} characters" in str(err.value)
+    assert f"at most {kube.SUBDOMAIN_MAX}" in str(err.value)
+    del data["outputs"]["argocd"]  # no ArgoCD, no Application: the name is taken
+    model_from_dict(data)
+
+
+def test_argocd_name_normalized_follows_the_cluster_generator():
+    # argoproj/argo-cd applicationset/generators/cluster.go sanitizeName: lowered, [^-a-z0-9.] -> "-", cut, trimmed
+    assert kube.argocd_name_normalized("Prod_GPU.East-") == "prod-gpu.east"
+    assert kube.argocd_name_normalized("a" * 300) == "a" * kube.SUBDOMAIN_MAX

@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from gpudash.base.errors import GpudashError
+from gpudash.base.terminal import printable
 from gpudash.promql.read import HOUR
 
 DAY = 24 * HOUR
@@ -35,8 +36,8 @@ def add_arguments(parser) -> None:
 
     add_model_options(parser, fallback="the bundled example")
     parser.add_argument("--work-dir", metavar="DIR",
-                        help="folder for the rendered rules, history, TSDB and statements (default: a temp folder, "
-                             "removed on exit but for its statements)")
+                        help="a new or empty folder for the rendered rules, history, TSDB and statements (default: a "
+                             "temp folder, removed on exit but for its statements)")
     parser.add_argument("--no-wait", action="store_true", help="stop the server after the reports instead of "
                                                                "serving it until Ctrl-C")
     parser.add_argument("--nodes", action="store_true",
@@ -61,8 +62,10 @@ def mock_for(model, end_hour: int):
 
 def run(args) -> int:
     source, data = _model_data(args)
+    from gpudash.ops.demo import workdir
+
     temp = not args.work_dir
-    work = Path(tempfile.mkdtemp(prefix="gpudash-demo-")) if temp else Path(args.work_dir)
+    work = Path(tempfile.mkdtemp(prefix="gpudash-demo-")) if temp else workdir.prepare(Path(args.work_dir))
     previous = signal.signal(signal.SIGTERM, _interrupt)  # SIGTERM unwinds like Ctrl-C: the server is stopped
     try:
         return _run(args, source, data, work)
@@ -84,11 +87,10 @@ def _run(args, source: str, data: dict, work: Path) -> int:
     now = time.time()
     end_hour = int(now // HOUR) * HOUR
     try:
-        work.mkdir(parents=True, exist_ok=True)
         model = _write_model(source, data, work / STATEMENTS)
         rules = _render_rules(model, work / "rendered")
     except OSError as err:
-        raise GpudashError(f"--work-dir {work}: cannot write: {err.strerror or err}") from None
+        raise GpudashError(f"--work-dir {printable(str(work))}: cannot write: {err.strerror or err}") from None
     try:
         prom = Prometheus(work / "prometheus")
     except ToolMissing as err:
@@ -173,7 +175,6 @@ def _write_model(source: str, data: dict, folder: Path):
     its backfill settles each hour 26 hours after it, past the end of the demo's history."""
     import yaml
 
-    from gpudash.base.terminal import printable
     from gpudash.model import load_model
     from gpudash.model.load import DEFAULT_MODEL
     from gpudash.model.types import SPOKE_TIERS

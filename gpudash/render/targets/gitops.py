@@ -122,7 +122,7 @@ def _sync_policy(objects: list[dict[str, Any]], namespace: str | None) -> dict[s
 
 def application(argocd: ArgoCD, destination: str, objects: list[dict[str, Any]]) -> dict[str, Any]:
     """The Application syncing ``destination`` (its ``objects``) to the cluster ArgoCD runs on."""
-    name = "gpudash-" + destination.removeprefix(f"{layout.DEPLOY}/").replace("/", "-")
+    name = kube.ARGOCD_APP_PREFIX + destination.removeprefix(f"{layout.DEPLOY}/").replace("/", "-")
     namespace = CREATED_NAMESPACE.get(destination)
     return kube.obj(ARGOCD_API, "Application", name, argocd.namespace,
                     spec={"project": PROJECT, "source": _source(argocd, destination),
@@ -134,7 +134,7 @@ def spokes(argocd: ArgoCD, clusters: Iterable[str], objects: list[dict[str, Any]
     """The ApplicationSet giving each of the model's clusters its destination: ArgoCD's cluster generator (every
     cluster ArgoCD knows, e.g. registered by ACM's GitOpsCluster) narrowed to the model's by name; ``objects``:
     those of every cluster's destination."""
-    template = {"metadata": {"name": "gpudash-{{.nameNormalized}}"},
+    template = {"metadata": {"name": kube.ARGOCD_APP_PREFIX + "{{.nameNormalized}}"},
                 "spec": {"project": PROJECT, "source": _source(argocd, layout.deploy_cluster("{{.name}}")),
                          "destination": {"server": "{{.server}}"}, "syncPolicy": _sync_policy(objects, None)}}
     generator = {"clusters": {}, "selector": {"matchExpressions": [{"key": "name", "operator": "In",
