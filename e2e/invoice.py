@@ -18,7 +18,9 @@ from gpudash.ops.report import common
 NUMBER = r"([\d,]+(?:\.\d+)?)"
 CHARGE = re.compile(rf"(?<!\S){NUMBER}\s{{2,}}(\S.*?-hours|kWh)\s{{2,}}{NUMBER}\s{{2,}}{NUMBER}\s*$")
 SUBTOTAL = re.compile(rf"^\s*Subtotal\s+{NUMBER}\s*$")
-TAX = re.compile(rf"^\s*(?:(\S.*?) ([\d.]+) %|Tax exempt: .*?)\s+{NUMBER}\s*$")
+# the tax line as statement.html.j2 prints each VAT category: "<label> <rate> %" (S), "<label> 0 % (zero rated)" (Z),
+# "<label> not charged: <reason> (<VATEX>)" (E, AE, K, G, O)
+TAX = re.compile(rf"^\s*(?:(\S.*?) ([\d.]+) %(?: \(zero rated\))?|\S.*? not charged: .*?)\s+{NUMBER}\s*$")
 TOTAL = re.compile(rf"^\s*Total due\s+{NUMBER}\s*$")
 
 
