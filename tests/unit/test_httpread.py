@@ -32,7 +32,6 @@ def _depth(value) -> int:
     return 0
 
 
-@settings(deadline=None)
 @settings(max_examples=examples(100), deadline=None)
 @given(JSON, st.integers(min_value=1, max_value=8))
 def test_depth_check_agrees_with_the_structure(value, limit):
