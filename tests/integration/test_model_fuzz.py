@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 from gpudash.base.errors import InputError
 from gpudash.model import Model, load_model, mig, model_from_dict
 from gpudash.model.schema import quota_resources
+from tests.thorough import examples
 
 EXAMPLE_TEXT = resources.files("gpudash").joinpath("examples", "gpudash.yaml").read_text()
 EXAMPLE = yaml.safe_load(EXAMPLE_TEXT)
-FUZZ = settings(max_examples=200, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=examples(200), deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 
 scalars = st.one_of(
     st.none(), st.booleans(), st.integers(), st.integers(min_value=-(2**70), max_value=2**70),

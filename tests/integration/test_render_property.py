@@ -24,6 +24,7 @@ from hypothesis_jsonschema import from_schema
 
 from gpudash import cli
 from gpudash.model.load import bundled_example_path
+from tests.thorough import examples
 
 SCHEMA = json.loads(cli._schema_text())  # what `python -m gpudash schema` prints
 EXAMPLE = yaml.safe_load(bundled_example_path().read_text())
@@ -90,7 +91,7 @@ def _one_line_or_the_models_errors(err: str) -> bool:
 
 
 # No shrinking: each step renders (seconds), so a failure is reported as found, within the run's few minutes.
-@settings(max_examples=40, deadline=None, database=None, phases=[Phase.explicit, Phase.generate],
+@settings(max_examples=examples(40, floor=10), deadline=None, database=None, phases=[Phase.explicit, Phase.generate],
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
 @given(models())
 def test_a_model_from_the_schema_renders_or_is_refused_in_one_line(data):

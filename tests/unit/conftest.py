@@ -1,12 +1,13 @@
 """The unit suite: pure Python, no process started, milliseconds per test (docs/testing.md, "Test suites").
 
-Every unit test runs with process creation refused, so a test that starts promtool, amtool, chromium or
-``python -m gpudash`` fails here and belongs in tests/integration/. ``rendered`` is the bundled example
-rendered once per session without its golden promtool tests (the golden emitter is most of a render; the golden
-files are run and checked by tests/integration/).
+Every unit test runs with process creation refused (``subprocess`` and ``multiprocessing``), so a test that
+starts promtool, amtool, chromium or ``python -m gpudash``, or forks, fails here and belongs in tests/integration/.
+``rendered`` is the bundled example rendered once per session without its golden promtool tests (the golden
+emitter is most of a render; the golden files are run and checked by tests/integration/).
 """
 from __future__ import annotations
 
+import multiprocessing.process
 import subprocess
 from pathlib import Path
 
@@ -21,6 +22,7 @@ def no_processes(monkeypatch):
         raise AssertionError(f"a unit test started a process ({args!r}): move the test to tests/integration/")
 
     monkeypatch.setattr(subprocess.Popen, "__init__", refuse)
+    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", lambda self: refuse(self, self.name))
 
 
 @pytest.fixture(scope="session")

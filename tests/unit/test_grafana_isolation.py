@@ -12,7 +12,7 @@ import copy
 
 import pytest
 
-from gpudash import cli
+from gpudash import cli, golden_cache
 from gpudash.base.errors import GenerationError
 from gpudash.model import series as names
 from gpudash.render import grafana
@@ -151,6 +151,7 @@ def test_render_fails_and_writes_nothing_when_a_tenant_query_leaks(tmp_path, mon
         return type(dash)(**{**dash.__dict__, "panels": (*dash.panels, leak)})
 
     monkeypatch.setattr(dashboards, "tenant", leaky)
+    monkeypatch.setattr(golden_cache, "load", lambda model: {})  # no golden tests: no emitter, no forked process
     out = tmp_path / "out"
     assert cli.main(["render", "--example", "-o", str(out)]) == 2
     err = capsys.readouterr().err

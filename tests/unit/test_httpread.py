@@ -16,6 +16,7 @@ from gpudash.base.terminal import printable
 from gpudash.ops import httpread
 from gpudash.ops.report.client import MAX_FIGURE, Prometheus
 from tests.standins import StandIn
+from tests.thorough import examples
 
 JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
                     | st.text(max_size=8),
@@ -31,7 +32,7 @@ def _depth(value) -> int:
     return 0
 
 
-@settings(deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(JSON, st.integers(min_value=1, max_value=8))
 def test_depth_check_agrees_with_the_structure(value, limit):
     body = json.dumps(value).encode()
@@ -119,7 +120,7 @@ def server():
         yield srv
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ANSWER, st.sampled_from([200, 200, 206, 500, 502]))
 def test_any_answer_is_checked_figures_or_one_line(server, answer, status):
     server.reply = (status, json.dumps(answer).encode())

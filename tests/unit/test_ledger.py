@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import multiprocessing
 import os
 import re
 from dataclasses import replace
@@ -22,8 +21,6 @@ from tests.unit.test_report import END, ISSUED, START, billing_report
 
 KEY = invoice.document_key("team-a", START, END)
 SERIES = "GPU"  # the example issuer's numbering series: its ledger file
-RUNS = 8  # concurrent --final runs, each with other figures for team-a
-HISTORY = 3000  # issues already recorded: a long history widens a read-modify-write race
 
 
 def _args(folder, fmt: str = "html", **extra) -> argparse.Namespace:
@@ -39,33 +36,6 @@ def _history(n: int) -> list[dict]:
         out.append({"number": f"GPU-{i + 1:06d}", "key": KEY, "digest": hashlib.sha256(str(i).encode()).hexdigest(),
                     "replaces": out[-1]["number"] if out else "", "issued": "2026-02-02", "total_due": "1.00"})
     return out
-
-
-def _issue_with_other_figures(folder, k: int, start) -> None:
-    report = billing_report()
-    report.lines[0] = replace(report.lines[0], cost=38.4 + k)  # team-a's first line: another total per run
-    start.wait()
-    report_cli._write_statements(report, model(tax=Tax("VAT", 19)), _args(folder))
-
-
-def test_concurrent_final_runs_never_assign_one_number(tmp_path):
-    (tmp_path / "ledger").mkdir()
-    (tmp_path / "ledger" / f"{SERIES}.json").write_text(json.dumps(_history(HISTORY), indent=2))
-    ctx = multiprocessing.get_context("fork")
-    start = ctx.Barrier(RUNS)
-    runs = [ctx.Process(target=_issue_with_other_figures, args=(tmp_path, k, start)) for k in range(RUNS)]
-    for p in runs:
-        p.start()
-    for p in runs:
-        p.join(120)
-    assert [p.exitcode for p in runs] == [0] * RUNS
-    numbers = [re.search(r"Invoice no\. <strong>([^<]+)<", f.read_text()).group(1)
-               for f in tmp_path.glob("out-*/*team-a*.html")]
-    assert len(numbers) == RUNS and len(set(numbers)) == RUNS, numbers  # one number per issue
-    issued = json.loads((tmp_path / "ledger" / f"{SERIES}.json").read_text())
-    mine = [e["number"] for e in issued[HISTORY:] if e["key"] == KEY]
-    assert len(issued) == HISTORY + RUNS + 1 and sorted(numbers) == sorted(mine)  # + research's, the same each run
-    assert [e["number"] for e in issued] == [f"GPU-{i:06d}" for i in range(1, len(issued) + 1)]  # without gaps
 
 
 def test_an_e_invoice_that_cannot_be_made_is_refused_before_the_ledger_records_it(tmp_path):

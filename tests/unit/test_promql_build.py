@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gpudash.promql import build as q
+from tests.thorough import examples
 
 # Any text a model may hold (a namespace, a product name, a regex), except lone surrogates, which no UTF-8 file holds.
 TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
@@ -19,20 +20,20 @@ def _matchers(expr: str) -> list[tuple[str, str, str]]:
     return [(m.name, str(m.op), m.value) for m in promql_parser.parse(expr).matchers.matchers]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(TEXT)
 def test_a_quoted_label_value_parses_back_to_itself(value):
     assert _matchers(q.selector("x", ("a", "=", value))) == [("a", "MatchOp.Equal", value)]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(TEXT)
 def test_a_quoted_string_argument_parses_back_to_itself(value):
     expr = q.label_replace("x", "dst", value, "src", value)
     assert [a.val for a in promql_parser.parse(expr).args[2:]] == [value, "src", value]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(TEXT, min_size=1, max_size=5), TEXT)
 def test_a_regex_alternation_parses_back_and_matches_exactly_its_values(values, other):
     regex = q.regex_alternation(values)
@@ -84,7 +85,7 @@ def test_label_replace_quotes_every_argument_and_checks_label_names():
         q.label_replace("x", "bad-dst", "v", "", "")
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(TEXT)
 def test_const_series_keeps_a_dollar_literal(value):
     """label_replace expands ``$1`` in its replacement: a constant label's ``$`` is doubled so it stays literal."""

@@ -14,6 +14,7 @@ from gpudash.render import targets
 from gpudash.render.grafana import dashboards, isolation, tenant_board, uids
 from gpudash.render.grafana import panels as P
 from gpudash.render.grafana import provisioning as prov
+from tests.thorough import examples
 
 CLUSTERS = ("prod-east", "prod-west")
 METRIC = "cluster_namespace:gpudash_cost:period_to_date"
@@ -72,7 +73,7 @@ def test_two_targets_may_deliver_a_file_only_identically():
         targets.merge({"files": {"a.json": {"x": 1}}, "grafana-provisioning": {"a.json": {"x": 2}}})
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.sampled_from(['namespace="team-c"', 'exported_namespace="team-c"', "x", ":", " ", '"', "{", "_",
                                  'namespace="team-d"', "namespace=", "9"]), max_size=12).map("".join))
 def test_shape_replaces_what_the_defining_regex_replaces(expr):

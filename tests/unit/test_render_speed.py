@@ -15,6 +15,7 @@ from gpudash.render import grafana, mixin
 from gpudash.render.grafana import dashboards, tenant_board, uids
 from gpudash.render.mixin import jsonnet
 from gpudash.render.targets import artifacts
+from tests.thorough import examples
 
 
 def _own(model, t):
@@ -71,7 +72,7 @@ _json = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_siz
                      max_leaves=12)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(_json)
 def test_json_text_is_the_comment_free_dump(data):
     for args in ({"indent": 2, "sort_keys": True, "ensure_ascii": False}, {"separators": (",", ":")}):

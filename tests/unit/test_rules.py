@@ -19,6 +19,7 @@ from gpudash.promql.lint import parse, vector_selectors
 from gpudash.render import mco
 from gpudash.render.rules import hub, spoke
 from tests.conftest import load_yaml
+from tests.thorough import examples
 
 
 def test_every_recording_rule_is_named_and_commented(rendered):
@@ -155,7 +156,7 @@ _DNS_LABEL = st.from_regex(r"[a-z0-9]([a-z0-9-]{0,10}[a-z0-9])?", fullmatch=True
 _FRACTIONS = st.lists(st.floats(min_value=0.01, max_value=5, allow_nan=False), min_size=1, max_size=5, unique=True)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(namespace=_DNS_LABEL, name=_DNS_LABEL, alert_at=_FRACTIONS, probe=st.floats(min_value=0.01, max_value=5))
 def test_threshold_matcher_selects_exactly_the_tenants_listing_it(namespace, name, alert_at, probe):
     """The hub's threshold rule selects a tenant row (RE2 and Python agree on this syntax; Prometheus anchors the

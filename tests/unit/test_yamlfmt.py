@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from gpudash.base.yamlfmt import COMMENT, dump_yaml, strip_comments
 from gpudash.render import writer
+from tests.thorough import examples
 
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 AWKWARD = [" leading space\nx", "two trailing\n\n", "\n", "\n\nstarts with breaks", "tab\tinside\nx",
@@ -33,7 +34,7 @@ def test_awkward_multi_line_strings_read_back():
         assert _back({"k": value, "l": [value, {"m": value}]}) == {"k": value, "l": [value, {"m": value}]}, value
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(documents)
 def test_random_documents_read_back(data):
     assert _back(data) == strip_comments(data)

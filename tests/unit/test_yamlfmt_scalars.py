@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gpudash.base import yamlfmt
+from tests.thorough import examples
 
 CASES = ["team-a", "tenant-00001", "yes", "No", "ON", "null", "Null", "true", "e1", "E5", "a.b/c_d-e", "nan",
          "NaN", "inf", "x" * 200, "y", "n", "Y", "off", "2026-01-01", "a-", "z.", "v1.2.3", "t00001",
@@ -35,13 +36,13 @@ def test_fast_path_matches_the_emitter_on_known_cases():
         _check(value)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(alphabet=string.ascii_letters + string.digits + "_./+=-:", min_size=1, max_size=20))
 def test_fast_path_matches_the_emitter(value):
     _check(value)
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(1500), deadline=None)
 @given(st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7e), max_size=12))
 def test_fast_path_matches_the_emitter_on_any_printable_ascii(value):
     """Printable ASCII is what the fast path takes; other text is quoted apart (_quoted, read back by test_yamlfmt)."""
