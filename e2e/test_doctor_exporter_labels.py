@@ -48,7 +48,8 @@ def _openmetrics(honor: bool, held: bool, now: float) -> str:
 def test_the_label_mode_is_judged_from_a_workloads_series_only(pushed_hub, honor, held, reads, status):
     now = time.time()
     prom = pushed_hub(f"doctor-labels-{honor}-{held}-{reads}", _openmetrics(honor, held, now), [], now - 600, now)
-    exporter = dataclasses.replace(gx.exporter(load_bundled_example().sources, vendors.by_source("dcgm")),
-                                   tenant_label=reads)
-    check = doctor._exporter(Prometheus(prom.url), "dcgm", exporter, now)
+    model = load_bundled_example()
+    dcgm = dataclasses.replace(model.sources.dcgm, tenant_label=reads)  # the label the model says the GPUs carry
+    model = dataclasses.replace(model, sources=dataclasses.replace(model.sources, dcgm=dcgm))
+    check = doctor._exporter(Prometheus(prom.url), model, vendors.by_source("dcgm"), now)
     assert check.status == status, check.line()
