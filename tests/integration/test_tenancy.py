@@ -41,7 +41,8 @@ def test_5000_tenants_keep_every_hub_object_under_1_mib(tmp_path, billing):
 def test_render_says_why_it_annotates_and_refuses_with_exit_2(tmp_path, monkeypatch, capsys):
     model = tmp_path / "m.yaml"
     model.write_text(open("e2e/data/model.yaml").read())
-    monkeypatch.setattr(kube, "LAST_APPLIED_LIMIT", 1000)
+    # over the largest dashboard ConfigMap (refused, never server-side applied), under the Thanos Ruler rules
+    monkeypatch.setattr(kube, "LAST_APPLIED_LIMIT", 85_000)  # provider dashboard ~78 kB, Ruler rules ~89 kB
     assert cli.main(["render", "-c", str(model), "-o", str(tmp_path / "out")]) == 0
     err = capsys.readouterr().err
     assert layout.mco_configmap(mco.RULER) in err and "ServerSideApply=true" in err
