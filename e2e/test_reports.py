@@ -316,7 +316,8 @@ def test_billing_focus_and_ubl_from_the_hub(hub, tmp_path):
     assert r.returncode == 0 and violations(r.stdout) == [], (r.stderr, violations(r.stdout))
     rows = list(csv.DictReader(io.StringIO(r.stdout)))
     assert sum(Decimal(x["BilledCost"]) for x in rows) == Decimal(str(EXPECTED_TOTAL))
-    r = report(*common, "--tenant", "team-a", "--format", "ubl", "--output-dir", str(tmp_path / "out"))
+    r = report(*common, "--tenant", "team-a", "--format", "ubl", "--final", "--ledger", str(tmp_path / "ledger"),
+               "--output-dir", str(tmp_path / "out"))  # an e-invoice is a final invoice, numbered by the ledger
     assert r.returncode == 0, r.stderr
     (path,) = map(Path, r.stdout.split())
     assert path.name.endswith(".ubl.xml") and problems(path.read_bytes()) == []
