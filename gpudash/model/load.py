@@ -102,7 +102,7 @@ def _build_model(data: Any, ctx: Ctx) -> Model:
     return model
 
 
-def _placement_labels(clusters: list[str], acm_version: str, ctx: Ctx) -> None:
+def _placement_labels(clusters: list[str], ctx: Ctx) -> None:
     """Before ACM 2.14 the spoke tier's Placement selects clusters by their ``name`` label, whose value holds at
     most 63 characters (render/mco/spoke_tier.py label_selector): a longer cluster name could never get the tier."""
     for i, cluster in enumerate(clusters):
@@ -129,7 +129,7 @@ def _semantic(data: dict[str, Any], ctx: Ctx) -> Model:
     acm = "acm" in data["outputs"]["targets"]
     billing = sections.billing(data["billing"], acm, ctx)
     if acm and billing.tier and not has_cel_selector(data["outputs"]["acm_version"]):
-        _placement_labels(data["clusters"], data["outputs"]["acm_version"], ctx)
+        _placement_labels(data["clusters"], ctx)
     classes = gpu_classes(data["gpu_classes"], ctx)
     issuer = sections.issuer(data["issuer"], ctx)
     model = Model(

@@ -14,17 +14,18 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from gpudash.base import kube
+
 SECRETS_DIR = "/etc/alertmanager/secrets"
 FILE_SUFFIX = "_file"  # Alertmanager's convention for a field naming a file (api_url_file, credentials_file, ...)
 # The volume secret-S must be a DNS-1123 label of at most 63 characters (kubernetes pkg/apis/core/validation/
 # validation.go, validateVolumes), so S is a label of at most 56.
 _VOLUME_PREFIX = "secret-"
-_MAX_LABEL = 63
 _DNS_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
 # A Secret's key (kubernetes/apimachinery pkg/util/validation/validation.go, IsConfigMapKey; no leading "..").
 _SECRET_KEY = re.compile(r"(?!\.\.)[-._a-zA-Z0-9]{1,253}")
 MOUNTABLE = (f"{SECRETS_DIR}/<secret>/<key>, <secret> a DNS-1123 label of at most "
-             f"{_MAX_LABEL - len(_VOLUME_PREFIX)} characters")
+             f"{kube.LABEL_MAX - len(_VOLUME_PREFIX)} characters")
 
 
 def file_fields(tree: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[str | int, ...], str]]:
@@ -46,7 +47,7 @@ def mounted_secret(file: str) -> str | None:
     if len(parts) != 2:
         return None
     secret, key = parts
-    fits = len(_VOLUME_PREFIX + secret) <= _MAX_LABEL
+    fits = len(_VOLUME_PREFIX + secret) <= kube.LABEL_MAX
     return secret if fits and _DNS_LABEL.fullmatch(secret) and _SECRET_KEY.fullmatch(key) else None
 
 

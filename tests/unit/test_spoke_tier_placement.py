@@ -15,6 +15,7 @@ from __future__ import annotations
 import celpy
 import pytest
 
+from gpudash.base import kube
 from gpudash.model import model_from_dict
 from gpudash.model.versions import ACM_VERSIONS, has_cel_selector
 from gpudash.render.mco import spoke_tier as delivery
@@ -79,4 +80,4 @@ def test_a_cluster_name_no_label_can_hold_is_refused_before_acm_2_14():
     from gpudash.base.errors import GenerationError
 
     with pytest.raises(GenerationError, match="outputs.acm_version"):
-        delivery.label_selector(["a" * (delivery.NAME_LABEL_MAX + 1)])
+        delivery.label_selector(["a" * (kube.LABEL_MAX + 1)])

@@ -37,7 +37,6 @@ CLUSTER_SET = "global"
 # frontend/src/lib/import-cluster.ts), so the hub admin labels each model cluster `name=<its name>`; a cluster
 # without it gets no tier and GPUBillingInputMissing names it. Label values are at most 63 characters.
 NAME_LABEL = "name"
-NAME_LABEL_MAX = 63
 CEL_CLUSTER_NAME = "managedCluster.metadata.name"
 # PromQL braces must reach Prometheus as written: no hub (propagator, controllers/propagator/propagation.go) or
 # managed-cluster (config-policy-controller, controllers/configurationpolicy_controller.go) template processing.
@@ -72,9 +71,9 @@ def cluster_selector(clusters) -> str:
 
 def label_selector(clusters) -> dict:
     """The label selector true for exactly the ManagedClusters whose ``name`` label names one of ``clusters``."""
-    too_long = [c for c in clusters if len(c) > NAME_LABEL_MAX]
+    too_long = [c for c in clusters if len(c) > kube.LABEL_MAX]
     if too_long:
-        raise GenerationError(f"cluster {too_long[0]!r} is longer than a label value ({NAME_LABEL_MAX}), so a "
+        raise GenerationError(f"cluster {too_long[0]!r} is longer than a label value ({kube.LABEL_MAX}), so a "
                               f"Placement cannot select it before ACM {ACM_CEL_SELECTOR}: with every hub on "
                               f"{ACM_CEL_SELECTOR} or later, set outputs.acm_version: '{ACM_CEL_SELECTOR}'")
     return {"matchExpressions": [{"key": NAME_LABEL, "operator": "In", "values": list(clusters)}]}
