@@ -12,7 +12,7 @@ from gpudash.model import load_bundled_example, vendors
 from gpudash.model.sources import gpu_exporters as gx
 from gpudash.ops import doctor
 from gpudash.ops.mock.openmetrics import series_text
-from gpudash.ops.report.client import Prometheus
+from gpudash.ops.prometheus_client import Prometheus
 from gpudash.simulation import series as gs
 
 HOST = "gpu-node-1"

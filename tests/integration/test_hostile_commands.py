@@ -15,9 +15,9 @@ import pytest
 
 from gpudash import cli
 from gpudash.base.environ import TOKEN_ENV
+from gpudash.ops.prometheus_client import Prometheus, PrometheusError
 from gpudash.ops.report import cli as report_cli
 from gpudash.ops.report import render
-from gpudash.ops.report.client import Prometheus, PrometheusError
 from tests.conftest import gpudash
 from tests.hostile import MODES, PARTIAL, PARTIAL_WARNING, Hostile
 

@@ -8,8 +8,8 @@ import re
 import pytest
 
 from gpudash import cli
+from gpudash.ops.prometheus_client import Prometheus, PrometheusError
 from gpudash.ops.report import billing, idle, nodes, render
-from gpudash.ops.report.client import Prometheus, PrometheusError
 from gpudash.ops.report.period import parse_period, parse_time
 from tests.hostile import EVIL_LABELS, Hostile
 

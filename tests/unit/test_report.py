@@ -15,13 +15,14 @@ from pathlib import Path
 import promql_parser as pp
 import pytest
 
+from gpudash.base.timestamps import rfc3339
 from gpudash.model import series as names
 from gpudash.model.types import Issuer, Tenant
 from gpudash.ops.report import common, invoice, render
 from gpudash.ops.report.billing import UNALLOCATED, BillingReport, EnergyLine, Line, budget_rows
 from gpudash.ops.report.idle import IdleReport, IdleWorkload
 from gpudash.ops.report.nodes import NodesReport
-from gpudash.ops.report.period import PeriodError, chunks, parse_period, parse_time, readable_until, rfc3339
+from gpudash.ops.report.period import PeriodError, chunks, parse_period, parse_time, readable_until
 from gpudash.promql.lint import parse, vector_selectors
 from gpudash.queries import report as queries
 

@@ -1,6 +1,6 @@
 """Checks that a live spoke or hub is ready to bill: what the rules read is there, labelled and priced as the
 model assumes, and the rules run. Each check reads the Prometheus HTTP API through
-:class:`gpudash.ops.report.client.Prometheus` and gives one :class:`Check` (ok / warn / fail, what was found, the fix).
+:class:`gpudash.ops.prometheus_client.Prometheus` and gives one :class:`Check` (ok / warn / fail, what was found, the fix).
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from gpudash.model.sources import gpu_exporters as gx
 from gpudash.model.sources import kube_state_metrics as ksm
 from gpudash.model.types import Model
 from gpudash.model.vendors.vendor import Vendor
-from gpudash.ops.report.client import Prometheus, PrometheusError, nonnegative
+from gpudash.ops.prometheus_client import Prometheus, PrometheusError, nonnegative
 from gpudash.promql import build as q
 from gpudash.promql import read
 from gpudash.render import alerts
