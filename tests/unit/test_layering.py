@@ -190,7 +190,8 @@ def report_imports_outside_report() -> list[str]:
         if not _within(module, NOT_FROM_REPORT):
             continue
         allowed = DEMO_SHOWS if _within(module, ["gpudash.ops.demo"]) else set()
-        bad += [f"{module} imports {e}" for e in sorted(edges) if _within(e, ["gpudash.ops.report"]) and e not in allowed]
+        bad += [f"{module} imports {e}" for e in sorted(edges)
+                if _within(e, ["gpudash.ops.report"]) and e not in allowed]
     return bad
 
 
