@@ -181,7 +181,7 @@ def test_the_simulation_is_imported_by_the_golden_emitter_and_the_mock_only():
 NOT_FROM_REPORT = ["gpudash.ops.doctor", "gpudash.ops.prune", "gpudash.ops.demo", "gpudash.ops.prometheus_client",
                    "gpudash.ops.cliargs", "gpudash.ops.httpread"]
 DEMO_SHOWS = {"gpudash.ops.report.billing", "gpudash.ops.report.nodes", "gpudash.ops.report.invoice",
-              "gpudash.ops.report.render"}
+              "gpudash.ops.report.presentation"}
 
 
 def report_imports_outside_report() -> list[str]:
@@ -266,7 +266,7 @@ def test_a_runtime_command_without_its_extra_says_what_to_install(argv, package,
     """A missing optional dependency (pyproject's extras) is one line and exit 2, not a traceback."""
     monkeypatch.setenv("GRAFANA_TOKEN", "t")
     monkeypatch.setitem(sys.modules, package, None)  # `import package` now raises ModuleNotFoundError
-    for name in [m for m in sys.modules if m in ("gpudash.ops.report.render", "gpudash.ops.prune.api")]:
+    for name in [m for m in sys.modules if m in ("gpudash.ops.report.presentation", "gpudash.ops.prune.api")]:
         monkeypatch.delitem(sys.modules, name)  # imported by an earlier test: make the command import it again
         monkeypatch.delattr(sys.modules[name.rpartition(".")[0]], name.rpartition(".")[2], raising=False)
     assert cli.main(argv) == 2

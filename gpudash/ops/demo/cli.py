@@ -219,14 +219,14 @@ def _reports(url: str, model, end: int, now: float, work: Path, per_node: bool) 
     from datetime import date
 
     from gpudash.ops.prometheus_client import Prometheus as Client
-    from gpudash.ops.report import billing, invoice, nodes, render
+    from gpudash.ops.report import billing, invoice, nodes, presentation
 
     start = end - DAY
     client = Client(url)
     report = billing.fetch(client, model, start, end, now=now)
-    print(render.billing_table(report))
+    print(presentation.billing_table(report))
     ccsp = nodes.fetch(client, model, start, end, now=now)
-    print(render.nodes_table(ccsp, per_node=per_node))
+    print(presentation.nodes_table(ccsp, per_node=per_node))
     if not per_node and ccsp.rows:
         print(f"({len(ccsp.rows)} per-node rows: --nodes prints them)")
     for warning in report.warnings + ccsp.warnings:
@@ -234,6 +234,6 @@ def _reports(url: str, model, end: int, now: float, work: Path, per_node: bool) 
     folder = work / STATEMENTS
     folder.mkdir(exist_ok=True)
     for inv in invoice.invoices(report, model, date.today(), now, issue=False):  # previews: no number consumed
-        path = folder / render.statement_filename(inv)
-        path.write_text(render.statement_html(report, inv), encoding="utf-8")
+        path = folder / presentation.statement_filename(inv)
+        path.write_text(presentation.statement_html(report, inv), encoding="utf-8")
         print(f"statement: {path}")

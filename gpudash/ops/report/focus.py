@@ -45,7 +45,7 @@ def unit(resource: str) -> str:
 
 def focus_csv(r: BillingReport, model: Model) -> str:
     """``r``'s billed lines as FOCUS rows (RFC 4180 CSV)."""
-    from gpudash.ops.report.render import _csv
+    from gpudash.ops.report.presentation import _csv
 
     issuer = model.issuer.name
     if not issuer:
