@@ -24,7 +24,7 @@ from gpudash.ops.report.idle import IdleReport, IdleWorkload
 from gpudash.ops.report.nodes import NodesReport
 from gpudash.ops.report.period import PeriodError, chunks, parse_period, parse_time, readable_until
 from gpudash.promql.lint import parse, vector_selectors
-from gpudash.queries import report as queries
+from gpudash.queries import report_queries as queries
 
 H = 3600
 

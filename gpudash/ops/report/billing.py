@@ -30,7 +30,7 @@ from gpudash.model.types import Model, Tenant
 from gpudash.ops.prometheus_client import Prometheus
 from gpudash.ops.report import common
 from gpudash.ops.report.period import month_start, next_month
-from gpudash.queries import report as queries
+from gpudash.queries import report_queries as queries
 
 DAY = 86400
 

@@ -14,7 +14,7 @@ from gpudash.ops.prometheus_client import Prometheus, PrometheusError, nonnegati
 from gpudash.ops.report.period import chunks, readable_until
 from gpudash.promql import read
 from gpudash.promql.read import HOUR, READ_DELAY
-from gpudash.queries import report as queries
+from gpudash.queries import report_queries as queries
 
 GPU_HOURS_DIGITS = 6  # presentation precision of GPU-hours (a 1-minute step is 0.016667 GPU-hours)
 ENERGY, KWH = "energy", "kWh"  # the resource and unit of an energy line (docs/billing-contract.md section 10)

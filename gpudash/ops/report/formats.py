@@ -91,7 +91,7 @@ class Format:
 
 
 FORMATS = (
-    Format("table", "an aligned table on stdout (the default)",
+    Format("table", "an aligned table on stdout",
            {BILLING: lambda r, a, m: presentation().billing_table(r),
             NODES: lambda r, a, m: presentation().nodes_table(r),
             IDLE: lambda r, a, m: presentation().idle_table(r)}),

@@ -26,7 +26,7 @@ from gpudash.ops.report import common
 from gpudash.ops.report.period import MAX_POINTS
 from gpudash.promql import build as q
 from gpudash.promql import read
-from gpudash.queries import report as queries
+from gpudash.queries import report_queries as queries
 
 
 @dataclass

@@ -23,7 +23,7 @@ from gpudash.model.types import Model
 from gpudash.ops.prometheus_client import Prometheus
 from gpudash.ops.report import common
 from gpudash.promql.read import HOUR
-from gpudash.queries import report as queries
+from gpudash.queries import report_queries as queries
 
 
 @dataclass

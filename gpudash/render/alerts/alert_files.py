@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gpudash.base import layout
 from gpudash.model.types import Model
-from gpudash.render.alerts import health, idle, integrity, prune, quotas, routing, tenant
+from gpudash.render.alerts import health, idle, integrity, pruner_effect, quotas, routing, tenant
 from gpudash.render.alerts.integrity import rule_health
 from gpudash.render.rules import prometheus_rule
 from gpudash.render.rules.format import rule_file
@@ -15,7 +15,7 @@ PROMETHEUS_RULE_NAME = "gpudash-alerts"
 def hub_groups(model: Model) -> tuple:
     """Alert rule groups evaluated on the hub (and on a single cluster's Prometheus)."""
     groups = (tenant.group(model), idle.group(model), quotas.group(model), integrity.group(model),
-              health.group(model), prune.group(model))
+              health.group(model), pruner_effect.group(model))
     return tuple(g for g in groups if g is not None)
 
 
@@ -29,7 +29,7 @@ def allowlist_names(model: Model) -> tuple[str, ...]:
     ``namespace_pod:gpudash_gpu_power:max``, not raw power."""
     errors = health.error_vendor(model)
     return ((errors.metric(model.sources, errors.error_metric),) if errors and errors.error_metric else ()) \
-        + prune.allowlist_names(model)
+        + pruner_effect.allowlist_names(model)
 
 
 def allowlist_matches(model: Model) -> tuple[str, ...]:
@@ -40,7 +40,7 @@ def allowlist_matches(model: Model) -> tuple[str, ...]:
 def tests(model: Model) -> dict[str, dict]:
     """promtool alert tests per family, each pointing at the plain alerts file."""
     files = {"tenant": tenant.tests(model), "idle": idle.tests(model), "quota": quotas.tests(model),
-             "integrity": integrity.tests(model), "health": health.tests(model), "prune": prune.tests(model)}
+             "integrity": integrity.tests(model), "health": health.tests(model), "prune": pruner_effect.tests(model)}
     return {layout.alert_test(family): data for family, data in files.items() if data is not None}
 
 
