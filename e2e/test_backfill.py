@@ -17,8 +17,8 @@ import yaml
 from e2e import mco_sim, pipeline
 from e2e.harness import Prometheus
 from gpudash.base import layout
+from gpudash.base.timestamps import rfc3339
 from gpudash.model import series as names
-from gpudash.ops.report.period import rfc3339
 from gpudash.promql import read
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]

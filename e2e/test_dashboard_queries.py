@@ -279,7 +279,7 @@ TENANTS = (("gpudash-tenant-team-a", "team-a"), ("gpudash-tenant-research", "ml-
 
 def _tenant_queries(dashboards, model, uid: str, ns: str) -> list[tuple[str, str]]:
     """(where, PromQL) of every target of the tenant's dashboard and every query of ``report --tenant``."""
-    from gpudash.queries import report as queries
+    from gpudash.queries import report_queries as queries
     from gpudash.render.grafana.panels import iter_targets
 
     out = [(f"{uid} / {p['title']} / {t['refId']}", grafana_expr(t["expr"])) for p, t in iter_targets(dashboards[uid])]

@@ -20,7 +20,7 @@ from gpudash.model.sources import kube_state_metrics as ksm
 from gpudash.model.types import SelfManaged
 from gpudash.ops import doctor
 from gpudash.ops.mock.server import MockServer, exposition
-from gpudash.ops.report.client import Prometheus
+from gpudash.ops.prometheus_client import Prometheus
 from gpudash.render import alerts, wiring
 from gpudash.render.rules import inputs
 from tests.conftest import FIXTURES

@@ -11,8 +11,9 @@ import pytest
 from gpudash.model import load_bundled_example, vendors
 from gpudash.model.sources import gpu_exporters as gx
 from gpudash.ops import doctor
+from gpudash.ops.doctor import exporter_scrape
 from gpudash.ops.mock.openmetrics import series_text
-from gpudash.ops.report.client import Prometheus
+from gpudash.ops.prometheus_client import Prometheus
 from gpudash.simulation import series as gs
 
 HOST = "gpu-node-1"
@@ -51,5 +52,5 @@ def test_the_label_mode_is_judged_from_a_workloads_series_only(pushed_hub, honor
     model = load_bundled_example()
     dcgm = dataclasses.replace(model.sources.dcgm, tenant_label=reads)  # the label the model says the GPUs carry
     model = dataclasses.replace(model, sources=dataclasses.replace(model.sources, dcgm=dcgm))
-    check = doctor._exporter(Prometheus(prom.url), model, vendors.by_source("dcgm"), now)
+    check = exporter_scrape.exporter_labels(Prometheus(prom.url), model, vendors.by_source("dcgm"), now)
     assert check.status == status, check.line()

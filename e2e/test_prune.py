@@ -26,7 +26,7 @@ from gpudash.model import alert_names, load_bundled_example, load_model
 from gpudash.model import series as names
 from gpudash.queries import prune as plan
 from gpudash.render.alerts import idle as idle_alert
-from gpudash.render.alerts import prune as prune_alert
+from gpudash.render.alerts import pruner_effect as prune_alert
 from gpudash.render.rules.format import rule_file
 from tests.conftest import ROOT
 from tests.prune_cluster import pod

@@ -729,8 +729,8 @@ def test_reports_match_the_reference_model_on_every_golden_scenario(golden_hub):
     """Billing lines, energy lines (tenants, unallocated, other namespaces), unpriced hours and CCSP rows of each
     golden scenario, read by the reports through the real hub rules, equal the independent reference model's
     figures for every hour that reached the hub."""
+    from gpudash.ops.prometheus_client import Prometheus as Client
     from gpudash.ops.report import billing, nodes
-    from gpudash.ops.report.client import Prometheus as Client
     from gpudash.render.golden.emit import HubView
     from gpudash.simulation.pushes import rule_samples
 

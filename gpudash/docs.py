@@ -9,12 +9,12 @@ from pathlib import Path
 
 def blocks() -> dict[str, list[str]]:
     """{page under docs/: the generated blocks it holds}."""
-    from gpudash.model import catalog as fields
+    from gpudash.model import field_table as fields
     from gpudash.model import load_bundled_example
     from gpudash.model import series as names
-    from gpudash.render.alerts import catalog as alerts
-    from gpudash.render.grafana import catalog as panels
-    from gpudash.render.rules import catalog as series
+    from gpudash.render.alerts import alert_table as alerts
+    from gpudash.render.grafana import panel_tables as panels
+    from gpudash.render.rules import series_tables as series
 
     example = load_bundled_example()
     return {"model.md": [fields.table()],

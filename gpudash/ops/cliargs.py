@@ -97,7 +97,7 @@ def token_from_args(args: argparse.Namespace) -> str | None:
 
 def prometheus_from_args(args: argparse.Namespace):
     """The Prometheus client the options describe; warns on stderr when the token travels unprotected."""
-    from gpudash.ops.report.client import Prometheus
+    from gpudash.ops.prometheus_client import Prometheus
 
     if args.ca_file and not os.path.isfile(args.ca_file):
         raise GpudashError(f"--ca-file {args.ca_file}: no such file")

@@ -65,7 +65,7 @@ def permissions() -> frozenset[tuple[str, str, str]]:
     """(verb, API group, resource) of every call :mod:`gpudash.ops.prune.api` makes, all in a tenant namespace: list
     pods, get its namespace, get each owner kind, list HPAs, patch the annotations of stoppable kinds and
     the ``scale`` subresource of scalable ones, create Events. Each tenant namespace's Role
-    (:mod:`gpudash.render.pruner`), nothing more and nothing cluster-wide."""
+    (:mod:`gpudash.render.pruner_deployment`), nothing more and nothing cluster-wide."""
     out = {("get", "", "namespaces"), ("create", "", "events"), ("list", "", "pods"),
            ("list", HPA.group, HPA.plural)}
     for kind in KINDS.values():

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from gpudash.model.types import Model
 from gpudash.render import alerts, golden, grafana, quotas, rules, wiring
-from gpudash.render import pruner as prune
+from gpudash.render import pruner_deployment as prune
 from gpudash.render.grafana.tenant_board import Board
 from gpudash.render.rules import hub, spoke
 from gpudash.render.rules.format import Group

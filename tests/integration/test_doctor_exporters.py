@@ -13,7 +13,7 @@ from gpudash.model.sources import gpu_exporters as gx
 from gpudash.model.sources import kube_state_metrics as ksm
 from gpudash.ops import doctor
 from gpudash.ops.demo.prometheus import Prometheus, ToolMissing
-from gpudash.ops.report.client import Prometheus as Client
+from gpudash.ops.prometheus_client import Prometheus as Client
 
 STEP = 30  # seconds between samples
 SAMPLES = 20

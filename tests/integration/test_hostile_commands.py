@@ -15,9 +15,8 @@ import pytest
 
 from gpudash import cli
 from gpudash.base.environ import TOKEN_ENV
-from gpudash.ops.report import cli as report_cli
-from gpudash.ops.report import render
-from gpudash.ops.report.client import Prometheus, PrometheusError
+from gpudash.ops.prometheus_client import Prometheus, PrometheusError
+from gpudash.ops.report import formats, presentation
 from tests.conftest import gpudash
 from tests.hostile import MODES, PARTIAL, PARTIAL_WARNING, Hostile
 
@@ -106,13 +105,12 @@ def test_doctor_has_a_timeout(capsys):
 
 
 # --- issue 47 item 2: a partial answer is never final, in any format -------------------------------------------------
-REPORT_FORMATS = [("report billing", f) for f in (*report_cli.BILLING_FORMATS, *report_cli.STATEMENT_FORMATS)] + \
-    [(c, f) for c in ("report nodes", "report idle") for f in report_cli.FORMATS]
+REPORT_FORMATS = [(f"report {r}", f) for r in formats.STDOUT_REPORTS for f in formats.offered(r)]
 
 
 def _report(command: str, fmt: str, url: str, folder, *extra: str) -> int:
     """``command`` in ``--format fmt`` against ``url``, in process; statements go to ``folder``."""
-    statement = ["--output-dir", str(folder)] if fmt in report_cli.STATEMENT_FORMATS else []
+    statement = ["--output-dir", str(folder)] if formats.BY_NAME[fmt].statement else []
     return cli.main([*COMMANDS[command], "--prometheus-url", url, "--format", fmt, *statement, *extra])
 
 
@@ -132,7 +130,7 @@ def test_allow_partial_marks_every_format_and_is_never_final(command, fmt, tmp_p
     with Hostile(PARTIAL) as server:
         code = _report(command, fmt, server.url, tmp_path, "--allow-partial")
     out, err = capsys.readouterr()
-    if fmt in report_cli.EINVOICE_FORMATS:  # an e-invoice is never a draft: refused, nothing written
+    if formats.BY_NAME[fmt].check:  # an e-invoice is never a draft: refused, nothing written
         assert code == 2 and "is a draft" in err and "part of the metrics store did not answer" in err, err
         assert not list(tmp_path.iterdir())
         return
@@ -143,7 +141,7 @@ def test_allow_partial_marks_every_format_and_is_never_final(command, fmt, tmp_p
         rows = list(csv.DictReader(io.StringIO(out)))
         assert rows and all(row["partial" if fmt == "csv" else "x_Partial"] == "true" for row in rows), out
     elif fmt == "table":
-        assert out.startswith(render.PARTIAL_MARK), out
+        assert out.startswith(presentation.PARTIAL_MARK), out
     else:  # html: every statement a draft saying why
         files = list(tmp_path.iterdir())
         assert files and all(f.name.endswith("-DRAFT.html") for f in files)

@@ -12,7 +12,7 @@ import pikepdf
 import pytest
 
 from gpudash.model import vat
-from gpudash.ops.report import einvoice, pdf, pdfa, render
+from gpudash.ops.report import einvoice, pdf, pdfa, presentation
 from tests import pdfa_rules, pictures
 from tests.unit.test_invoice import SAMPLE, build
 from tests.unit.test_report import billing_report
@@ -42,7 +42,7 @@ def printed():
     out = {}
     for category, tax in TAXES.items():
         inv = build(tax=tax, tax_id=BUYER_VAT_ID)
-        out[category] = (pdf.to_pdf(render.statement_html(billing_report(), inv)), inv)
+        out[category] = (pdf.to_pdf(presentation.statement_html(billing_report(), inv)), inv)
     return out
 
 

@@ -33,7 +33,7 @@ from gpudash.base.errors import GpudashError
 from gpudash.model import model_from_dict
 from gpudash.model.load import bundled_example_path
 from gpudash.model.schema import json_schema
-from gpudash.ops.report import einvoice, invoice, pdf, render
+from gpudash.ops.report import einvoice, invoice, pdf, presentation
 from tests.unit.test_report import ISSUED, NOW, billing_report
 
 SCHEMA = json_schema()
@@ -74,7 +74,7 @@ def _statement(value: str) -> tuple[str, bytes]:
     report.tenants = [tenant]
     inv = replace(invoice.build(report, tenant, model, ISSUED, NOW), number="GPU-000001")  # as the ledger numbers it
     assert inv.final, inv.draft
-    return render.statement_html(report, inv), einvoice.cii_xml(inv)
+    return presentation.statement_html(report, inv), einvoice.cii_xml(inv)
 
 
 def _shape(html: str) -> list[str]:
@@ -105,9 +105,9 @@ def test_a_model_string_comes_out_of_the_html_and_the_xml_as_written(value):
 def test_a_string_comes_out_of_the_csv_and_the_json_as_written(value, column):
     report = billing_report()
     report.lines[0] = replace(report.lines[0], **{column: value})
-    (row, *_) = list(csv.DictReader(io.StringIO(render.billing_csv(report), newline="")))
+    (row, *_) = list(csv.DictReader(io.StringIO(presentation.billing_csv(report), newline="")))
     assert row[column] == value
-    assert json.loads(render.dumps(report.to_json()))["lines"][0][column] == value
+    assert json.loads(presentation.dumps(report.to_json()))["lines"][0][column] == value
 
 
 def _words(text: str) -> str:

@@ -13,7 +13,7 @@ from gpudash.model import series as rnames
 from gpudash.model.vendors import nvidia
 from gpudash.promql.lint import parse
 from gpudash.render import alerts, mco, rules, writer
-from gpudash.render.alerts import catalog, common, promtool
+from gpudash.render.alerts import alert_table, common, promtool
 from gpudash.render.grafana import uids
 from gpudash.render.rules import idle as idle_record
 from gpudash.render.rules import spoke
@@ -189,8 +189,8 @@ def test_allowlist_adds_only_what_the_default_lacks(rendered, example_model):
 
 def test_docs_table_is_current(example_model):
     doc = (ROOT / "docs" / "alerts.md").read_text()
-    assert catalog.table(example_model) in doc, "re-generate the table with gpudash.render.alerts.catalog.table"
-    for name in {r["alert"] for r in catalog.rows(example_model)}:
+    assert alert_table.table(example_model) in doc, "re-generate the table with gpudash.render.alerts.alert_table.table"
+    for name in {r["alert"] for r in alert_table.rows(example_model)}:
         assert f"`{name}`" in doc
 
 

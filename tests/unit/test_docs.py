@@ -13,9 +13,9 @@ import pytest
 
 from gpudash import docs
 from gpudash.base import doctable, layout
-from gpudash.model import catalog as model_catalog
+from gpudash.model import field_table as model_catalog
 from gpudash.model import json_schema
-from gpudash.render.alerts import catalog
+from gpudash.render.alerts import alert_table
 from tests.conftest import ROOT
 
 README = ROOT / "README.md"
@@ -85,7 +85,8 @@ def test_every_alert_has_a_runbook_anchor_where_the_default_url_points(example_m
     default = json_schema()["properties"]["alerts"]["properties"]["runbook_url"]["default"]
     page, fragment = re.fullmatch(r"https://github\.com/[^/]+/[^/]+/blob/main/([^#]+)#(.+)", default).groups()
     found = anchors(ROOT / page)
-    missing = [a["alert"] for a in catalog.rows(example_model) if fragment.format(alertname=a["alert"]) not in found]
+    missing = [a["alert"] for a in alert_table.rows(example_model)
+               if fragment.format(alertname=a["alert"]) not in found]
     assert missing == []
 
 

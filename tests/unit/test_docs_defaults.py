@@ -8,8 +8,8 @@ import re
 import pytest
 
 from gpudash.model import model_from_dict
-from gpudash.model.catalog import fields
 from gpudash.model.durations import parse_duration
+from gpudash.model.field_table import fields
 from gpudash.model.load import bundled_example_path
 from gpudash.model.types import ALL_TARGETS
 from tests.conftest import ROOT

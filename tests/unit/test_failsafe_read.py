@@ -8,8 +8,8 @@ import re
 import pytest
 
 from gpudash import cli
-from gpudash.ops.report import billing, idle, nodes, render
-from gpudash.ops.report.client import Prometheus, PrometheusError
+from gpudash.ops.prometheus_client import Prometheus, PrometheusError
+from gpudash.ops.report import billing, idle, nodes, presentation
 from gpudash.ops.report.period import parse_period, parse_time
 from tests.hostile import EVIL_LABELS, Hostile
 
@@ -127,7 +127,7 @@ def test_token_from_a_file(tmp_path, capsys):
 def test_label_values_cannot_forge_a_table_row(example_model):
     with Hostile("control-labels") as server:
         report = idle.fetch(Prometheus(server.url, timeout=5), example_model, at=parse_time(PERIOD[1], "--time"))
-    table = render.idle_table(report)
+    table = presentation.idle_table(report)
     assert report.workloads and not RAW_CONTROL.search(table.replace("\n", ""))
     assert not any(line.startswith("FORGED") for line in table.splitlines())
     assert "team-a\\x0aFORGED" in table and "east\\x1b[2J" in table
@@ -139,7 +139,7 @@ def test_csv_is_rfc_4180(example_model):
 
     with Hostile("control-labels") as server:
         report = idle.fetch(Prometheus(server.url, timeout=5), example_model, at=parse_time(PERIOD[1], "--time"))
-    text = render.idle_csv(report)
+    text = presentation.idle_csv(report)
     assert text.endswith("\r\n") and text.count("\r\n") == 2  # the header and one row, each ended by CRLF
     row = list(csv.reader(io.StringIO(text, newline="")))[1]
     assert row[1] == EVIL_LABELS["namespace"]  # the field round-trips exactly, quoted
@@ -149,7 +149,7 @@ def test_json_output_escapes_what_json_itself_leaves_raw():
     import json
 
     data = {"namespace": "a\x9b31m\x7f\u2028b\x1b"}
-    text = render.dumps(data)
+    text = presentation.dumps(data)
     assert not RAW_CONTROL.search(text.replace("\n", "")) and "\u2028" not in text
     assert json.loads(text) == data
 

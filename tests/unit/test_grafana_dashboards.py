@@ -223,7 +223,7 @@ def test_namespace_values_are_escaped():
     data = example_dict()
     model = model_from_dict(data)
     t = model.tenants[0]
-    from gpudash.render.grafana.queries import tenant_scope
+    from gpudash.render.grafana.shared_panel_queries import tenant_scope
 
     weird = dataclasses_replace(t, namespace='x"}or{namespace=~".*')
     scope = tenant_scope(model, weird.namespace)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from gpudash.base.errors import GpudashError, redact
 from gpudash.base.terminal import printable
 from gpudash.ops import httpread
-from gpudash.ops.report.client import MAX_FIGURE, Prometheus
+from gpudash.ops.prometheus_client import MAX_FIGURE, Prometheus
 from tests.standins import StandIn
 from tests.thorough import examples
 

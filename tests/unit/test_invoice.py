@@ -12,7 +12,7 @@ from lxml import etree
 
 from gpudash.base.errors import GpudashError
 from gpudash.model.types import BillingIdentity, Tax
-from gpudash.ops.report import einvoice, invoice, ledger, render
+from gpudash.ops.report import einvoice, invoice, ledger, presentation
 from gpudash.ops.report.period import readable_until
 from tests.unit.test_report import END, ISSUED, NOW, START, billing_report, energy_report, example_model, t
 
@@ -55,7 +55,7 @@ def test_a_final_invoice_adds_tax_to_the_sum_of_its_lines():
     assert inv.subtotal == Decimal("44.63") == sum(x.amount for x in inv.lines)
     assert inv.tax_amount == Decimal("8.48")  # 44.63 x 19 % = 8.4797, rounded once
     assert inv.total_due == Decimal("53.11")
-    html = render.statement_html(billing_report(), inv)
+    html = presentation.statement_html(billing_report(), inv)
     for text in ("Invoice no. <strong>", "Due date <strong>2026-03-04", "Team A GmbH", "80331 Munich",
                  "<div>Country DE</div>", '<div class="muted">Country DE</div>',  # both parties' countries
                  "Customer ID <strong>C-1", "Purchase order <strong>PO-9", "VAT 19 %", "53.11", "IBAN DE0212"):
@@ -66,7 +66,7 @@ def test_a_final_invoice_adds_tax_to_the_sum_of_its_lines():
 def test_the_iban_is_printed_once():
     """Before, an IBAN in the payment lines (where the schema's description suggests it) was printed again."""
     m = model(tax=Tax("VAT", 19), payment=("Example Bank", "IBAN: DE02 1203 0000 0000 2020 51", "Quote the number"))
-    html = render.statement_html(billing_report(), build(m=m))
+    html = presentation.statement_html(billing_report(), build(m=m))
     assert html.count("DE02") == 1 and "IBAN DE02120300000000202051, BIC BYLADEM1001" in html
     assert "<div>Example Bank</div>" in html and "<div>Quote the number</div>" in html
 
@@ -74,7 +74,8 @@ def test_the_iban_is_printed_once():
 def test_an_exempt_tenant_pays_no_tax_and_reads_why():
     inv = build(tax=Tax(exempt="Reverse charge: the recipient owes the VAT"))
     assert inv.tax_amount == 0 and inv.total_due == inv.subtotal
-    assert "not charged: Reverse charge: the recipient owes the VAT" in render.statement_html(billing_report(), inv)
+    html = presentation.statement_html(billing_report(), inv)
+    assert "not charged: Reverse charge: the recipient owes the VAT" in html
     xml = einvoice.cii_xml(inv).decode()
     assert "<ram:CategoryCode>E</ram:CategoryCode>" in xml and "Reverse charge" in xml
 
@@ -89,8 +90,8 @@ def test_a_statement_not_final_yet_is_a_draft_with_a_number_of_its_own(now, reas
     inv = build(report, now=now)
     assert inv.draft and reason in "; ".join(inv.draft)
     assert inv.number.startswith(f"DRAFT-{invoice.document_key('team-a', START, END)}-")
-    assert render.statement_filename(inv).endswith("-DRAFT.html")
-    html = render.statement_html(report, inv)
+    assert presentation.statement_filename(inv).endswith("-DRAFT.html")
+    html = presentation.statement_html(report, inv)
     assert 'class="draft-mark"' in html and "DRAFT statement (not an invoice)" in html and "Due date" not in html
     with pytest.raises(GpudashError, match="is a draft"):
         einvoice.cii_xml(inv)
@@ -144,7 +145,7 @@ def test_the_ledger_keeps_a_number_for_the_same_amounts_and_numbers_a_correction
                      namespaces=ns) == ["20260202"]
     assert official_schema().validate(doc), official_schema().error_log
     assert f"Revision: replaces <strong>{first.number}</strong> of 2026-02-02" in \
-        render.statement_html(billing_report(), corrected)
+        presentation.statement_html(billing_report(), corrected)
     (tmp_path / "ledger" / "GPU.json").write_text("{oops")
     with pytest.raises(GpudashError, match="is not a ledger gpudash wrote"):
         issue(build())
@@ -192,7 +193,7 @@ def test_each_statement_format_writes_a_file_name_of_its_own(tmp_path, monkeypat
     """--format pdf and --format facturx into one folder keep both: every format has a name of its own."""
     from argparse import Namespace
 
-    from gpudash.ops.report import cli, pdf
+    from gpudash.ops.report import cli, formats, pdf
 
     monkeypatch.setattr(pdf, "to_pdf", lambda html: b"%PDF-1.7 statement")  # no Chromium in the unit suite
     monkeypatch.setattr(einvoice, "facturx_pdf", lambda data, inv: data + b" with the XML")
@@ -200,12 +201,13 @@ def test_each_statement_format_writes_a_file_name_of_its_own(tmp_path, monkeypat
     report.tenants = [team_a(report, peppol_id="0088:4000001123452")]  # the identity an e-invoice needs
     m = example_model(country="AT", tax=Tax("VAT", 20), peppol_id="0088:4000001000005")  # ubl: not DE (ubl.py)
     written = {}
-    for fmt in cli.STATEMENT_FORMATS:
+    statements = [f.name for f in formats.FORMATS if f.statement]
+    for fmt in statements:
         args = Namespace(format=fmt, output_dir=str(tmp_path), issue_date=ISSUED, final=True,
                          ledger=str(tmp_path / "ledger"))
         written[fmt] = cli._write_statements(report, m, args)
     paths = [p for ps in written.values() for p in ps]
-    assert len(set(paths)) == len(paths) == len(cli.STATEMENT_FORMATS) * len(written["pdf"]), written
+    assert len(set(paths)) == len(paths) == len(statements) * len(written["pdf"]), written
     assert all(p.read_bytes() for p in paths)
     assert {p.suffix for p in written["facturx"]} == {".pdf"}  # still a PDF to every viewer
 

@@ -40,7 +40,7 @@ FOLDERS = {
     "gpudash.render.writer": ("writer", "render wing: the one writer (serialise, stage, manifest); never decides "
                                         "content"),
     "gpudash.ops": ("ops", "operations wing: report, doctor, prune, demo, mock, grafana-bootstrap, the promtool "
-                           "runner, HTTP answer reading"),
+                           "runner, HTTP answer reading, the Prometheus API client"),
 }
 LAYERS = {prefix: layer_ for prefix, (layer_, _) in FOLDERS.items()}
 _BELOW_WINGS = {"base", "promql", "model", "queries", "simulation"}
@@ -175,6 +175,30 @@ def test_the_simulation_is_imported_by_the_golden_emitter_and_the_mock_only():
                    if _within(m, ["gpudash.ops.mock"]) for e in edges), "the mock must not depend on the golden emitter"
 
 
+# The reports are one command of the operations wing, not its base: what doctor, prune and the shared modules read
+# with (the Prometheus client, the argument helpers) lives beside them in ops/ (issue #48 item 5). The demo shows
+# the reports it demonstrates, so it may use their builders and formats (never the other way round).
+NOT_FROM_REPORT = ["gpudash.ops.doctor", "gpudash.ops.prune", "gpudash.ops.demo", "gpudash.ops.prometheus_client",
+                   "gpudash.ops.cliargs", "gpudash.ops.httpread"]
+DEMO_SHOWS = {"gpudash.ops.report.billing", "gpudash.ops.report.nodes", "gpudash.ops.report.invoice",
+              "gpudash.ops.report.presentation"}
+
+
+def report_imports_outside_report() -> list[str]:
+    bad = []
+    for module, edges in direct_imports(packages=False).items():
+        if not _within(module, NOT_FROM_REPORT):
+            continue
+        allowed = DEMO_SHOWS if _within(module, ["gpudash.ops.demo"]) else set()
+        bad += [f"{module} imports {e}" for e in sorted(edges)
+                if _within(e, ["gpudash.ops.report"]) and e not in allowed]
+    return bad
+
+
+def test_doctor_prune_and_demo_do_not_reach_into_the_reports():
+    assert not report_imports_outside_report(), "\n".join(report_imports_outside_report())
+
+
 def test_only_runtime_tools_load_an_extras_package():
     graph = import_graph()
     bad = []
@@ -188,8 +212,8 @@ def test_the_import_graph_sees_lazy_and_relative_imports():
     """The checks above can fail: a function-local import is an edge, and a misplaced import is reported."""
     graph = import_graph()
     assert "gpudash.render.grafana.panels" in graph["gpudash.render.grafana.isolation"]  # imported inside violations()
-    assert "requests" in graph["gpudash.ops.report.client"]  # imported inside Prometheus.__post_init__
-    assert "gpudash.ops.report" in reachable(graph, "gpudash.ops.doctor.cli")
+    assert "requests" in graph["gpudash.ops.prometheus_client"]  # imported inside Prometheus.__post_init__
+    assert "gpudash.ops.prometheus_client" in reachable(graph, "gpudash.ops.doctor.cli")
     assert layer("gpudash.ops.grafana_bootstrap") == "ops" and layer("gpudash.render.grafana.panels") == "content"
     assert layer("gpudash.queries.prune") == "queries" and layer("gpudash.cli") == "cli"
     assert layer("gpudash.render.targets.acm") == "delivery" and layer("gpudash.render.writer") == "writer"
@@ -242,7 +266,7 @@ def test_a_runtime_command_without_its_extra_says_what_to_install(argv, package,
     """A missing optional dependency (pyproject's extras) is one line and exit 2, not a traceback."""
     monkeypatch.setenv("GRAFANA_TOKEN", "t")
     monkeypatch.setitem(sys.modules, package, None)  # `import package` now raises ModuleNotFoundError
-    for name in [m for m in sys.modules if m in ("gpudash.ops.report.render", "gpudash.ops.prune.api")]:
+    for name in [m for m in sys.modules if m in ("gpudash.ops.report.presentation", "gpudash.ops.prune.api")]:
         monkeypatch.delitem(sys.modules, name)  # imported by an earlier test: make the command import it again
         monkeypatch.delattr(sys.modules[name.rpartition(".")[0]], name.rpartition(".")[2], raising=False)
     assert cli.main(argv) == 2

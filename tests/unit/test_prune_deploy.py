@@ -14,7 +14,7 @@ from gpudash.cli import _parser
 from gpudash.model import model_from_dict
 from gpudash.ops.prune import cycle
 from gpudash.queries import prune as plan
-from gpudash.render import pruner as deploy
+from gpudash.render import pruner_deployment as deploy
 from tests.conftest import ROOT, generate_without_golden
 from tests.prune_cluster import deployment, inference_service, lines, notebook, pod, pruner, ref
 from tests.standins import ApiServer

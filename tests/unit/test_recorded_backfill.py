@@ -11,7 +11,7 @@ from gpudash.base.errors import GpudashError
 from gpudash.model import load_bundled_example
 from gpudash.model.series import LAG_LABEL
 from gpudash.ops.report import common
-from gpudash.queries import report as queries
+from gpudash.queries import report_queries as queries
 
 START, END, NOW = 0, 24 * 3600, 3 * 24 * 3600
 

@@ -15,15 +15,16 @@ from pathlib import Path
 import promql_parser as pp
 import pytest
 
+from gpudash.base.timestamps import rfc3339
 from gpudash.model import series as names
 from gpudash.model.types import Issuer, Tenant
-from gpudash.ops.report import common, invoice, render
+from gpudash.ops.report import common, invoice, presentation
 from gpudash.ops.report.billing import UNALLOCATED, BillingReport, EnergyLine, Line, budget_rows
 from gpudash.ops.report.idle import IdleReport, IdleWorkload
 from gpudash.ops.report.nodes import NodesReport
-from gpudash.ops.report.period import PeriodError, chunks, parse_period, parse_time, readable_until, rfc3339
+from gpudash.ops.report.period import PeriodError, chunks, parse_period, parse_time, readable_until
 from gpudash.promql.lint import parse, vector_selectors
-from gpudash.queries import report as queries
+from gpudash.queries import report_queries as queries
 
 H = 3600
 
@@ -147,7 +148,7 @@ def billing_report() -> BillingReport:
 
 
 def test_billing_json_shape_and_rounding():
-    data = json.loads(render.dumps(billing_report().to_json()))
+    data = json.loads(presentation.dumps(billing_report().to_json()))
     assert list(data)[:8] == ["start", "end", "currency", "lines", "totals", "by_unit", "total_cost", "provider"]
     assert data["start"] == "2026-01-31T20:00:00Z" and data["end"] == "2026-02-01T04:00:00Z"
     assert data["lines"][1] == {"kind": "gpu", "cluster": "east", "tenant": "team-a", "namespace": "team-a",
@@ -168,7 +169,7 @@ def test_billing_json_shape_and_rounding():
 
 
 def test_billing_csv_and_table():
-    rows = list(csv.reader(io.StringIO(render.billing_csv(billing_report()))))
+    rows = list(csv.reader(io.StringIO(presentation.billing_csv(billing_report()))))
     assert rows[0] == ["start", "end", "kind", "cluster", "tenant", "namespace", "gpu_class", "resource", "unit",
                        "quantity", "cost", "currency", "partial"]
     assert rows[2][6:] == ["a100-80gb", "nvidia.com/mig-1g.10gb", "1g.10gb slice-hours", "11.333333", "6.23", "USD",
@@ -178,14 +179,14 @@ def test_billing_csv_and_table():
     # the provider's own section after it, labelled by kind, with its own total (before: left out of the file)
     assert [row[2] for row in rows[total + 1:]] == ["provider-gpu", "provider-total"]
     assert rows[total + 1][5] == "sandbox" and rows[-1][-3:] == ["6.40", "USD", "false"]
-    text = render.billing_table(billing_report())
+    text = presentation.billing_table(billing_report())
     assert "GPU billing 2026-01-31T20:00:00Z .. 2026-02-01T04:00:00Z (USD)" in text
     # whole-GPU hours and slice-hours are never added up (12 + 12 + 11.333333 would be 35.333333)
     assert _cells(text.splitlines()[-1]) == ["TOTAL", "all units", "93.83"] and "35.333333" not in text
     assert "kWh" not in text and "energy" not in text
     empty = billing_report()
     empty.lines = []
-    assert "No billable GPU usage" in render.billing_table(empty)
+    assert "No billable GPU usage" in presentation.billing_table(empty)
 
 
 def test_budget_rows_per_month_of_the_period():
@@ -210,7 +211,7 @@ def example_model(**issuer):
 
 def statements(report: BillingReport, folder: Path, now: float = NOW, **issuer) -> list[tuple[Path, str]]:
     """Each tenant's statement as the CLI names and renders it (no I/O)."""
-    return [(folder / render.statement_filename(inv), render.statement_html(report, inv))
+    return [(folder / presentation.statement_filename(inv), presentation.statement_html(report, inv))
             for inv in invoice.invoices(report, example_model(**issuer), ISSUED, now)]
 
 
@@ -251,12 +252,12 @@ def test_statement_keys_are_deterministic_and_distinct():
     n = invoice.document_key
     assert n("team-a", START, END) == n("team-a", START, END)
     assert len({n("team-a", START, END), n("research", START, END), n("team-a", START, END + H)}) == 3
-    assert render.period_text(t("2026-01-01T00:00:00Z"), t("2026-02-01T00:00:00Z")) == \
+    assert presentation.period_text(t("2026-01-01T00:00:00Z"), t("2026-02-01T00:00:00Z")) == \
         "2026-01-01 to 2026-01-31 (inclusive, UTC)"
 
 
 def test_daily_chart_scales_to_a_round_maximum():
-    chart = render.daily_chart(billing_report(), "team-a")
+    chart = presentation.daily_chart(billing_report(), "team-a")
     assert chart["yticks"][-1]["text"] == "20" and len(chart["bars"]) == 2
     assert chart["bars"][0]["h"] == pytest.approx(12 / 20 * chart["plot_h"], abs=0.01)
 
@@ -266,7 +267,7 @@ def test_single_cluster_report_has_no_cluster_column_or_empty_names():
     for line in report.lines:
         line.cluster = ""
     report.single_cluster = True
-    text = render.billing_table(report)
+    text = presentation.billing_table(report)
     assert "CLUSTER" not in text and "one cluster's own Prometheus" in text
     assert text.splitlines()[2].split()[:2] == ["TENANT", "NAMESPACE"]
     assert report.to_json()["source"] == "single-cluster"
@@ -295,9 +296,9 @@ def test_nodes_formats():
     assert data["hours"][0] == {"hour": "2026-01-31T20:00:00Z", "cluster": "east", "node": "gpu-1", "active_gpus": 4,
                                 "active_from": []}
     assert data["summary"][2] == {"hour": "2026-01-31T22:00:00Z", "active_nodes": 0, "active_gpus": 0}
-    assert render.nodes_csv(nodes_report()).splitlines()[1] == "2026-01-31T20:00:00Z,east,gpu-1,4,false"
-    assert render.nodes_csv(nodes_report(), summary=True).splitlines()[2] == "2026-01-31T21:00:00Z,2,7,false"
-    assert "ACTIVE NODES" in render.nodes_table(nodes_report())
+    assert presentation.nodes_csv(nodes_report()).splitlines()[1] == "2026-01-31T20:00:00Z,east,gpu-1,4,false"
+    assert presentation.nodes_csv(nodes_report(), summary=True).splitlines()[2] == "2026-01-31T21:00:00Z,2,7,false"
+    assert "ACTIVE NODES" in presentation.nodes_table(nodes_report())
 
 
 def test_idle_formats():
@@ -307,8 +308,8 @@ def test_idle_formats():
     data = report.to_json()
     assert data["workloads"][0]["dry_run_action"] == "scale to 0 replicas" and data["window"] == "30m"
     assert data["total_cost_per_hour"] == 3.2
-    assert "3.20 USD per hour" in render.idle_table(report)
-    assert render.idle_csv(report).splitlines()[1].startswith("east,team-a,Notebook,nb-alice,notebook-0,1,")
+    assert "3.20 USD per hour" in presentation.idle_table(report)
+    assert presentation.idle_csv(report).splitlines()[1].startswith("east,team-a,Notebook,nb-alice,notebook-0,1,")
 
 
 def test_progress_only_on_a_terminal(capsys):
@@ -391,7 +392,7 @@ def html_sums(html: str) -> Decimal:
 
 
 def test_json_totals_are_sums_of_printed_lines():
-    data = json.loads(render.dumps(naive_report().to_json()))
+    data = json.loads(presentation.dumps(naive_report().to_json()))
     json_sums(data)
     assert [t["cost"] for t in data["totals"]] == ["0.68", "3.00"] and data["total_cost"] == "3.68"
     assert {u["unit"] for u in data["by_unit"]} == {"GPU-hours", "1g.10gb slice-hours", "shared GPU-hours"}
@@ -399,7 +400,7 @@ def test_json_totals_are_sums_of_printed_lines():
 
 def test_csv_lines_are_the_json_lines():
     report = naive_report()
-    rows = list(csv.DictReader(io.StringIO(render.billing_csv(report))))[:-1]
+    rows = list(csv.DictReader(io.StringIO(presentation.billing_csv(report))))[:-1]
     assert [(Decimal(r["quantity"]), Decimal(r["cost"])) for r in rows] == \
         [(Decimal(str(x["quantity"])), Decimal(str(x["cost"]))) for x in report.to_json()["lines"]]
 
@@ -408,7 +409,7 @@ def test_csv_lines_add_up_to_the_printed_totals():
     """CSV lines summed per tenant give the totals the other formats print; its total row is their sum."""
     report = naive_report()
     sums: dict[str, Decimal] = {}
-    text = render.billing_csv(report)
+    text = presentation.billing_csv(report)
     for r in list(csv.DictReader(io.StringIO(text)))[:-1]:
         sums[r["tenant"]] = sums.get(r["tenant"], Decimal(0)) + Decimal(r["cost"])
     assert sums == {t: c for t, _, c in report.totals()}
@@ -435,7 +436,7 @@ def table_sums(text: str) -> tuple[list[list[str]], dict]:
 
 
 def test_table_totals_are_sums_of_printed_lines():
-    lines, totals = table_sums(render.billing_table(naive_report()))
+    lines, totals = table_sums(presentation.billing_table(naive_report()))
     assert _money(totals[("TOTAL", "all units")][0]) == Decimal("3.68")
     # one row per unit: whole GPUs, MIG slices and shared GPUs are not added up
     assert {u for t, u in totals if t == "team-a"} == {"GPU-hours", "1g.10gb slice-hours", "shared GPU-hours",
@@ -444,11 +445,11 @@ def test_table_totals_are_sums_of_printed_lines():
 
 @pytest.mark.parametrize("currency,line_cost,total", [("JPY", "1", "3"), ("KWD", "1.004", "3.012")])
 def test_totals_follow_the_currency_minor_unit(currency, line_cost, total):
-    text = render.billing_table(naive_report(currency))
+    text = presentation.billing_table(naive_report(currency))
     team = [_cells(row) for row in text.splitlines() if " team-a " in f" {row} " and row.startswith("east")]
     assert {r[7] for r in team} == {line_cost}
     assert _cells(text.splitlines()[-5]) == ["team-a", "all units", total]  # team-a's total in the totals table
-    data = json.loads(render.dumps(naive_report(currency).to_json()))  # the JSON's money at the same exponent
+    data = json.loads(presentation.dumps(naive_report(currency).to_json()))  # the JSON's money at the same exponent
     assert {x["cost"] for x in data["lines"] if x["tenant"] == "team-a"} == {line_cost}
     assert [t["cost"] for t in data["totals"] if t["tenant"] == "team-a"] == [total]
 
@@ -494,7 +495,7 @@ def energy_report() -> BillingReport:
 
 def test_energy_lines_in_every_format_and_every_total_is_the_sum_of_its_lines(tmp_path):
     report = energy_report()
-    data = json.loads(render.dumps(report.to_json()))
+    data = json.loads(presentation.dumps(report.to_json()))
     json_sums(data)
     # research: 0.68 GPU + 2 x 0.13 energy (each line rounded once, not 0.25 rounded from the sum); team-a 3.00 + 0.20
     assert [(t["tenant"], t["cost"]) for t in data["totals"]] == [("research", "0.94"), ("team-a", "3.20")]
@@ -507,7 +508,7 @@ def test_energy_lines_in_every_format_and_every_total_is_the_sum_of_its_lines(tm
     assert data["provider"]["total_cost"] == "0.95"
     assert {"unit": "kWh", "quantity": 1.000002, "cost": "0.46"} in data["by_unit"]  # never the unallocated 4.75 kWh
 
-    text = render.billing_csv(report)
+    text = presentation.billing_csv(report)
     rows = [r for r in csv.DictReader(io.StringIO(text)) if r["kind"] in ("gpu", "energy")]
     billed: dict[str, Decimal] = {}
     for r in rows:
@@ -520,7 +521,7 @@ def test_energy_lines_in_every_format_and_every_total_is_the_sum_of_its_lines(tm
     assert csv_sums(text) == Decimal("4.14")
     assert [r["quantity"] for r in rows if r["resource"] == "energy"] == ["0.000001", "0.000001", "1.000000"]
 
-    text = render.billing_table(report)
+    text = presentation.billing_table(report)
     lines, totals = table_sums(text)
     assert [r[4:7] for r in lines if r[4] == "energy"] == [["energy", "0.000001", "kWh"]] * 2 + [
         ["energy", "1.000000", "kWh"]]
@@ -531,7 +532,7 @@ def test_energy_lines_in_every_format_and_every_total_is_the_sum_of_its_lines(tm
                                                           ["4.750000", "kWh", "0.95"]]
     assert _cells(unallocated[-1])[0] == "TOTAL"  # labelled in the first printed column, with or without CLUSTER
     report.single_cluster = True
-    assert _cells(render.billing_table(report).split("\n\n")[2].splitlines()[-1])[0] == "TOTAL"
+    assert _cells(presentation.billing_table(report).split("\n\n")[2].splitlines()[-1])[0] == "TOTAL"
     report.single_cluster = False
 
     for path, html in statements(report, tmp_path):

@@ -11,7 +11,7 @@ from lxml import etree
 from gpudash.base.errors import InputError
 from gpudash.model import model_from_dict, vat
 from gpudash.model.types import Tax
-from gpudash.ops.report import einvoice, render
+from gpudash.ops.report import einvoice, presentation
 from tests.unit.test_invoice import build
 from tests.unit.test_report import billing_report
 
@@ -77,7 +77,7 @@ def test_every_vat_category_passes_the_en16931_schematron(schematron, category):
     (vat.OUT_OF_SCOPE, "not charged: Not subject to VAT (VATEX-EU-O)"),
 ])
 def test_the_statement_states_the_category_and_its_reason(category, printed):
-    html = render.statement_html(billing_report(), build(tax=TAXES[category], tax_id=BUYER_VAT_ID))
+    html = presentation.statement_html(billing_report(), build(tax=TAXES[category], tax_id=BUYER_VAT_ID))
     assert printed in html
 
 

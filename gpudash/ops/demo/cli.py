@@ -116,7 +116,7 @@ def _dashboards(url: str, model, end: float, work: Path) -> None:
     """Every dashboard drawn with the demo's data (``gpudash preview``) as it looked at ``end``, where the history
     stops (later, every "now" panel would be empty): HTML pages, and PNGs where Chromium draws them."""
     from gpudash.ops.preview import draw, evaluate
-    from gpudash.ops.report.client import Prometheus as Client
+    from gpudash.ops.prometheus_client import Prometheus as Client
 
     # one cluster's own Prometheus: a tenant reads it through the tenancy port's namespace enforcement
     written = draw.pages(Client(url), model, work / STATEMENTS / DASHBOARDS, end, tenant_mode=evaluate.THANOS_QUERIER)
@@ -136,7 +136,7 @@ def _report_command(url: str, model_file: str, end: int) -> str:
     """The ``gpudash report billing`` command line that prints the demo's bill of the day before ``end``."""
     import shlex
 
-    from gpudash.ops.report.period import rfc3339
+    from gpudash.base.timestamps import rfc3339
 
     return shlex.join([sys.executable, "-m", "gpudash", "report", "billing", "-c", model_file,
                        "--prometheus-url", url, "--start", rfc3339(end - DAY), "--end", rfc3339(end)])
@@ -218,15 +218,15 @@ def _backfill(prom, model, mock, rule_paths: list[Path], work: Path, end_hour: i
 def _reports(url: str, model, end: int, now: float, work: Path, per_node: bool) -> None:
     from datetime import date
 
-    from gpudash.ops.report import billing, invoice, nodes, render
-    from gpudash.ops.report.client import Prometheus as Client
+    from gpudash.ops.prometheus_client import Prometheus as Client
+    from gpudash.ops.report import billing, invoice, nodes, presentation
 
     start = end - DAY
     client = Client(url)
     report = billing.fetch(client, model, start, end, now=now)
-    print(render.billing_table(report))
+    print(presentation.billing_table(report))
     ccsp = nodes.fetch(client, model, start, end, now=now)
-    print(render.nodes_table(ccsp, per_node=per_node))
+    print(presentation.nodes_table(ccsp, per_node=per_node))
     if not per_node and ccsp.rows:
         print(f"({len(ccsp.rows)} per-node rows: --nodes prints them)")
     for warning in report.warnings + ccsp.warnings:
@@ -234,6 +234,6 @@ def _reports(url: str, model, end: int, now: float, work: Path, per_node: bool) 
     folder = work / STATEMENTS
     folder.mkdir(exist_ok=True)
     for inv in invoice.invoices(report, model, date.today(), now, issue=False):  # previews: no number consumed
-        path = folder / render.statement_filename(inv)
-        path.write_text(render.statement_html(report, inv), encoding="utf-8")
+        path = folder / presentation.statement_filename(inv)
+        path.write_text(presentation.statement_html(report, inv), encoding="utf-8")
         print(f"statement: {path}")

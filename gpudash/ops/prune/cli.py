@@ -107,9 +107,9 @@ def _serve_metrics(port: int, pruner) -> None:
 
 
 def run(args) -> int:
+    from gpudash.ops.prometheus_client import Prometheus
     from gpudash.ops.prune import api as kube  # the kubernetes client: a missing prune extra is reported by the CLI
     from gpudash.ops.prune import cycle
-    from gpudash.ops.report.client import Prometheus
     from gpudash.queries import prune as plan
 
     client = kube.connect(args.kubeconfig, _seconds("--api-timeout", args.api_timeout) or kube.TIMEOUT)

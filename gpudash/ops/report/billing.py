@@ -24,12 +24,13 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from gpudash.base.timestamps import rfc3339
 from gpudash.model.pricing import skus
 from gpudash.model.types import Model, Tenant
+from gpudash.ops.prometheus_client import Prometheus
 from gpudash.ops.report import common
-from gpudash.ops.report.client import Prometheus
-from gpudash.ops.report.period import month_start, next_month, rfc3339
-from gpudash.queries import report as queries
+from gpudash.ops.report.period import month_start, next_month
+from gpudash.queries import report_queries as queries
 
 DAY = 86400
 

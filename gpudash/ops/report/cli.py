@@ -22,14 +22,9 @@ from gpudash.ops.cliargs import (
     load_model_from_args,
     prometheus_from_args,
 )
+from gpudash.ops.report import formats
+from gpudash.ops.report.formats import BILLING, CREDIT_NOTE, IDLE, NODES
 
-FORMATS = ("table", "csv", "json")
-BILLING_FORMATS = (*FORMATS, "focus")  # report billing's formats on stdout: focus is a FOCUS 1.2 dataset
-# Statement formats: one file per tenant in --output-dir, each format with a suffix of its own, so that a pdf and a
-# facturx run into one folder keep both.
-STATEMENT_SUFFIXES = {"html": ".html", "pdf": ".pdf", "xml": ".xml", "facturx": ".facturx.pdf", "ubl": ".ubl.xml"}
-EINVOICE_FORMATS = ("xml", "facturx", "ubl")  # a draft is no invoice: refused in these
-STATEMENT_FORMATS = tuple(STATEMENT_SUFFIXES)
 EXAMPLES = {
     "billing": ("gpudash report billing --prometheus-url https://rbac-query-proxy.example "
                 "--start 2026-10-01T00:00:00Z --end 2026-11-01T00:00:00Z",
@@ -74,18 +69,18 @@ def _period(p: argparse.ArgumentParser) -> None:
     p.add_argument("--end", required=True, metavar="RFC3339", help="period end, a whole UTC hour (exclusive)")
 
 
+def _format(p: argparse.ArgumentParser, report: str, default: str = "table") -> None:
+    p.add_argument("--format", choices=formats.offered(report), default=default,
+                   help=f"{formats.help_text(report)} (default: {default})")
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="report", required=True, metavar="{billing,credit-note,nodes,idle}")
     b = add_command(sub, "billing", "GPU-hours and cost per cluster, tenant, GPU class and resource",
                     EXAMPLES["billing"])
     _connection(b)
     _period(b)
-    b.add_argument("--format", choices=(*BILLING_FORMATS, *STATEMENT_FORMATS), default="table",
-                   help="table, csv or json on stdout; focus: a FOCUS 1.2 cost and usage CSV on stdout; html or "
-                        "pdf: one statement per tenant (pdf prints the html through headless Chromium, without "
-                        "browser headers and footers); xml: each final statement as an EN 16931 e-invoice (CII "
-                        "XML); facturx: the pdf with that XML embedded; ubl: each final statement as a UBL 2.1 "
-                        "Peppol BIS Billing 3.0 invoice")
+    _format(b, BILLING)
     b.add_argument("--output-dir", default=".", metavar="DIR",
                    help="statement formats: folder for one statement per tenant (default: current folder)")
     b.add_argument("--issue-date", type=_date, metavar="YYYY-MM-DD",
@@ -102,7 +97,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                     EXAMPLES["nodes"])
     _connection(n, tenant=False)
     _period(n)
-    n.add_argument("--format", choices=FORMATS, default="table", help="output on stdout (default: table)")
+    _format(n, NODES)
     n.add_argument("--summary", action="store_true", help="--format csv: the per-hour summary instead of nodes")
     i = add_command(sub, "idle", "workloads holding GPUs with zero activity (gpu-pruner's dry run)", EXAMPLES["idle"])
     _connection(i)
@@ -115,7 +110,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     i.add_argument("--time", metavar="RFC3339", help="evaluate at this time (default: now)")
     i.add_argument("--lookback", type=duration, default=7 * 86400, metavar="DURATION",
                    help="how far back to look for the last activity (default: 7d)")
-    i.add_argument("--format", choices=FORMATS, default="table", help="output on stdout (default: table)")
+    _format(i, IDLE)
 
 
 def _credit_note_arguments(sub) -> None:
@@ -124,8 +119,7 @@ def _credit_note_arguments(sub) -> None:
     c.add_argument("number", metavar="NUMBER", help="the final invoice to cancel, e.g. GPU-000042: its series' live "
                                                     "invoice of its statement, issued with lines in the ledger")
     add_model_options(c)
-    c.add_argument("--format", choices=("xml", "ubl"), default="xml",
-                   help="xml: an EN 16931 CII credit note (the default); ubl: a UBL 2.1 Peppol BIS 3 CreditNote")
+    _format(c, CREDIT_NOTE, default="xml")
     c.add_argument("--output-dir", default=".", metavar="DIR", help="folder for the credit note (default: .)")
     c.add_argument("--issue-date", type=_date, metavar="YYYY-MM-DD", help="its issue date (default: today, UTC)")
     c.add_argument("--ledger", metavar="DIR", help="the ledger holding the invoice; the credit note takes its "
@@ -136,12 +130,14 @@ def _credit_note(model, args) -> int:
     """``report credit-note``: write and record the credit note, print where it went."""
     from datetime import UTC, datetime
 
-    from gpudash.ops.report import credit, render
+    from gpudash.ops.report import credit, presentation
     from gpudash.ops.report.ledger import default_folder
 
+    fmt = formats.BY_NAME[args.format]
+
     def write(inv) -> Path:
-        data, suffix = _document(None, inv, args.format)
-        return _write(Path(args.output_dir) / render.statement_filename(inv, suffix), data, args)
+        return _write(Path(args.output_dir) / presentation.statement_filename(inv, fmt.suffix),
+                      _statement(fmt, None, inv), args)
 
     print(credit.issue(model, args.number, args.ledger or default_folder(),
                        args.issue_date or datetime.now(UTC).date(), write))
@@ -150,71 +146,61 @@ def _credit_note(model, args) -> int:
 
 def run(args) -> int:
     from gpudash.base.progress import Progress
-    from gpudash.ops.report import billing, focus, idle, nodes, render
-    from gpudash.ops.report.period import parse_period, parse_time
 
+    formats.presentation()  # a missing report extra is one line before the model is read or a query sent
     model = load_model_from_args(args)
-    if args.report == "credit-note":
+    if args.report == CREDIT_NOTE:
         return _credit_note(model, args)
     if args.cluster is not None and args.cluster not in model.clusters:
         from gpudash.model.context import did_you_mean
 
         raise GpudashError(f"--cluster {args.cluster} is not one of the model's clusters "
                            f"({', '.join(model.clusters)}){did_you_mean(args.cluster, model.clusters)}")
-    if args.report == "idle" and args.window is not None and args.window < model.alerts.idle.window:
+    if args.report == IDLE and args.window is not None and args.window < model.alerts.idle.window:
         from gpudash.model.durations import format_duration
 
         raise GpudashError(f"--window {format_duration(args.window)} is shorter than alerts.idle.window "
                            f"({format_duration(model.alerts.idle.window)}): it narrows the recorded idle series "
                            "(the one idle definition), never redefines it")
     prom = prometheus_from_args(args)
-    namespace = None
-    if getattr(args, "tenant", None):
-        namespace = billing.tenant_by_name(model, args.tenant).namespace
-        prom.extra_params["namespace"] = namespace  # thanos-querier's tenancy port requires it; others ignore it
     progress = Progress(f"report {args.report}")
-    report: billing.BillingReport | nodes.NodesReport | idle.IdleReport
     try:
-        if args.report == "billing":
-            start, end = parse_period(args.start, args.end)
-            report = billing.fetch(prom, model, start, end, tenant=args.tenant, cluster=args.cluster,
-                                   progress=progress)
-            progress.close()
-            _warn(report.warnings)
-            _refuse_partial(report, args, prom)
-            if args.format in STATEMENT_FORMATS:
-                for path in _write_statements(report, model, args):
-                    print(path)
-            else:
-                print({"table": render.billing_table, "csv": render.billing_csv,
-                       "focus": lambda r: focus.focus_csv(r, model),
-                       "json": lambda r: render.dumps(r.to_json())}[args.format](report), end="")
-        elif args.report == "nodes":
-            start, end = parse_period(args.start, args.end)
-            report = nodes.fetch(prom, model, start, end, cluster=args.cluster, progress=progress)
-            progress.close()
-            _warn(report.warnings)
-            _refuse_partial(report, args, prom)
-            if args.format == "csv":
-                print(render.nodes_csv(report, args.summary), end="")
-            elif args.format == "json":
-                print(render.dumps(report.to_json()), end="")
-            else:
-                print(render.nodes_table(report), end="")
+        report = _fetch(prom, model, args, progress)
+        progress.close()
+        _warn(report.warnings)
+        _refuse_partial(report, args, prom)
+        fmt = formats.BY_NAME[args.format]
+        if fmt.statement:
+            for path in _write_statements(report, model, args):
+                print(path)
         else:
-            at = parse_time(args.time, "--time") if args.time else None
-            if args.tenant and args.namespace != ".*":
-                raise GpudashError("give --tenant or --namespace, not both")
-            report = idle.fetch(prom, model, at=at, window=args.window, namespace_regex=args.namespace,
-                                model_regex=args.model, namespace=namespace, cluster=args.cluster,
-                                lookback=args.lookback)
-            _warn(report.warnings)
-            _refuse_partial(report, args, prom)
-            print({"table": render.idle_table, "csv": render.idle_csv,
-                   "json": lambda r: render.dumps(r.to_json())}[args.format](report), end="")
+            print(fmt.stdout[args.report](report, args, model), end="")
     finally:
         progress.close()
     return 0
+
+
+def _fetch(prom, model, args, progress):
+    """The report ``args.report`` asks for, read from ``prom`` (with --tenant, every query carries its namespace:
+    thanos-querier's tenancy port requires it; others ignore it)."""
+    from gpudash.ops.report import billing, idle, nodes
+    from gpudash.ops.report.period import parse_period, parse_time
+
+    namespace = None
+    if getattr(args, "tenant", None):
+        namespace = billing.tenant_by_name(model, args.tenant).namespace
+        prom.extra_params["namespace"] = namespace
+    if args.report == BILLING:
+        start, end = parse_period(args.start, args.end)
+        return billing.fetch(prom, model, start, end, tenant=args.tenant, cluster=args.cluster, progress=progress)
+    if args.report == NODES:
+        start, end = parse_period(args.start, args.end)
+        return nodes.fetch(prom, model, start, end, cluster=args.cluster, progress=progress)
+    at = parse_time(args.time, "--time") if args.time else None
+    if args.tenant and args.namespace != ".*":
+        raise GpudashError("give --tenant or --namespace, not both")
+    return idle.fetch(prom, model, at=at, window=args.window, namespace_regex=args.namespace, model_regex=args.model,
+                      namespace=namespace, cluster=args.cluster, lookback=args.lookback)
 
 
 def _write_statements(report, model, args) -> list:
@@ -227,7 +213,7 @@ def _write_statements(report, model, args) -> list:
     from datetime import UTC, datetime
 
     from gpudash.base.progress import Progress
-    from gpudash.ops.report import einvoice, invoice, render, ubl
+    from gpudash.ops.report import invoice, presentation
     from gpudash.ops.report.ledger import Ledger, default_folder
 
     issued = args.issue_date or datetime.now(UTC).date()
@@ -235,37 +221,31 @@ def _write_statements(report, model, args) -> list:
         raise GpudashError("--ledger numbers the statements --final issues: give --final too")
     invoices = invoice.invoices(report, model, issued, time.time(), issue=args.final)
     drafts = [inv for inv in invoices if inv.draft]
-    if drafts and (args.final or args.format in EINVOICE_FORMATS):
+    fmt = formats.BY_NAME[args.format]
+    if drafts and (args.final or fmt.check):
         why = "--final" if args.final else f"--format {args.format} (an e-invoice)"
         raise GpudashError(f"{why}: the statement of {drafts[0].buyer.name} is a draft ({'; '.join(drafts[0].draft)})"
                            f"{f' (and {len(drafts) - 1} more)' if len(drafts) > 1 else ''}; issue it once final")
-    if args.format in EINVOICE_FORMATS:
+    if fmt.check:  # an e-invoice: every invoice checked before anything is written
         for inv in invoices:
-            (ubl.check if args.format == "ubl" else einvoice.check)(inv)
+            fmt.check(inv)
     out = []
     with Ledger(args.ledger or default_folder()) if args.final else nullcontext() as ledger, \
             Progress(f"report billing: {args.format}") as progress:
         for done, inv in enumerate(invoices):
             progress(done, len(invoices), inv.buyer.name)
             inv, pending = ledger.number(inv) if ledger and inv.final else (inv, None)
-            data, suffix = _document(report, inv, args.format)
-            out.append(_write(Path(args.output_dir) / render.statement_filename(inv, suffix), data, args))
+            out.append(_write(Path(args.output_dir) / presentation.statement_filename(inv, fmt.suffix),
+                              _statement(fmt, report, inv), args))
             if ledger and pending:
                 ledger.record(pending)  # the statement is complete and written: now it is issued
     return out
 
 
-def _document(report, inv, fmt: str) -> tuple[bytes, str]:
-    """(the statement of ``inv`` in ``fmt``, its file suffix)."""
-    from gpudash.ops.report import einvoice, pdf, render, ubl
-
-    if fmt in ("xml", "ubl"):
-        return (ubl.ubl_xml if fmt == "ubl" else einvoice.cii_xml)(inv), STATEMENT_SUFFIXES[fmt]
-    html = render.statement_html(report, inv)
-    if fmt == "html":
-        return html.encode(), STATEMENT_SUFFIXES[fmt]
-    data = pdf.to_pdf(html)
-    return (einvoice.facturx_pdf(data, inv) if fmt == "facturx" else data), STATEMENT_SUFFIXES[fmt]
+def _statement(fmt: formats.Format, report, inv) -> bytes:
+    if fmt.statement is None:  # argparse offers a statement report only its statement formats
+        raise GpudashError(f"--format {fmt.name} writes no statement")
+    return fmt.statement(report, inv)
 
 
 def _write(path: Path, data: bytes, args) -> Path:

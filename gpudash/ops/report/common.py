@@ -7,13 +7,14 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 import iso4217
 
 from gpudash.base.errors import GpudashError
+from gpudash.base.timestamps import rfc3339
 from gpudash.model import series as names
 from gpudash.model.types import Model
-from gpudash.ops.report.client import Prometheus, PrometheusError, nonnegative
-from gpudash.ops.report.period import chunks, readable_until, rfc3339
+from gpudash.ops.prometheus_client import Prometheus, PrometheusError, nonnegative
+from gpudash.ops.report.period import chunks, readable_until
 from gpudash.promql import read
 from gpudash.promql.read import HOUR, READ_DELAY
-from gpudash.queries import report as queries
+from gpudash.queries import report_queries as queries
 
 GPU_HOURS_DIGITS = 6  # presentation precision of GPU-hours (a 1-minute step is 0.016667 GPU-hours)
 ENERGY, KWH = "energy", "kWh"  # the resource and unit of an energy line (docs/billing-contract.md section 10)

@@ -16,11 +16,11 @@ import json
 from decimal import Decimal
 
 from gpudash.base.errors import GpudashError
+from gpudash.base.timestamps import rfc3339
 from gpudash.model.types import Model
 from gpudash.ops.report import common
 from gpudash.ops.report.billing import BillingReport
 from gpudash.ops.report.invoice import describe
-from gpudash.ops.report.period import rfc3339
 
 VERSION = "1.2"
 TAG_PREFIX = "gpudash/"  # provider-defined tag keys carry a prefix of the provider's own (tags.md)
@@ -45,7 +45,7 @@ def unit(resource: str) -> str:
 
 def focus_csv(r: BillingReport, model: Model) -> str:
     """``r``'s billed lines as FOCUS rows (RFC 4180 CSV)."""
-    from gpudash.ops.report.render import _csv
+    from gpudash.ops.report.presentation import _csv
 
     issuer = model.issuer.name
     if not issuer:

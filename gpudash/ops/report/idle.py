@@ -18,14 +18,15 @@ import math
 import time
 from dataclasses import dataclass, field
 
+from gpudash.base.timestamps import rfc3339
 from gpudash.model.pricing import skus
 from gpudash.model.types import Model
+from gpudash.ops.prometheus_client import Prometheus, nonnegative
 from gpudash.ops.report import common
-from gpudash.ops.report.client import Prometheus, nonnegative
-from gpudash.ops.report.period import MAX_POINTS, rfc3339
+from gpudash.ops.report.period import MAX_POINTS
 from gpudash.promql import build as q
 from gpudash.promql import read
-from gpudash.queries import report as queries
+from gpudash.queries import report_queries as queries
 
 
 @dataclass

@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
+from gpudash.base.timestamps import rfc3339
 from gpudash.model.types import Issuer, Model, Tax, Tenant
 from gpudash.ops.report import common
 from gpudash.ops.report.billing import BillingReport
-from gpudash.ops.report.period import rfc3339
 
 GPU, ENERGY = "gpu", "energy"  # the kinds of an invoice line
 # UN/ECE Recommendation 20 unit codes (the code lists EN 16931 names for BT-130): hour, kilowatt hour.

@@ -17,13 +17,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from gpudash.base.timestamps import rfc3339
 from gpudash.model import series as names
 from gpudash.model.types import Model
+from gpudash.ops.prometheus_client import Prometheus
 from gpudash.ops.report import common
-from gpudash.ops.report.client import Prometheus
-from gpudash.ops.report.period import rfc3339
 from gpudash.promql.read import HOUR
-from gpudash.queries import report as queries
+from gpudash.queries import report_queries as queries
 
 
 @dataclass

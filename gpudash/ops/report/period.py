@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from gpudash.base.errors import GpudashError
+from gpudash.base.timestamps import rfc3339
 from gpudash.promql.read import HOUR, READ_DELAY
 
 MAX_POINTS = 10_000  # per range query; Prometheus' hard limit is 11,000
@@ -44,11 +45,6 @@ def parse_period(start: str, end: str, whole_hours: bool = True) -> tuple[int, i
     if b <= a:
         raise PeriodError(f"--end {end} must be after --start {start}")
     return int(a), int(b)
-
-
-def rfc3339(seconds: float) -> str:
-    """``2025-01-01T00:00:00Z`` (UTC, whole seconds)."""
-    return datetime.fromtimestamp(int(seconds), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def month_start(seconds: float) -> int:

@@ -27,7 +27,7 @@ from gpudash.base.errors import GenerationError
 from gpudash.base.yamlfmt import dump_json
 from gpudash.model.types import Model, Tenant
 from gpudash.promql import read
-from gpudash.queries import report as report_queries
+from gpudash.queries import report_queries
 from gpudash.render.grafana import delivery, isolation, tenant_board, uids
 from gpudash.render.grafana import provisioning as prov
 

@@ -20,10 +20,10 @@ from gpudash.model.types import Model, Tenant
 from gpudash.promql import build as q
 from gpudash.promql import read
 from gpudash.render.grafana import panels as P
-from gpudash.render.grafana import provider_queries as pq
-from gpudash.render.grafana import tenant_queries as tq
+from gpudash.render.grafana import provider_panel_queries as pq
+from gpudash.render.grafana import tenant_panel_queries as tq
 from gpudash.render.grafana import uids
-from gpudash.render.grafana.queries import (
+from gpudash.render.grafana.shared_panel_queries import (
     allocated_by_line,
     energy_per_gpu_hour,
     energy_to_date,

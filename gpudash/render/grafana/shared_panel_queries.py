@@ -1,4 +1,5 @@
-"""PromQL of dashboard panels, built with :mod:`gpudash.promql.build` over recorded series only.
+"""The Scope every panel query carries, and the PromQL both dashboards share: built with :mod:`gpudash.promql.build`
+over recorded series only.
 
 Every query reads the hub as :mod:`gpudash.promql.read` defines it: instantaneous values "now" (the latest
 push), clock-hour series once per hour at hour boundaries ``T`` (hour ``[T-2h, T-1h)``).

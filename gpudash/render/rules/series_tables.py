@@ -5,7 +5,7 @@ from __future__ import annotations
 from gpudash.base import doctable
 from gpudash.model import series as names
 
-SOURCE = "gpudash.render.rules.catalog from gpudash/model/series.py"
+SOURCE = "gpudash.render.rules.series_tables from gpudash/model/series.py"
 
 
 def markers(where: str) -> tuple[str, str]:

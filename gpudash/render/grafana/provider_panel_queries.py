@@ -1,7 +1,7 @@
 """The provider dashboard's queries, one named function each (the dashboard module does layout only).
 
-Every function takes the provider :class:`~gpudash.render.grafana.queries.Scope` (``cluster=~"$cluster"``) and returns
-PromQL over recorded series, ``up`` and the model's constants.
+Every function takes the provider :class:`~gpudash.render.grafana.shared_panel_queries.Scope`
+(``cluster=~"$cluster"``) and returns PromQL over recorded series, ``up`` and the model's constants.
 """
 from __future__ import annotations
 
@@ -10,7 +10,13 @@ from gpudash.model import vendors
 from gpudash.model.sources import gpu_exporters as gx
 from gpudash.model.sources import kube_state_metrics as ksm
 from gpudash.promql import build as q
-from gpudash.render.grafana.queries import Scope, of_idle_pods, pod_activity, pod_allocation_by_class, power_per_hour
+from gpudash.render.grafana.shared_panel_queries import (
+    Scope,
+    of_idle_pods,
+    pod_activity,
+    pod_allocation_by_class,
+    power_per_hour,
+)
 
 WHOLE = ("resource", "=~", "nvidia\\.com/gpu|amd\\.com/gpu")  # billed resources of whole GPUs
 MIG = ("resource", "=~", "nvidia\\.com/mig-.+")

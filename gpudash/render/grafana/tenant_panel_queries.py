@@ -1,7 +1,8 @@
 """A tenant dashboard's queries, one named function each (the dashboard module does layout only).
 
-Every function takes the tenant's :class:`~gpudash.render.grafana.queries.Scope` (``namespace="<ns>"`` on every
-selector, proven by :mod:`gpudash.render.grafana.isolation`) and returns PromQL over recorded series and ``ALERTS``.
+Every function takes the tenant's :class:`~gpudash.render.grafana.shared_panel_queries.Scope` (``namespace="<ns>"``
+on every selector, proven by :mod:`gpudash.render.grafana.isolation`) and returns PromQL over recorded series and
+``ALERTS``.
 """
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from gpudash.model import series as names
 from gpudash.promql import build as q
 from gpudash.promql import read
 from gpudash.promql.calendar import period_to_date
-from gpudash.render.grafana.queries import Scope, hours_in_range, pod_activity
+from gpudash.render.grafana.shared_panel_queries import Scope, hours_in_range, pod_activity
 
 LINE = ("cluster", "gpu_class", "resource")  # a tenant's billing line, without its namespace
 

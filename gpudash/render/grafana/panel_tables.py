@@ -9,7 +9,7 @@ from gpudash.base import doctable
 from gpudash.model import series as names
 from gpudash.model.types import Model
 
-SOURCE = "gpudash.render.grafana.catalog from the panels' descriptions"
+SOURCE = "gpudash.render.grafana.panel_tables from the panels' descriptions"
 BUILT_IN = ("up", "ALERTS")  # series Prometheus produces itself, which dashboards may read
 _NAME = re.compile(r"[A-Za-z_:][A-Za-z0-9_:]*")
 

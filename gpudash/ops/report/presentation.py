@@ -17,12 +17,12 @@ import iso4217
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from gpudash.base.terminal import printable
+from gpudash.base.timestamps import rfc3339
 from gpudash.ops.report import common, invoice
 from gpudash.ops.report.billing import BillingReport, budget_rows, days_of
 from gpudash.ops.report.idle import IdleReport
 from gpudash.ops.report.invoice import Invoice
 from gpudash.ops.report.nodes import NodesReport
-from gpudash.ops.report.period import rfc3339
 
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
            "#17becf")

@@ -6,7 +6,7 @@ from gpudash.model import alert_names as an
 from gpudash.model.types import Model
 from gpudash.render.alerts import hub_groups
 
-SOURCE = "gpudash.render.alerts.catalog from the bundled example"
+SOURCE = "gpudash.render.alerts.alert_table from the bundled example"
 RECEIVERS = {an.TENANT: "the tenant (`tenants[].receiver`)", an.PROVIDER: "the provider (`alerts.provider_receiver`)"}
 
 

@@ -9,7 +9,7 @@ from urllib.parse import parse_qs
 import pytest
 
 from gpudash.base.environ import TOKEN_ENV
-from gpudash.ops.report.client import Prometheus, PrometheusError
+from gpudash.ops.prometheus_client import Prometheus, PrometheusError
 from tests.standins import StandIn
 
 

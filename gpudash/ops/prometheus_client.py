@@ -26,8 +26,8 @@ from urllib.parse import urlencode
 from gpudash.base.environ import TOKEN_ENV
 from gpudash.base.errors import GpudashError, redact, userinfo
 from gpudash.base.terminal import printable
+from gpudash.base.timestamps import rfc3339
 from gpudash.ops import httpread
-from gpudash.ops.report.period import rfc3339
 
 # Above this URL length the query is sent as a form POST (all three servers accept both).
 _MAX_GET_URL = 4000

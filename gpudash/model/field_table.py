@@ -8,7 +8,7 @@ from gpudash.base import doctable
 from gpudash.model.schema import json_schema
 from gpudash.model.schema_types import Schema
 
-SOURCE = "gpudash.model.catalog from gpudash/model/schema.py"
+SOURCE = "gpudash.model.field_table from gpudash/model/schema.py"
 TAG = "model-fields"
 
 
