@@ -27,7 +27,7 @@ FOLDERS = {
     "gpudash.promql": ("promql", "PromQL builders (every label value escaped here) and the hub read conventions"),
     "gpudash.model": ("model", "the schema, loader and typed model; the series gpudash records and its alert names; "
                                "the GPU vendors, one module each (model/vendors/); the exporters' and "
-                               "kube-state-metrics' vocabularies (model/sources/)"),
+                               "kube-state-metrics' vocabularies (model/exporters/)"),
     "gpudash.examples": ("model", "the example model (data)"),
     "gpudash.queries": ("queries", "the PromQL gpudash reads back with: rendered into dashboards and the pruner's "
                                    "objects, run by the operations wing"),

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 
-from gpudash.model.vendors.vendor import Vendor
+from gpudash.model.schema_types import ref
+from gpudash.model.vendors.vendor import Vendor, Wiring
 
 GR_ENGINE_ACTIVE = "DCGM_FI_PROF_GR_ENGINE_ACTIVE"  # ratio 0-1; the one that works for MIG instances
 GPU_UTIL = "DCGM_FI_DEV_GPU_UTIL"  # percent; not available for MIG instances
@@ -49,9 +50,18 @@ VENDOR = Vendor(
     resource="nvidia.com/gpu",
     resource_pattern=r"nvidia\.com/(gpu|gpu\.shared|mig-.+)",
     product_value=product_value,
+    product_value_doc=("GPU Feature Discovery's nvidia.com/gpu.product (characters outside [A-Za-z0-9-_. ] "
+                      "dropped, spaces -> '-': NVIDIA-A100-SXM4-80GB)"),
     product_label_key="nvidia.com/gpu.product",
     source="dcgm",
     product_label_field="nvidia_product_label",
+    sources_fields=(("nvidia_product_label", ref("label_name", "kube_node_labels label holding the GPU Feature "
+                                                               "Discovery product (nvidia.com/gpu.product).",
+                                                 default="label_nvidia_com_gpu_product")),),
+    # NVIDIA/dcgm-exporter deployment/templates/_helpers.tpl (selectorLabels), service.yaml (port "metrics", 9400;
+    # values.yaml service.port)
+    wiring=Wiring("dcgm-exporter", "dcgm_service_labels", (("app.kubernetes.io/name", "dcgm-exporter"),),
+                  "Labels of the DCGM exporter's Service (port named metrics, 9400)."),
     node_resources="nvidia_com_gpu|nvidia_com_gpu_shared|nvidia_com_mig_.+",
     exporter_title="NVIDIA DCGM exporter",
     default_job="nvidia-dcgm-exporter",

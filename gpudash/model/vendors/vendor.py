@@ -5,6 +5,21 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from gpudash.model import mig
+from gpudash.model.schema_types import Schema
+
+
+@dataclass(frozen=True)
+class Wiring:
+    """How a self-managed spoke's ServiceMonitor (render/wiring) finds the vendor's exporter: the Service labels
+    in ``sources.self_managed.<labels_field>``, and whether wiring renders a Service of its own."""
+
+    stem: str  # wiring/<stem>.servicemonitor.yaml (and .service.yaml); its objects are named gpudash-<stem>
+    labels_field: str  # sources.self_managed key of the Service's labels (own_service: the pods' labels)
+    labels_default: tuple[tuple[str, str], ...]
+    labels_description: str  # the schema's description of labels_field
+    own_service: bool = False  # render a Service selecting the exporter's pods (labels_field) on exporter_port
+
 
 @dataclass(frozen=True)
 class Vendor:
@@ -16,6 +31,7 @@ class Vendor:
     resource: str  # the whole-GPU resource, e.g. nvidia.com/gpu
     resource_pattern: str  # regex (fullmatch) of every resource the vendor's device plugin advertises
     product_value: Callable[[str], str]  # a product name as the node labeller writes it in the product label
+    product_value_doc: str  # for people: which label that is and how it is written, with an example
     # the node labeller: the node label keys of the product and (partitions) the compute-memory partition
     product_label_key: str
     # sources: which model fields configure this vendor
@@ -24,6 +40,9 @@ class Vendor:
     partition_label_key: str | None = None  # node label key of the compute-memory partition (None: no partitions)
     partition_label_field: str | None = None  # Sources field: kube_node_labels label holding the node's partition
     metric_prefix_field: str | None = None  # Sources field: a prefix of the exporter's metric names
+    # the schema of the vendor's own sources fields (the *_field keys above), by key, in schema order
+    sources_fields: tuple[tuple[str, Schema], ...] = ()
+    wiring: Wiring | None = None  # None: a self-managed spoke gets no ServiceMonitor for its exporter
     # regex of kube-state-metrics' resource names whose capacity makes a node one of this vendor's GPU nodes
     # (the integrity alert expecting its exporter); "" = the whole-GPU resource only
     node_resources: str = ""
@@ -83,6 +102,23 @@ class Vendor:
         """``name`` as the exporter serves it under the model's sources (with its prefix, if any)."""
         prefix = getattr(sources, self.metric_prefix_field) if self.metric_prefix_field else ""
         return str(prefix) + name
+
+    @property
+    def shared_resource(self) -> str | None:
+        """The time-sliced replica's resource (``<resource>.shared``), or None without time-slicing."""
+        return f"{self.resource}.shared" if self.time_slicing else None
+
+    def mig_resource(self, profile: str) -> str:
+        """The resource of MIG profile ``profile`` (``<mig_resource_prefix><profile>``)."""
+        return self.mig_resource_prefix + profile
+
+    def quota_resources(self) -> tuple[str, ...]:
+        """Every resource of this vendor a tenant quota may limit: the whole GPU, the time-sliced replica, each
+        MIG profile of a known MIG model, each compute partition."""
+        migs = {self.mig_resource(p) for profiles in mig.PROFILES.values() for p in profiles}
+        parts = [f"{self.domain}/{name}" for name, _ in self.partition_shares("")] if self.partition_shares else []
+        return (self.resource, *filter(None, [self.shared_resource]),
+                *(sorted(migs) if self.mig_resource_prefix else ()), *parts)
 
     @property
     def attributes_fractions(self) -> bool:

@@ -12,9 +12,9 @@ from gpudash.base import kube
 from gpudash.base.terminal import printable
 from gpudash.model import series as names
 from gpudash.model import vendors
+from gpudash.model.exporters import gpu_exporters as gx
+from gpudash.model.exporters import kube_state_metrics as ksm
 from gpudash.model.pricing import skus
-from gpudash.model.sources import gpu_exporters as gx
-from gpudash.model.sources import kube_state_metrics as ksm
 from gpudash.model.types import Model
 from gpudash.model.vendors.vendor import Vendor
 from gpudash.ops.report.client import Prometheus, PrometheusError, nonnegative

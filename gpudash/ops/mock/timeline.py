@@ -19,8 +19,8 @@ import functools
 import re
 
 from gpudash.model import vendors
-from gpudash.model.sources import gpu_exporters as gx
-from gpudash.model.sources import kube_state_metrics as kube
+from gpudash.model.exporters import gpu_exporters as gx
+from gpudash.model.exporters import kube_state_metrics as kube
 from gpudash.model.types import Model
 from gpudash.ops.mock.config import Mock
 from gpudash.simulation import series as gs

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from gpudash.model import series as names
 from gpudash.model import vendors
-from gpudash.model.sources import gpu_exporters as gx
-from gpudash.model.sources import kube_state_metrics as ksm
+from gpudash.model.exporters import gpu_exporters as gx
+from gpudash.model.exporters import kube_state_metrics as ksm
 from gpudash.promql import build as q
 from gpudash.render.grafana.queries import Scope, of_idle_pods, pod_activity, pod_allocation_by_class, power_per_hour
 

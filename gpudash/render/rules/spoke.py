@@ -10,7 +10,7 @@ See docs/billing-contract.md for the definitions.
 from __future__ import annotations
 
 from gpudash.model import series as names
-from gpudash.model.sources import kube_state_metrics as ksm
+from gpudash.model.exporters import kube_state_metrics as ksm
 from gpudash.model.types import Model
 from gpudash.promql import build as q
 from gpudash.promql import calendar, read

@@ -9,8 +9,8 @@ import dataclasses
 from gpudash.model import alert_names as an
 from gpudash.model import series as names
 from gpudash.model import vendors
-from gpudash.model.sources import gpu_exporters as gx
-from gpudash.model.sources import kube_state_metrics as ksm
+from gpudash.model.exporters import gpu_exporters as gx
+from gpudash.model.exporters import kube_state_metrics as ksm
 from gpudash.model.types import Exporter, Model
 from gpudash.promql import build as q
 from gpudash.render.alerts import common as c
