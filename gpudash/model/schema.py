@@ -140,7 +140,8 @@ def _gpu_class() -> Schema:
         "products": {
             "description": "Product names: the human name (spaces allowed) or the exact node label value. "
                            "Compared as the vendor's node label value: " + "; ".join(
-                               f"{v.title} as {v.product_value_doc}" for v in vendors.VENDORS.values()) +
+                               f"{v.title} as {v.labeller}'s {v.product_label_key} ({v.product_value_doc})"
+                               for v in vendors.VENDORS.values()) +
                            ". A product belongs to one class only.",
             "type": "array", "minItems": 1, "uniqueItems": True, "items": {"$ref": "#/$defs/product"}},
         "price_per_hour": ref("amount", price),

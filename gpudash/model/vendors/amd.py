@@ -39,9 +39,9 @@ VENDOR = Vendor(
     resource="amd.com/gpu",
     resource_pattern=r"amd\.com/(gpu|[a-z]px_nps[1248])",  # the whole GPU, or a partition (mixed strategy)
     product_value=product_value,
-    product_value_doc=("the node labeller's amd.com/gpu.product-name (spaces -> '_', parentheses "
-                      "dropped: AMD_Instinct_MI300X_OAM)"),
+    product_value_doc="spaces -> '_', parentheses dropped: AMD_Instinct_MI300X_OAM",
     product_label_key="amd.com/gpu.product-name",
+    labeller="the AMD node labeller",
     partition_label_key="amd.com/gpu.compute-memory-partition",
     source="amd",
     product_label_field="amd_product_label",
@@ -68,6 +68,7 @@ VENDOR = Vendor(
                   "Labels of the AMD device-metrics-exporter's pods (port 5000), the selector of its Service: "
                   "wiring/ renders a Service of its own with it (the chart's Service has no labels before v1.3.1).",
                   own_service=True),
+    exporter_name="device-metrics-exporter",
     exporter_title="AMD device-metrics-exporter",
     default_job=".+-metrics-exporter",
     default_tenant_label="namespace",

@@ -50,9 +50,9 @@ VENDOR = Vendor(
     resource="nvidia.com/gpu",
     resource_pattern=r"nvidia\.com/(gpu|gpu\.shared|mig-.+)",
     product_value=product_value,
-    product_value_doc=("GPU Feature Discovery's nvidia.com/gpu.product (characters outside [A-Za-z0-9-_. ] "
-                      "dropped, spaces -> '-': NVIDIA-A100-SXM4-80GB)"),
+    product_value_doc="characters outside [A-Za-z0-9-_. ] dropped, spaces -> '-': NVIDIA-A100-SXM4-80GB",
     product_label_key="nvidia.com/gpu.product",
+    labeller="GPU Feature Discovery",
     source="dcgm",
     product_label_field="nvidia_product_label",
     sources_fields=(("nvidia_product_label", ref("label_name", "kube_node_labels label holding the GPU Feature "
@@ -63,6 +63,7 @@ VENDOR = Vendor(
     wiring=Wiring("dcgm-exporter", "dcgm_service_labels", (("app.kubernetes.io/name", "dcgm-exporter"),),
                   "Labels of the DCGM exporter's Service (port named metrics, 9400)."),
     node_resources="nvidia_com_gpu|nvidia_com_gpu_shared|nvidia_com_mig_.+",
+    exporter_name="dcgm-exporter",
     exporter_title="NVIDIA DCGM exporter",
     default_job="nvidia-dcgm-exporter",
     default_tenant_label="exported_namespace",

@@ -31,9 +31,10 @@ class Vendor:
     resource: str  # the whole-GPU resource, e.g. nvidia.com/gpu
     resource_pattern: str  # regex (fullmatch) of every resource the vendor's device plugin advertises
     product_value: Callable[[str], str]  # a product name as the node labeller writes it in the product label
-    product_value_doc: str  # for people: which label that is and how it is written, with an example
+    product_value_doc: str  # for people: how the node labeller writes a product, with an example
     # the node labeller: the node label keys of the product and (partitions) the compute-memory partition
     product_label_key: str
+    labeller: str  # for people: the node labeller writing these labels ("GPU Feature Discovery")
     # sources: which model fields configure this vendor
     source: str  # key of the exporter's section in sources (sources.<source>: job, tenant_label)
     product_label_field: str | None = None  # Sources field: kube_node_labels label of the product (None: the key's)
@@ -48,6 +49,7 @@ class Vendor:
     node_resources: str = ""
     # the exporter's section in the schema: its title, default job regex and tenant label (and why)
     exporter_title: str = ""
+    exporter_name: str = ""  # for people, in help texts: the exporter's project name (dcgm-exporter)
     default_job: str = ""
     default_tenant_label: str = "namespace"
     default_tenant_label_why: str = ""
@@ -119,6 +121,17 @@ class Vendor:
         parts = [f"{self.domain}/{name}" for name, _ in self.partition_shares("")] if self.partition_shares else []
         return (self.resource, *filter(None, [self.shared_resource]),
                 *(sorted(migs) if self.mig_resource_prefix else ()), *parts)
+
+    def device(self, resource: str) -> tuple[str, str]:
+        """What one unit of ``resource`` (a resource of this vendor's domain) is, for reports: ("mig", profile),
+        ("shared", ""), ("partition", partition) or ("whole", "")."""
+        if self.mig_resource_prefix and resource.startswith(self.mig_resource_prefix):
+            return "mig", resource.removeprefix(self.mig_resource_prefix)
+        if resource.endswith(".shared"):
+            return "shared", ""
+        if self.partitions and resource != self.resource:
+            return "partition", resource.split("/", 1)[1]
+        return "whole", ""
 
     @property
     def attributes_fractions(self) -> bool:

@@ -36,6 +36,11 @@ def jobs() -> tuple[str, ...]:
     return ("ksm", *(v.source for v in vendors.VENDORS.values()))
 
 
+def paths() -> str:
+    """For people: the mock's metrics path of each target (``/ksm/metrics`` ...)."""
+    return " ".join(f"/{job}/metrics" for job in jobs())
+
+
 JOBS = jobs()  # the bundled vendors' (a vendor registered later: pass jobs() explicitly)
 
 

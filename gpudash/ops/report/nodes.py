@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass, field
 
 from gpudash.model import series as names
+from gpudash.model import vendors
 from gpudash.model.types import Model
 from gpudash.ops.report import common
 from gpudash.ops.report.client import Prometheus
@@ -77,7 +78,8 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, cluster: str | N
     down = sorted(k for k, v in sources.items() if names.FROM_EXPORTER_DOWN in v and k in per_node)
     if down:
         where = sorted({f"{c}/{n}" if c else n for _, c, n in down})
-        warnings.append(f"{len(down)} node-hour(s) counted by the compute-share bound while dcgm-exporter was down "
+        warnings.append(f"{len(down)} node-hour(s) counted by the compute-share bound while "
+                        f"{vendors.exporters_with('attributes_fractions')} was down "
                         f"(possibly low; MIG slices or time-sliced replicas): {', '.join(where)} at "
                         f"{common.describe_hours(sorted({h for h, _, _ in down}))}")
     pushed = common.pushed_hours(data["pushed"])
