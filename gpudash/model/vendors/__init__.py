@@ -53,6 +53,16 @@ def exporters_with(feature: str) -> str:
     return " or ".join(v.exporter_name for v in with_feature(feature))
 
 
+def labellers(sep: str) -> str:
+    """For people: the registered vendors' node labellers ("GPU Feature Discovery"), joined by ``sep``."""
+    return sep.join(v.labeller for v in VENDORS.values())
+
+
+def sample() -> Vendor:
+    """The vendor whose resources and products the alerts' test data use (the first registered)."""
+    return next(iter(VENDORS.values()))
+
+
 def with_feature(feature: str) -> tuple[Vendor, ...]:
     """The registered vendors with a capability set (``mig_labels``, ``time_slicing``, ``partitions``, ...)."""
     return tuple(v for v in VENDORS.values() if getattr(v, feature))
@@ -61,5 +71,5 @@ def with_feature(feature: str) -> tuple[Vendor, ...]:
 for _module in (nvidia, amd):  # the bundled vendors, in rendering order
     register(_module)
 
-__all__ = ["VENDORS", "Vendor", "by_source", "device", "exporters_with", "register", "unregister", "vendor",
-           "with_feature"]
+__all__ = ["VENDORS", "Vendor", "by_source", "device", "exporters_with", "labellers", "register", "sample",
+           "unregister", "vendor", "with_feature"]

@@ -69,6 +69,7 @@ VENDOR = Vendor(
                   "wiring/ renders a Service of its own with it (the chart's Service has no labels before v1.3.1).",
                   own_service=True),
     exporter_name="device-metrics-exporter",
+    exporter_short="AMD",
     exporter_title="AMD device-metrics-exporter",
     default_job=".+-metrics-exporter",
     default_tenant_label="namespace",
@@ -92,5 +93,7 @@ VENDOR = Vendor(
     exporter_pod=("kube-amd-gpu", "metrics-exporter-container", "default-metrics-exporter"),
     exporter_port=5000,  # the container port (helm-charts/values.yaml service.ClusterIP.port)
     sample_power=False,
+    power_fix=f"AMD MI300X_VF guests and MI2xx GPUs export no {POWER} (ROCm/device-metrics-exporter "
+              f"docs/configuration/metricslist.md): have the exporter export {ENERGY} or {POWER}",
     sample_memory_mib=196608,
 )

@@ -25,6 +25,9 @@ ENERGY_JOULES = 1e-3  # joules per counter unit
 MIG_PROFILE_LABEL = "GPU_I_PROFILE"
 MIG_INSTANCE_LABEL = "GPU_I_ID"
 XID_ERRORS = "DCGM_FI_DEV_XID_ERRORS"  # last XID error code, 0 when none
+# XIDs after which NVIDIA says the GPU needs a reset or a node reboot (double-bit / uncontained ECC, row-remap
+# failure, NVLink, fallen off the bus, GSP): critical. Other XIDs (mostly application faults) are warnings.
+FATAL_XIDS = (48, 64, 74, 79, 94, 95, 119, 120)
 FB_USED = "DCGM_FI_DEV_FB_USED"  # MiB; in the default counters, per GPU and per MIG instance
 FB_FREE = "DCGM_FI_DEV_FB_FREE"  # MiB
 MODEL_LABEL = "modelName"
@@ -64,6 +67,7 @@ VENDOR = Vendor(
                   "Labels of the DCGM exporter's Service (port named metrics, 9400)."),
     node_resources="nvidia_com_gpu|nvidia_com_gpu_shared|nvidia_com_mig_.+",
     exporter_name="dcgm-exporter",
+    exporter_short="DCGM",
     exporter_title="NVIDIA DCGM exporter",
     default_job="nvidia-dcgm-exporter",
     default_tenant_label="exported_namespace",
@@ -76,6 +80,7 @@ VENDOR = Vendor(
     memory_free=FB_FREE,
     attribution=FB_USED,  # per GPU and per MIG instance, pod labels only on a held device
     error_metric=XID_ERRORS,
+    fatal_errors=FATAL_XIDS,
     host_labels=HOST_LABELS,
     gpu_labels=GPU_LABELS,
     model_label=MODEL_LABEL,
@@ -88,4 +93,7 @@ VENDOR = Vendor(
     exporter_pod=("nvidia-gpu-operator", "nvidia-dcgm-exporter", "nvidia-dcgm-exporter"),
     exporter_port=9400,  # the Service port "metrics" (NVIDIA/dcgm-exporter deployment/templates/service.yaml)
     sample_gpu_labels=_gpu_labels,
+    power_fix=f"DCGM: {POWER_USAGE} or {ENERGY} in its counters",
+    sample_labels=(("DCGM_FI_DRIVER_VERSION", "550.127.08"),),
+    sample_products=("NVIDIA-A100-SXM4-80GB", "NVIDIA-B200"),
 )

@@ -50,6 +50,7 @@ class Vendor:
     # the exporter's section in the schema: its title, default job regex and tenant label (and why)
     exporter_title: str = ""
     exporter_name: str = ""  # for people, in help texts: the exporter's project name (dcgm-exporter)
+    exporter_short: str = ""  # for people, in alert texts: the exporter's short name ("DCGM" exporter, its XIDs)
     default_job: str = ""
     default_tenant_label: str = "namespace"
     default_tenant_label_why: str = ""
@@ -65,6 +66,7 @@ class Vendor:
     memory_total: str | None = None  # MiB (the mock serves it beside memory_used)
     attribution: str = ""  # the per-device series whose pod labels say which pod holds the device
     error_metric: str | None = None  # the last GPU error code (0: none); None: no health alert
+    fatal_errors: tuple[int, ...] = ()  # error codes after which the vendor says the GPU needs a reset: critical
     # the exporter's labels
     host_labels: tuple[str, ...] = ("hostname",)  # the node; any of them may be set (the rules copy each to node)
     gpu_labels: tuple[str, ...] = ("gpu",)  # a physical GPU (or a partition's own index)
@@ -82,10 +84,13 @@ class Vendor:
     upstream_jobs: tuple[str, ...] = ()
     exporter_pod: tuple[str, str, str] = ("", "", "")  # (namespace, container, pod name prefix) of its DaemonSet
     exporter_port: int = 0  # where the exporter serves /metrics
+    power_fix: str = ""  # for people: how its exporter is made to export power or energy (the missing-input fix)
     sample_memory_mib: int = 81920  # the mock's GPU memory unless a node pool says
     # the golden synthesiser serves the power series (AMD: no; its GPUs' energy then comes from the counter only)
     sample_power: bool = True
     sample_gpu_labels: Callable[[int, str], tuple[tuple[str, str], ...]] | None = None  # (index, uuid) -> labels
+    sample_labels: tuple[tuple[str, str], ...] = ()  # more labels of its series in the health alerts' test data
+    sample_products: tuple[str, str] = ("GPU-X1", "GPU-X2")  # product label values for test data (the second unpriced)
 
     def product_label(self, sources: object) -> str:
         """The kube_node_labels label holding a node's product: the model's ``sources`` field, else

@@ -96,7 +96,7 @@ def product_labels(prom: Prometheus, model: Model, now: float) -> list[Check]:
     return [Check(name, FAIL, f"GPU node(s) without {' or '.join(labels)} in "
                   f"{ksm.NODE_LABELS}: {', '.join(bare)}",
                   "export the node labels: kube-state-metrics --metric-labels-allowlist (see wiring/), and run "
-                  f"{' / '.join(v.labeller for v in vendors.VENDORS.values())}")]
+                  + vendors.labellers(" / "))]
 
 
 def pricing(prom: Prometheus, model: Model, now: float) -> list[Check]:

@@ -18,7 +18,6 @@ import time
 from dataclasses import dataclass, field
 
 from gpudash.model import series as names
-from gpudash.model import vendors
 from gpudash.model.types import Model
 from gpudash.ops.report import common
 from gpudash.ops.report.client import Prometheus
@@ -79,7 +78,7 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, cluster: str | N
     if down:
         where = sorted({f"{c}/{n}" if c else n for _, c, n in down})
         warnings.append(f"{len(down)} node-hour(s) counted by the compute-share bound while "
-                        f"{vendors.exporters_with('attributes_fractions')} was down "
+                        f"{names.FRACTION_EXPORTERS} was down "
                         f"(possibly low; MIG slices or time-sliced replicas): {', '.join(where)} at "
                         f"{common.describe_hours(sorted({h for h, _, _ in down}))}")
     pushed = common.pushed_hours(data["pushed"])
