@@ -79,17 +79,18 @@ def _xid(model: Model) -> tuple[str, str]:
 
 def alerts(model: Model) -> tuple:
     lb = c.label
-    host = lb("Hostname") + lb("hostname")
     out = []
     v = error_vendor(model)
     if v:
+        host = "".join(map(lb, v.host_labels))  # whichever the exporter sets
+        gpu, uuid = lb(v.gpu_labels[0]), lb(v.gpu_labels[-1])  # the GPU's index and its stable id
         critical, warning = _xid(model)
         fatal_codes = ", ".join(map(str, v.fatal_errors))
         for expr, severity, fatal in ((critical, "critical", True), (warning, "warning", False)):
             out.append(c.provider_alert(
                 model, an.XID, expr, 0, severity,
                 summary="A GPU reported an XID error.",
-                description=_xid_text(v, lb("gpu"), lb("UUID"), host, lb("cluster"), c.VALUE_INT, fatal),
+                description=_xid_text(v, gpu, uuid, host, lb("cluster"), c.VALUE_INT, fatal),
                 help=(f"A GPU reported an XID that needs a GPU reset or node reboot ({fatal_codes}); "
                       f"{v.exporter_short} keeps the value until then." if fatal else
                       f"A GPU reported another XID within {q.duration(xid_recent(model))} ({v.exporter_short} keeps "
@@ -159,7 +160,7 @@ def _xid_tests(model: Model) -> list[dict]:
     def fired(gpu, fatal):
         code, labels = plan[gpu], gpus[gpu]
         return _fired(model, an.XID, {**labels, "severity": "critical" if fatal else "warning"},
-                      _xid_text(v, gpu, labels["UUID"], "gpu-node-1", cluster, str(code), fatal))
+                      _xid_text(v, gpu, labels[v.gpu_labels[-1]], "gpu-node-1", cluster, str(code), fatal))
 
     both = sorted([fired("0", False), fired("1", True)], key=pt.order)
     # The change 0 -> 43 (samples at steps start-1 and start) counts in changes()[1h] while the range still holds
