@@ -89,6 +89,8 @@ VENDOR = Vendor(
     partitions=True,
     whole_partitions="spx_.*",  # SPX: one partition, the whole GPU
     partition_shares=partitions.partitions,  # compute modes and their shares (gpudash/model/partitions.py)
+    # ... and tenant quota keys: pods request amd.com/<partition> under the mixed strategy (ROCm/k8s-device-plugin
+    # docs/user-guide/configuration.md, "Mixed": limits amd.com/cpx_nps4: 1)
     upstream_jobs=("default-metrics-exporter", "amd-gpu-amdgpu-metrics-exporter"),
     exporter_pod=("kube-amd-gpu", "metrics-exporter-container", "default-metrics-exporter"),
     exporter_port=5000,  # the container port (helm-charts/values.yaml service.ClusterIP.port)
