@@ -38,7 +38,7 @@ from e2e import mco_sim, pipeline  # noqa: E402
 from e2e.harness import Prometheus  # noqa: E402
 from gpudash.base import layout  # noqa: E402
 from gpudash.model import series as names  # noqa: E402
-from gpudash.model.sources.kube_state_metrics import gpu_resource_regex  # noqa: E402
+from gpudash.model.exporters.kube_state_metrics import gpu_resource_regex  # noqa: E402
 
 HOUR, DAY = 60, 1440
 SUITE_TIMES = Path(__file__).with_name("suite_times.md")  # section 6: the test suites' time, measured by hand
@@ -275,7 +275,7 @@ def dashboard(work: Path, cache: Path) -> dict:
     spoke and hub rules backfilled): this month's GPU-hours and cost so far (the tenant dashboard's stat panels,
     as rendered) and the month's hourly GPU-hours (its time series), from the recorded series versus integrated
     from the raw kube-state-metrics series."""
-    from gpudash.model.sources.kube_state_metrics import job
+    from gpudash.model.exporters.kube_state_metrics import job
     from gpudash.render.rules.allocation import allocation
 
     model, mock = pipeline.load()

@@ -16,7 +16,8 @@ from e2e.test_live import _live_model, _scrape_configs
 from gpudash.base import layout
 from gpudash.model import alert_names as an
 from gpudash.model import series as names
-from gpudash.model.sources import kube_state_metrics as ksm
+from gpudash.model import vendors
+from gpudash.model.exporters import kube_state_metrics as ksm
 from gpudash.model.types import SelfManaged
 from gpudash.ops import doctor
 from gpudash.ops.mock.server import MockServer, exposition
@@ -47,7 +48,8 @@ def _model():
     """The live model, pushing every PUSH seconds, with the spoke tier, on a self-managed spoke (the exporters
     scraped as wiring/ says)."""
     model = _live_model()
-    managed = SelfManaged("gpu-monitoring", (("app", "dcgm-exporter"),), (("app", "amd-metrics-exporter"),))
+    managed = SelfManaged("gpu-monitoring", (("dcgm_service_labels", (("app", "dcgm-exporter"),)),
+                                             ("amd_service_labels", (("app", "amd-metrics-exporter"),))))
     billing = dataclasses.replace(model.billing, mco_interval=PUSH, spoke_tier="policy")
     return dataclasses.replace(model, billing=billing, sources=dataclasses.replace(model.sources, self_managed=managed))
 
@@ -63,7 +65,7 @@ def _as_rendered(scrape: list[dict], model) -> None:
     """The exporters' scrape jobs as the rendered ServiceMonitors set them up: honor_labels and job."""
     monitors = wiring.artifacts(model)
     for job, what in zip(scrape[1:3], ("dcgm", "amd")):
-        (endpoint,) = monitors[wiring.SERVICE_MONITORS[what][0]]["spec"]["endpoints"]
+        (endpoint,) = monitors[layout.wiring_service_monitor(vendors.by_source(what).wiring.stem)]["spec"]["endpoints"]
         job["honor_labels"] = endpoint["honorLabels"]
         (job["job_name"],) = [r["replacement"] for r in endpoint["relabelings"] if r["targetLabel"] == "job"]
 

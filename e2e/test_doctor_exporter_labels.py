@@ -9,7 +9,7 @@ import time
 import pytest
 
 from gpudash.model import load_bundled_example, vendors
-from gpudash.model.sources import gpu_exporters as gx
+from gpudash.model.exporters import gpu_exporters as gx
 from gpudash.ops import doctor
 from gpudash.ops.doctor import exporter_scrape
 from gpudash.ops.mock.openmetrics import series_text

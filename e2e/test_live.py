@@ -16,7 +16,7 @@ from e2e import pipeline, toolsets
 from gpudash.base import layout
 from gpudash.model import model_from_dict
 from gpudash.model import series as names
-from gpudash.model.sources import gpu_exporters as gx
+from gpudash.model.exporters import gpu_exporters as gx
 from gpudash.ops.mock.server import MockServer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]

@@ -70,9 +70,17 @@ WIRING_NAMESPACE = f"{WIRING}/namespace.yaml"
 WIRING_ROLE = f"{WIRING}/prometheus-k8s.role.yaml"  # the platform Prometheus may discover the exporters' Endpoints
 WIRING_ROLE_BINDING = f"{WIRING}/prometheus-k8s.rolebinding.yaml"
 KSM_ALLOWLIST = f"{WIRING}/kube-state-metrics-metric-labels-allowlist.txt"
-DCGM_SERVICE_MONITOR = f"{WIRING}/dcgm-exporter.servicemonitor.yaml"
-AMD_SERVICE_MONITOR = f"{WIRING}/amd-metrics-exporter.servicemonitor.yaml"
-AMD_SERVICE = f"{WIRING}/amd-metrics-exporter.service.yaml"  # selects the exporter's pods (any chart version)
+
+
+def wiring_service_monitor(stem: str) -> str:
+    """A GPU exporter's ServiceMonitor (``stem``: its vendor's Wiring.stem)."""
+    return f"{WIRING}/{stem}.servicemonitor.yaml"
+
+
+def wiring_service(stem: str) -> str:
+    """wiring's own Service selecting a GPU exporter's pods (a vendor whose Wiring.own_service is set)."""
+    return f"{WIRING}/{stem}.service.yaml"
+
 
 # --- idle-GPU pruner ---------------------------------------------------------------------------------------------
 PRUNE_NAMESPACE = f"{PRUNE}/namespace.yaml"

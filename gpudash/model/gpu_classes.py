@@ -51,12 +51,13 @@ def _mig_model(c: dict[str, Any], path: FieldPath, ctx: Ctx) -> str | None:
     """The class's MIG model: explicit, else inferred from the products (NVIDIA only)."""
     v = vendors.vendor(c["vendor"])
     with_partitions = ", ".join(p.name for p in vendors.with_feature("partitions"))
+    with_mig = ", ".join(m.name for m in vendors.with_feature("mig_labels"))
     ctx.check(v.partitions or "partitions" not in c, path + ("partitions",),
-              f"only for vendor {with_partitions} (compute partitions are an AMD Instinct feature; NVIDIA has mig)")
+              f"only for vendor {with_partitions} (compute partitions; vendors with MIG: {with_mig})")
     if not v.mig_labels:
         for key in ("mig", "mig_model", "time_slicing"):
-            ctx.check(key not in c, path + (key,), f"not supported for vendor {v.name} (MIG and time-slicing are "
-                                                   "NVIDIA features)")
+            ctx.check(key not in c, path + (key,), f"not supported for vendor {v.name} (MIG and time-slicing: "
+                                                   f"vendor {with_mig})")
         return None
     if "mig_model" in c:
         explicit: str = c["mig_model"]  # one of the schema's enum of MIG models
@@ -76,21 +77,21 @@ def _mig_profiles(c: dict[str, Any], model: str | None, path: FieldPath, ctx: Ct
     media-extension variants (``1g.10gb+me``) the class prices."""
     if model is None:
         return ()
-    profiles, prices = mig.PROFILES[model], c.get("mig", {})
+    profiles, prices, v = mig.PROFILES[model], c.get("mig", {}), vendors.vendor(c["vendor"])
     resources: dict[str, str] = {}
     for name in prices:
         ctx.check(mig.base_profile(name) in profiles, path + ("mig", name),
                   f"{name!r} is not a MIG profile of {model} (valid: {', '.join(profiles)}); a media-extension "
                   "variant adds +me, -me, +me.all or +gfx")
-        seen = resources.setdefault(ksm_resource(f"nvidia.com/mig-{name}"), name)
+        seen = resources.setdefault(ksm_resource(v.mig_resource(name)), name)
         ctx.check(seen == name, path + ("mig", name),
                   f"{name!r} and {seen!r} are the same kube-state-metrics resource; price only one of them")
     priced = [MigProfile(name, compute, memory,
                          float(prices[name]) if name in prices else
                          round(c["price_per_hour"] * mig.default_share(model, name), 6),
-                         "model" if name in prices else "default")
+                         "model" if name in prices else "default", v.mig_resource(name))
               for name, (compute, memory) in profiles.items()]
-    priced += [MigProfile(name, *profiles[mig.base_profile(name)], float(price), "model")
+    priced += [MigProfile(name, *profiles[mig.base_profile(name)], float(price), "model", v.mig_resource(name))
                for name, price in prices.items() if name not in profiles and mig.base_profile(name) in profiles]
     return tuple(sorted(priced, key=lambda p: (p.compute_slices, p.memory_slices, p.name)))
 

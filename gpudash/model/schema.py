@@ -35,9 +35,25 @@ MAX_REPLICAS = 256  # the most time-slicing replicas of a GPU (see "replicas")
 
 
 def quota_resources() -> list[str]:
-    """Every Kubernetes resource name a tenant quota may limit."""
-    migs = {f"nvidia.com/mig-{p}" for profiles in mig.PROFILES.values() for p in profiles}
-    return ["amd.com/gpu", "nvidia.com/gpu", "nvidia.com/gpu.shared", *sorted(migs)]
+    """Every Kubernetes resource name a tenant quota may limit: each registered vendor's (Vendor.quota_resources)."""
+    return sorted({r for v in vendors.VENDORS.values() for r in v.quota_resources()})
+
+
+def _only(feature: str) -> str:
+    """"<vendors with the capability> only." for a field of one capability (``mig_labels``, ``partitions``)."""
+    return f"{' or '.join(v.title for v in vendors.with_feature(feature))} only."
+
+
+def _shared() -> list[str]:
+    """The time-sliced replicas' resources of the registered vendors."""
+    return [r for r in (v.shared_resource for v in vendors.VENDORS.values()) if r]
+
+
+def _resource_kinds() -> list[str]:
+    """Each registered vendor's kinds of GPU resource, for people: whole GPU, replica, MIG profile, partition."""
+    return [r for v in vendors.VENDORS.values() for r in (
+        v.resource, v.shared_resource, v.mig_resource("<profile>") if v.mig_resource_prefix else None,
+        f"{v.domain}/<partition>" if v.partitions else None) if r]
 
 
 def _defs() -> Schema:
@@ -101,31 +117,14 @@ def _sources() -> Schema:
         # each registered vendor's exporter (its module cites where the defaults come from)
         **{v.source: _exporter(v.exporter_title, v.default_job, v.default_tenant_label, v.default_tenant_label_why)
            for v in vendors.VENDORS.values()},
-        "amd_metric_prefix": {"title": "a metric name prefix (letters and '_' only)",
-                              "description": "Prefix of the AMD exporter's metric names, e.g. amd_.",
-                              "type": "string", "pattern": "^[a-zA-Z_]*$", "default": ""},
-        "nvidia_product_label": ref("label_name", "kube_node_labels label holding the GPU Feature Discovery "
-                                                  "product (nvidia.com/gpu.product).",
-                                    default="label_nvidia_com_gpu_product"),
-        "amd_product_label": ref("label_name", "kube_node_labels label holding the AMD node labeller's product "
-                                               "name (amd.com/gpu.product-name).",
-                                 default="label_amd_com_gpu_product_name"),
-        "amd_partition_label": ref("label_name", "kube_node_labels label holding the AMD node labeller's "
-                                                 "compute-memory partition (amd.com/gpu.compute-memory-partition,"
-                                                 " e.g. cpx_nps4).",
-                                   default="label_amd_com_gpu_compute_memory_partition"),
+        **{key: schema for v in vendors.VENDORS.values() for key, schema in v.sources_fields},
         "self_managed": closed_object({
             "namespace": ref("dns_label", "The GPU exporters' namespace: render labels it "
                                           "openshift.io/cluster-monitoring=true and puts the ServiceMonitors there.",
                              default="gpu-monitoring"),
-            # NVIDIA/dcgm-exporter deployment/templates/_helpers.tpl (selectorLabels), service.yaml (port "metrics")
-            "dcgm_service_labels": ref("k8s_labels", "Labels of the DCGM exporter's Service (port named metrics, "
-                                                     "9400).", default={"app.kubernetes.io/name": "dcgm-exporter"}),
-            # ROCm/device-metrics-exporter helm-charts: the pods' app label is <release>-amdgpu-metrics-exporter
-            "amd_service_labels": ref("k8s_labels", "Labels of the AMD device-metrics-exporter's pods (port 5000), "
-                                                    "the selector of its Service: wiring/ renders a Service of its "
-                                                    "own with it (the chart's Service has no labels before v1.3.1).",
-                                      default={"app": "amd-gpu-amdgpu-metrics-exporter"}),
+            # each registered vendor's exporter Service (its module cites where the defaults come from)
+            **{w.labels_field: ref("k8s_labels", w.labels_description, default=dict(w.labels_default))
+               for w in (v.wiring for v in vendors.VENDORS.values()) if w},
         }, "Spokes whose GPU exporters were installed without the GPU Operators' ServiceMonitors: render writes "
            "wiring/ (ServiceMonitors with the honorLabels of each exporter's tenant_label, and kube-state-metrics' "
            "--metric-labels-allowlist). Omit it when the GPU Operators scrape the exporters."),
@@ -139,32 +138,33 @@ def _gpu_class() -> Schema:
         "name": ref("dns_label", "Class name, unique among classes."),
         "vendor": {"description": "GPU vendor.", "enum": list(vendors.VENDORS)},
         "products": {
-            "description": "Product names: the human name (NVML or AMD, spaces allowed) or the exact node label "
-                           "value. Compared as the vendor's node label value: NVIDIA as GPU Feature Discovery's "
-                           "nvidia.com/gpu.product (characters outside [A-Za-z0-9-_. ] dropped, spaces -> '-': "
-                           "NVIDIA-A100-SXM4-80GB); AMD as the node labeller's amd.com/gpu.product-name (spaces "
-                           "-> '_', parentheses dropped: AMD_Instinct_MI300X_OAM). A product belongs to one class "
-                           "only.",
+            "description": "Product names: the human name (spaces allowed) or the exact node label value. "
+                           "Compared as the vendor's node label value: " + "; ".join(
+                               f"{v.title} as {v.labeller}'s {v.product_label_key} ({v.product_value_doc})"
+                               for v in vendors.VENDORS.values()) +
+                           ". A product belongs to one class only.",
             "type": "array", "minItems": 1, "uniqueItems": True, "items": {"$ref": "#/$defs/product"}},
         "price_per_hour": ref("amount", price),
         "mig_model": {
             "description": "MIG-capable GPU model of the class; inferred from the products when omitted (all "
-                           "products must then name the same model, or none). NVIDIA only.",
+                           "products must then name the same model, or none). " + _only("mig_labels"),
             "enum": sorted(mig.PROFILES)},
         "mig": {
             "description": "Price per hour of MIG profiles, e.g. 1g.10gb: 0.55; each must be a profile of the "
                            "class's MIG model. Unpriced profiles cost price_per_hour x max(compute share, memory "
                            "share). Media-extension variants (1g.10gb+me, -me, +me.all, +gfx) are priced only when "
-                           "listed, else reported unpriced. NVIDIA only.",
+                           "listed, else reported unpriced. " + _only("mig_labels"),
             "type": "object",
             "propertyNames": {"title": "a MIG profile name such as 1g.10gb, or a media-extension variant such as "
                                        "1g.10gb+me", "pattern": mig.VARIANT.pattern},
             "additionalProperties": {"$ref": "#/$defs/amount"}},
         "partitions": {
-            "description": "Price per hour of AMD compute partitions, e.g. cpx_nps4: 0.60 (the device plugin's "
-                           "mixed-strategy resource amd.com/<compute>_<memory>, and the node label "
-                           "amd.com/gpu.compute-memory-partition under the single strategy). Unpriced partitions "
-                           "cost price_per_hour x their compute share (CPX on MI300X: 1/8). AMD only.",
+            "description": "".join(
+                f"Price per hour of {v.title} compute partitions, e.g. cpx_nps4: 0.60 (the device plugin's "
+                f"mixed-strategy resource {v.domain}/<compute>_<memory>, and the node label "
+                f"{v.partition_label_key} under the single strategy). " for v in vendors.with_feature("partitions"))
+            + "Unpriced partitions cost price_per_hour x their compute share (CPX on MI300X: 1/8). "
+            + _only("partitions"),
             "type": "object",
             "propertyNames": {"title": "a partition such as cpx_nps4",
                               "pattern": f"^({'|'.join(partitions.COMPUTE_MODES)})_"
@@ -172,10 +172,11 @@ def _gpu_class() -> Schema:
             "additionalProperties": {"$ref": "#/$defs/amount"}},
         "time_slicing": closed_object({
             # at most MAX_REPLICAS: the energy rule keys one table row per replica count up to the largest
-            "replicas": {"description": "Replicas each GPU is advertised as (nvidia.com/gpu.shared); 2 to "
+            "replicas": {"description": f"Replicas each GPU is advertised as ({', '.join(_shared())}); 2 to "
                                         f"{MAX_REPLICAS}.", "type": "integer", "minimum": 2, "maximum": MAX_REPLICAS},
             "price_per_hour": ref("amount", "Price of one replica per hour; default price_per_hour / replicas."),
-        }, "GPU time-slicing of this class (NVIDIA only). Without it a time-sliced replica bills as a whole GPU.",
+        }, f"GPU time-slicing of this class ({_only('time_slicing').rstrip('.')}). Without it a time-sliced replica "
+           "bills as a whole GPU.",
             required=("replicas",)),
     }, "A GPU class: the products it covers and their prices.",
         required=("name", "vendor", "products", "price_per_hour"))
@@ -197,8 +198,7 @@ def _tenant() -> Schema:
             "description": "Maximum requested quantity per GPU resource; omitted = no quota.",
             "type": "object",
             "propertyNames": {
-                "title": "a GPU resource name (nvidia.com/gpu, nvidia.com/gpu.shared, amd.com/gpu or "
-                         "nvidia.com/mig-<profile>)",
+                "title": f"a GPU resource name ({', '.join(_resource_kinds())})",
                 "enum": quota_resources()},
             "additionalProperties": {"title": "a non-negative integer", "type": "integer", "minimum": 0}},
         "receiver": ref("receiver", "Alertmanager receiver of the tenant's alerts; default tenant-<name>."),

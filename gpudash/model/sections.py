@@ -2,7 +2,6 @@
 prune and energy, each with the checks that span its fields (GPU classes and tenants have their own modules)."""
 from __future__ import annotations
 
-import dataclasses
 import re
 from typing import Any
 from urllib.parse import urlsplit
@@ -13,8 +12,8 @@ from gpudash.base import kube, layout
 from gpudash.model import receiver_files, vat, vendors
 from gpudash.model.context import Ctx, FieldPath, short
 from gpudash.model.durations import format_duration, parse_duration
+from gpudash.model.exporters import kube_state_metrics as ksm
 from gpudash.model.schema import HTTP_SECRETS, INLINE_SECRETS, THANOS_QUERIER_URL
-from gpudash.model.sources import kube_state_metrics as ksm
 from gpudash.model.types import (
     DAY,
     DEFAULT_BACKFILL_HOURS,
@@ -201,14 +200,12 @@ def sources(d: dict[str, Any], ctx: Ctx) -> Sources:
                       f"{d[key]!r} is not kube-state-metrics' name of a node label gpudash knows ("
                       f"{', '.join(ksm.product_keys())}), so sources.self_managed cannot write its "
                       "--metric-labels-allowlist: use the default or omit self_managed")
-        managed = SelfManaged(managed["namespace"], *(tuple(sorted(managed[f"{e}_service_labels"].items()))
-                                                      for e in ("dcgm", "amd")))
-    fields = {f.name for f in dataclasses.fields(Sources)}
-    exporters = {v.source: Exporter(**d[v.source]) for v in vendors.VENDORS.values()}
-    plain = {k: x for k, x in d.items() if k in fields}
-    bundled = {k: e for k, e in exporters.items() if k in fields}  # Sources' own fields (dcgm, amd)
-    others = tuple((k, e) for k, e in exporters.items() if k not in fields)  # registered vendors' sections
-    return Sources(**{**plain, **bundled, "self_managed": managed, "exporters": others})
+        wirings = [v.wiring for v in vendors.VENDORS.values() if v.wiring]
+        selected = ((w.labels_field, tuple(sorted(managed[w.labels_field].items()))) for w in wirings)
+        managed = SelfManaged(managed["namespace"], tuple(selected))
+    return Sources(kube_state_metrics_job=d["kube_state_metrics_job"], self_managed=managed,
+                   exporters=tuple((v.source, Exporter(**d[v.source])) for v in vendors.VENDORS.values()),
+                   settings=tuple((key, d[key]) for v in vendors.VENDORS.values() for key, _ in v.sources_fields))
 
 
 def alerts(d: dict[str, Any], billing: Billing, acm: bool, ctx: Ctx) -> Alerts:

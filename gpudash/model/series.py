@@ -25,7 +25,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gpudash.model import vendors
+
 SPOKE, HUB = "spoke", "hub"
+# For people: the exporters that attribute a MIG slice or time-sliced replica's physical GPU to its pods
+FRACTION_EXPORTERS = vendors.exporters_with("attributes_fractions")
 # Recorded on each managed cluster by the optional spoke tier (billing.spoke_tier: policy) and read there by the
 # hourly spoke rules; never pushed.
 SPOKE_TIER = "spoke-tier"
@@ -105,8 +109,9 @@ HOURLY_GPU_HOURS = _series(
 HOURLY_ENERGY = _series(
     "namespace:gpudash_energy_kwh:previous_hour", SPOKE, ("cluster", "namespace"),
     "GPU energy (kWh) of the previous complete clock hour per namespace, each physical GPU's measured energy split "
-    "at every spoke step among the pods dcgm-exporter attributes it to (gpudash.render.rules.energy); the row without "
-    "`namespace` is the energy of GPU capacity held by no pod (the provider line `unallocated`). Pushed and read "
+    f"at every spoke step among the pods {FRACTION_EXPORTERS} attributes it to (gpudash.render.rules.energy); the "
+    "row without `namespace` is the energy of GPU capacity held by no pod (the provider line `unallocated`). Pushed "
+    "and read "
     "like the GPU-hours.", sentinel=True)
 BILLED_HOUR = _series(
     "cluster:gpudash_billed_hour:start_timestamp", SPOKE, ("cluster",),
@@ -120,7 +125,7 @@ STEPS_OBSERVED = _series(
 NODE_ACTIVE_GPUS_MAX = _series(
     "node:gpudash_gpus_active:max_previous_hour", SPOKE, ("cluster", "node", ACTIVE_FROM_LABEL),
     "Most GPUs active at any spoke step of the previous clock hour, per node (CCSP); `active_from` says "
-    "what gave the figure: allocation, attribution, bound, or exporter_down (the bound while dcgm-exporter "
+    f"what gave the figure: allocation, attribution, bound, or exporter_down (the bound while {FRACTION_EXPORTERS} "
     "was not seen: flagged by report nodes).", detail=(ACTIVE_FROM_LABEL,),
     sentinel=True)
 POD_ACTIVITY_MAX = _series(
@@ -268,7 +273,7 @@ CCSP_NODE_SOURCES = _series(
     "cluster_node_source:gpudash_gpus_active:max_last_hour", HUB, ("cluster", "node", ACTIVE_FROM_LABEL),
     "CCSP: the most GPUs active on each node during the last complete clock hour per source of the count "
     "(active_from: allocation, attribution, bound, exporter_down). An exporter_down row flags a node counted by "
-    "the compute-share bound while dcgm-exporter was not seen: possibly low, and `report nodes` says so.",
+    f"the compute-share bound while {FRACTION_EXPORTERS} was not seen: possibly low, and `report nodes` says so.",
     detail=(ACTIVE_FROM_LABEL,))
 CCSP_ACTIVE_NODES = _series(
     "cluster:gpudash_nodes_active:last_hour", HUB, ("cluster",),

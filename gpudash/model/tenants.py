@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpudash.model import vat
+from gpudash.model import vat, vendors
 from gpudash.model.context import Ctx, FieldPath, unique
 from gpudash.model.sections import tax
 from gpudash.model.types import BillingIdentity, GpuClass, Tax, Tenant
@@ -22,10 +22,11 @@ def tenants(items: list[dict[str, Any]], classes: tuple[GpuClass, ...], clusters
     unique(items, "name", ("tenants",), "tenant name", ctx)
     unique(items, "namespace", ("tenants",), "namespace", ctx)
     offered = sorted({p.resource for c in classes for p in c.mig})
+    mig_prefixes = tuple(v.mig_resource_prefix for v in vendors.with_feature("mig_resource_prefix"))
     built = []
     for index, t in enumerate(items):
         for resource in t.get("quota", {}):
-            ctx.check(not resource.startswith("nvidia.com/mig-") or resource in offered,
+            ctx.check(not resource.startswith(mig_prefixes) or resource in offered,
                       ("tenants", index, "quota", resource),
                       f"no GPU class of the model has MIG profile {resource} (classes offer: "
                       f"{', '.join(offered) or 'no MIG profile'}): the quota would limit nothing")

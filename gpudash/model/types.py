@@ -13,7 +13,7 @@ from gpudash.model import vat, vendors
 from gpudash.model.versions import ACM_VERSIONS
 from gpudash.promql.read import HOUR
 
-Vendor = str  # a registered vendor's name (gpudash.model.vendors.VENDORS): "nvidia" | "amd"
+Vendor = str  # a registered vendor's name (gpudash.model.vendors.VENDORS)
 
 
 DAY = 24 * HOUR
@@ -81,30 +81,46 @@ class SelfManaged:
     """Spokes whose GPU exporters are not scraped by the GPU Operators' ServiceMonitors: render writes wiring/."""
 
     namespace: str  # the exporters' namespace, where the ServiceMonitors go (labelled for cluster monitoring)
-    dcgm_service_labels: tuple[tuple[str, str], ...]  # labels of the DCGM exporter's Service
-    amd_service_labels: tuple[tuple[str, str], ...]  # its pods' labels (its Service's selector)
+    # (a vendor's Wiring.labels_field, its labels): the labels its ServiceMonitor or own Service selects
+    service_labels: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+
+    def labels(self, field: str) -> tuple[tuple[str, str], ...]:
+        """The labels under ``sources.self_managed.<field>``."""
+        return dict(self.service_labels)[field]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Sources:
-    """Label and job names that differ between installations."""
+    """Label and job names that differ between installations. The registered vendors' keys (an exporter's section,
+    a vendor's own label or prefix field) are read as the YAML spells them: ``sources.<key>``."""
 
     kube_state_metrics_job: str
-    dcgm: Exporter
-    amd: Exporter
-    amd_metric_prefix: str  # "" or e.g. "amd_"
-    nvidia_product_label: str  # kube_node_labels label holding the GFD product, e.g. label_nvidia_com_gpu_product
-    amd_product_label: str  # kube_node_labels label holding the AMD product name
-    amd_partition_label: str  # kube_node_labels label holding the AMD compute-memory partition, e.g. cpx_nps4
-    self_managed: SelfManaged | None = None  # None: the GPU Operators' ServiceMonitors scrape the exporters
-    # (sources.<key>, exporter) of registered vendors beyond the bundled two (gpudash.model.vendors.register)
-    exporters: tuple[tuple[str, Exporter], ...] = ()
+    self_managed: SelfManaged | None  # None: the GPU Operators' ServiceMonitors scrape the exporters
+    exporters: tuple[tuple[str, Exporter], ...]  # (sources.<key>, exporter) of every registered vendor, by key
+    settings: tuple[tuple[str, str], ...]  # (sources.<key>, value) of the vendors' own fields (Vendor.sources_fields)
+
+    def __init__(self, kube_state_metrics_job: str, self_managed: SelfManaged | None = None,
+                 exporters: tuple[tuple[str, Exporter], ...] = (), settings: tuple[tuple[str, str], ...] = (),
+                 **keys: Exporter | str) -> None:
+        """``keys``: vendors' keys by name (``dataclasses.replace(sources, <key>=...)`` changes one)."""
+        found = dict(exporters) | {k: v for k, v in keys.items() if isinstance(v, Exporter)}
+        plain = dict(settings) | {k: v for k, v in keys.items() if isinstance(v, str)}
+        for name, value in (("kube_state_metrics_job", kube_state_metrics_job), ("self_managed", self_managed),
+                            ("exporters", tuple(sorted(found.items()))),
+                            ("settings", tuple(sorted(plain.items())))):
+            object.__setattr__(self, name, value)
+
+    def __getattr__(self, key: str) -> Any:
+        """A vendor's key, ``sources.<key>``: its exporter or its own field's value."""
+        if key.startswith("_"):
+            raise AttributeError(key)
+        known = dict(self.__dict__.get("exporters", ())) | dict(self.__dict__.get("settings", ()))
+        if key not in known:
+            raise AttributeError(key)
+        return known[key]
 
     def exporter(self, key: str) -> Exporter:
         """The exporter configured under ``sources.<key>`` (a vendor's ``source``)."""
-        found = getattr(self, key, None)
-        if isinstance(found, Exporter):
-            return found
         return dict(self.exporters)[key]
 
 
@@ -117,10 +133,7 @@ class MigProfile:
     memory_slices: int
     price_per_hour: float
     price_source: str  # "model" (set in gpudash.yaml) or "default" (the max-share rule)
-
-    @property
-    def resource(self) -> str:
-        return f"nvidia.com/mig-{self.name}"
+    resource: str  # the device plugin's resource of the profile (Vendor.mig_resource)
 
 
 @dataclass(frozen=True)
@@ -131,9 +144,9 @@ class GpuClass:
     price_per_hour: float
     mig_model: str | None  # key of gpudash.model.mig.PROFILES, None when the GPU has no MIG
     mig: tuple[MigProfile, ...]  # every profile of mig_model, priced (explicitly or by the default rule)
-    shared_price_per_hour: float  # price of one time-sliced replica (nvidia.com/gpu.shared)
+    shared_price_per_hour: float  # price of one time-sliced replica (Vendor.shared_resource)
     time_slicing_replicas: int = 1  # replicas per physical GPU (1 = no time-slicing configured)
-    partitions: tuple[tuple[str, float], ...] = ()  # AMD: (partition e.g. "cpx_nps4", price per hour), set in the model
+    partitions: tuple[tuple[str, float], ...] = ()  # (partition e.g. "cpx_nps4", price per hour), set in the model
 
     @property
     def whole_resource(self) -> str:

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from gpudash.model import series as names
-from gpudash.model.sources import kube_state_metrics as ksm
+from gpudash.model.exporters import kube_state_metrics as ksm
 from gpudash.promql import build as q
 
 REASON = "GPUIdleScaledDown"  # the Event reason of every action

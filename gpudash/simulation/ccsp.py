@@ -28,7 +28,8 @@ class CcspCounts:
         fraction: by its weight only)."""
         if self.weight(product, resource) == 1:
             return "whole"
-        return "attribution" if resource.startswith("nvidia_com_") else "bound"
+        attributing = (v.domain.replace(".", "_") + "_" for v in vendors.with_feature("attributes_fractions"))
+        return "attribution" if resource.startswith(tuple(attributing)) else "bound"
 
     def pod_kinds(self, minute: int) -> dict[tuple, float]:
         """{(cluster, node, namespace, pod, kind): units x weight} of the allocation at ``minute``: the physical-GPU

@@ -110,8 +110,9 @@ class Reference(HourlyBilling, CcspCounts, EnergyMeter):
         """(kube-state-metrics resource, units) a request is billed as. A time-sliced MIG slice counts as
         1/replicas of a slice (the node's replicas label), under ``..._shared`` on a mixed-strategy node; a
         replica count above every MIG class's ``time_slicing.replicas`` stays whole, under a name no SKU has."""
-        if node.partition and resource == "amd.com/gpu":  # single naming: one amd.com/gpu is one partition
-            return f"amd_com_{node.partition}", units
+        v = vendors.vendor(node.vendor)
+        if node.partition and resource == v.resource:  # single naming: one whole-GPU resource is one partition
+            return f"{ksm(v.domain)}_{node.partition}", units
         shared = node.mig_strategy != "none" and node.replicas > 1
         if not shared:
             return ksm(resource), units
@@ -126,15 +127,15 @@ class Reference(HourlyBilling, CcspCounts, EnergyMeter):
     def weight(self, product: str, resource: str) -> float:
         """Physical GPUs one unit counts as for CCSP (contract section 5)."""
         found = self.sku(product, resource)
-        if found and found[1].startswith("nvidia.com/mig-"):
-            profile = found[1].removeprefix("nvidia.com/mig-").removesuffix(".shared")
-            slices = next(p.compute_slices for p in found[0].mig if p.name == profile)
+        kind, name = vendors.device(found[1]) if found else ("whole", "")
+        if found and kind == "mig":
+            slices = next(p.compute_slices for p in found[0].mig if p.name == name.removesuffix(".shared"))
             assert found[0].mig_model, "a class pricing a MIG resource has a MIG model"
             return slices / mig.GPU_SLICES[found[0].mig_model][0]
-        if found and found[1] == "nvidia.com/gpu.shared":
+        if found and kind == "shared":
             return 1 / found[0].time_slicing_replicas
-        if found and found[1].startswith("amd.com/") and found[1] != "amd.com/gpu":
-            return partition_share(product, found[1].removeprefix("amd.com/"))
+        if kind == "partition":
+            return partition_share(product, name)
         return 1.0
 
     # --- allocation (contract section 2) --------------------------------------------------------------------
@@ -229,7 +230,7 @@ class Reference(HourlyBilling, CcspCounts, EnergyMeter):
                 node = self.s.node(pod.cluster, device[0])
                 if not vendors.vendor(node.vendor).model_label_names_product:
                     raise ValueError(f"scenario {self.s.name}: the reference models the activity of exporters "
-                                     "whose model label names the product only (NVIDIA's)")
+                                     "whose model label names the product only")
                 key = (pod.cluster, pod.namespace, pod.name, node.product, device, container)
                 series.setdefault(key, []).append(pod.utilisation_at(k) / 100)
         per_pod: dict[tuple, list[tuple[float, float]]] = {}

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from gpudash.model import series as names
 from gpudash.model import vendors
-from gpudash.model.sources import gpu_exporters as gx
+from gpudash.model.exporters import gpu_exporters as gx
 from gpudash.model.types import Exporter, Model
 from gpudash.model.vendors import Vendor
 from gpudash.simulation.devices import (

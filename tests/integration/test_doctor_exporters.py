@@ -9,8 +9,8 @@ import time
 import pytest
 
 from gpudash.model import vendors
-from gpudash.model.sources import gpu_exporters as gx
-from gpudash.model.sources import kube_state_metrics as ksm
+from gpudash.model.exporters import gpu_exporters as gx
+from gpudash.model.exporters import kube_state_metrics as ksm
 from gpudash.ops import doctor
 from gpudash.ops.demo.prometheus import Prometheus, ToolMissing
 from gpudash.ops.prometheus_client import Prometheus as Client

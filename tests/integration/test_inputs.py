@@ -15,9 +15,9 @@ from e2e import pipeline
 from gpudash.base import layout
 from gpudash.model import model_from_dict
 from gpudash.model import series as names
+from gpudash.model.exporters import gpu_exporters as gx
+from gpudash.model.exporters import kube_state_metrics as ksm
 from gpudash.model.load import bundled_example_path
-from gpudash.model.sources import gpu_exporters as gx
-from gpudash.model.sources import kube_state_metrics as ksm
 from gpudash.model.vendors import amd, nvidia
 from gpudash.ops.promtest import run_file
 from gpudash.render.alerts import promtool as pt

@@ -1,7 +1,9 @@
-"""Vendors as a seam (issue #33): adding a GPU vendor is adding one module. A test-only vendor
+"""Vendors as a seam (issues #33, #48): adding a GPU vendor is adding one module. A test-only vendor
 (tests/fixtures/vendor_acme.py: fictional names, labels and units) is registered, a model with one class of it is
 rendered, and golden scenarios written for its nodes pass with the real promtool of every pinned Prometheus version:
-the rules, the series synthesiser and the reference model all take that vendor's series from its module."""
+the rules, the series synthesiser and the reference model all take that vendor's series from its module. Its
+tenants get a quota of its GPUs, a self-managed spoke its exporter's ServiceMonitor, and its lines an invoice
+wording, all without a change outside that module."""
 from __future__ import annotations
 
 import re
@@ -12,7 +14,8 @@ from e2e import toolsets
 from gpudash.base import layout
 from gpudash.model import model_from_dict, vendors
 from gpudash.ops.promtest import run_promtool_tests
-from gpudash.render import rules, writer
+from gpudash.ops.report import common, invoice
+from gpudash.render import quotas, rules, wiring, writer
 from gpudash.render.golden.emit import SCENARIO_DIR, emit_tests
 from tests.conftest import load_yaml
 from tests.fixtures import vendor_acme as acme
@@ -106,3 +109,33 @@ def test_the_vendors_golden_scenarios_pass(acme_render, toolset):
 def test_unregistering_leaves_the_bundled_vendors(acme_registered):
     assert list(vendors.VENDORS)[:2] == ["nvidia", "amd"]
     assert vendors.vendor("acme") is acme.VENDOR
+
+
+@pytest.fixture(scope="module")
+def acme_managed(acme_registered):
+    """A model quota-limiting the vendor's GPUs, on self-managed spokes."""
+    return model_from_dict({
+        "gpu_classes": [{"name": "x1", "vendor": "acme", "products": ["ACME X1"], "price_per_hour": 3}],
+        "tenants": [{"name": "a", "namespace": "team-a", "budget": 1000, "quota": {acme.VENDOR.resource: 4}}],
+        "clusters": ["c1"],
+        "sources": {"self_managed": {"acme_service_labels": {"app": "acme"}}},
+    })
+
+
+def test_a_tenant_gets_a_quota_of_the_vendors_gpus(acme_managed):
+    (quota,) = quotas.objects(acme_managed).values()
+    assert quota["spec"]["hard"] == {f"requests.{acme.VENDOR.resource}": "4"}
+
+
+def test_a_self_managed_spoke_gets_the_vendors_service_monitor(acme_managed):
+    files = wiring.artifacts(acme_managed)
+    monitor = files[layout.wiring_service_monitor(acme.VENDOR.wiring.stem)]
+    assert monitor["spec"]["selector"] == {"matchLabels": {"app": "acme"}}  # the model's labels for it
+    (endpoint,) = monitor["spec"]["endpoints"]
+    assert endpoint["honorLabels"] is True  # its tenant_label is namespace
+    assert [r["replacement"] for r in endpoint["relabelings"]] == ["acme-gpu-exporter"]
+
+
+def test_an_invoice_line_names_the_vendors_product_and_unit(acme_managed):
+    assert invoice.describe(acme_managed, "x1", acme.VENDOR.resource, "c1") == "ACME X1: whole GPU (x1)"
+    assert common.unit(acme.VENDOR.resource) == "GPU-hours"

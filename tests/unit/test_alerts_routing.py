@@ -26,7 +26,8 @@ def test_quotas_per_tenant(rendered, example_model):
     assert (rendered / layout.quota("team-a")).read_text().count("# GPU quota of tenant team-a") == 1
 
 
-@pytest.mark.parametrize("quota", [{}, {"nvidia.com/gpu.shared": 16, "nvidia.com/mig-3g.40gb": 2}])
+@pytest.mark.parametrize("quota", [{}, {"nvidia.com/gpu.shared": 16, "nvidia.com/mig-3g.40gb": 2},
+                                   {"amd.com/gpu": 2, "amd.com/cpx_nps4": 8}])  # partitions: every vendor's kinds
 def test_quota_objects_follow_the_model(quota):
     data = {**ODD, "tenants": [{**ODD["tenants"][0], "quota": quota}, ODD["tenants"][1]]}
     model = model_from_dict(data)

@@ -24,12 +24,14 @@ from gpudash.simulation.reference import Reference, period_start
 from gpudash.simulation.series import scrape, synthesise
 
 A100 = GpuClass("a100", "nvidia", ("NVIDIA A100-SXM4-80GB",), 3.0, "A100-80GB",
-                (MigProfile("1g.10gb", 1, 1, 0.5, "model"), MigProfile("3g.40gb", 3, 4, 1.5, "model")), 1.0)
+                (MigProfile("1g.10gb", 1, 1, 0.5, "model", "nvidia.com/mig-1g.10gb"),
+                 MigProfile("3g.40gb", 3, 4, 1.5, "model", "nvidia.com/mig-3g.40gb")), 1.0)
 L40S = GpuClass("l40s", "nvidia", ("NVIDIA L40S",), 1.2, None, (), 0.3, time_slicing_replicas=4)
 MODEL = Model(
     "USD", Billing("monthly", 60, 300, 3600),
-    Sources("ksm", Exporter("dcgm", "namespace"), Exporter("amd", "namespace"), "", "label_nvidia_com_gpu_product",
-            "label_amd_com_gpu_product_name", "label_amd_com_gpu_compute_memory_partition"),
+    Sources("ksm", dcgm=Exporter("dcgm", "namespace"), amd=Exporter("amd", "namespace"), amd_metric_prefix="",
+            nvidia_product_label="label_nvidia_com_gpu_product", amd_product_label="label_amd_com_gpu_product_name",
+            amd_partition_label="label_amd_com_gpu_compute_memory_partition"),
     (A100, L40S),
     (Tenant("alpha", "team-a", 10.0, (0.5, 1.0), (), "r"), Tenant("beta", "team-b", 100.0, (1.0,), (), "r")),
     ("east", "west"),

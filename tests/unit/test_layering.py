@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 import sys
 from pathlib import Path
 
@@ -18,6 +19,7 @@ import pytest
 
 import gpudash
 from gpudash import cli
+from gpudash.model import vendors
 
 PACKAGE = Path(gpudash.__file__).resolve().parent
 # folder (or the one module of a layer) -> (layer, what it holds); the longest prefix wins, and the package root's
@@ -27,7 +29,7 @@ FOLDERS = {
     "gpudash.promql": ("promql", "PromQL builders (every label value escaped here) and the hub read conventions"),
     "gpudash.model": ("model", "the schema, loader and typed model; the series gpudash records and its alert names; "
                                "the GPU vendors, one module each (model/vendors/); the exporters' and "
-                               "kube-state-metrics' vocabularies (model/sources/)"),
+                               "kube-state-metrics' vocabularies (model/exporters/)"),
     "gpudash.examples": ("model", "the example model (data)"),
     "gpudash.queries": ("queries", "the PromQL gpudash reads back with: rendered into dashboards and the pruner's "
                                    "objects, run by the operations wing"),
@@ -228,6 +230,66 @@ def test_the_layers_are_the_folders():
         assert path.is_dir() or path.with_suffix(".py").is_file(), prefix
     roots = {p.stem for p in PACKAGE.glob("*.py")} - {"__init__"}
     assert all(layer(f"gpudash.{m}") == "cli" for m in roots), roots
+
+
+# A vendor is one module plus its data (issue #48): a vendor's name or its exporter's key (nvidia, amd, dcgm) is code
+# only in the vendor modules; everything else reaches vendor facts through the registry (gpudash.model.vendors).
+# What counts: string literals and identifiers, not comments and docstrings (they cite upstream repositories such
+# as NVIDIA/dcgm-exporter). The vendors' data files (model/mig.py, model/partitions.py, examples/gpudash.yaml) name
+# none in code or are not Python.
+VENDOR_HOME = "gpudash.model.vendors"
+# module (or package) -> why it may still name a vendor; an entry that names none fails, so the list only shrinks
+VENDOR_NAMES_ALLOWED = {
+    # the targets engineer (#48 items 1-2) moves the mixin and takes its _config FIELDS from the registry
+    "gpudash.render.mixin": "its FIELDS name each bundled vendor's sources keys until it is moved",
+    # ``job: dcgm`` in the scenario YAML files is the format's keyword for every GPU exporter's scrape faults
+    "gpudash.simulation.scenario": "the scenario format's keyword for the GPU exporters' scrapes (job: dcgm)",
+}
+
+
+def vendor_pattern() -> re.Pattern[str]:
+    """The registered vendors' names and exporter keys, case-insensitive."""
+    words = sorted({w for v in vendors.VENDORS.values() for w in (v.name, v.source)})
+    return re.compile("|".join(map(re.escape, words)), re.IGNORECASE)
+
+
+def code_words(source: str):
+    """(line, text) of every string literal (f-strings' parts included) and identifier of ``source``; docstrings
+    and comments are not code."""
+    tree = ast.parse(source)
+    docstrings = {id(n.body[0].value) for n in ast.walk(tree)
+                  if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and n.body
+                  and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docstrings:
+            yield n.lineno, n.value
+        elif isinstance(n, (ast.Name, ast.Attribute, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.arg,
+                            ast.keyword, ast.alias)):
+            name = {ast.Name: "id", ast.Attribute: "attr", ast.arg: "arg", ast.keyword: "arg"}.get(type(n), "name")
+            yield getattr(n, "lineno", 0), f"{getattr(n, name) or ''} {getattr(n, 'asname', '') or ''}"
+
+
+def vendor_names(source: str) -> list[str]:
+    pattern = vendor_pattern()
+    return [f"{line}: {text.strip()[:80]!r}" for line, text in code_words(source) if pattern.search(text)]
+
+
+def test_only_the_vendor_modules_name_a_vendor():
+    found = {m: vendor_names(p.read_text()) for m, p in ((_module(p), p) for p in PACKAGE.rglob("*.py"))
+             if not _within(m, [VENDOR_HOME])}
+    bad = [f"{m}:{hit}" for m, hits in sorted(found.items()) if not _within(m, VENDOR_NAMES_ALLOWED) for hit in hits]
+    assert not bad, "read these from the vendor registry (gpudash.model.vendors):\n" + "\n".join(bad)
+    stale = [a for a in VENDOR_NAMES_ALLOWED if not any(hits for m, hits in found.items() if _within(m, [a]))]
+    assert not stale, f"no longer names a vendor: remove from VENDOR_NAMES_ALLOWED: {stale}"
+
+
+def test_the_vendor_name_check_sees_literals_and_identifiers_only():
+    """The check above can fail: a literal, an f-string, an attribute, a keyword or an import names a vendor; a
+    comment or a docstring citing an upstream repository does not."""
+    assert vendor_names('"""From NVIDIA/dcgm-exporter."""\nx = 1  # amd\n') == []
+    for code in ('r = "nvidia.com/gpu"', 'r = f"{x}_amd_com"', "j = sources.dcgm.job", "f(amd_product_label=1)",
+                 "from gpudash.model.vendors import nvidia", "def f(dcgm): pass"):
+        assert vendor_names(code), code
 
 
 ARCHITECTURE = PACKAGE.parent / "docs" / "architecture.md"

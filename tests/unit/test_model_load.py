@@ -20,6 +20,7 @@ from gpudash.model import (
     model_from_dict,
     resolve_model_path,
     types,
+    vendors,
 )
 from gpudash.model.durations import format_duration, parse_duration
 from gpudash.model.load import BUNDLED_SOURCE
@@ -97,7 +98,7 @@ def test_json_schema_returns_a_fresh_dict():
 # --- the schema covers the model -------------------------------------------------------------------------------
 
 DERIVED = {"Model.source", "Model.tenant_order", "GpuClass.shared_price_per_hour", "GpuClass.time_slicing_replicas",
-           "Sources.exporters"}  # Sources.exporters: the sections of vendors registered beyond the bundled two
+           "Sources.exporters", "Sources.settings"}  # Sources: the registered vendors' keys (test below)
 SECTIONS = {  # dataclass -> schema path of the object it is built from
     types.Billing: ("billing",), types.Sources: ("sources",), types.GpuClass: ("gpu_classes", "[]"),
     types.Tenant: ("tenants", "[]"), types.Alerts: ("alerts",), types.IdleAlerts: ("alerts", "idle"),
@@ -111,6 +112,16 @@ def test_schema_has_every_model_field(cls):
     properties = schema_property(*SECTIONS[cls])["properties"]
     for f in dataclasses.fields(cls):
         assert f.name in properties or f"{cls.__name__}.{f.name}" in DERIVED, f"{cls.__name__}.{f.name}"
+
+
+def test_every_vendors_sources_key_is_in_the_schema_and_the_model():
+    """Sources holds each registered vendor's keys (its exporter, its own fields), read as the YAML spells them."""
+    properties = schema_property("sources")["properties"]
+    sources = model_from_dict(minimal()).sources
+    for v in vendors.VENDORS.values():
+        assert v.source in properties and getattr(sources, v.source) == sources.exporter(v.source)
+        for key, schema in v.sources_fields:
+            assert properties[key] == schema and getattr(sources, key) == schema["default"]
 
 
 def _all_properties(schema: dict, where: str = ""):

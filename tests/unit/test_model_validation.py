@@ -205,8 +205,8 @@ CASES = [
     ("alert-at-empty", "[0.5, 1.0]", "[]", "tenants[0].alert_at", "needs at least 1 item", 28),
     ("alert-at-scalar", "[0.5, 1.0]", "0.5", "tenants[0].alert_at", "expected a list, got number 0.5", 28),
     ("quota-unknown-resource", "nvidia.com/gpu: 2", "nvidia.com/gpus: 2", "tenants[0].quota['nvidia.com/gpus']",
-     "is not a GPU resource name (nvidia.com/gpu, nvidia.com/gpu.shared, amd.com/gpu or nvidia.com/mig-<profile>) "
-     "(did you mean 'nvidia.com/gpu'?)", 30),
+     "is not a GPU resource name (nvidia.com/gpu, nvidia.com/gpu.shared, nvidia.com/mig-<profile>, amd.com/gpu, "
+     "amd.com/<partition>) (did you mean 'nvidia.com/gpu'?)", 30),
     ("quota-unknown-mig", "nvidia.com/gpu: 2", "nvidia.com/mig-9g.99gb: 2",
      "tenants[0].quota['nvidia.com/mig-9g.99gb']",
      "is not a GPU resource name", 30),

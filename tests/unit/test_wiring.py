@@ -11,15 +11,15 @@ import pytest
 import yaml
 
 from gpudash.base import kube, layout
-from gpudash.model import model_from_dict
+from gpudash.model import model_from_dict, vendors
+from gpudash.model.exporters import kube_state_metrics as ksm
 from gpudash.model.load import bundled_example_path
-from gpudash.model.sources import kube_state_metrics as ksm
 from gpudash.render import rules, wiring
 from tests.conftest import FIXTURES
 
 SCHEMA = json.loads((FIXTURES / "upstream/servicemonitor/servicemonitor-v1.schema.json")
                     .read_text())
-EXPORTERS = {what: path for what, (path, _, _) in wiring.SERVICE_MONITORS.items()}
+EXPORTERS = {v.source: layout.wiring_service_monitor(v.wiring.stem) for v in vendors.VENDORS.values() if v.wiring}
 
 
 def _model(dcgm="exported_namespace", amd="namespace", self_managed=None):
@@ -62,7 +62,8 @@ def test_service_labels_from_the_model():
     model = _model(self_managed={"dcgm_service_labels": {"app": "dcgm"}})
     files = wiring.artifacts(model)
     assert files[EXPORTERS["dcgm"]]["spec"]["selector"] == {"matchLabels": {"app": "dcgm"}}
-    assert files[layout.AMD_SERVICE]["spec"]["selector"] == {"app": "amd-gpu-amdgpu-metrics-exporter"}  # default
+    amd_service = files[layout.wiring_service(vendors.vendor("amd").wiring.stem)]
+    assert amd_service["spec"]["selector"] == {"app": "amd-gpu-amdgpu-metrics-exporter"}  # default
 
 
 def test_the_amd_exporter_is_selected_whatever_its_chart_version():
@@ -78,7 +79,7 @@ def test_the_amd_exporter_is_selected_whatever_its_chart_version():
                 and d["metadata"]["namespace"] == monitor["metadata"]["namespace"]
                 and d["metadata"]["labels"].items() >= wanted]
     (service,) = services
-    assert service["spec"]["selector"] == dict(model.sources.self_managed.amd_service_labels)
+    assert service["spec"]["selector"] == dict(model.sources.self_managed.labels("amd_service_labels"))
     (port,) = service["spec"]["ports"]
     (endpoint,) = monitor["spec"]["endpoints"]
     assert endpoint["port"] == port["name"] and port["targetPort"] == 5000

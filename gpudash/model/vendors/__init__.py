@@ -39,6 +39,30 @@ def by_source(source: str) -> Vendor:
     return next(v for v in VENDORS.values() if v.source == source)
 
 
+def device(resource: str) -> tuple[str, str]:
+    """What one unit of a Kubernetes resource is (:meth:`Vendor.device`), by the registered vendor whose device
+    plugin's domain it is in; a resource of no vendor's is a replica when ``.shared``, else a whole GPU."""
+    owner = next((v for v in VENDORS.values() if resource.startswith(v.domain + "/")), None)
+    if owner is not None:
+        return owner.device(resource)
+    return ("shared", "") if resource.endswith(".shared") else ("whole", "")
+
+
+def exporters_with(feature: str) -> str:
+    """For people: the exporters of the vendors with a capability (``dcgm-exporter``), joined by " or "."""
+    return " or ".join(v.exporter_name for v in with_feature(feature))
+
+
+def labellers(sep: str) -> str:
+    """For people: the registered vendors' node labellers ("GPU Feature Discovery"), joined by ``sep``."""
+    return sep.join(v.labeller for v in VENDORS.values())
+
+
+def sample() -> Vendor:
+    """The vendor whose resources and products the alerts' test data use (the first registered)."""
+    return next(iter(VENDORS.values()))
+
+
 def with_feature(feature: str) -> tuple[Vendor, ...]:
     """The registered vendors with a capability set (``mig_labels``, ``time_slicing``, ``partitions``, ...)."""
     return tuple(v for v in VENDORS.values() if getattr(v, feature))
@@ -47,4 +71,5 @@ def with_feature(feature: str) -> tuple[Vendor, ...]:
 for _module in (nvidia, amd):  # the bundled vendors, in rendering order
     register(_module)
 
-__all__ = ["VENDORS", "Vendor", "by_source", "register", "unregister", "vendor", "with_feature"]
+__all__ = ["VENDORS", "Vendor", "by_source", "device", "exporters_with", "labellers", "register", "sample",
+           "unregister", "vendor", "with_feature"]

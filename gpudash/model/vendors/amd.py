@@ -14,7 +14,8 @@ amd.com/<compute>_<memory> per partition under the mixed strategy) and cmd/k8s-n
 from __future__ import annotations
 
 from gpudash.model import partitions
-from gpudash.model.vendors.vendor import Vendor
+from gpudash.model.schema_types import ref
+from gpudash.model.vendors.vendor import Vendor, Wiring
 
 GFX_ACTIVITY = "gpu_gfx_activity"  # percent
 POWER = "gpu_package_power"  # watts
@@ -38,12 +39,37 @@ VENDOR = Vendor(
     resource="amd.com/gpu",
     resource_pattern=r"amd\.com/(gpu|[a-z]px_nps[1248])",  # the whole GPU, or a partition (mixed strategy)
     product_value=product_value,
+    product_value_doc="spaces -> '_', parentheses dropped: AMD_Instinct_MI300X_OAM",
     product_label_key="amd.com/gpu.product-name",
+    labeller="the AMD node labeller",
     partition_label_key="amd.com/gpu.compute-memory-partition",
     source="amd",
     product_label_field="amd_product_label",
     partition_label_field="amd_partition_label",
     metric_prefix_field="amd_metric_prefix",
+    sources_fields=(
+        ("amd_metric_prefix", {"title": "a metric name prefix (letters and '_' only)",
+                               "description": "Prefix of the AMD exporter's metric names, e.g. amd_.",
+                               "type": "string", "pattern": "^[a-zA-Z_]*$", "default": ""}),
+        ("amd_product_label", ref("label_name", "kube_node_labels label holding the AMD node labeller's product "
+                                                "name (amd.com/gpu.product-name).",
+                                  default="label_amd_com_gpu_product_name")),
+        ("amd_partition_label", ref("label_name", "kube_node_labels label holding the AMD node labeller's "
+                                                  "compute-memory partition (amd.com/gpu.compute-memory-partition,"
+                                                  " e.g. cpx_nps4).",
+                                    default="label_amd_com_gpu_compute_memory_partition")),
+    ),
+    # The chart's Service has no labels up to v1.2.1, so no ServiceMonitor can select it there (helm-charts/
+    # templates/metrics-exporter-service.yaml: labels from commit e30b19db, first in v1.3.1), and its port has no
+    # name before that either; its pods carry app: <release>-amdgpu-metrics-exporter in every version
+    # (templates/daemonsets.yaml, _helpers.tpl appLabelWithReleaseName) and serve on container port 5000
+    # (values.yaml service.ClusterIP.port). So wiring/ renders a Service of its own selecting the pods.
+    wiring=Wiring("amd-metrics-exporter", "amd_service_labels", (("app", "amd-gpu-amdgpu-metrics-exporter"),),
+                  "Labels of the AMD device-metrics-exporter's pods (port 5000), the selector of its Service: "
+                  "wiring/ renders a Service of its own with it (the chart's Service has no labels before v1.3.1).",
+                  own_service=True),
+    exporter_name="device-metrics-exporter",
+    exporter_short="AMD",
     exporter_title="AMD device-metrics-exporter",
     default_job=".+-metrics-exporter",
     default_tenant_label="namespace",
@@ -63,9 +89,13 @@ VENDOR = Vendor(
     partitions=True,
     whole_partitions="spx_.*",  # SPX: one partition, the whole GPU
     partition_shares=partitions.partitions,  # compute modes and their shares (gpudash/model/partitions.py)
+    # ... and tenant quota keys: pods request amd.com/<partition> under the mixed strategy (ROCm/k8s-device-plugin
+    # docs/user-guide/configuration.md, "Mixed": limits amd.com/cpx_nps4: 1)
     upstream_jobs=("default-metrics-exporter", "amd-gpu-amdgpu-metrics-exporter"),
     exporter_pod=("kube-amd-gpu", "metrics-exporter-container", "default-metrics-exporter"),
     exporter_port=5000,  # the container port (helm-charts/values.yaml service.ClusterIP.port)
     sample_power=False,
+    power_fix=f"AMD MI300X_VF guests and MI2xx GPUs export no {POWER} (ROCm/device-metrics-exporter "
+              f"docs/configuration/metricslist.md): have the exporter export {ENERGY} or {POWER}",
     sample_memory_mib=196608,
 )

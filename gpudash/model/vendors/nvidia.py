@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 
-from gpudash.model.vendors.vendor import Vendor
+from gpudash.model.schema_types import ref
+from gpudash.model.vendors.vendor import Vendor, Wiring
 
 GR_ENGINE_ACTIVE = "DCGM_FI_PROF_GR_ENGINE_ACTIVE"  # ratio 0-1; the one that works for MIG instances
 GPU_UTIL = "DCGM_FI_DEV_GPU_UTIL"  # percent; not available for MIG instances
@@ -24,6 +25,9 @@ ENERGY_JOULES = 1e-3  # joules per counter unit
 MIG_PROFILE_LABEL = "GPU_I_PROFILE"
 MIG_INSTANCE_LABEL = "GPU_I_ID"
 XID_ERRORS = "DCGM_FI_DEV_XID_ERRORS"  # last XID error code, 0 when none
+# XIDs after which NVIDIA says the GPU needs a reset or a node reboot (double-bit / uncontained ECC, row-remap
+# failure, NVLink, fallen off the bus, GSP): critical. Other XIDs (mostly application faults) are warnings.
+FATAL_XIDS = (48, 64, 74, 79, 94, 95, 119, 120)
 FB_USED = "DCGM_FI_DEV_FB_USED"  # MiB; in the default counters, per GPU and per MIG instance
 FB_FREE = "DCGM_FI_DEV_FB_FREE"  # MiB
 MODEL_LABEL = "modelName"
@@ -49,10 +53,21 @@ VENDOR = Vendor(
     resource="nvidia.com/gpu",
     resource_pattern=r"nvidia\.com/(gpu|gpu\.shared|mig-.+)",
     product_value=product_value,
+    product_value_doc="characters outside [A-Za-z0-9-_. ] dropped, spaces -> '-': NVIDIA-A100-SXM4-80GB",
     product_label_key="nvidia.com/gpu.product",
+    labeller="GPU Feature Discovery",
     source="dcgm",
     product_label_field="nvidia_product_label",
+    sources_fields=(("nvidia_product_label", ref("label_name", "kube_node_labels label holding the GPU Feature "
+                                                               "Discovery product (nvidia.com/gpu.product).",
+                                                 default="label_nvidia_com_gpu_product")),),
+    # NVIDIA/dcgm-exporter deployment/templates/_helpers.tpl (selectorLabels), service.yaml (port "metrics", 9400;
+    # values.yaml service.port)
+    wiring=Wiring("dcgm-exporter", "dcgm_service_labels", (("app.kubernetes.io/name", "dcgm-exporter"),),
+                  "Labels of the DCGM exporter's Service (port named metrics, 9400)."),
     node_resources="nvidia_com_gpu|nvidia_com_gpu_shared|nvidia_com_mig_.+",
+    exporter_name="dcgm-exporter",
+    exporter_short="DCGM",
     exporter_title="NVIDIA DCGM exporter",
     default_job="nvidia-dcgm-exporter",
     default_tenant_label="exported_namespace",
@@ -65,6 +80,7 @@ VENDOR = Vendor(
     memory_free=FB_FREE,
     attribution=FB_USED,  # per GPU and per MIG instance, pod labels only on a held device
     error_metric=XID_ERRORS,
+    fatal_errors=FATAL_XIDS,
     host_labels=HOST_LABELS,
     gpu_labels=GPU_LABELS,
     model_label=MODEL_LABEL,
@@ -77,4 +93,7 @@ VENDOR = Vendor(
     exporter_pod=("nvidia-gpu-operator", "nvidia-dcgm-exporter", "nvidia-dcgm-exporter"),
     exporter_port=9400,  # the Service port "metrics" (NVIDIA/dcgm-exporter deployment/templates/service.yaml)
     sample_gpu_labels=_gpu_labels,
+    power_fix=f"DCGM: {POWER_USAGE} or {ENERGY} in its counters",
+    sample_labels=(("DCGM_FI_DRIVER_VERSION", "550.127.08"),),
+    sample_products=("NVIDIA-A100-SXM4-80GB", "NVIDIA-B200"),
 )

@@ -5,6 +5,21 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from gpudash.model import mig
+from gpudash.model.schema_types import Schema
+
+
+@dataclass(frozen=True)
+class Wiring:
+    """How a self-managed spoke's ServiceMonitor (render/wiring) finds the vendor's exporter: the Service labels
+    in ``sources.self_managed.<labels_field>``, and whether wiring renders a Service of its own."""
+
+    stem: str  # wiring/<stem>.servicemonitor.yaml (and .service.yaml); its objects are named gpudash-<stem>
+    labels_field: str  # sources.self_managed key of the Service's labels (own_service: the pods' labels)
+    labels_default: tuple[tuple[str, str], ...]
+    labels_description: str  # the schema's description of labels_field
+    own_service: bool = False  # render a Service selecting the exporter's pods (labels_field) on exporter_port
+
 
 @dataclass(frozen=True)
 class Vendor:
@@ -16,19 +31,26 @@ class Vendor:
     resource: str  # the whole-GPU resource, e.g. nvidia.com/gpu
     resource_pattern: str  # regex (fullmatch) of every resource the vendor's device plugin advertises
     product_value: Callable[[str], str]  # a product name as the node labeller writes it in the product label
+    product_value_doc: str  # for people: how the node labeller writes a product, with an example
     # the node labeller: the node label keys of the product and (partitions) the compute-memory partition
     product_label_key: str
+    labeller: str  # for people: the node labeller writing these labels ("GPU Feature Discovery")
     # sources: which model fields configure this vendor
     source: str  # key of the exporter's section in sources (sources.<source>: job, tenant_label)
     product_label_field: str | None = None  # Sources field: kube_node_labels label of the product (None: the key's)
     partition_label_key: str | None = None  # node label key of the compute-memory partition (None: no partitions)
     partition_label_field: str | None = None  # Sources field: kube_node_labels label holding the node's partition
     metric_prefix_field: str | None = None  # Sources field: a prefix of the exporter's metric names
+    # the schema of the vendor's own sources fields (the *_field keys above), by key, in schema order
+    sources_fields: tuple[tuple[str, Schema], ...] = ()
+    wiring: Wiring | None = None  # None: a self-managed spoke gets no ServiceMonitor for its exporter
     # regex of kube-state-metrics' resource names whose capacity makes a node one of this vendor's GPU nodes
     # (the integrity alert expecting its exporter); "" = the whole-GPU resource only
     node_resources: str = ""
     # the exporter's section in the schema: its title, default job regex and tenant label (and why)
     exporter_title: str = ""
+    exporter_name: str = ""  # for people, in help texts: the exporter's project name (dcgm-exporter)
+    exporter_short: str = ""  # for people, in alert texts: the exporter's short name ("DCGM" exporter, its XIDs)
     default_job: str = ""
     default_tenant_label: str = "namespace"
     default_tenant_label_why: str = ""
@@ -44,6 +66,7 @@ class Vendor:
     memory_total: str | None = None  # MiB (the mock serves it beside memory_used)
     attribution: str = ""  # the per-device series whose pod labels say which pod holds the device
     error_metric: str | None = None  # the last GPU error code (0: none); None: no health alert
+    fatal_errors: tuple[int, ...] = ()  # error codes after which the vendor says the GPU needs a reset: critical
     # the exporter's labels
     host_labels: tuple[str, ...] = ("hostname",)  # the node; any of them may be set (the rules copy each to node)
     gpu_labels: tuple[str, ...] = ("gpu",)  # a physical GPU (or a partition's own index)
@@ -61,10 +84,13 @@ class Vendor:
     upstream_jobs: tuple[str, ...] = ()
     exporter_pod: tuple[str, str, str] = ("", "", "")  # (namespace, container, pod name prefix) of its DaemonSet
     exporter_port: int = 0  # where the exporter serves /metrics
+    power_fix: str = ""  # for people: how its exporter is made to export power or energy (the missing-input fix)
     sample_memory_mib: int = 81920  # the mock's GPU memory unless a node pool says
     # the golden synthesiser serves the power series (AMD: no; its GPUs' energy then comes from the counter only)
     sample_power: bool = True
     sample_gpu_labels: Callable[[int, str], tuple[tuple[str, str], ...]] | None = None  # (index, uuid) -> labels
+    sample_labels: tuple[tuple[str, str], ...] = ()  # more labels of its series in the health alerts' test data
+    sample_products: tuple[str, str] = ("GPU-X1", "GPU-X2")  # product label values for test data (the second unpriced)
 
     def product_label(self, sources: object) -> str:
         """The kube_node_labels label holding a node's product: the model's ``sources`` field, else
@@ -83,6 +109,34 @@ class Vendor:
         """``name`` as the exporter serves it under the model's sources (with its prefix, if any)."""
         prefix = getattr(sources, self.metric_prefix_field) if self.metric_prefix_field else ""
         return str(prefix) + name
+
+    @property
+    def shared_resource(self) -> str | None:
+        """The time-sliced replica's resource (``<resource>.shared``), or None without time-slicing."""
+        return f"{self.resource}.shared" if self.time_slicing else None
+
+    def mig_resource(self, profile: str) -> str:
+        """The resource of MIG profile ``profile`` (``<mig_resource_prefix><profile>``)."""
+        return self.mig_resource_prefix + profile
+
+    def quota_resources(self) -> tuple[str, ...]:
+        """Every resource of this vendor a tenant quota may limit: the whole GPU, the time-sliced replica, each
+        MIG profile of a known MIG model, each compute partition."""
+        migs = {self.mig_resource(p) for profiles in mig.PROFILES.values() for p in profiles}
+        parts = [f"{self.domain}/{name}" for name, _ in self.partition_shares("")] if self.partition_shares else []
+        return (self.resource, *filter(None, [self.shared_resource]),
+                *(sorted(migs) if self.mig_resource_prefix else ()), *parts)
+
+    def device(self, resource: str) -> tuple[str, str]:
+        """What one unit of ``resource`` (a resource of this vendor's domain) is, for reports: ("mig", profile),
+        ("shared", ""), ("partition", partition) or ("whole", "")."""
+        if self.mig_resource_prefix and resource.startswith(self.mig_resource_prefix):
+            return "mig", resource.removeprefix(self.mig_resource_prefix)
+        if resource.endswith(".shared"):
+            return "shared", ""
+        if self.partitions and resource != self.resource:
+            return "partition", resource.split("/", 1)[1]
+        return "whole", ""
 
     @property
     def attributes_fractions(self) -> bool:

@@ -3,8 +3,8 @@ reads."""
 from __future__ import annotations
 
 from gpudash.model import vendors
-from gpudash.model.sources import gpu_exporters as gx
-from gpudash.model.sources import kube_state_metrics as ksm
+from gpudash.model.exporters import gpu_exporters as gx
+from gpudash.model.exporters import kube_state_metrics as ksm
 from gpudash.model.types import Model
 from gpudash.model.vendors.vendor import Vendor
 from gpudash.ops.doctor.check import FAIL, OK, WARN, Check, count_series, label_values

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from gpudash.base import kube
-from gpudash.model.sources import kube_state_metrics as ksm
+from gpudash.model.exporters import kube_state_metrics as ksm
 from gpudash.model.types import Model
 from gpudash.ops.doctor.check import FAIL, OK, WARN, Check, count_series, label_values
 from gpudash.ops.prometheus_client import Prometheus

@@ -3,8 +3,8 @@ the GPU nodes' product labels, a price for every product and resource, every raw
 from __future__ import annotations
 
 from gpudash.model import vendors
+from gpudash.model.exporters import kube_state_metrics as ksm
 from gpudash.model.pricing import skus
-from gpudash.model.sources import kube_state_metrics as ksm
 from gpudash.model.types import Model
 from gpudash.ops.doctor.check import FAIL, OK, Check, count_series, label_values
 from gpudash.ops.prometheus_client import Prometheus
@@ -48,7 +48,7 @@ def product_labels(prom: Prometheus, model: Model, now: float) -> list[Check]:
     return [Check(name, FAIL, f"GPU node(s) without {' or '.join(labels)} in "
                   f"{ksm.NODE_LABELS}: {', '.join(bare)}",
                   "export the node labels: kube-state-metrics --metric-labels-allowlist (see wiring/), and run "
-                  "GPU Feature Discovery / the AMD node labeller")]
+                  + vendors.labellers(" / "))]
 
 
 def pricing(prom: Prometheus, model: Model, now: float) -> list[Check]:

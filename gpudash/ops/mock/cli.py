@@ -58,6 +58,7 @@ def run(args) -> int:
     model, mock = _load(args)
     if args.mock_command == "serve":
         from gpudash.ops.mock.server import MockServer
+        from gpudash.ops.mock.timeline import paths
 
         try:
             server = MockServer(args.file, model, args.host, args.port)
@@ -65,7 +66,7 @@ def run(args) -> int:
             raise GpudashError(f"--port {args.port}: cannot listen on {args.host}:{args.port}: "
                                f"{err.strerror or err} (choose another --port, or 0 for any free port)") from None
         print(f"gpudash mock: serving {mock.source} on http://{server.address} "
-              f"(/ksm/metrics /dcgm/metrics /amd/metrics; clusters {', '.join(mock.scenario.clusters)})",
+              f"({paths()}; clusters {', '.join(mock.scenario.clusters)})",
               file=sys.stderr, flush=True)
         try:
             server.serve_forever()

@@ -28,7 +28,7 @@ from urllib.parse import parse_qs, urlparse
 from gpudash.model.types import Model
 from gpudash.ops.mock import config
 from gpudash.ops.mock.openmetrics import number, series_text
-from gpudash.ops.mock.timeline import Timeline, jobs, scrape_outcomes
+from gpudash.ops.mock.timeline import Timeline, jobs, paths, scrape_outcomes
 
 
 def exposition(series: dict) -> str:
@@ -128,7 +128,7 @@ class _Handler(BaseHTTPRequestHandler):
         parts = url.path.strip("/").split("/")
         if len(parts) == 2 and parts[0] in jobs() and parts[1] == "metrics":
             return self._send(*self.cluster.render(parts[0], cluster))
-        self._send(404, "paths: /ksm/metrics /dcgm/metrics /amd/metrics /metrics /-/healthy\n")
+        self._send(404, f"paths: {paths()} /metrics /-/healthy\n")
 
     def do_POST(self):
         if urlparse(self.path).path == "/-/reload":

@@ -19,8 +19,8 @@ import functools
 import re
 
 from gpudash.model import vendors
-from gpudash.model.sources import gpu_exporters as gx
-from gpudash.model.sources import kube_state_metrics as kube
+from gpudash.model.exporters import gpu_exporters as gx
+from gpudash.model.exporters import kube_state_metrics as kube
 from gpudash.model.types import Model
 from gpudash.ops.mock.config import Mock
 from gpudash.simulation import series as gs
@@ -34,6 +34,11 @@ Labels = tuple[tuple[str, str], ...]
 def jobs() -> tuple[str, ...]:
     """The mock's targets: kube-state-metrics and each registered vendor's exporter (by its ``source`` key)."""
     return ("ksm", *(v.source for v in vendors.VENDORS.values()))
+
+
+def paths() -> str:
+    """For people: the mock's metrics path of each target (``/ksm/metrics`` ...)."""
+    return " ".join(f"/{job}/metrics" for job in jobs())
 
 
 JOBS = jobs()  # the bundled vendors' (a vendor registered later: pass jobs() explicitly)

@@ -106,7 +106,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     i.add_argument("--namespace", metavar="REGEX", default=".*",
                    help="only these namespaces (the model's alerts.idle.namespace_regex already applies)")
     i.add_argument("--model", metavar="REGEX", default=".*",
-                   help='only these GPU models, e.g. "NVIDIA A10G" (alerts.idle.model_regex already applies)')
+                   help="only these GPU models, as the exporters' model label names them (alerts.idle.model_regex "
+                        "already applies)")
     i.add_argument("--time", metavar="RFC3339", help="evaluate at this time (default: now)")
     i.add_argument("--lookback", type=duration, default=7 * 86400, metavar="DURATION",
                    help="how far back to look for the last activity (default: 7d)")

@@ -9,6 +9,7 @@ import iso4217
 from gpudash.base.errors import GpudashError
 from gpudash.base.timestamps import rfc3339
 from gpudash.model import series as names
+from gpudash.model import vendors
 from gpudash.model.types import Model
 from gpudash.ops.prometheus_client import Prometheus, PrometheusError, nonnegative
 from gpudash.ops.report.period import chunks, readable_until
@@ -49,11 +50,10 @@ def unit(resource: str) -> str:
     quantities are only added up within one unit."""
     if resource == ENERGY:
         return KWH
-    if "/mig-" in resource:
-        return f"{resource.rsplit('/mig-', 1)[1]} slice-hours"
-    if resource.endswith(".shared"):
-        return "shared GPU-hours"
-    return "GPU-hours"
+    kind, name = vendors.device(resource)
+    if kind == "mig":
+        return f"{name} slice-hours"
+    return "shared GPU-hours" if kind == "shared" else "GPU-hours"
 
 
 def money_text(value: float | Decimal, currency: str) -> str:

@@ -23,6 +23,7 @@ from datetime import UTC, date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
 from gpudash.base.timestamps import rfc3339
+from gpudash.model import vendors
 from gpudash.model.types import Issuer, Model, Tax, Tenant
 from gpudash.ops.report import common
 from gpudash.ops.report.billing import BillingReport
@@ -126,14 +127,14 @@ def describe(model: Model, gpu_class: str, resource: str, cluster: str) -> str:
         return f"GPU energy on cluster {cluster}" if cluster else "GPU energy"
     c = next((x for x in model.gpu_classes if x.name == gpu_class), None)
     products = ", ".join(c.products) if c else gpu_class
-    if "/mig-" in resource:
-        profile = resource.rsplit("/mig-", 1)[1]
-        shared = profile.endswith(".shared")
-        what = f"MIG {profile.removesuffix('.shared')} slice{' (time-shared)' if shared else ''}"
-    elif resource.endswith(".shared"):
+    kind, name = vendors.device(resource)
+    if kind == "mig":
+        shared = name.endswith(".shared")
+        what = f"MIG {name.removesuffix('.shared')} slice{' (time-shared)' if shared else ''}"
+    elif kind == "shared":
         what = f"shared GPU replica (1/{c.time_slicing_replicas} GPU)" if c else "shared GPU replica"
-    elif resource.startswith("amd.com/") and resource != "amd.com/gpu":
-        what = f"GPU partition {resource.split('/', 1)[1]}"
+    elif kind == "partition":
+        what = f"GPU partition {name}"
     else:
         what = "whole GPU"
     return f"{products}: {what} ({gpu_class})"

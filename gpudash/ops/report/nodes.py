@@ -77,7 +77,8 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, cluster: str | N
     down = sorted(k for k, v in sources.items() if names.FROM_EXPORTER_DOWN in v and k in per_node)
     if down:
         where = sorted({f"{c}/{n}" if c else n for _, c, n in down})
-        warnings.append(f"{len(down)} node-hour(s) counted by the compute-share bound while dcgm-exporter was down "
+        warnings.append(f"{len(down)} node-hour(s) counted by the compute-share bound while "
+                        f"{names.FRACTION_EXPORTERS} was down "
                         f"(possibly low; MIG slices or time-sliced replicas): {', '.join(where)} at "
                         f"{common.describe_hours(sorted({h for h, _, _ in down}))}")
     pushed = common.pushed_hours(data["pushed"])

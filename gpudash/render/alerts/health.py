@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from gpudash.model import alert_names as an
 from gpudash.model import vendors
-from gpudash.model.sources import gpu_exporters as gx
-from gpudash.model.sources import kube_state_metrics as ksm
+from gpudash.model.exporters import gpu_exporters as gx
+from gpudash.model.exporters import kube_state_metrics as ksm
 from gpudash.model.types import Model
 from gpudash.model.vendors import Vendor
 from gpudash.promql import build as q
@@ -17,10 +17,6 @@ from gpudash.promql.read import HOUR
 from gpudash.render.alerts import common as c
 from gpudash.render.alerts import promtool as pt
 from gpudash.render.alerts.integrity.sources import exporters
-
-# XIDs after which NVIDIA says the GPU needs a reset or a node reboot (double-bit / uncontained ECC, row-remap
-# failure, NVLink, fallen off the bus, GSP): critical. Other XIDs (mostly application faults) are warnings.
-FATAL_XIDS = (48, 64, 74, 79, 94, 95, 119, 120)
 
 
 def error_vendor(model: Model) -> Vendor | None:
@@ -49,11 +45,11 @@ def exporter_down_for(model):
     return c.pushes(model, 2)
 
 
-def _xid_text(gpu, uuid, host, cluster, code, fatal: bool):
+def _xid_text(v: Vendor, gpu, uuid, host, cluster, code, fatal: bool):
     text = f"GPU {gpu} ({uuid}) on node {host} of cluster {cluster} reported XID {code}."
     if fatal:
-        return text + (" NVIDIA lists it as needing a GPU reset or a node reboot: drain the node; the tenant using "
-                       "the GPU is billed for it meanwhile.")
+        return text + (f" {v.title} lists it as needing a GPU reset or a node reboot: drain the node; the tenant "
+                       "using the GPU is billed for it meanwhile.")
     return text + " It is usually an application fault; repeated XIDs on the same GPU point at the hardware."
 
 
@@ -74,7 +70,7 @@ def _xid(model: Model) -> tuple[str, str]:
     gpu = _gpu(v)
     xid = q.selector(v.metric(model.sources, v.error_metric), gx.job(gx.exporter(model.sources, v)))
     code = q.agg("max", gpu, c.fresh(model, xid))
-    non_fatal = f"({code} > 0)" + "".join(f" != {x}" for x in FATAL_XIDS)
+    non_fatal = f"({code} > 0)" + "".join(f" != {x}" for x in v.fatal_errors)
     recent = q.agg("max", gpu, f"changes({xid}[{q.duration(xid_recent(model))}])")
     critical = f"({code} > 0) unless on {q.labels(gpu)} ({non_fatal})"
     warning = f"({non_fatal}) and on {q.labels(gpu)} ({recent} > 0)"
@@ -83,20 +79,23 @@ def _xid(model: Model) -> tuple[str, str]:
 
 def alerts(model: Model) -> tuple:
     lb = c.label
-    host = lb("Hostname") + lb("hostname")
     out = []
-    if error_vendor(model):
+    v = error_vendor(model)
+    if v:
+        host = "".join(map(lb, v.host_labels))  # whichever the exporter sets
+        gpu, uuid = lb(v.gpu_labels[0]), lb(v.gpu_labels[-1])  # the GPU's index and its stable id
         critical, warning = _xid(model)
+        fatal_codes = ", ".join(map(str, v.fatal_errors))
         for expr, severity, fatal in ((critical, "critical", True), (warning, "warning", False)):
             out.append(c.provider_alert(
                 model, an.XID, expr, 0, severity,
                 summary="A GPU reported an XID error.",
-                description=_xid_text(lb("gpu"), lb("UUID"), host, lb("cluster"), c.VALUE_INT, fatal),
-                help=("A GPU reported an XID that needs a GPU reset or node reboot (" +
-                      ", ".join(map(str, FATAL_XIDS)) + "); DCGM keeps the value until then." if fatal else
-                      f"A GPU reported another XID within {q.duration(xid_recent(model))} (DCGM keeps the last XID, so"
-                      "\nonly a change counts). The tenant holding the GPU pays for it either way."),
-                threshold=(f"DCGM XID in {{{', '.join(map(str, FATAL_XIDS))}}}" if fatal else
+                description=_xid_text(v, gpu, uuid, host, lb("cluster"), c.VALUE_INT, fatal),
+                help=(f"A GPU reported an XID that needs a GPU reset or node reboot ({fatal_codes}); "
+                      f"{v.exporter_short} keeps the value until then." if fatal else
+                      f"A GPU reported another XID within {q.duration(xid_recent(model))} ({v.exporter_short} keeps "
+                      "the last XID, so\nonly a change counts). The tenant holding the GPU pays for it either way."),
+                threshold=(f"{v.exporter_short} XID in {{{fatal_codes}}}" if fatal else
                            f"other XID, changed within {q.duration(xid_recent(model))}")))
     job = ksm.job(model.sources)
     gpus = ("resource", "=~", ksm.gpu_resource_regex())
@@ -119,8 +118,9 @@ def alerts(model: Model) -> tuple:
             exporter_down_for(model), "warning",
             summary="A GPU exporter fails its scrapes.",
             description=_exporter_down_text(lb("job"), lb("instance"), lb("cluster")),
-            help="A DCGM or AMD exporter target is down: its node's GPU activity and errors are unseen, so idle"
-                 "\nGPUs are not reported. Billing (from allocation) is not affected.",
+            help=f"A {' or '.join(v.exporter_short for v in vendors.VENDORS.values())} exporter target is down: its "
+                 "node's GPU activity and errors are unseen, so idle\nGPUs are not reported. Billing (from allocation) "
+                 "is not affected.",
             threshold=f"exporter `up` == 0; for {q.duration(exporter_down_for(model))}"))
     return tuple(out)
 
@@ -150,16 +150,17 @@ def _xid_tests(model: Model) -> list[dict]:
     inputs = []
     gpus = {}
     for gpu, code in plan.items():
-        labels = {"gpu": gpu, "UUID": f"GPU-0000000{gpu}", "Hostname": "gpu-node-1", "modelName": product,
+        identity = dict(v.gpu_identity(int(gpu), f"0000000{gpu}"))
+        labels = {**{k: identity[k] for k in v.gpu_labels}, v.host_labels[0]: "gpu-node-1", v.model_label: product,
                   "cluster": cluster}
         gpus[gpu] = labels
-        raw = {**labels, "job": job, "device": f"nvidia{gpu}", "DCGM_FI_DRIVER_VERSION": "550.127.08"}
+        raw = {**labels, "job": job, **identity, **dict(v.sample_labels)}
         inputs.append(pt.series(v.error_metric, raw, [0] * start + [code] * (total - start)))
 
     def fired(gpu, fatal):
         code, labels = plan[gpu], gpus[gpu]
         return _fired(model, an.XID, {**labels, "severity": "critical" if fatal else "warning"},
-                      _xid_text(gpu, labels["UUID"], "gpu-node-1", cluster, str(code), fatal))
+                      _xid_text(v, gpu, labels[v.gpu_labels[-1]], "gpu-node-1", cluster, str(code), fatal))
 
     both = sorted([fired("0", False), fired("1", True)], key=pt.order)
     # The change 0 -> 43 (samples at steps start-1 and start) counts in changes()[1h] while the range still holds
@@ -177,7 +178,8 @@ def _allocatable_tests(model: Model) -> list[dict]:
     hold = pt.steps(model, allocatable_for(model))
     drop = 3
     total = drop + hold + 2
-    base = {"cluster": cluster, "job": job, "resource": "nvidia_com_gpu", "unit": "integer"}
+    resource = ksm.sample_resource()
+    base = {"cluster": cluster, "job": job, "resource": resource, "unit": "integer"}
     inputs = [
         pt.series(ksm.NODE_CAPACITY, {**base, "node": "gpu-node-1"}, [8] * total),
         pt.series(ksm.NODE_ALLOCATABLE, {**base, "node": "gpu-node-1"}, [8] * drop + [6] * (total - drop)),
@@ -188,8 +190,8 @@ def _allocatable_tests(model: Model) -> list[dict]:
                   [95.5] * total),
     ]
     fired = _fired(model, an.ALLOCATABLE_BELOW_CAPACITY,
-                   {"cluster": cluster, "node": "gpu-node-1", "resource": "nvidia_com_gpu", "severity": "warning"},
-                   _allocatable_text("gpu-node-1", cluster, "2", "nvidia_com_gpu"))
+                   {"cluster": cluster, "node": "gpu-node-1", "resource": resource, "severity": "warning"},
+                   _allocatable_text("gpu-node-1", cluster, "2", resource))
     return [pt.test_group(model, "allocatable GPUs below capacity", inputs, [
         pt.case(model, drop + hold - 1, an.ALLOCATABLE_BELOW_CAPACITY),
         pt.case(model, drop + hold, an.ALLOCATABLE_BELOW_CAPACITY, [fired])])]

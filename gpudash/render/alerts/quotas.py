@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from gpudash.model import alert_names as an
 from gpudash.model import series as names
-from gpudash.model.sources import kube_state_metrics as ksm
+from gpudash.model.exporters import kube_state_metrics as ksm
 from gpudash.model.types import Model
 from gpudash.promql import build as q
 from gpudash.render.alerts import common as c

@@ -16,6 +16,7 @@ itself records). docs/dashboards.md describes every panel.
 from __future__ import annotations
 
 from gpudash.model import series as names
+from gpudash.model import vendors
 from gpudash.model.types import Model, Tenant
 from gpudash.promql import build as q
 from gpudash.promql import read
@@ -36,6 +37,11 @@ from gpudash.render.grafana.shared_panel_queries import (
 PROVIDER_TAG = "gpudash-provider"
 TENANT_TAG = "gpudash-tenant"
 Q = P.Query
+
+
+def _resources(resource, feature: str = "") -> str:
+    """For people: ``resource(vendor)`` of each registered vendor (with the capability ``feature``), joined."""
+    return ", ".join(resource(v) for v in (vendors.with_feature(feature) if feature else vendors.VENDORS.values()))
 
 
 def _budget_thresholds(tenant: Tenant, scale: float) -> P.Thresholds:
@@ -94,15 +100,16 @@ def _fleet_now(model: Model, s) -> list:
     window = _idle_window(model)
     return [
         P.row("Fleet now"),
-        P.stat("Whole GPUs allocated", "Whole GPUs (nvidia.com/gpu, amd.com/gpu) allocated right now to Running "
-               "pods on all selected clusters: the quantity billed per hour at the class price.", P.GPUS,
-               (Q(pq.allocated(s, pq.WHOLE), instant=True),), thresholds=P.NEUTRAL),
-        P.stat("MIG slices allocated", "MIG instances (nvidia.com/mig-*) allocated right now; each is billed at "
-               "its profile price, not the whole-GPU price.", P.GPUS,
-               (Q(pq.allocated(s, pq.MIG), instant=True),), thresholds=P.NEUTRAL),
-        P.stat("Shared GPU replicas allocated", "Time-sliced GPU replicas (nvidia.com/gpu.shared) allocated right "
-               "now; each is billed at the class's shared price.", P.GPUS,
-               (Q(pq.allocated(s, pq.SHARED), instant=True),), thresholds=P.NEUTRAL),
+        P.stat("Whole GPUs allocated", f"Whole GPUs ({_resources(lambda v: v.resource)}) allocated right now to "
+               "Running pods on all selected clusters: the quantity billed per hour at the class price.", P.GPUS,
+               (Q(pq.allocated(s, pq.whole_gpus()), instant=True),), thresholds=P.NEUTRAL),
+        P.stat("MIG slices allocated", f"MIG instances ({_resources(lambda v: v.mig_resource('*'), 'mig_labels')}) "
+               "allocated right now; each is billed at its profile price, not the whole-GPU price.", P.GPUS,
+               (Q(pq.allocated(s, pq.mig_slices()), instant=True),), thresholds=P.NEUTRAL),
+        P.stat("Shared GPU replicas allocated", "Time-sliced GPU replicas "
+               f"({_resources(lambda v: v.shared_resource, 'time_slicing')}) allocated right now; each is billed at "
+               "the class's shared price.", P.GPUS,
+               (Q(pq.allocated(s, pq.shared_replicas()), instant=True),), thresholds=P.NEUTRAL),
         P.stat("Revenue rate", f"What all namespaces on the selected clusters are billed per hour right now "
                f"({model.currency}/h), from the pods' GPU requests and the model's prices.", rate,
                (Q(pq.revenue_rate(s), instant=True),), thresholds=P.NEUTRAL,
@@ -199,7 +206,7 @@ def _mig_and_unpriced(model: Model, s) -> list:
     return [
         P.row("MIG and unpriced usage"),
         P.timeseries("MIG slices allocated by profile", "MIG instances allocated per cluster, class and profile "
-                     "(billed resource nvidia.com/mig-<profile>).", P.GPUS,
+                     f"(billed resource {_resources(lambda v: v.mig_resource('<profile>'), 'mig_labels')}).", P.GPUS,
                      (Q(pq.mig_by_profile(s), "{{cluster}} {{gpu_class}} {{resource}}"),), stack=True),
         P.timeseries("MIG GPU-hours per clock hour", "GPU-hours of MIG slices per complete clock hour, per "
                      f"profile. A bar at T is the hour {read.hour_read_text(model)}.", P.GPU_HOURS,

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from gpudash.model import series as names
 from gpudash.model import vendors
-from gpudash.model.sources import gpu_exporters as gx
-from gpudash.model.sources import kube_state_metrics as ksm
+from gpudash.model.exporters import gpu_exporters as gx
+from gpudash.model.exporters import kube_state_metrics as ksm
 from gpudash.promql import build as q
 from gpudash.render.grafana.shared_panel_queries import (
     Scope,
@@ -18,10 +18,29 @@ from gpudash.render.grafana.shared_panel_queries import (
     power_per_hour,
 )
 
-WHOLE = ("resource", "=~", "nvidia\\.com/gpu|amd\\.com/gpu")  # billed resources of whole GPUs
-MIG = ("resource", "=~", "nvidia\\.com/mig-.+")
-SHARED = ("resource", "=", "nvidia.com/gpu.shared")
 _TENANT = ("tenant", "namespace")
+
+
+def _literal(resource: str) -> str:
+    """A resource name as a regex matching only itself (resource names hold no other regex character)."""
+    return resource.replace(".", "\\.")
+
+
+def whole_gpus() -> tuple[str, str, str]:
+    """The billed resources of whole GPUs: every registered vendor's."""
+    return ("resource", "=~", "|".join(_literal(v.resource) for v in vendors.VENDORS.values()))
+
+
+def mig_slices() -> tuple[str, str, str]:
+    """The billed resources of MIG slices, of each vendor with MIG."""
+    prefixes = (_literal(v.mig_resource_prefix) + ".+" for v in vendors.with_feature("mig_resource_prefix"))
+    return ("resource", "=~", "|".join(prefixes))
+
+
+def shared_replicas() -> tuple[str, str, str]:
+    """The billed resources of time-sliced replicas, of each vendor with time-slicing."""
+    shared = [v.shared_resource for v in vendors.VENDORS.values() if v.shared_resource]
+    return ("resource", "=", shared[0]) if len(shared) == 1 else ("resource", "=~", "|".join(map(_literal, shared)))
 
 
 def allocated(s: Scope, resources) -> str:
@@ -97,11 +116,11 @@ def idle_cost_by_cluster(s: Scope) -> str:
 
 
 def mig_by_profile(s: Scope) -> str:
-    return q.agg("sum", ("cluster", "gpu_class", "resource"), s.now(names.CLASS_ALLOCATED, MIG))
+    return q.agg("sum", ("cluster", "gpu_class", "resource"), s.now(names.CLASS_ALLOCATED, mig_slices()))
 
 
 def mig_hours(s: Scope) -> str:
-    return q.agg("sum", ("gpu_class", "resource"), s.hour(names.HOUR_GPU_HOURS, MIG))
+    return q.agg("sum", ("gpu_class", "resource"), s.hour(names.HOUR_GPU_HOURS, mig_slices()))
 
 
 def unpriced_lines(s: Scope) -> str:

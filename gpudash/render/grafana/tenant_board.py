@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpudash.base.yamlfmt import dump_json
+from gpudash.model import vendors
 from gpudash.model.types import Tenant
 
 
@@ -116,7 +117,7 @@ PROBES: tuple[dict[str, Any], ...] = (
     {"name": 'gpudash template probe "one" \\ whose uids are hashed', "namespace": "gpudash-probe-one",
      "budget": 987654.321, "receiver": "gpudash-probe-one", "quota": ()},
     {"name": 'gpudash template probe "two" \\ whose uids are hashed', "namespace": "gpudash-probe-two",
-     "budget": 123456.789, "receiver": "gpudash-probe-two", "quota": (("requests.nvidia.com/gpu", 7),)})
+     "budget": 123456.789, "receiver": "gpudash-probe-two", "quota": ((f"requests.{vendors.sample().resource}", 7),)})
 
 
 def alike(t: Tenant) -> Tenant:

@@ -8,9 +8,9 @@ import re
 
 from gpudash.model import mig, vendors
 from gpudash.model import series as names
+from gpudash.model.exporters import gpu_exporters as gx
+from gpudash.model.exporters import kube_state_metrics as ksm
 from gpudash.model.pricing import ksm_resource, skus
-from gpudash.model.sources import gpu_exporters as gx
-from gpudash.model.sources import kube_state_metrics as ksm
 from gpudash.model.types import Model
 from gpudash.model.vendors import Vendor
 from gpudash.promql import build as q

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from gpudash.model import series as names
 from gpudash.model import vendors
-from gpudash.model.sources import gpu_exporters as gx
-from gpudash.model.sources import kube_state_metrics as ksm
+from gpudash.model.exporters import gpu_exporters as gx
+from gpudash.model.exporters import kube_state_metrics as ksm
 from gpudash.model.types import Exporter, Model
 from gpudash.model.vendors import Vendor
 from gpudash.promql import build as q

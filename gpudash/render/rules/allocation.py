@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from gpudash.model import series as names
 from gpudash.model import vendors
+from gpudash.model.exporters import kube_state_metrics as ksm
 from gpudash.model.pricing import mig_profile_names, mig_replicas
-from gpudash.model.sources import kube_state_metrics as ksm
 from gpudash.model.types import Model
 from gpudash.model.vendors import Vendor
 from gpudash.promql import build as q

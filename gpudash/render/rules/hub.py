@@ -262,7 +262,8 @@ def _ccsp_rules(model: Model) -> tuple[Rule, ...]:
              "CCSP: most GPUs active at once on each node during the last complete clock hour."),
         Rule(names.CCSP_NODE_SOURCES, q.agg("max", names.labels(names.CCSP_NODE_SOURCES), sources),
              "CCSP: the same per source of the count (active_from); exporter_down marks a node counted by the"
-             "\ncompute-share bound while dcgm-exporter was not seen (possibly low: report nodes flags it)."),
+             f"\ncompute-share bound while {names.FRACTION_EXPORTERS} was not seen "
+             "(possibly low: report nodes flags it)."),
         Rule(names.CCSP_ACTIVE_NODES, q.agg("count", names.labels(names.CCSP_ACTIVE_NODES), f"{nodes} >= 1"),
              "CCSP: worker nodes with at least one active GPU during the last complete clock hour."),
         Rule(names.CCSP_ACTIVE_GPUS, _sum(names.CCSP_ACTIVE_GPUS, nodes),

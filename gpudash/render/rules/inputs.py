@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from gpudash.model import series as names
 from gpudash.model import vendors
-from gpudash.model.sources import gpu_exporters as gx
-from gpudash.model.sources import kube_state_metrics as ksm
+from gpudash.model.exporters import gpu_exporters as gx
+from gpudash.model.exporters import kube_state_metrics as ksm
 from gpudash.model.types import Model
 from gpudash.model.vendors import Vendor
 from gpudash.promql import build as q
@@ -40,16 +40,19 @@ CAUSE = {
     GPU_POWER: "GPUs report activity but no GPU of the node reports power or energy: their energy is not measured "
                "(neither a tenant's nor unallocated) and the idle alert's power veto cannot apply to them",
 }
+def _power_fix() -> str:
+    """The vendors' ways to export power or energy (Vendor.power_fix), those whose GPUs may lack it first."""
+    first, *more = [v.power_fix for v in sorted(vendors.VENDORS.values(), key=lambda v: v.sample_power) if v.power_fix]
+    return first + "".join(f" ({m})" for m in more) + ", or accept this node's energy as unmetered"
+
+
 FIX = {
     INIT_CONTAINERS: "OpenShift's monitoring collectionProfile minimal drops them: set "
                      "prometheusK8s.collectionProfile: full in the openshift-monitoring cluster-monitoring-config "
                      "ConfigMap, or keep these series in the scrape",
     SPOKE_TIER: "make the hub's Placement gpudash-spoke-tier select the cluster (its ManagedCluster name must be in "
                 "the model's clusters) and check that the Policy gpudash-spoke-tier is compliant there",
-    GPU_POWER: "AMD MI300X_VF guests and MI2xx GPUs export no gpu_package_power (ROCm/device-metrics-exporter "
-               "docs/configuration/metricslist.md): have the exporter export gpu_energy_consumed or "
-               "gpu_package_power (DCGM: DCGM_FI_DEV_POWER_USAGE or DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION in its "
-               "counters), or accept this node's energy as unmetered",
+    GPU_POWER: _power_fix(),
 }
 _LABELS = names.labels(names.INPUT_MISSING)
 

@@ -3,7 +3,7 @@ allocation join (:mod:`gpudash.render.rules.spoke`) and the energy split (:mod:`
 from __future__ import annotations
 
 from gpudash.model import series as names
-from gpudash.model.sources import kube_state_metrics as ksm
+from gpudash.model.exporters import kube_state_metrics as ksm
 from gpudash.model.types import Model
 from gpudash.promql import build as q
 

@@ -10,7 +10,7 @@ See docs/billing-contract.md for the definitions.
 from __future__ import annotations
 
 from gpudash.model import series as names
-from gpudash.model.sources import kube_state_metrics as ksm
+from gpudash.model.exporters import kube_state_metrics as ksm
 from gpudash.model.types import Model
 from gpudash.promql import build as q
 from gpudash.promql import calendar, read
@@ -183,8 +183,9 @@ def rules(model: Model) -> tuple[Rule, ...]:
         Rule(names.NODE_ACTIVE_GPUS_MAX, previous_hour(model, node_max),
              "CCSP: most GPUs allocated to Running pods on each node at any step of the previous clock hour:"
              "\nwhole GPUs from the allocation (active_from=allocation); MIG slices and time-sliced replicas on"
-             "\nthe physical GPUs dcgm-exporter attributes to their pods, at least the compute-share bound"
-             "\n(attribution); other fractions by the bound (bound); the bound while dcgm-exporter was not seen"
+             f"\nthe physical GPUs {names.FRACTION_EXPORTERS} attributes to their pods, at least the "
+             "compute-share bound\n(attribution); other fractions by the bound (bound); the bound while "
+             f"{names.FRACTION_EXPORTERS} was not seen"
              "\n(exporter_down: flagged, possibly low)."),
         *activity.rules(model),
         *_energy_rules(model),

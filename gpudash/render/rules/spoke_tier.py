@@ -31,7 +31,7 @@ _HELP = {
         "Physical-GPU equivalents per pod, node and kind of device at this step (the SKU weights applied once):"
         "\nthe active-GPUs rule below reads these rows. Never billed or pushed.",
     names.TIER_NODE_ACTIVE:
-        "Active GPUs per node at this step (dcgm-exporter attribution, else the fewest GPUs holding the"
+        f"Active GPUs per node at this step ({names.FRACTION_EXPORTERS} attribution, else the fewest GPUs holding the"
         "\nallocation): the CCSP hourly per-node maximum reads these samples.",
     names.TIER_KSM_UP:
         "1 while kube-state-metrics is up and this step's allocation was recorded: the hourly steps-observed rule"

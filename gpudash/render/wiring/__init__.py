@@ -19,28 +19,13 @@ from __future__ import annotations
 from gpudash.base import kube, layout
 from gpudash.base.yamlfmt import COMMENT
 from gpudash.model import vendors
-from gpudash.model.sources import gpu_exporters as gx
-from gpudash.model.sources import kube_state_metrics as ksm
-from gpudash.model.types import Exporter, Model
+from gpudash.model.exporters import gpu_exporters as gx
+from gpudash.model.exporters import kube_state_metrics as ksm
+from gpudash.model.types import Exporter, Model, SelfManaged, Sources
+from gpudash.model.vendors import Vendor
 
-METRICS_PATH = "/metrics"  # both exporters
-METRICS_PORT_NAME = "metrics"
-# Exporter (sources.<key>) -> its ServiceMonitor's file, name and the Service port it scrapes: the DCGM exporter's
-# Service port "metrics" (9400; NVIDIA/dcgm-exporter deployment/templates/service.yaml, values.yaml service.port),
-# the port of wiring's own Service for the AMD device-metrics-exporter (below).
-SERVICE_MONITORS: dict[str, tuple[str, str, dict[str, str | int]]] = {  # exporter: (path, name, port)
-    "dcgm": (layout.DCGM_SERVICE_MONITOR, "gpudash-dcgm-exporter", {"port": METRICS_PORT_NAME}),
-    "amd": (layout.AMD_SERVICE_MONITOR, "gpudash-amd-metrics-exporter", {"port": METRICS_PORT_NAME}),
-}
-# The AMD chart's Service has no labels up to v1.2.1, so no ServiceMonitor can select it there (ROCm/device-metrics-
-# exporter helm-charts/templates/metrics-exporter-service.yaml: labels from commit e30b19db, first in v1.3.1), and
-# its port has no name before that either; its pods carry app: <release>-amdgpu-metrics-exporter in every version
-# (templates/daemonsets.yaml, _helpers.tpl appLabelWithReleaseName) and serve on container port 5000
-# (values.yaml service.ClusterIP.port). So wiring/ renders a Service of its own selecting the pods
-# (self_managed.amd_service_labels) on that port. Exporter -> (path, name, container port).
-OWN_SERVICES: dict[str, tuple[str, str, int]] = {
-    "amd": (layout.AMD_SERVICE, "gpudash-amd-metrics-exporter", 5000),
-}
+METRICS_PATH = "/metrics"  # every bundled exporter's
+METRICS_PORT_NAME = "metrics"  # the exporter Service's port, or that of wiring's own Service (Wiring.own_service)
 SERVICE_NAME_LABEL = "app.kubernetes.io/name"
 
 
@@ -51,8 +36,21 @@ def own_service(name: str, namespace: str, pod_labels, port: int) -> dict:
         "ports": [{"name": METRICS_PORT_NAME, "port": port, "targetPort": port, "protocol": "TCP"}]})
 
 
-def service_monitor(name: str, namespace: str, exporter: Exporter, service_labels, port: dict) -> dict:
-    endpoint = {**port, "path": METRICS_PATH, "honorLabels": exporter.tenant_label == "namespace",
+def exporter_wiring(v: Vendor, sources: Sources, managed: SelfManaged) -> dict[str, dict]:
+    """The ServiceMonitor of vendor ``v``'s exporter (and the Service of its own it selects, if any), by path."""
+    assert v.wiring is not None
+    name, selected = f"gpudash-{v.wiring.stem}", managed.labels(v.wiring.labels_field)
+    files = {}
+    if v.wiring.own_service:
+        files[layout.wiring_service(v.wiring.stem)] = own_service(name, managed.namespace, selected, v.exporter_port)
+        selected = ((SERVICE_NAME_LABEL, name),)
+    files[layout.wiring_service_monitor(v.wiring.stem)] = service_monitor(name, managed.namespace,
+                                                                          gx.exporter(sources, v), selected)
+    return files
+
+
+def service_monitor(name: str, namespace: str, exporter: Exporter, service_labels) -> dict:
+    endpoint = {"port": METRICS_PORT_NAME, "path": METRICS_PATH, "honorLabels": exporter.tenant_label == "namespace",
                 "relabelings": [{"action": "replace", "targetLabel": "job", "replacement": gx.sample_job(exporter)}]}
     return kube.obj("monitoring.coreos.com/v1", "ServiceMonitor", name, namespace,
                     spec={"selector": {"matchLabels": dict(service_labels)}, "endpoints": [endpoint]})
@@ -111,12 +109,7 @@ def artifacts(model: Model) -> dict[str, object]:
     files: dict[str, object] = {layout.WIRING_NAMESPACE: namespace(managed.namespace),
                                  **dict(zip((layout.WIRING_ROLE, layout.WIRING_ROLE_BINDING),
                                             discovery_rbac(managed.namespace)))}
-    for what, (path, name, port) in SERVICE_MONITORS.items():
-        selected = getattr(managed, f"{what}_service_labels")
-        if what in OWN_SERVICES:
-            service_path, service_name, container_port = OWN_SERVICES[what]
-            files[service_path] = own_service(service_name, managed.namespace, selected, container_port)
-            selected = {SERVICE_NAME_LABEL: service_name}
-        files[path] = service_monitor(name, managed.namespace, getattr(model.sources, what), selected, port)
+    for v in (v for v in vendors.VENDORS.values() if v.wiring):
+        files.update(exporter_wiring(v, model.sources, managed))
     files[layout.KSM_ALLOWLIST] = ksm_allowlist(model)
     return files

@@ -9,8 +9,8 @@ import dataclasses
 from gpudash.model import alert_names as an
 from gpudash.model import series as names
 from gpudash.model import vendors
-from gpudash.model.sources import gpu_exporters as gx
-from gpudash.model.sources import kube_state_metrics as ksm
+from gpudash.model.exporters import gpu_exporters as gx
+from gpudash.model.exporters import kube_state_metrics as ksm
 from gpudash.model.types import Exporter, Model
 from gpudash.promql import build as q
 from gpudash.render.alerts import common as c
@@ -62,8 +62,8 @@ def _input_text(what, cluster, node="", gpus=""):
 def _no_product_text(cluster, node, gpus):
     return (f"Node {node} on cluster {cluster} holds {gpus} GPUs allocated to Running pods but shows no GPU product "
             "label: their GPU-hours are unpriced. kube-state-metrics exports node labels only with "
-            "--metric-labels-allowlist=nodes=[...] (OpenShift sets nodes=[*]), and GPU Feature Discovery or the AMD "
-            "node labeller must run on the node.")
+            f"--metric-labels-allowlist=nodes=[...] (OpenShift sets nodes=[*]), and {vendors.labellers(' or ')} "
+            "must run on the node.")
 
 
 def ksm_down(model: Model):
@@ -205,7 +205,7 @@ def exporter_missing_tests(model: Model) -> list[dict]:
                                     [1] * (stop + 1) + [None] * (total - stop - 1)))
     # a node with capacity 0 (the device plugin is not running yet) does not count
     inputs.append(pt.series(ksm.NODE_CAPACITY, {"cluster": cluster, "job": ksm_job, "node": "cpu-node",
-                                                 "resource": "nvidia_com_gpu", "unit": "integer"}, [0] * total))
+                                                 "resource": ksm.sample_resource(), "unit": "integer"}, [0] * total))
     description = _exporter_missing_text(cluster, "2", first_job)
     rules = (exporter_missing(model),)
     first = pt.provider_alert(model, rules, an.EXPORTER_MISSING,
@@ -252,7 +252,7 @@ def no_product_tests(model: Model) -> list[dict]:
     hold = pt.steps(model, no_product_for(model))
     start = 2
     total = start + hold + 2
-    pod = {"cluster": cluster, "namespace": t.namespace, "resource": "nvidia_com_gpu", "workload": "train",
+    pod = {"cluster": cluster, "namespace": t.namespace, "resource": ksm.sample_resource(), "workload": "train",
            "workload_type": "Job"}
     inputs = [
         pt.series(names.POD_ALLOCATED, {**pod, "pod": "train-0", "node": "bare-node", "product": ""},
@@ -260,7 +260,7 @@ def no_product_tests(model: Model) -> list[dict]:
         pt.series(names.POD_ALLOCATED, {**pod, "pod": "train-1", "node": "bare-node", "product": ""},
                   [None] * start + [1] * (total - start)),
         pt.series(names.POD_ALLOCATED, {**pod, "pod": "train-2", "node": "gpu-node-1",
-                                        "product": "NVIDIA-A100-SXM4-80GB"}, [4] * total),
+                                        "product": vendors.sample().sample_products[0]}, [4] * total),
     ]
     fired = pt.provider_alert(model, (no_product(model),), an.NO_PRODUCT_LABEL,
                               {"cluster": cluster, "node": "bare-node", "severity": "warning"},

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from gpudash.model import alert_names as an
 from gpudash.model import series as names
-from gpudash.model.sources import kube_state_metrics as ksm
+from gpudash.model import vendors
+from gpudash.model.exporters import kube_state_metrics as ksm
 from gpudash.model.types import Model
 from gpudash.promql import build as q
 from gpudash.render.alerts import common as c
@@ -84,11 +85,13 @@ def unpriced_tests(model: Model) -> list[dict]:
     cluster, t = model.clusters[0], model.tenants[0]
     start = 3
     hours = 2.5
-    labels = {"cluster": cluster, "namespace": t.namespace, "product": "NVIDIA-B200", "resource": "nvidia.com/gpu"}
+    v = vendors.sample()
+    labels = {"cluster": cluster, "namespace": t.namespace, "product": v.sample_products[1],
+              "resource": v.resource}
     inputs = [pt.series(names.UNPRICED_GPU_HOURS, labels, [0.0] * start + [hours] * 3)]
     fired = pt.provider_alert(model, (unpriced(model),), an.UNPRICED, {**labels, "severity": "warning"},
-                              _unpriced_text(model.currency, cluster, t.namespace, f"{hours:.2f}", "nvidia.com/gpu",
-                                             "NVIDIA-B200"))
+                              _unpriced_text(model.currency, cluster, t.namespace, f"{hours:.2f}", v.resource,
+                                             v.sample_products[1]))
     return [pt.test_group(model, "unpriced GPU-hours", inputs, [
         pt.case(model, start - 1, an.UNPRICED), pt.case(model, start, an.UNPRICED, [fired])])]
 
@@ -117,7 +120,8 @@ def unscheduled_tests(model: Model) -> list[dict]:
     job = model.sources.kube_state_metrics_job
     hold = pt.steps(model, unscheduled_for(model))
     total = hold + 2
-    base = {"cluster": cluster, "namespace": t.namespace, "job": job, "resource": "nvidia_com_gpu", "unit": "integer"}
+    base = {"cluster": cluster, "namespace": t.namespace, "job": job, "resource": ksm.sample_resource(),
+            "unit": "integer"}
     waiting = {**base, "pod": "train-0", "uid": "u-train-0", "node": ""}
     scheduled = {**base, "pod": "serve-0", "uid": "u-serve-0"}
     inputs = [
@@ -129,9 +133,9 @@ def unscheduled_tests(model: Model) -> list[dict]:
                   [None] * 2 + [1] * (total - 2)),
     ]
     wait = q.duration(unscheduled_for(model))
-    labels = {"cluster": cluster, "namespace": t.namespace, "pod": "train-0", "resource": "nvidia_com_gpu",
+    labels = {"cluster": cluster, "namespace": t.namespace, "pod": "train-0", "resource": ksm.sample_resource(),
               "severity": "warning"}
     fired = pt.provider_alert(model, (unscheduled(model),), an.UNSCHEDULED, labels,
-                              _unscheduled_text(t.namespace, "train-0", cluster, "3", "nvidia_com_gpu", wait))
+                              _unscheduled_text(t.namespace, "train-0", cluster, "3", ksm.sample_resource(), wait))
     return [pt.test_group(model, "GPU requests without a node", inputs, [
         pt.case(model, hold - 1, an.UNSCHEDULED), pt.case(model, hold, an.UNSCHEDULED, [fired])])]

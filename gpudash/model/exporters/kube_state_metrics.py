@@ -79,6 +79,11 @@ INFERENCESERVICE_LABEL = node_label(INFERENCESERVICE_KEY)  # kube_pod_labels nam
 NOTEBOOK_LABEL = node_label(NOTEBOOK_KEY)
 
 
+def sample_resource() -> str:
+    """A GPU resource for test data, as kube-state-metrics names it (:func:`gpudash.model.vendors.sample`'s)."""
+    return sanitise_resource(vendors.sample().resource)
+
+
 def job(sources: Sources) -> tuple[str, str, str]:
     """The matcher pinning kube-state-metrics' job (other exporters of KSM-named series would double-count)."""
     return ("job", "=", sources.kube_state_metrics_job)
