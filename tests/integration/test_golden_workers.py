@@ -90,3 +90,14 @@ def test_a_golden_failure_fails_the_render_and_writes_nothing(few, tmp_path, mon
     assert cli.main(["render", "--example", "-o", str(out), "-j", jobs]) == 2
     assert capsys.readouterr().err == "gpudash: the tenant's dashboard is not confined\n"
     assert not out.exists() and not multiprocessing.active_children()
+
+
+def test_a_failed_emission_fails_again_and_never_emits_in_the_render_process(few, example_model, monkeypatch):
+    """The writer may ask for another golden file after one failed: the same failure, not a serial re-emission."""
+    monkeypatch.setattr(emit, "scenario_tests", lambda s, model: _boom("generation"))  # what the workers inherit
+    emission = schedule.Emission(example_model, 2)
+    monkeypatch.setattr(emit, "scenario_tests", lambda s, model: pytest.fail("emitted in the render process"))
+    for _ in range(2):
+        with pytest.raises(GpudashError):
+            emission.result()
+    assert not multiprocessing.active_children()

@@ -77,9 +77,8 @@ class Emission:
 
     def close(self) -> None:
         """End the workers (a render that fails before it writes the golden files)."""
-        if self._workers is not None:
+        if self._workers is not None:  # kept: a result asked again after a failure fails again, never re-emits
             self._workers.close()
-            self._workers = None
 
 
 def _scenario_texts(model: Model, scenarios: list[Scenario], i: int) -> dict[str, str]:
