@@ -77,8 +77,8 @@ def main(argv: list[str]) -> int:
            "child_cpu_seconds": round(kids_cpu, 3),
            "phases": {k: round(v, 3) for k, v in phases.items()},
            "peak_rss_mb": round(_vm_hwm_kib() / 1024, 1),
-           # the golden tests' process (gpudash.background), forked after the model was loaded: its peak counts
-           # the pages it shares with this process too
+           # the largest of the golden tests' workers (gpudash.render.golden.orchestrate), forked after the model
+           # was loaded: its peak counts the pages it shares with this process too
            "child_peak_rss_mb": round(kids.ru_maxrss / 1024, 1),
            "files": sum(1 for p in Path(out).rglob("*") if p.is_file()),
            "bytes": sum(p.stat().st_size for p in Path(out).rglob("*") if p.is_file()),

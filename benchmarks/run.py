@@ -204,7 +204,7 @@ def drop_worktree(path: Path) -> None:
 
 def scale(work: Path, counts, deadline: float, base: str | None) -> dict:
     """Render scale of this tree and, with ``base``, of that commit in the same run, with their ratios: each model's
-    first render onto the disk (its golden tests emitted by a second process), then again into tmpfs
+    first render onto the disk (its golden tests emitted by forked workers), then again into tmpfs
     (:data:`TMPFS`, where present; the golden tests from the cache); and the example's golden suite of each
     (:func:`golden_suite`). The outputs are removed at the end."""
     memory = Path(tempfile.mkdtemp(prefix="gpudash-bench-", dir=TMPFS)) if TMPFS.is_dir() else None
@@ -429,9 +429,9 @@ def _scale_md(sc: dict, meta: dict) -> list[str]:
     out = ["## 2. Render time and peak memory by number of tenants", "", _meta_line(meta), "",
            "`gpudash render -c MODEL -o OUT` of the e2e model (3 GPU classes, 2 clusters) with N tenants, each in a "
            "fresh process (`benchmarks/render_probe.py`): wall and CPU time of the command (imports excluded; the "
-           "process column includes them; the CPU time includes the golden tests' second process, "
-           "`gpudash.background`; on a loaded machine compare CPU time), the slowest phases, peak RSS "
-           "(`VmHWM`; \"+N\": the golden tests' process, counting the pages it shares with the render), MB "
+           "process column includes them; the CPU time includes the golden tests' forked workers, "
+           "`gpudash.render.golden.orchestrate`; on a loaded machine compare CPU time), the slowest phases, peak RSS "
+           "(`VmHWM`; \"+N\": the largest golden worker, counting the pages it shares with the render), MB "
            "written per delivery target (`outputs.targets`, all of them here; \"always\" is what "
            "every render writes; a file two targets deliver counts for both).", "",
            *_scale_table(sc.get("rows", [])), ""]

@@ -13,7 +13,8 @@ from collections.abc import Mapping
 
 from gpudash.base.errors import GpudashError
 from gpudash.base.layout import DEFAULT_OUTPUT
-from gpudash.ops.cliargs import add_command, add_model_options, load_model_from_args
+from gpudash.model.load import load_model_from_args
+from gpudash.ops.cliargs import add_command, add_model_options
 
 # Subcommands implemented in other modules: name -> module with add_arguments(parser) and run(args) -> int.
 EXTERNAL_COMMANDS: dict[str, str] = {"report": "gpudash.ops.report.cli"}
@@ -79,38 +80,6 @@ def _generate(model, label: str, tests: Mapping[str, object] | None = None):
         return artifacts.generate(model, progress, tests)
 
 
-def _golden_texts(model, progress=None) -> dict[str, str]:
-    """The golden test files as text (what the second process of a render sends back), kept in the golden cache
-    for the next render of the same model by the same code; ``progress`` is told of each scenario."""
-    from gpudash import golden_cache
-    from gpudash.render import golden, writer
-
-    texts = {path: writer.serialise(path, data) for path, data in golden.artifacts(model, progress=progress).items()}
-    golden_cache.store(model, texts)
-    return texts
-
-
-def _cached_or_emitted(model, label: str) -> dict[str, str]:
-    """The golden test files' text: from the golden cache when this code made them for this model before, else
-    emitted now, on a progress bar labelled ``label``, and kept (validate and test; render emits them in a
-    second process instead)."""
-    from gpudash import golden_cache
-    from gpudash.base.progress import Progress
-
-    cached = golden_cache.load(model)
-    if cached is not None:
-        return cached
-    with Progress(f"{label}: golden tests") as progress:
-        return _golden_texts(model, progress)
-
-
-def _golden_file(job, path: str, progress) -> str:
-    """One golden file of the second process: the first one waited for shows its scenarios on ``progress``."""
-    texts = job.result(progress)
-    progress.close()
-    return texts[path]
-
-
 def _refuse_foreign_project(out: str) -> None:
     """A render never writes into some project's root (a clone of gpudash, an application's repository) unless
     gpudash already owns the folder: its files would land among the project's own (tests/, rules/...)."""
@@ -130,10 +99,8 @@ def _refuse_foreign_project(out: str) -> None:
 def cmd_render(args) -> int:
     from contextlib import nullcontext
 
-    from gpudash import background, golden_cache
-    from gpudash.base.deferred import Deferred
-    from gpudash.base.progress import Progress
-    from gpudash.render import golden, writer
+    from gpudash.render import writer
+    from gpudash.render.golden import orchestrate
 
     _refuse_foreign_project(args.output)
     model = load_model_from_args(args)
@@ -146,19 +113,11 @@ def cmd_render(args) -> int:
                                f"{f' (and {len(edited) - 1} more)' if edited[1:] else ''}; move the edit into the "
                                "model and re-render, or render with --force (which overwrites it, or keeps it if "
                                "the model no longer makes it)")
-        jobs = args.jobs or os.cpu_count() or 1
-        cached = golden_cache.load(model)  # the same model rendered by the same code before: the same tests
-        forked = cached is None and jobs > 1 and background.available()
-        job = background.Forked(_golden_texts, model, reports=True) if forked else None
-        waiting = Progress("render: golden tests")
+        golden = orchestrate.ForRender(model, orchestrate.jobs(args.jobs))  # emitted meanwhile, or cached
         try:
-            tests = cached if job is None else {path: Deferred(_golden_file, (job, path, waiting))
-                                                for path in golden.paths(model)}
-            return _render(args, model, tests)
+            return _render(args, model, golden.files)
         finally:
-            waiting.close()
-            if job is not None:
-                job.close()  # before the lock is freed: the forked child shares its descriptor
+            golden.close()  # before the lock is freed: a forked worker shares its descriptor
 
 
 def _render(args, model, tests: Mapping[str, object] | None) -> int:
@@ -192,9 +151,10 @@ def _render(args, model, tests: Mapping[str, object] | None) -> int:
 
 def cmd_validate(args) -> int:
     from gpudash.base.deferred import built
+    from gpudash.render.golden import orchestrate
 
     model = load_model_from_args(args)
-    files = _generate(model, "validate", _cached_or_emitted(model, "validate"))
+    files = _generate(model, "validate", orchestrate.texts(model, "validate", orchestrate.jobs(None)))
     for data in files.values():  # a deferred file is proven as it is built, as in a render
         built(data)
     print(f"gpudash: {model.source} is valid ({len(model.gpu_classes)} GPU classes, {len(model.tenants)} tenants, "
@@ -206,6 +166,7 @@ def cmd_test(args) -> int:
     from gpudash.base.progress import Progress
     from gpudash.ops.promtest import report, run_promtool_tests
     from gpudash.render import writer
+    from gpudash.render.golden import orchestrate
 
     def run(folder) -> int:
         with Progress("test") as progress:
@@ -215,7 +176,7 @@ def cmd_test(args) -> int:
         return run(args.output)
     model = load_model_from_args(args)
     with tempfile.TemporaryDirectory(prefix="gpudash-test-") as tmp:
-        tests = _cached_or_emitted(model, "test")
+        tests = orchestrate.texts(model, "test", orchestrate.jobs(args.jobs))
         writer.apply(writer.plan(tmp, _generate(model, "test: render", tests)))
         return run(tmp)
 
@@ -281,7 +242,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true",
                    help="overwrite files edited by hand since gpudash wrote them (default: refuse, exit 2)")
     p.add_argument("-j", "--jobs", type=int, default=None,
-                   help="1: one process; default: the golden tests in a second process where there is a second CPU")
+                   help="processes emitting the golden tests (default: one per CPU; 1: this process alone)")
     p.set_defaults(func=cmd_render)
     p = with_config(command("validate"))
     p.set_defaults(func=cmd_validate)

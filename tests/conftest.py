@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE_RENDERED = ROOT / "examples" / "rendered"  # the bundled example, rendered and committed (drift-tested)
 FIXTURES = Path(__file__).resolve().parent / "fixtures"  # upstream files the tests check against
 sys.path.insert(0, str(ROOT))  # e2e.toolsets (which Prometheus versions the tests run on) under any runner
-# The CLI renders of a test run share one golden cache (gpudash/golden_cache.py), not the user's.
+# The CLI renders of a test run share one golden cache (gpudash/render/golden/orchestrate/cache.py), not the user's.
 os.environ.setdefault("GPUDASH_CACHE", os.path.join(tempfile.gettempdir(), f"gpudash-test-cache-{os.getuid()}"))
 
 

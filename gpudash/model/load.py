@@ -60,6 +60,12 @@ def load_model(path: str | os.PathLike[str] | Traversable) -> Model:
     return _build(data, Ctx(file, lines))
 
 
+def load_model_from_args(args: Any) -> Model:
+    """The model a command's ``-c FILE`` / ``--example`` options name (``args.config``, ``args.example``): a clear
+    error (exit 2) when there is none."""
+    return load_model(resolve_model_path(args.config, example=args.example))
+
+
 def load_bundled_example() -> Model:
     """The bundled example model (``--example``)."""
     return load_model(bundled_example_path())

@@ -1,5 +1,6 @@
 """Command line options subcommands share: ``-c FILE`` and ``--example`` (every one that reads the model), the
-Prometheus bearer token (report, doctor, prune) and the connection to Prometheus (report, doctor)."""
+Prometheus bearer token (report, doctor, prune) and the connection to Prometheus (report, doctor); the model those
+options name is loaded by :func:`gpudash.model.load.load_model_from_args`, imported here for the ops commands."""
 from __future__ import annotations
 
 import argparse
@@ -9,6 +10,7 @@ import sys
 
 from gpudash.base.environ import TOKEN_ENV
 from gpudash.base.errors import GpudashError
+from gpudash.model.load import load_model_from_args as load_model_from_args  # re-exported: ops commands load theirs so
 from gpudash.ops.httpread import DEFAULT_MAX_BYTES, transport_warnings
 
 EXAMPLES_HEADING = "examples:"  # the last part of every (sub)command's --help: command lines the parser accepts
@@ -108,10 +110,3 @@ def prometheus_from_args(args: argparse.Namespace):
     for w in transport_warnings(prom.url, bool(token), args.insecure_skip_verify):
         print(f"gpudash: warning: {w}", file=sys.stderr)
     return prom
-
-
-def load_model_from_args(args: argparse.Namespace):
-    """The model the options name: a clear error (exit 2) when there is none."""
-    from gpudash.model import load_model, resolve_model_path
-
-    return load_model(resolve_model_path(args.config, example=args.example))

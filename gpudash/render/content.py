@@ -32,7 +32,7 @@ PARTS = ("rules", "alerts", "grafana", "golden", "prune", "wiring")  # what buil
 
 def build(model: Model, step=lambda what: None, tests: Mapping[str, object] | None = None) -> Content:
     """``step(what)`` is called as each of :data:`PARTS` starts (the CLI's progress bar); ``tests``: the golden
-    test files when made elsewhere (a render makes them in a second process: gpudash.background)."""
+    test files when made elsewhere (a render has forked workers emit them: gpudash.render.golden.orchestrate)."""
     step("rules")
     spoke_group, hub_groups, tier = spoke.group(model), hub.groups(model), rules.tier_groups(model)
     step("alerts")

@@ -1,16 +1,16 @@
-"""A render reads its golden tests back from the golden cache (gpudash/golden_cache.py) byte for byte: the CLI's
-render with an empty cache (the tests emitted in its second process, then kept) and with a filled one (read back,
-nothing emitted) write what the in-process render of the session writes, and a render with the entry changed
-writes the change (so the second render did read it)."""
+"""A render reads its golden tests back from the golden cache (gpudash/render/golden/orchestrate/cache.py)
+byte for byte: the CLI's render with an empty cache (the tests emitted by its forked workers, then kept) and with
+a filled one (read back, nothing emitted) write what the in-process render of the session writes, and a render
+with the entry changed writes the change (so the second render did read it)."""
 from __future__ import annotations
 
 import gzip
 import json
 import os
 
-from gpudash import golden_cache
 from gpudash.base import layout
 from gpudash.render import golden
+from gpudash.render.golden.orchestrate import cache as golden_cache
 from tests.conftest import gpudash
 
 

@@ -1,5 +1,5 @@
-"""The golden cache (gpudash/golden_cache.py): keyed by the model and the code, never trusted when unreadable,
-never touching a file it did not write; that a render reads back the same bytes is
+"""The golden cache (gpudash/render/golden/orchestrate/cache.py): keyed by the model and the code, never trusted
+when unreadable, never touching a file it did not write; that a render reads back the same bytes is
 tests/integration/test_golden_cache.py."""
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import os
 
 import pytest
 
-from gpudash import golden_cache
 from gpudash.base import layout
 from gpudash.render import golden
+from gpudash.render.golden.orchestrate import cache as golden_cache
 
 
 @pytest.fixture(scope="module")
@@ -109,10 +109,19 @@ def test_validate_reads_the_cache_and_fills_it(cache, example_model, monkeypatch
     """``validate`` takes the golden tests from the cache as a render does; without an entry it emits them once and
     keeps them (what a render or validate of the same model reads next)."""
     from gpudash import cli
+    from gpudash.render.golden.orchestrate import schedule
 
     emitted = []
-    monkeypatch.setattr(cli, "_golden_texts", lambda model, progress=None: emitted.append(model) or golden_cache.store(
-        model, texts) or texts)
+
+    class Emitted:  # what an emission of ``model`` does: its text, kept in the cache
+        def __init__(self, model, jobs):
+            emitted.append(model)
+
+        def result(self, progress=None):
+            golden_cache.store(emitted[-1], texts)
+            return texts
+
+    monkeypatch.setattr(schedule, "Emission", Emitted)
     assert cli.main(["validate", "--example"]) == 0
     assert len(emitted) == 1 and golden_cache.load(example_model) == texts
     assert cli.main(["validate", "--example"]) == 0

@@ -12,10 +12,11 @@ import copy
 
 import pytest
 
-from gpudash import cli, golden_cache
+from gpudash import cli
 from gpudash.base.errors import GenerationError
 from gpudash.model import series as names
 from gpudash.render import grafana
+from gpudash.render.golden.orchestrate import cache as golden_cache
 from gpudash.render.grafana import dashboards, isolation, panels, uids
 
 NS = "team-a"

@@ -39,6 +39,9 @@ FOLDERS = {
                                   "the pruner's objects, golden tests)"),
     "gpudash.render.targets": ("delivery", "render wing: content -> the files of each delivery target, the deploy/ "
                                            "destinations"),
+    "gpudash.render.golden.orchestrate": ("golden run", "render wing: a render's golden tests: the golden cache, "
+                                                        "emitted across every core by forked workers, handed to the "
+                                                        "writer as deferred files"),
     "gpudash.render.writer": ("writer", "render wing: the one writer (serialise, stage, manifest); never decides "
                                         "content"),
     "gpudash.ops": ("ops", "operations wing: report, doctor, prune, demo, mock, grafana-bootstrap, the promtool "
@@ -55,8 +58,9 @@ MAY_IMPORT = {
     "content": _BELOW_WINGS | {"content"},
     "delivery": {"base", "promql", "model", "content", "delivery"},
     "writer": {"base"},
-    "ops": _BELOW_WINGS | {"content", "delivery", "writer", "ops"},
-    "cli": _BELOW_WINGS | {"content", "delivery", "writer", "ops", "cli"},
+    "golden run": _BELOW_WINGS | {"content", "writer", "golden run"},
+    "ops": _BELOW_WINGS | {"content", "delivery", "writer", "golden run", "ops"},
+    "cli": _BELOW_WINGS | {"content", "delivery", "writer", "golden run", "ops", "cli"},
 }
 # pyproject extras: only the operations wing and the CLI import them
 RUNTIME_PACKAGES = ("requests", "jinja2", "kubernetes")
@@ -302,8 +306,8 @@ def layer_table() -> str:
         path = prefix.replace(".", "/") + ("/" if (PACKAGE.parent / prefix.replace(".", "/")).is_dir() else ".py")
         below = ", ".join(sorted(MAY_IMPORT[layer_] - {layer_}))
         rows.append(f"| `{path}` | {layer_} | {what} | {below or 'nothing else'} |")
-    rows.append(f"| `gpudash/*.py` | cli | the commands: argument parsing, dispatch, the forked golden render, "
-                f"the golden cache | {', '.join(sorted(MAY_IMPORT['cli'] - {'cli'}))} |")
+    rows.append(f"| `gpudash/*.py` | cli | the commands: argument parsing, dispatch, exit codes "
+                f"| {', '.join(sorted(MAY_IMPORT['cli'] - {'cli'}))} |")
     return "\n".join(rows)
 
 

@@ -109,34 +109,54 @@ def _outputs(s: sc.Scenario, model: Model) -> list[tuple[str, str]]:
     return [(layout.golden_test(s.name, kind), kind) for kind in kinds]
 
 
+def catalogue(model: Model, directory: Path = SCENARIO_DIR) -> tuple[list[sc.Scenario], dict[str, str]]:
+    """The scenarios ``model`` can run, in the catalogue's order, and {name: why not} of the others (none of either
+    when no scenario can run: :func:`index` says why)."""
+    return ([], {}) if _whole_minutes(model) else sc.load(model, directory)
+
+
 def emit_paths(model: Model, directory: Path = SCENARIO_DIR) -> list[str]:
     """The paths :func:`emit_tests` writes, without emitting them (the catalogue is read, nothing simulated)."""
-    if _whole_minutes(model):
-        return [layout.GOLDEN_INDEX]
-    return [*(path for s in sc.load(model, directory)[0] for path, _ in _outputs(s, model)), layout.GOLDEN_INDEX]
+    return [*(path for s in catalogue(model, directory)[0] for path, _ in _outputs(s, model)), layout.GOLDEN_INDEX]
+
+
+def scenario_tests(s: sc.Scenario, model: Model) -> dict[str, dict]:
+    """{output path: promtool test file data} of scenario ``s``: independent of every other scenario, so they may
+    be emitted in any order and in any process. The simulation's caches are cleared after it."""
+    ref = Reference(s, model)
+    files = {path: _file(kind, s, model, ref) for path, kind in _outputs(s, model)}
+    clear_caches()
+    return files
+
+
+def index(model: Model, scenarios: list[sc.Scenario], skipped: dict[str, str]) -> dict:
+    """The index file's data (:data:`gpudash.base.layout.GOLDEN_INDEX`): what each scenario protects and its files,
+    or why it was skipped; a model no scenario can run gets why (its rules are still checked by ``promtool check
+    rules``)."""
+    why = _whole_minutes(model)
+    if why:
+        return {"scenarios": {}, "skipped_all": why}
+    entries: dict[str, dict[str, object]] = {name: {"skipped": why} for name, why in skipped.items()}
+    for s in scenarios:
+        entries[s.name] = {"protects": s.protects,
+                           "files": [path.removeprefix(f"{layout.TESTS}/") for path, _ in _outputs(s, model)]}
+    return {"scenarios": dict(sorted(entries.items()))}
 
 
 def emit_tests(model: Model, directory: Path = SCENARIO_DIR, progress=None) -> dict[str, dict]:
-    """{output path: promtool test file data} for every scenario ``model`` can run, plus the index;
-    ``progress(done, total, scenario)`` is told of each scenario started (the CLI's progress).
+    """{output path: promtool test file data} for every scenario ``model`` can run, in the catalogue's order, plus
+    the index; ``progress(done, total, scenario)`` is told of each scenario started. One process; a render spreads
+    the scenarios over every core (:mod:`gpudash.render.golden.orchestrate`).
 
     Scenarios are written in whole minutes: a model whose resolution or push interval is not a whole number
-    of minutes gets the index only, saying why (its rules are still checked by ``promtool check rules``)."""
-    why = _whole_minutes(model)
-    if why:
-        return {layout.GOLDEN_INDEX: {"scenarios": {}, "skipped_all": why}}
-    scenarios, skipped = sc.load(model, directory)
+    of minutes gets the index only, saying why."""
+    scenarios, skipped = catalogue(model, directory)
     out: dict[str, dict] = {}
-    index: dict[str, dict[str, object]] = {name: {"skipped": why} for name, why in skipped.items()}
     for done, s in enumerate(scenarios):
         if progress:
             progress(done, len(scenarios), s.name)
-        ref = Reference(s, model)
-        files = [(path, _file(kind, s, model, ref)) for path, kind in _outputs(s, model)]
-        out.update(files)
-        clear_caches()
-        index[s.name] = {"protects": s.protects, "files": [path.removeprefix(f"{layout.TESTS}/") for path, _ in files]}
-    out[layout.GOLDEN_INDEX] = {"scenarios": dict(sorted(index.items()))}
+        out.update(scenario_tests(s, model))
+    out[layout.GOLDEN_INDEX] = index(model, scenarios, skipped)
     return out
 
 

@@ -5,6 +5,7 @@ model. They depend only on the model and on gpudash's own code and scenario cata
 text under a key of both -- sha256 of the model's ``repr`` (a frozen dataclass of sorted tuples: deterministic)
 and of every file of the installed package -- and a later render with the same key reads them back instead of
 emitting them: the same bytes (tests/integration/test_golden_cache.py). Any other model or code is another key.
+Render, validate and test read and fill it through :mod:`gpudash.render.golden.orchestrate.schedule`.
 
 Where: ``$GPUDASH_CACHE``, else ``$XDG_CACHE_HOME/gpudash``, else ``~/.cache/gpudash``; ``GPUDASH_CACHE=off``
 turns it off. Only files named ``golden-<key>.json.gz`` there are read, written or removed; the newest
@@ -35,6 +36,8 @@ from gpudash.base.capped import read_capped
 from gpudash.base.errors import GpudashError
 from gpudash.model.types import Model, Outputs
 from gpudash.model.vendors import VENDORS
+from gpudash.render.golden.emit import emit_paths
+from gpudash.render.writer import owned_path
 
 ENV = "GPUDASH_CACHE"
 OFF = "off"
@@ -135,13 +138,10 @@ def _read(path: Path, model: Model) -> tuple[dict[str, str] | None, str | None]:
 def _foreign(data: dict[str, str], model: Model, path: Path) -> str | None:
     """What makes ``data`` something else than ``model``'s golden test files, else None: a path checked like the
     manifest's and only where golden tests go (tests/golden-*.test.yaml, the index), then the exact set of them."""
-    from gpudash.render import golden
-    from gpudash.render.writer import owned_path
-
     for rel in sorted(data):
         if not (owned_path(rel) and layout.is_golden(rel)):
             return f"{path}: holds {json.dumps(rel)}, not a golden test file's path"
-    wanted = set(golden.paths(model))
+    wanted = set(emit_paths(model))
     if set(data) != wanted:
         odd = sorted(set(data) ^ wanted)
         return f"{path}: not this model's golden test files ({len(odd)} differ, e.g. {odd[0]})"

@@ -1,0 +1,5 @@
+"""How a render, validate and test get their golden tests: the golden cache (cache.py), forked workers
+(workers.py), and the emission schedule that uses both and hands the files to the writer (schedule.py)."""
+from gpudash.render.golden.orchestrate.schedule import ForRender, jobs, texts
+
+__all__ = ["ForRender", "jobs", "texts"]

@@ -1,0 +1,122 @@
+"""The golden tests of a render (and of validate and test): read from the golden cache, else emitted across every
+core, and handed to the writer.
+
+Emitting them replays every scenario of the catalogue through the reference model: seconds of CPU whatever the
+number of tenants. Each scenario's files depend on nothing but the scenario and the model
+(:func:`gpudash.render.golden.emit.scenario_tests`), so ``jobs`` forked workers (:mod:`.workers`) emit them, the
+longest scenarios first, and their text is merged in the catalogue's order: the same bytes as one process emits
+(``--jobs 1``, or where there is no fork). A render starts the workers as soon as its model is loaded and builds
+and writes everything else meanwhile: the golden files reach the writer as deferred files
+(:mod:`gpudash.base.deferred`), which sort after every other output (``tests/``), so the writer seldom waits; the
+first one it waits for shows the scenarios finishing on the progress bar. The text is then kept in the golden
+cache (:mod:`.cache`) for the next render of the same model by the same code.
+"""
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable
+
+from gpudash.base.deferred import Deferred
+from gpudash.base.layout import GOLDEN_INDEX
+from gpudash.base.progress import Progress
+from gpudash.model.types import Model
+from gpudash.render.golden import emit
+from gpudash.render.golden.orchestrate import cache
+from gpudash.render.golden.orchestrate.workers import Workers, available
+from gpudash.render.writer import serialise
+from gpudash.simulation.scenario import Scenario
+
+Step = Callable[[int, int, str], None]  # progress(done, total, what)
+
+
+def jobs(requested: int | None) -> int:
+    """The workers of ``--jobs N`` (None: one per CPU)."""
+    return requested or os.cpu_count() or 1
+
+
+class Emission:
+    """The golden test files' text of ``model`` ({path: text}), emitted by ``jobs`` forked workers started now (in
+    this process when :meth:`result` is first asked, with one job or without fork)."""
+
+    def __init__(self, model: Model, jobs: int):
+        self.model = model
+        self.scenarios, self.skipped = emit.catalogue(model)
+        self._texts: dict[str, str] | None = None
+        longest_first = sorted(range(len(self.scenarios)), key=lambda i: -self.scenarios[i].duration)
+        forked = jobs > 1 and len(self.scenarios) > 1 and available()
+        fn = functools.partial(_scenario_texts, model, self.scenarios)
+        self._workers = Workers(fn, longest_first, jobs) if forked else None
+
+    def result(self, progress: Step | None = None) -> dict[str, str]:
+        """Every file's text, waited for (``progress`` is told of each scenario), and kept in the golden cache."""
+        if self._texts is None:
+            try:
+                done = self._emitted(progress or (lambda *step: None))
+            finally:
+                self.close()
+            texts = {path: text for i in range(len(self.scenarios)) for path, text in done[i].items()}
+            texts[GOLDEN_INDEX] = serialise(GOLDEN_INDEX, emit.index(self.model, self.scenarios, self.skipped))
+            cache.store(self.model, texts)
+            self._texts = texts
+        return self._texts
+
+    def _emitted(self, progress: Step) -> dict[int, dict[str, str]]:
+        """{scenario's place in the catalogue: its files' text}."""
+        total, done = len(self.scenarios), {}  # type: tuple[int, dict[int, dict[str, str]]]
+        if self._workers is None:
+            for i, s in enumerate(self.scenarios):
+                progress(i, total, s.name)
+                done[i] = _scenario_texts(self.model, self.scenarios, i)
+            return done
+        while len(done) < total:
+            i, texts = self._workers.next()
+            done[i] = texts
+            progress(len(done), total, self.scenarios[i].name)
+        return done
+
+    def close(self) -> None:
+        """End the workers (a render that fails before it writes the golden files)."""
+        if self._workers is not None:  # kept: a result asked again after a failure fails again, never re-emits
+            self._workers.close()
+
+
+def _scenario_texts(model: Model, scenarios: list[Scenario], i: int) -> dict[str, str]:
+    """The files' text of the ``i``-th scenario (a worker's task)."""
+    return {path: serialise(path, data) for path, data in emit.scenario_tests(scenarios[i], model).items()}
+
+
+def texts(model: Model, label: str, jobs: int) -> dict[str, str]:
+    """The golden test files' text: from the golden cache when this code made them for this model before, else
+    emitted now on a progress bar labelled ``label`` (validate and test)."""
+    cached = cache.load(model)
+    if cached is not None:
+        return cached
+    emission = Emission(model, jobs)
+    with Progress(f"{label}: golden tests") as progress:
+        return emission.result(progress)
+
+
+class ForRender:
+    """A render's golden test files: :attr:`files` ({path: text, or a deferred file the writer builds}) and the
+    workers emitting them meanwhile, if the cache had none; :meth:`close` ends them (before the output's lock is
+    freed: a forked worker shares its descriptor)."""
+
+    def __init__(self, model: Model, jobs: int):
+        cached = cache.load(model)  # the same model rendered by the same code before: the same tests
+        self.emission = None if cached is not None else Emission(model, jobs)
+        self.waiting = Progress("render: golden tests")
+        self.files: dict[str, object] = {**cached} if cached is not None else {
+            path: Deferred(_golden_file, (self.emission, path, self.waiting)) for path in emit.emit_paths(model)}
+
+    def close(self) -> None:
+        self.waiting.close()
+        if self.emission is not None:
+            self.emission.close()
+
+
+def _golden_file(emission: Emission, path: str, progress: Progress) -> str:
+    """One golden file, as the writer reaches it: the first one waited for shows the scenarios on ``progress``."""
+    texts = emission.result(progress)
+    progress.close()
+    return texts[path]
