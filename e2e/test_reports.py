@@ -778,9 +778,10 @@ def test_reports_match_the_reference_model_on_every_golden_scenario(golden_hub):
                     want_sources.setdefault((base + h * 3600, c, n), set()).add(source)
         if ccsp.sources != {k: tuple(sorted(v)) for k, v in want_sources.items()}:
             failures.append(f"{s.name}: CCSP sources {ccsp.sources} != reference {want_sources}")
-        down = any(names.FROM_EXPORTER_DOWN in v for v in want_sources.values())
-        if down != any("dcgm-exporter was down" in w for w in ccsp.warnings):
-            failures.append(f"{s.name}: exporter-down warning {ccsp.warnings}, expected: {down}")
+        for source, why in nodes.POSSIBLY_LOW.items():  # exporter_down, init_unseen: each named in its warning
+            flagged = any(source in v for v in want_sources.values())
+            if flagged != any(why in w for w in ccsp.warnings):
+                failures.append(f"{s.name}: {source} warning {ccsp.warnings}, expected: {flagged}")
         want_lines = {k: v for k, v in want_lines.items() if v[0] > 1e-12}
         if got_lines.keys() != want_lines.keys() or any(
                 abs(got_lines[k][i] - want_lines[k][i]) > 1e-6 * max(1.0, want_lines[k][i])

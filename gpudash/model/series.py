@@ -49,6 +49,9 @@ FROM_ATTRIBUTION = "attribution"
 FROM_BOUND = "bound"
 # as FROM_ATTRIBUTION, but no dcgm-exporter series of the node was seen: the bound only, possibly low (flagged)
 FROM_EXPORTER_DOWN = "exporter_down"
+# as FROM_ATTRIBUTION, but a regular init container keeps NVIDIA fractions for its pod that no exporter names (kubelet
+# reuses them for no listed container) and the node shows GPUs not counted: they may sit there, possibly low (flagged)
+FROM_INIT_UNSEEN = "init_unseen"
 
 
 @dataclass(frozen=True)
@@ -125,9 +128,10 @@ STEPS_OBSERVED = _series(
 NODE_ACTIVE_GPUS_MAX = _series(
     "node:gpudash_gpus_active:max_previous_hour", SPOKE, ("cluster", "node", ACTIVE_FROM_LABEL),
     "Most GPUs active at any spoke step of the previous clock hour, per node (CCSP); `active_from` says "
-    f"what gave the figure: allocation, attribution, bound, or exporter_down (the bound while {FRACTION_EXPORTERS} "
-    "was not seen: flagged by report nodes).", detail=(ACTIVE_FROM_LABEL,),
-    sentinel=True)
+    f"what gave the figure: allocation, attribution, bound, exporter_down (the bound while {FRACTION_EXPORTERS} "
+    "was not seen) or init_unseen (a regular init container keeps MIG slices or replicas no exporter "
+    "names, and the node has GPUs not counted); report nodes flags the last two as possibly low.",
+    detail=(ACTIVE_FROM_LABEL,), sentinel=True)
 POD_ACTIVITY_MAX = _series(
     "namespace_pod:gpudash_gpu_activity:max", SPOKE, (*POD, "gpu_model"),
     "Peak GPU activity ratio (0-1) per pod over the push window.")
@@ -158,7 +162,7 @@ TIER_ALLOCATED = _series(
     "recorded, which the step heartbeat needs (spoke_tier: policy).", sentinel=True)
 TIER_NODE_ACTIVE = _series(
     "node:gpudash_gpus_active:step", SPOKE_TIER, ("cluster", "node", ACTIVE_FROM_LABEL),
-    "Active GPUs per node at one spoke step (allocation, attribution, bound or exporter_down): the hourly "
+    "Active GPUs per node at one spoke step (allocation, attribution, bound, exporter_down, init_unseen): the hourly "
     "per-node maximum's input, and a sentinel row when the step's GPU equivalents were recorded, which the step "
     "heartbeat needs (spoke_tier: policy).", detail=(ACTIVE_FROM_LABEL,), sentinel=True)
 TIER_POD_KINDS = _series(
@@ -272,8 +276,10 @@ CCSP_NODE_GPUS = _series(
 CCSP_NODE_SOURCES = _series(
     "cluster_node_source:gpudash_gpus_active:max_last_hour", HUB, ("cluster", "node", ACTIVE_FROM_LABEL),
     "CCSP: the most GPUs active on each node during the last complete clock hour per source of the count "
-    "(active_from: allocation, attribution, bound, exporter_down). An exporter_down row flags a node counted by "
-    f"the compute-share bound while {FRACTION_EXPORTERS} was not seen: possibly low, and `report nodes` says so.",
+    "(active_from: allocation, attribution, bound, exporter_down, init_unseen). An exporter_down row flags a node "
+    f"counted by the compute-share bound while {FRACTION_EXPORTERS} was not seen, an init_unseen row one where a "
+    "regular init container keeps MIG slices or replicas no exporter names, on GPUs that may not be counted: possibly "
+    "low, and `report nodes` says so.",
     detail=(ACTIVE_FROM_LABEL,))
 CCSP_ACTIVE_NODES = _series(
     "cluster:gpudash_nodes_active:last_hour", HUB, ("cluster",),

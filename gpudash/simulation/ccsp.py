@@ -89,6 +89,24 @@ class CcspCounts:
         attributes = vendors.vendor(self.s.node(cluster, node).vendor).attributes_fractions
         return attributes and self._scrape_seen(EXPORTERS, minute) is not None
 
+    def init_kept(self, minute: int) -> set[tuple]:
+        """{(cluster, node)} where a pod holding NVIDIA fractions there by the allocation at ``minute`` has a regular
+        init container that requested more of an NVIDIA resource than its listed containers together: kubelet keeps
+        those devices for the pod, and no exporter names a pod on them (contract section 5)."""
+        out = set()
+        for (cluster, ns, name, node, product, res, _, _), _ in self.pod_allocation(minute).items():
+            if self.kind(product, res) != "attribution":
+                continue
+            pod = next(p for p in self.s.pods if (p.cluster, p.namespace, p.name) == (cluster, ns, name))
+            listed: dict[str, int] = {}
+            for c in pod.visible_containers():
+                for r, q in c.requests:
+                    listed[r] = listed.get(r, 0) + q
+            kept = [r for c in pod.init_containers if not c.sidecar for r, q in c.requests if q > listed.get(r, 0)]
+            if any(vendors.vendor(self.s.node(cluster, node).vendor).owns(r) for r in kept):
+                out.add((cluster, node))
+        return out
+
     def allocation_bound(self, minute: int) -> dict[tuple, int]:
         """{(cluster, node): the fewest GPUs that can hold the allocation at ``minute``} (nodes with any)."""
         return {k: b for k, (w, f, *_) in self.node_loads(minute).items() if (b := math.ceil(w + f - 1e-9)) > 0}
@@ -96,14 +114,17 @@ class CcspCounts:
     def active_gpus(self, minute: int) -> dict[tuple, int]:
         """{(cluster, node, active_from): g(s)} for nodes with active GPUs, as the spoke measures them: whole units
         from the allocation; with NVIDIA fractions, whole + the physical GPUs dcgm-exporter shows them on
-        (:meth:`attributed_gpus`), at least the compute-share bound, or the bound alone while the exporter is not
-        seen ("exporter_down"); other fractions by the bound."""
-        attributed = self.attributed_gpus(minute)
+        (:meth:`attributed_gpus`), at least the compute-share bound, flagged "init_unseen" where a regular init
+        container keeps fractions no exporter names (:meth:`init_kept`) and the node has GPUs not counted, or the
+        bound alone while the exporter is not seen ("exporter_down"); other fractions by the bound."""
+        attributed, kept = self.attributed_gpus(minute), self.init_kept(minute)
         out = {}
         for (cluster, node), (whole, frac, kinds, _, _) in self.node_loads(minute).items():
             bound = math.ceil(whole + frac - 1e-9)
             if "attribution" in kinds and self.exporter_seen(cluster, node, minute):
                 value, source = max(bound, round(whole) + attributed.get((cluster, node), 0)), names.FROM_ATTRIBUTION
+                if (cluster, node) in kept and value < self.s.node(cluster, node).count:
+                    source = names.FROM_INIT_UNSEEN
             elif "attribution" in kinds:
                 value, source = bound, names.FROM_EXPORTER_DOWN
             else:

@@ -14,7 +14,7 @@ from tests.conftest import render_with_scenarios
 
 # every scenario whose figures read the GPU exporters' pod attribution
 SCENARIOS = ("ccsp-idle-amd", "ccsp-idle-exporter-pod", "ccsp-init-sidecar", "ccsp-mig-attributed",
-             "energy-busy-idle", "mig-mixed-shared", "time-sliced-shared", "amd-gpu")
+             "ccsp-mig-init-unseen", "energy-busy-idle", "mig-mixed-shared", "time-sliced-shared", "amd-gpu")
 
 
 @pytest.fixture(scope="module")

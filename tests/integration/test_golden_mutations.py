@@ -48,6 +48,8 @@ def _cluster_level_gate(text: str) -> str:
     return yaml.safe_dump(data)
 
 
+# the init-kept flag's guard: the node's GPUs shown > its count (gpudash.render.rules.active_gpus.node_active)
+_KEPT_WHEN = '")) > on (cluster, node) sum by (cluster, node)'
 # name -> (rule file, edit of its text, scenarios that must catch it)
 MUTATIONS = {
     "no Running filter": (TIER, lambda t: t.replace(',phase="Running"', ""), ["succeeded-lingers", "failed-lingers"]),
@@ -64,6 +66,12 @@ MUTATIONS = {
     "energy counter may go down": (TIER, lambda t: t.replace(") >= 0) or (", ") >= -1e+30) or ("),
                                    ["energy-counter-reset"]),
     "MIG energy as a whole GPU": (TIER, lambda t: t.replace('"GPU_I_PROFILE"', '"GPU_I_PROFILE_none"'), ["mig-mixed"]),
+    # a larger init container's unnamed MIG slices: counted as certain, or flagged where every GPU is counted
+    "init-kept slices as certain": (TIER, lambda t: t.replace(f'"{names.FROM_ATTRIBUTION}/1/1"',
+                                                              f'"{names.FROM_ATTRIBUTION}/1/none"'),
+                                    ["ccsp-mig-init-unseen"]),
+    "init-kept flag with every GPU counted": (TIER, lambda t: t.replace(_KEPT_WHEN, _KEPT_WHEN.replace(">", ">=")),
+                                              ["ccsp-init-sidecar"]),
 }
 
 

@@ -2,6 +2,7 @@
 docs/billing-contract.md (never from running the code)."""
 import pytest
 
+from gpudash.model import series as names
 from gpudash.model.types import (
     Alerts,
     Billing,
@@ -247,6 +248,25 @@ def test_ccsp_mig_init_slices_on_a_second_gpu_count_by_the_bound():
     assert ref.defined_gpus(30) == {("east", "n1"): 2}
 
 
+def test_ccsp_mig_init_slices_on_a_gpu_with_no_visible_slice_are_flagged():
+    # filler: 6 of GPU 0's slices until 20m; from 10m init 3 / app 1: the app's slice is GPU 0's last, the init
+    # container keeps 2 on GPU 1. After 20m the exporter shows GPU 0 only and the bound ceil(3/7) is 1, while the pod
+    # holds slices on both GPUs: counted 1, flagged init_unseen (hour 1). Alone on the node (second scenario) the
+    # kept slices sit beside the app's: 1 is the definition, and the flag still says only "possibly low".
+    node = [{"name": "n1", "gpu": {"mig": True}, "count": 2, "mig": {"strategy": "mixed", "layout": {"1g": 7}}}]
+    warmup = pod([{"at": "10m", "phase": "Running"}], [{"mig-1g": 1}], init=[{"mig-1g": 3}])
+    filler = pod([{"at": "0m", "phase": "Running"}, {"at": "20m", "phase": "Succeeded"}], [{"mig-1g": 6}],
+                 name="filler")
+    ref = Reference(scenario([filler, warmup], node, duration="2h"), MODEL)
+    # hour 0: the bound ceil(9/7) while GPU 0 is full, then 1 flagged
+    assert ref.node_max_by_source(0) == {("east", "n1", "attribution"): 2, ("east", "n1", names.FROM_INIT_UNSEEN): 1}
+    assert ref.node_max_by_source(1) == {("east", "n1", names.FROM_INIT_UNSEEN): 1}
+    assert ref.defined_gpus(90) == {("east", "n1"): 2}
+    alone = Reference(scenario([warmup], node, duration="2h"), MODEL)
+    assert alone.node_max_by_source(1) == {("east", "n1", names.FROM_INIT_UNSEEN): 1}
+    assert alone.defined_gpus(90) == {("east", "n1"): 1}
+
+
 def test_ccsp_exporter_down_keeps_the_bound_and_says_so():
     node = [{"name": "n1", "gpu": {"mig": True}, "count": 2, "mig": {"strategy": "mixed", "layout": {"1g": 7}}}]
     s = scenario([pod([{"at": "0m", "phase": "Running"}], [{"mig-1g": 6}], name="big"),
@@ -274,19 +294,26 @@ def test_scraped_labels_as_prometheus_stores_them():
 def test_ccsp_measured_equals_the_definition_in_every_golden_scenario():
     """Where no scrape is lost, the count the spoke measures (the reference's :meth:`active_gpus`, what every golden
     test expects) is seed 000's definition at every minute of every golden scenario: the physical GPUs a device of
-    which the device plugin handed to a Running pod (:meth:`defined_gpus`). Lost scrapes are the faults' own stories
-    (exporter_down is flagged)."""
+    which the device plugin handed to a Running pod (:meth:`defined_gpus`), except where a larger init container's
+    fractions no exporter names may sit on a GPU not counted: there it is at most the definition, flagged
+    init_unseen. Lost scrapes are the faults' own stories (exporter_down is flagged)."""
     from gpudash.model import load_bundled_example
     from gpudash.render.golden.emit import SCENARIO_DIR
 
     model = load_bundled_example()
-    checked = 0
+    checked = flagged = 0
     for s in sc.load(model, SCENARIO_DIR)[0]:
         if s.faults or s.hub_only:
             continue
         ref = Reference(s, model)
         for minute in range(s.duration):
-            measured = {(c, n): g for (c, n, _), g in ref.active_gpus(minute).items()}
-            assert measured == ref.defined_gpus(minute), (s.name, minute)
+            active = ref.active_gpus(minute)
+            measured = {(c, n): g for (c, n, _), g in active.items()}
+            defined = ref.defined_gpus(minute)
+            unseen = {(c, n) for (c, n, source) in active if source == names.FROM_INIT_UNSEEN}
+            flagged += len(unseen)
+            for c, n in unseen:  # a lower bound, flagged: the rest may sit on the GPUs not counted
+                assert measured.pop((c, n)) <= defined.pop((c, n)) <= s.node(c, n).count, (s.name, minute)
+            assert measured == defined, (s.name, minute)
         checked += 1
-    assert checked >= 30
+    assert checked >= 30 and flagged

@@ -301,6 +301,22 @@ def test_nodes_formats():
     assert "ACTIVE NODES" in presentation.nodes_table(nodes_report())
 
 
+def test_nodes_names_each_possibly_low_node_hour():
+    """exporter_down and init_unseen rows make a node-hour's count a lower bound: each source its own warning."""
+    from gpudash.model import series as names
+    from gpudash.ops.report import nodes
+
+    per_node = {(START, "east", "gpu-1"): 1, (START + H, "east", "gpu-1"): 1, (START, "west", "mig-1"): 2}
+    sources = {(START, "east", "gpu-1"): {names.FROM_INIT_UNSEEN, names.FROM_ATTRIBUTION},
+               (START + H, "east", "gpu-1"): {names.FROM_INIT_UNSEEN}, (START, "west", "mig-1"): {names.FROM_BOUND},
+               (START + 2 * H, "east", "gpu-2"): {names.FROM_EXPORTER_DOWN}}  # no GPU active: no row, no warning
+    (unseen,) = nodes._possibly_low(sources, per_node)
+    assert unseen.startswith("2 node-hour(s) " + nodes.POSSIBLY_LOW[names.FROM_INIT_UNSEEN] + ": east/gpu-1 at ")
+    sources[(START, "west", "mig-1")].add(names.FROM_EXPORTER_DOWN)
+    down, unseen = nodes._possibly_low(sources, per_node)
+    assert "dcgm-exporter was down" in down and "west/mig-1" in down and "west" not in unseen
+
+
 def test_idle_formats():
     w = IdleWorkload("east", "team-a", "Notebook", "nb-alice", ["notebook-0"], 1.0, {"nvidia_com_gpu": 1.0},
                      t("2026-02-01T00:00:00Z"), 3.2, 0)

@@ -3,9 +3,10 @@
 Read from ``cluster_node:gpudash_gpus_active:max_last_hour`` (the most GPUs allocated to Running pods on the
 node at any spoke step of the hour: whole GPUs from the allocation, MIG slices and time-sliced replicas on the
 physical GPUs dcgm-exporter attributes to their pods, at least the compute-share bound), with each node-hour's
-sources (``active_from``: allocation, attribution, bound, exporter_down) from
-``cluster_node_source:gpudash_gpus_active:max_last_hour``; a node-hour with exporter_down is named in a warning
-(counted by the bound while dcgm-exporter was not seen: possibly low). A node is active in an hour when that
+sources (``active_from``: allocation, attribution, bound, exporter_down, init_unseen) from
+``cluster_node_source:gpudash_gpus_active:max_last_hour``; a node-hour with exporter_down (counted by the bound while
+dcgm-exporter was not seen) or init_unseen (a larger init container's fractions no exporter names, perhaps on a GPU
+not counted) is named in a warning: possibly low. A node is active in an hour when that
 maximum is at least 1; the hour's ``active_gpus`` is the sum of
 the per-node maxima over the fleet (docs/billing-contract.md section 5). The ``summary`` has one row per clock
 hour for which at least one cluster pushed its figures (``cluster:gpudash_billed_hour:start_timestamp``), zeros
@@ -50,6 +51,27 @@ class NodesReport:
         }
 
 
+# the sources that make a node-hour's count a lower bound, and why (docs/billing-contract.md section 5)
+POSSIBLY_LOW = {
+    names.FROM_EXPORTER_DOWN: f"counted by the compute-share bound while {names.FRACTION_EXPORTERS} was down "
+                              "(possibly low; MIG slices or time-sliced replicas)",
+    names.FROM_INIT_UNSEEN: "holding a larger init container's MIG slices or time-sliced replicas that no exporter "
+                            "names, on GPUs that may not be counted (possibly low)",
+}
+
+
+def _possibly_low(sources: dict[tuple[int, str, str], set[str]], per_node: dict) -> list[str]:
+    """One warning per :data:`POSSIBLY_LOW` source naming the node-hours counted with it."""
+    out = []
+    for source, why in POSSIBLY_LOW.items():
+        hit = sorted(k for k, v in sources.items() if source in v and k in per_node)
+        if hit:
+            where = sorted({f"{c}/{n}" if c else n for _, c, n in hit})
+            out.append(f"{len(hit)} node-hour(s) {why}: {', '.join(where)} at "
+                       f"{common.describe_hours(sorted({h for h, _, _ in hit}))}")
+    return out
+
+
 def fetch(prom: Prometheus, model: Model, start: int, end: int, cluster: str | None = None,
           now: float | None = None, progress=None) -> NodesReport:
     now = time.time() if now is None else now
@@ -74,13 +96,7 @@ def fetch(prom: Prometheus, model: Model, start: int, end: int, cluster: str | N
     for labels, hour, _ in data["sources"]:
         key = (hour, labels.get("cluster", ""), labels.get("node", ""))
         sources.setdefault(key, set()).add(labels.get(names.ACTIVE_FROM_LABEL, ""))
-    down = sorted(k for k, v in sources.items() if names.FROM_EXPORTER_DOWN in v and k in per_node)
-    if down:
-        where = sorted({f"{c}/{n}" if c else n for _, c, n in down})
-        warnings.append(f"{len(down)} node-hour(s) counted by the compute-share bound while "
-                        f"{names.FRACTION_EXPORTERS} was down "
-                        f"(possibly low; MIG slices or time-sliced replicas): {', '.join(where)} at "
-                        f"{common.describe_hours(sorted({h for h, _, _ in down}))}")
+    warnings += _possibly_low(sources, per_node)
     pushed = common.pushed_hours(data["pushed"])
     clusters = model.clusters if cluster is None else (cluster,)
     answered = {h for c, hours in pushed.items() if cluster is None or c == cluster for h in hours}

@@ -14,6 +14,8 @@ from gpudash.model.pricing import ksm_resource, skus
 from gpudash.model.types import Model
 from gpudash.model.vendors import Vendor
 from gpudash.promql import build as q
+from gpudash.render.rules.allocation import request_parts
+from gpudash.render.rules.pods import POD
 
 
 def _gpu_equivalents(node_res: str, model: Model) -> str:
@@ -89,6 +91,26 @@ def _attributed_gpus(kinded: str, model: Model) -> str:
     return q.agg("count", ("cluster", "node"), q.agg("max", ("cluster", "node", *v.gpu_labels), held))
 
 
+def _init_kept(kinded: str, model: Model) -> str:
+    """1 per node where a pod holding NVIDIA fractions there by the allocation has a regular init container that
+    requested more of an NVIDIA resource than its listed containers (app containers and sidecars) together. kubelet's
+    device manager hands the init container its devices, reuses some for the app containers and keeps the rest for
+    the pod while it runs (kubernetes/kubernetes pkg/kubelet/cm/devicemanager/manager.go ``devicesToReuse``,
+    ``podDevices.devices``); the pod-resources API lists only the app containers and sidecars
+    (pkg/kubelet/apis/podresources/server_v1.go ``List``), the only ones dcgm-exporter names a pod for
+    (NVIDIA/dcgm-exporter internal/pkg/transformation/kubernetes.go ``iterateGPUDevices``): the rest shows as free,
+    on any GPU with room for it."""
+    app, init = request_parts(model)
+    per = q.labels((*POD, "node", "resource"))
+    kept = f"({init} > on {per} {app}) or ({init} unless on {per} {app})"
+    domain = re.escape(ksm_resource(_attributing().domain))
+    attributed = q.label_replace(kept, "gpudash_kept", "1", "resource", f"{domain}_.+")
+    attributed = f"({attributed} and on (gpudash_kept) {q.const_series(1, gpudash_kept='1')})"
+    holders = q.agg("max", ("cluster", "node", "namespace", "pod"), _of_kind(kinded, names.FROM_ATTRIBUTION))
+    held = f"{attributed} and on (cluster, node, namespace, pod) {holders}"
+    return q.agg("max", ("cluster", "node"), held) + " * 0 + 1"
+
+
 def pod_kinds(pods: str, model: Model) -> str:
     """``pods`` (units per pod, node, product and resource) as physical-GPU equivalents per pod, node and
     ``gpudash_kind`` (:func:`_kinded` summed): all that :func:`node_active` reads of the allocation. The spoke tier
@@ -112,8 +134,9 @@ def node_active(kinded: str, model: Model) -> str:
     :func:`pod_kinds` of the step's allocation."""
     node = ("cluster", "node")
     # per node and kind, its GPUs rounded up: whole GPUs, or the fractions' compute-share bound (a node has one
-    # vendor, so its fractions are all of one kind); each use of this evaluates the allocation again at every step,
-    # so the value and the source read it twice in all (Prometheus 2 grows worse than linearly with each copy)
+    # vendor, so its fractions are all of one kind); each use of this evaluates the allocation again at every step
+    # (Prometheus 2 grows worse than linearly with each copy): the value, the source, and the init-kept flag, which
+    # also reads the value once more (cheap with the spoke tier, where ``kinded`` is a recorded series)
     per_kind = f"ceil({q.agg('sum', (*node, 'gpudash_kind'), kinded)} - 1e-06)"
     attributed = q.label_replace(q.label_replace(_attributed_gpus(kinded, model), "gpudash_kind",
                                                  names.FROM_ATTRIBUTION, "", ""), "gpudash_part", "shown", "", "")
@@ -125,18 +148,24 @@ def node_active(kinded: str, model: Model) -> str:
     source = q.label_replace(f"topk by (cluster, node) (1, {ranked})", names.ACTIVE_FROM_LABEL, "$1", "gpudash_kind",
                              "(.+)")
     source = q.label_replace(source, names.ACTIVE_FROM_LABEL, names.FROM_ALLOCATION, "gpudash_kind", "whole")
-    # dcgm-exporter seen on the node now: any of its GPU series, held or not (an exporter down goes stale); every
-    # node holding GPU requests gets gpudash_seen 1 or 0 (from plain selectors, so the source is read once)
+    # dcgm-exporter seen on the node now: its GPUs, held or not (an exporter down goes stale); every node holding GPU
+    # requests gets gpudash_seen 1 or 0, and gpudash_kept 1 where a larger init container's unnamed fractions may sit
+    # on a GPU the figure does not count (from plain selectors, so the source is read once)
     v = _attributing()
-    seen = q.agg("count", node, gx.on_node(q.agg("max", ("cluster", *v.host_labels), q.selector(
+    seen = q.agg("count", node, gx.on_node(q.agg("max", ("cluster", *v.host_labels, *v.gpu_labels), q.selector(
         v.metric(model.sources, v.attribution), gx.job(gx.exporter(model.sources, v)))), v))
-    requests = ksm.any_gpu_requests(model.sources)
-    presence = (f"{q.label_replace(f'{seen} * 0 + 1', 'gpudash_seen', '1', '', '')} or on (cluster, node) "
-                f"{q.label_replace(q.agg('max', node, f'({requests}) * 0'), 'gpudash_seen', '0', '', '')}")
-    keyed = q.call("label_join", f"{source} * on (cluster, node) group_left (gpudash_seen) ({presence})",
-                   q.quote("gpudash_src"), q.quote("/"), q.quote(names.ACTIVE_FROM_LABEL), q.quote("gpudash_seen"))
+    kept = f"({seen} > on (cluster, node) {value}) and on (cluster, node) {_init_kept(kinded, model)}"
+    nodes = q.agg("max", node, f"({ksm.any_gpu_requests(model.sources)}) * 0")
+    for flag, flagged in (("gpudash_seen", seen), ("gpudash_kept", kept)):
+        presence = (f"{q.label_replace(f'({flagged}) * 0 + 1', flag, '1', '', '')} or on (cluster, node) "
+                    f"{q.label_replace(nodes, flag, '0', '', '')}")
+        source = f"({source}) * on (cluster, node) group_left ({flag}) ({presence})"
+    keyed = q.call("label_join", source, q.quote("gpudash_src"), q.quote("/"), q.quote(names.ACTIVE_FROM_LABEL),
+                   q.quote("gpudash_seen"), q.quote("gpudash_kept"))
     source = q.label_replace(keyed, names.ACTIVE_FROM_LABEL, names.FROM_EXPORTER_DOWN, "gpudash_src",
-                             f"{names.FROM_ATTRIBUTION}/0")
+                             f"{names.FROM_ATTRIBUTION}/0/.")
+    source = q.label_replace(source, names.ACTIVE_FROM_LABEL, names.FROM_INIT_UNSEEN, "gpudash_src",
+                             f"{names.FROM_ATTRIBUTION}/1/1")
     labels = q.labels((*node, names.ACTIVE_FROM_LABEL))
     return (f"max by {labels} (({value}) * on (cluster, node) group_left ({names.ACTIVE_FROM_LABEL}) "
             f"(({source}) * 0 + 1))")

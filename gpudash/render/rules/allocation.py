@@ -14,9 +14,9 @@ from gpudash.promql import build as q
 from gpudash.render.rules.pods import POD, running
 
 
-def _effective_request(model: Model) -> str:
-    """Kubernetes' effective request per pod and GPU resource, node-bound only: max(sum over app containers and
-    restartable init containers (native sidecars), max over the other init containers).
+def request_parts(model: Model) -> tuple[str, str]:
+    """The two sides of Kubernetes' effective request per pod, node and GPU resource, node-bound only: the sum over
+    app containers and restartable init containers (native sidecars), and the max over the other init containers.
 
     Kubernetes adds each sidecar's request on top of the app containers (KEP-753; kubernetes/kubernetes
     pkg/api/v1/resource/helpers.go PodRequests); kube-state-metrics shows sidecars as
@@ -31,9 +31,14 @@ def _effective_request(model: Model) -> str:
     sidecar_of = f"on (cluster, namespace, pod, uid, container) {sidecar}"
     running = (f"{q.agg('max', each, ksm.gpu_requests(ksm.CONTAINER_REQUESTS, model.sources))}"
                f" or {q.agg('max', each, f'{init} and {sidecar_of}')}")
-    app = q.agg("sum", per_container, running)
-    init = q.agg("max", per_container, f"{init} unless {sidecar_of}")
-    app, init = (q.label_replace(e, "gpudash_part", part, "", "") for e, part in ((app, "app"), (init, "init")))
+    return q.agg("sum", per_container, running), q.agg("max", per_container, f"{init} unless {sidecar_of}")
+
+
+def _effective_request(model: Model) -> str:
+    """Kubernetes' effective request per pod and GPU resource (:func:`request_parts`): the larger part."""
+    per_container = (*POD, "node", "resource")
+    app, init = (q.label_replace(e, "gpudash_part", part, "", "") for e, part in zip(request_parts(model),
+                                                                                         ("app", "init")))
     return q.agg("max", per_container, f"{app} or {init}")
 
 
