@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from gpudash.base import kube
 from gpudash.base.yamlfmt import COMMENT, dump_json, json_text, strip_comments
-from gpudash.render import grafana, mixin
+from gpudash.render import grafana, overrides
 from gpudash.render.grafana import dashboards, tenant_board, uids
-from gpudash.render.mixin import jsonnet
 from gpudash.render.targets import artifacts
+from gpudash.render.targets.mixin import jsonnet
 from tests.thorough import examples
 
 
@@ -40,7 +40,7 @@ def test_each_tenant_dashboard_is_built_once_per_render(example_model, monkeypat
 
 def test_tenant_dashboards_do_not_read_the_sources(example_model):
     """Built from the model without its sources: the mixin's probe reuses them."""
-    probe = mixin._probe(example_model)
+    probe = overrides.probe_model(example_model)
     assert probe.sources != example_model.sources
     for t in example_model.tenants:
         assert _own(probe, t).text == _own(example_model, t).text

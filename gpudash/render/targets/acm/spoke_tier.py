@@ -11,6 +11,8 @@ namespace, into which a ManagedClusterSetBinding brings the clusters a Placement
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from gpudash.base import kube, layout
 from gpudash.base.errors import GenerationError
@@ -43,7 +45,7 @@ CEL_CLUSTER_NAME = "managedCluster.metadata.name"
 NO_TEMPLATES = {"policy.open-cluster-management.io/disable-templates": "true"}
 
 
-def _configuration_policy(name: str, compliance: str, prune: str, obj: dict) -> dict:
+def _configuration_policy(name: str, compliance: str, prune: str, obj: dict[str, Any]) -> dict[str, Any]:
     """A policy template: a ConfigurationPolicy enforcing ``obj`` with ``compliance`` (musthave/mustonlyhave)."""
     return {"objectDefinition": {
         "apiVersion": POLICY_API, "kind": "ConfigurationPolicy",
@@ -52,7 +54,7 @@ def _configuration_policy(name: str, compliance: str, prune: str, obj: dict) -> 
                  "object-templates": [{"complianceType": compliance, "objectDefinition": obj}]}}}
 
 
-def policy(tier: tuple[Group, ...], namespace: str) -> dict:
+def policy(tier: tuple[Group, ...], namespace: str) -> dict[str, Any]:
     """The Policy: the namespace (kept when the policy goes) and the tier's PrometheusRule of the ``tier`` groups
     (exactly as rendered, deleted with the policy)."""
     rule = prometheus_rule(NAME, tier)
@@ -64,12 +66,12 @@ def policy(tier: tuple[Group, ...], namespace: str) -> dict:
                     spec={"disabled": False, "remediationAction": "enforce", "policy-templates": templates})
 
 
-def cluster_selector(clusters) -> str:
+def cluster_selector(clusters: Iterable[str]) -> str:
     """The CEL expression true for exactly the ManagedClusters named in ``clusters``."""
     return f"{CEL_CLUSTER_NAME} in [{', '.join(json.dumps(c) for c in clusters)}]"
 
 
-def label_selector(clusters) -> dict:
+def label_selector(clusters: Sequence[str]) -> dict[str, Any]:
     """The label selector true for exactly the ManagedClusters whose ``name`` label names one of ``clusters``."""
     too_long = [c for c in clusters if len(c) > kube.LABEL_MAX]
     if too_long:
@@ -79,7 +81,7 @@ def label_selector(clusters) -> dict:
     return {"matchExpressions": [{"key": NAME_LABEL, "operator": "In", "values": list(clusters)}]}
 
 
-def placement(model: Model, namespace: str) -> dict:
+def placement(model: Model, namespace: str) -> dict[str, Any]:
     """Every managed cluster of the model (by its ManagedCluster name, or its ``name`` label on a hub older than
     ACM 2.14), from the bound clusterset."""
     selector = ({"celSelector": {"celExpressions": [cluster_selector(model.clusters)]}}
@@ -88,7 +90,7 @@ def placement(model: Model, namespace: str) -> dict:
                     spec={"clusterSets": [CLUSTER_SET], "predicates": [{"requiredClusterSelector": selector}]})
 
 
-def artifacts(model: Model, tier: tuple[Group, ...], namespace: str) -> dict[str, dict]:
+def artifacts(model: Model, tier: tuple[Group, ...], namespace: str) -> dict[str, dict[str, Any]]:
     """The ACM objects of the spoke tier's ``tier`` groups (none without the tier)."""
     if not tier:
         return {}
