@@ -173,10 +173,8 @@ def test_each_layer_imports_only_what_it_may():
 PACKAGING = {
     "gpudash.render.content": "the built content (Content)",
     "gpudash.render.overrides": "the mixin's _config selectors (their probe is built by content.build)",
-    "gpudash.render.rules": "rule groups as PrometheusRule objects, their namespace",
     "gpudash.render.rules.format": "Group, rule_file",
     "gpudash.render.rules.spoke_tier": "the spoke tier group's name",
-    "gpudash.render.alerts": "alert groups as a PrometheusRule",
     "gpudash.render.grafana.provisioning": "Grafana folders, datasources, provisioning files",
     "gpudash.render.grafana.tenant_board": "Board, a board's text in another format",
     "gpudash.render.grafana.uids": "folder uids",

@@ -18,9 +18,9 @@ from gpudash.base import kube, layout
 from gpudash.base.errors import GenerationError
 from gpudash.model.types import Model
 from gpudash.model.versions import ACM_CEL_SELECTOR, has_cel_selector
-from gpudash.render import rules
-from gpudash.render.rules import prometheus_rule, spoke_tier
+from gpudash.render.rules import spoke_tier
 from gpudash.render.rules.format import Group
+from gpudash.render.targets import prometheus_rule as single
 
 POLICY_API = "policy.open-cluster-management.io/v1"
 CLUSTER_GROUP = "cluster.open-cluster-management.io"
@@ -57,10 +57,10 @@ def _configuration_policy(name: str, compliance: str, prune: str, obj: dict[str,
 def policy(tier: tuple[Group, ...], namespace: str) -> dict[str, Any]:
     """The Policy: the namespace (kept when the policy goes) and the tier's PrometheusRule of the ``tier`` groups
     (exactly as rendered, deleted with the policy)."""
-    rule = prometheus_rule(NAME, tier)
+    rule = single.prometheus_rule(NAME, tier)
     if "{{" in str(rule):
         raise GenerationError(f"{NAME}: a rule holds '{{{{', which ACM's policy templates would read as a template")
-    templates = [_configuration_policy(f"{NAME}-namespace", "musthave", "None", rules.namespace()),
+    templates = [_configuration_policy(f"{NAME}-namespace", "musthave", "None", single.namespace()),
                  _configuration_policy(f"{NAME}-rules", "mustonlyhave", "DeleteIfCreated", rule)]
     return kube.obj(POLICY_API, "Policy", NAME, namespace, annotations=NO_TEMPLATES,
                     spec={"disabled": False, "remediationAction": "enforce", "policy-templates": templates})
