@@ -42,7 +42,7 @@ import yaml
 
 from gpudash.base import layout
 from gpudash.ops.mock.openmetrics import FamilyBuffer
-from gpudash.render import mco
+from gpudash.render.targets.acm import mco
 from gpudash.simulation.scenario import uid_of
 
 ALLOWLIST_FILE = layout.mco_configmap(mco.ALLOWLIST)

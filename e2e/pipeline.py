@@ -79,14 +79,15 @@ def spoke_rules_at_push_interval(rendered: Path, model: Model) -> Path:
 def render(model: Model, out: Path, rules_only: bool = False) -> Path:
     """The model's artifacts written to ``out`` (``rules_only``: just rules/, alerts/ and mco/, e.g. for models
     the golden test emitter cannot take)."""
-    from gpudash.render import alerts, mco, rules, writer
+    from gpudash.render import alerts, rules, writer
     from gpudash.render.rules import hub, spoke
     from gpudash.render.targets import artifacts
+    from gpudash.render.targets.acm import mco
 
     if rules_only:
         groups, tier = (spoke.group(model), hub.groups(model), alerts.hub_groups(model)), rules.tier_groups(model)
         files = {**rules.files(*groups[:2], tier), **alerts.files(model, groups[2]),
-                 **mco.objects(model, *groups, tier)}
+                 **mco.objects(model, *groups, tier, (alerts.allowlist_names(model), alerts.allowlist_matches(model)))}
     else:
         files = artifacts.generate(model)
     writer.apply(writer.plan(out, files))

@@ -110,7 +110,8 @@ def _build_model(data: Any, ctx: Ctx) -> Model:
 
 def _placement_labels(clusters: list[str], ctx: Ctx) -> None:
     """Before ACM 2.14 the spoke tier's Placement selects clusters by their ``name`` label, whose value holds at
-    most 63 characters (render/mco/spoke_tier.py label_selector): a longer cluster name could never get the tier."""
+    most 63 characters (render/targets/acm/spoke_tier.py label_selector): a longer cluster name could never get the
+    tier."""
     for i, cluster in enumerate(clusters):
         ctx.check(len(cluster) <= kube.LABEL_MAX, ("clusters", i),
                   f"{len(cluster)} characters, longer than a label value ({kube.LABEL_MAX}): the spoke tier's "

@@ -1,15 +1,18 @@
-"""The content of a render, built once: rule and alert groups, dashboards, and the files every render writes.
+"""The content of a render, built once: rule and alert groups, dashboards, and the files every render writes, plus
+what a chosen target packages beyond them (the hub Grafana's dashboards, the mixin's probe).
 
 Sloth's shape: model -> content (here) -> delivery targets (:mod:`gpudash.render.targets`, each packaging this content
-one way) -> the writer. Pure; no I/O.
+one way, never building any) -> the writer. Pure; no I/O.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from gpudash.base.deferred import Deferred
+from gpudash.base.layout import ALERTMANAGER
 from gpudash.model.types import Model
-from gpudash.render import alerts, golden, grafana, quotas, rules, wiring
+from gpudash.render import alerts, golden, grafana, overrides, quotas, rules, wiring
 from gpudash.render import pruner_deployment as prune
 from gpudash.render.grafana.tenant_board import Board
 from gpudash.render.rules import hub, spoke
@@ -25,6 +28,16 @@ class Content:
     provider: dict[str, dict]  # provider and CCSP dashboards by file stem, gpudash's own datasource
     tenants: dict[str, Board]  # tenant name -> its dashboard, proven isolated
     files: dict[str, object]  # what every render writes: rule and alert files, routing, quotas, tests, wiring
+    hub_series: tuple[tuple[str, ...], tuple[str, ...]]  # raw series names and selectors the hub alerts read
+    # what only some targets package, built when one of them is chosen (else empty):
+    hub_provider: dict[str, dict]  # acm: the provider dashboards querying the hub Grafana's datasource
+    hub_tenants: dict[str, Deferred]  # acm: tenant name -> its board querying the hub's datasource (proven, lazily)
+    probe: overrides.Probe | None  # mixin: what depends on the sources, built from sentinels
+
+    @property
+    def alertmanager(self) -> dict:
+        """The Alertmanager configuration (alertmanager.yml's data)."""
+        return self.files[ALERTMANAGER]  # type: ignore[return-value]
 
 
 PARTS = ("rules", "alerts", "grafana", "golden", "prune", "wiring")  # what build() reports, in order
@@ -48,4 +61,10 @@ def build(model: Model, step=lambda what: None, tests: Mapping[str, object] | No
     files.update(prune.artifacts(model))
     step("wiring")
     files.update(wiring.artifacts(model))
-    return Content(spoke_group, tier, hub_groups, alert_groups, provider, tenants, files)
+    chosen = model.outputs.targets
+    hub_provider = grafana.provider_boards(model, acm=True) if "acm" in chosen else {}
+    hub_tenants = {t.name: Deferred(grafana.hub_board, (model, t, tenants[t.name])) for t in model.tenants
+                   } if "acm" in chosen else {}
+    return Content(spoke_group, tier, hub_groups, alert_groups, provider, tenants, files,
+                   (alerts.allowlist_names(model), alerts.allowlist_matches(model)), hub_provider, hub_tenants,
+                   overrides.probe(model) if "mixin" in chosen else None)

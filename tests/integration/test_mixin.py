@@ -10,7 +10,9 @@ import yaml
 
 from gpudash.base import layout
 from gpudash.base.yamlfmt import strip_comments
-from gpudash.render import mixin
+from gpudash.render import alerts, grafana, overrides, rules
+from gpudash.render.rules import hub
+from gpudash.render.targets import mixin
 
 _gojsonnet = pytest.importorskip("_gojsonnet", reason="gojsonnet is in the test extra")
 
@@ -49,11 +51,11 @@ def test_the_mixin_is_vendorable(rendered):
                                          ("nvidiaProductLabel", "label_gpu_model")])
 def test_a_selector_override_is_what_gpudash_renders_from_that_model(rendered, default, example_model, field,
                                                                      value):
-    old = mixin.defaults(example_model)[field]
+    old = overrides.defaults(example_model)[field]
     got = evaluate(rendered, f"{{_config+:: {{{field}: '{value}'}}}}")
-    _, _, put = mixin.FIELDS[field]
-    model = dataclasses.replace(example_model, sources=put(example_model.sources, value))
-    want = strip_comments(mixin.content(model))
+    model = dataclasses.replace(example_model, sources=overrides.fields()[field].put(example_model.sources, value))
+    want = strip_comments(mixin.exposed((*rules.spoke_groups(model), *hub.groups(model)), alerts.hub_groups(model),
+                                        *grafana.rendered(model)))
     assert got["rules"]["groups"] == want["prometheusRules"]
     assert got["alerts"]["groups"] == want["prometheusAlerts"]
     assert got["dashboards"] == want["grafanaDashboards"]

@@ -9,8 +9,9 @@ import pytest
 
 from gpudash.base import layout
 from gpudash.model.types import Outputs
-from gpudash.render import content, mco, targets, writer
+from gpudash.render import content, targets, writer
 from gpudash.render.targets import artifacts
+from gpudash.render.targets.acm import mco
 
 
 @pytest.mark.parametrize("chosen", [("acm",), ("files", "grafana-provisioning"), ()])

@@ -15,9 +15,9 @@ from gpudash.model import model_from_dict
 from gpudash.model import series as names
 from gpudash.ops.promtest import run_file
 from gpudash.render.golden import emit
-from gpudash.render.mco import spoke_tier as delivery
 from gpudash.render.rules import spoke, spoke_tier
 from gpudash.render.rules.allocation import allocation
+from gpudash.render.targets.acm import spoke_tier as delivery
 from gpudash.simulation import scenario as sc
 from tests import upstream_schemas
 from tests.conftest import generate_without_golden

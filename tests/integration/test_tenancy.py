@@ -8,10 +8,13 @@ import yaml
 from gpudash import cli
 from gpudash.base import kube, layout
 from gpudash.model import load_model
-from gpudash.render import alerts, mco
+from gpudash.render import alerts
 from gpudash.render.alerts import routing
-from gpudash.render.rules import hub, spoke
+from gpudash.render.rules import hub
+from gpudash.render.targets import acm
+from gpudash.render.targets.acm import mco
 from gpudash.render.writer import serialise
+from tests.unit.test_mco_allowlist import allowlist_of
 
 
 def _model(tmp_path, n: int, **billing):
@@ -29,8 +32,9 @@ def test_5000_tenants_keep_every_hub_object_under_1_mib(tmp_path, billing):
     """Also with the spoke tier's default 24 hours of backfill, whose hub rules settle each hourly series from
     25 lags."""
     small, big = _model(tmp_path, 100, **billing), _model(tmp_path, 5000, **billing)
-    ruler, secret = mco.ruler_rules((*hub.groups(big), *alerts.hub_groups(big))), routing.secret(big)
-    allowlist = mco.allowlist(big, spoke.group(big))
+    ruler = mco.ruler_rules((*hub.groups(big), *alerts.hub_groups(big)))
+    secret = acm.secret(routing.artifacts(big)[layout.ALERTMANAGER])
+    allowlist = allowlist_of(big)
     for name, obj in {"ruler": ruler, "allowlist": allowlist, "alertmanager": secret}.items():
         assert kube.size(obj) < kube.MAX_OBJECT_BYTES, (name, kube.size(obj))
         assert len(serialise("x.yaml", obj).encode()) < kube.MAX_OBJECT_BYTES, name

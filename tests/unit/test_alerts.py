@@ -12,12 +12,13 @@ from gpudash.model import model_from_dict
 from gpudash.model import series as rnames
 from gpudash.model.vendors import nvidia
 from gpudash.promql.lint import parse
-from gpudash.render import alerts, mco, rules, writer
+from gpudash.render import alerts, rules, writer
 from gpudash.render.alerts import alert_table, common, promtool
 from gpudash.render.grafana import uids
 from gpudash.render.rules import idle as idle_record
-from gpudash.render.rules import spoke
+from gpudash.render.targets.acm import mco
 from tests.conftest import ROOT, load_yaml
+from tests.unit.test_mco_allowlist import allowlist_of
 
 ODD = {  # 7-minute pushes, a long tenant name, budget 0, thresholds all >= 1, regexes with quotes, power veto
     "currency": "EUR",
@@ -180,10 +181,10 @@ def test_allowlist_adds_only_what_the_default_lacks(rendered, example_model):
     assert alerts.allowlist_names(veto) == (nvidia.XID_ERRORS,)  # the veto reads a spoke series, not raw power
     assert alerts.allowlist_names(model_from_dict(FAST)) == ()  # AMD only
     assert alerts.allowlist_names(model_from_dict(AMD_VETO)) == ()
-    body = load_yaml(mco.allowlist(veto, spoke.group(veto))["data"]["metrics_list.yaml"])
+    body = load_yaml(allowlist_of(veto)["data"]["metrics_list.yaml"])
     assert body["names"] == [nvidia.XID_ERRORS]
     assert rnames.POD_POWER_MAX in {r["record"] for r in body["recording_rules"]}
-    no_veto = load_yaml(mco.allowlist(example_model, spoke.group(example_model))["data"]["metrics_list.yaml"])
+    no_veto = load_yaml(allowlist_of(example_model)["data"]["metrics_list.yaml"])
     assert rnames.POD_POWER_MAX not in {r["record"] for r in no_veto["recording_rules"]}
 
 

@@ -16,8 +16,9 @@ from gpudash.model import series as names
 from gpudash.promql import read
 from gpudash.promql.lint import vector_selectors
 from gpudash.render import grafana
-from gpudash.render.grafana import delivery, isolation, panels, provisioning, uids
+from gpudash.render.grafana import isolation, panels, provisioning, uids
 from gpudash.render.rules import hub, spoke
+from gpudash.render.targets import grafana_operator as delivery
 from tests.conftest import generate_without_golden
 from tests.unit.test_model_load import example_dict
 

@@ -60,7 +60,7 @@ def test_a_value_the_template_does_not_know_fails_its_check():
 def test_other_serialisations_through_the_template_are_those_of_each_build():
     """The mixin's jsonnet (strings ASCII-escaped) of every tenant dashboard, written into the template, is the
     jsonnet of its build; a serialisation the substitution cannot reproduce is written from each board."""
-    from gpudash.render.mixin import jsonnet
+    from gpudash.render.targets.mixin import jsonnet
 
     model = tricky_model()
     blind = dataclasses.replace(model, sources=None)

@@ -173,6 +173,94 @@ def test_each_layer_imports_only_what_it_may():
     assert not bad, "layering broken:\n" + "\n".join(sorted(bad))
 
 
+# Content is built once (render/content.py's build), and a target only packages it (issue 48). The content modules a
+# delivery module may import, each for the formats and vocabularies the content is packaged in; CHAIN is the one
+# delivery module that builds: model -> content.build, once -> the targets.
+PACKAGING = {
+    "gpudash.render.content": "the built content (Content)",
+    "gpudash.render.overrides": "the mixin's _config selectors (their probe is built by content.build)",
+    "gpudash.render.rules.format": "Group, rule_file",
+    "gpudash.render.rules.spoke_tier": "the spoke tier group's name",
+    "gpudash.render.grafana.provisioning": "Grafana folders, datasources, provisioning files",
+    "gpudash.render.grafana.tenant_board": "Board, a board's text in another format",
+    "gpudash.render.grafana.uids": "folder uids",
+    "gpudash.render.grafana.panels": "a dashboard with __inputs for Grafana's import",
+}
+CHAIN = "gpudash.render.targets.artifacts"
+CONTENT = "gpudash.render.content"
+
+
+def _names(tree: ast.AST) -> tuple[dict[str, str], dict[str, tuple[str, str]]]:
+    """({local name: the gpudash module it is}, {local name: (module, name) imported from it}) of ``tree`` (absolute
+    imports: the render wing has no relative one)."""
+    modules, names = {}, {}
+    known = direct_imports(packages=False).keys()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            assert not node.level, "a relative import: read it here"
+            for a in node.names:
+                if f"{node.module}.{a.name}" in known:
+                    modules[a.asname or a.name] = f"{node.module}.{a.name}"
+                else:
+                    names[a.asname or a.name] = (node.module, a.name)
+        elif isinstance(node, ast.Import):
+            modules.update({a.asname: a.name for a in node.names if a.asname})
+    return modules, names
+
+
+def _source(module: str) -> ast.Module:
+    path = PACKAGE.parent / module.replace(".", "/")
+    path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+    return ast.parse(path.read_text(), str(path))
+
+
+def _referenced(tree: ast.AST, modules: dict[str, str], names: dict[str, tuple[str, str]]) -> set[tuple[str, str]]:
+    """Every (module, function) ``tree`` names through an imported module or name."""
+    out = {names[n.id] for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in names}
+    return out | {(modules[n.value.id], n.attr) for n in ast.walk(tree)
+                  if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in modules}
+
+
+def _calls(module: str) -> dict[str, set[str]]:
+    """{top-level function of ``module``: the functions of the same module it names}."""
+    functions = {f.name: f for f in _source(module).body if isinstance(f, ast.FunctionDef)}
+    return {name: {n.id for n in ast.walk(f) if isinstance(n, ast.Name) and n.id in functions and n.id != name}
+            for name, f in functions.items()}
+
+
+@functools.cache
+def content_builders() -> set[tuple[str, str]]:
+    """(module, function) of every content builder: what content.build names, and what calls one of those in its
+    own module (``grafana.rendered`` builds as ``grafana.boards`` does)."""
+    tree = next(f for f in _source(CONTENT).body if isinstance(f, ast.FunctionDef) and f.name == "build")
+    found = {(m, f) for m, f in _referenced(tree, *_names(_source(CONTENT))) if layer(m) == "content" and m != CONTENT}
+    for module in {m for m, _ in found}:
+        calls, up = _calls(module), {f for m, f in found if m == module}
+        while more := {f for f, callees in calls.items() if callees & up} - up:
+            up |= more
+        found |= {(module, f) for f in up}
+    return found
+
+
+def test_a_target_only_packages_the_content_built_once():
+    """No delivery module imports a content module beyond PACKAGING, nor names a content builder; the chain builds
+    the content once."""
+    builders, bad = content_builders(), []
+    assert ("gpudash.render.rules.spoke", "group") in builders and ("gpudash.render.grafana", "rendered") in builders
+    for module, edges in sorted(direct_imports(packages=False).items()):
+        if layer(module) != "delivery":
+            continue
+        bad += [f"{module} imports {e}" for e in sorted(edges)
+                if layer(e) == "content" and e not in PACKAGING and not (module == CHAIN and e == CONTENT)]
+        tree = _source(module)
+        named = _referenced(tree, *_names(tree))
+        bad += [f"{module} calls the content builder {m}.{f}" for m, f in sorted(named & builders)]
+    assert not bad, "a target builds content (build it once in render/content.py):\n" + "\n".join(bad)
+    chain = _source(CHAIN)
+    assert sum(1 for n in ast.walk(chain) if isinstance(n, ast.Attribute) and n.attr == "build"
+               and isinstance(n.value, ast.Name) and n.value.id == "content") == 1
+
+
 def test_the_simulation_is_imported_by_the_golden_emitter_and_the_mock_only():
     users = {m for m, edges in direct_imports().items() if layer(m) != "simulation"
              and any(_within(e, ["gpudash.simulation"]) for e in edges)}
@@ -244,8 +332,6 @@ def test_the_layers_are_the_folders():
 VENDOR_HOME = "gpudash.model.vendors"
 # module (or package) -> why it may still name a vendor; an entry that names none fails, so the list only shrinks
 VENDOR_NAMES_ALLOWED = {
-    # the targets engineer (#48 items 1-2) moves the mixin and takes its _config FIELDS from the registry
-    "gpudash.render.mixin": "its FIELDS name each bundled vendor's sources keys until it is moved",
     # ``job: dcgm`` in the scenario YAML files is the format's keyword for every GPU exporter's scrape faults
     "gpudash.simulation.scenario": "the scenario format's keyword for the GPU exporters' scrapes (job: dcgm)",
 }

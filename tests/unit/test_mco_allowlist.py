@@ -8,11 +8,17 @@ import yaml
 from e2e.mco_sim import DEFAULT_NAMES, decode_allowlist
 from gpudash.model.load import load_bundled_example
 from gpudash.promql.lint import parse, vector_selectors
-from gpudash.render import alerts, mco
+from gpudash.render import alerts
 from gpudash.render.rules import hub, spoke
+from gpudash.render.targets.acm import mco
 
 _MATCHER = re.compile(r'(\w+)(=~|!~|!=|=)"((?:[^"\\]|\\.)*)"')
 _OPS = {"MatchOp.Equal": "=", "MatchOp.NotEqual": "!=", "MatchOp.Re": "=~", "MatchOp.NotRe": "!~"}
+
+
+def allowlist_of(model):
+    """The rendered allowlist ConfigMap of ``model``'s spoke rules and hub alerts."""
+    return mco.allowlist(spoke.group(model), alerts.allowlist_names(model), alerts.allowlist_matches(model))
 
 
 def _matchers(selector) -> set[tuple[str, str, str]]:
@@ -32,7 +38,7 @@ def _covered(selector, names: set[str], matches: list[str]) -> bool:
 def test_every_raw_series_of_a_hub_alert_is_pushed(tmp_path):
     model = load_bundled_example()
     path = tmp_path / "allowlist.yaml"
-    path.write_text(yaml.safe_dump(mco.allowlist(model, spoke.group(model))))
+    path.write_text(yaml.safe_dump(allowlist_of(model)))
     pushed = decode_allowlist(path)  # merged with ACM's default names, as the collector does
     recorded = {r.record for r in spoke.rules(model)} | {r.record for g in hub.groups(model) for r in g.rules
                                                           if hasattr(r, "record")}
@@ -48,7 +54,7 @@ def test_every_raw_series_of_a_hub_alert_is_pushed(tmp_path):
 def test_rule_health_series_need_the_custom_matches(tmp_path):
     """Without gpudash's ``matches`` the rule-health alerts would read nothing (the test above can fail)."""
     model = load_bundled_example()
-    body = mco.allowlist(model, spoke.group(model))
+    body = allowlist_of(model)
     listed = yaml.safe_load(body["data"]["metrics_list.yaml"])
     assert len(listed["matches"]) == 3 and all('rule_group=~".*;gpudash-.*"' in m for m in listed["matches"])
     listed.pop("matches")

@@ -9,7 +9,7 @@ import yaml
 from gpudash.base import layout
 from gpudash.base.errors import InputError
 from gpudash.model.load import bundled_example_path, load_bundled_example, model_from_dict
-from gpudash.render.mco import settings
+from gpudash.render.targets.acm import settings
 from tests import upstream_schemas
 from tests.conftest import generate_without_golden
 from tests.upstream_schemas import refused
@@ -136,13 +136,15 @@ def _files(config: dict) -> list[str]:
 @pytest.mark.parametrize("output", ["patch", "resource"])
 def test_every_file_a_rendered_receiver_reads_is_in_a_secret_mco_mounts(output):
     from gpudash.render.alerts import routing
+    from gpudash.render.targets import acm
 
     model = model_from_dict(example(**{"mco.output": output}))
     files = settings.artifacts(model)
     obj = files[settings.PATCH if output == "patch" else layout.MCO_RESOURCE]
     assert problems(obj) == []
     mounted = _mounted(obj["spec"])
-    read = _files(yaml.safe_load(routing.secret(model)["stringData"][routing.SECRET_KEY]))
+    secret = acm.secret(routing.artifacts(model)[layout.ALERTMANAGER])
+    read = _files(yaml.safe_load(secret["stringData"][acm.SECRET_KEY]))
     assert len(read) == 3  # the example's SMTP password, PagerDuty key and Slack URL
     for file in read:
         directory, key = file.rsplit("/", 1)

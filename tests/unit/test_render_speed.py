@@ -11,10 +11,12 @@ from hypothesis import strategies as st
 
 from gpudash.base import kube
 from gpudash.base.yamlfmt import COMMENT, dump_json, json_text, strip_comments
-from gpudash.render import grafana, mixin
+from gpudash.render import alerts, grafana, overrides
+from gpudash.render.alerts import routing
 from gpudash.render.grafana import dashboards, tenant_board, uids
-from gpudash.render.mixin import jsonnet
+from gpudash.render.rules import hub, spoke
 from gpudash.render.targets import artifacts
+from gpudash.render.targets.mixin import jsonnet
 from tests.thorough import examples
 
 
@@ -38,9 +40,33 @@ def test_each_tenant_dashboard_is_built_once_per_render(example_model, monkeypat
     assert sorted(built) == first
 
 
+# content builders a target used to call again (issue 48): (module, function)
+BUILDERS = ((spoke, "group"), (hub, "groups"), (alerts, "hub_groups"), (alerts, "allowlist_names"),
+            (routing, "config"), (grafana, "provider_boards"))
+
+
+def test_each_content_builder_runs_once_per_render_for_the_same_content(example_model, monkeypatch):
+    """Every target chosen: each builder runs once per model and arguments (the mixin's probe is another model,
+    built once by content.build); no target builds the same content again."""
+    calls = []
+
+    def counted(module, name):
+        real = getattr(module, name)
+        return lambda model, *args, **kw: calls.append((name, id(model), args, tuple(kw.items()))) or real(
+            model, *args, **kw)
+
+    for module, name in BUILDERS:
+        monkeypatch.setattr(module, name, counted(module, name))
+    artifacts.generate(example_model, tests={})
+    assert set(example_model.outputs.targets) >= {"acm", "mixin"}
+    assert {name for name, *_ in calls} == {name for _, name in BUILDERS}
+    assert len(calls) == len(set(calls)), sorted((c[0], c[2], c[3]) for c in calls if calls.count(c) > 1)
+    assert [c[0] for c in calls].count("groups") == 1  # the hub rules read no source: their own probe
+
+
 def test_tenant_dashboards_do_not_read_the_sources(example_model):
     """Built from the model without its sources: the mixin's probe reuses them."""
-    probe = mixin._probe(example_model)
+    probe = overrides.probe_model(example_model)
     assert probe.sources != example_model.sources
     for t in example_model.tenants:
         assert _own(probe, t).text == _own(example_model, t).text

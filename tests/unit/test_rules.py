@@ -16,8 +16,8 @@ from gpudash.model.tenants import threshold_label
 from gpudash.model.types import Tenant
 from gpudash.promql import build as q
 from gpudash.promql.lint import parse, vector_selectors
-from gpudash.render import mco
 from gpudash.render.rules import hub, spoke
+from gpudash.render.targets.acm import mco
 from tests.conftest import load_yaml
 from tests.thorough import examples
 

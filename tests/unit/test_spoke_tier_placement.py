@@ -18,7 +18,7 @@ import pytest
 from gpudash.base import kube
 from gpudash.model import model_from_dict
 from gpudash.model.versions import ACM_VERSIONS, has_cel_selector
-from gpudash.render.mco import spoke_tier as delivery
+from gpudash.render.targets.acm import spoke_tier as delivery
 from tests.unit.test_mco_settings import example
 
 CLUSTERSET = {"cluster.open-cluster-management.io/clusterset": "default"}

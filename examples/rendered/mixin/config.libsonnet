@@ -4,7 +4,7 @@
   _config+:: {
     // job label of kube-state-metrics (sources.kube_state_metrics_job)
     kubeStateMetricsJob: "kube-state-metrics",
-    // RE2 regex on the DCGM exporter's job (sources.dcgm.job)
+    // RE2 regex on the NVIDIA DCGM exporter's job (sources.dcgm.job)
     dcgmExporterJob: "nvidia-dcgm-exporter",
     // RE2 regex on the AMD device-metrics-exporter's job (sources.amd.job)
     amdExporterJob: ".+-metrics-exporter",

@@ -8,15 +8,12 @@ alert (``tests/alerts-<family>.test.yaml``), the Alertmanager configuration and 
 :mod:`gpudash.base.layout`).
 """
 from gpudash.render.alerts.alert_files import (
-    PROMETHEUS_RULE_NAME,
     allowlist_matches,
     allowlist_names,
     artifacts,
     files,
     hub_groups,
-    objects,
     tests,
 )
 
-__all__ = ["PROMETHEUS_RULE_NAME", "allowlist_matches", "allowlist_names", "artifacts", "files", "hub_groups",
-           "objects", "tests"]
+__all__ = ["allowlist_matches", "allowlist_names", "artifacts", "files", "hub_groups", "tests"]

@@ -1,15 +1,12 @@
-"""The alert groups the hub evaluates, the raw series they need in the MCO allowlist, and the files and
-PrometheusRule they are delivered in."""
+"""The alert groups the hub evaluates, the raw series they need in the MCO allowlist, and the files they are written
+in (their ``PrometheusRule`` is the prometheus-rule target's)."""
 from __future__ import annotations
 
 from gpudash.base import layout
 from gpudash.model.types import Model
 from gpudash.render.alerts import health, idle, integrity, pruner_effect, quotas, routing, tenant
 from gpudash.render.alerts.integrity import rule_health
-from gpudash.render.rules import prometheus_rule
 from gpudash.render.rules.format import rule_file
-
-PROMETHEUS_RULE_NAME = "gpudash-alerts"
 
 
 def hub_groups(model: Model) -> tuple:
@@ -47,11 +44,6 @@ def tests(model: Model) -> dict[str, dict]:
 def files(model: Model, groups: tuple) -> dict[str, dict]:
     """What every render writes: the alert rule file, the Alertmanager configuration and alert tests."""
     return {layout.ALERT_RULES: rule_file(groups), **routing.artifacts(model), **tests(model)}
-
-
-def objects(groups: tuple) -> dict[str, dict]:
-    """The alert groups as a PrometheusRule for a single cluster (the prometheus-rule target)."""
-    return {layout.ALERTS_PROMETHEUS_RULE: prometheus_rule(PROMETHEUS_RULE_NAME, groups)}
 
 
 def artifacts(model: Model) -> dict[str, dict]:

@@ -23,16 +23,12 @@ edit.
 """
 from __future__ import annotations
 
-from gpudash.base import kube, layout
-from gpudash.base.yamlfmt import COMMENT, dump_yaml
+from gpudash.base import layout
+from gpudash.base.yamlfmt import COMMENT
 from gpudash.model import alert_names as an
 from gpudash.model.types import Model
 from gpudash.promql import build as q
 
-# Alertmanager's conventional file name; the .yml suffix also keeps it out of `promtool check rules alerts/*.yaml`.
-SECRET_NAME = "alertmanager-config"
-SECRET_NAMESPACE = "open-cluster-management-observability"
-SECRET_KEY = "alertmanager.yaml"
 NULL_RECEIVER = "null"
 
 
@@ -133,12 +129,6 @@ HEADER = ("Alertmanager configuration rendered by gpudash: MCO's default, with g
           "alert goes where MCO's default sends it. Receivers' integrations come from the model (alerts.receivers).")
 
 
-def secret(model: Model) -> dict:
-    """ACM's hub Alertmanager configuration: Secret ``alertmanager-config``, key ``alertmanager.yaml``."""
-    text = dump_yaml(config(model), header=HEADER)
-    return kube.obj("v1", "Secret", SECRET_NAME, SECRET_NAMESPACE, type="Opaque", stringData={SECRET_KEY: text})
-
-
 def artifacts(model: Model) -> dict[str, dict]:
-    """The plain configuration file; the ACM hub's Secret (:func:`secret`) is the acm target's."""
+    """The plain configuration file (the acm target packages it as the hub's Secret too)."""
     return {layout.ALERTMANAGER: {COMMENT: HEADER, **config(model)}}

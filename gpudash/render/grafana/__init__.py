@@ -21,14 +21,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from gpudash.base import layout
-from gpudash.base.deferred import Deferred
 from gpudash.base.errors import GenerationError
-from gpudash.base.yamlfmt import dump_json
 from gpudash.model.types import Model, Tenant
 from gpudash.promql import read
 from gpudash.queries import report_queries
-from gpudash.render.grafana import delivery, isolation, tenant_board, uids
+from gpudash.render.grafana import isolation, tenant_board, uids
 from gpudash.render.grafana import provisioning as prov
 
 
@@ -69,11 +66,12 @@ def tenant_boards(model: Model, acm: bool = False) -> dict[str, tenant_board.Boa
     """{tenant name: its dashboard} with the tenant's own datasource, or with ``acm`` the hub Grafana's; each
     variant proven isolated as written."""
     own = _tenant_boards(model)
-    return {t.name: _acm_board(model, t, own[t.name]) for t in model.tenants} if acm else own
+    return {t.name: hub_board(model, t, own[t.name]) for t in model.tenants} if acm else own
 
 
-def _acm_board(model: Model, t: Tenant, own: tenant_board.Board) -> tenant_board.Board:
-    """``own`` (``t``'s board with its own datasource) querying the hub Grafana's datasource, proven isolated."""
+def hub_board(model: Model, t: Tenant, own: tenant_board.Board) -> tenant_board.Board:
+    """``own`` (``t``'s board with its own datasource) querying the hub Grafana's datasource, proven isolated (a
+    render builds each when the writer reaches its ConfigMap: :attr:`gpudash.render.content.Content.hub_tenants`)."""
     b = tenant_board.variant(own, uids.tenant_datasource_uid(t.name), uids.ACM_DATASOURCE_UID)
     isolation.prove(b.data, t.namespace, uids.ACM_DATASOURCE_UID, model.clusters)
     return b
@@ -124,43 +122,3 @@ def prove_reports(model: Model) -> None:
     for t in model.tenants:
         isolation.prove_queries(report_queries.tenant_queries(t.namespace, lookback, window), t.namespace,
                                 model.clusters)
-
-
-def plain(provider: dict[str, dict], tenants: dict[str, tenant_board.Board]) -> dict[str, object]:
-    """``dashboards/<uid>.json``: the dashboards with gpudash's datasources (files and file provisioning); the
-    tenant dashboards as their one build serialised them."""
-    out: dict[str, object] = {layout.dashboard_json(stem): data for stem, data in provider.items()}
-    out.update({layout.dashboard_json(b.stem): b.text for b in tenants.values()})
-    return out
-
-
-def for_import(provider: dict[str, dict]) -> dict[str, dict]:
-    """``dashboards/import/<uid>.json``: the provider and CCSP dashboards with ``__inputs`` (files)."""
-    from gpudash.render.grafana import panels as P  # grafanalib, as in rendered()
-
-    return {layout.dashboard_import(stem): P.for_import(data) for stem, data in provider.items()}
-
-
-def acm(model: Model, own: dict[str, tenant_board.Board]) -> dict[str, object]:
-    """``dashboards/acm/<uid>.yaml``: every dashboard as an ACM hub Grafana ConfigMap (MCO's datasource); the
-    tenant dashboards are variants of ``own`` (each tenant's board with its own datasource)."""
-    out: dict[str, object] = {
-        layout.dashboard_configmap(stem): delivery.acm_configmap(stem, dump_json(data),
-                                                                 prov.provider_folder_title(model))
-        for stem, data in provider_boards(model, acm=True).items()}
-    for t in model.tenants:  # built and proven when written: a render holds one at a time
-        out[layout.dashboard_configmap(own[t.name].stem)] = Deferred(_acm_configmap, (model, t, own[t.name]),
-                                                                     resource=True)
-    return out
-
-
-def _acm_configmap(model: Model, t: Tenant, own: tenant_board.Board) -> dict:
-    b = _acm_board(model, t, own)
-    return delivery.acm_configmap(b.stem, b.text, prov.tenant_folder_title(t))
-
-
-def provisioned(model: Model, provider: dict[str, dict], tenants: dict[str, tenant_board.Board]) -> dict[str, object]:
-    """Grafana file provisioning of the plain dashboards, and ``grafana/bootstrap.json``."""
-    files = {"provider": [f"{stem}.json" for stem in provider]}
-    files.update({name: [f"{b.stem}.json"] for name, b in tenants.items()})
-    return {**prov.files(model, files), layout.GRAFANA_BOOTSTRAP: prov.bootstrap(model)}

@@ -2,10 +2,10 @@
 deliver it one way; the model chooses which (``outputs.targets``, default all; names and descriptions:
 :data:`gpudash.model.types.TARGETS`). The content's own files are written whatever the choice.
 
-One module per target, each a pure function ``deliver(model, content) -> {path: data}`` (the shape of sloth's
-``internal/storage/io``: one writer per format); :data:`DELIVER` registers them. Adding a target is one module
-here, its line in :data:`DELIVER` and in ``TARGETS``, and its folder in docs/outputs.md (CONTRIBUTING.md).
-Pure; no I/O.
+One module (or package) per target, each a pure function ``deliver(model, content) -> {path: data}`` (the shape of
+sloth's ``internal/storage/io``: one writer per format) that packages the content and never calls a content builder
+(tests/unit/test_layering.py); :data:`DELIVER` registers them. Adding a target is one module here, its line in
+:data:`DELIVER` and in ``TARGETS``, and its folder in docs/outputs.md (CONTRIBUTING.md). Pure; no I/O.
 """
 from __future__ import annotations
 

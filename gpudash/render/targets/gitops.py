@@ -16,9 +16,9 @@ from typing import Any
 
 from gpudash.base import kube, layout
 from gpudash.model.types import ArgoCD, Model
-from gpudash.render.grafana.delivery import OPERATOR_NAMESPACE
-from gpudash.render.mco.settings import NAMESPACE as MCO_NAMESPACE
 from gpudash.render.targets import argocd_rbac
+from gpudash.render.targets.acm.settings import NAMESPACE as MCO_NAMESPACE
+from gpudash.render.targets.grafana_operator import OPERATOR_NAMESPACE
 
 ARGOCD_API = "argoproj.io/v1alpha1"
 IN_CLUSTER = "https://kubernetes.default.svc"  # ArgoCD's name for the cluster it runs on

@@ -1,85 +1,32 @@
-"""A monitoring mixin (``mixin/``) for kube-prometheus and monitoring-mixins users, vendored with jsonnet-bundler.
-
-The layout follows kubernetes-monitoring/kubernetes-mixin and prometheus/node_exporter docs/node-mixin:
-``mixin.libsonnet`` joins ``rules.libsonnet`` (``prometheusRules``), ``alerts.libsonnet``
-(``prometheusAlerts``), ``dashboards.libsonnet`` (``grafanaDashboards``) and ``config.libsonnet`` (``_config``).
-Its content is the rendered rules, alerts and dashboards themselves (no second definition): the selectors
-listed in :data:`FIELDS` are templated from ``_config`` (see :mod:`gpudash.mixin.jsonnet`); prices and tenants
-are in ``_config`` for reading, and an override of them fails evaluation (they are priced into the rules: change
-them in gpudash.yaml and re-render). Pure; no I/O.
-"""
+"""The mixin's files (``mixin/``): ``config.libsonnet``, ``mixin.libsonnet``, the rules, alerts and dashboards,
+its README; the layout and the templating are the package's docstring. Pure; no I/O."""
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 from gpudash.base import layout
 from gpudash.base.deferred import Deferred
-from gpudash.model.types import Model, Sources
-from gpudash.render import alerts, grafana, rules
+from gpudash.model.types import Model
+from gpudash.render import overrides
 from gpudash.render.content import Content
 from gpudash.render.grafana import tenant_board
 from gpudash.render.grafana.tenant_board import Board
-from gpudash.render.mixin import jsonnet
-from gpudash.render.rules import hub
-from gpudash.render.rules.format import rule_file
-
-# _config field -> (what it selects, its value in the model's sources, the sources with another value).
-FIELDS = {
-    "kubeStateMetricsJob": ("job label of kube-state-metrics (sources.kube_state_metrics_job)",
-                            lambda s: s.kube_state_metrics_job,
-                            lambda s, v: dataclasses.replace(s, kube_state_metrics_job=v)),
-    "dcgmExporterJob": ("RE2 regex on the DCGM exporter's job (sources.dcgm.job)", lambda s: s.dcgm.job,
-                        lambda s, v: dataclasses.replace(s, dcgm=dataclasses.replace(s.dcgm, job=v))),
-    "amdExporterJob": ("RE2 regex on the AMD device-metrics-exporter's job (sources.amd.job)", lambda s: s.amd.job,
-                       lambda s, v: dataclasses.replace(s, amd=dataclasses.replace(s.amd, job=v))),
-    "nvidiaProductLabel": ("kube_node_labels label holding the NVIDIA product (sources.nvidia_product_label)",
-                           lambda s: s.nvidia_product_label,
-                           lambda s, v: dataclasses.replace(s, nvidia_product_label=v)),
-    "amdProductLabel": ("kube_node_labels label holding the AMD product (sources.amd_product_label)",
-                        lambda s: s.amd_product_label, lambda s, v: dataclasses.replace(s, amd_product_label=v)),
-    "amdPartitionLabel": ("kube_node_labels label holding the AMD partition (sources.amd_partition_label)",
-                          lambda s: s.amd_partition_label,
-                          lambda s, v: dataclasses.replace(s, amd_partition_label=v)),
-}
+from gpudash.render.rules.format import Group, rule_file
+from gpudash.render.targets.mixin import jsonnet
 
 
-def sentinel(field: str) -> str:
-    """A value no model holds, valid as a label name, label value and regex: marks where ``field`` is used."""
-    return f"gpudashcfg_{field}_end"
-
-
-def defaults(model: Model) -> dict[str, str]:
-    return {name: get(model.sources) for name, (_, get, _) in FIELDS.items()}
-
-
-def _probe(model: Model) -> Model:
-    sources: Sources = model.sources
-    for name, (_, _, put) in FIELDS.items():
-        sources = put(sources, sentinel(name))
-    return dataclasses.replace(model, sources=sources)
-
-
-def content(model: Model, tenants: Mapping[str, Mapping[str, object]] | None = None) -> dict[str, object]:
-    """What the mixin exposes, as the YAML files hold it: rule groups, alert groups, dashboards by file name.
-    ``tenants``: the tenant dashboards when already rendered (grafana.rendered's second half)."""
-    if tenants is None:
-        provider, tenants = grafana.rendered(model)
-    else:
-        provider = grafana.provider_boards(model)
-    return _exposed((*rules.spoke_groups(model), *hub.groups(model)), alerts.hub_groups(model), provider, tenants)
-
-
-def _exposed(rule_groups, alert_groups, provider: dict[str, dict], tenants: Mapping[str, Mapping[str, object]]) -> dict:
-    """:func:`content` of groups and dashboards already built."""
+def exposed(rule_groups: tuple[Group, ...], alert_groups: tuple[Group, ...], provider: dict[str, dict[str, Any]],
+            tenants: Mapping[str, Mapping[str, object]]) -> dict[str, Any]:
+    """What the mixin exposes, as the YAML files hold it: rule groups, alert groups, dashboards by file name."""
     dashboards = {f"{stem}.json": d for group in (provider, *tenants.values()) for stem, d in group.items()}
     return {"prometheusRules": rule_file(rule_groups)["groups"], "prometheusAlerts": rule_file(alert_groups)["groups"],
             "grafanaDashboards": dashboards}
 
 
-def config(model: Model) -> dict:
+def config(model: Model) -> dict[str, Any]:
     """The model's data a jsonnet user reads beside the selectors: currency, prices, tenants, clusters."""
     prices = {c.name: {"vendor": c.vendor, "products": list(c.products), "pricePerHour": c.price_per_hour,
                        "sharedPricePerHour": c.shared_price_per_hour,
@@ -95,8 +42,8 @@ FROZEN = ("currency", "prices", "tenants", "clusters")
 
 def _config_libsonnet(model: Model) -> str:
     lines = [HEADER, "{", "  _config+:: {"]
-    for name, (what, get, _) in FIELDS.items():
-        lines += [f"    // {what}", f"    {name}: {json.dumps(get(model.sources))},"]
+    for name, f in overrides.fields().items():
+        lines += [f"    // {f.what}", f"    {name}: {json.dumps(f.get(model.sources))},"]
     lines.append("    // From gpudash.yaml and built into the rules: read them, change them only in the model.")
     lines += [f"    {k}: {jsonnet.value(v, v, {}, {}, k, 2)}," for k, v in config(model).items()]
     return "\n".join([*lines, "  },", "}", ""])
@@ -105,7 +52,7 @@ def _config_libsonnet(model: Model) -> str:
 DASHBOARD_DEPTH = 2  # of a dashboard in dashboards.libsonnet (under grafanaDashboards+::, by file name)
 
 
-def _part(field: str, real, probe, sentinels: dict[str, str], values: dict[str, str]) -> str:
+def _part(field: str, real: object, probe: object, sentinels: dict[str, str], values: dict[str, str]) -> str:
     """One ``<field>+::`` file: rule and alert groups go under ``groups+:``, dashboards by file name."""
     if field == "grafanaDashboards":
         body = jsonnet.value(real, probe, sentinels, values, field, DASHBOARD_DEPTH - 1)
@@ -123,7 +70,7 @@ def _mixin_libsonnet() -> str:
             f"rendered + {{\n{checks}\n}}\n")
 
 
-def _tenant_jsonnet(data: dict) -> str:
+def _tenant_jsonnet(data: dict[str, Any]) -> str:
     return jsonnet.plain(data, DASHBOARD_DEPTH)
 
 
@@ -143,17 +90,17 @@ def _dashboards(text: str, boards: tuple[Board, ...]) -> Iterator[str]:
         yield piece if i % 2 == 0 else tenant_board.text(boards[int(piece)], _tenant_jsonnet, ascii=True)
 
 
-def artifacts(model: Model, c: Content) -> dict[str, object]:
-    """The mixin's files from the render's content ``c``, and the same content rendered once more from a probe model
-    whose sources are sentinels (what differs is where the ``_config`` selectors go). The tenant dashboards are
-    their own probes, as they are built without the model's sources (grafana._tenant_boards): their jsonnet is
-    placed as written, at a mark (_dashboards)."""
+def deliver(model: Model, c: Content) -> dict[str, object]:
+    """The mixin's files from the render's content ``c`` and its probe (:attr:`Content.probe`: where the ``_config``
+    selectors go). The hub rules and the tenant dashboards are their own probes (:mod:`gpudash.render.overrides`);
+    a tenant dashboard's jsonnet is placed as written, at a mark (_dashboards)."""
+    assert c.probe is not None, "content.build builds the probe when the mixin target is chosen"
     boards = c.tenants
     tenants = {name: {b.stem: _mark(i)} for i, (name, b) in enumerate(boards.items())}
-    real = _exposed((*c.tier, c.spoke, *c.hub), c.alerts, c.provider, tenants)
-    probe = content(_probe(model), tenants)
-    sentinels = {sentinel(name): name for name in FIELDS}
-    values = defaults(model)
+    real = exposed((*c.tier, c.spoke, *c.hub), c.alerts, c.provider, tenants)
+    probe = exposed((*c.probe.spoke, *c.hub), c.probe.alerts, c.probe.provider, tenants)
+    sentinels = {overrides.sentinel(name): name for name in overrides.fields()}
+    values = overrides.defaults(model)
     files: dict[str, object] = {
         layout.mixin_file(name): _part(field, real[field], probe[field], sentinels, values)
         for name, field in ((layout.MIXIN_RULES, "prometheusRules"), (layout.MIXIN_ALERTS, "prometheusAlerts"),
@@ -163,11 +110,11 @@ def artifacts(model: Model, c: Content) -> dict[str, object]:
     files[layout.mixin_file(layout.MIXIN_CONFIG)] = _config_libsonnet(model)
     files[layout.mixin_file(layout.MIXIN_MAIN)] = _mixin_libsonnet()
     files[layout.mixin_file(layout.MIXIN_BUNDLER)] = {"version": 1, "dependencies": [], "legacyImports": True}
-    files[layout.mixin_file(layout.README)] = README
+    files[layout.mixin_file(layout.README)] = readme()
     return files
 
 
-README = """# gpudash monitoring mixin
+_README = """# gpudash monitoring mixin
 
 Rendered by gpudash from gpudash.yaml: edit the model and re-render, not these files.
 
@@ -182,24 +129,32 @@ mixin in the monitoring-mixins layout: `mixin.libsonnet` exposes `prometheusRule
 
 Then compose it like any mixin (kube-prometheus, `mixtool generate all`):
 
-    local gpudash = (import 'gpudash-mixin/mixin.libsonnet') + {
-      _config+:: { dcgmExporterJob: 'gpu-dcgm' },
-    };
-    {
+    local gpudash = (import 'gpudash-mixin/mixin.libsonnet') + {{
+      _config+:: {{ {job}: 'gpu-{source}' }},
+    }};
+    {{
       'gpudash.rules.json': gpudash.prometheusRules,
       'gpudash.alerts.json': gpudash.prometheusAlerts,
-    } + {
+    }} + {{
       ['dashboards/' + name]: gpudash.grafanaDashboards[name]
       for name in std.objectFields(gpudash.grafanaDashboards)
-    }
+    }}
 
 ## `_config`
 
-* Selectors (`kubeStateMetricsJob`, `dcgmExporterJob`, `amdExporterJob`, `nvidiaProductLabel`,
-  `amdProductLabel`, `amdPartitionLabel`) are templated into every rule, alert and dashboard query: override
+* Selectors ({selectors}) are templated into every rule, alert and dashboard query: override
   them to match your installation.
-  Each value is pasted inside a PromQL string (`job=~"%(dcgmExporterJob)s"`): the job values are RE2
+  Each value is pasted inside a PromQL string (`job=~"%({job})s"`): the job values are RE2
   regexes (kube-state-metrics' is matched exactly), the labels are label names.
 * `currency`, `prices`, `tenants` and `clusters` are there to read. The rules are built from them, so an
   override fails evaluation with a message: change them in gpudash.yaml and re-render.
 """
+
+
+def readme() -> str:
+    """The mixin's README.md: the selectors of :func:`gpudash.render.overrides.fields` (four to a line), its example
+    overriding the first vendor's exporter job."""
+    fields = [f"`{name}`" for name in overrides.fields()]
+    selectors = ",\n  ".join(", ".join(fields[i:i + 4]) for i in range(0, len(fields), 4))
+    job = next(name for name in overrides.fields() if name.endswith(overrides.EXPORTER_JOB))
+    return _README.format(selectors=selectors, job=job, source=job.removesuffix(overrides.EXPORTER_JOB))

@@ -11,14 +11,16 @@ namespace, into which a ManagedClusterSetBinding brings the clusters a Placement
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from gpudash.base import kube, layout
 from gpudash.base.errors import GenerationError
 from gpudash.model.types import Model
 from gpudash.model.versions import ACM_CEL_SELECTOR, has_cel_selector
-from gpudash.render import rules
-from gpudash.render.rules import prometheus_rule, spoke_tier
+from gpudash.render.rules import spoke_tier
 from gpudash.render.rules.format import Group
+from gpudash.render.targets import prometheus_rule as single
 
 POLICY_API = "policy.open-cluster-management.io/v1"
 CLUSTER_GROUP = "cluster.open-cluster-management.io"
@@ -43,7 +45,7 @@ CEL_CLUSTER_NAME = "managedCluster.metadata.name"
 NO_TEMPLATES = {"policy.open-cluster-management.io/disable-templates": "true"}
 
 
-def _configuration_policy(name: str, compliance: str, prune: str, obj: dict) -> dict:
+def _configuration_policy(name: str, compliance: str, prune: str, obj: dict[str, Any]) -> dict[str, Any]:
     """A policy template: a ConfigurationPolicy enforcing ``obj`` with ``compliance`` (musthave/mustonlyhave)."""
     return {"objectDefinition": {
         "apiVersion": POLICY_API, "kind": "ConfigurationPolicy",
@@ -52,24 +54,24 @@ def _configuration_policy(name: str, compliance: str, prune: str, obj: dict) -> 
                  "object-templates": [{"complianceType": compliance, "objectDefinition": obj}]}}}
 
 
-def policy(tier: tuple[Group, ...], namespace: str) -> dict:
+def policy(tier: tuple[Group, ...], namespace: str) -> dict[str, Any]:
     """The Policy: the namespace (kept when the policy goes) and the tier's PrometheusRule of the ``tier`` groups
     (exactly as rendered, deleted with the policy)."""
-    rule = prometheus_rule(NAME, tier)
+    rule = single.prometheus_rule(NAME, tier)
     if "{{" in str(rule):
         raise GenerationError(f"{NAME}: a rule holds '{{{{', which ACM's policy templates would read as a template")
-    templates = [_configuration_policy(f"{NAME}-namespace", "musthave", "None", rules.namespace()),
+    templates = [_configuration_policy(f"{NAME}-namespace", "musthave", "None", single.namespace()),
                  _configuration_policy(f"{NAME}-rules", "mustonlyhave", "DeleteIfCreated", rule)]
     return kube.obj(POLICY_API, "Policy", NAME, namespace, annotations=NO_TEMPLATES,
                     spec={"disabled": False, "remediationAction": "enforce", "policy-templates": templates})
 
 
-def cluster_selector(clusters) -> str:
+def cluster_selector(clusters: Iterable[str]) -> str:
     """The CEL expression true for exactly the ManagedClusters named in ``clusters``."""
     return f"{CEL_CLUSTER_NAME} in [{', '.join(json.dumps(c) for c in clusters)}]"
 
 
-def label_selector(clusters) -> dict:
+def label_selector(clusters: Sequence[str]) -> dict[str, Any]:
     """The label selector true for exactly the ManagedClusters whose ``name`` label names one of ``clusters``."""
     too_long = [c for c in clusters if len(c) > kube.LABEL_MAX]
     if too_long:
@@ -79,7 +81,7 @@ def label_selector(clusters) -> dict:
     return {"matchExpressions": [{"key": NAME_LABEL, "operator": "In", "values": list(clusters)}]}
 
 
-def placement(model: Model, namespace: str) -> dict:
+def placement(model: Model, namespace: str) -> dict[str, Any]:
     """Every managed cluster of the model (by its ManagedCluster name, or its ``name`` label on a hub older than
     ACM 2.14), from the bound clusterset."""
     selector = ({"celSelector": {"celExpressions": [cluster_selector(model.clusters)]}}
@@ -88,7 +90,7 @@ def placement(model: Model, namespace: str) -> dict:
                     spec={"clusterSets": [CLUSTER_SET], "predicates": [{"requiredClusterSelector": selector}]})
 
 
-def artifacts(model: Model, tier: tuple[Group, ...], namespace: str) -> dict[str, dict]:
+def artifacts(model: Model, tier: tuple[Group, ...], namespace: str) -> dict[str, dict[str, Any]]:
     """The ACM objects of the spoke tier's ``tier`` groups (none without the tier)."""
     if not tier:
         return {}

@@ -46,7 +46,7 @@ def _pieces(text: str) -> list[str]:
     return [*pieces, current] if current or not pieces else pieces
 
 
-def _scalar(v) -> str:
+def _scalar(v: object) -> str:
     """``json.dumps(v)``; a string straight through the function json.dumps ends in for it with its default
     ``ensure_ascii`` (CPython Lib/json/encoder.py, JSONEncoder.encode: ``encode_basestring_ascii``)."""
     return _ENCODE_ASCII(v) if type(v) is str else json.dumps(v)
@@ -67,7 +67,7 @@ class Written(str):
         return out
 
 
-def plain(real, depth: int) -> str:
+def plain(real: object, depth: int) -> str:
     """:func:`value` of a structure that is its own probe (nothing templated), without the comparisons."""
     if isinstance(real, Written):  # each line after the first is indented by its depth
         return real if real.depth == depth else real.replace("\n" + INDENT * real.depth, "\n" + INDENT * depth)
@@ -82,7 +82,8 @@ def plain(real, depth: int) -> str:
     return _scalar(real)
 
 
-def value(real, probe, sentinels: dict[str, str], defaults: dict[str, str], where: str = "", depth: int = 0) -> str:
+def value(real: object, probe: object, sentinels: dict[str, str], defaults: dict[str, str], where: str = "",
+          depth: int = 0) -> str:
     """Jsonnet for ``real``; ``probe`` is the same structure rendered with sentinels in place of the defaults
     (the same object where nothing can differ: the tenant dashboards)."""
     if real is probe:
@@ -106,7 +107,7 @@ def value(real, probe, sentinels: dict[str, str], defaults: dict[str, str], wher
         for i, (r, p) in enumerate(zip(real, probe)):
             parts += ("\n", inner, value(r, p, sentinels, defaults, f"{where}[{i}]", depth + 1), ",")
         return "".join([*parts, f"\n{pad}]"]) if len(parts) > 1 else "[]"
-    if isinstance(real, str) and real != probe:
+    if isinstance(real, str) and isinstance(probe, str) and real != probe:
         return _template(real, probe, sentinels, defaults, where)
     if real != probe:
         raise GenerationError(f"mixin: {where}: {real!r} depends on _config but is not a string")

@@ -15,6 +15,8 @@ the model too (docs/alerts.md, "Secrets").
 """
 from __future__ import annotations
 
+from typing import Any
+
 from gpudash.base import kube, layout
 from gpudash.model import receiver_files
 from gpudash.model.durations import format_duration
@@ -28,7 +30,7 @@ KIND = "MultiClusterObservability"
 PATCH = f"{layout.MCO_SETTINGS}/multiclusterobservability{kube.PATCH_SUFFIX}"
 
 
-def spec(model: Model) -> dict:
+def spec(model: Model) -> dict[str, Any]:
     """The spec fields gpudash owns."""
     kept = model.billing.retention
     secrets = receiver_files.secrets(model.alerts.receivers)
@@ -43,17 +45,17 @@ def spec(model: Model) -> dict:
     }
 
 
-def custom_resource(model: Model) -> dict:
+def custom_resource(model: Model) -> dict[str, Any]:
     """The settings as a whole MultiClusterObservability; cluster-scoped, so no namespace."""
     return kube.obj(API_VERSION, KIND, model.mco.name, spec=spec(model))
 
 
-def patch(model: Model) -> dict:
+def patch(model: Model) -> dict[str, Any]:
     """The settings as a patch of the user's CR: only the fields gpudash owns (not even its labels)."""
     return {"apiVersion": API_VERSION, "kind": KIND, "metadata": {"name": model.mco.name}, "spec": spec(model)}
 
 
-def component() -> dict:
+def component() -> dict[str, Any]:
     """A kustomize Component that applies the patch to the user's own MultiClusterObservability."""
     return {"apiVersion": "kustomize.config.k8s.io/v1alpha1", "kind": "Component",
             "patches": [{"path": PATCH.rsplit("/", 1)[1], "target": {"kind": KIND}}]}
