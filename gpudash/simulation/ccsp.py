@@ -22,6 +22,7 @@ class CcspCounts:
     if TYPE_CHECKING:  # a mixin of Reference (simulation/reference.py), whose state and other parts it reads
         def __getattr__(self, name: str) -> Any: ...
 
+    @cache
     def kind(self, product: str, resource: str) -> str:
         """How CCSP counts a unit (contract section 5): "whole" (weight 1: counted from the allocation),
         "attribution" (a fraction of an NVIDIA GPU, whose physical GPU dcgm-exporter names), "bound" (another
@@ -39,6 +40,7 @@ class CcspCounts:
             out[key] = out.get(key, 0.0) + q * self.weight(product, res)
         return out
 
+    @cache
     def node_loads(self, minute: int) -> dict[tuple, tuple[float, float, set, set, set]]:
         """{(cluster, node): (whole units, the fractions' weights, kinds, pods holding NVIDIA fractions, pods
         holding whole units)} of the allocation at ``minute``; pods as (namespace, name)."""
@@ -92,6 +94,7 @@ class CcspCounts:
         """{(cluster, node): the fewest GPUs that can hold the allocation at ``minute``} (nodes with any)."""
         return {k: b for k, (w, f, *_) in self.node_loads(minute).items() if (b := math.ceil(w + f - 1e-9)) > 0}
 
+    @cache
     def active_gpus(self, minute: int) -> dict[tuple, int]:
         """{(cluster, node, active_from): g(s)} for nodes with active GPUs, as the spoke measures them: whole units
         from the allocation; with NVIDIA fractions, whole + the physical GPUs dcgm-exporter shows them on

@@ -77,11 +77,16 @@ def rule_content(ref: Reference, kind: str, t: int, since: int = 0, lag: int = 1
     """What the spoke rule ``kind`` returns when the collector evaluates it at minute ``t`` against a spoke
     Prometheus holding data from minute ``since`` on (contract section 6): the hourly rules describe the clock
     hour ``lag`` hours before the one containing ``t`` (1: the previous hour)."""
-    hour = t // 60 - lag
     if kind == "billed_hour":
         return {(c,): (t // 60 - 1) * 3600 for c in ref.s.clusters}
     if kind == "pod_alloc":
         return tier_pod_allocation(ref, t, since) if ref.model.billing.tier else ref.pod_allocation(t)
+    return _hourly_content(ref, kind, t // 60 - lag, since)
+
+
+@functools.cache
+def _hourly_content(ref: Reference, kind: str, hour: int, since: int) -> dict[tuple, float]:
+    """:func:`rule_content` of an hourly rule describing ``hour``: the same at every push that reports it."""
     if hour < 0:
         return {(c,): 0 for c in ref.s.clusters} if kind == "steps" else {}
     if kind == "steps":

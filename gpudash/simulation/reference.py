@@ -32,15 +32,20 @@ def partition_share(product: str, partition: str) -> float:
     return 1 / per_gpu
 
 
+@cache
 def label_value(vendor: str, product: str) -> str:
     """The node's product label value: GPU Feature Discovery for NVIDIA (characters outside ``[A-Za-z0-9-_. ]``
     dropped, words joined by ``-``), the AMD node labeller for AMD (spaces -> ``_``, parentheses dropped)."""
     return vendors.vendor(vendor).product_value(product)
 
 
+_NOT_KSM = re.compile(r"[^a-zA-Z0-9_]")
+
+
+@cache
 def ksm(resource: str) -> str:
     """kube-state-metrics' resource name: ``nvidia.com/mig-1g.10gb`` -> ``nvidia_com_mig_1g_10gb``."""
-    return re.sub(r"[^a-zA-Z0-9_]", "_", resource)
+    return _NOT_KSM.sub("_", resource)
 
 
 def node_product(node: Node) -> str:
@@ -79,6 +84,7 @@ class Reference(HourlyBilling, CcspCounts, EnergyMeter):
         self._alloc: dict[int, dict[tuple, float]] = {}
 
     # --- SKUs (contract section 4) --------------------------------------------------------------------------
+    @cache
     def sku(self, product: str, resource: str) -> tuple[GpuClass, str, float] | None:
         """(class, billed resource, price per hour) of a kube-state-metrics ``resource`` on ``product``."""
         for c in self.model.gpu_classes:
@@ -123,6 +129,7 @@ class Reference(HourlyBilling, CcspCounts, EnergyMeter):
             return f"{name}_replicas_{node.replicas}", units
         return name, units / node.replicas
 
+    @cache
     def weight(self, product: str, resource: str) -> float:
         """Physical GPUs one unit counts as for CCSP (contract section 5)."""
         found = self.sku(product, resource)
