@@ -82,6 +82,9 @@ class Reference(HourlyBilling, CcspCounts, EnergyMeter):
         self.step = model.billing.resolution // 60  # minutes per allocation step
         self.products = {(n.cluster, n.name): node_product(n) for n in scenario.nodes}
         self._alloc: dict[int, dict[tuple, float]] = {}
+        self._counters: dict[tuple, tuple[float, ...]] = {}  # (cluster, node, gpu): energy counter per minute
+        self._holders_seen: dict[tuple, tuple[dict, dict]] = {}  # (cluster, node, gpu): (shown, device_holders)
+        self._split_seen: tuple | None = None  # (shown, pods, EnergyMeter._split) of the last step split
 
     # --- SKUs (contract section 4) --------------------------------------------------------------------------
     @cache
