@@ -213,7 +213,13 @@ class Scenario:
     __hash__ = fields_hash
 
     def node(self, cluster: str, name: str) -> Node:
-        return next(n for n in self.nodes if (n.cluster, n.name) == (cluster, name))
+        by_name = self.__dict__.get("_nodes_by_name")
+        if by_name is None:  # the first node of each name, as a scan would find it
+            by_name = {}
+            for n in self.nodes:
+                by_name.setdefault((n.cluster, n.name), n)
+            object.__setattr__(self, "_nodes_by_name", by_name)
+        return by_name[(cluster, name)]
 
     def faults_of(self, kind: str) -> tuple[Fault, ...]:
         """The faults of ``kind`` (grouped once per scenario: the reference asks at every step)."""
