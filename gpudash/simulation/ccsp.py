@@ -63,9 +63,11 @@ class CcspCounts:
         """{(cluster, node): GPU indices} on which dcgm-exporter shows, at scrape minute ``k``, a fractional device (a
         MIG slice of less than a whole GPU, a time-sliced GPU) whose pod holds NVIDIA fractions on that node by the
         allocation at ``minute`` (a time-sliced GPU's pod holding no whole unit there)."""
-        loads = self.node_loads(minute)
+        loads, shown, last = self.node_loads(minute), self.shown(k), self._held_seen
+        if last and last[0] is shown and last[1] == loads:  # the same devices shown, the same loads
+            return last[2]
         gpus: dict[tuple, set] = {}
-        for (node_name, gpu, profile, _), (pod, _) in self.shown(k).items():
+        for (node_name, gpu, profile, _), (pod, _) in shown.items():
             node = self.s.node(pod.cluster, node_name)
             load = loads.get((pod.cluster, node_name))
             attributes = vendors.vendor(node.vendor).attributes_fractions
@@ -78,6 +80,7 @@ class CcspCounts:
                 fractional = share < mig.GPU_SLICES[node.gpu_class.mig_model][0]
             if fractional:
                 gpus.setdefault((pod.cluster, node_name), set()).add(gpu)
+        self._held_seen = (shown, loads, gpus)
         return gpus
 
     def attributed_gpus(self, minute: int) -> dict[tuple, int]:

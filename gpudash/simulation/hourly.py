@@ -64,6 +64,7 @@ class HourlyBilling:
         at or after minute ``since`` (a spoke Prometheus that holds no data before ``since``)."""
         return {k: v * self.step / 60 for k, v in self._units(hour, since).items() if v}
 
+    @cache
     def ksm_up(self, minute: int) -> bool:
         """Whether an instant query at ``minute`` sees kube-state-metrics' ``up`` at 1 (the newest scrape within the
         lookback succeeded; a missed scrape leaves no sample, a failed one records 0)."""

@@ -85,6 +85,7 @@ class Reference(HourlyBilling, CcspCounts, EnergyMeter):
         self._counters: dict[tuple, tuple[float, ...]] = {}  # (cluster, node, gpu): energy counter per minute
         self._holders_seen: dict[tuple, tuple[dict, dict]] = {}  # (cluster, node, gpu): (shown, device_holders)
         self._split_seen: tuple | None = None  # (shown, pods, EnergyMeter._split) of the last step split
+        self._held_seen: tuple | None = None  # (shown, node loads, CcspCounts.gpus_held) of the last look-up
 
     # --- SKUs (contract section 4) --------------------------------------------------------------------------
     @cache
