@@ -22,6 +22,8 @@ class CcspCounts:
     if TYPE_CHECKING:  # a mixin of Reference (simulation/reference.py), whose state and other parts it reads
         def __getattr__(self, name: str) -> Any: ...
 
+    _held_seen: tuple | None = None  # (shown, node loads, :meth:`gpus_held`) of the last look-up
+
     @cache
     def kind(self, product: str, resource: str) -> str:
         """How CCSP counts a unit (contract section 5): "whole" (weight 1: counted from the allocation),

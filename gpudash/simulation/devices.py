@@ -127,7 +127,7 @@ def assignments(scenario: Scenario) -> list[dict[tuple, tuple[Pod, str]]]:
     """Per minute: {(node, gpu, profile, instance): (pod, container)}, as the device plugin hands out devices."""
     held: dict[str, list[tuple[tuple, str]]] = {}  # pod uid -> [(device, container)]
     pods = {p.uid: p for p in scenario.pods}
-    out = []
+    out: list[dict[tuple, tuple[Pod, str]]] = []
     for minute in range(scenario.duration + 1):
         active = {}
         for pod in scenario.pods:

@@ -23,6 +23,7 @@ class EnergyMeter:
     # whether every vendor's power is served: the golden synthesiser serves none of a vendor whose module says so
     # (``sample_power``: AMD's gpu_package_power; such a GPU without a counter rise measures nothing), the mock all
     every_power = False
+    _split_seen: tuple | None = None  # (shown, pods, :meth:`_split`) of the last step split
 
     def counter(self, node: Node, gpu: int, minute: int) -> float:
         """The GPU's energy counter (J) at scrape ``minute``."""

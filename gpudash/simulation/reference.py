@@ -84,13 +84,18 @@ class Reference(HourlyBilling, CcspCounts, EnergyMeter):
         self._alloc: dict[int, dict[tuple, float]] = {}
         self._counters: dict[tuple, tuple[float, ...]] = {}  # (cluster, node, gpu): energy counter per minute
         self._holders_seen: dict[tuple, tuple[dict, dict]] = {}  # (cluster, node, gpu): (shown, device_holders)
-        self._split_seen: tuple | None = None  # (shown, pods, EnergyMeter._split) of the last step split
-        self._held_seen: tuple | None = None  # (shown, node loads, CcspCounts.gpus_held) of the last look-up
+        self._skus: dict[tuple[str, str], tuple[GpuClass, str, float] | None] = {}  # (product, resource): sku
 
     # --- SKUs (contract section 4) --------------------------------------------------------------------------
-    @cache
     def sku(self, product: str, resource: str) -> tuple[GpuClass, str, float] | None:
         """(class, billed resource, price per hour) of a kube-state-metrics ``resource`` on ``product``."""
+        key = (product, resource)
+        if key not in self._skus:
+            self._skus[key] = self._find_sku(product, resource)
+        return self._skus[key]
+
+    def _find_sku(self, product: str, resource: str) -> tuple[GpuClass, str, float] | None:
+        """:meth:`sku`, looked up in the model's classes."""
         for c in self.model.gpu_classes:
             v = vendors.vendor(c.vendor)
             whole, shared_res = ksm(v.resource), ksm(f"{v.resource}.shared")
