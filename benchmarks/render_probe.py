@@ -4,7 +4,7 @@ machine), the share of each phase (model load, each artifact family, writing), p
 ``resource.getrusage``'s ``ru_maxrss`` survives ``exec`` on Linux, so a probe started by a large parent would
 report the parent's peak) and, with ``--tracemalloc``, the peak of Python allocations (slower).
 
-    python benchmarks/render_probe.py MODEL OUT [--tracemalloc]
+    python benchmarks/render_probe.py MODEL OUT [--tracemalloc] [-- RENDER OPTIONS...]
 
 Used by ``benchmarks/run.py`` (render scale); the phases are timed by wrapping the functions the command calls,
 so the command itself runs unchanged.
@@ -33,7 +33,8 @@ def _vm_hwm_kib() -> int:
 
 def main(argv: list[str]) -> int:
     model, out = argv[0], argv[1]
-    trace = "--tracemalloc" in argv
+    extra = argv[argv.index("--") + 1:] if "--" in argv else []  # more render options (render_cold.py: -j 1)
+    trace = "--tracemalloc" in argv[:len(argv) - len(extra)]
     if trace:
         import tracemalloc
 
@@ -70,7 +71,7 @@ def main(argv: list[str]) -> int:
     writer.plan = timed("write (plan)", writer.plan)
     writer.apply = timed("write (apply)", writer.apply)
     t0, c0, k0 = time.perf_counter(), time.process_time(), resource.getrusage(resource.RUSAGE_CHILDREN)
-    rc = cli.main(["render", "-c", model, "-o", out])
+    rc = cli.main(["render", "-c", model, "-o", out, *extra])
     wall, cpu, kids = time.perf_counter() - t0, time.process_time() - c0, resource.getrusage(resource.RUSAGE_CHILDREN)
     kids_cpu = kids.ru_utime - k0.ru_utime + kids.ru_stime - k0.ru_stime
     row = {"rc": rc, "seconds": round(wall, 3), "cpu_seconds": round(cpu + kids_cpu, 3),

@@ -42,6 +42,7 @@ from gpudash.model.exporters.kube_state_metrics import gpu_resource_regex  # noq
 
 HOUR, DAY = 60, 1440
 SUITE_TIMES = Path(__file__).with_name("suite_times.md")  # section 6: the test suites' time, measured by hand
+RENDER_COLD = Path(__file__).with_name("render_cold.md")  # section 7: benchmarks/render_cold.py's last run
 STARTED: list[Prometheus] = []  # every server this run starts, stopped by PID at the end whatever happens
 
 
@@ -753,6 +754,8 @@ def write_markdown(res: dict, path: Path) -> None:
             "## 5. Series with and without backfill", "", f"Failed: {res['backfill']['error']}", ""]
     if SUITE_TIMES.exists():  # measured by hand (a suite run is beyond this script's budget), kept across runs
         out += ["", SUITE_TIMES.read_text().rstrip()]
+    if RENDER_COLD.exists():
+        out += ["", RENDER_COLD.read_text().rstrip()]
     path.write_text("\n".join(out).rstrip() + "\n")
 
 

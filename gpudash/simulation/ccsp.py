@@ -22,6 +22,9 @@ class CcspCounts:
     if TYPE_CHECKING:  # a mixin of Reference (simulation/reference.py), whose state and other parts it reads
         def __getattr__(self, name: str) -> Any: ...
 
+    _held_seen: tuple | None = None  # (shown, node loads, :meth:`gpus_held`) of the last look-up
+
+    @cache
     def kind(self, product: str, resource: str) -> str:
         """How CCSP counts a unit (contract section 5): "whole" (weight 1: counted from the allocation),
         "attribution" (a fraction of an NVIDIA GPU, whose physical GPU dcgm-exporter names), "bound" (another
@@ -40,6 +43,7 @@ class CcspCounts:
             out[key] = out.get(key, 0.0) + q * self.weight(product, res)
         return out
 
+    @cache
     def node_loads(self, minute: int) -> dict[tuple, tuple[float, float, set, set, set]]:
         """{(cluster, node): (whole units, the fractions' weights, kinds, pods holding NVIDIA fractions, pods
         holding whole units)} of the allocation at ``minute``; pods as (namespace, name)."""
@@ -62,9 +66,11 @@ class CcspCounts:
         """{(cluster, node): GPU indices} on which dcgm-exporter shows, at scrape minute ``k``, a fractional device (a
         MIG slice of less than a whole GPU, a time-sliced GPU) whose pod holds NVIDIA fractions on that node by the
         allocation at ``minute`` (a time-sliced GPU's pod holding no whole unit there)."""
-        loads = self.node_loads(minute)
+        loads, shown, last = self.node_loads(minute), self.shown(k), self._held_seen
+        if last and last[0] is shown and last[1] == loads:  # the same devices shown, the same loads
+            return last[2]
         gpus: dict[tuple, set] = {}
-        for (node_name, gpu, profile, _), (pod, _) in self.shown(k).items():
+        for (node_name, gpu, profile, _), (pod, _) in shown.items():
             node = self.s.node(pod.cluster, node_name)
             load = loads.get((pod.cluster, node_name))
             attributes = vendors.vendor(node.vendor).attributes_fractions
@@ -77,6 +83,7 @@ class CcspCounts:
                 fractional = share < mig.GPU_SLICES[node.gpu_class.mig_model][0]
             if fractional:
                 gpus.setdefault((pod.cluster, node_name), set()).add(gpu)
+        self._held_seen = (shown, loads, gpus)
         return gpus
 
     def attributed_gpus(self, minute: int) -> dict[tuple, int]:
@@ -111,6 +118,7 @@ class CcspCounts:
         """{(cluster, node): the fewest GPUs that can hold the allocation at ``minute``} (nodes with any)."""
         return {k: b for k, (w, f, *_) in self.node_loads(minute).items() if (b := math.ceil(w + f - 1e-9)) > 0}
 
+    @cache
     def active_gpus(self, minute: int) -> dict[tuple, int]:
         """{(cluster, node, active_from): g(s)} for nodes with active GPUs, as the spoke measures them: whole units
         from the allocation; with NVIDIA fractions, whole + the physical GPUs dcgm-exporter shows them on

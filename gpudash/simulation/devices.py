@@ -37,10 +37,21 @@ def holder_index(held: dict[tuple, tuple[Pod, str]]) -> dict[tuple, tuple[Pod, s
     return out
 
 
-@functools.cache
 def shown_holders(s: Scenario, minute: int) -> dict[tuple, tuple[Pod, str]]:
     """:func:`holder_index` of the devices held at ``minute``."""
-    return holder_index(assignments(s)[minute])
+    return _shown(s)[minute]
+
+
+@functools.cache
+def _shown(s: Scenario) -> list[dict[tuple, tuple[Pod, str]]]:
+    """:func:`holder_index` per minute, one object per run of minutes with the same devices held (as
+    :func:`assignments` gives them)."""
+    out: list[dict[tuple, tuple[Pod, str]]] = []
+    last = None
+    for held in assignments(s):
+        out.append(out[-1] if held is last else holder_index(held))
+        last = held
+    return out
 
 
 def shown_holder(holders: dict[tuple, tuple[Pod, str]], node: Node, gpu: int, profile: str | None,
@@ -52,9 +63,14 @@ def shown_holder(holders: dict[tuple, tuple[Pod, str]], node: Node, gpu: int, pr
 def gpu_watts(s: Scenario, node: Node, gpu: int, minute: int) -> float:
     """A physical GPU's synthetic power draw (W) at ``minute``: a MIG GPU draws :data:`MIG_GPU_WATTS`, another
     :func:`power_watts` of the utilisation of the pod the exporter shows on it (idle when none)."""
+    return _watts(shown_holders(s, minute), node, gpu, minute)
+
+
+def _watts(holders: dict[tuple, tuple[Pod, str]], node: Node, gpu: int, minute: int) -> float:
+    """:func:`gpu_watts` with the minute's :func:`shown_holders` at hand."""
     if node.mig_strategy != "none":
         return MIG_GPU_WATTS
-    holder = shown_holder(shown_holders(s, minute), node, gpu, None, 0)
+    holder = shown_holder(holders, node, gpu, None, 0)
     return power_watts(holder[0].utilisation_at(minute) if holder else 0.0)
 
 
@@ -84,8 +100,8 @@ def counter_at(runs: tuple[tuple[int, float, float], ...], minute: int) -> float
 def energy_counter(s: Scenario, node: Node, gpu: int) -> tuple[float, ...]:
     """Per minute, the GPU's energy counter (J) drawing :func:`gpu_watts` (:func:`counter_runs`), reset at every
     ``driver_reload`` of its node."""
-    minutes = range(s.duration + 1)
-    runs = counter_runs(minutes, [gpu_watts(s, node, gpu, k) for k in minutes], reloads(s, node))
+    minutes, shown = range(s.duration + 1), _shown(s)
+    runs = counter_runs(minutes, [_watts(shown[k], node, gpu, k) for k in minutes], reloads(s, node))
     return tuple(value for _, value, _ in runs)  # a run starts at every minute: its counter is the run's
 
 
@@ -111,7 +127,7 @@ def assignments(scenario: Scenario) -> list[dict[tuple, tuple[Pod, str]]]:
     """Per minute: {(node, gpu, profile, instance): (pod, container)}, as the device plugin hands out devices."""
     held: dict[str, list[tuple[tuple, str]]] = {}  # pod uid -> [(device, container)]
     pods = {p.uid: p for p in scenario.pods}
-    out = []
+    out: list[dict[tuple, tuple[Pod, str]]] = []
     for minute in range(scenario.duration + 1):
         active = {}
         for pod in scenario.pods:
@@ -139,5 +155,6 @@ def assignments(scenario: Scenario) -> list[dict[tuple, tuple[Pod, str]]]:
                         held[pod_uid].append((dev, name))
                         free.remove(dev)
                         taken.add(dev)
-        out.append({d: (pods[u], c) for u, devs in held.items() for d, c in devs})
+        now = {d: (pods[u], c) for u, devs in held.items() for d, c in devs}
+        out.append(out[-1] if out and out[-1] == now else now)  # unchanged: the same object (:func:`_shown`)
     return out

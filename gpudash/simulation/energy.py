@@ -23,10 +23,14 @@ class EnergyMeter:
     # whether every vendor's power is served: the golden synthesiser serves none of a vendor whose module says so
     # (``sample_power``: AMD's gpu_package_power; such a GPU without a counter rise measures nothing), the mock all
     every_power = False
+    _split_seen: tuple | None = None  # (shown, pods, :meth:`_split`) of the last step split
 
     def counter(self, node: Node, gpu: int, minute: int) -> float:
         """The GPU's energy counter (J) at scrape ``minute``."""
-        return energy_counter(self.s, node, gpu)[minute]
+        key = (node.cluster, node.name, gpu)
+        if key not in self._counters:
+            self._counters[key] = energy_counter(self.s, node, gpu)
+        return self._counters[key][minute]
 
     def watts(self, node: Node, gpu: int, minute: int) -> float:
         """The GPU's power (W) at scrape ``minute``."""
@@ -56,12 +60,16 @@ class EnergyMeter:
         scrape ``minute``: the pod it shows on each device, a whole GPU 1, a MIG instance its compute share, a
         time-sliced device 1/replicas; nothing on a partitioned AMD node (its energy is the physical GPU's,
         reported on partition 0)."""
+        holders, key = self.shown(minute), (node.cluster, node.name, gpu)
+        seen = self._holders_seen.get(key)
+        if seen and seen[0] is holders:  # the same devices held as at the GPU's last look-up
+            return seen[1]
         out: dict[tuple, float] = {}
-        holders = self.shown(minute)
         for profile, instance, share in self._energy_units(node):
             holder = shown_holder(holders, node, gpu, profile, instance)
             if holder:
                 out[(profile, instance, holder[0].namespace, holder[0].name)] = share
+        self._holders_seen[key] = (holders, out)
         return out
 
     def gpu_shares(self, node: Node, gpu: int, minute: int, pods: set) -> dict[str, float]:
@@ -102,16 +110,31 @@ class EnergyMeter:
         if k is None or k < since:
             return
         k0 = self._scrape_seen(EXPORTERS, minute - self.step)
-        pods = self.allocated_pods(minute)
-        for node in self.s.nodes:
+        shares = self._split(k, self.allocated_pods(minute))
+        for i, node in enumerate(self.s.nodes):
             for g in range(node.count):
                 joules = self._step_joules(node, g, k, k0, since)
                 if joules is None:
                     continue
-                shares = self.gpu_shares(node, g, k, pods.get(node.cluster, set()))
-                shares[""] = max(0.0, 1 - sum(shares.values()))
-                for ns, share in shares.items():
+                for ns, share in shares[(i, g)]:
                     yield (node.cluster, ns), joules * share
+
+    def _split(self, k: int, pods: dict[str, set]) -> dict[tuple[int, int], tuple[tuple[str, float], ...]]:
+        """{(node index, GPU): ((namespace, share), ...)}: each GPU's :meth:`gpu_shares` at scrape ``k`` of the
+        ``pods`` allocated ({cluster: (namespace, pod)}), then the unallocated rest under "". Kept while the same
+        devices are shown and the same pods allocated: all :meth:`gpu_shares` reads (unless a subclass reads more)."""
+        shown, last = self.shown(k), self._split_seen
+        if last and last[0] is shown and last[1] == pods and type(self).gpu_shares is EnergyMeter.gpu_shares:
+            return last[2]
+        out = {}
+        for i, node in enumerate(self.s.nodes):
+            held = pods.get(node.cluster, set())
+            for g in range(node.count):
+                shares = self.gpu_shares(node, g, k, held)
+                shares[""] = max(0.0, 1 - sum(shares.values()))
+                out[(i, g)] = tuple(shares.items())
+        self._split_seen = (shown, pods, out)
+        return out
 
     def step_energy(self, minute: int) -> dict[tuple, float]:
         """{(cluster, namespace): joules} of the step ending at ``minute`` (what the spoke tier records)."""

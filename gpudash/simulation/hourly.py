@@ -20,17 +20,19 @@ class HourlyBilling:
     def steps(self, hour: int) -> range:
         return range(hour * 60, hour * 60 + 60, self.step)
 
+    @cache
     def tier_recorded(self, minute: int) -> bool:
         """Whether the spoke tier's group ran at the step at ``minute``: unless that evaluation was missed (a
         ``tier_missed`` fault, run only with the tier on): a missed step is neither billed nor observed."""
         return not any(f.at <= minute < f.at + f.minutes for f in self.s.faults_of("tier_missed"))
 
-    def tier_lost(self, minute: int) -> set[str]:
+    @cache
+    def tier_lost(self, minute: int) -> frozenset[str]:
         """The figures of the step at ``minute`` (``allocation``, ``active``, ``energy``) whose tier rule failed
         there (``tier_rule_failed``; :data:`~gpudash.simulation.scenario.TIER_RULES`), of those the model records."""
         lost = {TIER_RULES[r] for f in self.s.faults_of("tier_rule_failed") if f.at <= minute < f.at + f.minutes
                 for r in f.rules}
-        return lost if self.model.energy.metered else lost - {"energy"}
+        return frozenset(lost if self.model.energy.metered else lost - {"energy"})
 
     def tier_has(self, minute: int, figure: str) -> bool:
         """Whether the step at ``minute`` recorded ``figure`` (contract section 6: a figure a step did not record
@@ -62,6 +64,7 @@ class HourlyBilling:
         at or after minute ``since`` (a spoke Prometheus that holds no data before ``since``)."""
         return {k: v * self.step / 60 for k, v in self._units(hour, since).items() if v}
 
+    @cache
     def ksm_up(self, minute: int) -> bool:
         """Whether an instant query at ``minute`` sees kube-state-metrics' ``up`` at 1 (the newest scrape within the
         lookback succeeded; a missed scrape leaves no sample, a failed one records 0)."""

@@ -77,11 +77,16 @@ def rule_content(ref: Reference, kind: str, t: int, since: int = 0, lag: int = 1
     """What the spoke rule ``kind`` returns when the collector evaluates it at minute ``t`` against a spoke
     Prometheus holding data from minute ``since`` on (contract section 6): the hourly rules describe the clock
     hour ``lag`` hours before the one containing ``t`` (1: the previous hour)."""
-    hour = t // 60 - lag
     if kind == "billed_hour":
         return {(c,): (t // 60 - 1) * 3600 for c in ref.s.clusters}
     if kind == "pod_alloc":
         return tier_pod_allocation(ref, t, since) if ref.model.billing.tier else ref.pod_allocation(t)
+    return _hourly_content(ref, kind, t // 60 - lag, since)
+
+
+@functools.cache
+def _hourly_content(ref: Reference, kind: str, hour: int, since: int) -> dict[tuple, float]:
+    """:func:`rule_content` of an hourly rule describing ``hour``: the same at every push that reports it."""
     if hour < 0:
         return {(c,): 0 for c in ref.s.clusters} if kind == "steps" else {}
     if kind == "steps":
@@ -96,7 +101,7 @@ def push_results(ref: Reference, kind: str, t: int, since: int = 0) -> list[Push
     n = ref.model.billing.backfill_hours
     if not n or kind not in LAGGED_KINDS:
         return [Pushed(kind, t, rule_content(ref, kind, t, since))]
-    return [Pushed(kind, t, rule_content(ref, kind, t, since, lag), lag) for lag in range(1, n + 2)]
+    return [Pushed(kind, t, _hourly_content(ref, kind, t // 60 - lag, since), lag) for lag in range(1, n + 2)]
 
 
 def rule_samples(scenario: Scenario, model: Model, ref: Reference) -> list[Pushed]:
@@ -155,11 +160,17 @@ def pushed_samples(scenario: Scenario, model: Model, ref: Reference,
     ``cluster`` and ``clusterID``; nothing between pushes (the hub's store has no staleness markers).
     ``results``: :func:`rule_samples`, if the caller has them already."""
     samples: dict[Labels, dict[int, float]] = {}
+    rows: dict[tuple, dict[int, float]] = {}  # (kind, lag, row) -> its series' samples: labels built once
     for r in rule_samples(scenario, model, ref) if results is None else results:
         lag = () if r.lag is None else ((names.LAG_LABEL, str(r.lag)),)
-        for (cluster, *key), value in r.content.items():
-            samples.setdefault((*_pushed_labels(r.kind, key), *lag, ("cluster", cluster),
-                                ("clusterID", uid("cluster", cluster))), {})[r.t] = value
+        for row, value in r.content.items():
+            into = rows.get((r.kind, r.lag, row))
+            if into is None:
+                cluster, *key = row
+                into = rows[(r.kind, r.lag, row)] = samples.setdefault(
+                    (*_pushed_labels(r.kind, key), *lag, ("cluster", cluster), ("clusterID", uid("cluster", cluster))),
+                    {})
+            into[r.t] = value
         if r.kind in HOURLY_KINDS:
             for cluster in scenario.clusters if r.clusters is None else r.clusters:
                 samples.setdefault((("__name__", _SERIES[r.kind]), (names.SENTINEL_LABEL, "1"), *lag,

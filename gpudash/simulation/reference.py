@@ -32,15 +32,20 @@ def partition_share(product: str, partition: str) -> float:
     return 1 / per_gpu
 
 
+@cache
 def label_value(vendor: str, product: str) -> str:
     """The node's product label value: GPU Feature Discovery for NVIDIA (characters outside ``[A-Za-z0-9-_. ]``
     dropped, words joined by ``-``), the AMD node labeller for AMD (spaces -> ``_``, parentheses dropped)."""
     return vendors.vendor(vendor).product_value(product)
 
 
+_NOT_KSM = re.compile(r"[^a-zA-Z0-9_]")
+
+
+@cache
 def ksm(resource: str) -> str:
     """kube-state-metrics' resource name: ``nvidia.com/mig-1g.10gb`` -> ``nvidia_com_mig_1g_10gb``."""
-    return re.sub(r"[^a-zA-Z0-9_]", "_", resource)
+    return _NOT_KSM.sub("_", resource)
 
 
 def node_product(node: Node) -> str:
@@ -77,10 +82,20 @@ class Reference(HourlyBilling, CcspCounts, EnergyMeter):
         self.step = model.billing.resolution // 60  # minutes per allocation step
         self.products = {(n.cluster, n.name): node_product(n) for n in scenario.nodes}
         self._alloc: dict[int, dict[tuple, float]] = {}
+        self._counters: dict[tuple, tuple[float, ...]] = {}  # (cluster, node, gpu): energy counter per minute
+        self._holders_seen: dict[tuple, tuple[dict, dict]] = {}  # (cluster, node, gpu): (shown, device_holders)
+        self._skus: dict[tuple[str, str], tuple[GpuClass, str, float] | None] = {}  # (product, resource): sku
 
     # --- SKUs (contract section 4) --------------------------------------------------------------------------
     def sku(self, product: str, resource: str) -> tuple[GpuClass, str, float] | None:
         """(class, billed resource, price per hour) of a kube-state-metrics ``resource`` on ``product``."""
+        key = (product, resource)
+        if key not in self._skus:
+            self._skus[key] = self._find_sku(product, resource)
+        return self._skus[key]
+
+    def _find_sku(self, product: str, resource: str) -> tuple[GpuClass, str, float] | None:
+        """:meth:`sku`, looked up in the model's classes."""
         for c in self.model.gpu_classes:
             v = vendors.vendor(c.vendor)
             whole, shared_res = ksm(v.resource), ksm(f"{v.resource}.shared")
@@ -124,6 +139,7 @@ class Reference(HourlyBilling, CcspCounts, EnergyMeter):
             return f"{name}_replicas_{node.replicas}", units
         return name, units / node.replicas
 
+    @cache
     def weight(self, product: str, resource: str) -> float:
         """Physical GPUs one unit counts as for CCSP (contract section 5)."""
         found = self.sku(product, resource)

@@ -213,10 +213,24 @@ class Scenario:
     __hash__ = fields_hash
 
     def node(self, cluster: str, name: str) -> Node:
-        return next(n for n in self.nodes if (n.cluster, n.name) == (cluster, name))
+        by_name = self.__dict__.get("_nodes_by_name")
+        if by_name is None:  # the first node of each name, as a scan would find it
+            by_name = {}
+            for n in self.nodes:
+                by_name.setdefault((n.cluster, n.name), n)
+            object.__setattr__(self, "_nodes_by_name", by_name)
+        return by_name[(cluster, name)]
 
     def faults_of(self, kind: str) -> tuple[Fault, ...]:
-        return tuple(f for f in self.faults if f.kind == kind)
+        """The faults of ``kind`` (grouped once per scenario: the reference asks at every step)."""
+        known = self.__dict__.get("_faults_by_kind")
+        if known is None:
+            known = {}
+            for f in self.faults:
+                known.setdefault(f.kind, []).append(f)
+            known = {k: tuple(v) for k, v in known.items()}
+            object.__setattr__(self, "_faults_by_kind", known)
+        return known.get(kind, ())
 
     def scrape_outcomes(self, job: str) -> tuple[str, ...]:
         """Per minute 0..duration, how ``job`` ("ksm", or :data:`EXPORTERS` for every GPU exporter) was scraped:

@@ -243,9 +243,17 @@ def exporter_stored(exposed: Labels, model: Model) -> Labels:
     return scraped(exposed, exporter_target(v, host), honours(gx.exporter(model.sources, v)))
 
 
-def _exporter_exposition(scenario: Scenario, model: Model, cluster: str, minute: int, held) -> dict[Labels, float]:
-    """:func:`exporter_exposed` as stored (:func:`exporter_stored`)."""
-    return {exporter_stored(k, model): v for k, v in exporter_exposed(scenario, model, cluster, minute, held).items()}
+def _exporter_exposition(scenario: Scenario, model: Model, cluster: str, minute: int, held,
+                         stored: dict[Labels, Labels]) -> dict[Labels, float]:
+    """:func:`exporter_exposed` as stored (:func:`exporter_stored`); ``stored`` remembers each series' stored
+    labels across the minutes of one synthesis."""
+    out = {}
+    for k, v in exporter_exposed(scenario, model, cluster, minute, held).items():
+        labels = stored.get(k)
+        if labels is None:
+            labels = stored[k] = exporter_stored(k, model)
+        out[labels] = v
+    return out
 
 
 def counter_series(model: Model, index: int, node: Node, gpu: int) -> tuple[Labels, float]:
@@ -294,7 +302,8 @@ def synthesise(scenario: Scenario, model: Model, cluster: str) -> list[dict[str,
         ksm_exp = [{(*k, ("instance", i)): v for k, v in e.items() for i in KSM_INSTANCES}
                    for e in ksm_exp]
     held = assignments(scenario)
-    gpu_exp = [_exporter_exposition(scenario, model, cluster, m, held[m]) for m in minutes]
+    stored_labels: dict[Labels, Labels] = {}
+    gpu_exp = [_exporter_exposition(scenario, model, cluster, m, held[m], stored_labels) for m in minutes]
     counters = _energy_counters(scenario, model, cluster)
     for m, exposed in enumerate(gpu_exp):
         exposed.update({k: v[m] for k, v in counters.items()})

@@ -317,3 +317,24 @@ def test_ccsp_measured_equals_the_definition_in_every_golden_scenario():
             assert measured == defined, (s.name, minute)
         checked += 1
     assert checked >= 30 and flagged
+
+
+def test_figures_kept_across_steps_equal_those_computed_afresh():
+    """The reference keeps a GPU's split, device holders and exporter attribution while the devices shown and the
+    allocation stay the same (simulation/energy.py, ccsp.py): each step's figures from one reference walking the
+    steps in order equal a fresh reference's, exactly, through allocation changes, a kube-state-metrics restart
+    (the allocation goes stale while the devices stay shown) and an exporter gap."""
+    nodes = [{"name": "n1", "gpu": {"mig": True}, "count": 2, "mig": {"strategy": "mixed", "layout": {"1g": 7}}},
+             {"name": "n2", "gpu": {"time_slicing": True}, "count": 1, "time_slicing": {}}]
+    s = scenario([pod([{"at": "0m", "phase": "Running"}, {"at": "50m", "phase": "Succeeded"}], [{"mig-1g": 3}]),
+                  pod([{"at": "20m", "phase": "Running"}], [{"mig-1g": 6}], name="q", utilisation=80),
+                  pod([{"at": "10m", "phase": "Running"}, {"at": "90m", "deleted": True}], [{"shared": 2}],
+                      name="r", node="n2", tenant=1)], nodes,
+                 faults=[{"kind": "ksm_restart", "at": "30m", "minutes": 6},
+                         {"kind": "exporter_gap", "at": "70m", "minutes": 5}])
+    walked = Reference(s, MODEL)
+    for m in range(s.duration + 1):
+        fresh = Reference(s, MODEL)
+        assert walked.step_energy(m) == fresh.step_energy(m), m
+        assert walked.active_gpus(m) == fresh.active_gpus(m), m
+    assert walked.energy(0) and walked.node_max_by_source(0)
