@@ -70,6 +70,8 @@ INTERVAL = 300  # billing.mco_interval of the e2e model (checked against the mod
 PUSH_AT = 60  # seconds after each 5-minute mark a push is made: its federated samples (scraped up to 30 s before)
 # stay in the push's 2-hour block, so promtool reads each file once
 TOOLSETS = ("2",)  # ("2", "3"): also Prometheus 3.5.3 on the same blocks
+HOURLY_LAGS = "-hourly"  # a variant's suffix: lagged rows pushed once an hour (rule_rows)
+VARIANTS = ("24", "0")
 QUICK = {"clusters": 2, "gpus": 50, "measure_hours": 0.5, "toolsets": ("2",)}  # run.py --quick
 # name, product, ksm resource, nodes per 500 GPUs, GPUs per pod for each Running pod of a node (None: mi300's 3 or 4)
 POOLS = (
@@ -167,10 +169,15 @@ def _live_rows(record: str, slot: int, pods: list[dict], tenants: int) -> dict[t
     return {}  # cluster_input_node:gpudash_input_missing:count and the like: no row on a healthy cluster
 
 
-def rule_rows(record: str, slot: int, backfill: int, gpus: int, tenants: int) -> dict[tuple, float]:
-    """What the collector pushes for allowlist rule ``record`` at push ``slot``: its rows without ``cluster``."""
+def rule_rows(record: str, slot: int, backfill: int, gpus: int, tenants: int, hourly: bool = False
+              ) -> dict[tuple, float]:
+    """What the collector pushes for allowlist rule ``record`` at push ``slot``: its rows without ``cluster``.
+    ``hourly``: the design alternative of issue #45 where the lagged rows are pushed by the first push of each clock
+    hour only (the spoke rule gated on ``time() % 3600 < mco_interval``), not by all twelve."""
     if record not in HOURLY:
         return _live_rows(record, slot, cluster_pods(gpus, tenants), tenants)
+    if hourly and backfill and slot % (3600 // INTERVAL):
+        return {}
     hour_now = slot * INTERVAL // 3600
     out: dict[tuple, float] = {}
     for lag in range(1, backfill + 2) if backfill else (None,):
@@ -212,8 +219,8 @@ def _family_rows(family: str, slot: int, backfill: int, shape: tuple, cache: dic
     """The rows of ``family`` at push ``slot`` (the same on every cluster: the clusters share one shape)."""
     key = (family, slot)
     if key not in cache:
-        gpus, tenants, rules = shape
-        cache[key] = (rule_rows(family, slot, backfill, gpus, tenants) if family in rules
+        gpus, tenants, rules, hourly = shape
+        cache[key] = (rule_rows(family, slot, backfill, gpus, tenants, hourly) if family in rules
                       else name_rows(family, slot, cluster_pods(gpus, tenants), nodes(gpus), tenants))
     return cache[key]
 
@@ -221,8 +228,8 @@ def _family_rows(family: str, slot: int, backfill: int, shape: tuple, cache: dic
 def write_chunk(job: tuple) -> tuple[int, float]:
     """One OpenMetrics file of pushes (slots ``first`` to ``last`` - 1 of every cluster) imported by promtool into
     ``outdir`` and deleted: (samples, seconds of promtool)."""
-    path, outdir, promtool, first, last, backfill, rules, allowed, clusters, gpus, tenants = job
-    shape = (gpus, tenants, set(rules))
+    path, outdir, promtool, first, last, (backfill, hourly), rules, allowed, clusters, gpus, tenants = job
+    shape = (gpus, tenants, set(rules), hourly)
     cache: dict = {}
     samples = 0
     with open(path, "w") as f:
@@ -253,8 +260,8 @@ def write_chunk(job: tuple) -> tuple[int, float]:
     return samples, time.perf_counter() - t0
 
 
-def load(hub: Prometheus, work: Path, end: int, backfill: int, allow: mco_sim.Allowlist, clusters: int, gpus: int,
-         tenants: int, log) -> dict:
+def load(hub: Prometheus, work: Path, end: int, backfill: tuple[int, bool], allow: mco_sim.Allowlist, clusters: int,
+         gpus: int, tenants: int, log) -> dict:
     """A day of pushes ending at ``end`` (a push time, on a chunk boundary) into ``hub`` (stopped), in CHUNK files
     written and imported two at a time; the server started on them."""
     rules = tuple(r for r, _ in allow.recording_rules)
@@ -349,10 +356,11 @@ def _live_rules(rules_file: Path, work: Path) -> Path:
     return out
 
 
-def measure_one(work: Path, backfill: int, toolsets, clusters: int, gpus: int, tenants: int, measure_hours: float,
+def measure_one(work: Path, variant: str, toolsets, clusters: int, gpus: int, tenants: int, measure_hours: float,
                 log) -> list[dict]:
     """A day of pushes with ``backfill`` hours in one data directory, the hub rules backfilled over the last
     ``measure_hours`` + 1 hours, then each toolset's server started afresh on it and the hub groups timed."""
+    backfill, hourly = int(variant.split("-")[0]), variant.endswith(HOURLY_LAGS)
     m = model(backfill, clusters, tenants)
     rendered = pipeline.render(m, work / "rendered", rules_only=True)
     allow = mco_sim.decode_allowlist(rendered / mco_sim.ALLOWLIST_FILE)
@@ -362,7 +370,7 @@ def measure_one(work: Path, backfill: int, toolsets, clusters: int, gpus: int, t
     hubs = [Prometheus(work / "hub", args=args, toolset=ts) for ts in toolsets]
     first, runs = end - measure_hours * 3600, []
     try:
-        loaded = load(hubs[0], work, end, backfill, allow, clusters, gpus, tenants, log)
+        loaded = load(hubs[0], work, end, (backfill, hourly), allow, clusters, gpus, tenants, log)
         t0 = time.perf_counter()
         hubs[0].backfill_rules([_live_rules(rules_file, work)], first - 3600, end + INTERVAL, method="query")
         rules_s = time.perf_counter() - t0
@@ -372,8 +380,8 @@ def measure_one(work: Path, backfill: int, toolsets, clusters: int, gpus: int, t
             hub.start()  # afresh: its peak RSS is the start and the evaluations
             groups = time_groups(hub, rules_file, first, end + INTERVAL, hubs[0].binaries.labels_encoding, log)
             memory = _status(hub.proc.pid)
-            runs.append({"backfill_hours": backfill, "version": hub.toolset.server_version, **loaded,
-                         "rules_backfill_seconds": round(rules_s, 1), "groups": groups,
+            runs.append({"backfill_hours": backfill, "variant": variant, "version": hub.toolset.server_version,
+                         **loaded, "rules_backfill_seconds": round(rules_s, 1), "groups": groups,
                          "active_series": int(hub.query('count({__name__=~".+"})', end)[0][1]),
                          "series_2h": int(hub.query('count(last_over_time({__name__=~".+"}[2h]))', end)[0][1]),
                          "head_series": _head_series(hub), "rss_mb": memory.get("VmRSS"),
@@ -387,13 +395,19 @@ def measure_one(work: Path, backfill: int, toolsets, clusters: int, gpus: int, t
 
 
 def measure(work: Path, log=print, clusters: int = CLUSTERS, gpus: int = GPUS, tenants: int = TENANTS,
-            measure_hours: float = MEASURE_HOURS, toolsets=TOOLSETS, backfills=(24, 0)) -> dict:
+            measure_hours: float = MEASURE_HOURS, toolsets=TOOLSETS, variants=VARIANTS) -> dict:
+    """``variants``: "24", "0" (``billing.backfill_hours``), "24-hourly" (24, the lagged rows pushed once an hour)."""
     t0 = time.monotonic()
-    runs = [r for b in backfills
-            for r in measure_one(work / f"hub-{b}", b, toolsets, clusters, gpus, tenants, measure_hours, log)]
+    runs = [r for v in variants
+            for r in measure_one(work / f"hub-{v}", v, toolsets, clusters, gpus, tenants, measure_hours, log)]
     return {"clusters": clusters, "gpus": gpus, "tenants": tenants, "runs": runs,
             "pods_per_cluster": len(cluster_pods(gpus, tenants)), "nodes_per_cluster": len(nodes(gpus)),
             "seconds": round(time.monotonic() - t0, 1)}
+
+
+def _variant(run: dict) -> str:
+    hourly = run.get("variant", "").endswith(HOURLY_LAGS)
+    return f"{run['backfill_hours']}" + (", lagged rows once an hour" if hourly else "")
 
 
 def markdown(sec: dict) -> list[str]:
@@ -405,16 +419,22 @@ def markdown(sec: dict) -> list[str]:
            f"{sec['clusters']} clusters of {sec['gpus']} GPUs ({sec['nodes_per_cluster']} nodes, "
            f"{sec['pods_per_cluster']} long-running pods and 8 short jobs at a time each, {sec['tenants']} tenants "
            f"on every cluster; `benchmarks/hub_day.py` gives the shape) push every 5 minutes for {DAY_HOURS} "
-           "hours into one hub Prometheus; the rendered hub rules are then run as the rule manager runs them at "
-           f"each evaluation of each group over the day's last hours (instant queries in order; HTTP included).",
-           "", "| Prometheus | backfill_hours | samples pushed | active series | series of the last 2 h | peak RSS MB "
-           "| group | interval | evaluations | median s | max s | max / interval | slowest rule (median s) |",
-           "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|"]
+           "hours into one hub Prometheus (promtool blocks); the rendered hub rules then run as the rule manager "
+           "runs them, at each evaluation of each group over the day's last "
+           f"{60 * sec['runs'][0]['measured_hours']:.0f} minutes (instant queries in order, HTTP included). Wall "
+           "seconds are the load's; the server's CPU seconds per evaluation are the comparable figure.", "",
+           "| Prometheus | backfill_hours | samples pushed | series pushed per interval | series of the last 2 h "
+           "| peak RSS MB |", "|---|---:|---:|---:|---:|---:|"]
     for r in sec["runs"]:
-        for i, g in enumerate(r["groups"]):
-            head = (f"| {r['version']} | {r['backfill_hours']} | {r['samples']:,} | {r['active_series']:,} | "
-                    f"{r['series_2h']:,} | {r['peak_rss_mb']:,} ") if i == 0 else "| | | | | | "
-            out.append(f"{head}| `{g['group']}` | {g['interval']:.0f} s | {g['evaluations']} | {g['median']:.2f} | "
-                       f"{g['max']:.2f} | {g['max'] / g['interval']:.1%} | `{g['slowest_rule']}` "
+        out.append(f"| {r['version']} | {_variant(r)} | {r['samples']:,} | {r['active_series']:,} | "
+                   f"{r['series_2h']:,} | {r['peak_rss_mb']:,} |")
+    out += ["", "| Prometheus | backfill_hours | group | interval | evaluations | wall s median / max | CPU s median "
+            "/ max | max wall / interval | slowest rule (median wall s) |",
+            "|---|---:|---|---:|---:|---:|---:|---:|---|"]
+    for r in sec["runs"]:
+        for g in r["groups"]:
+            out.append(f"| {r['version']} | {_variant(r)} | `{g['group']}` | {g['interval']:.0f} s | "
+                       f"{g['evaluations']} | {g['median']:.2f} / {g['max']:.2f} | {g['cpu_median']:.2f} / "
+                       f"{g['cpu_max']:.2f} | {g['max'] / g['interval']:.1%} | `{g['slowest_rule']}` "
                        f"({g['slowest_rule_median']:.2f}) |")
     return [*out, ""]
