@@ -410,6 +410,17 @@ def _variant(run: dict) -> str:
     return f"{run['backfill_hours']}" + (", lagged rows once an hour" if hourly else "")
 
 
+def summary(sec: dict) -> list[str]:
+    """The summary table's row: each variant's slowest hub group per evaluation."""
+    parts = []
+    for r in sec["runs"]:
+        g = max(r["groups"], key=lambda g: g["cpu_median"])
+        parts.append(f"{r['version'].split('+')[0]}, backfill {_variant(r)}: `{g['group']}` {g['cpu_median']:.1f} s "
+                     f"CPU ({g['max']:.1f} s wall at most) per {g['interval']:.0f} s")
+    return [f"| Hub rules over a day of pushes, {sec['clusters']} clusters x {sec['gpus']} GPUs: slowest group per "
+            f"evaluation | {'; '.join(parts)} |"]
+
+
 def markdown(sec: dict) -> list[str]:
     meta = sec["meta"]
     out = ["## 7. Hub cost over a day of pushes at fleet scale", "",

@@ -634,6 +634,8 @@ def _summary(res: dict) -> list[str]:
                              for g in f["hub_groups"]) + " |",
                  f"| Series pushed per interval: gpudash (rules + custom names) vs the raw series | "
                  f"{ours:,} vs {naive:,} ({naive / max(1, ours):.1f}x fewer) |"]
+    if isinstance(res.get("hubday"), dict) and "runs" in res["hubday"]:
+        rows += hub_day.summary(res["hubday"])
     sc = res.get("scale")
     if sc and isinstance(sc, dict) and "rows" in sc:
         rows.append("| `render` time (CPU time) / peak RSS (+ the golden tests' process) by tenants | " + ", ".join(
