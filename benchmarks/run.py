@@ -3,8 +3,9 @@ tenant dashboard queries from recorded versus raw series. Not part of the test s
 
     python benchmarks/run.py                       # everything (<= 20 min on 2 cores), rewrites benchmarks/RESULTS.md
     python benchmarks/run.py --quick               # smaller fleet and models (about 5 min)
-    python benchmarks/run.py --only fleet          # one benchmark (accuracy, dashboard, fleet, scale, backfill); the
-                                                   # other sections of RESULTS.md are kept from benchmarks/results.json
+    python benchmarks/run.py --only fleet          # one benchmark (accuracy, dashboard, fleet, scale, backfill,
+                                                   # hubday); the other sections of RESULTS.md are kept from
+                                                   # benchmarks/results.json
     python benchmarks/run.py --report              # rewrite RESULTS.md from results.json, run nothing
 
 Every figure comes from a real Prometheus (Debian 2.42) started by e2e.harness on 127.0.0.1 and stopped by PID,
@@ -32,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 import yaml  # noqa: E402
 
-from benchmarks import backfill  # noqa: E402
+from benchmarks import backfill, hub_day  # noqa: E402
 from benchmarks.render_probe import PROBE_ROOT  # noqa: E402
 from e2e import mco_sim, pipeline  # noqa: E402
 from e2e.harness import Prometheus  # noqa: E402
@@ -634,6 +635,8 @@ def _summary(res: dict) -> list[str]:
                              for g in f["hub_groups"]) + " |",
                  f"| Series pushed per interval: gpudash (rules + custom names) vs the raw series | "
                  f"{ours:,} vs {naive:,} ({naive / max(1, ours):.1f}x fewer) |"]
+    if isinstance(res.get("hubday"), dict) and "runs" in res["hubday"]:
+        rows += hub_day.summary(res["hubday"])
     sc = res.get("scale")
     if sc and isinstance(sc, dict) and "rows" in sc:
         rows.append("| `render` time (CPU time) / peak RSS (+ the golden tests' process) by tenants | " + ", ".join(
@@ -753,9 +756,12 @@ def write_markdown(res: dict, path: Path) -> None:
         out += backfill.markdown(res["backfill"], res.get("fleet")) if "error" not in res["backfill"] else [
             "## 5. Series with and without backfill", "", f"Failed: {res['backfill']['error']}", ""]
     if SUITE_TIMES.exists():  # measured by hand (a suite run is beyond this script's budget), kept across runs
-        out += ["", SUITE_TIMES.read_text().rstrip()]
-    if RENDER_COLD.exists():
-        out += ["", RENDER_COLD.read_text().rstrip()]
+        out += ["", SUITE_TIMES.read_text().rstrip(), ""]
+    if RENDER_COLD.exists():  # measured by hand (benchmarks/render_cold.py), kept across runs
+        out += [RENDER_COLD.read_text().rstrip(), ""]
+    if "hubday" in res:
+        out += hub_day.markdown(res["hubday"]) if "error" not in res["hubday"] else [
+            "## 8. Hub cost over a day of pushes", "", f"Failed: {res['hubday']['error']}", ""]
     path.write_text("\n".join(out).rstrip() + "\n")
 
 
@@ -778,7 +784,7 @@ def machine() -> dict:
             "prometheus": "Prometheus " + version.split()[2] if len(version.split()) > 2 else version}
 
 
-SECTIONS = ("accuracy", "dashboard", "fleet", "scale", "backfill")
+SECTIONS = ("accuracy", "dashboard", "fleet", "scale", "backfill", "hubday")
 
 
 def _merge_base() -> str:
@@ -843,7 +849,8 @@ def run_all(work: Path, only: list[str], res: dict, gpus: int, tenants: list[int
                 "dashboard": lambda: dashboard(work / "dash", cache),
                 "fleet": lambda: fleet(work / "fleet", gpus, repeat, fleet_cache),
                 "scale": lambda: scale(work / "scale", tenants, deadline, base),
-                "backfill": lambda: backfill.measure(work / "backfill", cache, STARTED)}
+                "backfill": lambda: backfill.measure(work / "backfill", cache, STARTED),
+                "hubday": lambda: hub_day.measure(work / "hubday", **hub_day.QUICK if gpus < 10_000 else {})}
     for name in only:
         (work / name).mkdir(parents=True, exist_ok=True)
         (work / {"accuracy": "acc", "dashboard": "dash"}.get(name, name)).mkdir(parents=True, exist_ok=True)
