@@ -24,7 +24,7 @@ from e2e.harness import Prometheus, free_port
 from gpudash.base.yamlfmt import strip_comments
 from gpudash.model import alert_names, load_bundled_example, load_model
 from gpudash.model import series as names
-from gpudash.queries import prune as plan
+from gpudash.queries import prune_plan as plan
 from gpudash.render.alerts import idle as idle_alert
 from gpudash.render.alerts import pruner_effect as prune_alert
 from gpudash.render.rules.format import rule_file

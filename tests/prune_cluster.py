@@ -7,7 +7,7 @@ import json
 
 from gpudash.ops.prune import cycle
 from gpudash.ops.prune.api import connect
-from gpudash.queries import prune as plan
+from gpudash.queries import prune_plan as plan
 from tests.standins import ApiServer
 
 CLUSTER = "prod-east"

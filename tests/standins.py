@@ -9,8 +9,8 @@ APIs built on it, each from its upstream API reference.
   answered 403; ``written_after_get`` paths change (new resourceVersion) right after each GET, as if another
   client wrote them; ``hang`` paths accept the request and never answer (until the server stops). Its
   controllers delete the pods of a stopped workload after each PATCH (the ReplicaSet/StatefulSet controllers at 0
-  replicas, the Kubeflow notebook controller and KServe on their stop annotations, see gpudash.queries.prune), except
-  for the workloads in ``ignore_stop`` (an old KServe, a broken controller).
+  replicas, the Kubeflow notebook controller and KServe on their stop annotations, see
+  gpudash.queries.prune_plan), except for the workloads in ``ignore_stop`` (an old KServe, a broken controller).
 - :class:`Grafana`, the Grafana 10/11 HTTP API endpoints ``gpudash grafana-bootstrap`` calls: ``/api/orgs``
   (server admin only), ``/api/orgs/name/:name``, ``/api/folders``, ``/api/folders/:uid``,
   ``/api/folders/:uid/permissions``, ``/api/serviceaccounts`` (+ ``/search``, PATCH ``/:id``), org selection by

@@ -2,8 +2,8 @@
 
 ``prune/`` (the same on every cluster): the Namespace (labelled for OpenShift's platform Prometheus, like the
 scrape wiring), the ServiceAccount, a Role and RoleBinding in each tenant namespace holding exactly the
-permissions of :func:`gpudash.queries.prune.permissions` (no ClusterRole: nothing cluster-wide), and the Service and
-ServiceMonitor of its ``gpudash_prune_ineffective_stop`` gauge with the platform Prometheus' discovery Role
+permissions of :func:`gpudash.queries.prune_plan.permissions` (no ClusterRole: nothing cluster-wide), and the
+Service and ServiceMonitor of its ``gpudash_prune_ineffective_stop`` gauge with the platform Prometheus' discovery Role
 (:func:`gpudash.render.wiring.discovery_rbac`). ``prune/<cluster>/``: that cluster's Deployment
 ``gpudash-prune-<cluster>`` running ``gpudash prune --daemon --cluster <cluster>`` on its own workloads in the
 model's tenant namespaces existing there, and the Roles of the tenants existing on some clusters only. Apply both
@@ -19,7 +19,7 @@ from gpudash.base.environ import TOKEN_ENV
 from gpudash.base.yamlfmt import COMMENT
 from gpudash.model.types import Model, Prune
 from gpudash.promql import build as q
-from gpudash.queries import prune as plan
+from gpudash.queries import prune_plan as plan
 from gpudash.render.wiring import discovery_rbac
 
 NAME = kube.PRUNE_NAME
@@ -71,7 +71,7 @@ def rules() -> list[dict]:
 def role(namespace: str) -> dict:
     return {COMMENT: f"What gpudash prune calls in tenant namespace {namespace}, nothing more: list pods, get the\n"
                      "namespace and owners, list HPAs, patch annotations and the scale subresource, create\n"
-                     "Events. Generated from gpudash.queries.prune.",
+                     "Events. Generated from gpudash.queries.prune_plan.",
             **kube.obj("rbac.authorization.k8s.io/v1", "Role", NAME, namespace, rules=rules())}
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from gpudash.ops.prune import cycle
 from gpudash.ops.prune.api import connect
-from gpudash.queries import prune as plan
+from gpudash.queries import prune_plan as plan
 from tests.prune_cluster import CLUSTER, OWN, TENANTS, deployment, inference_service, namespace, notebook, pod, ref
 from tests.standins import ApiServer
 

@@ -309,7 +309,7 @@ def test_the_import_graph_sees_lazy_and_relative_imports():
     assert "requests" in graph["gpudash.ops.prometheus_client"]  # imported inside Prometheus.__post_init__
     assert "gpudash.ops.prometheus_client" in reachable(graph, "gpudash.ops.doctor.cli")
     assert layer("gpudash.ops.grafana_bootstrap") == "ops" and layer("gpudash.render.grafana.panels") == "content"
-    assert layer("gpudash.queries.prune") == "queries" and layer("gpudash.cli") == "cli"
+    assert layer("gpudash.queries.prune_plan") == "queries" and layer("gpudash.cli") == "cli"
     assert layer("gpudash.render.targets.acm") == "delivery" and layer("gpudash.render.writer") == "writer"
     assert "writer" not in MAY_IMPORT["content"] and "ops" not in MAY_IMPORT["content"]
 

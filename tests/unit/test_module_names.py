@@ -2,8 +2,7 @@
 
 ``catalog.py`` (they made docs tables), ``queries.py`` beside the ``queries/`` layer, ``render.py`` in the operations
 wing (it renders no model), and ``prune`` for the command, the pruner's deployment, its alert and its plan. ``prune``
-names the command's folder (``ops/prune/``) and the pruner's plan ``queries/prune.py`` only: the rendered Roles
-cite that module by name, so renaming it changes rendered bytes (left for a render-changing commit).
+names the command's folder (``ops/prune/``, as ``gpudash prune``) only.
 """
 from __future__ import annotations
 
@@ -13,7 +12,7 @@ import gpudash
 
 PACKAGE = Path(gpudash.__file__).resolve().parent
 RETIRED = {"catalog", "queries", "render", "prune", "pruner"}  # as module files: render/, queries/ are layer folders
-ALLOWED = {"ops/prune", "queries/prune.py"}
+ALLOWED = {"ops/prune"}
 
 
 def misleading(root: Path) -> list[str]:
@@ -28,7 +27,8 @@ def test_no_module_bears_a_name_that_meant_several_things():
 
 def test_the_check_sees_a_retired_name(tmp_path):
     for path in ("render/grafana/queries.py", "ops/report/render.py", "render/alerts/prune.py", "ops/prune/cli.py",
-                 "queries/prune.py", "render/pruner_deployment.py"):
+                 "queries/prune.py", "queries/prune_plan.py", "render/pruner_deployment.py"):
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text("")
-    assert misleading(tmp_path) == ["ops/report/render.py", "render/alerts/prune.py", "render/grafana/queries.py"]
+    assert misleading(tmp_path) == ["ops/report/render.py", "queries/prune.py", "render/alerts/prune.py",
+                                    "render/grafana/queries.py"]

@@ -12,7 +12,7 @@ import pytest
 from gpudash.base.errors import GpudashError
 from gpudash.cli import _parser
 from gpudash.ops.prune import cli, cycle
-from gpudash.queries import prune as plan
+from gpudash.queries import prune_plan as plan
 from tests.prune_cluster import CLUSTER, OWN, deployment, inference_service, lines, notebook, pod, pruner, ref, replicas
 from tests.standins import ApiServer, StandIn
 

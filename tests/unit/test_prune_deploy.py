@@ -13,7 +13,7 @@ from gpudash.base.errors import InputError
 from gpudash.cli import _parser
 from gpudash.model import model_from_dict
 from gpudash.ops.prune import cycle
-from gpudash.queries import prune as plan
+from gpudash.queries import prune_plan as plan
 from gpudash.render import pruner_deployment as deploy
 from tests.conftest import ROOT, generate_without_golden
 from tests.prune_cluster import deployment, inference_service, lines, notebook, pod, pruner, ref

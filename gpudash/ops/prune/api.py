@@ -4,7 +4,7 @@ GET a namespace or an owner (generic ``/apis/{group}/{version}/namespaces/{ns}/{
 built-in kinds and the Notebook / InferenceService CRDs go the same way), LIST the pods and the
 HorizontalPodAutoscalers of a tenant namespace, GET/PATCH the ``scale`` subresource, PATCH annotations (JSON merge
 patch: accepted by built-in kinds and CRDs alike), POST core/v1 Events: every call namespaced, so a Role per tenant
-namespace is all it needs (:func:`gpudash.queries.prune.permissions`).
+namespace is all it needs (:func:`gpudash.queries.prune_plan.permissions`).
 
 Every call has a deadline (``timeout``, connect and read) and is tried once (no urllib3 retries that would
 multiply it); every failure becomes :class:`ApiError`, one line naming the call and the API's Status message.
@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from kubernetes import client, config
 from kubernetes.client.exceptions import ApiException
 
-from gpudash.queries.prune import HPA, KINDS, KSERVE_LABEL, POD_NAME_ENV, Kind
+from gpudash.queries.prune_plan import HPA, KINDS, KSERVE_LABEL, POD_NAME_ENV, Kind
 
 MERGE = "application/merge-patch+json"
 TIMEOUT = 10.0  # seconds, the default deadline of one call (--api-timeout)

@@ -71,7 +71,7 @@ def _seconds(flag: str, text: str) -> int:
 
 
 def _scope(args):
-    from gpudash.queries import prune as plan
+    from gpudash.queries import prune_plan as plan
 
     if not args.cluster:
         raise GpudashError("--cluster is required: the name of the cluster whose API this pruner talks to (the "
@@ -110,7 +110,7 @@ def run(args) -> int:
     from gpudash.ops.prometheus_client import Prometheus
     from gpudash.ops.prune import api as kube  # the kubernetes client: a missing prune extra is reported by the CLI
     from gpudash.ops.prune import cycle
-    from gpudash.queries import prune as plan
+    from gpudash.queries import prune_plan as plan
 
     client = kube.connect(args.kubeconfig, _seconds("--api-timeout", args.api_timeout) or kube.TIMEOUT)
     if args.restore:

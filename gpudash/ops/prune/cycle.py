@@ -18,7 +18,7 @@ from gpudash.base.errors import GpudashError
 from gpudash.model import alert_names as an
 from gpudash.model.durations import format_duration
 from gpudash.ops.prune.api import Api, ApiError, Owners
-from gpudash.queries import prune as plan
+from gpudash.queries import prune_plan as plan
 
 EFFECT_TIMEOUT = 600  # seconds a stop has to free the GPUs before it is marked ineffective (--effect-timeout)
 Recheck = Callable[[str], set[str]]  # namespace -> pods of this cluster recorded idle there now
