@@ -16,7 +16,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from gpudash.base import layout  # noqa: E402
 from gpudash.ops.promtest import test_files  # noqa: E402
+
+
+def kind(name: str) -> str:
+    """A test file's kind: a golden kind (:data:`gpudash.base.layout.GOLDEN_KINDS`, by its name) or "alerts"."""
+    for k in layout.GOLDEN_KINDS[1:]:
+        if name.startswith("golden-") and name.endswith(f"-{k}.test.yaml"):
+            return k
+    return "spoke" if name.startswith("golden-") else "alerts"
 
 
 def cpu_seconds(path: Path, promtool: str = "promtool") -> tuple[float, float, bool]:
@@ -47,6 +56,12 @@ def main(argv: list[str] | None = None) -> int:
     print("| file | CPU s | share | KiB |\n|---|---:|---:|---:|")
     for r in rows[:args.top]:
         print(f"| {r['file']} | {r['cpu']:.1f} | {100 * r['cpu'] / total:.0f} % | {r['bytes'] // 1024} |")
+    kinds: dict[str, list[float]] = {}
+    for r in rows:
+        kinds.setdefault(kind(r["file"]), []).append(r["cpu"])
+    print("\n| kind | files | CPU s |\n|---|---:|---:|")
+    for k, cpus in sorted(kinds.items(), key=lambda kc: -sum(kc[1])):
+        print(f"| {k} | {len(cpus)} | {sum(cpus):.1f} |")
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1) + "\n")
     return 0 if all(r["ok"] for r in rows) else 1

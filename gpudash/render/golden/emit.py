@@ -11,9 +11,9 @@ Per scenario up to three files (plain data; the writer serialises them):
   series have no ``cluster`` label here (MCO adds it on push), so neither do the hub series computed from them.
   With the spoke tier its recorded samples (the reference's) are input too.
 * ``tests/golden-<name>-tier.test.yaml`` -- with the spoke tier: its rule group alone, every ``billing.resolution``,
-  on the same raw series, each of its series checked at every step it records. Not for a scenario whose faults all
-  lie beyond the spoke's Prometheus (:data:`COLLECTOR_FAULTS`): the tier never sees them, and its raw series are
-  of kinds other scenarios' tier files check.
+  on the same raw series, each of its series checked at every step it records up to :func:`_tier_horizon`. Not for
+  a scenario whose faults all lie beyond the spoke's Prometheus (:data:`COLLECTOR_FAULTS`): the tier never sees
+  them, and its raw series are of kinds other scenarios' tier files check.
 * ``tests/golden-<name>-settled.test.yaml`` -- with ``billing.backfill_hours`` N: the hub settles each hour N + 1
   hours after it ends, beyond a scenario of a few hours, so this file follows the scenario's pushes (its faults
   included) with one on-time push per hour until its last complete hour settles, evaluates the hub rules hourly on
@@ -78,6 +78,7 @@ _TIER_KIND_KEYS = tuple(label for label in names.labels(names.TIER_POD_KINDS) if
 # the spoke's missing-input row of the tier (its other inputs' series are not synthesised: those rows always show)
 TIER_MISSING = q.agg("sum", ("input",), q.selector(names.INPUT_MISSING, ("input", "=", TIER_INPUT)))
 STABLE = 10  # minutes without allocation change before burn-rate based figures are checked
+TIER_SETTLED = 2 * sc.LOOKBACK  # minutes after a scenario's last event from which every tier step repeats the last
 # Faults of the push path: a scenario with any of them gets a push-path (hub) test file.
 PUSH_FAULTS = ("mco_jitter", "mco_missed", "mco_rule_failed", "mco_straddle", "spoke_restart")
 # Faults of the metrics-collector and beyond, which the spoke's Prometheus (the tier included) never sees.
@@ -464,7 +465,7 @@ def _tier_file(s: sc.Scenario, model: Model) -> dict:
     for cluster in s.clusters:
         local, ref = _one_cluster(s, model, cluster)
         tests = []
-        for m in (m for m in range(0, s.duration + 1, ref.step) if ref.tier_observed(m)):
+        for m in (m for m in range(0, _tier_horizon(s) + 1, ref.step) if ref.tier_observed(m)):
             per_pod: dict[tuple, float] = {}
             for key, units in _local(ref.pod_allocation(m)).items():
                 row = tuple(value for label, value in zip(POD_KEYS, key) if label in TIER_POD_KEYS)
@@ -483,6 +484,17 @@ def _tier_file(s: sc.Scenario, model: Model) -> dict:
                        "input_series": synthesise(local, model, cluster), "promql_expr_test": tests})
     return {"rule_files": [TIER_RULES], "evaluation_interval": q.duration(model.billing.resolution),
             "group_eval_order": [spoke_tier.GROUP], "tests": groups}
+
+
+def _tier_horizon(s: sc.Scenario) -> int:
+    """The last minute a tier file checks: :data:`TIER_SETTLED` after the scenario's last event (a pod's phase,
+    binding or utilisation change, a fault's end), or its end. The tier's rules read only the raw samples within
+    the lookback and their own previous step (``offset 1m``), so later steps are computed from inputs shaped as the
+    step before. promtool evaluates the group at every step from 0 to the last check, parsing each rule again every
+    time (prometheus/prometheus v2.42.0 and v3.5.3 cmd/promtool/unittest.go ``testGroup.test``, rules/recording.go
+    ``Eval``): those steps were most of the tier files' time and proved nothing new."""
+    events = [e.at for p in s.pods for e in p.lifecycle] + [at for p in s.pods for at, _ in p.utilisation]
+    return min(s.duration, max([*events, *(f.at + f.minutes for f in s.faults)], default=0) + TIER_SETTLED)
 
 
 def _hub_file(s: sc.Scenario, model: Model, ref: Reference) -> dict:
