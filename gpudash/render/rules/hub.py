@@ -105,7 +105,9 @@ def _priced(expr: str, value: str) -> str:
     return f"{keyed} * on (product, ksm_resource) group_left (gpu_class, resource) {table}"
 
 
-# The hub's lookback (Prometheus and Thanos Query default 5m): a subquery step no longer sees every sample.
+# The hub's smallest lookback (Prometheus and Thanos Query default 5m; MCO raises thanos-query's to twice a push
+# interval above 150 s, stolostron/multicluster-observability-operator controllers/multiclusterobservability/
+# observatorium.go newQuerySpec): a subquery step no longer than it sees every sample.
 _LOOKBACK = 300
 
 
@@ -254,7 +256,8 @@ def _billing_rules(model: Model) -> tuple[Rule, ...]:
 def _ccsp_rules(model: Model) -> tuple[Rule, ...]:
     """Each rule reads the pushed figures itself, not another recorded series: a recorded series read at the
     same evaluation would leave its last hour's value behind where no staleness marker was written (a restart,
-    a rule backfill) when a node stops."""
+    a rule backfill) when a node stops. Nor is a same-evaluation ``[1ms]`` read sound on Thanos Ruler under MCO
+    (docs/performance.md "The hub over a day of pushes at fleet scale")."""
     nodes = q.agg("max", names.labels(names.CCSP_NODE_GPUS), _this_hours_push(model, names.NODE_ACTIVE_GPUS_MAX))
     sources = _this_hours_push(model, names.NODE_ACTIVE_GPUS_MAX, detail=True)
     return (
