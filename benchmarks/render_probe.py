@@ -65,7 +65,8 @@ def main(argv: list[str]) -> int:
         from gpudash.render import content, targets
 
         content.build = timed("generate content", content.build)
-        targets.DELIVER = {name: timed(f"deliver {name}", f) for name, f in targets.DELIVER.items()}
+        registry = getattr(targets, "registry", targets)  # DELIVER's module (the package's __init__ before #48)
+        registry.DELIVER = {name: timed(f"deliver {name}", f) for name, f in registry.DELIVER.items()}
         split = targets.split
         targets.split = lambda *a, **kw: parts.update(split(*a, **kw)) or parts  # keeps which target wrote what
     writer.plan = timed("write (plan)", writer.plan)

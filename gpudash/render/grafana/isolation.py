@@ -49,7 +49,10 @@ import promql_parser as pp
 
 from gpudash.base.errors import GenerationError
 from gpudash.model import series as names
+from gpudash.model.types import Model
+from gpudash.promql import read
 from gpudash.promql.lint import vector_selectors
+from gpudash.queries import report_queries
 from gpudash.render.grafana import proxy
 
 # Series a tenant dashboard may read: the tenant-labelled recorded series and the alerts of its namespace.
@@ -321,3 +324,11 @@ def prove(dashboard: dict, namespace: str, datasource_uid: str, clusters: tuple[
 def prove_queries(exprs, namespace: str, clusters: tuple[str, ...]) -> None:
     """Raise :class:`GenerationError` unless every ``(where, expr)`` passes :func:`query_violations`."""
     _raise(namespace, query_violations(exprs, namespace, clusters))
+
+
+def prove_reports(model: Model) -> None:
+    """Every query ``gpudash report --tenant`` sends is confined and complete through the proxy."""
+    lookback = read.fresh_seconds(model.billing.mco_interval)
+    window = model.alerts.idle.window  # two pushes or more (model/sections.py)
+    for t in model.tenants:
+        prove_queries(report_queries.tenant_queries(t.namespace, lookback, window), t.namespace, model.clusters)

@@ -4,41 +4,9 @@ deliver it one way; the model chooses which (``outputs.targets``, default all; n
 
 One module (or package) per target, each a pure function ``deliver(model, content) -> {path: data}`` (the shape of
 sloth's ``internal/storage/io``: one writer per format) that packages the content and never calls a content builder
-(tests/unit/test_layering.py); :data:`DELIVER` registers them. Adding a target is one module here, its line in
-:data:`DELIVER` and in ``TARGETS``, and its folder in docs/outputs.md (CONTRIBUTING.md). Pure; no I/O.
+(tests/unit/test_layering.py); :data:`DELIVER` (registry.py) registers them. Adding a target is one module here,
+its line in :data:`DELIVER` and in ``TARGETS``, and its folder in docs/outputs.md (CONTRIBUTING.md). Pure; no I/O.
 """
-from __future__ import annotations
+from gpudash.render.targets.registry import ALWAYS, DELIVER, merge, split
 
-from collections.abc import Callable
-
-from gpudash.model.types import ALL_TARGETS, Model
-from gpudash.render.content import Content
-from gpudash.render.targets import acm, files, grafana_operator, grafana_provisioning, mixin, prometheus_rule
-
-ALWAYS = "always"  # the key of the content's own files in split()
-
-DELIVER = {"files": files.deliver, "prometheus-rule": prometheus_rule.deliver, "acm": acm.deliver,
-           "grafana-provisioning": grafana_provisioning.deliver, "grafana-operator": grafana_operator.deliver,
-           "mixin": mixin.deliver}
-assert tuple(DELIVER) == ALL_TARGETS, "every target the model may choose is delivered here, in the same order"
-
-
-def split(model: Model, content: Content, step: Callable[[str], object] = lambda what: None
-          ) -> dict[str, dict[str, object]]:
-    """{ALWAYS: the content's files, each chosen target: its files}; ``step(target)`` as each starts."""
-    out = {ALWAYS: content.files}
-    for name in model.outputs.targets:
-        step(name)
-        out[name] = DELIVER[name](model, content)
-    return out
-
-
-def merge(parts: dict[str, dict[str, object]]) -> dict[str, object]:
-    """One {path: data}; two targets may deliver a file (the plain dashboards) only with the same data."""
-    out: dict[str, object] = {}
-    for name, part in parts.items():
-        for path, data in part.items():
-            if path in out and out[path] != data:
-                raise AssertionError(f"{name} writes {path} differently from another target")
-            out[path] = data
-    return out
+__all__ = ["ALWAYS", "DELIVER", "merge", "split"]
