@@ -96,6 +96,16 @@ def counter_at(runs: tuple[tuple[int, float, float], ...], minute: int) -> float
     return value + watts * 60 * (minute - p)
 
 
+class CounterView:
+    """The counter of :func:`counter_runs` indexed by minute, as :func:`energy_counter`'s tuple is."""
+
+    def __init__(self, runs: tuple[tuple[int, float, float], ...]):
+        self.runs = runs
+
+    def __getitem__(self, minute: int) -> float:
+        return counter_at(self.runs, minute)
+
+
 @functools.cache
 def energy_counter(s: Scenario, node: Node, gpu: int) -> tuple[float, ...]:
     """Per minute, the GPU's energy counter (J) drawing :func:`gpu_watts` (:func:`counter_runs`), reset at every

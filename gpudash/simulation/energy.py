@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from gpudash.model import mig, vendors
@@ -25,12 +26,12 @@ class EnergyMeter:
     every_power = False
     _split_seen: tuple | None = None  # (shown, pods, :meth:`_split`) of the last step split
 
-    def counter(self, node: Node, gpu: int, minute: int) -> float:
-        """The GPU's energy counter (J) at scrape ``minute``."""
+    def counters(self, node: Node, gpu: int) -> Sequence[float]:
+        """The GPU's energy counter (J), indexed by scrape minute."""
         key = (node.cluster, node.name, gpu)
         if key not in self._counters:
             self._counters[key] = energy_counter(self.s, node, gpu)
-        return self._counters[key][minute]
+        return self._counters[key]
 
     def watts(self, node: Node, gpu: int, minute: int) -> float:
         """The GPU's power (W) at scrape ``minute``."""
@@ -49,7 +50,8 @@ class EnergyMeter:
     def _step_joules(self, node: Node, gpu: int, k: int, k0: int | None, since: int) -> float | None:
         """:meth:`gpu_step_energy` once the scrapes seen now (``k``) and a step before (``k0``) are known."""
         if node.energy_counter and k0 is not None and k0 >= since:
-            rise = self.counter(node, gpu, k) - self.counter(node, gpu, k0)
+            counter = self.counters(node, gpu)
+            rise = counter[k] - counter[k0]
             if rise >= 0:
                 return rise
         served = self.every_power or vendors.vendor(node.vendor).sample_power
@@ -116,11 +118,11 @@ class EnergyMeter:
                 joules = self._step_joules(node, g, k, k0, since)
                 if joules is None:
                     continue
-                for ns, share in shares[(i, g)]:
-                    yield (node.cluster, ns), joules * share
+                for key, share in shares[(i, g)]:
+                    yield key, joules * share
 
-    def _split(self, k: int, pods: dict[str, set]) -> dict[tuple[int, int], tuple[tuple[str, float], ...]]:
-        """{(node index, GPU): ((namespace, share), ...)}: each GPU's :meth:`gpu_shares` at scrape ``k`` of the
+    def _split(self, k: int, pods: dict[str, set]) -> dict[tuple[int, int], tuple[tuple[tuple[str, str], float], ...]]:
+        """{(node index, GPU): (((cluster, namespace), share), ...)}: each GPU's :meth:`gpu_shares` at scrape ``k`` of the
         ``pods`` allocated ({cluster: (namespace, pod)}), then the unallocated rest under "". Kept while the same
         devices are shown and the same pods allocated: all :meth:`gpu_shares` reads (unless a subclass reads more)."""
         shown, last = self.shown(k), self._split_seen
@@ -132,7 +134,7 @@ class EnergyMeter:
             for g in range(node.count):
                 shares = self.gpu_shares(node, g, k, held)
                 shares[""] = max(0.0, 1 - sum(shares.values()))
-                out[(i, g)] = tuple(shares.items())
+                out[(i, g)] = tuple(((node.cluster, ns), share) for ns, share in shares.items())
         self._split_seen = (shown, pods, out)
         return out
 
