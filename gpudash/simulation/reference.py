@@ -83,6 +83,7 @@ class Reference(HourlyBilling, CcspCounts, EnergyMeter):
         self.products = {(n.cluster, n.name): node_product(n) for n in scenario.nodes}
         self._alloc: dict[int, dict[tuple, float]] = {}
         self._alloc_by_state: dict[tuple, dict[tuple, float]] = {}  # (scenario id, state epoch): allocation
+        self._active_seen: dict[tuple, tuple] = {}  # (ids of allocation, shown): (allocation, shown, active GPUs)
         self._counters: dict[tuple, tuple[float, ...]] = {}  # (cluster, node, gpu): energy counter per minute
         self._holders_seen: dict[tuple, tuple[dict, dict]] = {}  # (cluster, node, gpu): (shown, device_holders)
         self._skus: dict[tuple[str, str], tuple[GpuClass, str, float] | None] = {}  # (product, resource): sku
