@@ -24,7 +24,15 @@ from gpudash.model.exporters import kube_state_metrics as kube
 from gpudash.model.types import Model
 from gpudash.ops.mock.config import Mock
 from gpudash.simulation import series as gs
-from gpudash.simulation.devices import CounterView, counter_at, counter_runs, gpu_watts, power_watts, reloads, shown_holders
+from gpudash.simulation.devices import (
+    CounterView,
+    counter_at,
+    counter_runs,
+    gpu_watts,
+    power_watts,
+    reloads,
+    shown_holders,
+)
 from gpudash.simulation.reference import Reference
 from gpudash.simulation.scenario import EXPORTERS, LOOKBACK, Event, Node, Pod, Scenario
 
