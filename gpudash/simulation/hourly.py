@@ -17,6 +17,8 @@ class HourlyBilling:
     if TYPE_CHECKING:  # a mixin of Reference (simulation/reference.py), whose state and other parts it reads
         def __getattr__(self, name: str) -> Any: ...
 
+    _lines_seen: tuple | None = None  # (allocation, :meth:`product_lines`) of the last look-up
+
     def steps(self, hour: int) -> range:
         return range(hour * 60, hour * 60 + 60, self.step)
 
@@ -58,10 +60,15 @@ class HourlyBilling:
         return acc
 
     def product_lines(self, minute: int) -> dict[tuple, float]:
-        """{(cluster, namespace, product, ksm resource): units} allocated at ``minute``."""
+        """{(cluster, namespace, product, ksm resource): units} allocated at ``minute`` (kept while the allocation
+        is the same object: :meth:`pod_allocation`)."""
+        alloc, last = self.pod_allocation(minute), self._lines_seen
+        if last and last[0] is alloc:
+            return last[1]
         out: dict[tuple, float] = {}
-        for (cluster, ns, _, _, product, res, _, _), q in self.pod_allocation(minute).items():
+        for (cluster, ns, _, _, product, res, _, _), q in alloc.items():
             out[(cluster, ns, product, res)] = out.get((cluster, ns, product, res), 0) + q
+        self._lines_seen = (alloc, out)
         return out
 
     @cache
