@@ -124,7 +124,21 @@ class CcspCounts:
         from the allocation; with NVIDIA fractions, whole + the physical GPUs dcgm-exporter shows them on
         (:meth:`attributed_gpus`), at least the compute-share bound, flagged "init_unseen" where a regular init
         container keeps fractions no exporter names (:meth:`init_kept`) and the node has GPUs not counted, or the
-        bound alone while the exporter is not seen ("exporter_down"); other fractions by the bound."""
+        bound alone while the exporter is not seen ("exporter_down"); other fractions by the bound.
+        The same while the allocation and the devices the exporter shows are (unless a subclass reads more)."""
+        if type(self).attributed_gpus is not CcspCounts.attributed_gpus or \
+                type(self).exporter_seen is not CcspCounts.exporter_seen:
+            return self._active_gpus(minute)
+        k = self._scrape_seen(EXPORTERS, minute)
+        alloc, shown = self.pod_allocation(minute), None if k is None else self.shown(k)
+        key = (id(alloc), id(shown))
+        seen = self._active_seen.get(key)
+        if seen is None or seen[0] is not alloc or seen[1] is not shown:
+            seen = self._active_seen[key] = (alloc, shown, self._active_gpus(minute))
+        return seen[2]
+
+    def _active_gpus(self, minute: int) -> dict[tuple, int]:
+        """:meth:`active_gpus`, measured at ``minute``."""
         attributed, kept = self.attributed_gpus(minute), self.init_kept(minute)
         out = {}
         for (cluster, node), (whole, frac, kinds, _, _) in self.node_loads(minute).items():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+from typing import Protocol
 
 from gpudash.model import vendors
 from gpudash.simulation.scenario import Node, Pod, Scenario
@@ -96,13 +97,35 @@ def counter_at(runs: tuple[tuple[int, float, float], ...], minute: int) -> float
     return value + watts * 60 * (minute - p)
 
 
+class Counter(Protocol):
+    """A GPU's energy counter (J) indexed by minute."""
+
+    def __getitem__(self, minute: int, /) -> float: ...
+
+
+class CounterView:
+    """The counter of :func:`counter_runs` indexed by minute, as :func:`energy_counter`'s tuple is."""
+
+    def __init__(self, runs: tuple[tuple[int, float, float], ...]):
+        self.runs = runs
+
+    def __getitem__(self, minute: int) -> float:
+        return counter_at(self.runs, minute)
+
+
 @functools.cache
 def energy_counter(s: Scenario, node: Node, gpu: int) -> tuple[float, ...]:
     """Per minute, the GPU's energy counter (J) drawing :func:`gpu_watts` (:func:`counter_runs`), reset at every
     ``driver_reload`` of its node."""
-    minutes, shown = range(s.duration + 1), _shown(s)
-    runs = counter_runs(minutes, [_watts(shown[k], node, gpu, k) for k in minutes], reloads(s, node))
-    return tuple(value for _, value, _ in runs)  # a run starts at every minute: its counter is the run's
+    shown, reset = _shown(s), reloads(s, node)
+    out, value = [], ENERGY_AT_START
+    for k in range(s.duration + 1):
+        # counter_runs with a run at every minute: the minute before's counter + this minute's power x 60 s (its
+        # term for the minutes between two runs is an exact 0.0, left out)
+        value = ENERGY_AT_START if k == 0 else value + _watts(shown[k], node, gpu, k) * 60
+        value = 0.0 if k in reset else value
+        out.append(value)
+    return tuple(out)
 
 
 def devices(node: Node) -> list[tuple[int, str | None, int] | tuple[int, str, int, int]]:

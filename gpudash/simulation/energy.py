@@ -10,7 +10,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from gpudash.model import mig, vendors
-from gpudash.simulation.devices import energy_counter, gpu_watts, shown_holder
+from gpudash.simulation.devices import Counter, energy_counter, gpu_watts, shown_holder
 from gpudash.simulation.scenario import EXPORTERS, Node
 
 
@@ -24,13 +24,14 @@ class EnergyMeter:
     # (``sample_power``: AMD's gpu_package_power; such a GPU without a counter rise measures nothing), the mock all
     every_power = False
     _split_seen: tuple | None = None  # (shown, pods, :meth:`_split`) of the last step split
+    _gpu_rows: list | None = None  # :meth:`_gpus`
 
-    def counter(self, node: Node, gpu: int, minute: int) -> float:
-        """The GPU's energy counter (J) at scrape ``minute``."""
+    def counters(self, node: Node, gpu: int) -> Counter:
+        """The GPU's energy counter (J), indexed by scrape minute."""
         key = (node.cluster, node.name, gpu)
         if key not in self._counters:
             self._counters[key] = energy_counter(self.s, node, gpu)
-        return self._counters[key][minute]
+        return self._counters[key]
 
     def watts(self, node: Node, gpu: int, minute: int) -> float:
         """The GPU's power (W) at scrape ``minute``."""
@@ -41,19 +42,37 @@ class EnergyMeter:
         counter as seen now minus as seen a step before, when both are seen and it did not go down (a driver
         reload); else the power seen now x the step; None when nothing is seen (exporter down, no data before
         ``since``)."""
+        seen = self._scrapes(minute, since)
+        return None if seen is None else self._step_joules(self._gpus()[self.s.nodes.index(node)][gpu], *seen)
+
+    def _scrapes(self, minute: int, since: int) -> tuple[int, int | None] | None:
+        """The exporter scrapes the step ending at ``minute`` sees now and a step before (None when not seen or
+        before ``since``), or None when it sees none now."""
         k = self._scrape_seen(EXPORTERS, minute)
         if k is None or k < since:
             return None
-        return self._step_joules(node, gpu, k, self._scrape_seen(EXPORTERS, minute - self.step), since)
+        k0 = self._scrape_seen(EXPORTERS, minute - self.step)
+        return k, k0 if k0 is not None and k0 >= since else None
 
-    def _step_joules(self, node: Node, gpu: int, k: int, k0: int | None, since: int) -> float | None:
-        """:meth:`gpu_step_energy` once the scrapes seen now (``k``) and a step before (``k0``) are known."""
-        if node.energy_counter and k0 is not None and k0 >= since:
-            rise = self.counter(node, gpu, k) - self.counter(node, gpu, k0)
+    def _gpus(self) -> list[list[tuple[Node, int, Counter | None, bool]]]:
+        """Per node, per GPU: (node, GPU, its :meth:`counters` or None without a counter, whether its power is
+        served) (looked up once)."""
+        if self._gpu_rows is None:
+            self._gpu_rows = [[(node, g, self.counters(node, g) if node.energy_counter else None,
+                                self.every_power or vendors.vendor(node.vendor).sample_power)
+                               for g in range(node.count)] for node in self.s.nodes]
+        return self._gpu_rows
+
+    def _step_joules(self, gpu: tuple[Node, int, Counter | None, bool], k: int, k0: int | None
+                     ) -> float | None:
+        """:meth:`gpu_step_energy` of a :meth:`_gpus` row once the scrapes seen now (``k``) and a step before
+        (``k0``, None when not seen or before the data starts) are known."""
+        node, g, counter, served = gpu
+        if counter is not None and k0 is not None:
+            rise = counter[k] - counter[k0]
             if rise >= 0:
                 return rise
-        served = self.every_power or vendors.vendor(node.vendor).sample_power
-        return self.watts(node, gpu, k) * self.step * 60 if served else None
+        return self.watts(node, g, k) * self.step * 60 if served else None
 
     def device_holders(self, node: Node, gpu: int, minute: int) -> dict[tuple, float]:
         """{(MIG profile, instance, namespace, pod): share of the GPU} of the devices the exporter shows held at
@@ -106,22 +125,22 @@ class EnergyMeter:
     def _energy_parts(self, minute: int, since: int):
         """((cluster, namespace), joules) of each GPU's shares of the step ending at ``minute``, namespace "" for
         the unallocated share: its step energy split by :meth:`gpu_shares` at the scrape the step sees."""
-        k = self._scrape_seen(EXPORTERS, minute)
-        if k is None or k < since:
+        seen = self._scrapes(minute, since)
+        if seen is None:
             return
-        k0 = self._scrape_seen(EXPORTERS, minute - self.step)
+        k, k0 = seen
         shares = self._split(k, self.allocated_pods(minute))
-        for i, node in enumerate(self.s.nodes):
-            for g in range(node.count):
-                joules = self._step_joules(node, g, k, k0, since)
+        for i, gpus in enumerate(self._gpus()):
+            for gpu in gpus:
+                joules = self._step_joules(gpu, k, k0)
                 if joules is None:
                     continue
-                for ns, share in shares[(i, g)]:
-                    yield (node.cluster, ns), joules * share
+                for key, share in shares[(i, gpu[1])]:
+                    yield key, joules * share
 
-    def _split(self, k: int, pods: dict[str, set]) -> dict[tuple[int, int], tuple[tuple[str, float], ...]]:
-        """{(node index, GPU): ((namespace, share), ...)}: each GPU's :meth:`gpu_shares` at scrape ``k`` of the
-        ``pods`` allocated ({cluster: (namespace, pod)}), then the unallocated rest under "". Kept while the same
+    def _split(self, k: int, pods: dict[str, set]) -> dict[tuple[int, int], tuple[tuple[tuple[str, str], float], ...]]:
+        """{(node index, GPU): (((cluster, namespace), share), ...)}: each GPU's :meth:`gpu_shares` at scrape ``k`` of
+        the ``pods`` allocated ({cluster: (namespace, pod)}), then the unallocated rest under "". Kept while the same
         devices are shown and the same pods allocated: all :meth:`gpu_shares` reads (unless a subclass reads more)."""
         shown, last = self.shown(k), self._split_seen
         if last and last[0] is shown and last[1] == pods and type(self).gpu_shares is EnergyMeter.gpu_shares:
@@ -132,7 +151,7 @@ class EnergyMeter:
             for g in range(node.count):
                 shares = self.gpu_shares(node, g, k, held)
                 shares[""] = max(0.0, 1 - sum(shares.values()))
-                out[(i, g)] = tuple(shares.items())
+                out[(i, g)] = tuple(((node.cluster, ns), share) for ns, share in shares.items())
         self._split_seen = (shown, pods, out)
         return out
 
@@ -160,11 +179,14 @@ class EnergyMeter:
         them: what :meth:`energy`'s lines of a cluster must add up to."""
         out: dict[str, float] = {}
         for m in self.steps(hour):
-            for node in self.s.nodes:
-                for g in range(node.count):
-                    joules = self.gpu_step_energy(node, g, m, since)
+            seen = self._scrapes(m, since)
+            if seen is None:
+                continue
+            for gpus in self._gpus():
+                for gpu in gpus:
+                    joules = self._step_joules(gpu, *seen)
                     if joules is not None:
-                        out[node.cluster] = out.get(node.cluster, 0.0) + joules / 3.6e6
+                        out[gpu[0].cluster] = out.get(gpu[0].cluster, 0.0) + joules / 3.6e6
         return out
 
     def energy_lines(self, energy: dict[tuple, float]) -> dict[tuple, tuple[float, float]]:

@@ -5,7 +5,7 @@ Mixed into :class:`~gpudash.simulation.reference.Reference`, whose scenario, ste
 """
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
 
 from gpudash.simulation.scenario import LOOKBACK, TIER_RULES
@@ -17,21 +17,29 @@ class HourlyBilling:
     if TYPE_CHECKING:  # a mixin of Reference (simulation/reference.py), whose state and other parts it reads
         def __getattr__(self, name: str) -> Any: ...
 
+    _lines_seen: tuple | None = None  # (allocation, :meth:`product_lines`) of the last look-up
+
     def steps(self, hour: int) -> range:
         return range(hour * 60, hour * 60 + 60, self.step)
 
-    @cache
+    @cached_property
+    def _tier_missed(self) -> frozenset[int]:
+        """The minutes of every ``tier_missed`` fault."""
+        return frozenset(m for f in self.s.faults_of("tier_missed") for m in range(f.at, f.at + f.minutes))
+
     def tier_recorded(self, minute: int) -> bool:
         """Whether the spoke tier's group ran at the step at ``minute``: unless that evaluation was missed (a
         ``tier_missed`` fault, run only with the tier on): a missed step is neither billed nor observed."""
-        return not any(f.at <= minute < f.at + f.minutes for f in self.s.faults_of("tier_missed"))
+        return minute not in self._tier_missed
 
     @cache
     def tier_lost(self, minute: int) -> frozenset[str]:
         """The figures of the step at ``minute`` (``allocation``, ``active``, ``energy``) whose tier rule failed
         there (``tier_rule_failed``; :data:`~gpudash.simulation.scenario.TIER_RULES`), of those the model records."""
-        lost = {TIER_RULES[r] for f in self.s.faults_of("tier_rule_failed") if f.at <= minute < f.at + f.minutes
-                for r in f.rules}
+        failed = self.s.faults_of("tier_rule_failed")
+        if not failed:
+            return frozenset()
+        lost = {TIER_RULES[r] for f in failed if f.at <= minute < f.at + f.minutes for r in f.rules}
         return frozenset(lost if self.model.energy.metered else lost - {"energy"})
 
     def tier_has(self, minute: int, figure: str) -> bool:
@@ -52,10 +60,15 @@ class HourlyBilling:
         return acc
 
     def product_lines(self, minute: int) -> dict[tuple, float]:
-        """{(cluster, namespace, product, ksm resource): units} allocated at ``minute``."""
+        """{(cluster, namespace, product, ksm resource): units} allocated at ``minute`` (kept while the allocation
+        is the same object: :meth:`pod_allocation`)."""
+        alloc, last = self.pod_allocation(minute), self._lines_seen
+        if last and last[0] is alloc:
+            return last[1]
         out: dict[tuple, float] = {}
-        for (cluster, ns, _, _, product, res, _, _), q in self.pod_allocation(minute).items():
+        for (cluster, ns, _, _, product, res, _, _), q in alloc.items():
             out[(cluster, ns, product, res)] = out.get((cluster, ns, product, res), 0) + q
+        self._lines_seen = (alloc, out)
         return out
 
     @cache

@@ -82,6 +82,8 @@ class Reference(HourlyBilling, CcspCounts, EnergyMeter):
         self.step = model.billing.resolution // 60  # minutes per allocation step
         self.products = {(n.cluster, n.name): node_product(n) for n in scenario.nodes}
         self._alloc: dict[int, dict[tuple, float]] = {}
+        self._alloc_by_state: dict[tuple, dict[tuple, float]] = {}  # (scenario id, state epoch): allocation
+        self._active_seen: dict[tuple, tuple] = {}  # (ids of allocation, shown): (allocation, shown, active GPUs)
         self._counters: dict[tuple, tuple[float, ...]] = {}  # (cluster, node, gpu): energy counter per minute
         self._holders_seen: dict[tuple, tuple[dict, dict]] = {}  # (cluster, node, gpu): (shown, device_holders)
         self._skus: dict[tuple[str, str], tuple[GpuClass, str, float] | None] = {}  # (product, resource): sku
@@ -182,10 +184,20 @@ class Reference(HourlyBilling, CcspCounts, EnergyMeter):
         return {r: q for r, q in pod.effective().items() if q}
 
     def pod_allocation(self, minute: int) -> dict[tuple, float]:
-        """POD_ALLOCATED: {(cluster, namespace, pod, node, product, ksm resource, workload, workload_type): units}."""
+        """POD_ALLOCATED: {(cluster, namespace, pod, node, product, ksm resource, workload, workload_type): units}.
+        Shared by the minutes whose kube-state-metrics scrape seen sees the same pod states (one object)."""
         if minute in self._alloc:
             return self._alloc[minute]
-        out = self._alloc[minute] = {}
+        k = self._scrape_seen("ksm", minute)
+        key = (id(self.s), None if k is None else self.s.state_epoch(k))  # self.s: FastReference swaps it
+        if key not in self._alloc_by_state:
+            self._alloc_by_state[key] = self._allocation_at(minute)
+        self._alloc[minute] = self._alloc_by_state[key]
+        return self._alloc[minute]
+
+    def _allocation_at(self, minute: int) -> dict[tuple, float]:
+        """:meth:`pod_allocation` at ``minute``, from each pod :meth:`observed` there."""
+        out: dict[tuple, float] = {}
         for pod in self.s.pods:
             node = self.observed(pod, minute)
             for r, q in self.allocation(pod, minute).items():

@@ -30,6 +30,7 @@ A node with ``energy_counter: false`` exposes power but no energy counter (the s
 """
 from __future__ import annotations
 
+import bisect
 import functools
 import hashlib
 import re
@@ -231,6 +232,15 @@ class Scenario:
             known = {k: tuple(v) for k, v in known.items()}
             object.__setattr__(self, "_faults_by_kind", known)
         return known.get(kind, ())
+
+    def state_epoch(self, minute: int) -> int:
+        """How many distinct minutes of pod lifecycle events are at or before ``minute``: every pod's
+        :meth:`Pod.state` is the same at two minutes of the same epoch (computed once per scenario)."""
+        changes = self.__dict__.get("_state_changes")
+        if changes is None:
+            changes = sorted({e.at for pod in self.pods for e in pod.lifecycle})
+            object.__setattr__(self, "_state_changes", changes)
+        return bisect.bisect_right(changes, minute)
 
     def scrape_outcomes(self, job: str) -> tuple[str, ...]:
         """Per minute 0..duration, how ``job`` ("ksm", or :data:`EXPORTERS` for every GPU exporter) was scraped:

@@ -338,3 +338,21 @@ def test_figures_kept_across_steps_equal_those_computed_afresh():
         assert walked.step_energy(m) == fresh.step_energy(m), m
         assert walked.active_gpus(m) == fresh.active_gpus(m), m
     assert walked.energy(0) and walked.node_max_by_source(0)
+
+
+def test_energy_counter_is_the_counter_runs_of_every_minute():
+    """The reference's energy counter (simulation/devices.py: each minute's power x 60 s added to the counter of the
+    minute before) is exactly counter_runs' with a run starting at every minute, through pods starting and stopping
+    at a utilisation whose joules are not whole, a reload of one node's driver and of every node's (at minute 0)."""
+    from gpudash.simulation.devices import counter_runs, energy_counter, gpu_watts, reloads
+
+    nodes = [{"name": "n1", "gpu": {"class": "a100"}, "count": 2}, {"name": "n2", "gpu": {"class": "a100"}, "count": 1}]
+    s = scenario([pod([{"at": "3m", "phase": "Running"}, {"at": "50m", "phase": "Succeeded"}], utilisation=33.71),
+                  pod([{"at": "20m", "phase": "Running"}], name="q", node="n2", utilisation=71.37)], nodes,
+                 faults=[{"kind": "driver_reload", "node": "n1", "at": "30m"}, {"kind": "driver_reload", "at": "0m"}])
+    minutes = range(s.duration + 1)
+    for node in s.nodes:
+        for g in range(node.count):
+            runs = counter_runs(minutes, [gpu_watts(s, node, g, k) for k in minutes], reloads(s, node))
+            assert energy_counter(s, node, g) == tuple(value for _, value, _ in runs), (node.name, g)
+    assert energy_counter(s, s.nodes[0], 0)[29] % 1 and energy_counter(s, s.nodes[0], 0)[30] == 0.0

@@ -24,7 +24,15 @@ from gpudash.model.exporters import kube_state_metrics as kube
 from gpudash.model.types import Model
 from gpudash.ops.mock.config import Mock
 from gpudash.simulation import series as gs
-from gpudash.simulation.devices import counter_at, counter_runs, gpu_watts, power_watts, reloads, shown_holders
+from gpudash.simulation.devices import (
+    CounterView,
+    counter_at,
+    counter_runs,
+    gpu_watts,
+    power_watts,
+    reloads,
+    shown_holders,
+)
 from gpudash.simulation.reference import Reference
 from gpudash.simulation.scenario import EXPORTERS, LOOKBACK, Event, Node, Pod, Scenario
 
@@ -277,7 +285,7 @@ class FastReference(Reference):
         self._full = scenario
         self._compact: tuple[list[int], Scenario, list] | None = None
         self._sku_cache: dict = {}
-        self._runs: dict[tuple, tuple] = {}
+        self._runs: dict[tuple, CounterView] = {}
         buckets: dict[int, list[Pod]] = {}
         hours = scenario.duration // 60 + 1
         for pod in scenario.pods:
@@ -318,12 +326,12 @@ class FastReference(Reference):
         points, compressed, _ = self._compressed()
         return gpu_watts(compressed, node, gpu, max(0, bisect.bisect_right(points, minute) - 1))
 
-    def counter(self, node: Node, gpu: int, minute: int) -> float:
+    def counters(self, node: Node, gpu: int) -> CounterView:
         key = (node, gpu)
         if key not in self._runs:
             points, compressed, _ = self._compressed()
-            self._runs[key] = gpu_counter_runs(self._full, compressed, points, node, gpu)
-        return counter_at(self._runs[key], minute)
+            self._runs[key] = CounterView(gpu_counter_runs(self._full, compressed, points, node, gpu))
+        return self._runs[key]
 
     def _backfilled_scrapes(self, minute: int, start: int):
         """The exporter scrapes an instant query at ``minute`` reads in backfilled history (no staleness markers:
