@@ -1,6 +1,6 @@
 """Command line options subcommands share: ``-c FILE`` and ``--example`` (every one that reads the model), the
 Prometheus bearer token (report, doctor, prune) and the connection to Prometheus (report, doctor); the model those
-options name is loaded by :func:`gpudash.model.load.load_model_from_args`, imported here for the ops commands."""
+options name is loaded by :func:`gpudash.model.load.load_model_from_args`."""
 from __future__ import annotations
 
 import argparse
@@ -10,7 +10,6 @@ import sys
 
 from gpudash.base.environ import TOKEN_ENV
 from gpudash.base.errors import GpudashError
-from gpudash.model.load import load_model_from_args as load_model_from_args  # re-exported: ops commands load theirs so
 from gpudash.ops.httpread import DEFAULT_MAX_BYTES, transport_warnings
 
 EXAMPLES_HEADING = "examples:"  # the last part of every (sub)command's --help: command lines the parser accepts

@@ -29,8 +29,9 @@ from urllib.parse import quote
 
 from gpudash.base.errors import GpudashError, redact, userinfo
 from gpudash.base.terminal import printable
+from gpudash.model.load import load_model_from_args
 from gpudash.ops import httpread
-from gpudash.ops.cliargs import add_model_options, byte_count, duration, load_model_from_args
+from gpudash.ops.cliargs import add_model_options, byte_count, duration
 
 TIMEOUT = 15
 WRITES = ("POST", "PUT", "PATCH", "DELETE")

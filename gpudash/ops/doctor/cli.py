@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 
+from gpudash.model.load import load_model_from_args
 from gpudash.ops import doctor
-from gpudash.ops.cliargs import add_model_options, add_prometheus_options, load_model_from_args, prometheus_from_args
+from gpudash.ops.cliargs import add_model_options, add_prometheus_options, prometheus_from_args
 
 
 def add_arguments(parser) -> None:

@@ -17,7 +17,8 @@ from datetime import UTC
 
 from gpudash.base.errors import GpudashError
 from gpudash.model import vendors
-from gpudash.ops.cliargs import add_command, add_model_options, load_model_from_args
+from gpudash.model.load import load_model_from_args
+from gpudash.ops.cliargs import add_command, add_model_options
 
 
 def add_arguments(parser) -> None:

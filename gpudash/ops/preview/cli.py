@@ -23,7 +23,8 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     """Exit 0 when every panel shows data, 1 when some panel is empty, NaN or an error (each named on stderr)."""
     from gpudash.base.errors import GpudashError
-    from gpudash.ops.cliargs import load_model_from_args, prometheus_from_args
+    from gpudash.model.load import load_model_from_args
+    from gpudash.ops.cliargs import prometheus_from_args
     from gpudash.ops.preview.draw import draw, have_browser
     from gpudash.ops.report.pdf import BROWSERS
 

@@ -14,12 +14,12 @@ from pathlib import Path
 
 from gpudash.base.errors import GpudashError
 from gpudash.base.terminal import printable
+from gpudash.model.load import load_model_from_args
 from gpudash.ops.cliargs import (
     add_command,
     add_model_options,
     add_prometheus_options,
     duration,
-    load_model_from_args,
     prometheus_from_args,
 )
 from gpudash.ops.report import formats
