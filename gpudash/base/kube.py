@@ -114,17 +114,22 @@ def is_resource(path: str, data: object) -> bool:
     return is_object(data) and not path.endswith(PATCH_SUFFIX)
 
 
-def size(data: dict[str, Any]) -> int:
-    """Bytes of the object as compact JSON: what the API server stores and last-applied would hold."""
-    return len(json_text(data, separators=(",", ":"), ensure_ascii=False).encode())
+def _compact(data: dict[str, Any]) -> str:
+    return json_text(data, separators=(",", ":"), ensure_ascii=False)
 
 
-def annotations_size(data: dict[str, Any]) -> int:
+def size(data: dict[str, Any], compact: str | None = None) -> int:
+    """Bytes of the object as compact JSON: what the API server stores and last-applied would hold (``compact``:
+    that text, when the caller has it)."""
+    return len((_compact(data) if compact is None else compact).encode())
+
+
+def annotations_size(data: dict[str, Any], compact: str | None = None) -> int:
     """Bytes the API server counts against :data:`LAST_APPLIED_LIMIT` once client-side apply has stored ``data``
     as its last-applied annotation: that annotation's key and value (the object as kubectl encodes it) and every
-    other annotation's key and value."""
+    other annotation's key and value (``compact``: the object's compact JSON, when the caller has it)."""
     others = {k: v for k, v in data.get("metadata", {}).get("annotations", {}).items() if k != LAST_APPLIED}
-    text = json_text(data, separators=(",", ":"), ensure_ascii=False)
+    text = _compact(data) if compact is None else compact
     encoded = len(text.encode()) + sum(n * text.count(c) for c, n in _GO_ESCAPE_GROWTH.items()) + len("\n")
     return len(LAST_APPLIED.encode()) + encoded + sum(len(f"{k}{v}".encode()) for k, v in others.items())
 
@@ -136,12 +141,13 @@ def fit(path: str, data: dict[str, Any] | Deferred) -> dict[str, Any] | Deferred
     (:class:`gpudash.base.deferred.Deferred`)."""
     if isinstance(data, Deferred):
         return data
-    n = size(data)
+    compact = _compact(data)  # serialised once for both sizes
+    n = size(data, compact)
     kind, name = data.get("kind"), data.get("metadata", {}).get("name")
     if n >= MAX_OBJECT_BYTES:
         raise GenerationError(f"{path}: {kind} {name} is {n} bytes, over Kubernetes' {MAX_OBJECT_BYTES}-byte object "
                               "limit (1 MiB): it cannot be applied; reduce the model (fewer tenants or GPU classes)")
-    annotated = annotations_size(data)
+    annotated = annotations_size(data, compact)
     if annotated <= LAST_APPLIED_LIMIT:
         return data
     meta = dict(data["metadata"])
