@@ -5,7 +5,7 @@ strings as literal blocks, scalars quoted only where YAML needs it. A mapping ma
 :data:`COMMENT`; its text is written as ``#`` lines above the mapping and is not part of the data.
 
 A document parses back to its data by construction: a string is written plain only where PyYAML's resolver reads
-it back as that string, a literal block only where its lines read back as written (:data:`_PLAIN_LINES`) or
+it back as that string, a literal block only where its lines read back as written (:func:`_plain_lines`) or
 libyaml parses it back to the string (else the string is quoted), every other scalar by PyYAML's own emitter.
 tests/unit/test_yamlfmt.py parses back random documents and every file of the example render. (A render used to
 parse every document back: a third of the writer's time at thousands of tenants.)
@@ -119,18 +119,21 @@ def _block(value: str, pad: str) -> str:
     literal = _literal(value, pad)
     # a literal block reads the same at any indentation: proven by its form, else parsed as it is written, under a
     # top-level key
-    if _PLAIN_LINES.fullmatch(value) or _parses_to(f"k: {literal}\n", {"k": value}):
+    if _plain_lines(value) or _parses_to(f"k: {literal}\n", {"k": value}):
         return literal
     return _quoted(value)
 
 
-# Text that reads back from a literal block without parsing it (a tenant dashboard's ~50 KB of JSON in its ConfigMap):
-# printable ASCII lines (no line break but "\n", no tab), none empty or ending in a space, the first not starting
-# with one, at most one "\n" at the end. libyaml (yaml/libyaml src/scanner.c, yaml_parser_scan_block_scalar and
-# yaml_parser_scan_block_scalar_breaks) takes the indentation from the first non-empty line, eats that many spaces
-# of each line and reads the rest up to its line break as content, and keeps the last break with "|" (clip) and
-# none with "|-" (strip): each line comes back as written. tests/unit/test_yamlfmt.py parses back what this accepts.
-_PLAIN_LINES = re.compile(r"[!-~](?:[ -~]*[!-~])?(?:\n[ -~]*[!-~])*\n?")
+def _plain_lines(value: str) -> bool:
+    """Whether ``value`` reads back from a literal block without parsing it (a tenant dashboard's ~50 KB of JSON in
+    its ConfigMap): printable ASCII lines (no line break but "\\n", no tab), none empty or ending in a space, the
+    first not starting with one, at most one "\\n" at the end. libyaml (yaml/libyaml src/scanner.c,
+    yaml_parser_scan_block_scalar and yaml_parser_scan_block_scalar_breaks) takes the indentation from the first
+    non-empty line, eats that many spaces of each line and reads the rest up to its line break as content, and keeps
+    the last break with "|" (clip) and none with "|-" (strip): each line comes back as written.
+    tests/unit/test_yamlfmt.py parses back what this accepts. String methods, not a regex: C scans of the text."""
+    return (value.isascii() and value.replace("\n", "").isprintable() and value[:1] not in ("", " ", "\n")
+            and "\n\n" not in value and " \n" not in value and not value.endswith(" "))
 
 
 def _literal(value: str, pad: str) -> str:
