@@ -21,7 +21,8 @@ LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 # escapes <, >, & and U+2028/U+2029 as \u00XX (HTML escaping is on by default) and ends with a newline), with the
 # object's other annotations in it and without the last-applied one (kubernetes/kubectl pkg/util/apply.go
 # GetModifiedConfiguration).
-# Each escape is 6 bytes: an ASCII <, > or & (1 byte in UTF-8) grows by 5, U+2028/U+2029 (3 bytes) by 3; the size
+# Each escape is 6 bytes (golang/go src/encoding/json/encode.go: `\u00` + two hex digits, `\u202` + one): an
+# ASCII <, > or & (1 byte in UTF-8) grows by 5, U+2028/U+2029 (3 bytes) by 3; the size
 # is counted from these instead of building the escaped text (str.translate with a dict is slow on 250 KB).
 _GO_ESCAPE_GROWTH = {"<": 5, ">": 5, "&": 5, "\u2028": 3, "\u2029": 3}
 # Object names (kubernetes/apimachinery pkg/util/validation/validation.go): most kinds' names are DNS-1123
