@@ -21,7 +21,10 @@ LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 # escapes <, >, & and U+2028/U+2029 as \u00XX (HTML escaping is on by default) and ends with a newline), with the
 # object's other annotations in it and without the last-applied one (kubernetes/kubectl pkg/util/apply.go
 # GetModifiedConfiguration).
-_GO_ESCAPES = str.maketrans({c: f"\\u{ord(c):04x}" for c in "<>&\u2028\u2029"})
+# Each escape is 6 bytes (golang/go src/encoding/json/encode.go: `\u00` + two hex digits, `\u202` + one): an
+# ASCII <, > or & (1 byte in UTF-8) grows by 5, U+2028/U+2029 (3 bytes) by 3; the size
+# is counted from these instead of building the escaped text (str.translate with a dict is slow on 250 KB).
+_GO_ESCAPE_GROWTH = {"<": 5, ">": 5, "&": 5, "\u2028": 3, "\u2029": 3}
 # Object names (kubernetes/apimachinery pkg/util/validation/validation.go): most kinds' names are DNS-1123
 # subdomains (DNS1123SubdomainMaxLength 253; a Deployment's too, kubernetes/kubernetes pkg/apis/apps/validation
 # ValidateDeploymentName = NameIsDNSSubdomain), a Namespace's or Service's a DNS-1123 label (DNS1123LabelMaxLength
@@ -112,18 +115,24 @@ def is_resource(path: str, data: object) -> bool:
     return is_object(data) and not path.endswith(PATCH_SUFFIX)
 
 
-def size(data: dict[str, Any]) -> int:
-    """Bytes of the object as compact JSON: what the API server stores and last-applied would hold."""
-    return len(json_text(data, separators=(",", ":"), ensure_ascii=False).encode())
+def _compact(data: dict[str, Any]) -> str:
+    return json_text(data, separators=(",", ":"), ensure_ascii=False)
 
 
-def annotations_size(data: dict[str, Any]) -> int:
+def size(data: dict[str, Any], compact: str | None = None) -> int:
+    """Bytes of the object as compact JSON: what the API server stores and last-applied would hold (``compact``:
+    that text, when the caller has it)."""
+    return len((_compact(data) if compact is None else compact).encode())
+
+
+def annotations_size(data: dict[str, Any], compact: str | None = None) -> int:
     """Bytes the API server counts against :data:`LAST_APPLIED_LIMIT` once client-side apply has stored ``data``
     as its last-applied annotation: that annotation's key and value (the object as kubectl encodes it) and every
-    other annotation's key and value."""
+    other annotation's key and value (``compact``: the object's compact JSON, when the caller has it)."""
     others = {k: v for k, v in data.get("metadata", {}).get("annotations", {}).items() if k != LAST_APPLIED}
-    encoded = json_text(data, separators=(",", ":"), ensure_ascii=False).translate(_GO_ESCAPES) + "\n"
-    return len(f"{LAST_APPLIED}{encoded}".encode()) + sum(len(f"{k}{v}".encode()) for k, v in others.items())
+    text = _compact(data) if compact is None else compact
+    encoded = len(text.encode()) + sum(n * text.count(c) for c, n in _GO_ESCAPE_GROWTH.items()) + len("\n")
+    return len(LAST_APPLIED.encode()) + encoded + sum(len(f"{k}{v}".encode()) for k, v in others.items())
 
 
 def fit(path: str, data: dict[str, Any] | Deferred) -> dict[str, Any] | Deferred:
@@ -133,12 +142,13 @@ def fit(path: str, data: dict[str, Any] | Deferred) -> dict[str, Any] | Deferred
     (:class:`gpudash.base.deferred.Deferred`)."""
     if isinstance(data, Deferred):
         return data
-    n = size(data)
+    compact = _compact(data)  # serialised once for both sizes
+    n = size(data, compact)
     kind, name = data.get("kind"), data.get("metadata", {}).get("name")
     if n >= MAX_OBJECT_BYTES:
         raise GenerationError(f"{path}: {kind} {name} is {n} bytes, over Kubernetes' {MAX_OBJECT_BYTES}-byte object "
                               "limit (1 MiB): it cannot be applied; reduce the model (fewer tenants or GPU classes)")
-    annotated = annotations_size(data)
+    annotated = annotations_size(data, compact)
     if annotated <= LAST_APPLIED_LIMIT:
         return data
     meta = dict(data["metadata"])

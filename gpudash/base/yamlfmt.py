@@ -5,10 +5,10 @@ strings as literal blocks, scalars quoted only where YAML needs it. A mapping ma
 :data:`COMMENT`; its text is written as ``#`` lines above the mapping and is not part of the data.
 
 A document parses back to its data by construction: a string is written plain only where PyYAML's resolver reads
-it back as that string, a literal block only where libyaml parses it back to the string (else the string is
-quoted), every other scalar by PyYAML's own emitter. tests/unit/test_yamlfmt.py parses back random documents and
-every file of the example render. (A render used to parse every document back: a third of the writer's time at
-thousands of tenants.)
+it back as that string, a literal block only where its lines read back as written (:func:`_plain_lines`) or
+libyaml parses it back to the string (else the string is quoted), every other scalar by PyYAML's own emitter.
+tests/unit/test_yamlfmt.py parses back random documents and every file of the example render. (A render used to
+parse every document back: a third of the writer's time at thousands of tenants.)
 """
 from __future__ import annotations
 
@@ -117,8 +117,23 @@ def _block(value: str, pad: str) -> str:
     PyYAML's emitter where a literal block would not read back as ``value`` (a leading space, several trailing
     line breaks, a character YAML does not allow in one)."""
     literal = _literal(value, pad)
-    # a literal block reads the same at any indentation: parsed as it is written, under a top-level key
-    return literal if _parses_to(f"k: {literal}\n", {"k": value}) else _quoted(value)
+    # a literal block reads the same at any indentation: proven by its form, else parsed as it is written, under a
+    # top-level key
+    if _plain_lines(value) or _parses_to(f"k: {literal}\n", {"k": value}):
+        return literal
+    return _quoted(value)
+
+
+def _plain_lines(value: str) -> bool:
+    """Whether ``value`` reads back from a literal block without parsing it (a tenant dashboard's ~50 KB of JSON in
+    its ConfigMap): printable ASCII lines (no line break but "\\n", no tab), none empty or ending in a space, the
+    first not starting with one, at most one "\\n" at the end. libyaml (yaml/libyaml src/scanner.c,
+    yaml_parser_scan_block_scalar and yaml_parser_scan_block_scalar_breaks) takes the indentation from the first
+    non-empty line, eats that many spaces of each line and reads the rest up to its line break as content, and keeps
+    the last break with "|" (clip) and none with "|-" (strip): each line comes back as written.
+    tests/unit/test_yamlfmt.py parses back what this accepts. String methods, not a regex: C scans of the text."""
+    return (value.isascii() and value.replace("\n", "").isprintable() and value[:1] not in ("", " ", "\n")
+            and "\n\n" not in value and " \n" not in value and not value.endswith(" "))
 
 
 def _literal(value: str, pad: str) -> str:
@@ -131,6 +146,8 @@ def _literal(value: str, pad: str) -> str:
 
 def _value(value, pad: str) -> tuple[str, list[str]]:
     """(text after ``key:``, following lines) for a mapping value or list item at indentation ``pad``."""
+    if type(value) is str:  # the most common value first: what the general checks below do for a str
+        return " " + (_block(value, pad) if "\n" in value else _scalar_text(str, value)), []
     if isinstance(value, dict) and _has_keys(value):
         return "", _mapping(value, pad + "  ")
     if isinstance(value, list) and value:
@@ -147,10 +164,12 @@ def _mapping(data: dict, pad: str) -> list[str]:
     for key, value in data.items():
         if key == COMMENT:
             continue
-        lines += _comment_lines(value, pad)
+        if isinstance(value, dict) and COMMENT in value:
+            lines += _comment_lines(value, pad)
         head, rest = _value(value, pad)
-        lines.append(f"{pad}{_scalar(key)}:{head}")
-        lines += rest
+        lines.append(f"{pad}{_scalar_text(str, key) if type(key) is str else _scalar(key)}:{head}")
+        if rest:
+            lines += rest
     return lines
 
 

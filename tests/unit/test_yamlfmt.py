@@ -2,10 +2,13 @@
 documents, the awkward multi-line strings a literal block cannot hold, and every YAML file of the example render."""
 from __future__ import annotations
 
+import json
+
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gpudash.base import yamlfmt
 from gpudash.base.yamlfmt import COMMENT, dump_yaml, strip_comments
 from gpudash.render import writer
 from tests.thorough import examples
@@ -49,3 +52,21 @@ def test_every_yaml_file_of_the_example_reads_back(example_files):
         assert yaml.load(text, Loader=LOADER) == strip_comments(data), path
         checked += 1
     assert checked > 50
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(st.one_of(st.text(alphabet=" a#:-|>'\"{}\t\r\n\u2028é", max_size=40), st.sampled_from(AWKWARD)))
+def test_a_literal_block_taken_without_parsing_reads_back(value):
+    """What yamlfmt writes as a literal block without parsing it back (:func:`yamlfmt._plain_lines`) parses back as
+    written at any indentation."""
+    if not yamlfmt._plain_lines(value):
+        return
+    for pad in ("", "    "):
+        assert yaml.load(f"k:\n{pad}  m: {yamlfmt._literal(value, pad + '  ')}\n", Loader=LOADER) == {"k": {"m": value}}
+
+
+def test_a_dashboard_is_a_literal_block_taken_without_parsing():
+    text = json.dumps({"panels": [{"expr": 'sum(x{namespace="a"}) > 0 # not a comment', "title": "- b: c"}]},
+                      indent=2) + "\n"
+    assert yamlfmt._plain_lines(text)
+    assert _back({"k": text}) == {"k": text}

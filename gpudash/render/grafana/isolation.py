@@ -42,6 +42,7 @@ labels) plus ``cluster``, which the metrics-collector adds to every pushed spoke
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -106,10 +107,18 @@ def substitute_macros(expr: str, values: dict[str, str] | None = None) -> str:
     table.update(values or {})
     for name in sorted(table, key=len, reverse=True):
         value = table[name]
-        expr = re.sub(r"\$\{" + re.escape(name) + r"(?::[^}]*)?\}", value, expr)
+        braced, bare = _macro_patterns(name)
+        expr = braced.sub(value, expr)
         expr = expr.replace(f"[[{name}]]", value)
-        expr = re.sub(r"\$" + re.escape(name) + r"(?![A-Za-z0-9_])", value, expr)
+        expr = bare.sub(value, expr)
     return expr
+
+
+@functools.lru_cache(maxsize=256)
+def _macro_patterns(name: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """``${name}`` (or ``${name:format}``) and ``$name`` not followed by a name character, compiled once per name."""
+    return (re.compile(r"\$\{" + re.escape(name) + r"(?::[^}]*)?\}"),
+            re.compile(r"\$" + re.escape(name) + r"(?![A-Za-z0-9_])"))
 
 
 @dataclass(frozen=True)
@@ -260,6 +269,7 @@ def violations(dashboard: dict, namespace: str, datasource_uid: str,
 _PROVEN: set[tuple[str, frozenset[str], tuple[str, ...], bool]] = set()
 _DNS_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
 _PLACEHOLDER = "\u00a7"  # never in a namespace (DNS-1123) nor in the expressions _shape accepts
+_UNSHAPED = re.compile("['`\\\\#" + _PLACEHOLDER + "]")  # what _shape refuses: quotes but ", escapes, comments
 
 
 def _shape(expr: str, namespace: str) -> str | None:
@@ -271,7 +281,7 @@ def _shape(expr: str, namespace: str) -> str | None:
     (no quote, backslash or regex metacharacter but a literal ``-`` in an ``=`` matcher) the result is the same
     for every namespace put in the placeholder's places; a matcher naming any other namespace stays in the shape
     as text, so another tenant's expression with it has another shape and gets the full proof."""
-    if not _DNS_LABEL.fullmatch(namespace) or any(c in expr for c in ("'", "`", "\\", "#", _PLACEHOLDER)):
+    if not _DNS_LABEL.fullmatch(namespace) or _UNSHAPED.search(expr):
         return None
     # each `namespace="<namespace>"` not ending a longer label name (`exported_namespace=...` stays): a split, not
     # a regex per namespace (thousands of tenants would recompile one each)
