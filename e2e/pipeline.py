@@ -36,6 +36,7 @@ from gpudash.ops.mock.config import load as load_mock
 from gpudash.ops.mock.history import write_history
 from gpudash.ops.mock.timeline import FastReference, for_cluster
 from gpudash.promql import read as hub_read
+from gpudash.render.rules.rule_files import at_push_interval
 
 DATA = Path(__file__).parent / "data"
 MODEL = DATA / "model.yaml"
@@ -63,14 +64,9 @@ def other_convention(model: Model) -> Model:
 
 
 def spoke_rules_at_push_interval(rendered: Path, model: Model) -> Path:
-    """The rendered spoke rule file with its group evaluated every ``billing.mco_interval``, as ACM's
-    metrics-collector runs the spoke rules at each push (and the golden spoke files evaluate them): every
-    evaluation during an hour gives the same hourly figures, and the hub reads the live series for 1.5 push
-    intervals, so the figures compared are those of the group's own ``billing.resolution`` interval, for a fifth
-    of the month's backfill (each hourly rule re-derives its hour at every evaluation)."""
-    data = yaml.safe_load((rendered / layout.SPOKE_RULES).read_text())
-    for group in data["groups"]:
-        group["interval"] = f"{model.billing.mco_interval}s"
+    """The rendered spoke rule file with its group evaluated every ``billing.mco_interval``
+    (:func:`gpudash.render.rules.rule_files.at_push_interval`), written beside it."""
+    data = at_push_interval(yaml.safe_load((rendered / layout.SPOKE_RULES).read_text()), model)
     path = rendered / layout.SPOKE_RULES.replace(".rules.yaml", ".at-push-interval.rules.yaml")
     path.write_text(yaml.safe_dump(data, sort_keys=False, width=1 << 20))
     return path

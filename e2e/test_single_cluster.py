@@ -72,7 +72,10 @@ def test_month_single_cluster_with_the_spoke_tier(tmp_path, prometheus_factory, 
     prometheus_factory.track(prom)
     stopwatch("start")
     start, end = mock.start, mock.at(TIER_DAYS * 24 * 60)
-    files = [rendered / layout.SPOKE_TIER_RULES, rendered / layout.SPOKE_RULES, rendered / layout.HUB_RULES]
+    # the tier's group every billing.resolution, as its Policy runs it; the hourly rules at each push, as ACM's
+    # collector runs them (its recording rules) and the month tests above do
+    files = [rendered / layout.SPOKE_TIER_RULES, pipeline.spoke_rules_at_push_interval(rendered, model),
+             rendered / layout.HUB_RULES]
     levels = prom.backfill_rules(files, start, end, method="query")
     stopwatch("rules_backfill")
     assert names.TIER_POD_STEP in levels[0], levels

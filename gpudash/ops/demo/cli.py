@@ -4,8 +4,9 @@ rules, the billing and CCSP reports of the last day, an HTML statement per tenan
 ``python -m gpudash demo [-c gpudash.yaml | --example] [--work-dir DIR] [--no-wait] [--nodes]``: the mock
 cluster (gpudash/ops/demo/demo.mock.yaml) is written as OpenMetrics history, backfilled into a Prometheus on 127.0.0.1
 (PATH's ``prometheus``/``promtool``), the single-cluster spoke and hub rules are backfilled over it level by level
-(:mod:`gpudash.ops.demo.prometheus`, the harness the e2e tests use), then the reports run against it as they would
-against a real cluster.
+(:mod:`gpudash.ops.demo.prometheus`, the harness the e2e tests use; the spoke group every push interval, as ACM's
+collector runs it: the same hourly figures for less work, :func:`gpudash.render.rules.rule_files.at_push_interval`),
+then the reports run against it as they would against a real cluster.
 
 The model is found as every command finds it (``-c``, ``--example``, ``./gpudash.yaml``), except that with none of
 them the demo says so and takes the bundled example instead of stopping: it is the newcomer's first command.
@@ -191,13 +192,16 @@ def _write_model(source: str, data: dict, folder: Path):
 
 
 def _render_rules(model, out: Path) -> list[Path]:
-    """The single-cluster rule files (spoke, then hub) and the tenant alerts recorded as ALERTS, written to
-    ``out``."""
+    """The single-cluster rule files (spoke, evaluated every push interval, then hub) and the tenant alerts recorded
+    as ALERTS, written to ``out``."""
     from gpudash.base import layout
     from gpudash.ops.demo import recorded_alerts
     from gpudash.render import rules, writer
+    from gpudash.render.rules import rule_files
 
-    writer.apply(writer.plan(out, {**rules.artifacts(model), recorded_alerts.FILE: recorded_alerts.rule_file(model)}))
+    files = rules.artifacts(model)
+    files[layout.SPOKE_RULES] = rule_files.at_push_interval(files[layout.SPOKE_RULES], model)
+    writer.apply(writer.plan(out, {**files, recorded_alerts.FILE: recorded_alerts.rule_file(model)}))
     return [out / layout.SPOKE_RULES, out / layout.HUB_RULES, out / recorded_alerts.FILE]
 
 
