@@ -344,13 +344,18 @@ def time_groups(hub: Prometheus, rules_file: Path, start: float, end: float, enc
 
 
 def _live_rules(rules_file: Path, work: Path) -> Path:
-    """The hub rules that read no pushed hourly series (the model table, burn rates, period-to-date, idle): what
-    the others read of the hub's own series. The hourly settles are left out of the backfill (a range query of
-    each would cost its instant cost at every step); only period-to-date reads one of their series, so it sees
-    none of the hub's hourly cost (a month of it in steady state)."""
+    """The hub rules the timed ones read: those that read no pushed hourly series (the model table, burn rates,
+    period-to-date, idle) and the settle of each pushed hourly series (``names.SETTLED``), which the billing and
+    CCSP rules read at each evaluation (gpudash.render.rules.hub ``_pushed``), so their timed queries find it as
+    the rule manager would. Rules that read other rules cannot be backfilled in one pass (prometheus/prometheus
+    docs/storage.md, "Backfilling for Recording Rules", Limitations: "Rules in the same group cannot see the results
+    of previous rules"): ``backfill_rules`` records each dependency level before the next, the settles first. The rules that read the settles are left out (a range query of each
+    would cost its instant cost at every step); only period-to-date reads one of their series, so it sees none of
+    the hub's hourly cost (a month of it in steady state)."""
     groups = yaml.safe_load(rules_file.read_text())["groups"]
-    kept = [{**g, "rules": [r for r in g["rules"] if not any(h in r.get("expr", "") for h in HOURLY)]}
-            for g in groups]
+    settles = set(names.SETTLED.values())
+    kept = [{**g, "rules": [r for r in g["rules"] if r.get("record") in settles
+                            or not any(h in r.get("expr", "") for h in (*HOURLY, *settles))]} for g in groups]
     out = work / "live.rules.yaml"
     out.write_text(yaml.safe_dump({"groups": [g for g in kept if g["rules"]]}, sort_keys=False, width=1 << 20))
     return out
