@@ -29,8 +29,9 @@ every push and runs 10 minutes under a new pod name (8 at a time per cluster, 1,
 
 How it is measured: the pushes written as OpenMetrics in 2-hour files and imported with
 ``promtool tsdb create-blocks-from openmetrics`` (2-hour blocks; the server runs with a 2-hour maximum block
-duration, so no compaction runs while rules are timed). The hub rules that read no pushed hourly rows are backfilled
-over the last ``MEASURE_HOURS`` + 1 hours (:func:`_live_rules`), so a rule reading another rule's series finds it.
+duration, so no compaction runs while rules are timed). The hub rules that read no pushed hourly rows, and the
+settles of the pushed hourly series (recorded first: the billing and CCSP rules read them), are backfilled over the
+last ``MEASURE_HOURS`` + 1 hours (:func:`_live_rules`), so a rule reading another rule's series finds it.
 Then at each evaluation of each group over the last ``MEASURE_HOURS`` hours (every interval at the group's hashed
 offset, ``rule_timing.group_eval_start``) the group's rules run in order as instant queries, timed (wall and the
 server's CPU seconds): what the rule manager does per evaluation (prometheus/prometheus rules/manager.go in 2.42,
@@ -344,13 +345,19 @@ def time_groups(hub: Prometheus, rules_file: Path, start: float, end: float, enc
 
 
 def _live_rules(rules_file: Path, work: Path) -> Path:
-    """The hub rules that read no pushed hourly series (the model table, burn rates, period-to-date, idle): what
-    the others read of the hub's own series. The hourly settles are left out of the backfill (a range query of
-    each would cost its instant cost at every step); only period-to-date reads one of their series, so it sees
-    none of the hub's hourly cost (a month of it in steady state)."""
+    """The hub rules the timed ones read: those that read no pushed hourly series (the model table, burn rates,
+    period-to-date, idle) and the settle of each pushed hourly series (``names.SETTLED``), which the billing and
+    CCSP rules read at each evaluation (gpudash.render.rules.hub ``_pushed``), so their timed queries find it as
+    the rule manager would. Rules that read other rules cannot be backfilled in one pass (prometheus/prometheus
+    docs/storage.md, "Backfilling for Recording Rules", Limitations: "Rules in the same group cannot see the results
+    of previous rules"): ``backfill_rules`` records each dependency level before the next, the settles first. The
+    rules that read the settles are left out (a range query of each would cost its instant cost at every step); only
+    period-to-date reads one of their series, so it sees none of the hub's hourly cost (a month of it in steady
+    state)."""
     groups = yaml.safe_load(rules_file.read_text())["groups"]
-    kept = [{**g, "rules": [r for r in g["rules"] if not any(h in r.get("expr", "") for h in HOURLY)]}
-            for g in groups]
+    settles = set(names.SETTLED.values())
+    kept = [{**g, "rules": [r for r in g["rules"] if r.get("record") in settles
+                            or not any(h in r.get("expr", "") for h in (*HOURLY, *settles))]} for g in groups]
     out = work / "live.rules.yaml"
     out.write_text(yaml.safe_dump({"groups": [g for g in kept if g["rules"]]}, sort_keys=False, width=1 << 20))
     return out

@@ -105,7 +105,7 @@ def openmetrics() -> str:
 
 NEEDED_HUB_RULES = {names.HOUR_GPU_HOURS, names.HOUR_COST, names.UNPRICED_GPU_HOURS, names.POD_COST_RATE,
                     names.CCSP_NODE_GPUS, names.CCSP_NODE_SOURCES, names.POD_IDLE, names.HOUR_ENERGY,
-                    names.HOUR_ENERGY_COST}
+                    names.HOUR_ENERGY_COST, *names.SETTLED.values()}  # the settles: the hourly rules read them
 
 
 def hub_rule_groups(model, needed=NEEDED_HUB_RULES) -> list[dict]:

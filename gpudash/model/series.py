@@ -215,6 +215,33 @@ TENANT_THRESHOLD = _series(
     "cluster_namespace:gpudash_budget_threshold:model", HUB, (*_TENANT, "threshold"),
     "One series per alert threshold (fraction of budget) of each tenant, on every cluster of the model.")
 
+# --- hub: settles -------------------------------------------------------------------------------------------------
+# Each pushed hourly spoke series settled once per evaluation, first in the group that reads it: the rows of the hour
+# the hub settles now (the hour before this one, or with billing.backfill_hours N the hour N + 1 before it), the
+# largest pushed value of each series, its sentinel row included. Never billed as such: the billed figures read each
+# row only while its latest sample is stamped in the current clock hour (gpudash.promql.calendar.own_hour), which is
+# the same hour's figure from whichever evaluation or Ruler replica wrote it (gpudash.render.rules.hub).
+_SETTLE = "Settle of `{}` (the hub's own-hour read of it, once per evaluation): "
+SETTLED_GPU_HOURS = _series(
+    "cluster_namespace_product_resource:gpudash_gpu_hours:settled_hour", HUB, _PRODUCT_LINE,
+    _SETTLE.format(HOURLY_GPU_HOURS) + "GPU-hours of the hour the hub settles now, as pushed (product and "
+    "resource in kube-state-metrics form), plus the sentinel row per cluster whose rule ran. Input of the billing "
+    "lines, unpriced usage and coverage.", sentinel=True)
+SETTLED_ENERGY = _series(
+    "cluster_namespace:gpudash_energy_kwh:settled_hour", HUB, ("cluster", "namespace"),
+    _SETTLE.format(HOURLY_ENERGY) + "GPU energy (kWh) of the hour the hub settles now, the row without `namespace` "
+    "unallocated, plus the sentinel row. Input of the energy lines and coverage.", sentinel=True)
+SETTLED_STEPS = _series(
+    "cluster:gpudash_steps_observed:settled_hour", HUB, ("cluster",),
+    _SETTLE.format(STEPS_OBSERVED) + "spoke steps observed in the hour the hub settles now. Input of coverage.")
+SETTLED_NODE_MAX = _series(
+    "cluster_node_source:gpudash_gpus_active:max_settled_hour", HUB, ("cluster", "node", ACTIVE_FROM_LABEL),
+    _SETTLE.format(NODE_ACTIVE_GPUS_MAX) + "most GPUs active per node and source in the hour the hub settles now, "
+    "plus the sentinel row. Input of the CCSP series.", detail=(ACTIVE_FROM_LABEL,), sentinel=True)
+# {pushed hourly spoke series: its settle on the hub}
+SETTLED = {HOURLY_GPU_HOURS: SETTLED_GPU_HOURS, HOURLY_ENERGY: SETTLED_ENERGY, STEPS_OBSERVED: SETTLED_STEPS,
+           NODE_ACTIVE_GPUS_MAX: SETTLED_NODE_MAX}
+
 # --- hub: billing -------------------------------------------------------------------------------------------------
 HOUR_GPU_HOURS = _series(
     "cluster_namespace_class_resource:gpudash_gpu_hours:last_hour", HUB, _BILLING_LINE,

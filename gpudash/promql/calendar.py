@@ -26,16 +26,13 @@ def pushed_this_hour(selector: str, by: tuple[str, ...], step: int) -> str:
     at each step the samples of that step's own hour; its steps span two clock hours, told apart by parity.
     The samples newer than its last step are read at the evaluation time itself.
     """
-    def own_hour(threshold: str) -> str:
-        return f"({selector} and timestamp({selector}) >= {threshold})"
-
     parts = []
     for k in (0, 1):
         # at a step of the other parity the threshold is out of reach (scalar arithmetic only, per step)
         threshold = f"{_HOUR_START_SCALAR} + 1e12 * ({_HOUR_START_SCALAR} / {read.HOUR} % 2 != bool {k})"
-        parts.append(f"(max_over_time({own_hour(threshold)}[1h:{q.duration(step)}]) and on () "
+        parts.append(f"(max_over_time({own_hour(selector, threshold)}[1h:{q.duration(step)}]) and on () "
                      f"(floor(vector(time()) / {read.HOUR}) % 2 == {k}))")
-    latest = q.label_replace(own_hour(_HOUR_START_SCALAR), "gpudash_part", "latest", "", "")
+    latest = q.label_replace(own_hour(selector), "gpudash_part", "latest", "", "")
     return q.agg("max", by, f"{' or '.join(parts)} or {latest}")
 
 
@@ -45,6 +42,14 @@ def at_hour_boundary(expr: str, hours_before: int = 0) -> str:
     than an hour holds exactly one such step under Prometheus 2 (closed ranges) and 3 (left-open) alike."""
     offset = f" offset {hours_before}h" if hours_before else ""
     return f"last_over_time(({expr})[{q.window(read.HOUR)}:1h]{offset})"
+
+
+def own_hour(selector: str, threshold: str | None = None) -> str:
+    """The series of ``selector`` whose latest sample is stamped at or after ``threshold`` (default: the start of
+    the evaluation time's clock hour), i.e. in the current clock hour: the own-hour read. A series whose latest
+    sample is older (an earlier hour's, still within the lookback) is absent, whether or not a staleness marker
+    followed it."""
+    return f"({selector} and timestamp({selector}) >= {threshold or _HOUR_START_SCALAR})"
 
 
 def pushed_hours_ago(selector: str, hours_ago: int) -> str:

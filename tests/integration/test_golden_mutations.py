@@ -9,6 +9,8 @@ from gpudash.base import layout
 from gpudash.model import series as names
 from gpudash.ops.promtest import run_promtool_tests
 from gpudash.promql import build as q
+from gpudash.promql import calendar
+from tests.integration.test_hub_settle_restart import write_restart_test
 
 SPOKE = layout.SPOKE_RULES
 HUB = layout.HUB_RULES
@@ -33,24 +35,31 @@ def _mig_at_full_price(text: str) -> str:
 def _cluster_level_gate(text: str) -> str:
     """The first design: each cluster's hourly series accepted whole while its heartbeat says "the hour before",
     whatever hour each series' own latest sample was evaluated in."""
-    from gpudash.model import load_bundled_example
     from gpudash.render.rules import hub
 
-    model = load_bundled_example()
     data = yaml.safe_load(text)
     fresh = f"last_over_time({names.BILLED_HOUR}[1h]) == scalar(floor(vector(time()) / 3600)) * 3600 - 3600"
     for series in (names.HOURLY_GPU_HOURS, names.NODE_ACTIVE_GPUS_MAX):
         sel = q.selector(series, (names.SENTINEL_LABEL, "=", ""))
         for g in data["groups"]:
             for r in g["rules"]:
-                r["expr"] = r["expr"].replace(hub._this_hours_push(model, series),
+                r["expr"] = r["expr"].replace(hub._this_hours_push(series),
                                               f"(last_over_time({sel}[1h]) and on (cluster) ({fresh}))")
     return yaml.safe_dump(data)
 
 
+def _stale_settle_read(text: str) -> str:
+    """Each settle read without its own-hour filter: its latest sample within the lookback, of whichever hour."""
+    for settle in names.SETTLED.values():
+        for matchers in ((), ((names.SENTINEL_LABEL, "=", ""),), ((names.SENTINEL_LABEL, "=", "1"),)):
+            selector = q.selector(settle, *matchers)
+            text = text.replace(calendar.own_hour(selector), selector)
+    return text
+
+
 # the init-kept flag's guard: the node's GPUs shown > its count (gpudash.render.rules.active_gpus.node_active)
 _KEPT_WHEN = '")) > on (cluster, node) sum by (cluster, node)'
-# name -> (rule file, edit of its text, scenarios that must catch it)
+# name -> (rule file, edit of its text, scenarios that must catch it, or a function writing a test file that must)
 MUTATIONS = {
     "no Running filter": (TIER, lambda t: t.replace(',phase="Running"', ""), ["succeeded-lingers", "failed-lingers"]),
     "sum duplicates": (TIER, lambda t: t.replace("max by (cluster, namespace, pod, uid, container, node, resource)",
@@ -63,6 +72,8 @@ MUTATIONS = {
     "boundary step twice": (SPOKE, lambda t: t.replace("[1h] offset 1ms", "[1h]"),
                             ["whole-gpu-steady", "pod-crossing-hour"]),
     "cluster-level push gate": (HUB, _cluster_level_gate, ["mco-rule-failed-hour-hub", "mco-push-straddle-hub"]),
+    # a restart-like gap: an earlier hour's settle row, no staleness marker after it (test_hub_settle_restart.py)
+    "settle read from an earlier hour": (HUB, _stale_settle_read, [write_restart_test]),
     "energy counter may go down": (TIER, lambda t: t.replace(") >= 0) or (", ") >= -1e+30) or ("),
                                    ["energy-counter-reset"]),
     "MIG energy as a whole GPU": (TIER, lambda t: t.replace('"GPU_I_PROFILE"', '"GPU_I_PROFILE_none"'), ["mig-mixed"]),
@@ -77,7 +88,7 @@ MUTATIONS = {
 
 @pytest.mark.parametrize("toolset", toolsets.params())
 @pytest.mark.parametrize("name", sorted(MUTATIONS))
-def test_mutation_is_caught(rendered, tmp_path, name, toolset):
+def test_mutation_is_caught(rendered, tmp_path, example_model, name, toolset):
     """On every pinned version: e.g. without the 1 ms offsets an hour is one step longer on Prometheus 2 (both
     ends closed) and one step late on Prometheus 3 (left-open), so only a pod crossing the hour catches it there."""
     promtool = toolsets.require(toolset).promtool
@@ -89,6 +100,9 @@ def test_mutation_is_caught(rendered, tmp_path, name, toolset):
     assert mutated != original, f"mutation {name!r} no longer applies to {rule_file}"
     (tmp_path / rule_file).write_text(mutated)
     for s in scenarios:
+        if callable(s):  # a test file written for the mutation, not a scenario's
+            s(tmp_path / layout.TESTS, example_model)
+            continue
         shutil.copy(rendered / layout.golden_test(s, "tier" if rule_file == TIER else "spoke"), tmp_path / layout.TESTS)
     results = run_promtool_tests(tmp_path, promtool=promtool)
     assert len(results) == len(scenarios)

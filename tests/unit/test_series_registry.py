@@ -92,6 +92,9 @@ def _check(rules, hub: bool) -> set[str]:
         allowed = {frozenset(series.labels)} | ({frozenset({names.SENTINEL_LABEL})} if series.sentinel else set())
         if not hub:  # cluster is a spoke external label (or added by the collector): optional on the spoke
             allowed = {a | {"cluster"} for a in allowed}
+        elif series.sentinel:  # a hub settle (names.SETTLED) aggregates the pushed rows by their labels and the
+            # sentinel label at once: a data row has no sentinel label, the sentinel row only cluster
+            allowed |= {frozenset(series.labels) | {names.SENTINEL_LABEL}}
         outputs = _sets(p.parse(rule["expr"]), hub)
         # with billing.backfill_hours an hourly spoke rule carries the lag label on every row (rules.spoke._lagged)
         lagged = not hub and all(names.LAG_LABEL in labels for labels in outputs)

@@ -275,6 +275,16 @@ class HubView:
         return self.ref.hour_costs(final["gpu_hours"], final["energy"])
 
 
+def _settle_checks(minute: int, view: dict, cl, keys: tuple[str, ...]) -> list[dict]:
+    """The hub's settle of each pushed hourly series at ``minute`` (:data:`names.SETTLED`), by value from the hub
+    view: the figures of the hour settled now, as pushed (the sentinel rows are zeros, which are not checked)."""
+    settles = ((names.SETTLED_GPU_HOURS, "gpu_hours", ("namespace", "product", "resource")),
+               (names.SETTLED_ENERGY, "energy", ("namespace",)), (names.SETTLED_STEPS, "steps", ()),
+               (names.SETTLED_NODE_MAX, "node_sources", ("node", names.ACTIVE_FROM_LABEL)))
+    return [_check(series, minute, {(*cl(c), *rest): v for (c, *rest), v in view[kind].items()}, (*keys, *labels))
+            for series, kind, labels in settles]
+
+
 def _hub_checks(ref: Reference, minute: int, hub: HubView, cluster_label: bool, strict: bool = False):
     """Hub billing, coverage and CCSP checks at ``minute`` from what reached the hub up to then. The per-node
     series is compared by (cluster, node) unless ``strict`` (its exact label set)."""
@@ -292,7 +302,7 @@ def _hub_checks(ref: Reference, minute: int, hub: HubView, cluster_label: bool, 
     # checked below; the alert's `for` and routing: the alerts-integrity tests)
     short = {cl(c): v for (c,), v in view["coverage"].items() if 0 < v < 1}
     gap = [_check(pushing.gap(ref.model).expr, minute, short, keys, metric=False)] if short else []
-    return [*gap,
+    return [*gap, *_settle_checks(minute, view, cl, keys),
         _check(names.HOUR_ENERGY, minute, {(*cl(c), ns): v[0] for (c, ns), v in energy.items()}, (*keys, "namespace")),
         _check(names.HOUR_ENERGY_COST, minute, {(*cl(c), ns): v[1] for (c, ns), v in energy.items()},
                (*keys, "namespace")),

@@ -111,16 +111,13 @@ def _priced(expr: str, value: str) -> str:
 _LOOKBACK = 300
 
 
-def _pushed(model: Model, series: str, sentinel: str | None = None, detail: bool = False) -> str:
-    """The figures of the hour the hub settles now, per series of the pushed hourly spoke ``series``: the hour
-    before this one (:func:`calendar.pushed_this_hour`, each series from its own pushes made during this clock
-    hour), or with ``billing.backfill_hours`` N > 0 the hour N + 1 hours before it (:func:`_settled`).
-    ``sentinel`` "" for the data rows, "1" for the sentinel row, None for a series without one; ``detail``: keep
-    its detail labels apart."""
+def _settle(model: Model, series: str, sentinel: str | None = None) -> str:
+    """The figures of the hour the hub settles now, per series of the pushed hourly spoke ``series`` with all its
+    labels (its sentinel row too, unless ``sentinel`` picks "" for the data rows or "1" for the sentinel row): the
+    hour before this one (:func:`calendar.pushed_this_hour`, each series from its own pushes made during this clock
+    hour), or with ``billing.backfill_hours`` N > 0 the hour N + 1 hours before it (:func:`_settled`)."""
     matchers = () if sentinel is None else ((names.SENTINEL_LABEL, "=", sentinel),)
-    # the series' identifying labels (the collector adds cluster; clusterID is dropped here)
-    key = names.labels(series) if detail else names.key(series)
-    by = (*key, names.SENTINEL_LABEL) if names.SERIES[series].sentinel else key
+    by = (*names.labels(series), names.SENTINEL_LABEL) if names.SERIES[series].sentinel else names.labels(series)
     step = min(model.billing.mco_interval, _LOOKBACK)
     if not model.billing.backfill_hours:
         return calendar.pushed_this_hour(q.selector(series, *matchers), by, step)
@@ -144,14 +141,53 @@ def _settled(model: Model, series: str, matchers: tuple, by: tuple[str, ...], st
     return q.agg("max", by, " or ".join(terms))
 
 
-def _this_hours_push(model: Model, series: str, detail: bool = False) -> str:
+def _settle_rule(model: Model, series: str) -> Rule:
+    """The settle of ``series`` recorded once per evaluation, first in its group, as ``names.SETTLED[series]``."""
+    return Rule(names.SETTLED[series], _settle(model, series),
+                f"The settle of {series}: the hour the hub settles now, read once per evaluation; the rules"
+                "\nafter it read its rows stamped in this clock hour only (calendar.own_hour).")
+
+
+def _pushed(series: str, sentinel: str | None = None, detail: bool = False) -> str:
+    """The settle of the pushed hourly ``series`` (:func:`_settle_rule`, recorded earlier in the same group) as the
+    rules read it: only its rows whose latest sample is stamped in this clock hour (:func:`calendar.own_hour`).
+    ``sentinel`` "" for the data rows, "1" for the sentinel row, None for a series without one; ``detail``: keep
+    its detail labels apart.
+
+    Why the timestamp filter makes this sound on 3 Thanos Ruler replicas behind a deduplicating querier (each rule's
+    query goes to thanos-query with deduplication on ``rule_replica``, thanos-io/thanos cmd/thanos/rule.go
+    ``queryFuncCreator``; MCO runs 3 replicas, stolostron/multicluster-observability-operator
+    operators/multiclusterobservability/pkg/config/resources_map.go; the querier follows one replica and may skip
+    another's fresh sample, thanos-io/thanos pkg/dedup/iter.go): within one clock hour the settle of the hour it
+    settles only grows (each term reads fixed complete hours or this hour's pushes so far; the largest wins), so any
+    replica's sample from any evaluation of this hour is that same hour's figure from the pushes seen then, at worst
+    the previous evaluation's, inside the querier's lookback (MCO: twice the push interval,
+    controllers/multiclusterobservability/observatorium.go ``newQuerySpec``). A row of an earlier hour fails the
+    filter whether or not a staleness marker followed it (a restart or a failed evaluation writes none,
+    prometheus/prometheus rules/manager.go ``Group.Eval``), so no hour is ever billed from another's settle. The
+    first evaluation of an hour may find none; an hour's figures are read at its end."""
+    matchers = () if sentinel is None else ((names.SENTINEL_LABEL, "=", sentinel),)
+    key = names.labels(series) if detail else names.key(series)
+    by = (*key, names.SENTINEL_LABEL) if names.SERIES[series].sentinel else key
+    return q.agg("max", by, calendar.own_hour(q.selector(names.SETTLED[series], *matchers)))
+
+
+def _this_hours_push(series: str, detail: bool = False) -> str:
     """The data rows of the hourly spoke ``series`` pushed during this clock hour (the hour before's figures)."""
-    return _pushed(model, series, "", detail)
+    return _pushed(series, "", detail)
 
 
 def _ran_this_hour(model: Model, series: str) -> str:
-    """1 per cluster whose hourly rule ``series`` ran in at least one push this hour (its sentinel arrived)."""
-    return q.agg("max", ("cluster",), _pushed(model, series, "1"))
+    """1 per cluster whose hourly rule ``series`` ran in at least one push this hour (its sentinel arrived). The node
+    maxima are settled in the CCSP group (groups are not ordered), so billing settles their sentinel rows itself
+    (one row per cluster and lag)."""
+    rows = _settle(model, series, "1") if series not in _billing_settles(model) else _pushed(series, "1")
+    return q.agg("max", ("cluster",), rows)
+
+
+def _billing_settles(model: Model) -> tuple[str, ...]:
+    """The pushed hourly series settled in the billing group: GPU-hours, energy if metered, steps observed."""
+    return (names.HOURLY_GPU_HOURS, *((names.HOURLY_ENERGY,) if model.energy.metered else ()), names.STEPS_OBSERVED)
 
 
 def _hourly_series(model: Model) -> tuple[str, ...]:
@@ -166,11 +202,11 @@ def _coverage(model: Model) -> str:
     every push. With backfill every model cluster gets a row: 0 for an hour no push carried (lost beyond the
     backfill), except on a single cluster (its series carry no cluster label)."""
     steps = read.HOUR // model.billing.resolution
-    observed = _pushed(model, names.STEPS_OBSERVED)
+    observed = _pushed(names.STEPS_OBSERVED)
     ran = " and on (cluster) ".join(_ran_this_hour(model, s) for s in _hourly_series(model))
     covered = f"({observed} / {steps} and on (cluster) {ran})"
     if not model.billing.backfill_hours:
-        return f"{covered} or on (cluster) ({_pushed(model, names.BILLED_HOUR)} * 0)"
+        return f"{covered} or on (cluster) ({_settle(model, names.BILLED_HOUR)} * 0)"
     single = read.now(q.selector(names.BILLED_HOUR, ("cluster", "=", "")), model.billing.mco_interval)
     known = " or ".join(q.const_series(0, cluster=c) for c in model.clusters)
     return f"{covered} or on (cluster) ({observed} * 0) or on (cluster) (({known}) unless on () {single})"
@@ -189,8 +225,8 @@ def _energy_cost(energy: str, model: Model) -> str:
 
 
 def _billing_rules(model: Model) -> tuple[Rule, ...]:
-    hourly = _this_hours_push(model, names.HOURLY_GPU_HOURS)
-    energy = _sum(names.HOUR_ENERGY, _this_hours_push(model, names.HOURLY_ENERGY))
+    hourly = _this_hours_push(names.HOURLY_GPU_HOURS)
+    energy = _sum(names.HOUR_ENERGY, _this_hours_push(names.HOURLY_ENERGY))
     hour_cost = _priced(hourly, "price")
     if model.energy.in_budget:  # the tenants' energy cost joins their hourly cost (not the unallocated line)
         hour_cost = f"{hour_cost} or ({_energy_cost(energy, model)} unless on (namespace) vector(0))"
@@ -210,6 +246,7 @@ def _billing_rules(model: Model) -> tuple[Rule, ...]:
              "\nenergy line of the statement (kWh x the cluster's price per kWh)."),
     ) if model.energy.metered else ()
     return (
+        *(_settle_rule(model, s) for s in _billing_settles(model)),
         Rule(names.HOUR_GPU_HOURS, _sum(names.HOUR_GPU_HOURS, _priced(hourly, "unit")),
              "GPU-hours of the last complete clock hour per billing line (cluster, tenant namespace, class,"
              "\nbilled resource). Hour H is read at H+2h with last_over_time(...[1h] offset 1ms)."),
@@ -254,13 +291,15 @@ def _billing_rules(model: Model) -> tuple[Rule, ...]:
 
 
 def _ccsp_rules(model: Model) -> tuple[Rule, ...]:
-    """Each rule reads the pushed figures itself, not another recorded series: a recorded series read at the
-    same evaluation would leave its last hour's value behind where no staleness marker was written (a restart,
-    a rule backfill) when a node stops. Nor is a same-evaluation ``[1ms]`` read sound on Thanos Ruler under MCO
-    (docs/performance.md "The hub over a day of pushes at fleet scale")."""
-    nodes = q.agg("max", names.labels(names.CCSP_NODE_GPUS), _this_hours_push(model, names.NODE_ACTIVE_GPUS_MAX))
-    sources = _this_hours_push(model, names.NODE_ACTIVE_GPUS_MAX, detail=True)
+    """The node maxima settled once, first; each other rule reads that settle's rows stamped in this clock hour
+    (:func:`_pushed` says why that is sound under MCO): a plain read would leave an earlier hour's value behind
+    where no staleness marker was written (a restart, a rule backfill) when a node stops, and a same-evaluation
+    ``[1ms]`` read is not sound on Thanos Ruler under MCO (docs/performance.md "The hub over a day of pushes at
+    fleet scale")."""
+    nodes = q.agg("max", names.labels(names.CCSP_NODE_GPUS), _this_hours_push(names.NODE_ACTIVE_GPUS_MAX))
+    sources = _this_hours_push(names.NODE_ACTIVE_GPUS_MAX, detail=True)
     return (
+        _settle_rule(model, names.NODE_ACTIVE_GPUS_MAX),
         Rule(names.CCSP_NODE_GPUS, nodes,
              "CCSP: most GPUs active at once on each node during the last complete clock hour."),
         Rule(names.CCSP_NODE_SOURCES, q.agg("max", names.labels(names.CCSP_NODE_SOURCES), sources),
