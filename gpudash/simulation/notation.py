@@ -74,6 +74,8 @@ def _grouped_notation(groups: list[list]) -> str:
 
 def _number(v) -> str:
     """Exactly: a whole number below 2^53 in digits, anything else as Python's shortest round-trip repr."""
+    if type(v) is int and -2 ** 53 < v < 2 ** 53:
+        return str(v)
     return str(int(v)) if float(v).is_integer() and abs(v) < 2 ** 53 else repr(float(v))
 
 

@@ -160,21 +160,27 @@ def pushed_samples(scenario: Scenario, model: Model, ref: Reference,
     ``cluster`` and ``clusterID``; nothing between pushes (the hub's store has no staleness markers).
     ``results``: :func:`rule_samples`, if the caller has them already."""
     samples: dict[Labels, dict[int, float]] = {}
-    rows: dict[tuple, dict[int, float]] = {}  # (kind, lag, row) -> its series' samples: labels built once
+    tables: dict[tuple, dict] = {}  # (kind, lag) -> {row: its series' samples}: labels built once per row
+    sentinels: dict[tuple, dict[int, float]] = {}  # (kind, lag, cluster) -> the sentinel series' samples
     for r in rule_samples(scenario, model, ref) if results is None else results:
         lag = () if r.lag is None else ((names.LAG_LABEL, str(r.lag)),)
+        table, t = tables.setdefault((r.kind, r.lag), {}), r.t
         for row, value in r.content.items():
-            into = rows.get((r.kind, r.lag, row))
+            into = table.get(row)
             if into is None:
                 cluster, *key = row
-                into = rows[(r.kind, r.lag, row)] = samples.setdefault(
+                into = table[row] = samples.setdefault(
                     (*_pushed_labels(r.kind, key), *lag, ("cluster", cluster), ("clusterID", uid("cluster", cluster))),
                     {})
-            into[r.t] = value
+            into[t] = value
         if r.kind in HOURLY_KINDS:
             for cluster in scenario.clusters if r.clusters is None else r.clusters:
-                samples.setdefault((("__name__", _SERIES[r.kind]), (names.SENTINEL_LABEL, "1"), *lag,
-                                    ("cluster", cluster), ("clusterID", uid("cluster", cluster))), {})[r.t] = 0
+                into = sentinels.get((r.kind, r.lag, cluster))
+                if into is None:
+                    into = sentinels[(r.kind, r.lag, cluster)] = samples.setdefault(
+                        (("__name__", _SERIES[r.kind]), (names.SENTINEL_LABEL, "1"), *lag, ("cluster", cluster),
+                         ("clusterID", uid("cluster", cluster))), {})
+                into[t] = 0
     return samples
 
 
