@@ -195,6 +195,22 @@ def test_notation_and_staleness():
     assert stored == {("a",): [1, "stale", 1, "stale"]}
 
 
+def test_sparse_notation_is_the_notation_of_its_samples():
+    """A pushed series' notation (sparse_notation, with its path for samples no two of which are adjacent) is
+    notation's of the same samples as a per-minute list, pushes every 5 minutes and every hour included."""
+    import random
+
+    from gpudash.simulation.notation import sparse_notation
+
+    rng = random.Random(45)
+    for case in range(300):
+        length, every = rng.choice([(60, 1), (300, 5), (3000, 60)])
+        values = [0, 1, 2.5, 3, 1e16, 0.1 + 0.2, "stale", -4][:rng.randint(1, 8)]
+        samples = {m: rng.choice(values) for m in range(rng.randint(0, 3), length + 9, every * rng.randint(1, 3))}
+        dense = [samples.get(m) for m in range(length)]
+        assert sparse_notation(samples, length) == notation(dense), case
+
+
 def test_synthesised_ksm_series():
     lifecycle = [{"at": "0m", "phase": "Pending"}, {"at": "2m", "phase": "Running"}, {"at": "4m", "deleted": True}]
     s = scenario([pod(lifecycle)],
