@@ -4,6 +4,8 @@ notation (``axn``, ``a+bxn``, ``_`` for a missing sample, ``stale``), exactly as
 from __future__ import annotations
 
 import itertools
+import operator
+from typing import Any
 
 Labels = tuple[tuple[str, str], ...]  # (name, value) pairs; the metric name is the "__name__" pair
 
@@ -14,6 +16,12 @@ def series_name(labels: Labels) -> str:
     name = d.pop("__name__", "")
     body = ",".join(f'{k}="{_escape(v)}"' for k, v in sorted(d.items()))
     return f"{name}{{{body}}}"
+
+
+def by_name(series: dict[Labels, Any]) -> list[tuple[str, Any]]:
+    """(:func:`series_name`, value) of each of ``series``, sorted by name (each name made once; equal names keep
+    their order)."""
+    return sorted(((series_name(k), v) for k, v in series.items()), key=operator.itemgetter(0))
 
 
 def _escape(value: str) -> str:

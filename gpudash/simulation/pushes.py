@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 import functools
+import operator
 from typing import NamedTuple, cast
 
 from gpudash.model import series as names
 from gpudash.model.types import Model
-from gpudash.simulation.notation import Labels, series_name, sparse_notation
+from gpudash.simulation.notation import Labels, by_name, sparse_notation
 from gpudash.simulation.reference import Reference
 from gpudash.simulation.scenario import Scenario, push_rules
 from gpudash.simulation.scenario import uid_of as uid
@@ -131,7 +132,7 @@ def rule_samples(scenario: Scenario, model: Model, ref: Reference) -> list[Pushe
                     kept = tuple(c for c in scenario.clusters if c not in gone)
                     r = r._replace(content={k: v for k, v in r.content.items() if k[0] in kept}, clusters=kept)
                 out.append(r)
-    return sorted(out, key=lambda x: x.t)
+    return sorted(out, key=operator.itemgetter(1))  # (Pushed.t; a stable sort, as by the attribute)
 
 
 def _since(scenario: Scenario, t: int) -> int:
@@ -190,8 +191,7 @@ def pushed(scenario: Scenario, model: Model, ref: Reference,
     scenario's end)."""
     stored = pushed_samples(scenario, model, ref, results)
     length = (scenario.duration if last is None else last) + 1
-    return [{"series": series_name(k), "values": sparse_notation(v, length)}
-            for k, v in sorted(stored.items(), key=lambda kv: series_name(kv[0]))]
+    return [{"series": name, "values": sparse_notation(v, length)} for name, v in by_name(stored)]
 
 
 _SERIES = {"gpu_hours": names.HOURLY_GPU_HOURS, "node_max": names.NODE_ACTIVE_GPUS_MAX,

@@ -26,7 +26,7 @@ from gpudash.simulation.devices import (
     power_watts,
     shown_holder,
 )
-from gpudash.simulation.notation import Labels, notation, series_name
+from gpudash.simulation.notation import Labels, by_name, notation
 from gpudash.simulation.reference import Reference, ksm, label_value, node_product
 from gpudash.simulation.scenario import EXPORTERS, LOOKBACK, Node, Pod, Scenario
 from gpudash.simulation.scenario import uid_of as uid
@@ -328,8 +328,7 @@ def synthesise(scenario: Scenario, model: Model, cluster: str) -> list[dict[str,
         exposed.update({k: v[m] for k, v in counters.items()})
     stored = {**scrape(ksm_exp, scenario.scrape_outcomes("ksm")),
               **scrape(gpu_exp, scenario.scrape_outcomes(EXPORTERS)), **_ksm_up(scenario, model)}
-    rows = sorted(stored.items(), key=lambda kv: series_name(kv[0]))
-    return [{"series": series_name(k), "values": notation(v)} for k, v in rows]
+    return [{"series": name, "values": notation(v)} for name, v in by_name(stored)]
 
 
 # --- the spoke tier ------------------------------------------------------------------------------------------
@@ -364,8 +363,7 @@ def tier_recorded(ref: Reference) -> list[dict[str, str]]:
         metered = ref.model.energy.metered and ref.tier_has(m, "energy")
         for (_, ns), joules in (ref.step_energy(m) if metered else {}).items():
             put(names.TIER_ENERGY, (ns,) if ns else (), ("namespace",) if ns else (), m, joules)
-    return [{"series": series_name(k), "values": notation(v)} for k, v in sorted(samples.items(),
-                                                                                  key=lambda kv: series_name(kv[0]))]
+    return [{"series": name, "values": notation(v)} for name, v in by_name(samples)]
 
 
 def _tier_staled(ref: Reference, minute: int, since: int = 0) -> set[tuple]:
