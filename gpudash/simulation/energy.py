@@ -186,8 +186,9 @@ class EnergyMeter:
         :func:`energy_counter`) not gone down: :meth:`energy` is then a function of these alone. Else None. The
         steps of an :meth:`alike_hour` of a plain hour are those of a plain hour with its split."""
         steps, rows = self.steps(hour), self._gpus()
-        counters = [gpu[2] for gpus in rows for gpu in gpus]
-        if not counters or not all(type(c) is tuple for c in counters) or steps[0] - self.step < 0:
+        gpus = [gpu[2] for row in rows for gpu in row]
+        counters = [c for c in gpus if type(c) is tuple]
+        if not counters or len(counters) < len(gpus) or steps[0] - self.step < 0:
             return None
         split = self._plain_splits.get((self.alike_hour(hour, since), since))  # the same steps' split
         for m in steps if split is None else ():
@@ -197,6 +198,8 @@ class EnergyMeter:
             if split is not shares and split is not None:
                 return None
             split = shares
+        if split is None:
+            return None
         self._plain_splits[(hour, since)] = split
         a, b, step = steps[0], steps[-1] + 1, self.step
         rises = tuple(tuple(map(operator.sub, c[a:b:step], c[a - step:b - step:step])) for c in counters)
