@@ -102,7 +102,8 @@ def push_results(ref: Reference, kind: str, t: int, since: int = 0) -> list[Push
     n = ref.model.billing.backfill_hours
     if not n or kind not in LAGGED_KINDS:
         return [Pushed(kind, t, rule_content(ref, kind, t, since))]
-    return [Pushed(kind, t, _hourly_content(ref, kind, t // 60 - lag, since), lag) for lag in range(1, n + 2)]
+    make = Pushed._make  # (a result per lag: the push path's most numerous object)
+    return [make((kind, t, _hourly_content(ref, kind, t // 60 - lag, since), lag, None)) for lag in range(1, n + 2)]
 
 
 def rule_samples(scenario: Scenario, model: Model, ref: Reference) -> list[Pushed]:
@@ -161,25 +162,28 @@ def pushed_samples(scenario: Scenario, model: Model, ref: Reference,
     ``cluster`` and ``clusterID``; nothing between pushes (the hub's store has no staleness markers).
     ``results``: :func:`rule_samples`, if the caller has them already."""
     samples: dict[Labels, dict[int, float]] = {}
-    tables: dict[tuple, dict] = {}  # (kind, lag) -> {row: its series' samples}: labels built once per row
-    sentinels: dict[tuple, dict[int, float]] = {}  # (kind, lag, cluster) -> the sentinel series' samples
-    for r in rule_samples(scenario, model, ref) if results is None else results:
-        lag = () if r.lag is None else ((names.LAG_LABEL, str(r.lag)),)
-        table, t = tables.setdefault((r.kind, r.lag), {}), r.t
-        for row, value in r.content.items():
-            into = table.get(row)
+    # per (kind, lag): its lag label, {row: its series' samples} and {cluster: its sentinel's samples}, labels built
+    # once per series
+    tables: dict[tuple, tuple[Labels, dict, dict]] = {}
+    for kind, t, content, lag, clusters in rule_samples(scenario, model, ref) if results is None else results:
+        table = tables.get((kind, lag))
+        if table is None:
+            table = tables[(kind, lag)] = (() if lag is None else ((names.LAG_LABEL, str(lag)),), {}, {})
+        lag_labels, rows, sentinels = table
+        for row, value in content.items():
+            into = rows.get(row)
             if into is None:
                 cluster, *key = row
-                into = table[row] = samples.setdefault(
-                    (*_pushed_labels(r.kind, key), *lag, ("cluster", cluster), ("clusterID", uid("cluster", cluster))),
-                    {})
+                into = rows[row] = samples.setdefault(
+                    (*_pushed_labels(kind, key), *lag_labels, ("cluster", cluster),
+                     ("clusterID", uid("cluster", cluster))), {})
             into[t] = value
-        if r.kind in HOURLY_KINDS:
-            for cluster in scenario.clusters if r.clusters is None else r.clusters:
-                into = sentinels.get((r.kind, r.lag, cluster))
+        if kind in HOURLY_KINDS:
+            for cluster in scenario.clusters if clusters is None else clusters:
+                into = sentinels.get(cluster)
                 if into is None:
-                    into = sentinels[(r.kind, r.lag, cluster)] = samples.setdefault(
-                        (("__name__", _SERIES[r.kind]), (names.SENTINEL_LABEL, "1"), *lag, ("cluster", cluster),
+                    into = sentinels[cluster] = samples.setdefault(
+                        (("__name__", _SERIES[kind]), (names.SENTINEL_LABEL, "1"), *lag_labels, ("cluster", cluster),
                          ("clusterID", uid("cluster", cluster))), {})
                 into[t] = 0
     return samples

@@ -237,7 +237,7 @@ class HubView:
         self.clusters = clusters if self.backfill else ()
         self.by_hour: dict[int, list[Pushed]] = {}
         for r in samples:
-            self.by_hour.setdefault(r.hour, []).append(r)
+            self.by_hour.setdefault(r[1] // 60 - (r[3] or 1), []).append(r)  # (Pushed.hour, of t and lag)
 
     def at(self, minute: int) -> dict[str, dict[tuple, float]]:
         """At ``minute``: per hourly kind, each series' largest value among the samples that describe the hour the
@@ -247,13 +247,17 @@ class HubView:
         pushed while an hourly rule never ran, and with backfill for a model cluster nothing delivered}."""
         out: dict[str, dict[tuple, float]] = {k: {} for k in ("billed_hour", "steps", *HOURLY_KINDS)}
         ran: dict[str, set] = {k: set() for k in HOURLY_KINDS if k in push_rules(self.ref.model)}
-        for r in self.by_hour.get(minute // 60 - 1 - self.backfill, ()):
-            if r.t > minute or r.kind not in out:
+        folded = set()  # (kind, id) of the contents taken: a content pushed again (each lag's hour) changes no max
+        for kind, t, content, _, clusters in self.by_hour.get(minute // 60 - 1 - self.backfill, ()):
+            if t > minute or kind not in out:
                 continue
-            for key, v in r.content.items():
-                out[r.kind][key] = max(out[r.kind].get(key, v), v)
-            if r.kind in ran:
-                ran[r.kind].update(self.ref.s.clusters if r.clusters is None else r.clusters)
+            if (kind, id(content)) not in folded:
+                folded.add((kind, id(content)))
+                into = out[kind]
+                for key, v in content.items():
+                    into[key] = max(into.get(key, v), v)
+            if kind in ran:
+                ran[kind].update(self.ref.s.clusters if clusters is None else clusters)
         out["node_sources"] = out["node_max"]  # per (cluster, node, active_from); the hub's per-node max folds them
         out["node_max"] = {}
         for (c, n, _), v in out["node_sources"].items():
