@@ -96,14 +96,17 @@ def _hourly_content(ref: Reference, kind: str, hour: int, since: int) -> dict[tu
     return cast("dict[tuple, float]", read(hour, since))  # node_max's GPU counts are ints: numbers as well
 
 
-def push_results(ref: Reference, kind: str, t: int, since: int = 0) -> list[Pushed]:
+def push_results(ref: Reference, kind: str, t: int, since: int = 0, before: int | None = None) -> list[Pushed]:
     """The results of rule ``kind`` evaluated at minute ``t``: one, or with ``billing.backfill_hours`` N > 0 one
-    per lag 1..N + 1 for the hourly rules."""
+    per lag 1..N + 1 for the hourly rules; ``before``: only those of the hours before that one (the others are
+    not computed)."""
     n = ref.model.billing.backfill_hours
     if not n or kind not in LAGGED_KINDS:
-        return [Pushed(kind, t, rule_content(ref, kind, t, since))]
+        one = Pushed(kind, t, rule_content(ref, kind, t, since))
+        return [one] if before is None or one.hour < before else []
     make = Pushed._make  # (a result per lag: the push path's most numerous object)
-    return [make((kind, t, _hourly_content(ref, kind, t // 60 - lag, since), lag, None)) for lag in range(1, n + 2)]
+    first = 1 if before is None else max(1, t // 60 - before + 1)  # the hour t // 60 - lag is before ``before``
+    return [make((kind, t, _hourly_content(ref, kind, t // 60 - lag, since), lag, None)) for lag in range(first, n + 2)]
 
 
 def rule_samples(scenario: Scenario, model: Model, ref: Reference) -> list[Pushed]:
@@ -152,7 +155,7 @@ def settling_samples(scenario: Scenario, model: Model, ref: Reference) -> tuple[
     out = rule_samples(scenario, model, ref)
     for t in range((complete + 1) * 60, last + 1, 60):
         for kind in (k for k in push_rules(model) if k in LAGGED_KINDS):
-            out += [r for r in push_results(ref, kind, t, _since(scenario, t)) if r.hour < complete]
+            out += push_results(ref, kind, t, _since(scenario, t), before=complete)
     return out, last
 
 
