@@ -174,7 +174,10 @@ class CcspCounts:
     @cache
     def node_max_by_source(self, hour: int, since: int = 0) -> dict[tuple, int]:
         """NODE_ACTIVE_GPUS_MAX of ``hour`` as the spoke writes it: {(cluster, node, active_from): max active GPUs}
-        over the steps at or after minute ``since``."""
+        over the steps at or after minute ``since`` (an :meth:`alike_hour`'s)."""
+        alike = self.alike_hour(hour, since)
+        if alike != hour:
+            return dict(self.node_max_by_source(alike, since))
         out: dict[tuple, int] = {}
         for m in self.steps(hour):
             if m < since or not self.tier_has(m, "active"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 from typing import Protocol
 
 from gpudash.model import vendors
@@ -116,16 +117,46 @@ class CounterView:
 @functools.cache
 def energy_counter(s: Scenario, node: Node, gpu: int) -> tuple[float, ...]:
     """Per minute, the GPU's energy counter (J) drawing :func:`gpu_watts` (:func:`counter_runs`), reset at every
-    ``driver_reload`` of its node."""
+    ``driver_reload`` of its node: the minute before's counter + this minute's power x 60 s (:func:`counter_runs`
+    with a run at every minute; its term for the minutes between two runs is an exact 0.0, left out). The power is
+    looked up once per run of minutes it cannot change in (:func:`power_changes`) and the per-minute sums are
+    :func:`itertools.accumulate`'s: the same additions in the same order, in C."""
     shown, reset = _shown(s), reloads(s, node)
-    out, value = [], ENERGY_AT_START
-    for k in range(s.duration + 1):
-        # counter_runs with a run at every minute: the minute before's counter + this minute's power x 60 s (its
-        # term for the minutes between two runs is an exact 0.0, left out)
-        value = ENERGY_AT_START if k == 0 else value + _watts(shown[k], node, gpu, k) * 60
-        value = 0.0 if k in reset else value
-        out.append(value)
+    changes = sorted({*power_changes(s), *reset, *(r + 1 for r in reset)} - {0})
+    steps: list[float] = []  # per minute 1..duration: its power x 60 s
+    for a, b in zip([0, *changes], [*changes, s.duration + 1]):
+        steps.extend([_watts(shown[a], node, gpu, a) * 60] * (b - a))
+    out = [0.0 if 0 in reset else ENERGY_AT_START]
+    first = 1
+    for r in [*sorted(r for r in reset if 0 < r <= s.duration), s.duration + 1]:
+        run = itertools.accumulate(steps[first:r], initial=out[-1])
+        next(run)  # the initial value: minute first - 1's counter, already out
+        out.extend(run)
+        if r <= s.duration:
+            out.append(0.0)  # a reload: the counter restarts from 0
+        first = r + 1
     return tuple(out)
+
+
+@functools.cache
+def shown_changes(s: Scenario) -> tuple[int, ...]:
+    """The minutes from which :func:`shown_holders` is another object than the minute before's (the same object:
+    the same devices shown)."""
+    shown = _shown(s)
+    return tuple(k for k in range(1, len(shown)) if shown[k] is not shown[k - 1])
+
+
+@functools.cache
+def power_changes(s: Scenario) -> tuple[int, ...]:
+    """The minutes at which some GPU's :func:`_watts`, or what the exporters expose of it (the pod shown on each
+    device and its utilisation), may differ from the minute before's: the devices held change (:func:`assignments`
+    and :func:`shown_changes` start another object), a pod's utilisation steps, a pod restarts (0 at that minute
+    only)."""
+    out = set(shown_changes(s))
+    for pod in s.pods:
+        out.update(at for at, _ in pod.utilisation)
+        out.update(m for e in pod.lifecycle if e.restart for m in (e.at, e.at + 1))
+    return tuple(sorted(m for m in out if 0 < m <= s.duration))
 
 
 def devices(node: Node) -> list[tuple[int, str | None, int] | tuple[int, str, int, int]]:
@@ -147,11 +178,17 @@ def device_resource(node: Node, profile: str | None) -> str:
 
 @functools.cache
 def assignments(scenario: Scenario) -> list[dict[tuple, tuple[Pod, str]]]:
-    """Per minute: {(node, gpu, profile, instance): (pod, container)}, as the device plugin hands out devices."""
+    """Per minute: {(node, gpu, profile, instance): (pod, container)}, as the device plugin hands out devices. A
+    minute without a pod lifecycle event sees every pod in the state of the minute before (:meth:`Pod.state`), so
+    the same devices held: the same object, not computed again."""
     held: dict[str, list[tuple[tuple, str]]] = {}  # pod uid -> [(device, container)]
     pods = {p.uid: p for p in scenario.pods}
+    events = {e.at for p in scenario.pods for e in p.lifecycle}
     out: list[dict[tuple, tuple[Pod, str]]] = []
     for minute in range(scenario.duration + 1):
+        if out and minute not in events:
+            out.append(out[-1])
+            continue
         active = {}
         for pod in scenario.pods:
             exists, phase, on = pod.state(minute)

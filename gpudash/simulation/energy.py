@@ -5,6 +5,7 @@ Mixed into :class:`~gpudash.simulation.reference.Reference`, whose scenario, ste
 """
 from __future__ import annotations
 
+import operator
 import re
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -25,6 +26,8 @@ class EnergyMeter:
     every_power = False
     _split_seen: tuple | None = None  # (shown, pods, :meth:`_split`) of the last step split
     _gpu_rows: list | None = None  # :meth:`_gpus`
+    _plain_hours: dict  # {(id of a :meth:`_split`, counter rises): (the split, :meth:`energy`)}: set in __init__
+    _plain_splits: dict  # {(hour, since): the :meth:`_split` of each step of a :meth:`_plain_hour`}: set in __init__
 
     def counters(self, node: Node, gpu: int) -> Counter:
         """The GPU's energy counter (J), indexed by scrape minute."""
@@ -166,12 +169,56 @@ class EnergyMeter:
     def energy(self, hour: int, since: int = 0) -> dict[tuple, float]:
         """HOURLY_ENERGY of ``hour``: {(cluster, namespace): kWh}, namespace "" for the unallocated line, over the
         hour's steps (a step the spoke tier missed, or whose energy rule failed, measures nothing)."""
+        plain = self._plain_hour(hour, since)
+        if plain is not None:
+            return self._plain_hour_energy(*plain)
         out: dict[tuple, float] = {}
         for m in self.steps(hour):
             if self.tier_has(m, "energy"):
                 for key, joules in self._energy_parts(m, since):
                     out[key] = out.get(key, 0.0) + joules / 3.6e6
         return out
+
+    def _plain_hour(self, hour: int, since: int) -> tuple[dict, tuple[tuple[float, ...], ...]] | None:
+        """(the :meth:`_split` of each of its steps, each GPU's counter rise at each step) of an hour whose every
+        step records its energy, sees the scrape at the step and the one a step before, splits the GPUs' energy
+        the same way (one :meth:`_split` object) and finds every GPU's counter (the per-minute tuple of
+        :func:`energy_counter`) not gone down: :meth:`energy` is then a function of these alone. Else None. The
+        steps of an :meth:`alike_hour` of a plain hour are those of a plain hour with its split."""
+        steps, rows = self.steps(hour), self._gpus()
+        gpus = [gpu[2] for row in rows for gpu in row]
+        counters = [c for c in gpus if type(c) is tuple]
+        if not counters or len(counters) < len(gpus) or steps[0] - self.step < 0:
+            return None
+        split = self._plain_splits.get((self.alike_hour(hour, since), since))  # the same steps' split
+        for m in steps if split is None else ():
+            if not self.tier_has(m, "energy") or self._scrapes(m, since) != (m, m - self.step):
+                return None
+            shares = self._split(m, self.allocated_pods(m))
+            if split is not shares and split is not None:
+                return None
+            split = shares
+        if split is None:
+            return None
+        self._plain_splits[(hour, since)] = split
+        a, b, step = steps[0], steps[-1] + 1, self.step
+        rises = tuple(tuple(map(operator.sub, c[a:b:step], c[a - step:b - step:step])) for c in counters)
+        return (split, rises) if all(min(r) >= 0 for r in rises) else None
+
+    def _plain_hour_energy(self, split: dict, rises: tuple[tuple[float, ...], ...]) -> dict[tuple, float]:
+        """:meth:`energy` of a :meth:`_plain_hour`: the same sums in the same order (step by step, GPU by GPU, share
+        by share), computed once per distinct (split, rises) and copied: a month's idle hours are one."""
+        seen = self._plain_hours.get((id(split), rises))
+        if seen is None or seen[0] is not split:
+            parts = [split[(i, gpu[1])] for i, gpus in enumerate(self._gpus()) for gpu in gpus]
+            out: dict[tuple, float] = {}
+            for j in range(len(rises[0]) if rises else 0):
+                for shares, rise in zip(parts, rises):
+                    joules = rise[j]
+                    for key, share in shares:
+                        out[key] = out.get(key, 0.0) + joules * share / 3.6e6
+            seen = self._plain_hours[(id(split), rises)] = (split, out)  # the split kept: its id stays its own
+        return dict(seen[1])
 
     @cache
     def fleet_energy(self, hour: int, since: int = 0) -> dict[str, float]:

@@ -50,7 +50,10 @@ class HourlyBilling:
     @cache
     def _units(self, hour: int, since: int) -> dict[tuple, float]:
         """{(cluster, namespace, product, ksm resource): sum over the hour's steps from minute ``since`` of units}
-        (exact but for a time-sliced slice's 1/replicas)."""
+        (exact but for a time-sliced slice's 1/replicas); an :meth:`alike_hour`'s sums."""
+        alike = self.alike_hour(hour, since)
+        if alike != hour:
+            return self._units(alike, since)
         acc: dict[tuple, float] = {}
         for m in self.steps(hour):
             if m < since or not self.tier_has(m, "allocation"):
@@ -90,7 +93,11 @@ class HourlyBilling:
     @cache
     def steps_observed(self, hour: int, since: int = 0) -> int:
         """STEPS_OBSERVED of ``hour`` (any cluster: faults apply to every cluster): steps at or after ``since`` at
-        which kube-state-metrics was up and, with the tier, every figure of the step was recorded."""
+        which kube-state-metrics was up and, with the tier, every figure of the step was recorded (an
+        :meth:`alike_hour`'s)."""
+        alike = self.alike_hour(hour, since)
+        if alike != hour:
+            return self.steps_observed(alike, since)
         return sum(1 for m in self.steps(hour) if m >= since and self.tier_observed(m) and self.ksm_up(m))
 
     def tier_observed(self, minute: int) -> bool:

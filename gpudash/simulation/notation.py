@@ -4,6 +4,8 @@ notation (``axn``, ``a+bxn``, ``_`` for a missing sample, ``stale``), exactly as
 from __future__ import annotations
 
 import itertools
+import operator
+from typing import Any
 
 Labels = tuple[tuple[str, str], ...]  # (name, value) pairs; the metric name is the "__name__" pair
 
@@ -14,6 +16,12 @@ def series_name(labels: Labels) -> str:
     name = d.pop("__name__", "")
     body = ",".join(f'{k}="{_escape(v)}"' for k, v in sorted(d.items()))
     return f"{name}{{{body}}}"
+
+
+def by_name(series: dict[Labels, Any]) -> list[tuple[str, Any]]:
+    """(:func:`series_name`, value) of each of ``series``, sorted by name (each name made once; equal names keep
+    their order)."""
+    return sorted(((series_name(k), v) for k, v in series.items()), key=operator.itemgetter(0))
 
 
 def _escape(value: str) -> str:
@@ -30,6 +38,9 @@ def notation(samples: list) -> str:
 def sparse_notation(samples: dict[int, float], length: int) -> str:
     """:func:`notation` of ``length`` intervals holding ``samples`` {interval: value} and nothing else (a pushed
     series), without building the list of gaps."""
+    minutes = sorted(i for i in samples if i < length)
+    if all(b - a > 1 for a, b in zip(minutes, minutes[1:])) and None not in samples.values():
+        return _isolated_notation(samples, minutes, length)
     groups: list[list] = []
     last = -1
     for i in sorted(samples):
@@ -46,6 +57,25 @@ def sparse_notation(samples: dict[int, float], length: int) -> str:
     if last < length - 1:
         groups.append([None, length - 1 - last])
     return _grouped_notation(groups)
+
+
+def _isolated_notation(samples: dict[int, float], minutes: list[int], length: int) -> str:
+    """:func:`sparse_notation` of samples at ``minutes`` (ascending, below ``length``) no two of which are adjacent:
+    each is a group of one between gaps, which :func:`_grouped_notation` writes as its number (a rising run needs
+    adjacent samples), or ``stale``; each distinct value's number is written once."""
+    out, last, written = [], -1, {}  # type: tuple[list[str], int, dict]
+    for i in minutes:
+        if i > last + 1:
+            out.append("_" if i == last + 2 else f"_x{i - last - 1}")
+        v = samples[i]
+        text = written.get(v)
+        if text is None:
+            text = written[v] = "stale" if v == "stale" else _number(v)
+        out.append(text)
+        last = i
+    if last < length - 1:
+        out.append("_" if last == length - 2 else f"_x{length - 1 - last}")
+    return " ".join(out)
 
 
 def _grouped_notation(groups: list[list]) -> str:
@@ -74,6 +104,8 @@ def _grouped_notation(groups: list[list]) -> str:
 
 def _number(v) -> str:
     """Exactly: a whole number below 2^53 in digits, anything else as Python's shortest round-trip repr."""
+    if type(v) is int and -2 ** 53 < v < 2 ** 53:
+        return str(v)
     return str(int(v)) if float(v).is_integer() and abs(v) < 2 ** 53 else repr(float(v))
 
 

@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 import functools
+import operator
 from typing import NamedTuple, cast
 
 from gpudash.model import series as names
 from gpudash.model.types import Model
-from gpudash.simulation.notation import Labels, series_name, sparse_notation
+from gpudash.simulation.notation import Labels, by_name, sparse_notation
 from gpudash.simulation.reference import Reference
 from gpudash.simulation.scenario import Scenario, push_rules
 from gpudash.simulation.scenario import uid_of as uid
@@ -95,13 +96,17 @@ def _hourly_content(ref: Reference, kind: str, hour: int, since: int) -> dict[tu
     return cast("dict[tuple, float]", read(hour, since))  # node_max's GPU counts are ints: numbers as well
 
 
-def push_results(ref: Reference, kind: str, t: int, since: int = 0) -> list[Pushed]:
+def push_results(ref: Reference, kind: str, t: int, since: int = 0, before: int | None = None) -> list[Pushed]:
     """The results of rule ``kind`` evaluated at minute ``t``: one, or with ``billing.backfill_hours`` N > 0 one
-    per lag 1..N + 1 for the hourly rules."""
+    per lag 1..N + 1 for the hourly rules; ``before``: only those of the hours before that one (the others are
+    not computed)."""
     n = ref.model.billing.backfill_hours
     if not n or kind not in LAGGED_KINDS:
-        return [Pushed(kind, t, rule_content(ref, kind, t, since))]
-    return [Pushed(kind, t, _hourly_content(ref, kind, t // 60 - lag, since), lag) for lag in range(1, n + 2)]
+        one = Pushed(kind, t, rule_content(ref, kind, t, since))
+        return [one] if before is None or one.hour < before else []
+    make = Pushed._make  # (a result per lag: the push path's most numerous object)
+    first = 1 if before is None else max(1, t // 60 - before + 1)  # the hour t // 60 - lag is before ``before``
+    return [make((kind, t, _hourly_content(ref, kind, t // 60 - lag, since), lag, None)) for lag in range(first, n + 2)]
 
 
 def rule_samples(scenario: Scenario, model: Model, ref: Reference) -> list[Pushed]:
@@ -131,7 +136,7 @@ def rule_samples(scenario: Scenario, model: Model, ref: Reference) -> list[Pushe
                     kept = tuple(c for c in scenario.clusters if c not in gone)
                     r = r._replace(content={k: v for k, v in r.content.items() if k[0] in kept}, clusters=kept)
                 out.append(r)
-    return sorted(out, key=lambda x: x.t)
+    return sorted(out, key=operator.itemgetter(1))  # (Pushed.t; a stable sort, as by the attribute)
 
 
 def _since(scenario: Scenario, t: int) -> int:
@@ -150,7 +155,7 @@ def settling_samples(scenario: Scenario, model: Model, ref: Reference) -> tuple[
     out = rule_samples(scenario, model, ref)
     for t in range((complete + 1) * 60, last + 1, 60):
         for kind in (k for k in push_rules(model) if k in LAGGED_KINDS):
-            out += [r for r in push_results(ref, kind, t, _since(scenario, t)) if r.hour < complete]
+            out += push_results(ref, kind, t, _since(scenario, t), before=complete)
     return out, last
 
 
@@ -160,21 +165,30 @@ def pushed_samples(scenario: Scenario, model: Model, ref: Reference,
     ``cluster`` and ``clusterID``; nothing between pushes (the hub's store has no staleness markers).
     ``results``: :func:`rule_samples`, if the caller has them already."""
     samples: dict[Labels, dict[int, float]] = {}
-    rows: dict[tuple, dict[int, float]] = {}  # (kind, lag, row) -> its series' samples: labels built once
-    for r in rule_samples(scenario, model, ref) if results is None else results:
-        lag = () if r.lag is None else ((names.LAG_LABEL, str(r.lag)),)
-        for row, value in r.content.items():
-            into = rows.get((r.kind, r.lag, row))
+    # per (kind, lag): its lag label, {row: its series' samples} and {cluster: its sentinel's samples}, labels built
+    # once per series
+    tables: dict[tuple, tuple[Labels, dict, dict]] = {}
+    for kind, t, content, lag, clusters in rule_samples(scenario, model, ref) if results is None else results:
+        table = tables.get((kind, lag))
+        if table is None:
+            table = tables[(kind, lag)] = (() if lag is None else ((names.LAG_LABEL, str(lag)),), {}, {})
+        lag_labels, rows, sentinels = table
+        for row, value in content.items():
+            into = rows.get(row)
             if into is None:
                 cluster, *key = row
-                into = rows[(r.kind, r.lag, row)] = samples.setdefault(
-                    (*_pushed_labels(r.kind, key), *lag, ("cluster", cluster), ("clusterID", uid("cluster", cluster))),
-                    {})
-            into[r.t] = value
-        if r.kind in HOURLY_KINDS:
-            for cluster in scenario.clusters if r.clusters is None else r.clusters:
-                samples.setdefault((("__name__", _SERIES[r.kind]), (names.SENTINEL_LABEL, "1"), *lag,
-                                    ("cluster", cluster), ("clusterID", uid("cluster", cluster))), {})[r.t] = 0
+                into = rows[row] = samples.setdefault(
+                    (*_pushed_labels(kind, key), *lag_labels, ("cluster", cluster),
+                     ("clusterID", uid("cluster", cluster))), {})
+            into[t] = value
+        if kind in HOURLY_KINDS:
+            for cluster in scenario.clusters if clusters is None else clusters:
+                into = sentinels.get(cluster)
+                if into is None:
+                    into = sentinels[cluster] = samples.setdefault(
+                        (("__name__", _SERIES[kind]), (names.SENTINEL_LABEL, "1"), *lag_labels, ("cluster", cluster),
+                         ("clusterID", uid("cluster", cluster))), {})
+                into[t] = 0
     return samples
 
 
@@ -184,8 +198,7 @@ def pushed(scenario: Scenario, model: Model, ref: Reference,
     scenario's end)."""
     stored = pushed_samples(scenario, model, ref, results)
     length = (scenario.duration if last is None else last) + 1
-    return [{"series": series_name(k), "values": sparse_notation(v, length)}
-            for k, v in sorted(stored.items(), key=lambda kv: series_name(kv[0]))]
+    return [{"series": name, "values": sparse_notation(v, length)} for name, v in by_name(stored)]
 
 
 _SERIES = {"gpu_hours": names.HOURLY_GPU_HOURS, "node_max": names.NODE_ACTIVE_GPUS_MAX,

@@ -11,14 +11,15 @@ Prometheus sees them: a missed scrape is bridged by the 5-minute lookback, a dow
 """
 from __future__ import annotations
 
+import bisect
 import re
 from datetime import UTC, datetime
-from functools import cache
+from functools import cache, cached_property
 
 from gpudash.model import mig, vendors
 from gpudash.model.types import GpuClass, Model
 from gpudash.simulation.ccsp import CcspCounts
-from gpudash.simulation.devices import assignments, exporter_visible, power_watts, shown_holders
+from gpudash.simulation.devices import assignments, exporter_visible, power_watts, shown_changes, shown_holders
 from gpudash.simulation.energy import EnergyMeter
 from gpudash.simulation.hourly import HourlyBilling
 from gpudash.simulation.scenario import EXPORTERS, LOOKBACK, Node, Pod, Scenario
@@ -86,6 +87,8 @@ class Reference(HourlyBilling, CcspCounts, EnergyMeter):
         self._active_seen: dict[tuple, tuple] = {}  # (ids of allocation, shown): (allocation, shown, active GPUs)
         self._counters: dict[tuple, tuple[float, ...]] = {}  # (cluster, node, gpu): energy counter per minute
         self._holders_seen: dict[tuple, tuple[dict, dict]] = {}  # (cluster, node, gpu): (shown, device_holders)
+        self._plain_hours: dict[tuple, tuple[dict, dict]] = {}  # energy.EnergyMeter._plain_hour_energy
+        self._plain_splits: dict[tuple, dict] = {}  # energy.EnergyMeter._plain_hour
         self._skus: dict[tuple[str, str], tuple[GpuClass, str, float] | None] = {}  # (product, resource): sku
 
     # --- SKUs (contract section 4) --------------------------------------------------------------------------
@@ -207,6 +210,35 @@ class Reference(HourlyBilling, CcspCounts, EnergyMeter):
                        *workload(pod))
                 out[key] = out.get(key, 0) + units
         return out
+
+    @cached_property
+    def _changes(self) -> list[int]:
+        """The minutes at which an input of a step's hourly figures may differ from the minute before's: a pod's
+        lifecycle event (the pod states kube-state-metrics shows: :meth:`pod_allocation`), the devices the exporter
+        shows (:func:`shown_changes`), a scrape of kube-state-metrics or the exporters that is not "ok" and the
+        :data:`LOOKBACK` after it (while every scrape of the lookback is "ok", an instant query sees the scrape of
+        its own minute), and every minute of a ``tier_missed`` or ``tier_rule_failed`` fault and the one after."""
+        out = {e.at for p in self.s.pods for e in p.lifecycle} | set(shown_changes(self.s))
+        for job in ("ksm", EXPORTERS):
+            for i, outcome in enumerate(self.s.scrape_outcomes(job)):
+                if outcome != "ok":
+                    out.update(range(i, i + LOOKBACK + 1))
+        for f in (*self.s.faults_of("tier_missed"), *self.s.faults_of("tier_rule_failed")):
+            out.update(range(f.at, f.at + f.minutes + 1))
+        return sorted(out)
+
+    def alike_hour(self, hour: int, since: int = 0) -> int:
+        """The first hour whose steps, from the step before its first on, see the same inputs as ``hour``'s (no
+        :meth:`_changes` minute in between, every step at or after ``since``), or ``hour``: its hourly figures
+        (GPU-hours, node maxima, steps observed, and the energy split) are ``hour``'s, step by step, so a month of
+        unchanged hours is computed once. Only this class's inputs: a subclass (the mock's) reads others."""
+        end = hour * 60 + 59
+        if type(self) is not Reference or end > self.s.duration:
+            return hour
+        i = bisect.bisect_right(self._changes, end)
+        last = self._changes[i - 1] if i else -1
+        first = max(-(-(last + 1 + self.step) // 60), -(-(max(since, 0) + self.step) // 60))
+        return min(first, hour)
 
     def held(self, minute: int) -> dict[tuple, tuple[Pod, str]]:
         """The devices held at ``minute``: {(node, gpu, profile, ...): (pod, container)}."""

@@ -22,10 +22,11 @@ from gpudash.simulation.devices import (
     devices,
     energy_counter,
     holder_index,
+    power_changes,
     power_watts,
     shown_holder,
 )
-from gpudash.simulation.notation import Labels, notation, series_name
+from gpudash.simulation.notation import Labels, by_name, notation
 from gpudash.simulation.reference import Reference, ksm, label_value, node_product
 from gpudash.simulation.scenario import EXPORTERS, LOOKBACK, Node, Pod, Scenario
 from gpudash.simulation.scenario import uid_of as uid
@@ -98,6 +99,23 @@ def _node_resources(node: Node) -> dict[str, int]:
     if node.mig_strategy == "single":
         return {_single_resource(node): node.mig_layout[0][1] * node.count * node.replicas}
     return {_single_resource(node): node.count * node.replicas * node.partitions_per_gpu}
+
+
+def _ksm_expositions(scenario: Scenario, model: Model, cluster: str) -> list[dict[Labels, float]]:
+    """What kube-state-metrics exposes at each minute (:func:`_ksm_exposition`), every series twice, once per
+    instance, under ``ksm_duplicate``: one object per :meth:`Scenario.state_epoch` (every pod in the same state,
+    the same exposition)."""
+    twice = scenario.faults_of("ksm_duplicate")
+    by_epoch: dict[int, dict[Labels, float]] = {}
+    out = []
+    for m in range(scenario.duration + 1):
+        epoch = scenario.state_epoch(m)
+        if epoch not in by_epoch:
+            exposed = _ksm_exposition(scenario, model, cluster, m)
+            by_epoch[epoch] = {(*k, ("instance", i)): v for k, v in exposed.items() for i in KSM_INSTANCES} \
+                if twice else exposed
+        out.append(by_epoch[epoch])
+    return out
 
 
 def _ksm_exposition(scenario: Scenario, model: Model, cluster: str, minute: int) -> dict[Labels, float]:
@@ -297,20 +315,20 @@ def _ksm_up(scenario: Scenario, model: Model) -> dict[Labels, list]:
 def synthesise(scenario: Scenario, model: Model, cluster: str) -> list[dict[str, str]]:
     """promtool ``input_series`` of one cluster of the scenario (1m interval, minutes 0..duration)."""
     minutes = range(scenario.duration + 1)
-    ksm_exp = [_ksm_exposition(scenario, model, cluster, m) for m in minutes]
-    if scenario.faults_of("ksm_duplicate"):
-        ksm_exp = [{(*k, ("instance", i)): v for k, v in e.items() for i in KSM_INSTANCES}
-                   for e in ksm_exp]
-    held = assignments(scenario)
+    ksm_exp = _ksm_expositions(scenario, model, cluster)
+    held, changes = assignments(scenario), {0, *power_changes(scenario)}
     stored_labels: dict[Labels, Labels] = {}
-    gpu_exp = [_exporter_exposition(scenario, model, cluster, m, held[m], stored_labels) for m in minutes]
+    gpu_exp: list[dict[Labels, float]] = []
+    for m in minutes:  # the same exposition while the devices held and the pods' utilisation stay the same
+        if m in changes:
+            exposed = _exporter_exposition(scenario, model, cluster, m, held[m], stored_labels)
+        gpu_exp.append(dict(exposed))  # (each minute's own: its counters are added below)
     counters = _energy_counters(scenario, model, cluster)
     for m, exposed in enumerate(gpu_exp):
         exposed.update({k: v[m] for k, v in counters.items()})
     stored = {**scrape(ksm_exp, scenario.scrape_outcomes("ksm")),
               **scrape(gpu_exp, scenario.scrape_outcomes(EXPORTERS)), **_ksm_up(scenario, model)}
-    rows = sorted(stored.items(), key=lambda kv: series_name(kv[0]))
-    return [{"series": series_name(k), "values": notation(v)} for k, v in rows]
+    return [{"series": name, "values": notation(v)} for name, v in by_name(stored)]
 
 
 # --- the spoke tier ------------------------------------------------------------------------------------------
@@ -345,8 +363,7 @@ def tier_recorded(ref: Reference) -> list[dict[str, str]]:
         metered = ref.model.energy.metered and ref.tier_has(m, "energy")
         for (_, ns), joules in (ref.step_energy(m) if metered else {}).items():
             put(names.TIER_ENERGY, (ns,) if ns else (), ("namespace",) if ns else (), m, joules)
-    return [{"series": series_name(k), "values": notation(v)} for k, v in sorted(samples.items(),
-                                                                                  key=lambda kv: series_name(kv[0]))]
+    return [{"series": name, "values": notation(v)} for name, v in by_name(samples)]
 
 
 def _tier_staled(ref: Reference, minute: int, since: int = 0) -> set[tuple]:

@@ -195,6 +195,22 @@ def test_notation_and_staleness():
     assert stored == {("a",): [1, "stale", 1, "stale"]}
 
 
+def test_sparse_notation_is_the_notation_of_its_samples():
+    """A pushed series' notation (sparse_notation, with its path for samples no two of which are adjacent) is
+    notation's of the same samples as a per-minute list, pushes every 5 minutes and every hour included."""
+    import random
+
+    from gpudash.simulation.notation import sparse_notation
+
+    rng = random.Random(45)
+    for case in range(300):
+        length, every = rng.choice([(60, 1), (300, 5), (3000, 60)])
+        values = [0, 1, 2.5, 3, 1e16, 0.1 + 0.2, "stale", -4][:rng.randint(1, 8)]
+        samples = {m: rng.choice(values) for m in range(rng.randint(0, 3), length + 9, every * rng.randint(1, 3))}
+        dense = [samples.get(m) for m in range(length)]
+        assert sparse_notation(samples, length) == notation(dense), case
+
+
 def test_synthesised_ksm_series():
     lifecycle = [{"at": "0m", "phase": "Pending"}, {"at": "2m", "phase": "Running"}, {"at": "4m", "deleted": True}]
     s = scenario([pod(lifecycle)],
@@ -356,3 +372,37 @@ def test_energy_counter_is_the_counter_runs_of_every_minute():
             runs = counter_runs(minutes, [gpu_watts(s, node, g, k) for k in minutes], reloads(s, node))
             assert energy_counter(s, node, g) == tuple(value for _, value, _ in runs), (node.name, g)
     assert energy_counter(s, s.nodes[0], 0)[29] % 1 and energy_counter(s, s.nodes[0], 0)[30] == 0.0
+
+
+class _PerStep(Reference):
+    """The reference computing every hour step by step: no :meth:`alike_hour` (a subclass), no plain-hour energy."""
+
+    def _plain_hour(self, hour, since):
+        return None
+
+
+def test_hours_computed_once_equal_those_computed_step_by_step():
+    """An hour whose steps see the inputs of an earlier hour's (simulation/reference.py ``alike_hour``) takes that
+    hour's GPU-hours, node maxima and steps observed, and its energy is summed from the counters' rises once per
+    distinct split and rises (simulation/energy.py): the same figures, exactly, as computed step by step, at every
+    hour and ``since`` of 17 hours of pods starting and stopping, a utilisation step, a pod restart, missed
+    kube-state-metrics scrapes, a restart of it, an exporter gap and a driver reload (a counter going down)."""
+    nodes = [{"name": "n1", "gpu": {"class": "a100"}, "count": 2}, {"name": "n2", "gpu": {"class": "l40s"},
+                                                                     "count": 1, "time_slicing": {}}]
+    s = scenario([pod([{"at": "0m", "phase": "Running"}, {"at": "6h10m", "phase": "Succeeded"}],
+                      utilisation=[{"at": "0m", "percent": 40}, {"at": "2h30m", "percent": 33.71}]),
+                  pod([{"at": "1h", "phase": "Running"}, {"at": "4h", "phase": "Running", "restart": True}],
+                      [{"shared": 2}], name="q", node="n2", tenant=1, utilisation=71.37),
+                  pod([{"at": "9h20m", "phase": "Running"}, {"at": "11h", "deleted": True}], name="r")], nodes,
+                 faults=[{"kind": "missed_scrapes", "job": "ksm", "at": "8h", "minutes": 3},
+                         {"kind": "ksm_restart", "at": "12h15m", "minutes": 6},
+                         {"kind": "exporter_gap", "at": "13h40m", "minutes": 4},
+                         {"kind": "driver_reload", "node": "n1", "at": "14h30m"}], duration="17h")
+    fast, slow = Reference(s, MODEL), _PerStep(s, MODEL)
+    for since in (0, 130):
+        for h in range(17):
+            assert fast.gpu_hours(h, since) == slow.gpu_hours(h, since), (h, since)
+            assert fast.node_max_by_source(h, since) == slow.node_max_by_source(h, since), (h, since)
+            assert fast.steps_observed(h, since) == slow.steps_observed(h, since), (h, since)
+            assert fast.energy(h, since) == slow.energy(h, since), (h, since)
+    assert sum(fast.alike_hour(h) != h for h in range(17)) >= 3 and fast._plain_hours

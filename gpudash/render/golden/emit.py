@@ -124,8 +124,8 @@ def emit_paths(model: Model, directory: Path = SCENARIO_DIR) -> list[str]:
 def scenario_tests(s: sc.Scenario, model: Model) -> dict[str, dict]:
     """{output path: promtool test file data} of scenario ``s``: independent of every other scenario, so they may
     be emitted in any order and in any process. The simulation's caches are cleared after it."""
-    ref = Reference(s, model)
-    files = {path: _file(kind, s, model, ref) for path, kind in _outputs(s, model)}
+    ref, spokes = Reference(s, model), {}  # type: tuple[Reference, dict[str, Spoke]]
+    files = {path: _file(kind, s, model, ref, spokes) for path, kind in _outputs(s, model)}
     clear_caches()
     return files
 
@@ -161,13 +161,14 @@ def emit_tests(model: Model, directory: Path = SCENARIO_DIR, progress=None) -> d
     return out
 
 
-def _file(kind: str, s: sc.Scenario, model: Model, ref: Reference) -> dict:
-    """The test file of ``kind`` (:func:`_outputs`) for scenario ``s``."""
+def _file(kind: str, s: sc.Scenario, model: Model, ref: Reference, spokes: dict[str, Spoke]) -> dict:
+    """The test file of ``kind`` (:func:`_outputs`) for scenario ``s``; ``spokes``: its :func:`_one_cluster` views,
+    made once for its spoke and tier files."""
     if kind == "spoke":
-        return _spoke_file(s, model)
+        return _spoke_file(s, model, spokes)
     if kind == "settled":
         return _settled_file(s, model, ref)
-    return _tier_file(s, model) if kind == "tier" else _hub_file(s, model, ref)
+    return _tier_file(s, model, spokes) if kind == "tier" else _hub_file(s, model, ref)
 
 
 # --- expectations ------------------------------------------------------------------------------------------------
@@ -236,7 +237,7 @@ class HubView:
         self.clusters = clusters if self.backfill else ()
         self.by_hour: dict[int, list[Pushed]] = {}
         for r in samples:
-            self.by_hour.setdefault(r.hour, []).append(r)
+            self.by_hour.setdefault(r[1] // 60 - (r[3] or 1), []).append(r)  # (Pushed.hour, of t and lag)
 
     def at(self, minute: int) -> dict[str, dict[tuple, float]]:
         """At ``minute``: per hourly kind, each series' largest value among the samples that describe the hour the
@@ -246,13 +247,17 @@ class HubView:
         pushed while an hourly rule never ran, and with backfill for a model cluster nothing delivered}."""
         out: dict[str, dict[tuple, float]] = {k: {} for k in ("billed_hour", "steps", *HOURLY_KINDS)}
         ran: dict[str, set] = {k: set() for k in HOURLY_KINDS if k in push_rules(self.ref.model)}
-        for r in self.by_hour.get(minute // 60 - 1 - self.backfill, ()):
-            if r.t > minute or r.kind not in out:
+        folded = set()  # (kind, id) of the contents taken: a content pushed again (each lag's hour) changes no max
+        for kind, t, content, _, clusters in self.by_hour.get(minute // 60 - 1 - self.backfill, ()):
+            if t > minute or kind not in out:
                 continue
-            for key, v in r.content.items():
-                out[r.kind][key] = max(out[r.kind].get(key, v), v)
-            if r.kind in ran:
-                ran[r.kind].update(self.ref.s.clusters if r.clusters is None else r.clusters)
+            if (kind, id(content)) not in folded:
+                folded.add((kind, id(content)))
+                into = out[kind]
+                for key, v in content.items():
+                    into[key] = max(into.get(key, v), v)
+            if kind in ran:
+                ran[kind].update(self.ref.s.clusters if clusters is None else clusters)
         out["node_sources"] = out["node_max"]  # per (cluster, node, active_from); the hub's per-node max folds them
         out["node_max"] = {}
         for (c, n, _), v in out["node_sources"].items():
@@ -397,21 +402,27 @@ def _every_series_checks(ref: Reference, model: Model, minute: int) -> list[dict
 
 
 # --- files -------------------------------------------------------------------------------------------------------
-def _one_cluster(s: sc.Scenario, model: Model, cluster: str) -> tuple[sc.Scenario, Reference]:
-    """Scenario ``s`` cut to ``cluster``'s nodes and pods, and its reference without cluster labels: what a spoke
-    or tier file of that cluster sees (no ``cluster`` label on a spoke's own series)."""
-    local = dataclasses.replace(s, nodes=tuple(n for n in s.nodes if n.cluster == cluster),
-                                pods=tuple(p for p in s.pods if p.cluster == cluster))
-    return local, Reference(local, model, labelled=False)
+Spoke = tuple[sc.Scenario, Reference, list]  # a cluster's scenario, reference and raw series (:func:`_one_cluster`)
 
 
-def _spoke_file(s: sc.Scenario, model: Model) -> dict:
+def _one_cluster(s: sc.Scenario, model: Model, cluster: str, made: dict[str, Spoke]) -> Spoke:
+    """Scenario ``s`` cut to ``cluster``'s nodes and pods, its reference without cluster labels and its raw series
+    (:func:`synthesise`): what a spoke or tier file of that cluster sees (no ``cluster`` label on a spoke's own
+    series). Made once per scenario and cluster (kept in ``made``)."""
+    if cluster not in made:
+        local = dataclasses.replace(s, nodes=tuple(n for n in s.nodes if n.cluster == cluster),
+                                    pods=tuple(p for p in s.pods if p.cluster == cluster))
+        made[cluster] = (local, Reference(local, model, labelled=False), synthesise(local, model, cluster))
+    return made[cluster]
+
+
+def _spoke_file(s: sc.Scenario, model: Model, spokes: dict[str, Spoke]) -> dict:
     step = model.billing.mco_interval // 60
     evaluations = list(range(0, s.duration + 1, step))
     hub_side = _hub_side(s, model)
     groups = []
     for cluster in s.clusters:
-        local, ref = _one_cluster(s, model, cluster)
+        _, ref, raw = _one_cluster(s, model, cluster, spokes)
         tests = []
         for m in evaluations:
             alloc = _local(rule_content(ref, "pod_alloc", m))
@@ -441,7 +452,7 @@ def _spoke_file(s: sc.Scenario, model: Model) -> dict:
                 raise ValueError(f"scenario {s.name}: every_series needs no allocation stopping in the last "
                                  "burn-rate window (the hub reads a pod's last push for 1.5 push intervals)")
             tests += _every_series_checks(ref, model, last)
-        inputs = synthesise(local, model, cluster) + (tier_recorded(ref) if model.billing.tier else [])
+        inputs = raw + (tier_recorded(ref) if model.billing.tier else [])
         groups.append({"name": f"{s.name} [{cluster}]: {s.protects}", "interval": "1m",
                        "input_series": inputs, "promql_expr_test": tests})
     return {**_spoke_rules(step, hub_side), "tests": groups}
@@ -465,7 +476,7 @@ def _spoke_rules(step: int, hub: bool = True) -> dict:
     return {"rule_files": [SPOKE_RULES, HUB_RULES], "evaluation_interval": f"{step}m", "group_eval_order": GROUP_ORDER}
 
 
-def _tier_file(s: sc.Scenario, model: Model) -> dict:
+def _tier_file(s: sc.Scenario, model: Model, spokes: dict[str, Spoke]) -> dict:
     """The spoke tier's group alone, every ``billing.resolution``, on the spoke file's raw series: at every step the
     reference says the tier records, each tier series equals the reference's (so the samples the spoke file takes
     as input are the ones the tier's rules write). At a step the tier misses (``tier_missed``) or where a rule
@@ -473,7 +484,7 @@ def _tier_file(s: sc.Scenario, model: Model) -> dict:
     e2e/test_spoke_tier_live.py fails each on live Prometheus 2 and 3) promtool evaluates, and nothing is checked."""
     groups = []
     for cluster in s.clusters:
-        local, ref = _one_cluster(s, model, cluster)
+        _, ref, raw = _one_cluster(s, model, cluster, spokes)
         tests = []
         for m in (m for m in range(0, _tier_horizon(s) + 1, ref.step) if ref.tier_observed(m)):
             per_pod: dict[tuple, float] = {}
@@ -491,7 +502,7 @@ def _tier_file(s: sc.Scenario, model: Model) -> dict:
             if model.energy.metered:
                 tests.append(_check(names.TIER_ENERGY, m, _local(ref.step_energy(m)), ("namespace",)))
         groups.append({"name": f"{s.name} [{cluster}, spoke tier]: {s.protects}", "interval": "1m",
-                       "input_series": synthesise(local, model, cluster), "promql_expr_test": tests})
+                       "input_series": raw, "promql_expr_test": tests})
     return {"rule_files": [TIER_RULES], "evaluation_interval": q.duration(model.billing.resolution),
             "group_eval_order": [spoke_tier.GROUP], "tests": groups}
 
