@@ -10,6 +10,8 @@ import subprocess
 import sys
 import termios
 
+from gpudash import cli
+from gpudash.base import progress
 from gpudash.base.progress import LINE, QUIET_SECONDS
 from tests.conftest import ROOT
 
@@ -60,11 +62,23 @@ def test_render_shows_progress_while_it_writes_and_emits_the_golden_tests(tmp_pa
     piped = subprocess.run([sys.executable, "-m", "gpudash", "render", "--example", "-o", str(tmp_path / "b")],
                            cwd=ROOT, capture_output=True, text=True, timeout=300, env=NO_CACHE)
     assert piped.returncode == 0 and piped.stdout.startswith(f"gpudash: {tmp_path / 'b'}: wrote "), piped.stdout
-    lines = piped.stderr.splitlines()
-    assert lines and all(LINE.fullmatch(line) for line in lines), piped.stderr
+    lines = piped.stderr.splitlines()  # a cold render now takes about QUIET_SECONDS: lines or none
+    assert all(LINE.fullmatch(line) for line in lines), piped.stderr
     assert "\r" not in piped.stderr and "\x1b" not in piped.stderr  # no bar drawn into a log
     elapsed = [float(LINE.fullmatch(line)[1]) for line in lines]
     assert all(e >= QUIET_SECONDS for e in elapsed), elapsed  # quiet steps print nothing
+
+
+def test_render_off_a_terminal_prints_a_line_per_step_past_the_quiet_time(tmp_path, monkeypatch, capsys):
+    """With a quiet time shorter than its steps, a render off a terminal prints its progress as lines, each with
+    its elapsed time, and no bar."""
+    monkeypatch.setattr(progress, "QUIET_SECONDS", 0.05)
+    monkeypatch.setenv("GPUDASH_CACHE", "off")
+    assert cli.main(["render", "--example", "-o", str(tmp_path / "c")]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert any("render: golden tests" in line for line in lines) and any("render: files" in line for line in lines)
+    assert lines and all(LINE.fullmatch(line) for line in lines), lines
+    assert not any("\r" in line or "\x1b" in line for line in lines)
 
 
 def test_validate_shows_the_golden_emission_on_a_terminal():

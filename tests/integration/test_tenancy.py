@@ -45,12 +45,15 @@ def test_5000_tenants_keep_every_hub_object_under_1_mib(tmp_path, billing):
 def test_render_says_why_it_annotates_and_refuses_with_exit_2(tmp_path, monkeypatch, capsys):
     model = tmp_path / "m.yaml"
     model.write_text(open("e2e/data/model.yaml").read())
-    # over the largest dashboard ConfigMap (refused, never server-side applied), under the Thanos Ruler rules
-    monkeypatch.setattr(kube, "LAST_APPLIED_LIMIT", 85_000)  # provider dashboard ~78 kB, Ruler rules ~89 kB
+    # over the largest dashboard ConfigMap (refused, never server-side applied), under the MCO allowlist's
+    # last-applied annotation (provider dashboard ~78 kB, allowlist ~157 kB; the Ruler rules, ~55 kB since the hub
+    # settles each pushed series once, are no longer over it)
+    monkeypatch.setattr(kube, "LAST_APPLIED_LIMIT", 85_000)
     assert cli.main(["render", "-c", str(model), "-o", str(tmp_path / "out")]) == 0
     err = capsys.readouterr().err
-    assert layout.mco_configmap(mco.RULER) in err and "ServerSideApply=true" in err
-    assert kube.SYNC_OPTIONS in (tmp_path / "out/mco/thanos-ruler-custom-rules.yaml").read_text()
+    allowlist = layout.mco_configmap(mco.ALLOWLIST)
+    assert allowlist in err and "ServerSideApply=true" in err
+    assert kube.SYNC_OPTIONS in (tmp_path / "out" / allowlist).read_text()
     monkeypatch.setattr(kube, "MAX_OBJECT_BYTES", 20_000)
     assert cli.main(["render", "-c", str(model), "-o", str(tmp_path / "out2")]) == 2
     assert "1 MiB" in capsys.readouterr().err and not (tmp_path / "out2").exists()

@@ -111,8 +111,10 @@ def pushed_inputs(prom: Prometheus, model: Model, now: float) -> list[Check]:
 
 
 def tenant_clusters(prom: Prometheus, model: Model, now: float) -> list[Check]:
-    """No gpudash tenant series lacks ``cluster`` (ACM's rbac-query-proxy would hide or leak it)."""
-    bare = label_values(prom, '{__name__=~"cluster_namespace.*:gpudash_.+", cluster=""}', "__name__", now)
+    """No gpudash tenant series (a row with a ``namespace``) lacks ``cluster`` (ACM's rbac-query-proxy would hide or
+    leak it). A hub settle's sentinel row has no namespace: on a single cluster it carries no cluster either."""
+    bare = label_values(prom, '{__name__=~"cluster_namespace.*:gpudash_.+", cluster="", namespace!=""}', "__name__",
+                        now)
     if bare:
         return [Check("tenant series carry cluster", FAIL, f"without cluster: {', '.join(sorted(bare))}",
                       "set the cluster external label (single cluster) or re-render the hub rules")]
