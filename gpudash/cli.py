@@ -115,12 +115,12 @@ def cmd_render(args) -> int:
                                "the model no longer makes it)")
         golden = orchestrate.ForRender(model, orchestrate.jobs(args.jobs))  # emitted meanwhile, or cached
         try:
-            return _render(args, model, golden.files)
+            return _render(args, model, golden.files, orchestrate.spread(orchestrate.jobs(args.jobs)))
         finally:
             golden.close()  # before the lock is freed: a forked worker shares its descriptor
 
 
-def _render(args, model, tests: Mapping[str, object] | None) -> int:
+def _render(args, model, tests: Mapping[str, object], spread) -> int:
     from gpudash.render import writer
     from gpudash.render.targets import artifacts
 
@@ -130,7 +130,7 @@ def _render(args, model, tests: Mapping[str, object] | None) -> int:
     from gpudash.base.progress import Progress
 
     with Progress("render: files") as progress:  # the golden tests and large files are made as they are written
-        plan = writer.plan(args.output, files, stage=not args.check, progress=progress)
+        plan = writer.plan(args.output, files, stage=not args.check, progress=progress, spread=spread, local=tests)
     del files  # planned: the generated data is not needed to apply (a deferred file lived only while staged)
     if args.check:
         drift = plan.changed() + plan.stale()
