@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import errno
 import fcntl
 import hashlib
 import json
@@ -444,15 +445,25 @@ def _ancestors(rels: Iterable[str]) -> set[str]:
 
 
 def _move(out: Path, stage: Path, journal: Journal) -> None:
-    """Move the old files of the journal into the stage and the new ones into place; the manifest last."""
+    """Move the old files of the journal into the stage and the new ones into place; the manifest last. A
+    top-level folder the output lacks holds only new files: its staged folder is moved whole (one rename, not one
+    per file: a first render); a rollback undoes it file by file as any other."""
     paths = _Paths(out)  # again: a link or mount made since the plan must not redirect a move
+    whole = [folder for folder in journal["folders"] if "/" not in folder]
+    below = tuple(f"{folder}/" for folder in whole)
     for folder in journal["folders"]:
-        os.mkdir(out / folder)
+        if folder not in whole and not folder.startswith(below):
+            os.mkdir(out / folder)
     folders = _Folders()
     for rel in journal["replace"] + journal["remove"]:
         paths.check(rel)
         os.replace(out / rel, folders.of(stage / OLD / rel))
-    for rel in list(journal["create"]) + journal["replace"]:
+    for folder in whole:
+        paths.check(folder)
+        if os.path.lexists(out / folder):  # made since the plan: never replaced (a move would replace an empty one)
+            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(out / folder))
+        os.replace(stage / NEW / folder, out / folder)
+    for rel in [rel for rel in journal["create"] if not rel.startswith(below)] + journal["replace"]:
         paths.check(rel)
         os.replace(stage / NEW / rel, out / rel)
     os.replace(stage / MANIFEST, out / MANIFEST)
