@@ -242,7 +242,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true",
                    help="overwrite files edited by hand since gpudash wrote them (default: refuse, exit 2)")
     p.add_argument("-j", "--jobs", type=int, default=None,
-                   help="processes emitting the golden tests (default: one per CPU; 1: this process alone)")
+                   help="processes emitting the golden tests and writing the other files (default: one per CPU; "
+                   "1: this process alone)")
     p.set_defaults(func=cmd_render)
     p = with_config(command("validate"))
     p.set_defaults(func=cmd_validate)
