@@ -8,6 +8,7 @@ the tasks in process. The golden emission uses them, and a render's writer to bu
 """
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import sys
 import traceback
@@ -37,12 +38,14 @@ class Workers:
         self._taken = ctx.Value("i", 0)  # the index in ``tasks`` of the next task to start
         self._left = len(tasks)
         self._children: dict[Connection, multiprocessing.process.BaseProcess] = {}
+        gc.freeze()  # the parent's objects out of the children's collections: their pages stay shared, not copied
         for _ in range(max(1, min(jobs, len(tasks)))):
             receive, send = ctx.Pipe(duplex=False)
             child = ctx.Process(target=_work, args=(send, fn, tasks, self._taken, what), daemon=True)
             child.start()
             send.close()
             self._children[receive] = child
+        gc.unfreeze()
 
     def next(self) -> tuple[Any, Any]:
         """(task, result) of the next task to finish; raises the task's failure."""
