@@ -1,7 +1,8 @@
 """The one writer: serialises generated data, owns files through a manifest, swaps them in all or nothing.
 
 Rules it keeps:
-* files are serialised one at a time, in path order, and compared with what the output folder holds; a render
+* files are serialised one at a time, in path order (a render spreads them over forked writers, ``spread``:
+  the same plan), and compared with what the output folder holds; a render
   (``plan(..., stage=True)``) writes each changed file into a stage folder inside the output at once and
   keeps only its digest, so memory holds one file's text, not the render's (a deferred file,
   :mod:`gpudash.base.deferred`, is built only then, and one whose data is an iterator of text pieces is written
