@@ -115,12 +115,12 @@ def cmd_render(args) -> int:
                                "the model no longer makes it)")
         golden = orchestrate.ForRender(model, orchestrate.jobs(args.jobs))  # emitted meanwhile, or cached
         try:
-            return _render(args, model, golden.files)
+            return _render(args, model, golden.files, orchestrate.spread(orchestrate.jobs(args.jobs)))
         finally:
             golden.close()  # before the lock is freed: a forked worker shares its descriptor
 
 
-def _render(args, model, tests: Mapping[str, object] | None) -> int:
+def _render(args, model, tests: Mapping[str, object], spread) -> int:
     from gpudash.render import writer
     from gpudash.render.targets import artifacts
 
@@ -130,7 +130,7 @@ def _render(args, model, tests: Mapping[str, object] | None) -> int:
     from gpudash.base.progress import Progress
 
     with Progress("render: files") as progress:  # the golden tests and large files are made as they are written
-        plan = writer.plan(args.output, files, stage=not args.check, progress=progress)
+        plan = writer.plan(args.output, files, stage=not args.check, progress=progress, spread=spread, local=tests)
     del files  # planned: the generated data is not needed to apply (a deferred file lived only while staged)
     if args.check:
         drift = plan.changed() + plan.stale()
@@ -242,7 +242,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true",
                    help="overwrite files edited by hand since gpudash wrote them (default: refuse, exit 2)")
     p.add_argument("-j", "--jobs", type=int, default=None,
-                   help="processes emitting the golden tests (default: one per CPU; 1: this process alone)")
+                   help="processes emitting the golden tests and writing the other files (default: one per CPU; "
+                   "1: this process alone)")
     p.set_defaults(func=cmd_render)
     p = with_config(command("validate"))
     p.set_defaults(func=cmd_validate)

@@ -1,7 +1,8 @@
 """The one writer: serialises generated data, owns files through a manifest, swaps them in all or nothing.
 
 Rules it keeps:
-* files are serialised one at a time, in path order, and compared with what the output folder holds; a render
+* files are serialised one at a time, in path order (a render spreads them over forked writers, ``spread``:
+  the same plan), and compared with what the output folder holds; a render
   (``plan(..., stage=True)``) writes each changed file into a stage folder inside the output at once and
   keeps only its digest, so memory holds one file's text, not the render's (a deferred file,
   :mod:`gpudash.base.deferred`, is built only then, and one whose data is an iterator of text pieces is written
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import errno
 import fcntl
 import hashlib
 import json
@@ -39,10 +41,10 @@ import socket
 import stat
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from gpudash.base.capped import read_capped
 from gpudash.base.deferred import built, resolve
@@ -230,13 +232,94 @@ def edited_by_hand(outdir: str | os.PathLike[str]) -> list[str]:
     return sorted(rel for rel, digest in owned.items() if _file_digest(out / rel) not in (None, digest))
 
 
+# forked workers: spread(fn, tasks) yields (task, fn(task)) for each task, and ends them when closed
+Spread = Callable[[Callable[[Any], Any], Sequence[Any]], Generator[tuple[Any, Any], None, None]]
+CHUNK = 64  # files a forked writer plans per task (one message back each)
+
+
+class _Planner:
+    """Plans one file at a time: checks its path, builds and serialises its data, compares it with the output
+    folder and stages it; ``fresh``: the output held nothing of gpudash (a folder only the lock is in, made by this
+    render), so there is nothing to check or compare a new file with."""
+
+    def __init__(self, out: Path, generated: Mapping[str, object], owned: dict[str, str], staged: Path | None):
+        self.out, self.generated, self.owned, self.staged = out, generated, owned, staged
+        self.paths, self.folders = _Paths(out), _Folders()
+        self.fresh = out.is_dir() and not owned and set(os.listdir(out)) <= {LOCK, *([staged.name] if staged else [])}
+
+    def file(self, rel: str) -> tuple[str, str | Path | None, bool]:
+        """(digest, its new text or staged file or None when the output holds it already, edited by hand)."""
+        target = self.out / rel
+        if not self.fresh:
+            self.paths.check(rel)
+            if target.exists() and rel not in self.owned:
+                raise InputError(str(target), "", "exists but was not written by gpudash (not in its manifest); "
+                                 "move it away or render into another folder")
+            if target.is_dir():
+                raise InputError(str(target), "", "is a directory where gpudash writes a file")
+        data = resolve(self.generated[rel])
+        new: str | Path
+        if self.staged is not None and isinstance(data, Iterator):  # written piece by piece: too large to hold
+            new = self.folders.of(self.staged / NEW / rel)
+            digest, blob = _stream(data, new), b""
+        else:
+            new = serialise(rel, built(data))
+            blob = new.encode("utf-8")
+            digest = _digest(blob)
+        old = None if self.fresh else _file_digest(target)
+        if old == digest:  # a file that already holds its text is left as it is
+            if isinstance(new, Path):
+                new.unlink()
+            return digest, None, False
+        if self.staged is not None and not isinstance(new, Path):  # staged at once: only its digest is kept
+            new = self.folders.of(self.staged / NEW / rel)
+            new.write_bytes(blob)
+        return digest, new, old is not None and rel in self.owned and old != self.owned[rel]
+
+    def _planned(self, rel: str) -> tuple[str, bool, bool]:
+        digest, new, edited = self.file(rel)
+        return digest, new is not None, edited
+
+    def chunk(self, rels: Sequence[str]) -> list[tuple[str, str, bool, bool]]:
+        """A forked writer's task: (path, digest, changed, edited by hand) of each file of ``rels``, each staged."""
+        try:
+            return [(rel, *self._planned(rel)) for rel in rels]
+        except OSError as err:
+            raise _cannot_write(self.out, err) from None
+
+
+def _cannot_write(out: Path, err: OSError) -> GpudashError:
+    return GpudashError(f"{out}: cannot write output: {err.strerror or err}")
+
+
+def _gather(spread: Spread, planner: _Planner, chunks: list[list[str]],
+            into: tuple[dict[str, str], dict[str, str | Path], list[str]],
+            progress: Callable[[int, int, str], object] | None, total: int) -> None:
+    """The forked writers' plans of ``chunks`` into (digests, changes, edited); the workers end in any case."""
+    digests, changes, edited = into
+    with contextlib.closing(spread(planner.chunk, chunks)) as results:
+        for _, result in results:
+            for rel, digest, changed, was_edited in result:
+                digests[rel] = digest
+                if changed and planner.staged is not None:
+                    changes[rel] = planner.staged / NEW / rel
+                if was_edited:
+                    edited.append(rel)
+            if progress:
+                progress(len(digests), total, result[-1][0])
+
+
 def plan(outdir: str | os.PathLike[str], generated: Mapping[str, object], stage: bool = False,
-         progress: Callable[[int, int, str], object] | None = None) -> Plan:
+         progress: Callable[[int, int, str], object] | None = None, spread: Spread | None = None,
+         local: Collection[str] = ()) -> Plan:
     """Serialise ``generated`` and compare it with ``outdir``; refuses to take over files it does not own.
 
     With ``stage`` each changed file is written into a temporary folder in ``outdir`` as soon as it is serialised
     (what ``apply`` then moves into place; ``Plan.discard`` removes it), else kept in memory (``render --check``:
-    planning never writes). ``progress(done, total, path)`` is told of each file (the CLI's progress bar)."""
+    planning never writes). ``progress(done, total, path)`` is told of each file (the CLI's progress bar). With
+    ``stage`` and ``spread`` (forked workers: ``spread(fn, tasks)`` yields each task's result) the files not in
+    ``local`` are planned by the workers, :data:`CHUNK` at a time, and ``local`` ones here afterwards (the golden
+    tests, which this process's own workers emit); the plan is the same."""
     out = Path(outdir)
     if out.exists() and not out.is_dir():
         raise InputError(str(out), "", "output path exists and is not a directory")
@@ -247,51 +330,36 @@ def plan(outdir: str | os.PathLike[str], generated: Mapping[str, object], stage:
     changes: dict[str, str | Path] = {}
     edited: list[str] = []
     staged: Path | None = None
-    folders = _Folders()
     created = not out.exists()
+    rels = sorted(generated)
     try:
-        for done, rel in enumerate(sorted(generated)):
+        if stage and rels:
+            out.mkdir(parents=True, exist_ok=True)
+            staged = Path(tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=out))
+        planner = _Planner(out, generated, owned, staged)
+        spread_rels = [rel for rel in rels if rel not in local] if staged is not None and spread else []
+        here = [rel for rel in rels if rel in local] if spread_rels else rels
+        chunks = [spread_rels[i:i + CHUNK] for i in range(0, len(spread_rels), CHUNK)]
+        if spread and chunks:
+            _gather(spread, planner, chunks, (digests, changes, edited), progress, len(rels))
+        for rel in here:
             if progress:
-                progress(done, len(generated), rel)
-            paths.check(rel)
-            target = out / rel
-            if target.exists() and rel not in owned:
-                raise InputError(str(target), "", "exists but was not written by gpudash (not in its manifest); "
-                                 "move it away or render into another folder")
-            if target.is_dir():
-                raise InputError(str(target), "", "is a directory where gpudash writes a file")
-            data = resolve(generated[rel])
-            if stage and staged is None:
-                out.mkdir(parents=True, exist_ok=True)
-                staged = Path(tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=out))
-            new: str | Path
-            if staged is not None and isinstance(data, Iterator):  # written piece by piece: too large to hold at once
-                new = folders.of(staged / NEW / rel)
-                digests[rel], blob = _stream(data, new), b""
-            else:
-                new = serialise(rel, built(data))
-                blob = new.encode("utf-8")
-                digests[rel] = _digest(blob)
-            old = _file_digest(target)
-            if old == digests[rel]:  # a file that already holds its text is left as it is
-                if isinstance(new, Path):
-                    new.unlink()
-                continue
-            if old is not None and rel in owned and old != owned[rel]:
+                progress(len(digests), len(rels), rel)
+            digests[rel], new, was_edited = planner.file(rel)
+            if new is not None:
+                changes[rel] = new
+            if was_edited:
                 edited.append(rel)
-            if staged is not None and not isinstance(new, Path):  # staged at once: only its digest is kept
-                new = folders.of(staged / NEW / rel)
-                new.write_bytes(blob)
-            changes[rel] = new
     except BaseException as err:
         if staged is not None:
             shutil.rmtree(staged, ignore_errors=True)
         if created and out.is_dir() and not any(out.iterdir()):
             out.rmdir()
         if isinstance(err, OSError):
-            raise GpudashError(f"{out}: cannot write output: {err.strerror or err}") from None
+            raise _cannot_write(out, err) from None
         raise
-    return Plan(out, digests, owned, changes, tuple(edited), staged)
+    return Plan(out, dict(sorted(digests.items())), owned, dict(sorted(changes.items())), tuple(sorted(edited)),
+                staged)
 
 
 def apply(p: Plan, force: bool = False) -> list[str]:
@@ -378,15 +446,25 @@ def _ancestors(rels: Iterable[str]) -> set[str]:
 
 
 def _move(out: Path, stage: Path, journal: Journal) -> None:
-    """Move the old files of the journal into the stage and the new ones into place; the manifest last."""
+    """Move the old files of the journal into the stage and the new ones into place; the manifest last. A
+    top-level folder the output lacks holds only new files: its staged folder is moved whole (one rename, not one
+    per file: a first render); a rollback undoes it file by file as any other."""
     paths = _Paths(out)  # again: a link or mount made since the plan must not redirect a move
+    whole = [folder for folder in journal["folders"] if "/" not in folder]
+    below = tuple(f"{folder}/" for folder in whole)
     for folder in journal["folders"]:
-        os.mkdir(out / folder)
+        if folder not in whole and not folder.startswith(below):
+            os.mkdir(out / folder)
     folders = _Folders()
     for rel in journal["replace"] + journal["remove"]:
         paths.check(rel)
         os.replace(out / rel, folders.of(stage / OLD / rel))
-    for rel in list(journal["create"]) + journal["replace"]:
+    for folder in whole:
+        paths.check(folder)
+        if os.path.lexists(out / folder):  # made since the plan: never replaced (a move would replace an empty one)
+            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(out / folder))
+        os.replace(stage / NEW / folder, out / folder)
+    for rel in [rel for rel in journal["create"] if not rel.startswith(below)] + journal["replace"]:
         paths.check(rel)
         os.replace(stage / NEW / rel, out / rel)
     os.replace(stage / MANIFEST, out / MANIFEST)

@@ -47,7 +47,7 @@ def test_every_result_comes_back_from_every_worker():
 @pytest.mark.parametrize(("kind", "line", "code"), [
     ("generation", "the tenant's dashboard is not confined", 2),
     ("input", "gpudash.yaml:3: tenants[0].name: is empty", 2),  # an error whose constructor pickle cannot replay
-    ("bug", "golden test emitter failed:\nTraceback", 1),
+    ("bug", "golden test worker failed:\nTraceback", 1),
     ("killed", f"a golden test worker ended with code -{signal.SIGKILL}", 2)])  # out of memory, say
 def test_a_failure_is_raised_in_the_parent_with_its_line_and_exit_code(kind, line, code):
     with pytest.raises(GpudashError) as err:

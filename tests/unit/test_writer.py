@@ -481,3 +481,16 @@ def test_a_held_lock_refuses_a_second_render_at_once(tmp_path):
             with writer.lock(out):
                 pass
     assert not out.exists()
+
+
+def test_a_first_render_moves_each_new_top_level_folder_whole(tmp_path, monkeypatch):
+    """Into an output without the folder, its staged folder is moved in one step (not one per file), and the
+    output holds every file as written file by file."""
+    files = {**{f"g/h/{i:02d}.yaml": {"i": i} for i in range(40)}, "a.yaml": {"x": 1}}
+    p = writer.plan(tmp_path / "out", files, stage=True)
+    with monkeypatch.context() as m:
+        calls = failing_at(m, -1)
+        writer.apply(p)
+    assert calls["n"] == 3  # g whole, a.yaml, the manifest
+    writer.apply(writer.plan(tmp_path / "alone", files))
+    assert snapshot(tmp_path / "out") == snapshot(tmp_path / "alone")

@@ -14,11 +14,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from gpudash.base import kube, layout
+from gpudash.base.deferred import Deferred
 from gpudash.model.types import Model, Tenant
 from gpudash.render.content import Content
 from gpudash.render.grafana import provisioning as prov
 from gpudash.render.grafana import uids
-from gpudash.render.grafana.tenant_board import text
+from gpudash.render.grafana.tenant_board import Board, text
 from gpudash.render.targets.dashboard_objects import check_size, object_name
 
 OPERATOR_API = "grafana.integreatly.org/v1beta1"
@@ -107,7 +108,13 @@ def deliver(model: Model, c: Content) -> dict[str, object]:
         tds = object_name("gpudash-datasource-tenant", t.name)
         out[layout.grafana_operator(tds)] = grafana_datasource(
             tds, prov.tenant_datasource(model, t, None), sel, tenant_token_secret(t))
-        b = tenants[t.name]
-        name = object_name("gpudash-dashboard", b.stem)
-        out[layout.grafana_operator(name)] = grafana_dashboard(name, text(b, compact_json), tfolder, sel)
+        name = object_name("gpudash-dashboard", tenants[t.name].stem)
+        out[layout.grafana_operator(name)] = Deferred(_tenant_dashboard, (name, tenants[t.name], tfolder, sel),
+                                                      resource=True)
     return out
+
+
+def _tenant_dashboard(name: str, b: Board, folder_ref: str, selector: dict[str, Any]) -> dict[str, Any]:
+    """A tenant board's ``GrafanaDashboard``, built as the writer reaches it (its gzip in a render's forked writers;
+    refused over the last-applied limit by :func:`grafana_dashboard`, as a deferred object must be)."""
+    return grafana_dashboard(name, text(b, compact_json), folder_ref, selector)

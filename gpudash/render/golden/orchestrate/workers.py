@@ -3,18 +3,21 @@
 A child is forked from the process that made the :class:`Workers` and shares what it held then (the model, the
 scenario catalogue) and nothing else; each takes the next task from a shared counter (so a long task does not hold
 back the others behind it) and sends each result back over its own pipe. Linux only (fork); elsewhere callers run
-the tasks in process.
+the tasks in process. The golden emission uses them, and a render's writer to build and write the other files
+(``gpudash.cli``: :func:`gpudash.render.writer.plan`'s ``spread``).
 """
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from multiprocessing.connection import Connection, wait
 from typing import Any, cast
 
 from gpudash.base.errors import GpudashError
+from gpudash.render.writer import Spread
 
 Failure = tuple[str, int]  # a task's one line and exit code
 
@@ -27,19 +30,22 @@ class Workers:
     """``fn(task)`` for each of ``tasks``, started in the given order by ``jobs`` forked children; :meth:`next`
     waits for the next finished one, :meth:`close` ends them all. A task's :class:`GpudashError` comes back with
     its line and exit code, any other exception (a bug) with its traceback, a child that dies (out of memory, a
-    signal) as the code it ended with."""
+    signal) as the code it ended with; ``what`` names the work in those lines."""
 
-    def __init__(self, fn: Callable[[Any], Any], tasks: Sequence[Any], jobs: int):
+    def __init__(self, fn: Callable[[Any], Any], tasks: Sequence[Any], jobs: int, what: str = "golden test"):
         ctx = multiprocessing.get_context("fork")
+        self._what = what
         self._taken = ctx.Value("i", 0)  # the index in ``tasks`` of the next task to start
         self._left = len(tasks)
         self._children: dict[Connection, multiprocessing.process.BaseProcess] = {}
+        gc.freeze()  # the parent's objects out of the children's collections: their pages stay shared, not copied
         for _ in range(max(1, min(jobs, len(tasks)))):
             receive, send = ctx.Pipe(duplex=False)
-            child = ctx.Process(target=_work, args=(send, fn, tasks, self._taken), daemon=True)
+            child = ctx.Process(target=_work, args=(send, fn, tasks, self._taken, what), daemon=True)
             child.start()
             send.close()
             self._children[receive] = child
+        gc.unfreeze()
 
     def next(self) -> tuple[Any, Any]:
         """(task, result) of the next task to finish; raises the task's failure."""
@@ -47,7 +53,7 @@ class Workers:
             raise StopIteration
         while True:
             if not self._children:  # (each child took its share and ended, yet a task is missing)
-                raise _failure(("the golden test workers ended before every task was done", 2))
+                raise _failure((f"the {self._what} workers ended before every task was done", 2))
             for conn in cast("list[Connection]", wait(list(self._children))):
                 try:
                     message = conn.recv()
@@ -56,7 +62,7 @@ class Workers:
                     child.join()
                     conn.close()
                     if child.exitcode:
-                        raise _failure((f"a golden test worker ended with code {child.exitcode}", 2)) from None
+                        raise _failure((f"a {self._what} worker ended with code {child.exitcode}", 2)) from None
                     continue
                 if message[0] == "failed":
                     raise _failure(message[1])
@@ -79,7 +85,7 @@ def _failure(failure: Failure) -> GpudashError:
     return err
 
 
-def _work(send: Connection, fn: Callable[[Any], Any], tasks: Sequence[Any], taken) -> None:
+def _work(send: Connection, fn: Callable[[Any], Any], tasks: Sequence[Any], taken, what: str) -> None:
     """A child: takes tasks until none is left, sending ("ok", task, result) for each, or ("failed", (line, exit
     code)) and stops at the first failure."""
     try:
@@ -93,5 +99,21 @@ def _work(send: Connection, fn: Callable[[Any], Any], tasks: Sequence[Any], take
     except GpudashError as err:
         send.send(("failed", (str(err), err.exit_code)))
     except BaseException:  # noqa: BLE001 - reported in the parent, which exits non-zero
-        send.send(("failed", ("golden test emitter failed:\n" + traceback.format_exc(), 1)))
+        send.send(("failed", (f"{what} worker failed:\n" + traceback.format_exc(), 1)))
     send.close()
+
+
+def spread(jobs: int) -> Spread | None:
+    """A render's forked writers (:func:`gpudash.render.writer.plan`'s ``spread``): None with one job or without
+    fork (the writer then plans every file in process)."""
+    if jobs <= 1 or not available():
+        return None
+
+    def run(fn: Callable[[Any], Any], tasks: Sequence[Any]) -> Generator[tuple[Any, Any], None, None]:
+        workers = Workers(fn, tasks, jobs, "render")
+        try:
+            for _ in tasks:
+                yield workers.next()
+        finally:
+            workers.close()
+    return run
