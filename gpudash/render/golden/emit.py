@@ -237,7 +237,7 @@ class HubView:
         self.clusters = clusters if self.backfill else ()
         self.by_hour: dict[int, list[Pushed]] = {}
         for r in samples:
-            self.by_hour.setdefault(r[1] // 60 - (r[3] or 1), []).append(r)  # (Pushed.hour, of t and lag)
+            self.by_hour.setdefault(r.hour, []).append(r)
 
     def at(self, minute: int) -> dict[str, dict[tuple, float]]:
         """At ``minute``: per hourly kind, each series' largest value among the samples that describe the hour the
