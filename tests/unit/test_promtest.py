@@ -2,7 +2,9 @@
 promtool runs batches in tests/integration/test_golden_suite.py)."""
 from __future__ import annotations
 
-from gpudash.ops.promtest import _batches, _verdicts
+import subprocess
+
+from gpudash.ops.promtest import GC_PERCENT, _batches, _verdicts, promtool_env, run_batch, run_file
 
 # promtool test rules a.test.yaml b.test.yaml c.test.yaml, b failing, stdout and stderr in one stream
 PROMTOOL_2 = """Unit Testing:  a.test.yaml
@@ -37,3 +39,26 @@ def test_batches_are_balanced_by_size_and_cover_every_file(tmp_path):
     assert sorted(p.name for b in batches for p in b) == [p.name for p in files]
     assert sorted(sum(p.stat().st_size for p in b) for b in batches) == [900, 1000]
     assert _batches(files[:1], 4) == [[files[0]]] and _batches([], 2) == []
+
+
+def test_promtool_runs_with_a_higher_gc_target_unless_the_user_tunes_go_s_gc():
+    assert promtool_env({"PATH": "/bin"}) == {"PATH": "/bin", "GOGC": GC_PERCENT}
+    assert promtool_env({"GOGC": "50"}) == {"GOGC": "50"}
+    assert promtool_env({"GOMEMLIMIT": "1GiB"}) == {"GOMEMLIMIT": "1GiB"}
+
+
+def test_every_promtool_process_gets_that_environment(tmp_path, monkeypatch):
+    seen = []
+
+    def run(cmd, **kwargs):
+        seen.append(kwargs.get("env"))
+        return subprocess.CompletedProcess(cmd, 0, "  SUCCESS\n", "")
+
+    monkeypatch.delenv("GOGC", raising=False)
+    monkeypatch.delenv("GOMEMLIMIT", raising=False)
+    monkeypatch.setattr(subprocess, "run", run)
+    path = tmp_path / "a.test.yaml"
+    path.write_text("tests: []\n")
+    run_batch([path])
+    run_file(path)
+    assert [env and env.get("GOGC") for env in seen] == [GC_PERCENT, GC_PERCENT]
