@@ -89,8 +89,8 @@ def _replica_share(model: Model, vendor: Vendor) -> str:
             for r in (vendor.resource, *(f"{vendor.mig_resource_prefix}{p}" for p in mig_profile_names(model)))]
     many = "[0-9]*[2-9]|[0-9]*[1-9][0-9]+"  # a count of at least 2
     labelled = ((k, q.selector(ksm.NODE_LABELS, ksm.job(src), (k, "=~", many))) for k in keys)
-    counts = " or ".join(q.label_replace(q.agg("max", ("cluster", "node", k), nodes), "gpudash_replicas", "$1", k,
-                                         "(.+)") for k, nodes in labelled)
+    # each node's labels series as it is (the max below folds copies, a kube-state-metrics HA pair's): a shorter rule
+    counts = " or ".join(q.label_replace(nodes, "gpudash_replicas", "$1", k, "(.+)") for k, nodes in labelled)
     top = max((c.time_slicing_replicas for c in model.gpu_classes), default=1)
     shares = q.times_keyed(q.agg("max", ("cluster", "node", "gpudash_replicas"), counts), "gpudash_share",
                            "gpudash_replicas", [(repr(1 / n), str(n)) for n in range(2, top + 1)], "0")
