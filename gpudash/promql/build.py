@@ -36,6 +36,21 @@ def regex_alternation(values: Iterable[str]) -> str:
     return "|".join(re.escape(v).replace("\\-", "-") for v in sorted(set(values)))
 
 
+def regex_pairs(pairs: Iterable[tuple[str, str]], sep: str) -> str:
+    """An anchored-by-Prometheus regex matching exactly ``a + sep + b`` for the given ``(a, b)`` pairs, shorter
+    than :func:`regex_alternation` of those strings: the ``a`` values sharing the same set of ``b`` values make one
+    branch ``(?:a1|a2)<sep>(?:b1|b2)`` (the same set of strings; a shorter regex to parse and compile at each
+    evaluation: prometheus/prometheus promql/functions.go funcLabelReplace compiles its regex at every call)."""
+    after: dict[str, set[str]] = {}
+    for a, b in pairs:
+        after.setdefault(a, set()).add(b)
+    by_tail: dict[tuple[str, ...], list[str]] = {}
+    for a, tails in after.items():
+        by_tail.setdefault(tuple(sorted(tails)), []).append(a)
+    return "|".join(sorted(f"(?:{regex_alternation(heads)}){regex_alternation([sep])}(?:{regex_alternation(tails)})"
+                           for tails, heads in by_tail.items()))
+
+
 def matchers(*items: tuple[str, str, str]) -> str:
     """The body of a selector from (label, op, value) triples: ``a="x",b=~"y"``."""
     parts = []

@@ -109,3 +109,18 @@ def test_duration(seconds, text):
 def test_duration_refuses_nothing(bad):
     with pytest.raises(ValueError):
         q.duration(bad)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.lists(st.tuples(TEXT, TEXT), min_size=1, max_size=6), TEXT, TEXT)
+def test_a_regex_of_pairs_matches_exactly_the_joined_pairs(pairs, other_a, other_b):
+    regex = q.regex_pairs(pairs, "/")
+    assert _matchers(q.selector("x", ("a", "=~", regex))) == [("a", "MatchOp.Re", regex)]
+    joined = {f"{a}/{b}" for a, b in pairs}
+    for candidate in (*joined, f"{other_a}/{other_b}", other_a, f"{pairs[0][0]}/{other_b}"):
+        assert bool(re.fullmatch(regex, candidate, re.DOTALL)) == (candidate in joined)
+
+
+def test_a_regex_of_pairs_shares_one_branch_per_set_of_tails():
+    pairs = [("P1", "a"), ("P1", "b"), ("P2", "a"), ("P2", "b"), ("P3", "a")]
+    assert q.regex_pairs(pairs, "/") == "(?:P1|P2)/(?:a|b)|(?:P3)/(?:a)"

@@ -22,13 +22,13 @@ def _gpu_equivalents(node_res: str, model: Model) -> str:
     """``node_res`` (units per node, product and resource) in physical GPUs: every series gets a weight label
     (1 by default; the compute share of a MIG slice; 1/replicas for a time-sliced replica) from its
     ``product/resource`` key, then is multiplied by a small table keyed by that label."""
-    by_weight: dict[float, list[str]] = {}
+    by_weight: dict[float, list[tuple[str, str]]] = {}
     for s in skus(model):
         if s.weight != 1.0:
-            by_weight.setdefault(s.weight, []).append(f"{s.product}/{s.ksm_resource}")
+            by_weight.setdefault(s.weight, []).append((s.product, s.ksm_resource))
     sku = q.call("label_join", node_res, q.quote("gpudash_sku"), q.quote("/"), q.quote("product"), q.quote("resource"))
     return q.times_keyed(sku, "gpudash_weight", "gpudash_sku",
-                         [(repr(w), q.regex_alternation(keys)) for w, keys in sorted(by_weight.items())], "1")
+                         [(repr(w), q.regex_pairs(keys, "/")) for w, keys in sorted(by_weight.items())], "1")
 
 
 def _attributing() -> Vendor:

@@ -98,9 +98,9 @@ def _shared_slices(alloc: str, model: Model) -> str:
                 ksm.sanitise_resource(f"{v.mig_resource_prefix}{p}"), ()) for p in mig_profile_names(model)]
     sources.append((ksm.node_label(ksm.replicas_key(v.resource)), whole,
                     ((v.product_label(src), "=~", ".+-MIG-.+"),)))
+    # each node's labels series as it is (the max below folds copies, a kube-state-metrics HA pair's): a shorter rule
     shared = " or ".join(
-        q.label_replace(q.label_replace(q.agg("max", ("cluster", "node", label),
-                                              q.selector(ksm.NODE_LABELS, job, (label, "=~", many), *extra)),
+        q.label_replace(q.label_replace(q.selector(ksm.NODE_LABELS, job, (label, "=~", many), *extra),
                                         "gpudash_replicas", "$1", label, "(.+)"), "gpudash_base", resource, "", "")
         for label, resource, extra in sources)
     shared = q.agg("max", ("cluster", "node", "gpudash_base", "gpudash_replicas"), shared)

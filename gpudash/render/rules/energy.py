@@ -82,19 +82,28 @@ def _replica_share(model: Model, vendor: Vendor) -> str:
     where they differ); 0 for a count above every class's ``time_slicing.replicas`` (no share is assumed).
 
     Each count is keyed to its share by a label (``gpudash_share``, "0" unless a known count replaces it) and a
-    small table, so the node labels are read once: the energy rule holds this expression four times.
+    small table, so the node labels are read once: the energy rule holds this expression twice.
     """
     src = model.sources
     keys = [ksm.node_label(ksm.replicas_key(r))
             for r in (vendor.resource, *(f"{vendor.mig_resource_prefix}{p}" for p in mig_profile_names(model)))]
     many = "[0-9]*[2-9]|[0-9]*[1-9][0-9]+"  # a count of at least 2
     labelled = ((k, q.selector(ksm.NODE_LABELS, ksm.job(src), (k, "=~", many))) for k in keys)
-    counts = " or ".join(q.label_replace(q.agg("max", ("cluster", "node", k), nodes), "gpudash_replicas", "$1", k,
-                                         "(.+)") for k, nodes in labelled)
+    # each node's labels series as it is (the max below folds copies, a kube-state-metrics HA pair's): a shorter rule
+    counts = " or ".join(q.label_replace(nodes, "gpudash_replicas", "$1", k, "(.+)") for k, nodes in labelled)
     top = max((c.time_slicing_replicas for c in model.gpu_classes), default=1)
     shares = q.times_keyed(q.agg("max", ("cluster", "node", "gpudash_replicas"), counts), "gpudash_share",
                            "gpudash_replicas", [(repr(1 / n), str(n)) for n in range(2, top + 1)], "0")
     return q.agg("min", ("cluster", "node"), shares)
+
+
+def _exporter_nodes(model: Model, vendor: Vendor) -> str:
+    """1 per (cluster, node) the vendor's exporter lists a device on now: every node a holder row of
+    :func:`_holders` can name (its ``node`` copied from the same series' host label)."""
+    src = model.sources
+    devices = q.selector(vendor.metric(src, vendor.attribution), gx.job(gx.exporter(src, vendor)))
+    hosts = gx.on_node(q.agg("max", ("cluster", *vendor.host_labels), devices), vendor)
+    return f"({q.agg('max', ('cluster', 'node'), hosts)} * 0 + 1)"
 
 
 def _holders(model: Model) -> str:
@@ -106,7 +115,12 @@ def _holders(model: Model) -> str:
     on a partitioned node have no holder: the exporter reports the physical GPU's power and energy on partition 0
     only (ROCm/device-metrics-exporter docs/configuration/metricslist.md), so no partition's share is measured.
     Only pods holding GPUs by allocation (:func:`~gpudash.render.rules.pods.gpu_holders`) hold a share: a GPU series
-    carrying the exporter's own pod (honorLabels) is unallocated energy, not a non-tenant namespace's."""
+    carrying the exporter's own pod (honorLabels) is unallocated energy, not a non-tenant namespace's.
+
+    Each vendor's rows and the holders' filter appear once (the rule holds this expression twice): a rule's text is
+    printed and parsed again at every evaluation (prometheus/prometheus rules/recording.go ``RecordingRule.Eval``
+    queries ``rule.vector.String()``, rules/manager.go ``EngineQueryFunc`` calls ``NewInstantQuery`` on it), so its
+    cost grows with its length."""
     src = model.sources
     holders = f"on {q.labels(names.POD)} {gpu_holders(model)}"  # never the exporter's own pod (honorLabels)
     gpu = gpu_key()
@@ -116,23 +130,25 @@ def _holders(model: Model) -> str:
         attributed = gx.to_pod_labels(gx.attributed(v.metric(src, v.attribution), exporter), exporter)
         if v.mig_labels:  # a MIG instance holds its compute share of the GPU
             profile, instance = v.mig_labels
-            held = f"({gx.on_node(attributed, v)} and {holders})"
+            held = gx.on_node(attributed, v)
             shares = [(repr(share), q.regex_alternation(profiles))
                       for share, profiles in sorted(_mig_shares(model).items())]
             weighted = q.times_keyed(f"({held} * 0 + 1)", "gpudash_weight", profile, shares, "1")
             part = q.agg("max", (*gpu, "node", instance, "namespace", "pod"), weighted)
         else:
-            held = gx.on_node(f"{attributed} and {holders}", v)
+            held = gx.on_node(attributed, v)
             part = f"({q.agg('max', (*gpu, 'node', 'namespace', 'pod'), held)} * 0 + 1)"
-        if v.time_slicing:
-            part = f"({part} * on (cluster, node) group_left () {_replica_share(model, v)}) or {part}"
+        if v.time_slicing:  # times the node's replica share, 1 on a node without one
+            part = (f"{part} * on (cluster, node) group_left () ({_replica_share(model, v)} or on (cluster, node) "
+                    f"{_exporter_nodes(model, v)})")
         label = v.partition_label(src)
         if label:
             partitioned = q.selector(ksm.NODE_LABELS, ksm.job(src), (label, "=~", ".+"),
                                      (label, "!~", v.whole_partitions))
             part = f"{part} unless on (cluster, node) {partitioned}"
         parts.append(part)
-    return q.agg("sum", (*gpu, "namespace", "pod"), " or ".join(parts))
+    # the holders' filter once for every vendor's rows: it reads only (cluster, namespace, pod), which each row keeps
+    return q.agg("sum", (*gpu, "namespace", "pod"), f"({' or '.join(parts)}) and {holders}")
 
 
 def _gpus(model: Model) -> str:
