@@ -402,15 +402,9 @@ def has_at_modifier(expr: str) -> bool:
     """Whether ``expr`` uses an ``@`` modifier (``@ start()``, ``@ end()``, ``@ <time>``)."""
     import promql_parser as pp
 
-    found = []
+    from gpudash.promql.lint import nodes
 
-    def visit(node):
-        if getattr(node, "at", None) is not None:
-            found.append(node)
-        return True
-
-    pp.walk(pp.parse(expr), pre_visit=visit)
-    return bool(found)
+    return any(getattr(node, "at", None) is not None for node in nodes(pp.parse(expr)))
 
 
 # The file name every level's rules are backfilled from (promtool runs in the level's own folder): a group's
