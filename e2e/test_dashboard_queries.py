@@ -3,7 +3,8 @@
 The server (Debian's prometheus 2.42 via e2e/harness.py, 127.0.0.1, own data dir, stopped by PID) holds what
 ACM's metrics-collector would push to the hub from the scenario below (backfilled as OpenMetrics, one sample
 per 5-minute push), and the real gpudash hub rules backfilled over it every push interval (by query: the samples
-promtool's rules backfill writes, e2e/test_harness.py), as the Thanos Ruler evaluates them. Each target is run the way Grafana runs it: Grafana's macros substituted
+promtool's rules backfill writes, e2e/test_harness.py), as the Thanos Ruler evaluates them. Each target is run
+the way Grafana runs it: Grafana's macros substituted
 (``$__range`` = the 5 h range below), the provider variable ``$cluster`` at "All" (``.*``), instant targets at
 EVAL, range targets over [EVAL - 3 h, EVAL] at the panel's step (1 h for hourly panels, else the push
 interval). Every query must return data of its panel's shape: one unlabelled number for a stat, series
