@@ -64,7 +64,8 @@ def prometheus(prometheus_factory) -> Prometheus:
 def pushed_hub(tmp_path_factory):
     """``start(name, openmetrics, groups, begin, end, eval_interval=None, rule_files=())`` -> a started
     Prometheus (the default toolset) holding ``openmetrics`` (the series clusters pushed, OpenMetrics text) and
-    the recording rule ``groups`` backfilled over [begin, end] every ``eval_interval`` (default: each group's),
+    the recording rule ``groups`` backfilled over [begin, end] every ``eval_interval`` (default: each group's) by
+    query (:meth:`~gpudash.ops.demo.prometheus.Prometheus.backfill_rules`),
     with ``rule_files`` loaded live. Every one is stopped at module teardown; a missing Prometheus skips."""
     started: list[Prometheus] = []
 
@@ -82,7 +83,9 @@ def pushed_hub(tmp_path_factory):
         started.append(prom)
         prom.start()
         prom.backfill_openmetrics([om])
-        prom.backfill_rules([rules], begin, end, eval_interval=eval_interval)
+        # by query: the samples promtool's rules backfill writes (e2e/test_harness.py), without its block per
+        # rule and 2 h window
+        prom.backfill_rules([rules], begin, end, eval_interval=eval_interval, method="query")
         return prom
 
     yield start

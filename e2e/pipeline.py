@@ -26,7 +26,7 @@ import yaml
 
 import gpudash
 from e2e import toolsets
-from e2e.harness import Prometheus, tools
+from e2e.harness import GOGC, Prometheus, go_env, tools
 from gpudash.base import layout
 from gpudash.model import load_model
 from gpudash.model import series as names
@@ -142,7 +142,7 @@ def cached_blocks(cache_root: Path, model: Model, mock: Mock, exporters_days: in
             out = root / "blocks-staging" / f.parent.name / f.stem
             procs.append((f, subprocess.Popen([promtool, "tsdb", "create-blocks-from", "openmetrics", "-q",
                                                "--max-block-duration=24h", str(f), str(out)],
-                                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)))
+                                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=go_env(GOGC))))
             while sum(p.poll() is None for _, p in procs) >= 2:
                 time.sleep(0.05)
         for f, p in procs:

@@ -2,8 +2,9 @@
 
 The server (Debian's prometheus 2.42 via e2e/harness.py, 127.0.0.1, own data dir, stopped by PID) holds what
 ACM's metrics-collector would push to the hub from the scenario below (backfilled as OpenMetrics, one sample
-per 5-minute push), and the real gpudash hub rules backfilled over it with promtool every push interval, as
-the Thanos Ruler evaluates them. Each target is run the way Grafana runs it: Grafana's macros substituted
+per 5-minute push), and the real gpudash hub rules backfilled over it every push interval (by query: the samples
+promtool's rules backfill writes, e2e/test_harness.py), as the Thanos Ruler evaluates them. Each target is run
+the way Grafana runs it: Grafana's macros substituted
 (``$__range`` = the 5 h range below), the provider variable ``$cluster`` at "All" (``.*``), instant targets at
 EVAL, range targets over [EVAL - 3 h, EVAL] at the panel's step (1 h for hourly panels, else the push
 interval). Every query must return data of its panel's shape: one unlabelled number for a stat, series
@@ -225,7 +226,7 @@ def test_hand_computed_figures(hub, dashboards, uid, title, expected):
 
 
 def test_period_to_date_cost(hub, dashboards):
-    """The hub rule's value from its latest evaluation, which promtool's backfill makes at unaligned times in the
+    """The hub rule's value from its latest evaluation, which the backfill makes at unaligned times in the
     push interval before 05:00. At an evaluation t in [04:55, 05:00): the complete hours up to the hour before last
     (00, 01, 02: 3 x 10.15 = 30.45) plus the burn rate since 03:00 (10.15 x (t - 03:00) / 1 h): from 49.90 at
     04:55 up to 50.75."""

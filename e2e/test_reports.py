@@ -2,9 +2,10 @@
 
 The server (Debian's prometheus 2.42, on 127.0.0.1, own data dir, stopped by PID) holds what ACM's
 metrics-collector pushes to the hub from a small hand-written scenario (below), backfilled as OpenMetrics;
-the real gpudash hub rules are then backfilled over it with promtool (model constants, hourly billing, cost
-rates, CCSP). The reports read the hub rules' output. Every expected figure is a literal worked out by hand from
-docs/billing-contract.md (the arithmetic is in the comments), never from running the code under test.
+the real gpudash hub rules (model constants, hourly billing, cost rates, CCSP) are then backfilled over it by
+query, the samples promtool's rules backfill writes (e2e/test_harness.py). The reports read the hub rules'
+output. Every expected figure is a literal worked out by hand from docs/billing-contract.md (the arithmetic is in
+the comments), never from running the code under test.
 
 The scenario, 2026-01-31T20:00Z .. 2026-02-01T04:00Z (it crosses a month boundary):
 
@@ -111,7 +112,7 @@ NEEDED_HUB_RULES = {names.HOUR_GPU_HOURS, names.HOUR_COST, names.UNPRICED_GPU_HO
 def hub_rule_groups(model, needed=NEEDED_HUB_RULES) -> list[dict]:
     """The real hub rules the reports read, over the model constants.
 
-    promtool's rule backfill costs seconds per rule, whatever the rule does, and the model group has one tiny
+    A rule backfill costs a range query per rule, whatever the rule does, and the model group has one tiny
     constant rule per price row / tenant / threshold; the rows of each constant are merged into one rule here
     (``vector(v)`` with its labels set by ``label_replace``, joined by ``or``): the same series, a few rules.
     """

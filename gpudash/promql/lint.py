@@ -18,14 +18,28 @@ def parse(expr: str, where: str) -> promql_parser.Expr:
         raise GenerationError(f"{where}: generated PromQL does not parse ({err}): {expr}") from None
 
 
+# The child expressions of each node type, in promql-parser's walk order (its __init__.pyi names the attributes).
+_CHILDREN = {promql_parser.BinaryExpr: ("lhs", "rhs"), promql_parser.AggregateExpr: ("param", "expr"),
+             promql_parser.UnaryExpr: ("expr",), promql_parser.ParenExpr: ("expr",),
+             promql_parser.SubqueryExpr: ("expr",), promql_parser.MatrixSelector: ("vector_selector",)}
+
+
+def nodes(ast: promql_parser.Expr) -> list[promql_parser.Expr]:
+    """Every node of ``ast``, depth first, parents before children: what ``promql_parser.walk`` visits, without
+    its cost, which grows much faster than the tree (a chain of 100 ``or`` took it 28 s, this 10 ms)."""
+    out: list[promql_parser.Expr] = []
+    stack = [ast]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        if isinstance(node, promql_parser.Call):
+            children = list(node.args)
+        else:
+            children = [getattr(node, name) for name in _CHILDREN.get(type(node), ())]
+        stack.extend(c for c in reversed(children) if isinstance(c, promql_parser.Expr))
+    return out
+
+
 def vector_selectors(ast: promql_parser.Expr) -> list[promql_parser.VectorSelector]:
     """Every vector selector in ``ast`` (the inner selector of a range selector counts once)."""
-    found: list[promql_parser.VectorSelector] = []
-
-    def visit(node: promql_parser.Expr) -> bool:
-        if isinstance(node, promql_parser.VectorSelector):
-            found.append(node)
-        return True
-
-    promql_parser.walk(ast, pre_visit=visit)
-    return found
+    return [node for node in nodes(ast) if isinstance(node, promql_parser.VectorSelector)]

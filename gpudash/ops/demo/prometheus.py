@@ -72,6 +72,14 @@ class Binaries:
         return cls(prometheus, promtool, labels_encoding(*build_info(prometheus)))
 
 
+def go_env(gogc: int | None) -> dict[str, str] | None:
+    """The environment of a Prometheus or promtool process: this one's, with ``GOGC`` set when ``gogc`` is given
+    (None: inherit as is). GOGC is the Go runtime's garbage collection target percentage, 100 by default: a
+    collection starts once the heap has grown by that share of what the last one left live
+    (golang/go src/runtime/extern.go), so a higher one trades peak memory for fewer collections."""
+    return None if gogc is None else {**os.environ, "GOGC": str(gogc)}
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -91,11 +99,13 @@ class Prometheus:
 
     ``rule_files`` are loaded normally (evaluated live); ``config_extra`` is merged into the generated
     ``prometheus.yml`` (e.g. ``{"scrape_configs": [...], "global": {...}}``); ``args`` are extra flags
-    (e.g. ``--query.lookback-delta=1m``); ``binaries`` picks the build (default: PATH's).
+    (e.g. ``--query.lookback-delta=1m``); ``binaries`` picks the build (default: PATH's); ``gogc`` sets the Go
+    runtime's ``GOGC`` of the server and of the promtool runs of its backfills (:func:`go_env`; None: inherited).
     """
 
     def __init__(self, workdir, rule_files=(), config_extra: dict | None = None, args=(),
-                 binaries: Binaries | None = None):
+                 binaries: Binaries | None = None, gogc: int | None = None):
+        self.env = go_env(gogc)
         self.binaries = binaries or Binaries.on_path()
         self.prometheus, self.promtool = self.binaries.prometheus, self.binaries.promtool
         self.workdir = Path(workdir)
@@ -135,7 +145,7 @@ class Prometheus:
                f"--storage.tsdb.retention.time={RETENTION}", f"--web.listen-address=127.0.0.1:{self.port}",
                "--web.enable-lifecycle", "--query.max-samples=200000000", "--query.timeout=10m", *self.args]
         self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                     start_new_session=True)
+                                     start_new_session=True, env=self.env)
         log.close()
         deadline = time.monotonic() + READY_TIMEOUT
         while time.monotonic() < deadline:
@@ -272,7 +282,7 @@ class Prometheus:
             out = staging / f"{i:05d}"
             flags = [f"--max-block-duration={max_block_duration}"] if max_block_duration else []
             r = subprocess.run([self.promtool, "tsdb", "create-blocks-from", "openmetrics", "-q", *flags, str(f),
-                                str(out)], capture_output=True, text=True)
+                                str(out)], capture_output=True, text=True, env=self.env)
             if r.returncode:
                 raise RuntimeError(f"promtool openmetrics {f}: {r.stderr.strip()[-2000:]}")
 
@@ -329,7 +339,7 @@ class Prometheus:
             cmd = [self.promtool, "tsdb", "create-blocks-from", "rules", "-q", f"--url={self.url}",
                    f"--start={int(start)}", f"--end={int(end)}", f"--output-dir={outdir.resolve()}",
                    f"--eval-interval={int(eval_interval or 60)}s", LEVEL_FILE]
-            r = subprocess.run(cmd, capture_output=True, text=True, cwd=path.parent)
+            r = subprocess.run(cmd, capture_output=True, text=True, cwd=path.parent, env=self.env)
             if r.returncode:
                 raise RuntimeError(f"promtool rules backfill level {n}: {r.stderr.strip()[-3000:]}")
             self.stop()
@@ -402,15 +412,9 @@ def has_at_modifier(expr: str) -> bool:
     """Whether ``expr`` uses an ``@`` modifier (``@ start()``, ``@ end()``, ``@ <time>``)."""
     import promql_parser as pp
 
-    found = []
+    from gpudash.promql.lint import nodes
 
-    def visit(node):
-        if getattr(node, "at", None) is not None:
-            found.append(node)
-        return True
-
-    pp.walk(pp.parse(expr), pre_visit=visit)
-    return bool(found)
+    return any(getattr(node, "at", None) is not None for node in nodes(pp.parse(expr)))
 
 
 # The file name every level's rules are backfilled from (promtool runs in the level's own folder): a group's
