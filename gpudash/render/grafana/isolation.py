@@ -52,7 +52,7 @@ from gpudash.base.errors import GenerationError
 from gpudash.model import series as names
 from gpudash.model.types import Model
 from gpudash.promql import read
-from gpudash.promql.lint import vector_selectors
+from gpudash.promql.lint import nodes, vector_selectors
 from gpudash.queries import report_queries
 from gpudash.render.grafana import proxy
 
@@ -139,17 +139,13 @@ def check_expr(expr: str, namespace: str, allowed: frozenset[str] = TENANT_SERIE
     except ValueError as err:
         return [f"does not parse ({err})"]
     reasons: list[str] = []
-
-    def visit(node):
+    for node in nodes(ast):
         if isinstance(node, pp.VectorSelector):
             reasons.extend(_check_selector(node, namespace, allowed))
         elif isinstance(node, pp.Call):
             reasons.extend(_check_call(node))
         elif isinstance(node, pp.AggregateExpr):
             reasons.extend(_check_aggregate(node))
-        return True
-
-    pp.walk(ast, pre_visit=visit)
     return reasons
 
 
