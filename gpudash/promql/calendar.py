@@ -4,6 +4,8 @@ Shared by the hub rules and the dashboards so both compute period-to-date the sa
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from gpudash.promql import build as q
 from gpudash.promql import read
 
@@ -52,14 +54,18 @@ def own_hour(selector: str, threshold: str | None = None) -> str:
     return f"({selector} and timestamp({selector}) >= {threshold or _HOUR_START_SCALAR})"
 
 
-def pushed_hours_ago(selector: str, hours_ago: int) -> str:
-    """Per series of ``selector`` (all its labels: the caller folds them), the largest value among its samples
-    whose own timestamp lies in the complete clock hour ``hours_ago`` (at least 1) hours before the evaluation
-    time's: the hour read (:data:`gpudash.promql.read.HOUR_RANGE`) at that hour's end boundary
-    (:func:`at_hour_boundary`), whatever the evaluation time within the current hour. No aggregation of its own:
-    a rule's expression is parsed again at every evaluation (prometheus/prometheus rules/recording.go ``Eval``),
-    and the hub reads 24 of these per settled series."""
-    return at_hour_boundary(f"max_over_time({selector}{read.HOUR_RANGE})", hours_ago - 1)
+def pushed_hours_ago(reads: Iterable[tuple[str, int]]) -> str:
+    """Per series of each ``(selector, hours_ago)`` of ``reads`` (all its labels: the caller folds them), the largest
+    value among its samples whose own timestamp lies in the complete clock hour ``hours_ago`` (at least 1) hours
+    before the evaluation time's: the hour read (:func:`gpudash.promql.read.hour_range`, ``hours_ago - 1`` hours
+    earlier) at the last hour boundary (:func:`at_hour_boundary`), whatever the evaluation time within the current
+    hour. The reads share one subquery: a subquery's offset only shifts its range (prometheus/prometheus
+    promql/engine.go, ``SubqueryExpr`` in ``evaluator.eval``), so a whole-hour offset on the read selects the
+    samples an offset subquery would; one subquery per read cost 24 per settled series at every evaluation. No
+    aggregation of its own: a rule's expression is parsed again at every evaluation (prometheus/prometheus
+    rules/recording.go ``Eval``)."""
+    hours = [f"max_over_time({sel}{read.hour_range(ago - 1)})" for sel, ago in reads]
+    return at_hour_boundary(" or ".join(hours))
 
 
 # The start of the evaluation time's clock hour as a scalar (exact: fmod is exact, and so is the subtraction).

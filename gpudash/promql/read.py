@@ -23,7 +23,14 @@ from gpudash.promql import build as q
 
 HOUR = 3600
 READ_DELAY = 2 * HOUR  # hour H is pushed during H + 1h and read at H + 2h (without backfill)
-HOUR_RANGE = "[1h] offset 1ms"  # the range that holds, at an hour boundary T, hour [T - 2h, T - 1h)
+
+
+def hour_range(hours_before: int = 0) -> str:
+    """The range that holds, at an hour boundary T, hour [T - 2h, T - 1h) (``hours_before`` hours earlier)."""
+    return f"[1h] offset {q.duration(hours_before * HOUR + 0.001)}"
+
+
+HOUR_RANGE = hour_range()  # the range that holds, at an hour boundary T, hour [T - 2h, T - 1h)
 
 
 class _Backfill(Protocol):

@@ -13,6 +13,7 @@ import pytest
 
 from gpudash.model import model_from_dict
 from gpudash.model import series as names
+from gpudash.promql import calendar
 from gpudash.promql.lint import parse
 from gpudash.render.rules import hub, spoke, spoke_tier
 
@@ -76,6 +77,10 @@ TABLE = [
      '"gpudash_sentinel", "1", "", ""), "gpudash_lag", "2", "", "") or '
      'label_replace(last_over_time((x)[59m59s999ms:1h] offset 2h) or label_replace(vector(0), '
      '"gpudash_sentinel", "1", "", ""), "gpudash_lag", "3", "", "")',
+     None),
+    # a settle's complete-hour reads (lags 1..N): one hour-boundary subquery, each read offset inside it
+    ("hub settle, hours ago", "minimal", builder(lambda m: calendar.pushed_hours_ago([("x", 1), ("y", 3)])),
+     'last_over_time((max_over_time(x[1h] offset 1ms) or max_over_time(y[1h] offset 2h1ms))[59m59s999ms:1h])',
      None),
     ("hub cluster_product_resource:gpudash_price_per_hour:model", "minimal", rule(hub_rules, names.SKU_PRICE),
      'vector(2.8)',

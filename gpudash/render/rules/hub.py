@@ -137,7 +137,7 @@ def _settled(model: Model, series: str, matchers: tuple, by: tuple[str, ...], st
         return q.selector(series, *matchers, (names.LAG_LABEL, "=", str(lag)))
 
     terms = [calendar.pushed_this_hour(rows(n + 1), lagged, step)]
-    terms += [calendar.pushed_hours_ago(rows(k), n + 1 - k) for k in range(n, 0, -1)]
+    terms.append(calendar.pushed_hours_ago((rows(k), n + 1 - k) for k in range(n, 0, -1)))
     return q.agg("max", by, " or ".join(terms))
 
 
