@@ -101,3 +101,20 @@ def test_a_failed_emission_fails_again_and_never_emits_in_the_render_process(few
         with pytest.raises(GpudashError):
             emission.result()
     assert not multiprocessing.active_children()
+
+
+def test_the_workers_emit_on_while_the_render_does_other_work(few, example_model, monkeypatch, tmp_path):
+    """Each scenario's text is more than a pipe holds: read as it is sent (a thread), every scenario is emitted
+    while the render process is busy elsewhere, not one per worker until it reaches its golden files."""
+    def big(model, scenarios, i):
+        (tmp_path / str(i)).touch()  # emitted
+        return {f"{i}.yaml": "x" * 2**20}
+    monkeypatch.setattr(schedule, "_scenario_texts", big)  # what the workers inherit
+    emission = schedule.Emission(example_model, 2)
+    deadline = time.monotonic() + 20
+    while len(list(tmp_path.iterdir())) < len(emission.scenarios) and time.monotonic() < deadline:
+        time.sleep(0.05)  # the render process builds and writes the other files
+    emitted = len(list(tmp_path.iterdir()))
+    texts = emission.result()
+    assert emitted == len(emission.scenarios) == 5 and len(texts) == 6  # and the index
+    assert not multiprocessing.active_children()

@@ -69,6 +69,12 @@ class Workers:
                 self._left -= 1
                 return message[1], message[2]
 
+    def terminate(self) -> None:
+        """Signal every child still working to end (a thread waiting in :meth:`next` then sees it end)."""
+        for child in list(self._children.values()):
+            if child.is_alive():
+                child.terminate()
+
     def close(self) -> None:
         """End every child still working and wait for it."""
         for conn, child in self._children.items():
