@@ -100,7 +100,7 @@ def _load() -> str:
     return f"{one:.1f} / {five:.1f}"
 
 
-def run(base: str, repeat: int) -> dict:
+def run(base: str, repeat: int, jobs_list: tuple[int | None, ...] = (1, None)) -> dict:
     work = Path(tempfile.mkdtemp(prefix="gpudash-render-cold-"))
     commit = subprocess.run(["git", "rev-parse", "--short", base], cwd=ROOT, capture_output=True, text=True,
                             check=True).stdout.strip()
@@ -114,7 +114,7 @@ def run(base: str, repeat: int) -> dict:
     rows: list[dict] = []
     try:
         for name, model in models.items():
-            for jobs in (1, None):
+            for jobs in jobs_list:
                 for i in range(repeat):
                     for label, root in trees.items():
                         out = work / f"out-{len(rows)}"
@@ -166,8 +166,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--base", default="7f06edf", help="the commit to compare with (default: 7f06edf)")
     ap.add_argument("--repeat", type=int, default=1, help="renders per model, -j and tree")
+    ap.add_argument("--default-jobs-only", action="store_true", help="no -j 1 renders (a busy machine's shorter run)")
     args = ap.parse_args(argv)
-    res = run(args.base, args.repeat)
+    res = run(args.base, args.repeat, (None,) if args.default_jobs_only else (1, None))
     SECTION.with_suffix(".json").write_text(json.dumps(res, indent=1) + "\n")
     SECTION.write_text(markdown(res))
     print(markdown(res))

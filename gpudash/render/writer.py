@@ -244,13 +244,36 @@ class _Planner:
 
     def __init__(self, out: Path, generated: Mapping[str, object], owned: dict[str, str], staged: Path | None):
         self.out, self.generated, self.owned, self.staged = out, generated, owned, staged
-        self.paths, self.folders = _Paths(out), _Folders()
+        self.paths = _Paths(out)
         self.fresh = out.is_dir() and not owned and set(os.listdir(out)) <= {LOCK, *([staged.name] if staged else [])}
+        self.new = "" if staged is None else os.fspath(staged / NEW)  # where changed files are staged
+        self.made: set[str] = set()  # the stage's folders made so far
+
+    def _staged(self, rel: str) -> str:
+        """The path ``rel`` is staged at, its folder made (each once; strings, not pathlib: thousands of files)."""
+        path = os.path.join(self.new, rel)
+        folder = os.path.dirname(path)
+        if folder not in self.made:
+            os.makedirs(folder, exist_ok=True)
+            self.made.add(folder)
+        return path
+
+    def _stage(self, rel: str, blob: bytes) -> str:
+        """Write ``blob`` as the staged file of ``rel`` (one ``os.open``, no buffered file object); its path."""
+        path = self._staged(rel)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
+        try:
+            view = memoryview(blob)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
+        return path
 
     def file(self, rel: str) -> tuple[str, str | Path | None, bool]:
         """(digest, its new text or staged file or None when the output holds it already, edited by hand)."""
-        target = self.out / rel
-        if not self.fresh:
+        target = None if self.fresh else self.out / rel
+        if target is not None:
             self.paths.check(rel)
             if target.exists() and rel not in self.owned:
                 raise InputError(str(target), "", "exists but was not written by gpudash (not in its manifest); "
@@ -260,20 +283,19 @@ class _Planner:
         data = resolve(self.generated[rel])
         new: str | Path
         if self.staged is not None and isinstance(data, Iterator):  # written piece by piece: too large to hold
-            new = self.folders.of(self.staged / NEW / rel)
+            new = Path(self._staged(rel))
             digest, blob = _stream(data, new), b""
         else:
             new = serialise(rel, built(data))
             blob = new.encode("utf-8")
             digest = _digest(blob)
-        old = None if self.fresh else _file_digest(target)
+        old = None if target is None else _file_digest(target)
         if old == digest:  # a file that already holds its text is left as it is
             if isinstance(new, Path):
                 new.unlink()
             return digest, None, False
         if self.staged is not None and not isinstance(new, Path):  # staged at once: only its digest is kept
-            new = self.folders.of(self.staged / NEW / rel)
-            new.write_bytes(blob)
+            new = Path(self._stage(rel, blob))
         return digest, new, old is not None and rel in self.owned and old != self.owned[rel]
 
     def _planned(self, rel: str) -> tuple[str, bool, bool]:
@@ -302,7 +324,7 @@ def _gather(spread: Spread, planner: _Planner, chunks: list[list[str]],
             for rel, digest, changed, was_edited in result:
                 digests[rel] = digest
                 if changed and planner.staged is not None:
-                    changes[rel] = planner.staged / NEW / rel
+                    changes[rel] = Path(os.path.join(planner.new, rel))
                 if was_edited:
                     edited.append(rel)
             if progress:

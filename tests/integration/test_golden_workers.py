@@ -4,6 +4,7 @@ one line and an exit code, a worker that dies is one too, and no process is left
 writes what the in-process one writes is tests/integration/test_golden_cache.py and test_writer.py."""
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import signal
@@ -57,6 +58,11 @@ def test_a_failure_is_raised_in_the_parent_with_its_line_and_exit_code(kind, lin
     assert not multiprocessing.active_children()
 
 
+def test_a_worker_runs_without_the_cyclic_collector_and_the_parent_keeps_it():
+    """The collector's passes were a seventh of a golden emission's CPU and found nothing to collect."""
+    assert _all(Workers(lambda i: gc.isenabled(), [0, 1], 2), 2) == {0: False, 1: False} and gc.isenabled()
+
+
 def test_close_ends_a_worker_still_working():
     workers = Workers(time.sleep, [60], 2)
     t0 = time.monotonic()
@@ -100,4 +106,21 @@ def test_a_failed_emission_fails_again_and_never_emits_in_the_render_process(few
     for _ in range(2):
         with pytest.raises(GpudashError):
             emission.result()
+    assert not multiprocessing.active_children()
+
+
+def test_the_workers_emit_on_while_the_render_does_other_work(few, example_model, monkeypatch, tmp_path):
+    """Each scenario's text is more than a pipe holds: read as it is sent (a thread), every scenario is emitted
+    while the render process is busy elsewhere, not one per worker until it reaches its golden files."""
+    def big(model, scenarios, i):
+        (tmp_path / str(i)).touch()  # emitted
+        return {f"{i}.yaml": "x" * 2**20}
+    monkeypatch.setattr(schedule, "_scenario_texts", big)  # what the workers inherit
+    emission = schedule.Emission(example_model, 2)
+    deadline = time.monotonic() + 20
+    while len(list(tmp_path.iterdir())) < len(emission.scenarios) and time.monotonic() < deadline:
+        time.sleep(0.05)  # the render process builds and writes the other files
+    emitted = len(list(tmp_path.iterdir()))
+    texts = emission.result()
+    assert emitted == len(emission.scenarios) == 5 and len(texts) == 6  # and the index
     assert not multiprocessing.active_children()

@@ -8,14 +8,19 @@ longest scenarios first, and their text is merged in the catalogue's order: the 
 (``--jobs 1``, or where there is no fork). A render starts the workers as soon as its model is loaded and builds
 and writes everything else meanwhile: the golden files reach the writer as deferred files
 (:mod:`gpudash.base.deferred`), which sort after every other output (``tests/``), so the writer seldom waits; the
-first one it waits for shows the scenarios finishing on the progress bar. The text is then kept in the golden
-cache (:mod:`.cache`) for the next render of the same model by the same code.
+first one it waits for shows the scenarios finishing on the progress bar. A thread of the render process reads
+each scenario's text as soon as a worker sends it, so the workers never wait for the render to reach its golden
+files (a scenario's text is larger than a pipe holds): they emit while it builds and writes the rest. The text is
+then kept in the golden cache (:mod:`.cache`) for the next render of the same model by the same code.
 """
 from __future__ import annotations
 
 import functools
 import os
+import queue
+import threading
 from collections.abc import Callable
+from typing import Any
 
 from gpudash.base.deferred import Deferred
 from gpudash.base.layout import GOLDEN_INDEX
@@ -47,6 +52,19 @@ class Emission:
         forked = jobs > 1 and len(self.scenarios) > 1 and available()
         fn = functools.partial(_scenario_texts, model, self.scenarios)
         self._workers = Workers(fn, longest_first, jobs) if forked else None
+        self._arrived: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()  # (ok, (i, texts) or the error)
+        self._reader = None if self._workers is None else threading.Thread(target=self._read, daemon=True)
+        if self._reader is not None:
+            self._reader.start()
+
+    def _read(self) -> None:
+        """The reader thread: each scenario's text as a worker sends it, then the first failure, if any."""
+        assert self._workers is not None
+        try:
+            for _ in self.scenarios:
+                self._arrived.put((True, self._workers.next()))
+        except BaseException as err:  # noqa: BLE001 - raised in the render process by result()
+            self._arrived.put((False, err))
 
     def result(self, progress: Step | None = None) -> dict[str, str]:
         """Every file's text, waited for (``progress`` is told of each scenario), and kept in the golden cache."""
@@ -70,14 +88,21 @@ class Emission:
                 done[i] = _scenario_texts(self.model, self.scenarios, i)
             return done
         while len(done) < total:
-            i, texts = self._workers.next()
+            ok, arrived = self._arrived.get()
+            if not ok:
+                self._arrived.put((ok, arrived))  # kept: a result asked again fails again
+                raise arrived
+            i, texts = arrived
             done[i] = texts
             progress(len(done), total, self.scenarios[i].name)
         return done
 
     def close(self) -> None:
-        """End the workers (a render that fails before it writes the golden files)."""
+        """End the workers (a render that fails before it writes the golden files) and the reader thread."""
         if self._workers is not None:  # kept: a result asked again after a failure fails again, never re-emits
+            self._workers.terminate()  # the reader sees them end and stops; then the workers are waited for
+            if self._reader is not None:
+                self._reader.join()
             self._workers.close()
 
 

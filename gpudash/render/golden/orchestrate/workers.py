@@ -69,6 +69,12 @@ class Workers:
                 self._left -= 1
                 return message[1], message[2]
 
+    def terminate(self) -> None:
+        """Signal every child still working to end (a thread waiting in :meth:`next` then sees it end)."""
+        for child in list(self._children.values()):
+            if child.is_alive():
+                child.terminate()
+
     def close(self) -> None:
         """End every child still working and wait for it."""
         for conn, child in self._children.items():
@@ -87,7 +93,10 @@ def _failure(failure: Failure) -> GpudashError:
 
 def _work(send: Connection, fn: Callable[[Any], Any], tasks: Sequence[Any], taken, what: str) -> None:
     """A child: takes tasks until none is left, sending ("ok", task, result) for each, or ("failed", (line, exit
-    code)) and stops at the first failure."""
+    code)) and stops at the first failure. Without the cyclic collector: a child lives for one command's tasks,
+    which make next to no reference cycles (none collected in a whole golden emission, measured), while its passes
+    over their live objects were a seventh of the emission's CPU."""
+    gc.disable()
     try:
         while True:
             with taken.get_lock():
