@@ -7,6 +7,7 @@ import json
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -95,9 +96,13 @@ def test_a_second_concurrent_render_exits_2_at_once(tmp_path):
     while not (out / layout.LOCK).exists():
         assert first.poll() is None and time.monotonic() < deadline, "the first render took no lock"
         time.sleep(0.05)
-    started = time.monotonic()
-    second = gpudash("render", "--example", "-o", str(out))
-    assert time.monotonic() - started < 10 and first.poll() is None  # the first still runs: refused at once
+    os.kill(first.pid, signal.SIGSTOP)  # hold the first render mid-write: a cached render ends in about a second,
+    try:  # sooner than a loaded machine starts the second Python
+        started = time.monotonic()
+        second = gpudash("render", "--example", "-o", str(out))
+        assert time.monotonic() - started < 10 and first.poll() is None  # the first still runs: refused at once
+    finally:
+        os.kill(first.pid, signal.SIGCONT)
     assert second.returncode == 2 and second.stderr.count("\n") == 1, second.stderr
     assert second.stderr.startswith(f"gpudash: another render is writing {out} since "), second.stderr
     assert first.wait(timeout=300) == 0, first.stderr.read()
