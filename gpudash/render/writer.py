@@ -44,7 +44,7 @@ import time
 from collections.abc import Callable, Collection, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, TypedDict, TypeVar
 
 from gpudash.base.capped import read_capped
 from gpudash.base.deferred import built, resolve
@@ -57,6 +57,7 @@ NEW, OLD, JOURNAL = "new", "old", "journal.json"  # in a stage: new files, the f
 # refused with one line before it is parsed.
 MAX_OWN_FILE = 32 * 2**20
 _SHA256 = re.compile(r"[0-9a-f]{64}")
+_P = TypeVar("_P", str, Path)  # a path as a string or a Path, returned as given
 MAX_SHOWN = 64 * 2**20  # an old file a diff shows (a larger one is shown as replaced whole)
 NOT_A_FILE = "not a regular file"  # the "digest" of a FIFO or device where a file was: never what gpudash wrote
 
@@ -160,12 +161,14 @@ class _Folders:
     """Makes the folders files are written into, each once (thousands of files share a few folders)."""
 
     def __init__(self) -> None:
-        self.made: set[Path] = set()
+        self.made: set[str] = set()
 
-    def of(self, path: Path) -> Path:
-        if path.parent not in self.made:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self.made.add(path.parent)
+    def of(self, path: _P) -> _P:
+        """``path`` (a string on hot paths, where pathlib's joins show in a profile), its folder made."""
+        folder = os.path.dirname(path)
+        if folder not in self.made:
+            os.makedirs(folder, exist_ok=True)
+            self.made.add(folder)
         return path
 
 
@@ -247,16 +250,11 @@ class _Planner:
         self.paths = _Paths(out)
         self.fresh = out.is_dir() and not owned and set(os.listdir(out)) <= {LOCK, *([staged.name] if staged else [])}
         self.new = "" if staged is None else os.fspath(staged / NEW)  # where changed files are staged
-        self.made: set[str] = set()  # the stage's folders made so far
+        self.folders = _Folders()
 
     def _staged(self, rel: str) -> str:
-        """The path ``rel`` is staged at, its folder made (each once; strings, not pathlib: thousands of files)."""
-        path = os.path.join(self.new, rel)
-        folder = os.path.dirname(path)
-        if folder not in self.made:
-            os.makedirs(folder, exist_ok=True)
-            self.made.add(folder)
-        return path
+        """The path ``rel`` is staged at, its folder made."""
+        return self.folders.of(os.path.join(self.new, rel))
 
     def _stage(self, rel: str, blob: bytes) -> str:
         """Write ``blob`` as the staged file of ``rel`` (one ``os.open``, no buffered file object); its path."""
