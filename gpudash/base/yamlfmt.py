@@ -18,6 +18,8 @@ import re
 
 import yaml
 
+from gpudash.base.layout import HEADER
+
 # libyaml's parser when PyYAML was built with it (the same YAML 1.1 resolver and constructors either way): a
 # tenant dashboard's ConfigMap holds ~50 KB in a literal block, which _block parses back.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -216,3 +218,13 @@ _COMMENT_TOKEN = json.dumps(COMMENT)
 def dump_json(data: object) -> str:
     """JSON text: keys sorted, 2-space indent, trailing newline."""
     return json_text(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def serialise(path: str, data: object) -> str:
+    """Text of one output file, by its extension (a text is written as it is): the writer's, and a golden file's
+    share before it is joined (gpudash.render.golden.shared)."""
+    if isinstance(data, str):
+        return data
+    if path.endswith(".json"):
+        return dump_json(data)
+    return dump_yaml(data, header=HEADER)

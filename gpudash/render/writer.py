@@ -49,8 +49,8 @@ from typing import Any, TypedDict, TypeVar
 from gpudash.base.capped import read_capped
 from gpudash.base.deferred import built, resolve
 from gpudash.base.errors import GpudashError, InputError
-from gpudash.base.layout import HEADER, LOCK, MANIFEST, STAGE_PREFIX
-from gpudash.base.yamlfmt import dump_json, dump_yaml
+from gpudash.base.layout import LOCK, MANIFEST, STAGE_PREFIX
+from gpudash.base.yamlfmt import serialise
 
 NEW, OLD, JOURNAL = "new", "old", "journal.json"  # in a stage: new files, the files they replace, the journal
 # The most a manifest or a journal may hold: about 120 bytes a file, so room for 250 000 files; a larger one is
@@ -60,15 +60,6 @@ _SHA256 = re.compile(r"[0-9a-f]{64}")
 _P = TypeVar("_P", str, Path)  # a path as a string or a Path, returned as given
 MAX_SHOWN = 64 * 2**20  # an old file a diff shows (a larger one is shown as replaced whole)
 NOT_A_FILE = "not a regular file"  # the "digest" of a FIFO or device where a file was: never what gpudash wrote
-
-
-def serialise(path: str, data: object) -> str:
-    """Text of one output file, by its extension."""
-    if isinstance(data, str):
-        return data
-    if path.endswith(".json"):
-        return dump_json(data)
-    return dump_yaml(data, header=HEADER)
 
 
 def _digest(text: bytes) -> str:
