@@ -21,7 +21,11 @@ from gpudash.ops.promtest import test_files  # noqa: E402
 
 
 def kind(name: str) -> str:
-    """A test file's kind: a golden kind (:data:`gpudash.base.layout.GOLDEN_KINDS`, by its name) or "alerts"."""
+    """A test file's kind: a golden kind (:data:`gpudash.base.layout.GOLDEN_KINDS`, by its name: a shared file's
+    own, gpudash.render.golden.shared) or "alerts"."""
+    shared = {layout.golden_shared(k).rpartition("/")[2]: k for k in layout.GOLDEN_KINDS[:2]}
+    if name in shared:
+        return shared[name]
     for k in layout.GOLDEN_KINDS[1:]:
         if name.startswith("golden-") and name.endswith(f"-{k}.test.yaml"):
             return k

@@ -78,6 +78,19 @@ def render_with_scenarios(model, out: Path, scenarios) -> Path:
     return out / "render"
 
 
+def golden_share(model, scenario: str, kind: str, first: bool = False) -> tuple[str, str]:
+    """(a test file path, its text): bundled ``scenario``'s checks of ``kind`` alone where every scenario shares one
+    file (gpudash.render.golden.shared): its part of the text a render joins, as a file of its own (``first``: as
+    the catalogue's first scenario's, unlabelled)."""
+    from gpudash.base import layout
+    from gpudash.base.yamlfmt import serialise
+    from gpudash.render.golden import emit
+
+    s = next(s for s in emit.catalogue(model)[0] if s.name == scenario)
+    path = emit.file_of(scenario, kind, model)
+    return layout.golden_test(f"{scenario}-share"), serialise(path, emit.scenario_tests(s, model, first)[path])
+
+
 def load_yaml(source):
     """YAML of a file (a Path) or a string, with libyaml's loader when PyYAML has it (rendered files are large)."""
     text = source.read_text() if isinstance(source, Path) else source

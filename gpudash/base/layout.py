@@ -157,6 +157,14 @@ def golden_test(scenario: str, kind: str = "spoke") -> str:
     return f"{TESTS}/golden-{scenario}{'' if kind == 'spoke' else '-' + kind}.test.yaml"
 
 
+def golden_shared(kind: str) -> str:
+    """The one test file every scenario's checks of ``kind`` share (gpudash.render.golden.shared: "spoke" or
+    "tier"); the dot keeps it apart from any scenario's own files (scenario names are letters, digits, dashes)."""
+    if kind not in GOLDEN_KINDS[:2]:
+        raise ValueError(f"shared golden test kind {kind!r}")
+    return f"{TESTS}/golden-scenarios.{kind}.test.yaml"
+
+
 def is_golden(path: str) -> bool:
     """``path`` is where a golden test file or the index goes: the index, or ``tests/golden-*.test.yaml`` directly
     in TESTS (never another folder, never a rule file)."""

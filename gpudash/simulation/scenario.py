@@ -270,6 +270,9 @@ def minutes(value) -> int:
     return (d * 24 + h) * 60 + m
 
 
+NAME = re.compile(r"[a-z0-9][a-z0-9-]*")  # a scenario's name: it names its test files (gpudash.base.layout)
+
+
 def load_files(directory: Path) -> list[dict]:
     """Every scenario file of ``directory`` as raw data, sorted by name (read by libyaml where PyYAML has it: the
     same data as the pure-Python safe loader's, seven times faster; every render reads them before it emits)."""
@@ -282,6 +285,9 @@ def load(model: Model, directory: Path) -> tuple[list[Scenario], dict[str, str]]
     """The scenarios ``model`` can run, and {scenario name: reason} for those it cannot."""
     runnable, skipped = [], {}
     for raw in load_files(directory):
+        if not isinstance(raw.get("name"), str) or not NAME.fullmatch(raw["name"]):
+            raise ValueError(f"scenario {raw.get('name')!r}: a name is lower-case letters, digits and dashes (it "
+                             "names its test files)")
         try:
             runnable.append(resolve(raw, model))
         except Skip as why:

@@ -19,6 +19,7 @@ from gpudash.ops.promtest import run_file
 from gpudash.promql import build as q
 from gpudash.promql import calendar, read
 from gpudash.render import writer
+from gpudash.render.golden import emit
 from gpudash.render.rules import hub, spoke
 from tests.conftest import generate_without_golden, render_with_scenarios
 from tests.unit.test_mco_settings import example
@@ -93,7 +94,7 @@ def test_the_golden_suite_runs_the_outage_scenarios(rendered, example_model, mod
     for name in SCENARIOS:
         want = {"backfill-lags": ("spoke", "tier", "settled")}.get(name, ("hub",))
         files = {f"{layout.TESTS}/{f}" for f in index[name].get("files", ())}
-        assert files == {layout.golden_test(name, kind) for kind in want}, (name, index[name])
+        assert files == {emit.file_of(name, kind, model) for kind in want}, (name, index[name])
 
 
 def _only_the_last_lag(model, series, matchers, by, step):
@@ -135,10 +136,17 @@ def test_a_wrong_settling_fails_a_golden_test(model, small, tmp_path, monkeypatc
     rules = (layout.SPOKE_TIER_RULES, layout.SPOKE_RULES, layout.HUB_RULES)
     writer.apply(writer.plan(tmp_path, {p: files[p] for p in rules}))
     (tmp_path / layout.TESTS).mkdir()
-    name = f"golden-{test}.test.yaml"
+    name = _file(test, model).rpartition("/")[2]
     shutil.copy(small / layout.TESTS / name, tmp_path / layout.TESTS / name)
     result = run_file(tmp_path / layout.TESTS / name)
     assert not result.ok, f"{mutation}: {test} still passes"
+
+
+def _file(test: str, model) -> str:
+    """The file of a scenario's push-path or settled test (``<scenario>-hub``, ``-settled``), else of its spoke
+    checks (maybe in the file every scenario shares)."""
+    name, _, kind = test.rpartition("-")
+    return layout.golden_test(name, kind) if kind in ("hub", "settled") else emit.file_of(test, "spoke", model)
 
 
 def test_without_backfill_there_is_no_lag():

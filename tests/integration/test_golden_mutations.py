@@ -10,6 +10,8 @@ from gpudash.model import series as names
 from gpudash.ops.promtest import run_promtool_tests
 from gpudash.promql import build as q
 from gpudash.promql import calendar
+from gpudash.render.golden import emit, shared
+from tests.conftest import golden_share
 from tests.integration.test_hub_settle_restart import write_restart_test
 
 SPOKE = layout.SPOKE_RULES
@@ -99,12 +101,31 @@ def test_mutation_is_caught(rendered, tmp_path, example_model, name, toolset):
     mutated = edit(original)
     assert mutated != original, f"mutation {name!r} no longer applies to {rule_file}"
     (tmp_path / rule_file).write_text(mutated)
+    wanted: list[tuple[str, str]] = []  # per named scenario: its file, and in a shared one the label of its checks
     for s in scenarios:
         if callable(s):  # a test file written for the mutation, not a scenario's
             s(tmp_path / layout.TESTS, example_model)
             continue
-        shutil.copy(rendered / layout.golden_test(s, "tier" if rule_file == TIER else "spoke"), tmp_path / layout.TESTS)
-    results = run_promtool_tests(tmp_path, promtool=promtool)
-    assert len(results) == len(scenarios)
-    assert any(not r.ok and "exp:" in "\n".join(r.failures) for r in results), \
-        f"mutation {name!r} passed every golden test"
+        path = _file(s, rule_file, example_model)
+        if path in shared.PATHS:  # the scenario's share of the file every scenario shares, as the render joins it
+            share = golden_share(example_model, s, "tier" if rule_file == TIER else "spoke")
+            (tmp_path / share[0]).write_text(share[1])
+            wanted.append((share[0].rpartition("/")[2], f'cluster="{s}/'))
+        else:
+            shutil.copy(rendered / path, tmp_path / layout.TESTS)
+            wanted.append((path.rpartition("/")[2], ""))
+    results = {r.file: r for r in run_promtool_tests(tmp_path, promtool=promtool)}
+    assert len(results) == len(list((tmp_path / layout.TESTS).iterdir()))
+    failed = {f: "\n".join(r.failures) for f, r in results.items() if not r.ok and "exp:" in "\n".join(r.failures)}
+    assert failed, f"mutation {name!r} passed every golden test"
+    assert not wanted or any(f in failed and label in failed[f] for f, label in wanted), \
+        f"mutation {name!r}: caught, but not by the checks of {scenarios}"
+
+
+def _file(scenario: str, rule_file: str, model) -> str:
+    """The golden file of ``scenario`` a mutation of ``rule_file`` is caught in: its -settled one for the hub's
+    rules ("-settled" in the name), else its tier or spoke checks (maybe in the file every scenario shares)."""
+    if scenario.endswith(("-settled", "-hub")):
+        name, _, kind = scenario.rpartition("-")
+        return layout.golden_test(name, kind)
+    return emit.file_of(scenario, "tier" if rule_file == TIER else "spoke", model)

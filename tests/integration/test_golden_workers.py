@@ -91,7 +91,7 @@ def test_workers_emit_the_bytes_one_process_emits_in_the_catalogues_order(few, e
 def test_a_golden_failure_fails_the_render_and_writes_nothing(few, tmp_path, monkeypatch, capsys, jobs):
     """The workers inherit the patched emitter; its error reaches the writer as the golden files are written, the
     stage is removed, and no process is left behind."""
-    monkeypatch.setattr(emit, "scenario_tests", lambda s, model: _boom("generation"))
+    monkeypatch.setattr(emit, "scenario_tests", lambda *args: _boom("generation"))
     out = tmp_path / "out"
     assert cli.main(["render", "--example", "-o", str(out), "-j", jobs]) == 2
     assert capsys.readouterr().err == "gpudash: the tenant's dashboard is not confined\n"
@@ -100,9 +100,9 @@ def test_a_golden_failure_fails_the_render_and_writes_nothing(few, tmp_path, mon
 
 def test_a_failed_emission_fails_again_and_never_emits_in_the_render_process(few, example_model, monkeypatch):
     """The writer may ask for another golden file after one failed: the same failure, not a serial re-emission."""
-    monkeypatch.setattr(emit, "scenario_tests", lambda s, model: _boom("generation"))  # what the workers inherit
+    monkeypatch.setattr(emit, "scenario_tests", lambda *args: _boom("generation"))  # what the workers inherit
     emission = schedule.Emission(example_model, 2)
-    monkeypatch.setattr(emit, "scenario_tests", lambda s, model: pytest.fail("emitted in the render process"))
+    monkeypatch.setattr(emit, "scenario_tests", lambda *args: pytest.fail("emitted in the render process"))
     for _ in range(2):
         with pytest.raises(GpudashError):
             emission.result()

@@ -20,7 +20,7 @@ from gpudash.render.rules.allocation import allocation
 from gpudash.render.targets.acm import spoke_tier as delivery
 from gpudash.simulation import scenario as sc
 from tests import upstream_schemas
-from tests.conftest import generate_without_golden
+from tests.conftest import generate_without_golden, golden_share
 from tests.unit.test_mco_settings import example
 from tests.upstream_schemas import refused
 
@@ -170,11 +170,16 @@ def test_the_tier_changes_no_expected_figure(example_model):
                  if any(f.kind in sc.TIER_FAULTS for f in s.faults)}
     assert tier_only >= {"spoke-tier-missed", "tier-rule-failed"}, tier_only
     spoke_files = [p for p in plain if p != layout.GOLDEN_INDEX and not p.endswith("-hub.test.yaml")]
-    collector_only = {layout.golden_test(s.name) for s in sc.load(tier_model, emit.SCENARIO_DIR)[0]
+    collector_only = {s.name for s in sc.load(tier_model, emit.SCENARIO_DIR)[0]
                       if s.faults and all(f.kind in emit.COLLECTOR_FAULTS for f in s.faults)}
-    assert collector_only and collector_only < set(spoke_files)
-    assert set(tier) - set(plain) == {layout.golden_test(n, kind) for n in tier_only for kind in ("spoke", "tier")} | {
-        p.replace(".test.yaml", "-tier.test.yaml") for p in spoke_files if p not in collector_only}
+    assert collector_only and {layout.golden_test(n) for n in collector_only} < set(spoke_files)
+    # every scenario's tier checks share one file (gpudash.render.golden.shared): all but the collector-only ones
+    assert set(tier) - set(plain) == {layout.golden_test(n) for n in tier_only} | {layout.golden_shared("tier")}
+    index = tier[layout.GOLDEN_INDEX]["scenarios"]
+    shared_tier = layout.golden_shared("tier").removeprefix(f"{layout.TESTS}/")
+    tiered = {n for n, entry in index.items() if shared_tier in entry.get("files", ())}
+    assert tiered == {p.removeprefix(f"{layout.TESTS}/golden-").removesuffix(".test.yaml") for p in spoke_files
+                      if p.endswith(".test.yaml")} - collector_only | tier_only
     for path, data in plain.items():
         if path == layout.GOLDEN_INDEX:
             continue
@@ -190,23 +195,24 @@ def test_the_tier_changes_no_expected_figure(example_model):
             assert {x["series"].split("{")[0] for x in extra} <= tier_series, path
 
 
-def test_the_golden_suite_runs_the_tier_scenarios(tier_golden):
+def test_the_golden_suite_runs_the_tier_scenarios(tier_golden, tier_model):
     """tests/integration/test_golden_suite.py runs every file of the example on both versions: these among them."""
     index = yaml.safe_load((tier_golden / layout.GOLDEN_INDEX).read_text())["scenarios"]
     for name in SCENARIOS:
         files = {f"{layout.TESTS}/{f}" for f in index[name].get("files", ())}
-        assert {layout.golden_test(name), layout.golden_test(name, "tier")} <= files, (name, index[name])
+        wanted = {emit.file_of(name, kind, tier_model) for kind in ("spoke", "tier")}
+        assert wanted <= files and layout.golden_shared("tier") in wanted, (name, index[name])
 
 
-def test_missed_tier_evaluations_are_what_the_golden_file_sees(tier_golden, tmp_path):
+def test_missed_tier_evaluations_are_what_the_golden_file_sees(tier_golden, tier_model, tmp_path):
     """The restart scenario's expectations hold only because evaluations were missed: the same file with the
     tier's rules evaluated at every step (nothing missed) fails on the under-billed hour."""
-    path = tier_golden / layout.golden_test("spoke-tier-missed")
+    _, text = golden_share(tier_model, "spoke-tier-missed", "spoke")  # its checks in the shared spoke file
     for rules in (layout.SPOKE_TIER_RULES, layout.SPOKE_RULES, layout.HUB_RULES):  # the session's render stays as is
         (tmp_path / rules).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rules).write_text((tier_golden / rules).read_text())
     (tmp_path / layout.TESTS).mkdir()
-    data = yaml.safe_load(path.read_text())
+    data = yaml.safe_load(text)
     tier = {n for n, s in names.SERIES.items() if s.where == names.SPOKE_TIER}
     full = {**data, "rule_files": [emit.TIER_RULES, *data["rule_files"]], "evaluation_interval": "1m",
             "group_eval_order": [spoke_tier.GROUP, *data["group_eval_order"]]}

@@ -26,6 +26,10 @@ Per scenario up to three files (plain data; the writer serialises them):
   on-time push per hour, on the hour (:func:`gpudash.simulation.pushes.push_interval`), which is enough for every
   hub rule and keeps a 31-day horizon affordable.
 
+The tier checks of every scenario, and the spoke checks of those whose spoke file has no hub rules
+(:func:`_hub_side`), are one test group in one file per kind (:mod:`gpudash.render.golden.shared`: promtool's cost
+is a group's steps times its rules' text, so one group of every scenario costs little more than the longest alone).
+
 ``tests/golden/scenarios.yaml`` (:data:`gpudash.base.layout.GOLDEN_INDEX`, where ``promtool test rules tests/*.yaml``
 does not pick it up) indexes the scenarios: what each protects, its files, or why it was skipped.
 
@@ -44,11 +48,13 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from gpudash.base import layout
+from gpudash.base.yamlfmt import serialise
 from gpudash.model import series as names
 from gpudash.model.tenants import threshold_label
 from gpudash.model.types import Model
 from gpudash.promql import build as q
 from gpudash.render.alerts.integrity import pushing
+from gpudash.render.golden import shared
 from gpudash.render.rules import spoke_tier
 from gpudash.render.rules.inputs import SPOKE_TIER as TIER_INPUT
 from gpudash.simulation import clear_caches
@@ -107,7 +113,14 @@ def _outputs(s: sc.Scenario, model: Model) -> list[tuple[str, str]]:
         kinds.append("hub")
     if model.billing.backfill_hours and not s.hub_only and s.duration >= 60:
         kinds.append("settled")
-    return [(layout.golden_test(s.name, kind), kind) for kind in kinds]
+    return [(layout.golden_shared(kind) if _shares(kind, s, model) else layout.golden_test(s.name, kind), kind)
+            for kind in kinds]
+
+
+def _shares(kind: str, s: sc.Scenario, model: Model) -> bool:
+    """Whether ``s``'s checks of ``kind`` go into the file every scenario shares (:mod:`.shared`): its tier checks,
+    and its spoke checks where the spoke file evaluates the spoke rules alone (:func:`_hub_side`)."""
+    return kind == "tier" or (kind == "spoke" and not _hub_side(s, model))
 
 
 def catalogue(model: Model, directory: Path = SCENARIO_DIR) -> tuple[list[sc.Scenario], dict[str, str]]:
@@ -118,14 +131,30 @@ def catalogue(model: Model, directory: Path = SCENARIO_DIR) -> tuple[list[sc.Sce
 
 def emit_paths(model: Model, directory: Path = SCENARIO_DIR) -> list[str]:
     """The paths :func:`emit_tests` writes, without emitting them (the catalogue is read, nothing simulated)."""
-    return [*(path for s in catalogue(model, directory)[0] for path, _ in _outputs(s, model)), layout.GOLDEN_INDEX]
+    paths = (path for s in catalogue(model, directory)[0] for path, _ in _outputs(s, model))
+    return [*dict.fromkeys(paths), layout.GOLDEN_INDEX]  # a shared file once
 
 
-def scenario_tests(s: sc.Scenario, model: Model) -> dict[str, dict]:
-    """{output path: promtool test file data} of scenario ``s``: independent of every other scenario, so they may
-    be emitted in any order and in any process. The simulation's caches are cleared after it."""
+def file_of(name: str, kind: str, model: Model, directory: Path = SCENARIO_DIR) -> str:
+    """The test file holding scenario ``name``'s checks of ``kind`` (its own, or the one every scenario shares)."""
+    s = next(s for s in catalogue(model, directory)[0] if s.name == name)
+    return dict((k, path) for path, k in _outputs(s, model))[kind]
+
+
+def scenario_tests(s: sc.Scenario, model: Model, first: bool = False) -> dict[str, dict]:
+    """{output path: promtool test file data} of scenario ``s``, its share of a shared file (:func:`shared.part`)
+    under that file's path: independent of every other scenario, so they may be emitted in any order and in any
+    process; ``first``: ``s`` is the catalogue's first (:func:`shared.scope`). The simulation's caches are cleared
+    after it."""
     ref, spokes = Reference(s, model), {}  # type: tuple[Reference, dict[str, Spoke]]
-    files = {path: _file(kind, s, model, ref, spokes) for path, kind in _outputs(s, model)}
+    files = {}
+    for path, kind in _outputs(s, model):
+        data = _file(kind, s, model, ref, spokes)
+        if path in shared.PATHS:
+            header = {k: v for k, v in data.items() if k != "tests"}
+            data = shared.part(kind, data["tests"], [shared.scope(first and i == 0, s.name, c)
+                                                     for i, c in enumerate(s.clusters)], header)
+        files[path] = data
     clear_caches()
     return files
 
@@ -144,19 +173,21 @@ def index(model: Model, scenarios: list[sc.Scenario], skipped: dict[str, str]) -
     return {"scenarios": dict(sorted(entries.items()))}
 
 
-def emit_tests(model: Model, directory: Path = SCENARIO_DIR, progress=None) -> dict[str, dict]:
-    """{output path: promtool test file data} for every scenario ``model`` can run, in the catalogue's order, plus
-    the index; ``progress(done, total, scenario)`` is told of each scenario started. One process; a render spreads
-    the scenarios over every core (:mod:`gpudash.render.golden.orchestrate`).
+def emit_tests(model: Model, directory: Path = SCENARIO_DIR, progress=None) -> dict[str, object]:
+    """{output path: promtool test file data (a shared file's: its text)} for every scenario ``model`` can run, in
+    the catalogue's order, plus the index; ``progress(done, total, scenario)`` is told of each scenario started.
+    One process; a render spreads the scenarios over every core (:mod:`gpudash.render.golden.orchestrate`).
 
     Scenarios are written in whole minutes: a model whose resolution or push interval is not a whole number
     of minutes gets the index only, saying why."""
     scenarios, skipped = catalogue(model, directory)
-    out: dict[str, dict] = {}
+    files: list[tuple[str, object]] = []
     for done, s in enumerate(scenarios):
         if progress:
             progress(done, len(scenarios), s.name)
-        out.update(scenario_tests(s, model))
+        files += [(path, serialise(path, data) if path in shared.PATHS else data)
+                  for path, data in scenario_tests(s, model, first=done == 0).items()]
+    out = shared.assemble(files)
     out[layout.GOLDEN_INDEX] = index(model, scenarios, skipped)
     return out
 

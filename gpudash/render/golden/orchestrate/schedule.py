@@ -1,17 +1,18 @@
-"""The golden tests of a render (and of validate and test): read from the golden cache, else emitted across every
-core, and handed to the writer.
+"""The golden tests of a render (and of validate and test): read from the golden cache, else emitted across every core,
+and handed to the writer.
 
 Emitting them replays every scenario of the catalogue through the reference model: seconds of CPU whatever the
 number of tenants. Each scenario's files depend on nothing but the scenario and the model
 (:func:`gpudash.render.golden.emit.scenario_tests`), so ``jobs`` forked workers (:mod:`.workers`) emit them, the
-longest scenarios first, and their text is merged in the catalogue's order: the same bytes as one process emits
-(``--jobs 1``, or where there is no fork). A render starts the workers as soon as its model is loaded and builds
-and writes everything else meanwhile: the golden files reach the writer as deferred files
-(:mod:`gpudash.base.deferred`), which sort after every other output (``tests/``), so the writer seldom waits; the
-first one it waits for shows the scenarios finishing on the progress bar. A thread of the render process reads
-each scenario's text as soon as a worker sends it, so the workers never wait for the render to reach its golden
-files (a scenario's text is larger than a pipe holds): they emit while it builds and writes the rest. The text is
-then kept in the golden cache (:mod:`.cache`) for the next render of the same model by the same code.
+longest scenarios first, and their text is merged in the catalogue's order (the shares of a shared file joined:
+:mod:`gpudash.render.golden.shared`): the same bytes as one process emits (``--jobs 1``, or where there is no fork).
+A render starts the workers as soon as its model is loaded and builds and writes everything else meanwhile: the
+golden files reach the writer as deferred files (:mod:`gpudash.base.deferred`), which sort after every other output
+(``tests/``), so the writer seldom waits; the first one it waits for shows the scenarios finishing on the progress
+bar. A thread of the render process reads each scenario's text as soon as a worker sends it, so the workers never
+wait for the render to reach its golden files (a scenario's text is larger than a pipe holds): they emit while it
+builds and writes the rest. The text is then kept in the golden cache (:mod:`.cache`) for the next render of the
+same model by the same code.
 """
 from __future__ import annotations
 
@@ -25,11 +26,11 @@ from typing import Any
 from gpudash.base.deferred import Deferred
 from gpudash.base.layout import GOLDEN_INDEX
 from gpudash.base.progress import Progress
+from gpudash.base.yamlfmt import serialise
 from gpudash.model.types import Model
-from gpudash.render.golden import emit
+from gpudash.render.golden import emit, shared
 from gpudash.render.golden.orchestrate import cache
 from gpudash.render.golden.orchestrate.workers import Workers, available
-from gpudash.render.writer import serialise
 from gpudash.simulation.scenario import Scenario
 
 Step = Callable[[int, int, str], None]  # progress(done, total, what)
@@ -73,7 +74,8 @@ class Emission:
                 done = self._emitted(progress or (lambda *step: None))
             finally:
                 self.close()
-            texts = {path: text for i in range(len(self.scenarios)) for path, text in done[i].items()}
+            texts = shared.assemble((path, text) for i in range(len(self.scenarios))
+                                    for path, text in done[i].items())
             texts[GOLDEN_INDEX] = serialise(GOLDEN_INDEX, emit.index(self.model, self.scenarios, self.skipped))
             cache.store(self.model, texts)
             self._texts = texts
@@ -108,7 +110,7 @@ class Emission:
 
 def _scenario_texts(model: Model, scenarios: list[Scenario], i: int) -> dict[str, str]:
     """The files' text of the ``i``-th scenario (a worker's task)."""
-    return {path: serialise(path, data) for path, data in emit.scenario_tests(scenarios[i], model).items()}
+    return {path: serialise(path, data) for path, data in emit.scenario_tests(scenarios[i], model, i == 0).items()}
 
 
 def texts(model: Model, label: str, jobs: int) -> dict[str, str]:

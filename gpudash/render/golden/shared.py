@@ -1,0 +1,117 @@
+"""The golden test files every scenario shares: each scenario's spoke-tier checks, and the spoke checks of those
+that evaluate the spoke rules alone, are one promtool test group per kind (:func:`gpudash.base.layout.golden_shared`).
+
+Why one group: promtool evaluates every rule of a group at every step from 0 to its last check and prints and
+parses each rule's text again at each evaluation (prometheus/prometheus v2.42.0 and v3.5.3
+cmd/promtool/unittest.go ``testGroup.test``, rules/recording.go ``RecordingRule.Eval``: ``query(ctx,
+rule.vector.String(), ts)``), so the cost of a group is its steps times the rules' text, whatever few series a
+scenario holds. Separate, the 42 tier groups of the example took 42 CPU s and the 44 spoke groups 28 s; shared,
+11 s and 3 s (benchmarks/RESULTS.md section 9).
+
+How the scenarios stay apart: each one's series carry ``cluster="<scenario>/<cluster>"`` (:func:`scope`), which
+every spoke and spoke-tier rule keeps in its groupings and joins, and each check selects its scenario's series
+by that label. The catalogue's first scenario keeps its series as a spoke has them, with no ``cluster`` label (MCO
+adds it on push), and its checks select ``cluster=""``: the unlabelled form stays checked too. A rule that mixed
+two scenarios (a grouping or a join without ``cluster``) makes their checks fail.
+
+One group of a file is assembled from each scenario's own (:func:`part`), in the catalogue's order, by joining
+their text (:func:`joined`): a forked worker serialises its scenario's part, and the render joins them.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import TypeVar
+
+from gpudash.base import layout
+from gpudash.promql import build as q
+
+T = TypeVar("T")
+LABEL = "cluster"
+KINDS = ("spoke", "tier")  # the kinds of file scenarios share (the spoke kind: when it has no hub rules)
+PATHS = {layout.golden_shared(kind): kind for kind in KINDS}
+NAMES = {"spoke": "every scenario's spoke rules, each in its own cluster label (see the golden index)",
+         "tier": "every scenario's spoke tier, each in its own cluster label (see the golden index)"}
+_INPUTS, _CHECKS = "    input_series:\n", "    promql_expr_test:\n"  # the group's keys, as yamlfmt writes them
+_RECORDED = re.compile(r"(?<![\w:])([a-zA-Z_]\w*:[\w:]*)(\{)?")  # a recorded series' name in a check (a colon)
+_DROPS_LABEL = re.compile(rf"\bby \((?![^)]*\b{LABEL}\b)[^)]*\)|\bwithout\b")
+
+
+def scope(first: bool, scenario: str, cluster: str) -> str:
+    """The ``cluster`` label value of a scenario's series on one cluster: "" for the catalogue's first scenario's
+    first cluster (no label: as on a spoke), else ``<scenario>/<cluster>``."""
+    return "" if first else f"{scenario}/{cluster}"
+
+
+def part(kind: str, groups: list[dict], values: list[str], header: dict) -> dict:
+    """A scenario's share of the file of ``kind``: its test ``groups`` (one per cluster) as one group, each group's
+    series and checks scoped by its value of ``values``; ``header``: the file's rule files and evaluation."""
+    inputs: list[dict] = []
+    checks: list[dict] = []
+    for group, value in zip(groups, values, strict=True):
+        inputs += [{**row, "series": _labelled(row["series"], value)} for row in group["input_series"]]
+        checks += [_scoped(check, value) for check in group["promql_expr_test"]]
+    return {**header, "tests": [{"name": NAMES[kind], "interval": groups[0]["interval"], "input_series": inputs,
+                                 "promql_expr_test": checks}]}
+
+
+def joined(texts: list[str]) -> str:
+    """One file from the text of each scenario's share (:func:`part`, serialised), in order: the first one's
+    header, then every share's input series, then every share's checks."""
+    heads, inputs, checks = zip(*(_split(text) for text in texts), strict=True)
+    if len(set(heads)) != 1:
+        raise ValueError("the shares of a golden file differ in rule files or evaluation")
+    return heads[0] + _INPUTS + "".join(inputs) + _CHECKS + "".join(checks)
+
+
+def _split(text: str) -> tuple[str, str, str]:
+    """(header up to the input series, their items, the checks' items) of a serialised share."""
+    head, _, rest = text.partition(_INPUTS)
+    series, found, checks = rest.partition(_CHECKS)
+    if not found or not series or not checks:
+        raise ValueError("a golden file's share without input series or checks")
+    return head, series, checks
+
+
+def _labelled(series: str, value: str) -> str:
+    """An input series' selector with ``cluster="value"`` (unchanged for ""); one that has the label is refused."""
+    name, brace, rest = series.partition("{")
+    if re.search(rf"(^|,){LABEL}=", rest):
+        raise ValueError(f"a golden input series has a {LABEL} label already: {series}")
+    if not value:
+        return series
+    matcher = q.matchers((LABEL, "=", value))
+    return f"{name}{{{matcher}{',' if rest[:1] not in ('}', '') else ''}{rest}" if brace else f"{name}{{{matcher}}}"
+
+
+def _scoped(check: dict, value: str) -> dict:
+    """A check of one scenario: every recorded series it reads selected by ``cluster="value"``, and its expected
+    samples labelled so where the result keeps the label."""
+    pieces = check["expr"].split('"')  # outside the quotes (even pieces) only: no label value is touched
+    pieces[::2] = [_RECORDED.sub(lambda m: _selector(m, value), piece) for piece in pieces[::2]]
+    out = {**check, "expr": '"'.join(pieces)}
+    if value and not _DROPS_LABEL.search(check["expr"]):
+        out["exp_samples"] = [{**s, "labels": _labelled(s.get("labels", "{}"), value)} for s in check["exp_samples"]]
+    return out
+
+
+def _selector(m: re.Match, value: str) -> str:
+    matcher = q.matchers((LABEL, "=", value))
+    return f"{m.group(1)}{{{matcher}," if m.group(2) else f"{m.group(1)}{{{matcher}}}"
+
+
+def assemble(files: Iterable[tuple[str, T]]) -> dict[str, T | str]:
+    """{path: data or text} from (path, data) pairs in the catalogue's order, the shares of a shared file (their
+    text) joined into it where its first share was (:func:`joined`)."""
+    out: dict[str, T | str] = {}
+    shares: dict[str, list[str]] = {}
+    for path, data in files:
+        if path in PATHS:
+            if not isinstance(data, str):
+                raise TypeError(f"{path}: a share is joined as text")
+            out.setdefault(path, data)  # its place; replaced by the joined text below
+            shares.setdefault(path, []).append(data)
+        else:
+            out[path] = data
+    out.update((path, joined(texts)) for path, texts in shares.items())
+    return out
