@@ -1,6 +1,7 @@
 """Shared fixtures: the bundled example model and a rendered copy of it."""
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import subprocess
@@ -79,16 +80,18 @@ def render_with_scenarios(model, out: Path, scenarios) -> Path:
 
 
 def golden_share(model, scenario: str, kind: str, first: bool = False) -> tuple[str, str]:
-    """(a test file path, its text): bundled ``scenario``'s checks of ``kind`` alone where every scenario shares one
-    file (gpudash.render.golden.shared): its part of the text a render joins, as a file of its own (``first``: as
-    the catalogue's first scenario's, unlabelled)."""
+    """(a test file path, its text): bundled ``scenario``'s checks of ``kind`` alone where scenarios share a file
+    (gpudash.render.golden.shared): its part of the text a render joins, as a file of its own (``first``: as the
+    catalogue's first scenario's, unlabelled)."""
     from gpudash.base import layout
     from gpudash.base.yamlfmt import serialise
     from gpudash.render.golden import emit
 
-    s = next(s for s in emit.catalogue(model)[0] if s.name == scenario)
+    scenarios = emit.catalogue(model)[0]
+    s = next(s for s in scenarios if s.name == scenario)
     path = emit.file_of(scenario, kind, model)
-    return layout.golden_test(f"{scenario}-share"), serialise(path, emit.scenario_tests(s, model, first)[path])
+    place = dataclasses.replace(emit.places(scenarios, model)[scenario], first=first)
+    return layout.golden_test(f"{scenario}-share"), serialise(path, emit.scenario_tests(s, model, place)[path])
 
 
 def load_yaml(source):

@@ -165,6 +165,11 @@ def golden_shared(kind: str) -> str:
     return f"{TESTS}/golden-scenarios.{kind}.test.yaml"
 
 
+def golden_pair(first: str, second: str) -> str:
+    """The settled test file two scenarios share, each on its own cluster (gpudash.render.golden.shared)."""
+    return f"{TESTS}/golden-{first}.{second}.settled.test.yaml"
+
+
 def is_golden(path: str) -> bool:
     """``path`` is where a golden test file or the index goes: the index, or ``tests/golden-*.test.yaml`` directly
     in TESTS (never another folder, never a rule file)."""

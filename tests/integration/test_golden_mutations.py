@@ -106,11 +106,11 @@ def test_mutation_is_caught(rendered, tmp_path, example_model, name, toolset):
         if callable(s):  # a test file written for the mutation, not a scenario's
             s(tmp_path / layout.TESTS, example_model)
             continue
-        path = _file(s, rule_file, example_model)
-        if path in shared.PATHS:  # the scenario's share of the file every scenario shares, as the render joins it
-            share = golden_share(example_model, s, "tier" if rule_file == TIER else "spoke")
+        kind, path = _file(s, rule_file, example_model)
+        if shared.is_shared(path):  # the scenario's share of a file scenarios share, as the render joins it
+            share = golden_share(example_model, s.removesuffix(f"-{kind}"), kind)
             (tmp_path / share[0]).write_text(share[1])
-            wanted.append((share[0].rpartition("/")[2], f'cluster="{s}/'))
+            wanted.append((share[0].rpartition("/")[2], f'cluster="{s}/' if path in shared.PATHS else ""))
         else:
             shutil.copy(rendered / path, tmp_path / layout.TESTS)
             wanted.append((path.rpartition("/")[2], ""))
@@ -122,10 +122,11 @@ def test_mutation_is_caught(rendered, tmp_path, example_model, name, toolset):
         f"mutation {name!r}: caught, but not by the checks of {scenarios}"
 
 
-def _file(scenario: str, rule_file: str, model) -> str:
-    """The golden file of ``scenario`` a mutation of ``rule_file`` is caught in: its -settled one for the hub's
-    rules ("-settled" in the name), else its tier or spoke checks (maybe in the file every scenario shares)."""
-    if scenario.endswith(("-settled", "-hub")):
-        name, _, kind = scenario.rpartition("-")
-        return layout.golden_test(name, kind)
-    return emit.file_of(scenario, "tier" if rule_file == TIER else "spoke", model)
+def _file(scenario: str, rule_file: str, model) -> tuple[str, str]:
+    """(kind, path) of the golden checks of ``scenario`` a mutation of ``rule_file`` is caught in: a settled or
+    push-path test where the name says so (``<scenario>-settled``), else its tier or spoke checks (in a file
+    scenarios share, or its own)."""
+    name, _, kind = scenario.rpartition("-")
+    if kind not in ("settled", "hub"):
+        name, kind = scenario, "tier" if rule_file == TIER else "spoke"
+    return kind, emit.file_of(name, kind, model)

@@ -112,7 +112,7 @@ def test_a_failed_emission_fails_again_and_never_emits_in_the_render_process(few
 def test_the_workers_emit_on_while_the_render_does_other_work(few, example_model, monkeypatch, tmp_path):
     """Each scenario's text is more than a pipe holds: read as it is sent (a thread), every scenario is emitted
     while the render process is busy elsewhere, not one per worker until it reaches its golden files."""
-    def big(model, scenarios, i):
+    def big(model, scenarios, places, i):
         (tmp_path / str(i)).touch()  # emitted
         return {f"{i}.yaml": "x" * 2**20}
     monkeypatch.setattr(schedule, "_scenario_texts", big)  # what the workers inherit

@@ -29,6 +29,8 @@ Per scenario up to three files (plain data; the writer serialises them):
 The tier checks of every scenario, and the spoke checks of those whose spoke file has no hub rules
 (:func:`_hub_side`), are one test group in one file per kind (:mod:`gpudash.render.golden.shared`: promtool's cost
 is a group's steps times its rules' text, so one group of every scenario costs little more than the longest alone).
+The single-cluster scenarios' settled checks pair up (:func:`places`): the hub rules know the model's clusters, so
+the second of a pair moves to the model's second cluster, and each one's checks are limited to its own.
 
 ``tests/golden/scenarios.yaml`` (:data:`gpudash.base.layout.GOLDEN_INDEX`, where ``promtool test rules tests/*.yaml``
 does not pick it up) indexes the scenarios: what each protects, its files, or why it was skipped.
@@ -104,23 +106,51 @@ def _beyond_the_spoke(s: sc.Scenario) -> bool:
     return all(f.kind in COLLECTOR_FAULTS for f in s.faults)
 
 
-def _outputs(s: sc.Scenario, model: Model) -> list[tuple[str, str]]:
+@dataclasses.dataclass(frozen=True)
+class Place:
+    """Where a scenario's checks go beside the others' (:func:`places`): ``first``, the catalogue's first (its
+    shares unlabelled, :func:`shared.scope`); ``pair``, the two scenarios whose settled checks share a file, each
+    on its own model cluster, in order (empty: a file of its own)."""
+
+    first: bool = False
+    pair: tuple[str, ...] = ()
+
+
+def places(scenarios: list[sc.Scenario], model: Model) -> dict[str, Place]:
+    """Each scenario's :class:`Place`: the single-cluster scenarios that settle pair up in the catalogue's order
+    (the second of a pair moves to the model's second cluster); a model of one cluster pairs none."""
+    settling = [s.name for s in scenarios if _settles(s, model) and len(s.clusters) == 1]
+    if len(model.clusters) < 2:
+        settling = []
+    pairs = {n: tuple(settling[i - i % 2:i - i % 2 + 2]) for i, n in enumerate(settling)}
+    return {s.name: Place(i == 0, p if len(p := pairs.get(s.name, ())) == 2 else ()) for i, s in enumerate(scenarios)}
+
+
+def _settles(s: sc.Scenario, model: Model) -> bool:
+    return bool(model.billing.backfill_hours) and not s.hub_only and s.duration >= 60
+
+
+def _outputs(s: sc.Scenario, model: Model, place: Place = Place()) -> list[tuple[str, str]]:
     """(output path, kind: :data:`gpudash.base.layout.GOLDEN_KINDS`) of each test file of scenario ``s``."""
     kinds = [] if s.hub_only else ["spoke"]
     if model.billing.tier and not s.hub_only and not (s.faults and _beyond_the_spoke(s)):
         kinds.append("tier")
     if s.hub_only or len(s.clusters) > 1 or any(s.faults_of(k) for k in PUSH_FAULTS):
         kinds.append("hub")
-    if model.billing.backfill_hours and not s.hub_only and s.duration >= 60:
+    if _settles(s, model):
         kinds.append("settled")
-    return [(layout.golden_shared(kind) if _shares(kind, s, model) else layout.golden_test(s.name, kind), kind)
-            for kind in kinds]
+    return [(_path(s, kind, model, place), kind) for kind in kinds]
 
 
-def _shares(kind: str, s: sc.Scenario, model: Model) -> bool:
-    """Whether ``s``'s checks of ``kind`` go into the file every scenario shares (:mod:`.shared`): its tier checks,
-    and its spoke checks where the spoke file evaluates the spoke rules alone (:func:`_hub_side`)."""
-    return kind == "tier" or (kind == "spoke" and not _hub_side(s, model))
+def _path(s: sc.Scenario, kind: str, model: Model, place: Place) -> str:
+    """Where ``s``'s checks of ``kind`` go: the file every scenario shares (:mod:`.shared`: its tier checks, and its
+    spoke checks where the spoke file evaluates the spoke rules alone, :func:`_hub_side`), its pair's settled file,
+    or its own."""
+    if kind == "tier" or (kind == "spoke" and not _hub_side(s, model)):
+        return layout.golden_shared(kind)
+    if kind == "settled" and place.pair:
+        return layout.golden_pair(*place.pair)
+    return layout.golden_test(s.name, kind)
 
 
 def catalogue(model: Model, directory: Path = SCENARIO_DIR) -> tuple[list[sc.Scenario], dict[str, str]]:
@@ -131,32 +161,53 @@ def catalogue(model: Model, directory: Path = SCENARIO_DIR) -> tuple[list[sc.Sce
 
 def emit_paths(model: Model, directory: Path = SCENARIO_DIR) -> list[str]:
     """The paths :func:`emit_tests` writes, without emitting them (the catalogue is read, nothing simulated)."""
-    paths = (path for s in catalogue(model, directory)[0] for path, _ in _outputs(s, model))
+    scenarios = catalogue(model, directory)[0]
+    where = places(scenarios, model)
+    paths = (path for s in scenarios for path, _ in _outputs(s, model, where[s.name]))
     return [*dict.fromkeys(paths), layout.GOLDEN_INDEX]  # a shared file once
 
 
 def file_of(name: str, kind: str, model: Model, directory: Path = SCENARIO_DIR) -> str:
-    """The test file holding scenario ``name``'s checks of ``kind`` (its own, or the one every scenario shares)."""
-    s = next(s for s in catalogue(model, directory)[0] if s.name == name)
-    return dict((k, path) for path, k in _outputs(s, model))[kind]
+    """The test file holding scenario ``name``'s checks of ``kind`` (its own, or one scenarios share)."""
+    scenarios = catalogue(model, directory)[0]
+    s = next(s for s in scenarios if s.name == name)
+    return dict((k, path) for path, k in _outputs(s, model, places(scenarios, model)[name]))[kind]
 
 
-def scenario_tests(s: sc.Scenario, model: Model, first: bool = False) -> dict[str, dict]:
-    """{output path: promtool test file data} of scenario ``s``, its share of a shared file (:func:`shared.part`)
-    under that file's path: independent of every other scenario, so they may be emitted in any order and in any
-    process; ``first``: ``s`` is the catalogue's first (:func:`shared.scope`). The simulation's caches are cleared
-    after it."""
+def scenario_tests(s: sc.Scenario, model: Model, place: Place = Place()) -> dict[str, dict]:
+    """{output path: promtool test file data} of scenario ``s`` at ``place`` (:func:`places`), its share of a file
+    scenarios share (:mod:`.shared`) under that file's path: independent of every other scenario, so they may be
+    emitted in any order and in any process. The simulation's caches are cleared after it."""
     ref, spokes = Reference(s, model), {}  # type: tuple[Reference, dict[str, Spoke]]
     files = {}
-    for path, kind in _outputs(s, model):
+    for path, kind in _outputs(s, model, place):
+        if kind == "settled" and place.pair:
+            files[path] = _paired_settled(s, model, place.pair)
+            continue
         data = _file(kind, s, model, ref, spokes)
         if path in shared.PATHS:
             header = {k: v for k, v in data.items() if k != "tests"}
-            data = shared.part(kind, data["tests"], [shared.scope(first and i == 0, s.name, c)
+            data = shared.part(kind, data["tests"], [shared.scope(place.first and i == 0, s.name, c)
                                                      for i, c in enumerate(s.clusters)], header)
         files[path] = data
     clear_caches()
     return files
+
+
+def _paired_settled(s: sc.Scenario, model: Model, pair: tuple[str, ...]) -> dict:
+    """``s``'s share of its pair's settled file: the second of the pair moved to the model's second cluster, each
+    one's checks limited to its cluster (:func:`shared.on_cluster`)."""
+    cluster = model.clusters[pair.index(s.name)]
+    moved = s if cluster == s.clusters[0] else _moved(s, cluster)
+    data = _settled_file(moved, model, Reference(moved, model), clusters=(cluster,))
+    return shared.on_cluster(data, cluster, f"{' and '.join(pair)} [settled on the hub, each on its own cluster]")
+
+
+def _moved(s: sc.Scenario, cluster: str) -> sc.Scenario:
+    """Single-cluster scenario ``s`` on ``cluster`` instead (its pods' uids kept: no hub series carries one)."""
+    return dataclasses.replace(s, clusters=(cluster,), nodes=tuple(dataclasses.replace(n, cluster=cluster)
+                                                                   for n in s.nodes),
+                               pods=tuple(dataclasses.replace(p, cluster=cluster) for p in s.pods))
 
 
 def index(model: Model, scenarios: list[sc.Scenario], skipped: dict[str, str]) -> dict:
@@ -167,9 +218,10 @@ def index(model: Model, scenarios: list[sc.Scenario], skipped: dict[str, str]) -
     if why:
         return {"scenarios": {}, "skipped_all": why}
     entries: dict[str, dict[str, object]] = {name: {"skipped": why} for name, why in skipped.items()}
+    where = places(scenarios, model)
     for s in scenarios:
-        entries[s.name] = {"protects": s.protects,
-                           "files": [path.removeprefix(f"{layout.TESTS}/") for path, _ in _outputs(s, model)]}
+        entries[s.name] = {"protects": s.protects, "files": [path.removeprefix(f"{layout.TESTS}/")
+                                                             for path, _ in _outputs(s, model, where[s.name])]}
     return {"scenarios": dict(sorted(entries.items()))}
 
 
@@ -182,11 +234,12 @@ def emit_tests(model: Model, directory: Path = SCENARIO_DIR, progress=None) -> d
     of minutes gets the index only, saying why."""
     scenarios, skipped = catalogue(model, directory)
     files: list[tuple[str, object]] = []
+    where = places(scenarios, model)
     for done, s in enumerate(scenarios):
         if progress:
             progress(done, len(scenarios), s.name)
-        files += [(path, serialise(path, data) if path in shared.PATHS else data)
-                  for path, data in scenario_tests(s, model, first=done == 0).items()]
+        files += [(path, serialise(path, data) if shared.is_shared(path) else data)
+                  for path, data in scenario_tests(s, model, where[s.name]).items()]
     out = shared.assemble(files)
     out[layout.GOLDEN_INDEX] = index(model, scenarios, skipped)
     return out
@@ -577,11 +630,12 @@ def _hub_file(s: sc.Scenario, model: Model, ref: Reference) -> dict:
     return _hub_rules(f"{step}m", group)
 
 
-def _settled_file(s: sc.Scenario, model: Model, ref: Reference) -> dict:
+def _settled_file(s: sc.Scenario, model: Model, ref: Reference, clusters: tuple[str, ...] | None = None) -> dict:
     """The hub's final figures of each complete hour of ``s`` where it settles them (:func:`series.settling_samples`),
-    hub rules evaluated hourly on the hour: an hour's last lag is read from the push made at that instant."""
+    hub rules evaluated hourly on the hour: an hour's last lag is read from the push made at that instant.
+    ``clusters``: those whose rows are checked (the model's: a cluster nothing delivered has a zero coverage row)."""
     samples, last = settling_samples(s, model, ref)
-    hub = HubView(ref, samples, model.clusters)
+    hub = HubView(ref, samples, model.clusters if clusters is None else clusters)
     settle = model.billing.backfill_hours + 1
     tests = [t for h in range(s.duration // 60)
              for t in _hub_checks(ref, (h + settle) * 60, hub, cluster_label=True, strict="labels" in s.checks)]

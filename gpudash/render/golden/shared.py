@@ -55,6 +55,21 @@ def part(kind: str, groups: list[dict], values: list[str], header: dict) -> dict
                                  "promql_expr_test": checks}]}
 
 
+def on_cluster(file: dict, cluster: str, name: str) -> dict:
+    """A scenario's share of a settled file two scenarios share, each on its own model cluster (their series carry
+    it already): its one group named ``name``, every check's result limited to ``cluster``."""
+    (group,) = file["tests"]
+    only = q.label_replace("vector(1)", LABEL, cluster, "", "")
+    checks = [{**c, "expr": f"({c['expr']}) and on ({LABEL}) {only}"} for c in group["promql_expr_test"]]
+    return {**file, "tests": [{**group, "name": name, "promql_expr_test": checks}]}
+
+
+def is_shared(path: str) -> bool:
+    """``path`` is a golden file scenarios share: its name has a dot, which no scenario's can have."""
+    name = path.rpartition("/")[2]
+    return layout.is_golden(path) and name.endswith(".test.yaml") and "." in name.removesuffix(".test.yaml")
+
+
 def joined(texts: list[str]) -> str:
     """One file from the text of each scenario's share (:func:`part`, serialised), in order: the first one's
     header, then every share's input series, then every share's checks."""
@@ -106,7 +121,7 @@ def assemble(files: Iterable[tuple[str, T]]) -> dict[str, T | str]:
     out: dict[str, T | str] = {}
     shares: dict[str, list[str]] = {}
     for path, data in files:
-        if path in PATHS:
+        if is_shared(path):
             if not isinstance(data, str):
                 raise TypeError(f"{path}: a share is joined as text")
             out.setdefault(path, data)  # its place; replaced by the joined text below

@@ -51,7 +51,7 @@ class Emission:
         self._texts: dict[str, str] | None = None
         longest_first = sorted(range(len(self.scenarios)), key=lambda i: -self.scenarios[i].duration)
         forked = jobs > 1 and len(self.scenarios) > 1 and available()
-        fn = functools.partial(_scenario_texts, model, self.scenarios)
+        fn = functools.partial(_scenario_texts, model, self.scenarios, emit.places(self.scenarios, model))
         self._workers = Workers(fn, longest_first, jobs) if forked else None
         self._arrived: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()  # (ok, (i, texts) or the error)
         self._reader = None if self._workers is None else threading.Thread(target=self._read, daemon=True)
@@ -87,7 +87,7 @@ class Emission:
         if self._workers is None:
             for i, s in enumerate(self.scenarios):
                 progress(i, total, s.name)
-                done[i] = _scenario_texts(self.model, self.scenarios, i)
+                done[i] = _scenario_texts(self.model, self.scenarios, emit.places(self.scenarios, self.model), i)
             return done
         while len(done) < total:
             ok, arrived = self._arrived.get()
@@ -108,9 +108,10 @@ class Emission:
             self._workers.close()
 
 
-def _scenario_texts(model: Model, scenarios: list[Scenario], i: int) -> dict[str, str]:
+def _scenario_texts(model: Model, scenarios: list[Scenario], places: dict[str, emit.Place], i: int) -> dict[str, str]:
     """The files' text of the ``i``-th scenario (a worker's task)."""
-    return {path: serialise(path, data) for path, data in emit.scenario_tests(scenarios[i], model, i == 0).items()}
+    s = scenarios[i]
+    return {path: serialise(path, data) for path, data in emit.scenario_tests(s, model, places[s.name]).items()}
 
 
 def texts(model: Model, label: str, jobs: int) -> dict[str, str]:
