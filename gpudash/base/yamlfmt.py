@@ -153,7 +153,7 @@ def _value_into(value, pad: str, lines: list[str], head: str) -> None:
     """Append ``head`` (a key's ``key:`` or a list item's ``-``, at indentation ``pad``) with ``value`` after it,
     and the lines that follow it, to ``lines``: one list for the whole document (a golden file's tens of thousands
     of samples, each a mapping), no list per value."""
-    kind = type(value)
+    kind: type = type(value)
     if kind is str:  # the most common values first: what the general checks below do for them
         text = _block(value, pad) if "\n" in value else _scalar_text(str, value)
         lines.append(f"{head} {text}")
