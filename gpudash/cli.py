@@ -9,7 +9,7 @@ import importlib
 import os
 import sys
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from gpudash.base.errors import GpudashError
 from gpudash.base.layout import DEFAULT_OUTPUT
@@ -217,7 +217,11 @@ def cmd_init(args) -> int:
     return 0
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; ``argv``: the arguments it will parse. When they name one of this module's
+    commands (render, validate, test, ...), the other modules' commands (:data:`EXTERNAL_COMMANDS`) are listed
+    without their options: their modules and what they import (doctor's checks, http, ssl, email: a tenth of a
+    second, compiled where there is no bytecode) are not loaded before every render."""
     from importlib.metadata import version
 
     parser = argparse.ArgumentParser(prog="gpudash", description="GPU metering and billing as code.")
@@ -252,16 +256,20 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-j", "--jobs", type=int, default=None, help="parallel promtool runs (default: CPU count)")
     p.set_defaults(func=cmd_test)
     command("schema").set_defaults(func=cmd_schema)
+    named = next((a for a in argv if not a.startswith("-")), None) if argv is not None else None
+    own = named in sub.choices
     for name, module in EXTERNAL_COMMANDS.items():
-        mod = importlib.import_module(module)
         p = command(name)
-        mod.add_arguments(p)
-        p.set_defaults(func=mod.run)
+        if not own:
+            mod = importlib.import_module(module)
+            mod.add_arguments(p)
+            p.set_defaults(func=mod.run)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = _parser(argv).parse_args(argv)
     try:
         code = args.func(args)
         sys.stdout.flush()  # output smaller than the buffer meets a closed pipe here, not at interpreter exit

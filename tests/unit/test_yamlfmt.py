@@ -70,3 +70,11 @@ def test_a_dashboard_is_a_literal_block_taken_without_parsing():
                       indent=2) + "\n"
     assert yamlfmt._plain_lines(text)
     assert _back({"k": text}) == {"k": text}
+
+
+def test_a_literal_block_taken_without_parsing_holds_printable_ascii_lines_only():
+    """Every ASCII character: inside a line, taken as ``str.isprintable`` says (a control character or DEL is not:
+    the block is then parsed back or quoted); "\\n" breaks the line."""
+    for c in map(chr, range(128)):
+        assert yamlfmt._plain_lines(f"a{c}b\n") == (c.isprintable() or c == "\n"), repr(c)
+    assert not yamlfmt._plain_lines("é\n")
