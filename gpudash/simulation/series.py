@@ -312,8 +312,22 @@ def _ksm_up(scenario: Scenario, model: Model) -> dict[Labels, list]:
             for i in instances}
 
 
-def synthesise(scenario: Scenario, model: Model, cluster: str) -> list[dict[str, str]]:
-    """promtool ``input_series`` of one cluster of the scenario (1m interval, minutes 0..duration)."""
+def synthesise(scenario: Scenario, model: Model, cluster: str, until: int | None = None) -> list[dict[str, str]]:
+    """promtool ``input_series`` of one cluster of the scenario (1m interval, minutes 0..duration, or ..``until``)."""
+    return input_series(synthesised(scenario, model, cluster), until)
+
+
+def input_series(named: list[tuple[str, list]], until: int | None = None) -> list[dict[str, str]]:
+    """promtool ``input_series`` of (series, per-minute samples), up to minute ``until`` (None: all): a test that
+    checks nothing later needs no later sample (promtool loads each step's samples as it reaches it,
+    prometheus/prometheus cmd/promtool/unittest.go ``WithSamplesTill``), and each one costs every later step."""
+    end = None if until is None else until + 1
+    return [{"series": name, "values": notation(v[:end])} for name, v in named]
+
+
+def synthesised(scenario: Scenario, model: Model, cluster: str) -> list[tuple[str, list]]:
+    """(series, per-minute samples: a number, None where no scrape stored one, "stale") of one cluster of the
+    scenario, minutes 0..duration."""
     minutes = range(scenario.duration + 1)
     ksm_exp = _ksm_expositions(scenario, model, cluster)
     held, changes = assignments(scenario), {0, *power_changes(scenario)}
@@ -328,7 +342,7 @@ def synthesise(scenario: Scenario, model: Model, cluster: str) -> list[dict[str,
         exposed.update({k: v[m] for k, v in counters.items()})
     stored = {**scrape(ksm_exp, scenario.scrape_outcomes("ksm")),
               **scrape(gpu_exp, scenario.scrape_outcomes(EXPORTERS)), **_ksm_up(scenario, model)}
-    return [{"series": name, "values": notation(v)} for name, v in by_name(stored)]
+    return by_name(stored)
 
 
 # --- the spoke tier ------------------------------------------------------------------------------------------

@@ -73,7 +73,7 @@ from gpudash.simulation.pushes import (
 )
 from gpudash.simulation.reference import Reference, period_start
 from gpudash.simulation.scenario import push_rules
-from gpudash.simulation.series import local_key, synthesise, tier_recorded
+from gpudash.simulation.series import input_series, local_key, synthesised, tier_recorded
 
 SPOKE_RULES = layout.from_tests(layout.SPOKE_RULES)
 HUB_RULES = layout.from_tests(layout.HUB_RULES)
@@ -486,7 +486,7 @@ def _every_series_checks(ref: Reference, model: Model, minute: int) -> list[dict
 
 
 # --- files -------------------------------------------------------------------------------------------------------
-Spoke = tuple[sc.Scenario, Reference, list]  # a cluster's scenario, reference and raw series (:func:`_one_cluster`)
+Spoke = tuple[sc.Scenario, Reference, list]  # a cluster's scenario, reference, raw samples (:func:`_one_cluster`)
 
 
 def _one_cluster(s: sc.Scenario, model: Model, cluster: str, made: dict[str, Spoke]) -> Spoke:
@@ -496,7 +496,7 @@ def _one_cluster(s: sc.Scenario, model: Model, cluster: str, made: dict[str, Spo
     if cluster not in made:
         local = dataclasses.replace(s, nodes=tuple(n for n in s.nodes if n.cluster == cluster),
                                     pods=tuple(p for p in s.pods if p.cluster == cluster))
-        made[cluster] = (local, Reference(local, model, labelled=False), synthesise(local, model, cluster))
+        made[cluster] = (local, Reference(local, model, labelled=False), synthesised(local, model, cluster))
     return made[cluster]
 
 
@@ -536,7 +536,7 @@ def _spoke_file(s: sc.Scenario, model: Model, spokes: dict[str, Spoke]) -> dict:
                 raise ValueError(f"scenario {s.name}: every_series needs no allocation stopping in the last "
                                  "burn-rate window (the hub reads a pod's last push for 1.5 push intervals)")
             tests += _every_series_checks(ref, model, last)
-        inputs = raw + (tier_recorded(ref) if model.billing.tier else [])
+        inputs = input_series(raw) + (tier_recorded(ref) if model.billing.tier else [])
         groups.append({"name": f"{s.name} [{cluster}]: {s.protects}", "interval": "1m",
                        "input_series": inputs, "promql_expr_test": tests})
     return {**_spoke_rules(step, hub_side), "tests": groups}
@@ -561,7 +561,8 @@ def _spoke_rules(step: int, hub: bool = True) -> dict:
 
 
 def _tier_file(s: sc.Scenario, model: Model, spokes: dict[str, Spoke]) -> dict:
-    """The spoke tier's group alone, every ``billing.resolution``, on the spoke file's raw series: at every step the
+    """The spoke tier's group alone, every ``billing.resolution``, on the spoke file's raw series up to its last check
+    (:func:`series.input_series`: in a group of every scenario, later samples cost every step): at every step the
     reference says the tier records, each tier series equals the reference's (so the samples the spoke file takes
     as input are the ones the tier's rules write). At a step the tier misses (``tier_missed``) or where a rule
     fails (``tier_rule_failed``: promtool stops at a rule error, prometheus/prometheus cmd/promtool/unittest.go, so
@@ -586,7 +587,7 @@ def _tier_file(s: sc.Scenario, model: Model, spokes: dict[str, Spoke]) -> dict:
             if model.energy.metered:
                 tests.append(_check(names.TIER_ENERGY, m, _local(ref.step_energy(m)), ("namespace",)))
         groups.append({"name": f"{s.name} [{cluster}, spoke tier]: {s.protects}", "interval": "1m",
-                       "input_series": raw, "promql_expr_test": tests})
+                       "input_series": input_series(raw, _tier_horizon(s)), "promql_expr_test": tests})
     return {"rule_files": [TIER_RULES], "evaluation_interval": q.duration(model.billing.resolution),
             "group_eval_order": [spoke_tier.GROUP], "tests": groups}
 
