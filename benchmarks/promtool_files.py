@@ -27,7 +27,7 @@ def kind(name: str) -> str:
     if name in shared:
         return shared[name]
     for k in layout.GOLDEN_KINDS[1:]:
-        if name.startswith("golden-") and name.endswith(f"-{k}.test.yaml"):
+        if name.startswith("golden-") and name.endswith((f"-{k}.test.yaml", f".{k}.test.yaml")):  # own or a pair's
             return k
     return "spoke" if name.startswith("golden-") else "alerts"
 

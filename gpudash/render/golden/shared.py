@@ -1,12 +1,13 @@
-"""The golden test files every scenario shares: each scenario's spoke-tier checks, and the spoke checks of those
-that evaluate the spoke rules alone, are one promtool test group per kind (:func:`gpudash.base.layout.golden_shared`).
+"""The golden test files scenarios share: each scenario's spoke-tier checks, and the spoke checks of those that
+evaluate the spoke rules alone, are one promtool test group per kind (:func:`gpudash.base.layout.golden_shared`);
+the settled checks of single-cluster scenarios pair up, one per model cluster (:func:`on_cluster`).
 
 Why one group: promtool evaluates every rule of a group at every step from 0 to its last check and prints and
 parses each rule's text again at each evaluation (prometheus/prometheus v2.42.0 and v3.5.3
 cmd/promtool/unittest.go ``testGroup.test``, rules/recording.go ``RecordingRule.Eval``: ``query(ctx,
 rule.vector.String(), ts)``), so the cost of a group is its steps times the rules' text, whatever few series a
 scenario holds. Separate, the 42 tier groups of the example took 42 CPU s and the 44 spoke groups 28 s; shared,
-11 s and 3 s (benchmarks/RESULTS.md section 9).
+10 s and 3 s (benchmarks/suite_times.md section 16).
 
 How the scenarios stay apart: each one's series carry ``cluster="<scenario>/<cluster>"`` (:func:`scope`), which
 every spoke and spoke-tier rule keeps in its groupings and joins, and each check selects its scenario's series
