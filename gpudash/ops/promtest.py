@@ -6,7 +6,7 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -108,12 +108,13 @@ def run_batch(paths: list[Path], promtool: str = "promtool") -> list[Result]:
             for p, c, ok in zip(paths, costs, verdicts)]
 
 
-def _batches(files: list[Path], count: int) -> list[list[Path]]:
-    """``files`` in at most ``count`` batches of about equal estimated cost (:func:`cost`; the dearest first into the
-    cheapest batch)."""
+def _batches(files: list[Path], count: int, weight: Callable[[Path], float] | None = None) -> list[list[Path]]:
+    """``files`` in at most ``count`` batches of about equal ``weight`` (default :func:`cost`; the dearest first
+    into the cheapest batch)."""
+    weight = weight or cost
     batches: list[list[Path]] = [[] for _ in range(min(count, len(files)))]
     costs = [0.0] * len(batches)
-    for f, c in sorted(((f, cost(f)) for f in files), key=lambda fc: -fc[1]):
+    for f, c in sorted(((f, weight(f)) for f in files), key=lambda fc: -fc[1]):
         i = costs.index(min(costs))
         batches[i].append(f)
         costs[i] += c
@@ -160,7 +161,9 @@ def run_promtool_tests(directory, jobs: int | None = None, promtool: str = "prom
     order. ``progress(done, total, what)`` is told of each file finished."""
     files = test_files(directory)
     workers = jobs or os.cpu_count() or 1
-    batches = sorted(_batches(files, workers * BATCHES_PER_JOB), key=lambda b: -sum(map(cost, b)))
+    weights = {f: cost(f) for f in files}  # each file read once
+    batches = sorted(_batches(files, workers * BATCHES_PER_JOB, weights.__getitem__),
+                     key=lambda b: -sum(map(weights.__getitem__, b)))
     results: list[Result] = []
     with ThreadPoolExecutor(max_workers=workers) as pool:
         for batch in pool.map(lambda b: run_batch(b, promtool), batches):

@@ -182,7 +182,7 @@ def scenario_tests(s: sc.Scenario, model: Model, place: Place = Place()) -> dict
     files = {}
     for path, kind in _outputs(s, model, place):
         if kind == "settled" and place.pair:
-            files[path] = _paired_settled(s, model, place.pair)
+            files[path] = _paired_settled(s, model, place.pair, ref)
             continue
         data = _file(kind, s, model, ref, spokes)
         if path in shared.PATHS:
@@ -194,12 +194,12 @@ def scenario_tests(s: sc.Scenario, model: Model, place: Place = Place()) -> dict
     return files
 
 
-def _paired_settled(s: sc.Scenario, model: Model, pair: tuple[str, ...]) -> dict:
-    """``s``'s share of its pair's settled file: the second of the pair moved to the model's second cluster, each
-    one's checks limited to its cluster (:func:`shared.on_cluster`)."""
+def _paired_settled(s: sc.Scenario, model: Model, pair: tuple[str, ...], ref: Reference) -> dict:
+    """``s``'s share of its pair's settled file (``ref``: its reference where it is): the second of the pair moved
+    to the model's second cluster, each one's checks limited to its cluster (:func:`shared.on_cluster`)."""
     cluster = model.clusters[pair.index(s.name)]
     moved = s if cluster == s.clusters[0] else _moved(s, cluster)
-    data = _settled_file(moved, model, Reference(moved, model), clusters=(cluster,))
+    data = _settled_file(moved, model, ref if moved is s else Reference(moved, model), clusters=(cluster,))
     return shared.on_cluster(data, cluster, f"{' and '.join(pair)} [settled on the hub, each on its own cluster]")
 
 
