@@ -312,9 +312,9 @@ def _ksm_up(scenario: Scenario, model: Model) -> dict[Labels, list]:
             for i in instances}
 
 
-def synthesise(scenario: Scenario, model: Model, cluster: str, until: int | None = None) -> list[dict[str, str]]:
-    """promtool ``input_series`` of one cluster of the scenario (1m interval, minutes 0..duration, or ..``until``)."""
-    return input_series(synthesised(scenario, model, cluster), until)
+def synthesise(scenario: Scenario, model: Model, cluster: str) -> list[dict[str, str]]:
+    """promtool ``input_series`` of one cluster of the scenario (1m interval, minutes 0..duration)."""
+    return input_series(synthesised(scenario, model, cluster))
 
 
 def input_series(named: list[tuple[str, list]], until: int | None = None) -> list[dict[str, str]]:

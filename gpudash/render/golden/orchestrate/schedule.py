@@ -51,7 +51,8 @@ class Emission:
         self._texts: dict[str, str] | None = None
         longest_first = sorted(range(len(self.scenarios)), key=lambda i: -self.scenarios[i].duration)
         forked = jobs > 1 and len(self.scenarios) > 1 and available()
-        fn = functools.partial(_scenario_texts, model, self.scenarios, emit.places(self.scenarios, model))
+        self.places = emit.places(self.scenarios, model)
+        fn = functools.partial(_scenario_texts, model, self.scenarios, self.places)
         self._workers = Workers(fn, longest_first, jobs) if forked else None
         self._arrived: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()  # (ok, (i, texts) or the error)
         self._reader = None if self._workers is None else threading.Thread(target=self._read, daemon=True)
@@ -87,7 +88,7 @@ class Emission:
         if self._workers is None:
             for i, s in enumerate(self.scenarios):
                 progress(i, total, s.name)
-                done[i] = _scenario_texts(self.model, self.scenarios, emit.places(self.scenarios, self.model), i)
+                done[i] = _scenario_texts(self.model, self.scenarios, self.places, i)
             return done
         while len(done) < total:
             ok, arrived = self._arrived.get()
