@@ -71,12 +71,24 @@ def render_with_scenarios(model, out: Path, scenarios) -> Path:
     from gpudash.render import writer
     from gpudash.render.golden import emit
 
-    folder = out / "scenarios"
+    folder = scenario_folder(out / "render")
     folder.mkdir(parents=True)
     for name in scenarios:
         (folder / f"{name}.yaml").write_text((emit.SCENARIO_DIR / f"{name}.yaml").read_text())
     writer.apply(writer.plan(out / "render", {**generate_without_golden(model), **emit.emit_tests(model, folder)}))
     return out / "render"
+
+
+def scenario_folder(render: Path) -> Path:
+    """The catalogue folder :func:`render_with_scenarios` rendered ``render`` from (beside it)."""
+    return render.parent / "scenarios"
+
+
+def golden_kind(test: str, default: str) -> tuple[str, str]:
+    """(scenario, kind) of a golden test as the mutation tables name it: ``<scenario>-settled`` or
+    ``<scenario>-hub``, else a scenario's checks of kind ``default``."""
+    name, _, kind = test.rpartition("-")
+    return (name, kind) if kind in ("settled", "hub") else (test, default)
 
 
 def golden_share(model, scenario: str, kind: str, first: bool = False) -> tuple[str, str]:

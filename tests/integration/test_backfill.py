@@ -21,7 +21,7 @@ from gpudash.promql import calendar, read
 from gpudash.render import writer
 from gpudash.render.golden import emit
 from gpudash.render.rules import hub, spoke
-from tests.conftest import generate_without_golden, load_yaml, render_with_scenarios
+from tests.conftest import generate_without_golden, golden_kind, render_with_scenarios, scenario_folder
 from tests.unit.test_mco_settings import example
 
 OUTAGES = ("outage-cluster-1h", "outage-cluster-3h", "outage-hub-25h", "outage-hub-23h-month-end")
@@ -136,23 +136,10 @@ def test_a_wrong_settling_fails_a_golden_test(model, small, tmp_path, monkeypatc
     rules = (layout.SPOKE_TIER_RULES, layout.SPOKE_RULES, layout.HUB_RULES)
     writer.apply(writer.plan(tmp_path, {p: files[p] for p in rules}))
     (tmp_path / layout.TESTS).mkdir()
-    name = _file(test, small)
+    name = emit.file_of(*golden_kind(test, "spoke"), model, scenario_folder(small)).rpartition("/")[2]
     shutil.copy(small / layout.TESTS / name, tmp_path / layout.TESTS / name)
     result = run_file(tmp_path / layout.TESTS / name)
     assert not result.ok, f"{mutation}: {test} still passes"
-
-
-def _file(test: str, render) -> str:
-    """The file of ``render``'s index holding a scenario's push-path or settled test (``<scenario>-hub``,
-    ``-settled``), else its spoke checks (maybe in a file scenarios share)."""
-    name, _, kind = test.rpartition("-")
-    if kind not in ("hub", "settled"):
-        name, kind = test, "spoke"
-    files = load_yaml(render / layout.GOLDEN_INDEX)["scenarios"][name]["files"]
-    ends = {"hub": "-hub.test.yaml", "settled": "settled.test.yaml"}.get(kind)
-    (found,) = [f for f in files if (f.endswith(ends) if ends else not f.endswith(("hub.test.yaml", "settled.test.yaml",
-                                                                                   "tier.test.yaml")))]
-    return found
 
 
 def test_without_backfill_there_is_no_lag():

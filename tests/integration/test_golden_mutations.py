@@ -11,7 +11,7 @@ from gpudash.ops.promtest import run_promtool_tests
 from gpudash.promql import build as q
 from gpudash.promql import calendar
 from gpudash.render.golden import emit, shared
-from tests.conftest import golden_share
+from tests.conftest import golden_kind, golden_share
 from tests.integration.test_hub_settle_restart import write_restart_test
 
 SPOKE = layout.SPOKE_RULES
@@ -106,9 +106,10 @@ def test_mutation_is_caught(rendered, tmp_path, example_model, name, toolset):
         if callable(s):  # a test file written for the mutation, not a scenario's
             s(tmp_path / layout.TESTS, example_model)
             continue
-        kind, path = _file(s, rule_file, example_model)
+        scenario, kind = golden_kind(s, "tier" if rule_file == TIER else "spoke")
+        path = emit.file_of(scenario, kind, example_model)
         if shared.is_shared(path):  # the scenario's share of a file scenarios share, as the render joins it
-            share = golden_share(example_model, s.removesuffix(f"-{kind}"), kind)
+            share = golden_share(example_model, scenario, kind)
             (tmp_path / share[0]).write_text(share[1])
             wanted.append((share[0].rpartition("/")[2], f'cluster="{s}/' if path in shared.PATHS else ""))
         else:
@@ -121,12 +122,3 @@ def test_mutation_is_caught(rendered, tmp_path, example_model, name, toolset):
     assert not wanted or any(f in failed and label in failed[f] for f, label in wanted), \
         f"mutation {name!r}: caught, but not by the checks of {scenarios}"
 
-
-def _file(scenario: str, rule_file: str, model) -> tuple[str, str]:
-    """(kind, path) of the golden checks of ``scenario`` a mutation of ``rule_file`` is caught in: a settled or
-    push-path test where the name says so (``<scenario>-settled``), else its tier or spoke checks (in a file
-    scenarios share, or its own)."""
-    name, _, kind = scenario.rpartition("-")
-    if kind not in ("settled", "hub"):
-        name, kind = scenario, "tier" if rule_file == TIER else "spoke"
-    return kind, emit.file_of(name, kind, model)
