@@ -21,15 +21,8 @@ from gpudash.ops.promtest import test_files  # noqa: E402
 
 
 def kind(name: str) -> str:
-    """A test file's kind: a golden kind (:data:`gpudash.base.layout.GOLDEN_KINDS`, by its name: a shared file's
-    own, gpudash.render.golden.shared) or "alerts"."""
-    shared = {layout.golden_shared(k).rpartition("/")[2]: k for k in layout.GOLDEN_KINDS[:2]}
-    if name in shared:
-        return shared[name]
-    for k in layout.GOLDEN_KINDS[1:]:
-        if name.startswith("golden-") and name.endswith((f"-{k}.test.yaml", f".{k}.test.yaml")):  # own or a pair's
-            return k
-    return "spoke" if name.startswith("golden-") else "alerts"
+    """A test file's kind: a golden kind (:func:`gpudash.base.layout.golden_kind_of`) or "alerts"."""
+    return layout.golden_kind_of(name) if name.startswith("golden-") else "alerts"
 
 
 def cpu_seconds(path: Path, promtool: str = "promtool") -> tuple[float, float, bool]:

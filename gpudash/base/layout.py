@@ -165,9 +165,20 @@ def golden_shared(kind: str) -> str:
     return f"{TESTS}/golden-scenarios.{kind}.test.yaml"
 
 
-def golden_pair(first: str, second: str) -> str:
-    """The settled test file two scenarios share, each on its own cluster (gpudash.render.golden.shared)."""
-    return f"{TESTS}/golden-{first}.{second}.settled.test.yaml"
+def golden_pair(first: str, second: str, kind: str = "settled") -> str:
+    """The test file of ``kind`` (settled or hub) two scenarios share, each on its own cluster
+    (gpudash.render.golden.shared)."""
+    return f"{TESTS}/golden-{first}.{second}.{kind}.test.yaml"
+
+
+def golden_kind_of(path: str) -> str:
+    """The kind (:data:`GOLDEN_KINDS`) of the golden test file at ``path`` (:func:`golden_test`,
+    :func:`golden_shared` or :func:`golden_pair`)."""
+    name = path.rpartition("/")[2].removesuffix(".test.yaml")
+    for kind in GOLDEN_KINDS[1:]:
+        if name.endswith((f"-{kind}", f".{kind}")):
+            return kind
+    return "spoke"
 
 
 def is_golden(path: str) -> bool:

@@ -270,7 +270,8 @@ def minutes(value) -> int:
     return (d * 24 + h) * 60 + m
 
 
-NAME = re.compile(r"[a-z0-9][a-z0-9-]*")  # a scenario's name: it names its test files (gpudash.base.layout)
+# a scenario's name: it names its test files (gpudash.base.layout), so no kind's suffix ends it
+NAME = re.compile(r"(?![a-z0-9-]*-(?:tier|hub|settled)$)[a-z0-9][a-z0-9-]*")
 
 
 def load_files(directory: Path) -> list[dict]:
@@ -286,8 +287,8 @@ def load(model: Model, directory: Path) -> tuple[list[Scenario], dict[str, str]]
     runnable, skipped = [], {}
     for raw in load_files(directory):
         if not isinstance(raw.get("name"), str) or not NAME.fullmatch(raw["name"]):
-            raise ValueError(f"scenario {raw.get('name')!r}: a name is lower-case letters, digits and dashes (it "
-                             "names its test files)")
+            raise ValueError(f"scenario {raw.get('name')!r}: a name is lower-case letters, digits and dashes, not "
+                             "ending in -tier, -hub or -settled (it names its test files)")
         try:
             runnable.append(resolve(raw, model))
         except Skip as why:

@@ -1,7 +1,7 @@
 """Late hours (issue 30): with ``billing.backfill_hours`` N (24 by default with the spoke tier) every push carries the
 hourly figures of the previous hour and the N before it, and the hub settles each hour once, N + 1 hours after it
-ends. The golden outage scenarios (one cluster for 1 h and 3 h, every cluster for 25 h and for 23 h across a month
-boundary) are the bundled example's, which the golden suite runs on both Prometheus versions against the reference
+ends. The golden outage scenarios (one cluster for 1 h, 3 h and 23 h across a month boundary, every cluster for
+25 h) are the bundled example's, which the golden suite runs on both Prometheus versions against the reference
 model, and deliberate rule mistakes (an hour taken from the last lag only, taken twice, a lost hour not shown, lags
 one hour off) each fail one of them."""
 import re
@@ -24,7 +24,7 @@ from gpudash.render.rules import hub, spoke
 from tests.conftest import generate_without_golden, golden_kind, render_with_scenarios, scenario_folder
 from tests.unit.test_mco_settings import example
 
-OUTAGES = ("outage-cluster-1h", "outage-cluster-3h", "outage-hub-25h", "outage-hub-23h-month-end")
+OUTAGES = ("outage-cluster-1h", "outage-cluster-3h", "outage-hub-25h", "outage-cluster-23h-month-end")
 # every lag of every hourly spoke rule (a spoke file and its tier file), then the push path's outages
 SCENARIOS = ("backfill-lags", *OUTAGES)
 HOURLY = (names.HOURLY_GPU_HOURS, names.STEPS_OBSERVED, names.NODE_ACTIVE_GPUS_MAX, names.HOURLY_ENERGY)

@@ -169,7 +169,7 @@ def test_the_tier_changes_no_expected_figure(example_model):
     tier_only = {s.name for s in sc.load(tier_model, emit.SCENARIO_DIR)[0]
                  if any(f.kind in sc.TIER_FAULTS for f in s.faults)}
     assert tier_only >= {"spoke-tier-missed", "tier-rule-failed"}, tier_only
-    spoke_files = [p for p in plain if p != layout.GOLDEN_INDEX and not p.endswith("-hub.test.yaml")]
+    spoke_files = [p for p in plain if p != layout.GOLDEN_INDEX and layout.golden_kind_of(p) != "hub"]
     collector_only = {s.name for s in sc.load(tier_model, emit.SCENARIO_DIR)[0]
                       if s.faults and all(f.kind in emit.COLLECTOR_FAULTS for f in s.faults)}
     assert collector_only and {layout.golden_test(n) for n in collector_only} < set(spoke_files)
@@ -183,7 +183,7 @@ def test_the_tier_changes_no_expected_figure(example_model):
     for path, data in plain.items():
         if path == layout.GOLDEN_INDEX:
             continue
-        if path.endswith("-hub.test.yaml"):
+        if layout.golden_kind_of(path) == "hub":
             assert tier[path] == data, path
             continue
         assert {k: v for k, v in tier[path].items() if k != "tests"} == {k: v for k, v in data.items() if k != "tests"}

@@ -91,9 +91,51 @@ def test_assemble_joins_the_shares_where_the_first_was_and_keeps_every_other_fil
 
 
 def test_no_scenario_s_own_file_can_be_named_like_a_shared_one(tmp_path, example_model):
-    """A shared file's name has a dot; a scenario's name (which names its own files) cannot."""
+    """A shared file's name has a dot; a scenario's name (which names its own files) cannot, nor end as the
+    name of another scenario's file of another kind does."""
     assert all(layout.is_golden(path) and "." in path.removeprefix(f"{layout.TESTS}/golden-").removesuffix(
         ".test.yaml") for path in shared.PATHS)
-    (tmp_path / "x.yaml").write_text("name: scenarios.tier\nprotects: x\nduration: 1h\npods: []\n")
-    with pytest.raises(ValueError, match="lower-case letters, digits and dashes"):
-        sc.load(example_model, tmp_path)
+    for name in ("scenarios.tier", "a.b", "x-hub", "x-settled", "x-tier"):  # a shared file's; another one's kind
+        (tmp_path / "x.yaml").write_text(f"name: {name}\nprotects: x\nduration: 1h\npods: []\n")
+        with pytest.raises(ValueError, match="lower-case letters, digits and dashes, not ending in"):
+            sc.load(example_model, tmp_path)
+    assert layout.golden_kind_of(layout.golden_pair("a", "b", "hub")) == "hub"
+
+
+def _settled(*checks: str) -> dict:
+    return {**HEADER, "tests": [{"name": "s", "interval": "1m", "input_series": [],
+                                 "promql_expr_test": [{"expr": c, "eval_time": "1h", "exp_samples": []}
+                                                      for c in checks]}]}
+
+
+def test_a_paired_share_limits_every_check_to_its_cluster():
+    ptd = 'sum by (namespace) (a:gpudash_ptd:x{cluster="west"})'
+    (group,) = shared.on_cluster(_settled("a:gpudash_x:y != 0", ptd), "west", "a and b")["tests"]
+    first, own = (c["expr"] for c in group["promql_expr_test"])
+    assert group["name"] == "a and b" and own == ptd  # a check without the label selects the cluster itself
+    assert first == '(a:gpudash_x:y != 0) and on (cluster) label_replace(vector(1), "cluster", "west", "", "")'
+    for wrong in ("sum by (namespace) (a:gpudash_ptd:x)", 'sum without (cluster) (a:gpudash_ptd:x{cluster="east"})'):
+        with pytest.raises(ValueError, match="reads every cluster"):  # it would read the other scenario's figures
+            shared.on_cluster(_settled(wrong), "west", "a and b")
+
+
+def test_scenarios_pair_where_their_files_take_as_long(example_model):
+    """The two month-long push-path scenarios share one file (promtool evaluates it for one month, not two); a pair
+    is two single-cluster scenarios pushing as often; a model of one cluster pairs none."""
+    from gpudash.model import model_from_dict
+    from gpudash.render.golden import emit
+    from gpudash.simulation.pushes import push_interval
+    from tests.unit.test_mco_settings import example
+
+    scenarios = emit.catalogue(example_model)[0]
+    by_name = {s.name: s for s in scenarios}
+    where = emit.places(scenarios, example_model)
+    month = ("outage-cluster-23h-month-end", "month-boundary")
+    assert where["month-boundary"].hub_pair == where[month[0]].hub_pair == month
+    assert emit.file_of("month-boundary", "hub", example_model) == layout.golden_pair(*month, "hub")
+    for kind in ("settled", "hub"):
+        pairs = {p.pair_of(kind) for p in where.values()} - {()}
+        assert pairs and all(len(by_name[n].clusters) == 1 for p in pairs for n in p), kind
+        assert all(len({push_interval(by_name[n], example_model) for n in p}) == 1 for p in pairs), kind
+    one = model_from_dict(example(clusters=["prod-east"], **{"energy.clusters": {}}))
+    assert not any(p.pair or p.hub_pair for p in emit.places(emit.catalogue(one)[0], one).values())

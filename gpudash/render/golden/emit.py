@@ -29,8 +29,9 @@ Per scenario up to three files (plain data; the writer serialises them):
 The tier checks of every scenario, and the spoke checks of those whose spoke file has no hub rules
 (:func:`_hub_side`), are one test group in one file per kind (:mod:`gpudash.render.golden.shared`: promtool's cost
 is a group's steps times its rules' text, so one group of every scenario costs little more than the longest alone).
-The single-cluster scenarios' settled checks pair up (:func:`places`): the hub rules know the model's clusters, so
-the second of a pair moves to the model's second cluster, and each one's checks are limited to its own.
+The single-cluster scenarios' settled and push-path checks pair up (:func:`places`; in
+``tests/golden-<a>.<b>.<kind>.test.yaml``): the hub rules know the model's clusters, so the second of a pair moves
+to the model's second cluster, and each one's checks are limited to its own.
 
 ``tests/golden/scenarios.yaml`` (:data:`gpudash.base.layout.GOLDEN_INDEX`, where ``promtool test rules tests/*.yaml``
 does not pick it up) indexes the scenarios: what each protects, its files, or why it was skipped.
@@ -110,24 +111,45 @@ def _beyond_the_spoke(s: sc.Scenario) -> bool:
 class Place:
     """Where a scenario's checks go beside the others' (:func:`places`): ``first``, the catalogue's first (its
     shares unlabelled, :func:`shared.scope`); ``pair``, the two scenarios whose settled checks share a file, each
-    on its own model cluster, in order (empty: a file of its own)."""
+    on its own model cluster, in order (empty: a file of its own); ``hub_pair``, the same for push-path checks."""
 
     first: bool = False
     pair: tuple[str, ...] = ()
+    hub_pair: tuple[str, ...] = ()
+
+    def pair_of(self, kind: str) -> tuple[str, ...]:
+        """The pair whose file holds this scenario's checks of ``kind`` (empty: none)."""
+        return {"settled": self.pair, "hub": self.hub_pair}.get(kind, ())
 
 
 def places(scenarios: list[sc.Scenario], model: Model) -> dict[str, Place]:
-    """Each scenario's :class:`Place`: the single-cluster scenarios that settle pair up in the catalogue's order
-    (the second of a pair moves to the model's second cluster); a model of one cluster pairs none."""
-    settling = [s.name for s in scenarios if _settles(s, model) and len(s.clusters) == 1]
-    if len(model.clusters) < 2:
-        settling = []
-    pairs = {n: tuple(settling[i - i % 2:i - i % 2 + 2]) for i, n in enumerate(settling)}
-    return {s.name: Place(i == 0, p if len(p := pairs.get(s.name, ())) == 2 else ()) for i, s in enumerate(scenarios)}
+    """Each scenario's :class:`Place`, on a model of two clusters or more (one pairs none). Single-cluster scenarios
+    pair up, the second of a pair moved to the model's second cluster: those that settle in the catalogue's order;
+    those with push-path checks among the ones pushing as often, longest first, so that a pair's two scenarios last
+    about as long (promtool evaluates a file's rules up to its last check: a month-long scenario paired with a
+    short one would cost the short one nothing, but two month-long ones paired cost one)."""
+    single = [s for s in scenarios if len(s.clusters) == 1] if len(model.clusters) > 1 else []
+    settled = _pairs_in([s.name for s in single if _settles(s, model)])
+    pushing = sorted((s for s in single if _pushes(s)), key=lambda s: (push_interval(s, model), -s.duration))
+    hub: dict[str, tuple[str, ...]] = {}
+    for step in dict.fromkeys(push_interval(s, model) for s in pushing):
+        hub.update(_pairs_in([s.name for s in pushing if push_interval(s, model) == step]))
+    return {s.name: Place(i == 0, settled.get(s.name, ()), hub.get(s.name, ())) for i, s in enumerate(scenarios)}
+
+
+def _pairs_in(names_: list[str]) -> dict[str, tuple[str, ...]]:
+    """{name: its pair}, the names paired in order (an odd last one: none)."""
+    pairs = {n: tuple(names_[i - i % 2:i - i % 2 + 2]) for i, n in enumerate(names_)}
+    return {n: p for n, p in pairs.items() if len(p) == 2}
 
 
 def _settles(s: sc.Scenario, model: Model) -> bool:
     return bool(model.billing.backfill_hours) and not s.hub_only and s.duration >= 60
+
+
+def _pushes(s: sc.Scenario) -> bool:
+    """``s`` has push-path checks (a hub file)."""
+    return s.hub_only or len(s.clusters) > 1 or any(s.faults_of(k) for k in PUSH_FAULTS)
 
 
 def _outputs(s: sc.Scenario, model: Model, place: Place = Place()) -> list[tuple[str, str]]:
@@ -135,7 +157,7 @@ def _outputs(s: sc.Scenario, model: Model, place: Place = Place()) -> list[tuple
     kinds = [] if s.hub_only else ["spoke"]
     if model.billing.tier and not s.hub_only and not (s.faults and _beyond_the_spoke(s)):
         kinds.append("tier")
-    if s.hub_only or len(s.clusters) > 1 or any(s.faults_of(k) for k in PUSH_FAULTS):
+    if _pushes(s):
         kinds.append("hub")
     if _settles(s, model):
         kinds.append("settled")
@@ -144,12 +166,13 @@ def _outputs(s: sc.Scenario, model: Model, place: Place = Place()) -> list[tuple
 
 def _path(s: sc.Scenario, kind: str, model: Model, place: Place) -> str:
     """Where ``s``'s checks of ``kind`` go: the file every scenario shares (:mod:`.shared`: its tier checks, and its
-    spoke checks where the spoke file evaluates the spoke rules alone, :func:`_hub_side`), its pair's settled file,
-    or its own."""
+    spoke checks where the spoke file evaluates the spoke rules alone, :func:`_hub_side`), its pair's settled or
+    push-path file, or its own."""
     if kind == "tier" or (kind == "spoke" and not _hub_side(s, model)):
         return layout.golden_shared(kind)
-    if kind == "settled" and place.pair:
-        return layout.golden_pair(*place.pair)
+    if place.pair_of(kind):
+        first, second = place.pair_of(kind)
+        return layout.golden_pair(first, second, kind)
     return layout.golden_test(s.name, kind)
 
 
@@ -179,10 +202,11 @@ def scenario_tests(s: sc.Scenario, model: Model, place: Place = Place()) -> dict
     scenarios share (:mod:`.shared`) under that file's path: independent of every other scenario, so they may be
     emitted in any order and in any process. The simulation's caches are cleared after it."""
     ref, spokes = Reference(s, model), {}  # type: tuple[Reference, dict[str, Spoke]]
+    moved: dict[str, tuple[sc.Scenario, Reference]] = {s.clusters[0]: (s, ref)}  # s on a model cluster, once
     files = {}
     for path, kind in _outputs(s, model, place):
-        if kind == "settled" and place.pair:
-            files[path] = _paired_settled(s, model, place.pair, ref)
+        if place.pair_of(kind):
+            files[path] = _paired(kind, s, model, place.pair_of(kind), moved)
             continue
         data = _file(kind, s, model, ref, spokes)
         if path in shared.PATHS:
@@ -194,13 +218,21 @@ def scenario_tests(s: sc.Scenario, model: Model, place: Place = Place()) -> dict
     return files
 
 
-def _paired_settled(s: sc.Scenario, model: Model, pair: tuple[str, ...], ref: Reference) -> dict:
-    """``s``'s share of its pair's settled file (``ref``: its reference where it is): the second of the pair moved
-    to the model's second cluster, each one's checks limited to its cluster (:func:`shared.on_cluster`)."""
+def _paired(kind: str, s: sc.Scenario, model: Model, pair: tuple[str, ...],
+            moved: dict[str, tuple[sc.Scenario, Reference]]) -> dict:
+    """``s``'s share of its pair's file of ``kind`` (settled or hub): the second of the pair moved to the model's
+    second cluster, each one's checks limited to its cluster (:func:`shared.on_cluster`). ``moved``: ``s`` and its
+    reference on each cluster it was put on, kept for its other pair."""
     cluster = model.clusters[pair.index(s.name)]
-    moved = s if cluster == s.clusters[0] else _moved(s, cluster)
-    data = _settled_file(moved, model, ref if moved is s else Reference(moved, model), clusters=(cluster,))
-    return shared.on_cluster(data, cluster, f"{' and '.join(pair)} [settled on the hub, each on its own cluster]")
+    if cluster not in moved:
+        there = _moved(s, cluster)
+        moved[cluster] = (there, Reference(there, model))
+    there, ref = moved[cluster]
+    if kind == "settled":
+        data = _settled_file(there, model, ref, clusters=(cluster,))
+        return shared.on_cluster(data, cluster, f"{' and '.join(pair)} [settled on the hub, each on its own cluster]")
+    data = _hub_file(there, model, ref, only=cluster)
+    return shared.on_cluster(data, cluster, f"{' and '.join(pair)} [push path, each on its own cluster]")
 
 
 def _moved(s: sc.Scenario, cluster: str) -> sc.Scenario:
@@ -415,9 +447,11 @@ def _hub_checks(ref: Reference, minute: int, hub: HubView, cluster_label: bool, 
     ]
 
 
-def _ptd_checks(ref: Reference, model: Model, minute: int, hour_costs=None, cluster_label: bool = True) -> list[dict]:
-    """Period-to-date per cluster and tenant, and the budget thresholds the tenant's total (over clusters) has
-    crossed at ``minute`` (``hour_costs``: :meth:`Reference.period_to_date`'s). Thresholds are read with max."""
+def _ptd_checks(ref: Reference, model: Model, minute: int, hour_costs=None, cluster_label: bool = True,
+                only: str | None = None) -> list[dict]:
+    """Period-to-date per cluster and tenant, and the budget thresholds the tenant's total (over clusters; over
+    cluster ``only`` where two scenarios share the file) has crossed at ``minute`` (``hour_costs``:
+    :meth:`Reference.period_to_date`'s). Thresholds are read with max."""
     tenants = {t.namespace: t for t in model.tenants}
     total = ref.period_to_date(minute, hour_costs=hour_costs)
     per_cluster = ref.period_to_date_by_cluster(minute, hour_costs=hour_costs)
@@ -425,7 +459,8 @@ def _ptd_checks(ref: Reference, model: Model, minute: int, hour_costs=None, clus
                if total[ns] >= f * t.budget}
     who = "(namespace, tenant)"
     over = (f"max by (namespace, tenant, threshold) ({names.TENANT_THRESHOLD}) * on {who} group_left () "
-            f"max by {who} ({names.TENANT_BUDGET}) <= on {who} group_left () sum by {who} ({names.TENANT_COST_PTD})")
+            f"max by {who} ({names.TENANT_BUDGET}) <= on {who} group_left () sum by {who} "
+            f"({q.selector(names.TENANT_COST_PTD, *([('cluster', '=', only)] if only else []))})")
     if cluster_label:
         rows = {(c, ns, tenants[ns].name): v for (c, ns), v in per_cluster.items()}
         ptd = _check(names.TENANT_COST_PTD, minute, rows, ("cluster", "namespace", "tenant"))
@@ -603,12 +638,15 @@ def _tier_horizon(s: sc.Scenario) -> int:
     return min(s.duration, max([*events, *(f.at + f.minutes for f in s.faults)], default=0) + TIER_SETTLED)
 
 
-def _hub_file(s: sc.Scenario, model: Model, ref: Reference) -> dict:
+def _hub_file(s: sc.Scenario, model: Model, ref: Reference, only: str | None = None) -> dict:
+    """The push-path checks of ``s``: the hub rules every push interval over what its pushes delivered.
+    ``only``: the cluster whose rows are checked, where two scenarios share the file (else the model's: a cluster
+    nothing delivered has a zero coverage row)."""
     step = push_interval(s, model)
     if s.hub_only and (s.faults_of("mco_jitter") or s.faults_of("mco_straddle")):
         raise ValueError(f"scenario {s.name}: hub_only scenarios are evaluated hourly and need on-time pushes")
     samples = rule_samples(s, model, ref)
-    hub = HubView(ref, samples, model.clusters)
+    hub = HubView(ref, samples, model.clusters if only is None else (only,))
     # per cluster, the minutes its pushes arrived (its live allocation: the burn rate period-to-date extrapolates)
     pushes = {c: {r.t for r in samples if r.kind == "pod_alloc" and (r.clusters is None or c in r.clusters)}
               for c in s.clusters}
@@ -625,7 +663,7 @@ def _hub_file(s: sc.Scenario, model: Model, ref: Reference) -> dict:
     tests = [t for m in checks for t in _hub_checks(ref, m, hub, cluster_label=True, strict=strict)]
     recent = model.billing.mco_interval // 60
     tests += [t for m in checks if _stable(ref, m) and all(any(m - recent <= p <= m for p in pushes[c]) for c in pushes)
-              for t in _ptd_checks(ref, model, m, hour_costs=lambda hour: hub.hour_costs(hour, step))]
+              for t in _ptd_checks(ref, model, m, hour_costs=lambda hour: hub.hour_costs(hour, step), only=only)]
     group = {"name": f"{s.name} [push path]: {s.protects}", "interval": "1m",
              "input_series": pushed(s, model, ref, samples), "promql_expr_test": tests}
     return _hub_rules(f"{step}m", group)

@@ -1,6 +1,6 @@
 """The golden test files scenarios share: each scenario's spoke-tier checks, and the spoke checks of those that
 evaluate the spoke rules alone, are one promtool test group per kind (:func:`gpudash.base.layout.golden_shared`);
-the settled checks of single-cluster scenarios pair up, one per model cluster (:func:`on_cluster`).
+the settled and push-path checks of single-cluster scenarios pair up, one per model cluster (:func:`on_cluster`).
 
 Why one group: promtool evaluates every rule of a group at every step from 0 to its last check and prints and
 parses each rule's text again at each evaluation (prometheus/prometheus v2.42.0 and v3.5.3
@@ -57,11 +57,20 @@ def part(kind: str, groups: list[dict], values: list[str], header: dict) -> dict
 
 
 def on_cluster(file: dict, cluster: str, name: str) -> dict:
-    """A scenario's share of a settled file two scenarios share, each on its own model cluster (their series carry
-    it already): its one group named ``name``, every check's result limited to ``cluster``."""
+    """A scenario's share of a settled or push-path file two scenarios share, each on its own model cluster (their
+    series carry it already): its one group named ``name``, every check's result limited to ``cluster``. A check
+    whose result has no ``cluster`` (a tenant's budget thresholds, summed over clusters) must select ``cluster``
+    itself, or it would read the other scenario's figures."""
     (group,) = file["tests"]
     only = q.label_replace("vector(1)", LABEL, cluster, "", "")
-    checks = [{**c, "expr": f"({c['expr']}) and on ({LABEL}) {only}"} for c in group["promql_expr_test"]]
+    checks = []
+    for c in group["promql_expr_test"]:
+        if not _DROPS_LABEL.search(c["expr"]):
+            checks.append({**c, "expr": f"({c['expr']}) and on ({LABEL}) {only}"})
+        elif q.matchers((LABEL, "=", cluster)) in c["expr"]:
+            checks.append(c)
+        else:
+            raise ValueError(f"a check of a shared file reads every cluster: {c['expr']}")
     return {**file, "tests": [{**group, "name": name, "promql_expr_test": checks}]}
 
 
