@@ -97,13 +97,15 @@ def golden_share(model, scenario: str, kind: str, first: bool = False) -> tuple[
     catalogue's first scenario's, unlabelled)."""
     from gpudash.base import layout
     from gpudash.base.yamlfmt import serialise
-    from gpudash.render.golden import emit
+    from gpudash.render.golden import emit, shared
 
     scenarios = emit.catalogue(model)[0]
     s = next(s for s in scenarios if s.name == scenario)
     path = emit.file_of(scenario, kind, model)
     place = dataclasses.replace(emit.places(scenarios, model)[scenario], first=first)
-    return layout.golden_test(f"{scenario}-share"), serialise(path, emit.scenario_tests(s, model, place)[path])
+    data = emit.scenario_tests(s, model, place)[path]
+    return layout.golden_test(f"{scenario}-share"), serialise(path, shared.merged([data]) if isinstance(
+        data, shared.Share) else data)
 
 
 def load_yaml(source):

@@ -158,16 +158,15 @@ def golden_test(scenario: str, kind: str = "spoke") -> str:
 
 
 def golden_shared(kind: str) -> str:
-    """The one test file every scenario's checks of ``kind`` share (gpudash.render.golden.shared: "spoke" or
-    "tier"); the dot keeps it apart from any scenario's own files (scenario names are letters, digits, dashes)."""
-    if kind not in GOLDEN_KINDS[:2]:
+    """The one test file every scenario's checks of ``kind`` share (gpudash.render.golden.shared: "spoke", "tier" or
+    "settled"); the dot keeps it apart from any scenario's own files (scenario names are letters, digits, dashes)."""
+    if kind not in ("spoke", "tier", "settled"):
         raise ValueError(f"shared golden test kind {kind!r}")
     return f"{TESTS}/golden-scenarios.{kind}.test.yaml"
 
 
-def golden_pair(first: str, second: str, kind: str = "settled") -> str:
-    """The test file of ``kind`` (settled or hub) two scenarios share, each on its own cluster
-    (gpudash.render.golden.shared)."""
+def golden_pair(first: str, second: str, kind: str = "hub") -> str:
+    """The test file of ``kind`` two scenarios share, each on its own cluster (gpudash.render.golden.shared)."""
     return f"{TESTS}/golden-{first}.{second}.{kind}.test.yaml"
 
 

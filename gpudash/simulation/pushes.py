@@ -201,6 +201,16 @@ def pushed(scenario: Scenario, model: Model, ref: Reference,
     return [{"series": name, "values": sparse_notation(v, length)} for name, v in by_name(stored)]
 
 
+def later(stored: dict[Labels, dict[int, float]], minutes: int) -> dict[Labels, dict[int, float]]:
+    """Pushed series (:func:`pushed_samples`) as pushed ``minutes`` (whole hours) later: each sample, and the billed
+    hour's value, its hour's start in seconds."""
+    moved = {}
+    for labels, samples in stored.items():
+        by = minutes * 60 if ("__name__", names.BILLED_HOUR) in labels else 0
+        moved[labels] = {t + minutes: v + by for t, v in samples.items()}
+    return moved
+
+
 _SERIES = {"gpu_hours": names.HOURLY_GPU_HOURS, "node_max": names.NODE_ACTIVE_GPUS_MAX,
            "billed_hour": names.BILLED_HOUR, "steps": names.STEPS_OBSERVED, "pod_alloc": names.POD_ALLOCATED,
            "energy": names.HOURLY_ENERGY}

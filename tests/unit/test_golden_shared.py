@@ -119,9 +119,11 @@ def test_a_paired_share_limits_every_check_to_its_cluster():
             shared.on_cluster(_settled(wrong), "west", "a and b")
 
 
-def test_scenarios_pair_where_their_files_take_as_long(example_model):
+def test_scenarios_share_files_where_they_take_as_long(example_model):
     """The two month-long push-path scenarios share one file (promtool evaluates it for one month, not two); a pair
-    is two single-cluster scenarios pushing as often; a model of one cluster pairs none."""
+    is two single-cluster scenarios pushing as often. The single-cluster scenarios' settled checks share one file,
+    on the first two model clusters in turn, each from the hour the one before it on its cluster ended; a model of
+    one cluster pairs none and runs them one after another."""
     from gpudash.model import model_from_dict
     from gpudash.render.golden import emit
     from gpudash.simulation.pushes import push_interval
@@ -133,9 +135,42 @@ def test_scenarios_pair_where_their_files_take_as_long(example_model):
     month = ("outage-cluster-23h-month-end", "month-boundary")
     assert where["month-boundary"].hub_pair == where[month[0]].hub_pair == month
     assert emit.file_of("month-boundary", "hub", example_model) == layout.golden_pair(*month, "hub")
-    for kind in ("settled", "hub"):
-        pairs = {p.pair_of(kind) for p in where.values()} - {()}
-        assert pairs and all(len(by_name[n].clusters) == 1 for p in pairs for n in p), kind
-        assert all(len({push_interval(by_name[n], example_model) for n in p}) == 1 for p in pairs), kind
+    pairs = {p.hub_pair for p in where.values()} - {()}
+    assert pairs and all(len(by_name[n].clusters) == 1 for p in pairs for n in p)
+    assert all(len({push_interval(by_name[n], example_model) for n in p}) == 1 for p in pairs)
+    _one_after_another(scenarios, where, lanes=2)
     one = model_from_dict(example(clusters=["prod-east"], **{"energy.clusters": {}}))
-    assert not any(p.pair or p.hub_pair for p in emit.places(emit.catalogue(one)[0], one).values())
+    alone = emit.places(emit.catalogue(one)[0], one)
+    assert not any(p.hub_pair for p in alone.values())
+    _one_after_another(emit.catalogue(one)[0], alone, lanes=1)
+
+
+def _one_after_another(scenarios, where, lanes: int) -> None:
+    """Each lane's scenarios run one after another in whole hours, never two at once on a cluster."""
+    slots = sorted((where[s.name].slot, -(-s.duration // 60)) for s in scenarios if where[s.name].slot)
+    assert slots and {lane for (lane, _), _ in slots} == set(range(lanes))
+    for lane in range(lanes):
+        on = [(hour, hours) for (at, hour), hours in slots if at == lane]
+        assert on[0][0] == 0 and all(a + n == b for (a, n), (b, _) in zip(on, on[1:])), on
+
+
+def test_scenarios_one_after_another_on_a_cluster_push_one_series():
+    """Two shares' samples of one series are one series; at a minute both push, the larger (the hub settles each
+    hour as the largest pushed for it, and a scenario pushes zero rows only for the hours it does not own)."""
+    from gpudash.model import series as names
+    from gpudash.simulation.pushes import later
+
+    steps = (("__name__", names.STEPS_OBSERVED), ("cluster", "east"))
+    billed = (("__name__", names.BILLED_HOUR), ("cluster", "east"))
+    first = shared.Share(HEADER, {steps: {60: 60, 120: 60}}, [{"expr": "a", "eval_time": "2h"}], 180)
+    second = shared.Share(HEADER, later({steps: {0: 0, 60: 30}, billed: {60: 0}}, 120),
+                          [{"expr": "b", "eval_time": "4h"}], 300)
+    assert second.series[billed] == {180: 7200}  # the hour it describes moved with it
+    (group,) = shared.merged([first, second])["tests"]
+    assert group["name"] == shared.NAMES["settled"] and [c["expr"] for c in group["promql_expr_test"]] == ["a", "b"]
+    values = {s["series"]: s["values"] for s in group["input_series"]}
+    assert values[f'{names.STEPS_OBSERVED}{{cluster="east"}}'] == "_x60 60 _x59 60 _x59 30 _x120"  # 120: max(60, 0)
+    with pytest.raises(ValueError, match="differ"):
+        shared.merged([first, first._replace(header={**HEADER, "evaluation_interval": "5m"})])
+    with pytest.raises(TypeError):
+        shared.assemble([("tests/own.test.yaml", first)])

@@ -29,9 +29,10 @@ Per scenario up to three files (plain data; the writer serialises them):
 The tier checks of every scenario, and the spoke checks of those whose spoke file has no hub rules
 (:func:`_hub_side`), are one test group in one file per kind (:mod:`gpudash.render.golden.shared`: promtool's cost
 is a group's steps times its rules' text, so one group of every scenario costs little more than the longest alone).
-The single-cluster scenarios' settled and push-path checks pair up (:func:`places`; in
-``tests/golden-<a>.<b>.<kind>.test.yaml``): the hub rules know the model's clusters, so the second of a pair moves
-to the model's second cluster, and each one's checks are limited to its own.
+The hub rules know the model's clusters, so single-cluster scenarios share hub files by cluster and time
+(:func:`places`): their settled checks one file, each on one of the first two model clusters after the one before it
+there; their push-path checks in pairs (``tests/golden-<a>.<b>.hub.test.yaml``), the second moved to the model's
+second cluster. Each one's checks are limited to its cluster (and hours).
 
 ``tests/golden/scenarios.yaml`` (:data:`gpudash.base.layout.GOLDEN_INDEX`, where ``promtool test rules tests/*.yaml``
 does not pick it up) indexes the scenarios: what each protects, its files, or why it was skipped.
@@ -65,9 +66,11 @@ from gpudash.simulation import scenario as sc
 from gpudash.simulation.pushes import (
     HOURLY_KINDS,
     Pushed,
+    later,
     push_interval,
     push_results,
     pushed,
+    pushed_samples,
     rule_content,
     rule_samples,
     settling_samples,
@@ -110,31 +113,37 @@ def _beyond_the_spoke(s: sc.Scenario) -> bool:
 @dataclasses.dataclass(frozen=True)
 class Place:
     """Where a scenario's checks go beside the others' (:func:`places`): ``first``, the catalogue's first (its
-    shares unlabelled, :func:`shared.scope`); ``pair``, the two scenarios whose settled checks share a file, each
-    on its own model cluster, in order (empty: a file of its own); ``hub_pair``, the same for push-path checks."""
+    shares unlabelled, :func:`shared.scope`); ``slot``, (model cluster index, hour) where its settled checks run in
+    the file single-cluster scenarios share (empty: a file of its own); ``hub_pair``, the two scenarios whose
+    push-path checks share a file, each on its own model cluster, in order (empty: a file of its own)."""
 
     first: bool = False
-    pair: tuple[str, ...] = ()
+    slot: tuple[int, ...] = ()
     hub_pair: tuple[str, ...] = ()
-
-    def pair_of(self, kind: str) -> tuple[str, ...]:
-        """The pair whose file holds this scenario's checks of ``kind`` (empty: none)."""
-        return {"settled": self.pair, "hub": self.hub_pair}.get(kind, ())
 
 
 def places(scenarios: list[sc.Scenario], model: Model) -> dict[str, Place]:
-    """Each scenario's :class:`Place`, on a model of two clusters or more (one pairs none). Single-cluster scenarios
-    pair up, the second of a pair moved to the model's second cluster: those that settle in the catalogue's order;
-    those with push-path checks among the ones pushing as often, longest first, so that a pair's two scenarios last
-    about as long (promtool evaluates a file's rules up to its last check: a month-long scenario paired with a
-    short one would cost the short one nothing, but two month-long ones paired cost one)."""
-    single = [s for s in scenarios if len(s.clusters) == 1] if len(model.clusters) > 1 else []
-    settled = _pairs_in([s.name for s in single if _settles(s, model)])
+    """Each scenario's :class:`Place`. Single-cluster scenarios share files, those after the first moved to the
+    model's second cluster or hours later.
+
+    Settled checks: one file (:data:`shared.SETTLED`), each scenario on the first two model clusters in turn, in
+    the catalogue's order, from the hour the one before it on that cluster ended (the hub settles each hour
+    ``billing.backfill_hours`` + 1 hours after it, so the file runs about that much longer than its scenarios,
+    where each one alone did). Push-path checks: pairs among the scenarios pushing as often, longest first, on a
+    model of two clusters or more, so that a pair's two scenarios last about as long (promtool evaluates a file's
+    rules up to its last check: two month-long ones paired cost one month)."""
+    single = [s for s in scenarios if len(s.clusters) == 1]
+    lanes = [0] * min(2, len(model.clusters))
+    slots: dict[str, tuple[int, int]] = {}
+    for s in (s for s in single if _settles(s, model)):
+        lane = lanes.index(min(lanes))
+        slots[s.name] = (lane, lanes[lane])
+        lanes[lane] += -(-s.duration // 60)
     pushing = sorted((s for s in single if _pushes(s)), key=lambda s: (push_interval(s, model), -s.duration))
     hub: dict[str, tuple[str, ...]] = {}
-    for step in dict.fromkeys(push_interval(s, model) for s in pushing):
+    for step in dict.fromkeys(push_interval(s, model) for s in pushing) if len(model.clusters) > 1 else ():
         hub.update(_pairs_in([s.name for s in pushing if push_interval(s, model) == step]))
-    return {s.name: Place(i == 0, settled.get(s.name, ()), hub.get(s.name, ())) for i, s in enumerate(scenarios)}
+    return {s.name: Place(i == 0, slots.get(s.name, ()), hub.get(s.name, ())) for i, s in enumerate(scenarios)}
 
 
 def _pairs_in(names_: list[str]) -> dict[str, tuple[str, ...]]:
@@ -170,8 +179,10 @@ def _path(s: sc.Scenario, kind: str, model: Model, place: Place) -> str:
     push-path file, or its own."""
     if kind == "tier" or (kind == "spoke" and not _hub_side(s, model)):
         return layout.golden_shared(kind)
-    if place.pair_of(kind):
-        first, second = place.pair_of(kind)
+    if kind == "settled" and place.slot:
+        return shared.SETTLED
+    if kind == "hub" and place.hub_pair:
+        first, second = place.hub_pair
         return layout.golden_pair(first, second, kind)
     return layout.golden_test(s.name, kind)
 
@@ -197,16 +208,20 @@ def file_of(name: str, kind: str, model: Model, directory: Path = SCENARIO_DIR) 
     return dict((k, path) for path, k in _outputs(s, model, places(scenarios, model)[name]))[kind]
 
 
-def scenario_tests(s: sc.Scenario, model: Model, place: Place = Place()) -> dict[str, dict]:
+def scenario_tests(s: sc.Scenario, model: Model, place: Place = Place()) -> dict[str, dict | shared.Share]:
     """{output path: promtool test file data} of scenario ``s`` at ``place`` (:func:`places`), its share of a file
-    scenarios share (:mod:`.shared`) under that file's path: independent of every other scenario, so they may be
-    emitted in any order and in any process. The simulation's caches are cleared after it."""
+    scenarios share (:mod:`.shared`; of the settled one a :class:`shared.Share`) under that file's path: independent
+    of every other scenario, so they may be emitted in any order and in any process. The simulation's caches are
+    cleared after it."""
     ref, spokes = Reference(s, model), {}  # type: tuple[Reference, dict[str, Spoke]]
     moved: dict[str, tuple[sc.Scenario, Reference]] = {s.clusters[0]: (s, ref)}  # s on a model cluster, once
-    files = {}
+    files: dict[str, dict | shared.Share] = {}
     for path, kind in _outputs(s, model, place):
-        if place.pair_of(kind):
-            files[path] = _paired(kind, s, model, place.pair_of(kind), moved)
+        if kind == "settled" and place.slot:
+            files[path] = _slotted(s, model, place.slot, moved)
+            continue
+        if kind == "hub" and place.hub_pair:
+            files[path] = _paired(s, model, place.hub_pair, moved)
             continue
         data = _file(kind, s, model, ref, spokes)
         if path in shared.PATHS:
@@ -218,21 +233,34 @@ def scenario_tests(s: sc.Scenario, model: Model, place: Place = Place()) -> dict
     return files
 
 
-def _paired(kind: str, s: sc.Scenario, model: Model, pair: tuple[str, ...],
-            moved: dict[str, tuple[sc.Scenario, Reference]]) -> dict:
-    """``s``'s share of its pair's file of ``kind`` (settled or hub): the second of the pair moved to the model's
-    second cluster, each one's checks limited to its cluster (:func:`shared.on_cluster`). ``moved``: ``s`` and its
-    reference on each cluster it was put on, kept for its other pair."""
-    cluster = model.clusters[pair.index(s.name)]
+def _at(s: sc.Scenario, model: Model, lane: int, moved: dict[str, tuple[sc.Scenario, Reference]]):
+    """(``s`` on model cluster ``lane``, its reference); ``moved``: those made so far (its other place's)."""
+    cluster = model.clusters[lane]
     if cluster not in moved:
         there = _moved(s, cluster)
         moved[cluster] = (there, Reference(there, model))
-    there, ref = moved[cluster]
-    if kind == "settled":
-        data = _settled_file(there, model, ref, clusters=(cluster,))
-        return shared.on_cluster(data, cluster, f"{' and '.join(pair)} [settled on the hub, each on its own cluster]")
-    data = _hub_file(there, model, ref, only=cluster)
-    return shared.on_cluster(data, cluster, f"{' and '.join(pair)} [push path, each on its own cluster]")
+    return moved[cluster]
+
+
+def _paired(s: sc.Scenario, model: Model, pair: tuple[str, ...], moved) -> dict:
+    """``s``'s share of its pair's push-path file: the second of the pair moved to the model's second cluster, each
+    one's checks limited to its cluster (:func:`shared.on_cluster`)."""
+    lane = pair.index(s.name)
+    there, ref = _at(s, model, lane, moved)
+    data = _hub_file(there, model, ref, only=model.clusters[lane])
+    return shared.on_cluster(data, model.clusters[lane], f"{' and '.join(pair)} [push path, each on its own cluster]")
+
+
+def _slotted(s: sc.Scenario, model: Model, slot: tuple[int, ...], moved) -> shared.Share:
+    """``s``'s share of the settled file single-cluster scenarios share (:func:`places`): on model cluster ``lane``
+    from ``hour`` on, each of its checks limited to its cluster. Scenarios before and after it on the cluster push
+    the same series for other hours (:func:`shared.merged`)."""
+    lane, hour = slot
+    there, ref = _at(s, model, lane, moved)
+    samples, last, tests = _settled(there, model, ref, (model.clusters[lane],))
+    header = {k: v for k, v in _hub_rules("60m", {}).items() if k != "tests"}
+    return shared.Share(header, later(pushed_samples(there, model, ref, samples), hour * 60),
+                        [_later(t, hour * 60) for t in shared.limited(tests, model.clusters[lane])], last + hour * 60)
 
 
 def _moved(s: sc.Scenario, cluster: str) -> sc.Scenario:
@@ -270,7 +298,7 @@ def emit_tests(model: Model, directory: Path = SCENARIO_DIR, progress=None) -> d
     for done, s in enumerate(scenarios):
         if progress:
             progress(done, len(scenarios), s.name)
-        files += [(path, serialise(path, data) if shared.is_shared(path) else data)
+        files += [(path, serialise(path, data) if shared.is_shared(path) and isinstance(data, dict) else data)
                   for path, data in scenario_tests(s, model, where[s.name]).items()]
     out = shared.assemble(files)
     out[layout.GOLDEN_INDEX] = index(model, scenarios, skipped)
@@ -669,18 +697,29 @@ def _hub_file(s: sc.Scenario, model: Model, ref: Reference, only: str | None = N
     return _hub_rules(f"{step}m", group)
 
 
-def _settled_file(s: sc.Scenario, model: Model, ref: Reference, clusters: tuple[str, ...] | None = None) -> dict:
+def _settled_file(s: sc.Scenario, model: Model, ref: Reference) -> dict:
     """The hub's final figures of each complete hour of ``s`` where it settles them (:func:`series.settling_samples`),
-    hub rules evaluated hourly on the hour: an hour's last lag is read from the push made at that instant.
-    ``clusters``: those whose rows are checked (the model's: a cluster nothing delivered has a zero coverage row)."""
-    samples, last = settling_samples(s, model, ref)
-    hub = HubView(ref, samples, model.clusters if clusters is None else clusters)
-    settle = model.billing.backfill_hours + 1
-    tests = [t for h in range(s.duration // 60)
-             for t in _hub_checks(ref, (h + settle) * 60, hub, cluster_label=True, strict="labels" in s.checks)]
+    hub rules evaluated hourly on the hour: an hour's last lag is read from the push made at that instant. Every
+    model cluster's rows are checked (a cluster nothing delivered has a zero coverage row)."""
+    samples, last, tests = _settled(s, model, ref, model.clusters)
     group = {"name": f"{s.name} [settled on the hub]: {s.protects}", "interval": "1m",
              "input_series": pushed(s, model, ref, samples, last), "promql_expr_test": tests}
     return _hub_rules("60m", group)
+
+
+def _settled(s: sc.Scenario, model: Model, ref: Reference, clusters: tuple[str, ...]):
+    """(pushes, last minute, checks) of :func:`_settled_file`, the rows of ``clusters`` checked."""
+    samples, last = settling_samples(s, model, ref)
+    hub = HubView(ref, samples, clusters)
+    settle = model.billing.backfill_hours + 1
+    tests = [t for h in range(s.duration // 60)
+             for t in _hub_checks(ref, (h + settle) * 60, hub, cluster_label=True, strict="labels" in s.checks)]
+    return samples, last, tests
+
+
+def _later(check: dict, minutes: int) -> dict:
+    """``check`` (:func:`_check`'s) evaluated ``minutes`` later."""
+    return {**check, "eval_time": f"{int(check['eval_time'].removesuffix('m')) + minutes}m"} if minutes else check
 
 
 def _hub_rules(interval: str, group: dict) -> dict:

@@ -1,6 +1,7 @@
 """The golden test files scenarios share: each scenario's spoke-tier checks, and the spoke checks of those that
 evaluate the spoke rules alone, are one promtool test group per kind (:func:`gpudash.base.layout.golden_shared`);
-the settled and push-path checks of single-cluster scenarios pair up, one per model cluster (:func:`on_cluster`).
+the push-path checks of single-cluster scenarios pair up, one per model cluster (:func:`on_cluster`), and their
+settled checks share one file, on a cluster one after another (:func:`merged`).
 
 Why one group: promtool evaluates every rule of a group at every step from 0 to its last check and prints and
 parses each rule's text again at each evaluation (prometheus/prometheus v2.42.0 and v3.5.3
@@ -16,23 +17,30 @@ adds it on push), and its checks select ``cluster=""``: the unlabelled form stay
 two scenarios (a grouping or a join without ``cluster``) makes their checks fail.
 
 One group of a file is assembled from each scenario's own (:func:`part`), in the catalogue's order, by joining
-their text (:func:`joined`): a forked worker serialises its scenario's part, and the render joins them.
+their text (:func:`joined`): a forked worker serialises its scenario's part, and the render joins them. The
+settled file's shares stay data (:class:`Share`): scenarios one after another on a cluster push the same series for
+different hours, and one series is merged from them (:func:`merged`).
 """
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from gpudash.base import layout
+from gpudash.base.yamlfmt import serialise
 from gpudash.promql import build as q
+from gpudash.simulation.notation import Labels, by_name, sparse_notation
 
 T = TypeVar("T")
 LABEL = "cluster"
-KINDS = ("spoke", "tier")  # the kinds of file scenarios share (the spoke kind: when it has no hub rules)
+KINDS = ("spoke", "tier")  # the kinds of file scenarios share by label (the spoke kind: when it has no hub rules)
 PATHS = {layout.golden_shared(kind): kind for kind in KINDS}
+SETTLED = layout.golden_shared("settled")  # the one the single-cluster scenarios share by cluster and hours
 NAMES = {"spoke": "every scenario's spoke rules, each in its own cluster label (see the golden index)",
-         "tier": "every scenario's spoke tier, each in its own cluster label (see the golden index)"}
+         "tier": "every scenario's spoke tier, each in its own cluster label (see the golden index)",
+         "settled": "single-cluster scenarios settled on the hub, each on its cluster and hours (see the golden "
+                    "index)"}
 _INPUTS, _CHECKS = "    input_series:\n", "    promql_expr_test:\n"  # the group's keys, as yamlfmt writes them
 _RECORDED = re.compile(r"(?<![\w:])([a-zA-Z_]\w*:[\w:]*)(\{)?")  # a recorded series' name in a check (a colon)
 _DROPS_LABEL = re.compile(rf"\bby \((?![^)]*\b{LABEL}\b)[^)]*\)|\bwithout\b")
@@ -57,21 +65,57 @@ def part(kind: str, groups: list[dict], values: list[str], header: dict) -> dict
 
 
 def on_cluster(file: dict, cluster: str, name: str) -> dict:
-    """A scenario's share of a settled or push-path file two scenarios share, each on its own model cluster (their
-    series carry it already): its one group named ``name``, every check's result limited to ``cluster``. A check
-    whose result has no ``cluster`` (a tenant's budget thresholds, summed over clusters) must select ``cluster``
-    itself, or it would read the other scenario's figures."""
+    """A scenario's share of a push-path file two scenarios share, each on its own model cluster (their series
+    carry it already): its one group named ``name``, its checks :func:`limited` to ``cluster``."""
     (group,) = file["tests"]
+    return {**file, "tests": [{**group, "name": name, "promql_expr_test": limited(group["promql_expr_test"],
+                                                                                    cluster)}]}
+
+
+def limited(checks: list[dict], cluster: str) -> list[dict]:
+    """``checks`` with every result limited to ``cluster``. A check whose result has no ``cluster`` (a tenant's
+    budget thresholds, summed over clusters) must select ``cluster`` itself, or it would read another scenario's
+    figures."""
     only = q.label_replace("vector(1)", LABEL, cluster, "", "")
-    checks = []
-    for c in group["promql_expr_test"]:
+    out = []
+    for c in checks:
         if not _DROPS_LABEL.search(c["expr"]):
-            checks.append({**c, "expr": f"({c['expr']}) and on ({LABEL}) {only}"})
+            out.append({**c, "expr": f"({c['expr']}) and on ({LABEL}) {only}"})
         elif q.matchers((LABEL, "=", cluster)) in c["expr"]:
-            checks.append(c)
+            out.append(c)
         else:
             raise ValueError(f"a check of a shared file reads every cluster: {c['expr']}")
-    return {**file, "tests": [{**group, "name": name, "promql_expr_test": checks}]}
+    return out
+
+
+class Share(NamedTuple):
+    """A scenario's share of the settled file (:data:`SETTLED`): the file's ``header`` (rule files, evaluation),
+    the series it pushes {labels: {minute: value}}, its ``checks`` and its last minute."""
+
+    header: dict
+    series: dict[Labels, dict[int, float]]
+    checks: list[dict]
+    end: int
+
+
+def merged(shares: list[Share]) -> dict:
+    """The settled file of ``shares``, scenarios on one cluster one after another: a series two of them push is one
+    series, as one collector would push it. Where both push it at the same minute, the larger value is kept: the
+    hub settles each hour as the largest of what was pushed for it, and a scenario pushes a row for an hour it does
+    not own only as a zero (its steps and sentinels for the hours before its start)."""
+    if len({repr(s.header) for s in shares}) != 1:
+        raise ValueError("the shares of a golden file differ in rule files or evaluation")
+    series: dict[Labels, dict[int, float]] = {}
+    for share in shares:
+        for labels, samples in share.series.items():
+            into = series.setdefault(labels, {})
+            for t, v in samples.items():
+                into[t] = max(into[t], v) if t in into else v
+    length = max(s.end for s in shares) + 1
+    return {**shares[0].header, "tests": [{
+        "name": NAMES["settled"], "interval": "1m",
+        "input_series": [{"series": name, "values": sparse_notation(v, length)} for name, v in by_name(series)],
+        "promql_expr_test": [c for s in shares for c in s.checks]}]}
 
 
 def is_shared(path: str) -> bool:
@@ -125,18 +169,22 @@ def _selector(m: re.Match, value: str) -> str:
     return f"{m.group(1)}{{{matcher}," if m.group(2) else f"{m.group(1)}{{{matcher}}}"
 
 
-def assemble(files: Iterable[tuple[str, T]]) -> dict[str, T | str]:
+def assemble(files: Iterable[tuple[str, T | Share]]) -> dict[str, T | str]:
     """{path: data or text} from (path, data) pairs in the catalogue's order, the shares of a shared file (their
-    text) joined into it where its first share was (:func:`joined`)."""
+    text, or a :class:`Share` of the settled file) joined into it where its first share was (:func:`joined`,
+    :func:`merged`)."""
     out: dict[str, T | str] = {}
-    shares: dict[str, list[str]] = {}
+    shares: dict[str, list] = {}
     for path, data in files:
         if is_shared(path):
-            if not isinstance(data, str):
+            if not isinstance(data, str | Share):
                 raise TypeError(f"{path}: a share is joined as text")
-            out.setdefault(path, data)  # its place; replaced by the joined text below
+            out.setdefault(path, "")  # its place; the joined text below
             shares.setdefault(path, []).append(data)
+        elif isinstance(data, Share):
+            raise TypeError(f"{path}: a share of no shared file")
         else:
             out[path] = data
-    out.update((path, joined(texts)) for path, texts in shares.items())
+    out.update((path, serialise(path, merged(parts)) if path == SETTLED else joined(parts))
+               for path, parts in shares.items())
     return out

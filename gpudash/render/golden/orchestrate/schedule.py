@@ -82,9 +82,9 @@ class Emission:
             self._texts = texts
         return self._texts
 
-    def _emitted(self, progress: Step) -> dict[int, dict[str, str]]:
+    def _emitted(self, progress: Step) -> dict[int, dict[str, str | shared.Share]]:
         """{scenario's place in the catalogue: its files' text}."""
-        total, done = len(self.scenarios), {}  # type: tuple[int, dict[int, dict[str, str]]]
+        total, done = len(self.scenarios), {}  # type: tuple[int, dict[int, dict[str, str | shared.Share]]]
         if self._workers is None:
             for i, s in enumerate(self.scenarios):
                 progress(i, total, s.name)
@@ -109,10 +109,13 @@ class Emission:
             self._workers.close()
 
 
-def _scenario_texts(model: Model, scenarios: list[Scenario], places: dict[str, emit.Place], i: int) -> dict[str, str]:
-    """The files' text of the ``i``-th scenario (a worker's task)."""
+def _scenario_texts(model: Model, scenarios: list[Scenario], places: dict[str, emit.Place],
+                    i: int) -> dict[str, str | shared.Share]:
+    """The files' text of the ``i``-th scenario (a worker's task), its share of the settled file as data (the render
+    merges the shares' series: :func:`shared.merged`)."""
     s = scenarios[i]
-    return {path: serialise(path, data) for path, data in emit.scenario_tests(s, model, places[s.name]).items()}
+    return {path: data if isinstance(data, shared.Share) else serialise(path, data)
+            for path, data in emit.scenario_tests(s, model, places[s.name]).items()}
 
 
 def texts(model: Model, label: str, jobs: int) -> dict[str, str]:
