@@ -6,7 +6,7 @@ billed hour and no CCSP node-hour; the 25-hour one loses exactly its first hour 
 before it, which only pushes inside the outage carried), which reads coverage 0, fires GPUBillingDataGap on
 both clusters and is named by ``report billing``; every other hour's bill equals the reference model's, and so
 does the invoice over the window. One Prometheus version: the settling itself runs on both in the bundled
-example's golden suite (its outage scenarios and a ``-settled`` file per scenario)."""
+example's golden suite (its outage scenarios and every scenario's settled checks)."""
 from __future__ import annotations
 
 import concurrent.futures
