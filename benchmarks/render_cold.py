@@ -3,7 +3,7 @@ example and of a 1,000-tenant, 20-cluster, 8-class model, with ``-j 1`` and the 
 commit in one run; and the golden emission alone (``emit_tests``, one process) of each model. By hand, never a
 timed test.
 
-    python benchmarks/render_cold.py [--base 7f06edf] [--repeat 1]
+    python benchmarks/render_cold.py [--base 7f06edf] [--repeat 1] [--work DIR]
 
 Each render is a fresh process (benchmarks/render_probe.py: wall, CPU with the golden tests' forked process, peak
 RSS); the rows of the two trees alternate, so both see the same load. The large model is the bundled example with
@@ -11,6 +11,15 @@ RSS); the rows of the two trees alternate, so both see the same load. The large 
 to its 2 and 4 GPU classes added to its 4 (:func:`large_model`). Both trees' outputs are compared file by file
 (``identical``). Writes benchmarks/render_cold.md (a section of benchmarks/RESULTS.md, kept there by run.py) and
 prints it.
+
+A render creates thousands of files, and on this machine's ext4, mounted without a journal, what a new file costs
+depends on the files deleted on the disk in the last minutes, by anyone: the inode allocator skips each inode freed
+less than 60 s ago (360 s while its inode table block is dirty), testing them one by one from the start of the
+block group for every file it creates (torvalds/linux fs/ext4/ialloc.c: ``recently_deleted``, ``find_inode_bit``,
+called only when ``s_journal`` is NULL). So each row says what creating a file cost just before it (``new file
+us``: 200 files of 4 KB in a fresh folder of the work folder, kept), the outputs are kept until the end (deleting
+them would slow the rows after), and ``--work`` can put everything on another filesystem (``/dev/shm``: the render
+without the disk).
 """
 from __future__ import annotations
 
@@ -100,8 +109,21 @@ def _load() -> str:
     return f"{one:.1f} / {five:.1f}"
 
 
-def run(base: str, repeat: int, jobs_list: tuple[int | None, ...] = (1, None)) -> dict:
-    work = Path(tempfile.mkdtemp(prefix="gpudash-render-cold-"))
+def new_file_us(folder: Path, n: int = 200) -> float:
+    """Microseconds to create, write and close one new 4 KB file in ``folder`` (made here; the files are kept: see
+    the module's docstring)."""
+    folder.mkdir(parents=True)
+    blob = b"x" * 4096
+    t0 = time.perf_counter()
+    for i in range(n):
+        fd = os.open(folder / f"f{i:03d}", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        os.write(fd, blob)
+        os.close(fd)
+    return round((time.perf_counter() - t0) / n * 1e6, 1)
+
+
+def run(base: str, repeat: int, jobs_list: tuple[int | None, ...] = (1, None), where: str | None = None) -> dict:
+    work = Path(tempfile.mkdtemp(prefix="gpudash-render-cold-", dir=where))
     commit = subprocess.run(["git", "rev-parse", "--short", base], cwd=ROOT, capture_output=True, text=True,
                             check=True).stdout.strip()
     tree = work / "base-tree"
@@ -119,6 +141,7 @@ def run(base: str, repeat: int, jobs_list: tuple[int | None, ...] = (1, None)) -
                     for label, root in trees.items():
                         out = work / f"out-{len(rows)}"
                         row = {"model": name, "jobs": jobs or "default", "tree": label, "run": i, "load": _load(),
+                               "new_file_us": new_file_us(work / f"probe-{len(rows)}"),
                                **render(root, model, out, jobs)}
                         rows.append(row)
             pair = [r for r in rows if r["model"] == name]
@@ -126,13 +149,12 @@ def run(base: str, repeat: int, jobs_list: tuple[int | None, ...] = (1, None)) -
             for label, root in trees.items():
                 rows.append({"model": name, "tree": label, "load": _load(), "emission": emission(root, model),
                              "identical": same})
-            for r in pair:
-                shutil.rmtree(work / f"out-{rows.index(r)}", ignore_errors=True)
     finally:
         subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, capture_output=True)
         shutil.rmtree(work, ignore_errors=True)
     return {"base": commit, "head": head, "rows": rows, "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-            "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"}
+            "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+            "work": str(Path(where or tempfile.gettempdir()))}
 
 
 def markdown(res: dict) -> str:
@@ -142,10 +164,14 @@ def markdown(res: dict) -> str:
            "each a fresh process (benchmarks/render_probe.py; CPU includes the golden tests' forked process), base "
            f"{res['base']} and this tree ({res['head']}) alternating. The large model is the example with 996 "
            "generated tenants, 18 clusters and 4 GPU classes added.", "",
-           "| model | -j | tree | wall s | CPU s | peak RSS MB (golden process) | load |",
-           "|---|---|---|---:|---:|---:|---|"]
+           f"Outputs in {res.get('work', 'the temporary folder')}; `new file us`: creating one file there just "
+           "before the render (benchmarks/render_cold.py: what the disk's recent deletions cost); `sys s`: the "
+           "render's system time.", "",
+           "| model | -j | tree | wall s | CPU s | sys s | new file us | peak RSS MB (golden process) | load |",
+           "|---|---|---|---:|---:|---:|---:|---:|---|"]
     for r in (r for r in res["rows"] if "seconds" in r):
         out.append(f"| {r['model']} | {r['jobs']} | {r['tree']} | {r['seconds']:.1f} | {r['cpu_seconds']:.1f} | "
+                   f"{r.get('sys_seconds', float('nan')):.1f} | {r.get('new_file_us', float('nan')):.0f} | "
                    f"{r['peak_rss_mb']:.0f} ({r['child_peak_rss_mb']:.0f}) | {r['load']} |")
     out += ["", "The golden emission alone (`emit_tests`, one process, no fork): its CPU time and the process's peak "
             "RSS; whether both trees rendered byte-identical output.", "",
@@ -167,8 +193,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--base", default="7f06edf", help="the commit to compare with (default: 7f06edf)")
     ap.add_argument("--repeat", type=int, default=1, help="renders per model, -j and tree")
     ap.add_argument("--default-jobs-only", action="store_true", help="no -j 1 renders (a busy machine's shorter run)")
+    ap.add_argument("--work", help="the folder to render into (default: the temporary folder; /dev/shm: no disk)")
     args = ap.parse_args(argv)
-    res = run(args.base, args.repeat, (None,) if args.default_jobs_only else (1, None))
+    res = run(args.base, args.repeat, (None,) if args.default_jobs_only else (1, None), args.work)
     SECTION.with_suffix(".json").write_text(json.dumps(res, indent=1) + "\n")
     SECTION.write_text(markdown(res))
     print(markdown(res))

@@ -75,8 +75,12 @@ def main(argv: list[str]) -> int:
     rc = cli.main(["render", "-c", model, "-o", out, *extra])
     wall, cpu, kids = time.perf_counter() - t0, time.process_time() - c0, resource.getrusage(resource.RUSAGE_CHILDREN)
     kids_cpu = kids.ru_utime - k0.ru_utime + kids.ru_stime - k0.ru_stime
+    own = resource.getrusage(resource.RUSAGE_SELF)
     row = {"rc": rc, "seconds": round(wall, 3), "cpu_seconds": round(cpu + kids_cpu, 3),
            "child_cpu_seconds": round(kids_cpu, 3),
+           # system time (file creation, page faults) of this process and its children since the start of the
+           # process: what varies with the disk's state, not with the render's code
+           "sys_seconds": round(own.ru_stime + kids.ru_stime, 3),
            "phases": {k: round(v, 3) for k, v in phases.items()},
            "peak_rss_mb": round(_vm_hwm_kib() / 1024, 1),
            # the largest of the golden tests' workers (gpudash.render.golden.orchestrate), forked after the model
