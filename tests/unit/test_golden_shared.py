@@ -160,7 +160,7 @@ def test_scenarios_one_after_another_on_a_cluster_push_one_series():
     from gpudash.model import series as names
     from gpudash.simulation.pushes import later
 
-    steps = (("__name__", names.STEPS_OBSERVED), ("cluster", "east"))
+    steps = (("__name__", names.STEPS_OBSERVED), ("cluster", "east"), (names.LAG_LABEL, "1"))
     billed = (("__name__", names.BILLED_HOUR), ("cluster", "east"))
     first = shared.Share(HEADER, {steps: {60: 60, 120: 60}}, [{"expr": "a", "eval_time": "2h"}], 180)
     second = shared.Share(HEADER, later({steps: {0: 0, 60: 30}, billed: {60: 0}}, 120),
@@ -169,8 +169,14 @@ def test_scenarios_one_after_another_on_a_cluster_push_one_series():
     (group,) = shared.merged([first, second])["tests"]
     assert group["name"] == shared.NAMES["settled"] and [c["expr"] for c in group["promql_expr_test"]] == ["a", "b"]
     values = {s["series"]: s["values"] for s in group["input_series"]}
-    assert values[f'{names.STEPS_OBSERVED}{{cluster="east"}}'] == "_x60 60 _x59 60 _x59 30 _x120"  # 120: max(60, 0)
+    assert values[f'{names.STEPS_OBSERVED}{{cluster="east",{names.LAG_LABEL}="1"}}'] == \
+        "_x60 60 _x59 60 _x59 30 _x120"  # 120: max(60, 0)
     with pytest.raises(ValueError, match="differ"):
         shared.merged([first, first._replace(header={**HEADER, "evaluation_interval": "5m"})])
+    with pytest.raises(ValueError, match="at minute 120 with 60 and 30"):  # two figures for one hour: never a max
+        shared.merged([first, first._replace(series={steps: {120: 30}})])
+    live = (("__name__", names.POD_ALLOCATED), ("cluster", "east"))  # where one scenario ends and the next starts
+    (both,) = shared.merged([first._replace(series={live: {120: 1}}), first._replace(series={live: {120: 2}})])["tests"]
+    assert both["input_series"] == [{"series": f'{names.POD_ALLOCATED}{{cluster="east"}}', "values": "_x120 2 _x60"}]
     with pytest.raises(TypeError):
         shared.assemble([("tests/own.test.yaml", first)])

@@ -175,8 +175,8 @@ def _outputs(s: sc.Scenario, model: Model, place: Place = Place()) -> list[tuple
 
 def _path(s: sc.Scenario, kind: str, model: Model, place: Place) -> str:
     """Where ``s``'s checks of ``kind`` go: the file every scenario shares (:mod:`.shared`: its tier checks, and its
-    spoke checks where the spoke file evaluates the spoke rules alone, :func:`_hub_side`), its pair's settled or
-    push-path file, or its own."""
+    spoke checks where the spoke file evaluates the spoke rules alone, :func:`_hub_side`), the settled file the
+    single-cluster scenarios share, its pair's push-path file, or its own."""
     if kind == "tier" or (kind == "spoke" and not _hub_side(s, model)):
         return layout.golden_shared(kind)
     if kind == "settled" and place.slot:
