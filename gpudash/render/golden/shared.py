@@ -101,11 +101,13 @@ class Share(NamedTuple):
 
 def merged(shares: list[Share]) -> dict:
     """The settled file of ``shares``, scenarios on one cluster one after another: a series two of them push is one
-    series, as one collector would push it. Where both push it at the same minute, the larger value is kept: the
-    hub settles each hour as the largest of what was pushed for it, and a scenario pushes a row for an hour it does
-    not own only as a zero (its steps and sentinels for the hours before its start); two different figures for one
-    hour (a lagged series at one minute) are refused. The live allocation two scenarios push at the minute one ends
-    and the next starts on a cluster may differ; no settled check reads it."""
+    series, as one collector would push it (listed twice, promtool would keep only the last: prometheus/prometheus
+    v2.42.0 promql/test.go and v3.5.3 promql/promqltest/test.go ``loadCmd.set``, ``cmd.defs[h] = samples``).
+    Where both push it at the same minute, the larger value is kept: the hub settles each hour as the largest of
+    what was pushed for it, and a scenario pushes a row for an hour it does not own only as a zero (its steps and
+    sentinels for the hours before its start); two different figures for one hour (a lagged series at one minute)
+    are refused. The live allocation two scenarios push at the minute one ends and the next starts on a cluster may
+    differ; no settled check reads it."""
     if len({repr(s.header) for s in shares}) != 1:
         raise ValueError("the shares of a golden file differ in rule files or evaluation")
     series: dict[Labels, dict[int, float]] = {}
