@@ -95,6 +95,7 @@ TIER_SETTLED = 2 * sc.LOOKBACK  # minutes after a scenario's last event from whi
 PUSH_FAULTS = ("mco_jitter", "mco_missed", "mco_rule_failed", "mco_straddle", "spoke_restart")
 # Faults of the metrics-collector and beyond, which the spoke's Prometheus (the tier included) never sees.
 COLLECTOR_FAULTS = ("mco_jitter", "mco_missed", "mco_rule_failed", "mco_straddle", "mco_outage")
+SETTLE_EVERY = "60m"  # settled files: the hub rules hourly, on the hour (each hour's last lag is pushed then)
 SCENARIO_DIR = Path(__file__).parent / "scenarios"  # the golden catalogue (format: gpudash.simulation.scenario)
 
 
@@ -258,8 +259,7 @@ def _slotted(s: sc.Scenario, model: Model, slot: tuple[int, ...], moved) -> shar
     lane, hour = slot
     there, ref = _at(s, model, lane, moved)
     samples, last, tests = _settled(there, model, ref, (model.clusters[lane],))
-    header = {k: v for k, v in _hub_rules("60m", {}).items() if k != "tests"}
-    return shared.Share(header, later(pushed_samples(there, model, ref, samples), hour * 60),
+    return shared.Share(_hub_header(SETTLE_EVERY), later(pushed_samples(there, model, ref, samples), hour * 60),
                         [_later(t, hour * 60) for t in shared.limited(tests, model.clusters[lane])], last + hour * 60)
 
 
@@ -704,7 +704,7 @@ def _settled_file(s: sc.Scenario, model: Model, ref: Reference) -> dict:
     samples, last, tests = _settled(s, model, ref, model.clusters)
     group = {"name": f"{s.name} [settled on the hub]: {s.protects}", "interval": "1m",
              "input_series": pushed(s, model, ref, samples, last), "promql_expr_test": tests}
-    return _hub_rules("60m", group)
+    return _hub_rules(SETTLE_EVERY, group)
 
 
 def _settled(s: sc.Scenario, model: Model, ref: Reference, clusters: tuple[str, ...]):
@@ -724,8 +724,12 @@ def _later(check: dict, minutes: int) -> dict:
 
 def _hub_rules(interval: str, group: dict) -> dict:
     """A push-path or settled file: the hub groups alone every ``interval`` over the test ``group``."""
-    return {"rule_files": [HUB_RULES], "evaluation_interval": interval, "group_eval_order": GROUP_ORDER[1:],
-            "tests": [group]}
+    return {**_hub_header(interval), "tests": [group]}
+
+
+def _hub_header(interval: str) -> dict:
+    """The rule files and evaluation of a push-path or settled file (:func:`_hub_rules`)."""
+    return {"rule_files": [HUB_RULES], "evaluation_interval": interval, "group_eval_order": GROUP_ORDER[1:]}
 
 
 def _month_starts(duration: int) -> list[int]:
