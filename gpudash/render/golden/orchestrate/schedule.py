@@ -11,8 +11,9 @@ golden files reach the writer as deferred files (:mod:`gpudash.base.deferred`), 
 (``tests/``), so the writer seldom waits; the first one it waits for shows the scenarios finishing on the progress
 bar. A thread of the render process reads each scenario's text as soon as a worker sends it, so the workers never
 wait for the render to reach its golden files (a scenario's text is larger than a pipe holds): they emit while it
-builds and writes the rest. The text is then kept in the golden cache (:mod:`.cache`) for the next render of the
-same model by the same code.
+builds and writes the rest. The same thread joins the files once the last scenario is in (the settled file's merge
+takes a quarter of a second): while the render writes its other files, not after them. The text is then kept in the
+golden cache (:mod:`.cache`) for the next render of the same model by the same code.
 """
 from __future__ import annotations
 
@@ -54,17 +55,23 @@ class Emission:
         self.places = emit.places(self.scenarios, model)
         fn = functools.partial(_scenario_texts, model, self.scenarios, self.places)
         self._workers = Workers(fn, longest_first, jobs) if forked else None
-        self._arrived: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()  # (ok, (i, texts) or the error)
+        # (ok, a scenario's place in the catalogue, then the files; or the error)
+        self._arrived: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
         self._reader = None if self._workers is None else threading.Thread(target=self._read, daemon=True)
         if self._reader is not None:
             self._reader.start()
 
     def _read(self) -> None:
-        """The reader thread: each scenario's text as a worker sends it, then the first failure, if any."""
+        """The reader thread: each scenario's place as a worker sends its text, then every file joined (while the
+        render process still builds and writes the rest, not after it), or the first failure."""
         assert self._workers is not None
+        done: dict[int, dict[str, str | shared.Share]] = {}
         try:
             for _ in self.scenarios:
-                self._arrived.put((True, self._workers.next()))
+                i, texts = self._workers.next()
+                done[i] = texts
+                self._arrived.put((True, i))
+            self._arrived.put((True, self._joined(done)))
         except BaseException as err:  # noqa: BLE001 - raised in the render process by result()
             self._arrived.put((False, err))
 
@@ -72,33 +79,38 @@ class Emission:
         """Every file's text, waited for (``progress`` is told of each scenario), and kept in the golden cache."""
         if self._texts is None:
             try:
-                done = self._emitted(progress or (lambda *step: None))
+                texts = self._emitted(progress or (lambda *step: None))
             finally:
                 self.close()
-            texts = shared.assemble((path, text) for i in range(len(self.scenarios))
-                                    for path, text in done[i].items())
-            texts[GOLDEN_INDEX] = serialise(GOLDEN_INDEX, emit.index(self.model, self.scenarios, self.skipped))
             cache.store(self.model, texts)
             self._texts = texts
         return self._texts
 
-    def _emitted(self, progress: Step) -> dict[int, dict[str, str | shared.Share]]:
-        """{scenario's place in the catalogue: its files' text}."""
-        total, done = len(self.scenarios), {}  # type: tuple[int, dict[int, dict[str, str | shared.Share]]]
+    def _joined(self, done: dict[int, dict[str, str | shared.Share]]) -> dict[str, str]:
+        """Every file's text from each scenario's (:func:`_scenario_texts`), in the catalogue's order, and the index."""
+        texts = shared.assemble((path, text) for i in range(len(self.scenarios)) for path, text in done[i].items())
+        texts[GOLDEN_INDEX] = serialise(GOLDEN_INDEX, emit.index(self.model, self.scenarios, self.skipped))
+        return texts
+
+    def _emitted(self, progress: Step) -> dict[str, str]:
+        """Every file's text, each scenario told to ``progress`` as it is done."""
+        total = len(self.scenarios)
         if self._workers is None:
+            done = {}
             for i, s in enumerate(self.scenarios):
                 progress(i, total, s.name)
                 done[i] = _scenario_texts(self.model, self.scenarios, self.places, i)
-            return done
-        while len(done) < total:
+            return self._joined(done)
+        finished = 0
+        while True:
             ok, arrived = self._arrived.get()
             if not ok:
                 self._arrived.put((ok, arrived))  # kept: a result asked again fails again
                 raise arrived
-            i, texts = arrived
-            done[i] = texts
-            progress(len(done), total, self.scenarios[i].name)
-        return done
+            if not isinstance(arrived, int):  # the files, joined by the reader thread
+                return arrived
+            finished += 1
+            progress(finished, total, self.scenarios[arrived].name)
 
     def close(self) -> None:
         """End the workers (a render that fails before it writes the golden files) and the reader thread."""
