@@ -494,3 +494,16 @@ def test_a_first_render_moves_each_new_top_level_folder_whole(tmp_path, monkeypa
     assert calls["n"] == 3  # g whole, a.yaml, the manifest
     writer.apply(writer.plan(tmp_path / "alone", files))
     assert snapshot(tmp_path / "out") == snapshot(tmp_path / "alone")
+
+
+def test_a_file_is_new_to_the_output_exactly_when_no_entry_holds_its_path(tmp_path):
+    """The journal's created files (what a rollback deletes) are those the output lacks: all under a top-level
+    folder it lacks, each under one it has by its own path, a top-level file by its own."""
+    (tmp_path / "kept" / "sub").mkdir(parents=True)
+    (tmp_path / "kept" / "sub" / "old.yaml").write_text("x")
+    (tmp_path / "top.yaml").write_text("x")
+    (tmp_path / "link").symlink_to(tmp_path / "nowhere")  # a dangling link is an entry: replaced, never created
+    rels = ["kept/sub/old.yaml", "kept/sub/new.yaml", "kept/new.yaml", "fresh/a/b.yaml", "fresh/c.yaml",
+            "top.yaml", "new-top.yaml", "link"]
+    assert writer._absent(tmp_path, rels) == ["kept/sub/new.yaml", "kept/new.yaml", "fresh/a/b.yaml",
+                                              "fresh/c.yaml", "new-top.yaml"]
