@@ -72,6 +72,20 @@ def test_mock_bill_into_a_closed_pipe():
     assert proc.returncode == 2 and "Traceback" not in proc.stderr and "broken pipe" in proc.stderr, proc.stderr
 
 
+
+def test_output_into_a_file_arrives_whole_though_the_cli_skips_pythons_teardown(tmp_path):
+    """``python -m gpudash`` ends with ``os._exit`` after flushing (gpudash/__main__.py): a file, block-buffered, still
+    gets every byte of an output larger than the buffer (the schema, ~58 KB), and stderr its last line."""
+    out = tmp_path / "schema.json"
+    with out.open("w") as f:
+        proc = subprocess.run([sys.executable, "-m", "gpudash", "schema"], cwd=ROOT, stdout=f, stderr=subprocess.PIPE,
+                              text=True, timeout=120)
+    assert proc.returncode == 0 and json.loads(out.read_text())["$defs"], proc.stderr
+    with (tmp_path / "err").open("w") as err:
+        bad = subprocess.run([sys.executable, "-m", "gpudash", "render", "-c", str(tmp_path / "none.yaml"), "-o",
+                              str(tmp_path / "o")], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err, timeout=120)
+    assert bad.returncode == 2 and (tmp_path / "err").read_text().startswith("gpudash: ")
+
 # --- malformed answers with HTTP 200 --------------------------------------------------------------------------
 def _ok(data) -> bytes:
     return json.dumps({"status": "success", "data": data}).encode()
