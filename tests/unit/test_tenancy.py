@@ -10,6 +10,8 @@ import json
 
 import promql_parser as pp
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gpudash.base import kube, layout
 from gpudash.base.errors import GenerationError
@@ -146,6 +148,25 @@ def test_the_annotations_size_is_what_kubectl_stores():
               '"app.kubernetes.io/part-of":"gpudash"},"name":"x","namespace":"ns"}}\n')
     assert kube.annotations_size(cm) == len(f"{kube.LAST_APPLIED}{stored}noteü".encode())
 
+
+_ESCAPED = st.sampled_from(['"', "\\", "\b", "\f", "\n", "\r", "\t", "\x00", "\x1f", "\x7f", "<", ">", "&",
+                            "\u2028", "\u2029", "é", "€", "\U0001f600", "a", "{"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.lists(st.one_of(_ESCAPED, st.text(max_size=40)), min_size=1).map("".join),
+       pad=st.integers(0, 64),
+       annotations=st.none() | st.dictionaries(st.text(max_size=5), st.text(max_size=50)))
+def test_a_long_string_is_counted_as_kubectl_stores_it(text, pad, annotations):
+    """A string of kube.LONG characters or more (a dashboard in a ConfigMap) is counted, not escaped: the same size
+    as Go's encoding of the object's compact JSON (the stored text built, as for short strings)."""
+    value = text + "x" * (kube.LONG + pad)  # long, whatever the escapes
+    cm = kube.configmap("x", "ns", {"k": value, value[:64]: "short"},
+                        **({"annotations": annotations} if annotations else {}))
+    stored = json.dumps(cm, separators=(",", ":"), ensure_ascii=False)
+    others = sum(len(f"{k}{v}".encode()) for k, v in (annotations or {}).items())
+    expected = len(kube.LAST_APPLIED.encode()) + kube._go_bytes(stored) + len("\n") + others
+    assert kube.annotations_size(cm) == expected == kube.annotations_size(cm, stored)
 
 def test_the_example_render_lists_no_oversized_object(example_files):
     assert artifacts.size_notes(example_files) == []
