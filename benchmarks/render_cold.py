@@ -167,10 +167,14 @@ def markdown(res: dict) -> str:
            f"Outputs in {res.get('work', 'the temporary folder')}; `new file us`: creating one file there just "
            "before the render (benchmarks/render_cold.py: what the disk's recent deletions cost); `sys s`: the "
            "render's system time.", "",
-           "| model | -j | tree | wall s | CPU s | sys s | new file us | peak RSS MB (golden process) | load |",
-           "|---|---|---|---:|---:|---:|---:|---:|---|"]
+           "`wall s`: the command's (`cli.main`, gpudash's modules imported before it, as the earlier figures); "
+           "`process s`: from the process's start to the render's end, what `time gpudash render` shows.", "",
+           "| model | -j | tree | wall s | process s | CPU s | sys s | new file us | peak RSS MB (golden process) "
+           "| load |",
+           "|---|---|---|---:|---:|---:|---:|---:|---:|---|"]
     for r in (r for r in res["rows"] if "seconds" in r):
-        out.append(f"| {r['model']} | {r['jobs']} | {r['tree']} | {r['seconds']:.1f} | {r['cpu_seconds']:.1f} | "
+        out.append(f"| {r['model']} | {r['jobs']} | {r['tree']} | {r['seconds']:.1f} | "
+                   f"{r.get('process_seconds', float('nan')):.1f} | {r['cpu_seconds']:.1f} | "
                    f"{r.get('sys_seconds', float('nan')):.1f} | {r.get('new_file_us', float('nan')):.0f} | "
                    f"{r['peak_rss_mb']:.0f} ({r['child_peak_rss_mb']:.0f}) | {r['load']} |")
     out += ["", "The golden emission alone (`emit_tests`, one process, no fork): its CPU time and the process's peak "
