@@ -142,15 +142,30 @@ def annotations_size(data: dict[str, Any], compact: str | None = None) -> int:
 
 
 def _go_bytes(text: str) -> int:
-    """Bytes of JSON text ``text`` as Go's encoder writes it (:data:`_GO_ESCAPE_GROWTH`)."""
-    return len(text.encode()) + sum(n * text.count(c) for c, n in _GO_ESCAPE_GROWTH.items())
+    """Bytes of JSON text ``text`` as Go's encoder writes it."""
+    raw = text.encode()
+    return len(raw) + _go_growth(text, raw)
+
+
+_GO_ASCII = {c.encode(): n for c, n in _GO_ESCAPE_GROWTH.items() if c.isascii()}
+_NOT_GO_ASCII = bytes(b for b in range(0x100) if bytes([b]) not in _GO_ASCII)
+
+
+def _go_growth(text: str, raw: bytes) -> int:
+    """What Go's encoder adds to JSON text ``text`` (``raw``: its UTF-8), :data:`_GO_ESCAPE_GROWTH`, by C scans: the
+    ASCII escapes counted in what is left of ``raw`` without every other byte, the others only in a text not ASCII."""
+    kept = raw.translate(None, _NOT_GO_ASCII)
+    grown = sum(n * kept.count(c) for c, n in _GO_ASCII.items())
+    if len(raw) != len(text):
+        grown += sum(n * text.count(c) for c, n in _GO_ESCAPE_GROWTH.items() if not c.isascii())
+    return grown
 
 
 LONG = 4096  # characters of a string counted by _string_bytes instead of being escaped by json
 
 
 def _without_long(data: Any, long: list[str]) -> Any:
-    """``data`` with each string of :data:`LONG` characters or more (a key's too) replaced by "", appended to
+    """``data`` with each string value of :data:`LONG` characters or more replaced by "", appended to
     ``long``; ``data`` itself where it holds none (its containers are not copied)."""
     if isinstance(data, str):
         if len(data) < LONG:
@@ -159,7 +174,7 @@ def _without_long(data: Any, long: list[str]) -> Any:
         return ""
     if isinstance(data, dict):
         found = len(long)
-        out = {_without_long(k, long): _without_long(v, long) for k, v in data.items()}
+        out = {k: _without_long(v, long) for k, v in data.items()}  # keys kept: two long ones would collide
         return out if len(long) > found else data
     if isinstance(data, list):
         found = len(long)
@@ -173,7 +188,6 @@ def _without_long(data: Any, long: list[str]) -> Any:
 # src/encoding/json/encode.go appendString); the escapes Go adds are _GO_ESCAPE_GROWTH.
 _NOT_ASCII_CONTROL = bytes(range(0x20, 0x100))
 _SHORT_ESCAPES = b"\b\f\n\r\t"
-_NOT_HTML = bytes(b for b in range(0x100) if b not in b"<>&")  # all but what Go adds 5 bytes to (_GO_ESCAPE_GROWTH)
 
 
 def _string_bytes(text: str) -> int:
@@ -183,9 +197,7 @@ def _string_bytes(text: str) -> int:
     controls = raw.translate(None, _NOT_ASCII_CONTROL)  # the characters under U+0020 (UTF-8 keeps them one byte)
     short = sum(controls.count(c) for c in _SHORT_ESCAPES)
     escaped = raw.count(b'"') + raw.count(b"\\") + short + 5 * (len(controls) - short)
-    go = 5 * len(raw.translate(None, _NOT_HTML)) + (3 * (text.count("\u2028") + text.count("\u2029"))
-                                                   if len(raw) != len(text) else 0)  # ASCII: neither
-    return len(raw) + len('""') + escaped + go
+    return len(raw) + len('""') + escaped + _go_growth(text, raw)
 
 
 def fit(path: str, data: dict[str, Any] | Deferred) -> dict[str, Any] | Deferred:
