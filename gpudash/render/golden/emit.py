@@ -65,6 +65,7 @@ from gpudash.simulation import clear_caches
 from gpudash.simulation import scenario as sc
 from gpudash.simulation.pushes import (
     HOURLY_KINDS,
+    Lagged,
     Pushed,
     later,
     push_interval,
@@ -371,7 +372,8 @@ def _stable(ref: Reference, minute: int) -> bool:
 
 class HubView:
     """What the hub's last-hour series hold (contract section 6), from the spoke rule results that reached it
-    (:class:`gpudash.simulation.pushes.Pushed`, as :func:`gpudash.simulation.pushes.rule_samples` gives them).
+    (:class:`gpudash.simulation.pushes.Pushed` and :class:`~gpudash.simulation.pushes.Lagged`, in time order, as
+    :func:`gpudash.simulation.pushes.rule_samples` gives them).
     ``clusters``: the model clusters that get a zero coverage row for an hour nothing delivered (backfill, on the
     hub of several clusters; none on a single cluster)."""
 
@@ -379,9 +381,22 @@ class HubView:
         self.ref = ref
         self.backfill = ref.model.billing.backfill_hours
         self.clusters = clusters if self.backfill else ()
-        self.by_hour: dict[int, list[Pushed]] = {}
+        self.by_hour: dict[int, list[Pushed | Lagged]] = {}  # the results pushed in each clock hour, in time order
         for r in samples:
-            self.by_hour.setdefault(r.hour, []).append(r)
+            self.by_hour.setdefault(r.t // 60, []).append(r)
+
+    def _describing(self, hour: int, minute: int):
+        """(kind, content, clusters) of each result evaluated up to ``minute`` that describes ``hour``, in time
+        order: each hourly rule's lag k pushed k hours after it (the others', its rows of the hour before)."""
+        for lag in range(1, self.backfill + 2):
+            for r in self.by_hour.get(hour + lag, ()):
+                if r.t > minute:
+                    continue
+                if type(r) is Lagged:
+                    if lag in r.lags:
+                        yield r.kind, r.contents[lag - r.lags.start], r.clusters
+                elif lag == 1:
+                    yield r.kind, r.content, r.clusters
 
     def at(self, minute: int) -> dict[str, dict[tuple, float]]:
         """At ``minute``: per hourly kind, each series' largest value among the samples that describe the hour the
@@ -392,8 +407,8 @@ class HubView:
         out: dict[str, dict[tuple, float]] = {k: {} for k in ("billed_hour", "steps", *HOURLY_KINDS)}
         ran: dict[str, set] = {k: set() for k in HOURLY_KINDS if k in push_rules(self.ref.model)}
         folded = set()  # (kind, id) of the contents taken: a content pushed again (each lag's hour) changes no max
-        for kind, t, content, _, clusters in self.by_hour.get(minute // 60 - 1 - self.backfill, ()):
-            if t > minute or kind not in out:
+        for kind, content, clusters in self._describing(minute // 60 - 1 - self.backfill, minute):
+            if kind not in out:
                 continue
             if (kind, id(content)) not in folded:
                 folded.add((kind, id(content)))
