@@ -317,8 +317,11 @@ def _file(kind: str, s: sc.Scenario, model: Model, ref: Reference, spokes: dict[
 
 
 # --- expectations ------------------------------------------------------------------------------------------------
-def _labels(name: str | None, pairs) -> str:
-    body = ",".join(f'{k}="{v}"' for k, v in sorted(pairs) if v != "" or k == "product")
+@functools.lru_cache(maxsize=65536)
+def _labels(name: str | None, keys: tuple[str, ...], values: tuple) -> str:
+    """A check's expected sample's labels: ``name{key="value",...}``, keys sorted; an empty value is left out but a
+    product's. Rows repeat at every minute checked: each is written once."""
+    body = ",".join(f'{k}="{v}"' for k, v in sorted(zip(keys, values)) if v != "" or k == "product")
     return f"{name or ''}{{{body}}}"
 
 
@@ -339,11 +342,11 @@ def _check(expr: str, minute: int, rows: Mapping[tuple, float], keys: tuple[str,
     ``metric``: ``expr`` is a series name, kept in the result labels."""
     rows = {k: v for k, v in rows.items() if v}
     if all(float(v).is_integer() for v in rows.values()):
-        samples = [{"labels": _labels(expr if metric else None, zip(keys, k)), "value": v}
+        samples = [{"labels": _labels(expr if metric else None, keys, k), "value": v}
                    for k, v in sorted(rows.items())]
         return {"expr": f"{expr} != 0", "eval_time": f"{minute}m", "exp_samples": samples}
     q = _quantum(rows.values())
-    samples = [{"labels": _labels(None, zip(keys, k)), "value": math.floor(v * (1 / q) + 0.5) / (1 / q)}
+    samples = [{"labels": _labels(None, keys, k), "value": math.floor(v * (1 / q) + 0.5) / (1 / q)}
                for k, v in sorted(rows.items())]
     to = f"1/{int(1 / q)}" if q < 1 else f"{int(q)}"
     return {"expr": f"round({expr}, {to}) != 0", "eval_time": f"{minute}m", "exp_samples": samples}
