@@ -395,7 +395,7 @@ class HubView:
             for r in self.by_hour.get(hour + lag, ()):
                 if r.t > minute:
                     continue
-                if type(r) is Lagged:
+                if isinstance(r, Lagged):
                     if lag in r.lags:
                         yield r.kind, r.contents[lag - r.lags.start], r.clusters
                 elif lag == 1:
