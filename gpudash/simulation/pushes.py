@@ -57,20 +57,27 @@ LAGGED_KINDS = ("steps", *HOURLY_KINDS)  # the hourly rules that carry earlier h
 
 
 class Pushed(NamedTuple):
-    """One spoke rule's result in one push: its ``kind``, evaluation minute ``t`` and ``content``; ``lag`` k: the
-    rows describe the hour k hours before t's (backfill; None: no lag label, the previous hour); ``clusters``: the
-    clusters it came from (None: every cluster of the scenario)."""
+    """One spoke rule's result in one push: its ``kind``, evaluation minute ``t`` and ``content`` (an hourly rule's:
+    the previous hour's rows, no lag label); ``clusters``: the clusters it came from (None: every cluster of the
+    scenario)."""
 
     kind: str
     t: int
     content: dict
-    lag: int | None = None
     clusters: tuple[str, ...] | None = None
 
-    @property
-    def hour(self) -> int:
-        """The clock hour (index) the rows describe."""
-        return self.t // 60 - (self.lag or 1)
+
+class Lagged(NamedTuple):
+    """One lagged rule's results in one push with ``billing.backfill_hours`` N (:data:`LAGGED_KINDS`): for each lag
+    k of ``lags`` (within 1..N + 1) the rows of the hour k hours before t's, with the lag label k, in ``contents``
+    (in ``lags``' order); the rest as :class:`Pushed`. One record for all the lags of a push: a day of backfill
+    pushes 25 lags of each hourly rule every push, the push path's most numerous results."""
+
+    kind: str
+    t: int
+    contents: tuple[dict, ...]
+    lags: range
+    clusters: tuple[str, ...] | None = None
 
 
 @functools.cache
@@ -96,20 +103,28 @@ def _hourly_content(ref: Reference, kind: str, hour: int, since: int) -> dict[tu
     return cast("dict[tuple, float]", read(hour, since))  # node_max's GPU counts are ints: numbers as well
 
 
-def push_results(ref: Reference, kind: str, t: int, since: int = 0, before: int | None = None) -> list[Pushed]:
-    """The results of rule ``kind`` evaluated at minute ``t``: one, or with ``billing.backfill_hours`` N > 0 one
-    per lag 1..N + 1 for the hourly rules; ``before``: only those of the hours before that one (the others are
-    not computed)."""
+def push_results(ref: Reference, kind: str, t: int, since: int = 0,
+                 before: int | None = None) -> list[Pushed | Lagged]:
+    """The results of rule ``kind`` evaluated at minute ``t``: one :class:`Pushed`, or with
+    ``billing.backfill_hours`` N > 0 for the hourly rules one :class:`Lagged` of lags 1..N + 1; ``before``: only
+    those of the hours before that one (the others are not computed)."""
     n = ref.model.billing.backfill_hours
     if not n or kind not in LAGGED_KINDS:
         one = Pushed(kind, t, rule_content(ref, kind, t, since))
-        return [one] if before is None or one.hour < before else []
-    make = Pushed._make  # (a result per lag: the push path's most numerous object)
+        return [one] if before is None or t // 60 - 1 < before else []
     first = 1 if before is None else max(1, t // 60 - before + 1)  # the hour t // 60 - lag is before ``before``
-    return [make((kind, t, _hourly_content(ref, kind, t // 60 - lag, since), lag, None)) for lag in range(first, n + 2)]
+    return [Lagged(kind, t, _lagged(ref, kind, t // 60, since, first), range(first, n + 2))] if first <= n + 1 else []
 
 
-def rule_samples(scenario: Scenario, model: Model, ref: Reference) -> list[Pushed]:
+@functools.cache
+def _lagged(ref: Reference, kind: str, hour: int, since: int, first: int) -> tuple[dict, ...]:
+    """:attr:`Lagged.contents` of rule ``kind`` pushed in clock hour ``hour``, lags ``first``..N + 1: the same at
+    every push of that hour."""
+    return tuple(_hourly_content(ref, kind, hour - lag, since)
+                 for lag in range(first, ref.model.billing.backfill_hours + 2))
+
+
+def rule_samples(scenario: Scenario, model: Model, ref: Reference) -> list[Pushed | Lagged]:
     """Every rule result the collectors push, in time order.
 
     As the real collector does (stolostron/multicluster-observability-operator collectors/metrics/pkg/forwarder/
@@ -132,11 +147,18 @@ def rule_samples(scenario: Scenario, model: Model, ref: Reference) -> list[Pushe
                 continue
             at = t - 1 if (slot, kind) in early else t
             for r in push_results(ref, kind, at, since):
-                if gone:  # some clusters' pushes of this slot are lost
-                    kept = tuple(c for c in scenario.clusters if c not in gone)
-                    r = r._replace(content={k: v for k, v in r.content.items() if k[0] in kept}, clusters=kept)
-                out.append(r)
+                out.append(_from(r, tuple(c for c in scenario.clusters if c not in gone)) if gone else r)
     return sorted(out, key=operator.itemgetter(1))  # (Pushed.t; a stable sort, as by the attribute)
+
+
+def _from(r: Pushed | Lagged, kept: tuple[str, ...]) -> Pushed | Lagged:
+    """Result ``r`` as pushed by the clusters ``kept`` alone (the others' pushes of its slot are lost)."""
+    def cut(content: dict) -> dict:
+        return {k: v for k, v in content.items() if k[0] in kept}
+
+    if isinstance(r, Lagged):
+        return r._replace(contents=tuple(cut(c) for c in r.contents), clusters=kept)
+    return r._replace(content=cut(r.content), clusters=kept)
 
 
 def _since(scenario: Scenario, t: int) -> int:
@@ -144,7 +166,7 @@ def _since(scenario: Scenario, t: int) -> int:
     return max((f.at for f in scenario.faults_of("spoke_restart") if f.at <= t), default=0)
 
 
-def settling_samples(scenario: Scenario, model: Model, ref: Reference) -> tuple[list[Pushed], int]:
+def settling_samples(scenario: Scenario, model: Model, ref: Reference) -> tuple[list[Pushed | Lagged], int]:
     """(pushes, last minute) of a scenario followed until the hub has settled each of its complete clock hours, with
     ``billing.backfill_hours`` N: hour h settles N + 1 hours after its end, long after a scenario of a few hours.
     The scenario's own pushes (:func:`rule_samples`, faults included), then one on-time push per clock hour that
@@ -160,7 +182,7 @@ def settling_samples(scenario: Scenario, model: Model, ref: Reference) -> tuple[
 
 
 def pushed_samples(scenario: Scenario, model: Model, ref: Reference,
-                   results: list[Pushed] | None = None) -> dict[Labels, dict[int, float]]:
+                   results: list[Pushed | Lagged] | None = None) -> dict[Labels, dict[int, float]]:
     """What the hub stores from every cluster: {labels: {minute: value}} of the spoke series at each push, with
     ``cluster`` and ``clusterID``; nothing between pushes (the hub's store has no staleness markers).
     ``results``: :func:`rule_samples`, if the caller has them already."""
@@ -168,32 +190,34 @@ def pushed_samples(scenario: Scenario, model: Model, ref: Reference,
     # per (kind, lag): its lag label, {row: its series' samples} and {cluster: its sentinel's samples}, labels built
     # once per series
     tables: dict[tuple, tuple[Labels, dict, dict]] = {}
-    for kind, t, content, lag, clusters in rule_samples(scenario, model, ref) if results is None else results:
-        table = tables.get((kind, lag))
-        if table is None:
-            table = tables[(kind, lag)] = (() if lag is None else ((names.LAG_LABEL, str(lag)),), {}, {})
-        lag_labels, rows, sentinels = table
-        for row, value in content.items():
-            into = rows.get(row)
-            if into is None:
-                cluster, *key = row
-                into = rows[row] = samples.setdefault(
-                    (*_pushed_labels(kind, key), *lag_labels, ("cluster", cluster),
-                     ("clusterID", uid("cluster", cluster))), {})
-            into[t] = value
-        if kind in HOURLY_KINDS:
-            for cluster in scenario.clusters if clusters is None else clusters:
-                into = sentinels.get(cluster)
+    for r in rule_samples(scenario, model, ref) if results is None else results:
+        kind, t, clusters = r.kind, r.t, r.clusters
+        for lag, content in zip(r.lags, r.contents) if isinstance(r, Lagged) else ((None, r.content),):
+            table = tables.get((kind, lag))
+            if table is None:
+                table = tables[(kind, lag)] = (() if lag is None else ((names.LAG_LABEL, str(lag)),), {}, {})
+            lag_labels, rows, sentinels = table
+            for row, value in content.items():
+                into = rows.get(row)
                 if into is None:
-                    into = sentinels[cluster] = samples.setdefault(
-                        (("__name__", _SERIES[kind]), (names.SENTINEL_LABEL, "1"), *lag_labels, ("cluster", cluster),
+                    cluster, *key = row
+                    into = rows[row] = samples.setdefault(
+                        (*_pushed_labels(kind, key), *lag_labels, ("cluster", cluster),
                          ("clusterID", uid("cluster", cluster))), {})
-                into[t] = 0
+                into[t] = value
+            if kind in HOURLY_KINDS:
+                for cluster in scenario.clusters if clusters is None else clusters:
+                    into = sentinels.get(cluster)
+                    if into is None:
+                        into = sentinels[cluster] = samples.setdefault(
+                            (("__name__", _SERIES[kind]), (names.SENTINEL_LABEL, "1"), *lag_labels,
+                             ("cluster", cluster), ("clusterID", uid("cluster", cluster))), {})
+                    into[t] = 0
     return samples
 
 
 def pushed(scenario: Scenario, model: Model, ref: Reference,
-           results: list[Pushed] | None = None, last: int | None = None) -> list[dict[str, str]]:
+           results: list[Pushed | Lagged] | None = None, last: int | None = None) -> list[dict[str, str]]:
     """:func:`pushed_samples` as promtool ``input_series`` (1m interval) up to minute ``last`` (default: the
     scenario's end)."""
     stored = pushed_samples(scenario, model, ref, results)

@@ -1,5 +1,7 @@
 """The golden reference model and synthesiser on tiny scenarios, with expectations worked out by hand from
 docs/billing-contract.md (never from running the code)."""
+import dataclasses
+
 import pytest
 
 from gpudash.model import series as names
@@ -20,7 +22,7 @@ from gpudash.render.golden.emit import HubView
 from gpudash.simulation import scenario as sc
 from gpudash.simulation.devices import exporter_visible
 from gpudash.simulation.notation import notation
-from gpudash.simulation.pushes import Pushed, rule_content, rule_samples
+from gpudash.simulation.pushes import Lagged, Pushed, push_results, pushed_samples, rule_content, rule_samples
 from gpudash.simulation.reference import Reference, period_start
 from gpudash.simulation.series import scrape, synthesise
 
@@ -175,6 +177,28 @@ def test_hub_view_takes_each_series_from_its_own_pushes_of_the_current_hour():
     assert hub.at(115)["gpu_hours"] == {line: 1.0}
     assert hub.at(125)["gpu_hours"] == {}  # its latest sample was evaluated in the previous hour
     assert hub.at(125)["coverage"] == {("east",): 0.0}  # the cluster pushed, the hourly rule never ran
+
+
+def test_a_lagged_push_is_one_result_carrying_each_earlier_hour():
+    """With billing.backfill_hours N a push's hourly rule is one Lagged result of lags 1..N + 1 (only the hours
+    before ``before``: the settling pushes), which the hub view and the pushed series read lag by lag."""
+    model = dataclasses.replace(MODEL, billing=dataclasses.replace(MODEL.billing, backfill_hours=2))
+    s = sc.resolve({"name": "t", "protects": "p", "duration": "5h", "faults": [],
+                    "nodes": [{"name": "n1", "gpu": {"class": "a100"}, "count": 8}],
+                    "pods": [pod([{"at": "0m", "phase": "Running"}])]}, model)
+    ref = Reference(s, model)
+    (r,) = push_results(ref, "gpu_hours", 185)
+    assert isinstance(r, Lagged) and r.lags == range(1, 4)
+    assert r.contents == tuple(rule_content(ref, "gpu_hours", 185, lag=k) for k in (1, 2, 3))
+    assert [x.lags for x in push_results(ref, "gpu_hours", 185, before=2)] == [range(2, 4)]  # hours 1 and 0
+    assert push_results(ref, "gpu_hours", 185, before=0) == []
+    line = ("east", "team-a", PRODUCT, "nvidia_com_gpu")
+    hub = HubView(ref, rule_samples(s, model, ref))
+    assert hub.at(235)["gpu_hours"] == {line: 1.0}  # hour 0 from its lag 3, pushed in hour 3
+    assert hub.at(239)["gpu_hours"] == hub.final(0, 5)["gpu_hours"]
+    rows = {dict(k)[names.LAG_LABEL]: v for k, v in pushed_samples(s, model, ref).items()
+            if dict(k)["__name__"] == names.HOURLY_GPU_HOURS and names.SENTINEL_LABEL not in dict(k)}
+    assert rows["3"] == {t: 1.0 for t in range(180, 301, 5)}  # hours 0 to 2, by the pushes 3 hours later
 
 
 def test_a_restarted_replica_under_counts_only_the_steps_it_lost():

@@ -65,6 +65,7 @@ from gpudash.simulation import clear_caches
 from gpudash.simulation import scenario as sc
 from gpudash.simulation.pushes import (
     HOURLY_KINDS,
+    Lagged,
     Pushed,
     later,
     push_interval,
@@ -316,8 +317,11 @@ def _file(kind: str, s: sc.Scenario, model: Model, ref: Reference, spokes: dict[
 
 
 # --- expectations ------------------------------------------------------------------------------------------------
-def _labels(name: str | None, pairs) -> str:
-    body = ",".join(f'{k}="{v}"' for k, v in sorted(pairs) if v != "" or k == "product")
+@functools.lru_cache(maxsize=65536)
+def _labels(name: str | None, keys: tuple[str, ...], values: tuple) -> str:
+    """A check's expected sample's labels: ``name{key="value",...}``, keys sorted; an empty value is left out but a
+    product's. Rows repeat at every minute checked: each is written once."""
+    body = ",".join(f'{k}="{v}"' for k, v in sorted(zip(keys, values)) if v != "" or k == "product")
     return f"{name or ''}{{{body}}}"
 
 
@@ -338,11 +342,11 @@ def _check(expr: str, minute: int, rows: Mapping[tuple, float], keys: tuple[str,
     ``metric``: ``expr`` is a series name, kept in the result labels."""
     rows = {k: v for k, v in rows.items() if v}
     if all(float(v).is_integer() for v in rows.values()):
-        samples = [{"labels": _labels(expr if metric else None, zip(keys, k)), "value": v}
+        samples = [{"labels": _labels(expr if metric else None, keys, k), "value": v}
                    for k, v in sorted(rows.items())]
         return {"expr": f"{expr} != 0", "eval_time": f"{minute}m", "exp_samples": samples}
     q = _quantum(rows.values())
-    samples = [{"labels": _labels(None, zip(keys, k)), "value": math.floor(v * (1 / q) + 0.5) / (1 / q)}
+    samples = [{"labels": _labels(None, keys, k), "value": math.floor(v * (1 / q) + 0.5) / (1 / q)}
                for k, v in sorted(rows.items())]
     to = f"1/{int(1 / q)}" if q < 1 else f"{int(q)}"
     return {"expr": f"round({expr}, {to}) != 0", "eval_time": f"{minute}m", "exp_samples": samples}
@@ -371,7 +375,8 @@ def _stable(ref: Reference, minute: int) -> bool:
 
 class HubView:
     """What the hub's last-hour series hold (contract section 6), from the spoke rule results that reached it
-    (:class:`gpudash.simulation.pushes.Pushed`, as :func:`gpudash.simulation.pushes.rule_samples` gives them).
+    (:class:`gpudash.simulation.pushes.Pushed` and :class:`~gpudash.simulation.pushes.Lagged`, in time order, as
+    :func:`gpudash.simulation.pushes.rule_samples` gives them).
     ``clusters``: the model clusters that get a zero coverage row for an hour nothing delivered (backfill, on the
     hub of several clusters; none on a single cluster)."""
 
@@ -379,9 +384,22 @@ class HubView:
         self.ref = ref
         self.backfill = ref.model.billing.backfill_hours
         self.clusters = clusters if self.backfill else ()
-        self.by_hour: dict[int, list[Pushed]] = {}
+        self.by_hour: dict[int, list[Pushed | Lagged]] = {}  # the results pushed in each clock hour, in time order
         for r in samples:
-            self.by_hour.setdefault(r.hour, []).append(r)
+            self.by_hour.setdefault(r.t // 60, []).append(r)
+
+    def _describing(self, hour: int, minute: int):
+        """(kind, content, clusters) of each result evaluated up to ``minute`` that describes ``hour``, in time
+        order: each hourly rule's lag k pushed k hours after it (the others', its rows of the hour before)."""
+        for lag in range(1, self.backfill + 2):
+            for r in self.by_hour.get(hour + lag, ()):
+                if r.t > minute:
+                    continue
+                if isinstance(r, Lagged):
+                    if lag in r.lags:
+                        yield r.kind, r.contents[lag - r.lags.start], r.clusters
+                elif lag == 1:
+                    yield r.kind, r.content, r.clusters
 
     def at(self, minute: int) -> dict[str, dict[tuple, float]]:
         """At ``minute``: per hourly kind, each series' largest value among the samples that describe the hour the
@@ -392,8 +410,8 @@ class HubView:
         out: dict[str, dict[tuple, float]] = {k: {} for k in ("billed_hour", "steps", *HOURLY_KINDS)}
         ran: dict[str, set] = {k: set() for k in HOURLY_KINDS if k in push_rules(self.ref.model)}
         folded = set()  # (kind, id) of the contents taken: a content pushed again (each lag's hour) changes no max
-        for kind, t, content, _, clusters in self.by_hour.get(minute // 60 - 1 - self.backfill, ()):
-            if t > minute or kind not in out:
+        for kind, content, clusters in self._describing(minute // 60 - 1 - self.backfill, minute):
+            if kind not in out:
                 continue
             if (kind, id(content)) not in folded:
                 folded.add((kind, id(content)))

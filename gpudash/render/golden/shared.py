@@ -23,6 +23,7 @@ different hours, and one series is merged from them (:func:`merged`).
 """
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from typing import NamedTuple, TypeVar
@@ -151,10 +152,12 @@ def _split(text: str) -> tuple[str, str, str]:
     return head, series, checks
 
 
+@functools.lru_cache(maxsize=65536)
 def _labelled(series: str, value: str) -> str:
-    """An input series' selector with ``cluster="value"`` (unchanged for ""); one that has the label is refused."""
+    """An input series' selector with ``cluster="value"`` (unchanged for ""); one that has the label is refused.
+    (Each expected sample's labels too: rows repeat at every minute checked, each is labelled once.)"""
     name, brace, rest = series.partition("{")
-    if re.search(rf"(^|,){LABEL}=", rest):
+    if _HAS_LABEL.search(rest):
         raise ValueError(f"a golden input series has a {LABEL} label already: {series}")
     if not value:
         return series
@@ -162,15 +165,26 @@ def _labelled(series: str, value: str) -> str:
     return f"{name}{{{matcher}{',' if rest[:1] not in ('}', '') else ''}{rest}" if brace else f"{name}{{{matcher}}}"
 
 
+_HAS_LABEL = re.compile(rf"(^|,){LABEL}=")
+
+
 def _scoped(check: dict, value: str) -> dict:
     """A check of one scenario: every recorded series it reads selected by ``cluster="value"``, and its expected
     samples labelled so where the result keeps the label."""
-    pieces = check["expr"].split('"')  # outside the quotes (even pieces) only: no label value is touched
-    pieces[::2] = [_RECORDED.sub(lambda m: _selector(m, value), piece) for piece in pieces[::2]]
-    out = {**check, "expr": '"'.join(pieces)}
-    if value and not _DROPS_LABEL.search(check["expr"]):
+    expr, keeps = _scoped_expr(check["expr"], value)
+    out = {**check, "expr": expr}
+    if keeps:
         out["exp_samples"] = [{**s, "labels": _labelled(s.get("labels", "{}"), value)} for s in check["exp_samples"]]
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _scoped_expr(expr: str, value: str) -> tuple[str, bool]:
+    """(:func:`_scoped`'s ``expr``, whether its result keeps the label ``value`` its samples then carry): a check's
+    expression repeats at every minute checked."""
+    pieces = expr.split('"')  # outside the quotes (even pieces) only: no label value is touched
+    pieces[::2] = [_RECORDED.sub(lambda m: _selector(m, value), piece) for piece in pieces[::2]]
+    return '"'.join(pieces), bool(value) and not _DROPS_LABEL.search(expr)
 
 
 def _selector(m: re.Match, value: str) -> str:
