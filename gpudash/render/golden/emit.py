@@ -50,6 +50,7 @@ import functools
 import math
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from gpudash.base import layout
 from gpudash.base.yamlfmt import serialise
@@ -553,11 +554,26 @@ def _every_series_checks(ref: Reference, model: Model, minute: int) -> list[dict
         _check(names.TENANT_COST_RATE_AVG, minute, _local(ref.avg_cost_rate(minute)), ("namespace",)),
         _check(q.agg("sum", who, names.TENANT_COST_PROJECTED), minute, projected, who, metric=False),
         *extra,
-        _check(q.agg("max", ("row",), names.TENANT_ROWS), minute, ref.tenant_rows(), ("row",), metric=False),
-        _check(names.TENANT_INFO, minute, ref.tenant_info(), ("cluster", "namespace", "tenant")),
+        _of_model(model, q.agg("max", ("row",), names.TENANT_ROWS), minute, ref.tenant_rows, ("row",), metric=False),
+        _of_model(model, names.TENANT_INFO, minute, ref.tenant_info, ("cluster", "namespace", "tenant")),
         _check(names.ENERGY_PRICE, minute, {(c,): model.energy.price(c) for c in model.clusters
                                             if model.energy.metered}, ("cluster",)),
     ]
+
+
+_OF_MODEL: dict[str, Any] = {}  # "model": the model of the checks kept, else expression: its check at minute 0
+
+
+def _of_model(model: Model, expr: str, minute: int, rows, keys: tuple[str, ...], metric: bool = True) -> dict:
+    """:func:`_check` of figures of ``model`` alone (``rows()``), kept for the last model: the tenant table and the
+    tenant info (20,000 rows at 1,000 tenants on 20 clusters) that every ``every_series`` scenario checks."""
+    if _OF_MODEL.get("model") is not model:
+        _OF_MODEL.clear()
+        _OF_MODEL["model"] = model
+    check = _OF_MODEL.get(expr)
+    if check is None:
+        check = _OF_MODEL[expr] = _check(expr, 0, rows(), keys, metric)
+    return {**check, "eval_time": f"{minute}m"}
 
 
 # --- files -------------------------------------------------------------------------------------------------------
