@@ -76,6 +76,8 @@ def period_start(minute: int) -> int:
 class Reference(HourlyBilling, CcspCounts, EnergyMeter):
     """Expected billing figures of one scenario under one model."""
 
+    reads_own_inputs = True  # :meth:`alike_hour` holds; a subclass that reads other inputs does not say so
+
     def __init__(self, scenario: Scenario, model: Model, labelled: bool = True):
         """``labelled``: the hub rules see the data's ``cluster`` (false for one spoke's own Prometheus, where the
         energy price is energy.price_per_kwh)."""
@@ -231,9 +233,10 @@ class Reference(HourlyBilling, CcspCounts, EnergyMeter):
         """The first hour whose steps, from the step before its first on, see the same inputs as ``hour``'s (no
         :meth:`_changes` minute in between, every step at or after ``since``), or ``hour``: its hourly figures
         (GPU-hours, node maxima, steps observed, and the energy split) are ``hour``'s, step by step, so a month of
-        unchanged hours is computed once. Only this class's inputs: a subclass (the mock's) reads others."""
+        unchanged hours is computed once. Only this class's inputs: a subclass (the mock's) reads others, unless its
+        own body says ``reads_own_inputs``."""
         end = hour * 60 + 59
-        if type(self) is not Reference or end > self.s.duration:
+        if not vars(type(self)).get("reads_own_inputs") or end > self.s.duration:
             return hour
         i = bisect.bisect_right(self._changes, end)
         last = self._changes[i - 1] if i else -1

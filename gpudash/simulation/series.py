@@ -36,7 +36,7 @@ KSM_INSTANCES = ("10.128.0.11:8443", "10.129.0.12:8443")  # an HA pair's targets
 
 def scrape(expositions: list[dict[Labels, float]], outcomes: Sequence[str]) -> dict[Labels, list]:
     """Store per-minute expositions the way Prometheus scrapes them (outcome per minute: ok | missed | down)."""
-    keys = sorted({k for e in expositions for k in e})
+    keys = sorted(set().union(*expositions))  # every series any minute exposes (one C pass)
     out: dict[Labels, list[float | str | None]] = {k: [None] * len(expositions) for k in keys}
     last: dict[Labels, float] = {}  # what the previous completed scrape stored
     for m, (exposed, outcome) in enumerate(zip(expositions, outcomes)):
@@ -353,9 +353,13 @@ def tier_recorded(ref: Reference) -> list[dict[str, str]]:
     run as the scenario says (promtool evaluates every group at every step, so it cannot miss an evaluation, and
     stops at a rule's error)."""
     samples: dict[Labels, list] = {}
+    made: dict[tuple, list] = {}  # (name, key): its samples in ``samples``, each list made once
 
     def put(name: str, key: tuple, labels: tuple[str, ...], minute: int, value: float | str) -> None:
-        series = samples.setdefault((("__name__", name), *zip(labels, key)), [None] * (ref.s.duration + 1))
+        series = made.get((name, key))
+        if series is None:
+            series = made[(name, key)] = samples.setdefault((("__name__", name), *zip(labels, key)),
+                                                            [None] * (ref.s.duration + 1))
         series[minute] = value
 
     per_product = tuple(label for label in names.labels(names.TIER_ALLOCATED) if label != "cluster")

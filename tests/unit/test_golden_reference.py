@@ -430,3 +430,19 @@ def test_hours_computed_once_equal_those_computed_step_by_step():
             assert fast.steps_observed(h, since) == slow.steps_observed(h, since), (h, since)
             assert fast.energy(h, since) == slow.energy(h, since), (h, since)
     assert sum(fast.alike_hour(h) != h for h in range(17)) >= 3 and fast._plain_hours
+
+
+def test_a_check_of_the_model_alone_is_made_once_per_model_and_never_another_model_s():
+    from gpudash.render.golden.emit import _check, _of_model
+
+    other = dataclasses.replace(MODEL, tenants=MODEL.tenants[:1])
+    made = []
+
+    def rows(model):
+        return lambda: made.append(model) or Reference(scenario([]), model).tenant_info()
+
+    keys = ("cluster", "namespace", "tenant")
+    for model, minute in ((MODEL, 60), (MODEL, 120), (other, 60), (MODEL, 60)):
+        assert _of_model(model, names.TENANT_INFO, minute, rows(model), keys) == \
+            _check(names.TENANT_INFO, minute, Reference(scenario([]), model).tenant_info(), keys)
+    assert made == [MODEL, other, MODEL]
