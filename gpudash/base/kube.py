@@ -184,10 +184,10 @@ def _without_long(data: Any, long: list[str]) -> Any:
 
 
 # json.dumps (ensure_ascii=False) writes " and \ and \b \f \n \r \t with a backslash, any other character under
-# U+0020 as \u00XX (cpython Lib/json/encoder.py ESCAPE, ESCAPE_DCT), as Go's encoder does since Go 1.22 (golang/go
-# src/encoding/json/encode.go appendString; before 1.22 its `string` wrote \b and \f as \u0008 and \u000c, 4 bytes
-# more each: no rendered object holds one, the model's texts refuse control characters, gpudash/model/schema_types.py);
-# the escapes Go adds are _GO_ESCAPE_GROWTH.
+# U+0020 as \u00XX (cpython Lib/json/encoder.py ESCAPE, ESCAPE_DCT). Go's encoder writes the same, but for \b and \f
+# as \u0008 and \u000c, 4 bytes more each (golang/go src/encoding/json/encode.go, encodeState.string, the version
+# read): no rendered object holds either, the model's texts refuse control characters (gpudash/model/schema_types.py).
+# The escapes Go adds beyond these are _GO_ESCAPE_GROWTH.
 _NOT_ASCII_CONTROL = bytes(range(0x20, 0x100))
 _SHORT_ESCAPES = b"\b\f\n\r\t"
 
