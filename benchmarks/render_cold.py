@@ -3,7 +3,7 @@ example and of a 1,000-tenant, 20-cluster, 8-class model, with ``-j 1`` and the 
 commit in one run; and the golden emission alone (``emit_tests``, one process) of each model. By hand, never a
 timed test.
 
-    python benchmarks/render_cold.py [--base 7f06edf] [--repeat 1] [--work DIR]
+    python benchmarks/render_cold.py [--base 7f06edf] [--repeat 1] [--work DIR] [--no-bytecode]
 
 Each render is a fresh process (benchmarks/render_probe.py: wall, CPU with the golden tests' forked process, peak
 RSS); the rows of the two trees alternate, so both see the same load. The large model is the bundled example with
@@ -20,6 +20,12 @@ called only when ``s_journal`` is NULL). So each row says what creating a file c
 us``: 200 files of 4 KB in a fresh folder of the work folder, kept), the outputs are kept until the end (deleting
 them would slow the rows after), and ``--work`` can put everything on another filesystem (``/dev/shm``: the render
 without the disk).
+
+Python's bytecode: an installed gpudash runs from the bytecode pip compiled when it installed it, and a clone writes
+its ``__pycache__`` on its first run; this machine sets ``PYTHONDONTWRITEBYTECODE=1``, so every render here would
+compile gpudash's modules from source (0.3-0.5 s of CPU, part of it before the golden workers fork). By default both
+trees are compiled once into a folder of the run (``PYTHONPYCACHEPREFIX``) before any row, and every render reads it,
+as an installed gpudash does; ``--no-bytecode`` measures the source-compiling renders instead.
 """
 from __future__ import annotations
 
@@ -62,10 +68,26 @@ def large_model(path: Path, tenants: int = 1000, clusters: int = 20) -> Path:
     return path
 
 
-def render(root: Path, model: Path, out: Path, jobs: int | None) -> dict:
+def bytecode_env(pycache: Path | None) -> dict[str, str]:
+    """The environment of a render: with ``pycache``, Python reads (and writes) bytecode there, as an installed
+    package runs; without, the machine's own (this one forbids writing bytecode: the module's docstring)."""
+    env = dict(os.environ)
+    if pycache is not None:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(pycache)
+    return env
+
+
+def compile_tree(root: Path, pycache: Path) -> None:
+    """The bytecode of ``root``'s gpudash package, written under ``pycache`` (what pip does when it installs)."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(root / "gpudash")], env=bytecode_env(pycache),
+                   check=True, capture_output=True)
+
+
+def render(root: Path, model: Path, out: Path, jobs: int | None, pycache: Path | None = None) -> dict:
     """One cold render in a fresh process importing gpudash from ``root``: the probe's measurements."""
     extra = ["--", "-j", str(jobs)] if jobs else []
-    env = {**os.environ, "GPUDASH_CACHE": "off", "GPUDASH_PROBE_ROOT": str(root), "PYTHONPATH": str(root)}
+    env = {**bytecode_env(pycache), "GPUDASH_CACHE": "off", "GPUDASH_PROBE_ROOT": str(root), "PYTHONPATH": str(root)}
     r = subprocess.run([sys.executable, str(PROBE), str(model), str(out), *extra], capture_output=True, text=True,
                        cwd=root, env=env)
     line = next((x for x in r.stdout.splitlines() if x.startswith("RENDER_PROBE ")), None)
@@ -74,10 +96,10 @@ def render(root: Path, model: Path, out: Path, jobs: int | None) -> dict:
     return json.loads(line.removeprefix("RENDER_PROBE "))
 
 
-def emission(root: Path, model: Path) -> dict:
+def emission(root: Path, model: Path, pycache: Path | None = None) -> dict:
     """The golden emission alone (``emit_tests``), one process importing gpudash from ``root``: its CPU seconds and
     the process's peak RSS."""
-    env = {**os.environ, "PYTHONPATH": str(root)}
+    env = {**bytecode_env(pycache), "PYTHONPATH": str(root)}
     r = subprocess.run([sys.executable, __file__, "--emit-probe", str(model)], capture_output=True, text=True,
                        cwd=root, env=env, check=True)
     return json.loads(r.stdout.strip().splitlines()[-1])
@@ -122,7 +144,8 @@ def new_file_us(folder: Path, n: int = 200) -> float:
     return round((time.perf_counter() - t0) / n * 1e6, 1)
 
 
-def run(base: str, repeat: int, jobs_list: tuple[int | None, ...] = (1, None), where: str | None = None) -> dict:
+def run(base: str, repeat: int, jobs_list: tuple[int | None, ...] = (1, None), where: str | None = None,
+        bytecode: bool = True) -> dict:
     work = Path(tempfile.mkdtemp(prefix="gpudash-render-cold-", dir=where))
     commit = subprocess.run(["git", "rev-parse", "--short", base], cwd=ROOT, capture_output=True, text=True,
                             check=True).stdout.strip()
@@ -133,8 +156,11 @@ def run(base: str, repeat: int, jobs_list: tuple[int | None, ...] = (1, None), w
                           check=True).stdout.strip()
     models = {"example": EXAMPLE, "1,000 tenants, 20 clusters, 8 classes": large_model(work / "large.yaml")}
     trees = {f"base {commit}": tree, f"this {head}": ROOT}
+    pycache = work / "pycache" if bytecode else None
     rows: list[dict] = []
     try:
+        for root in trees.values() if pycache else ():
+            compile_tree(root, pycache)
         for name, model in models.items():
             for jobs in jobs_list:
                 for i in range(repeat):
@@ -142,19 +168,19 @@ def run(base: str, repeat: int, jobs_list: tuple[int | None, ...] = (1, None), w
                         out = work / f"out-{len(rows)}"
                         row = {"model": name, "jobs": jobs or "default", "tree": label, "run": i, "load": _load(),
                                "new_file_us": new_file_us(work / f"probe-{len(rows)}"),
-                               **render(root, model, out, jobs)}
+                               **render(root, model, out, jobs, pycache)}
                         rows.append(row)
             pair = [r for r in rows if r["model"] == name]
             same = identical(work / f"out-{rows.index(pair[0])}", work / f"out-{rows.index(pair[1])}")
             for label, root in trees.items():
-                rows.append({"model": name, "tree": label, "load": _load(), "emission": emission(root, model),
+                rows.append({"model": name, "tree": label, "load": _load(), "emission": emission(root, model, pycache),
                              "identical": same})
     finally:
         subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, capture_output=True)
         shutil.rmtree(work, ignore_errors=True)
     return {"base": commit, "head": head, "rows": rows, "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
             "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
-            "work": str(Path(where or tempfile.gettempdir()))}
+            "work": str(Path(where or tempfile.gettempdir())), "bytecode": bytecode}
 
 
 def markdown(res: dict) -> str:
@@ -163,7 +189,10 @@ def markdown(res: dict) -> str:
            f"`python benchmarks/render_cold.py --base {res['base']}`: `gpudash render` with `GPUDASH_CACHE=off`, "
            "each a fresh process (benchmarks/render_probe.py; CPU includes the golden tests' forked process), base "
            f"{res['base']} and this tree ({res['head']}) alternating. The large model is the example with 996 "
-           "generated tenants, 18 clusters and 4 GPU classes added.", "",
+           "generated tenants, 18 clusters and 4 GPU classes added. "
+           + ("Both trees' bytecode compiled before the first row, as an installed gpudash has it."
+              if res.get("bytecode") else "Every render compiles gpudash's modules from source "
+              "(`--no-bytecode`: this machine's `PYTHONDONTWRITEBYTECODE=1`)."), "",
            f"Outputs in {res.get('work', 'the temporary folder')}; `new file us`: creating one file there just "
            "before the render (benchmarks/render_cold.py: what the disk's recent deletions cost); `sys s`: the "
            "render's system time.", "",
@@ -198,8 +227,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=1, help="renders per model, -j and tree")
     ap.add_argument("--default-jobs-only", action="store_true", help="no -j 1 renders (a busy machine's shorter run)")
     ap.add_argument("--work", help="the folder to render into (default: the temporary folder; /dev/shm: no disk)")
+    ap.add_argument("--no-bytecode", action="store_true",
+                    help="renders compile gpudash from source, as this machine's PYTHONDONTWRITEBYTECODE=1 makes them")
     args = ap.parse_args(argv)
-    res = run(args.base, args.repeat, (None,) if args.default_jobs_only else (1, None), args.work)
+    res = run(args.base, args.repeat, (None,) if args.default_jobs_only else (1, None), args.work,
+              not args.no_bytecode)
     SECTION.with_suffix(".json").write_text(json.dumps(res, indent=1) + "\n")
     SECTION.write_text(markdown(res))
     print(markdown(res))
