@@ -55,13 +55,37 @@ def _scalar_text(_type, value) -> str:
         return value  # what the emitter writes for it: a plain scalar (tests/unit/test_yamlfmt_scalars.py compares)
     if _type is int:
         return str(value)  # PyYAML's SafeRepresenter.represent_int
+    if _type is float:
+        return _float_text(value)
     if _type is str and not _PRINTABLE_ASCII.match(value):
         return _quoted(value)
+    if _type is str:  # printable ASCII on one line, not plain: single-quoted, as the emitter writes it (below)
+        return f"'{value.replace(chr(39), chr(39) * 2)}'"
     return _emit(value)
 
 
-# Strings of printable ASCII: PyYAML's emitter writes them on one line. Others may hold a character it writes raw
-# but YAML reads as a line break (NEL, LS, PS with allow_unicode) and folds: they are checked (_quoted).
+def _float_text(value: float) -> str:
+    """What PyYAML writes for a float (tests/unit/test_yamlfmt_scalars.py compares, with yaml.safe_dump): the text of
+    yaml/representer.py ``SafeRepresenter.represent_float`` (``.nan``, ``.inf``, ``-.inf``, else ``repr`` lowered,
+    with ``.0`` before the ``e`` of a repr without a ``.``: ``1e+17`` -> ``1.0e+17``), which yaml/emitter.py writes
+    plain: it resolves as a float (yaml/resolver.py's float pattern), so ``choose_scalar_style`` keeps it implicit,
+    and it holds no indicator. Its emitter took ~8 us a float, a golden file's values are mostly distinct floats."""
+    if value != value:
+        return ".nan"
+    if value in (_INF, -_INF):
+        return ".inf" if value > 0 else "-.inf"
+    text = repr(value).lower()
+    return text.replace("e", ".0e", 1) if "." not in text and "e" in text else text
+
+
+_INF = float("inf")
+
+
+# Strings of printable ASCII: PyYAML's emitter writes them on one line, single-quoted where not plain (yaml/emitter.py
+# ``analyze_scalar`` forbids single quotes only for a special character or a line break, ``choose_scalar_style``
+# then takes them; ``write_single_quoted`` doubles each quote and breaks no line within the width, 2**31 here).
+# Others may hold a character it writes raw but YAML reads as a line break (NEL, LS, PS with allow_unicode) and
+# folds: they are checked (_quoted).
 _PRINTABLE_ASCII = re.compile(r"[\x20-\x7e]*\Z")
 
 
