@@ -84,7 +84,7 @@ def test_rows_of_one_shape_keep_each_key_and_value_apart():
     """A list of mappings of one shape is written by one format (yamlfmt._rows): its caches never take one key,
     value or indentation for another that is equal in Python (1, True, 1.0) or in text."""
     yamlfmt._inline_text.cache_clear()
-    yamlfmt._row_format.cache_clear()
+    yamlfmt._row_heads.cache_clear()
     cases = {"- a: 1\n- a: 2\n": [{"a": 1}, {"a": 2}], "- a: true\n": [{"a": True}], "- a: 1.0\n": [{"a": 1.0}],
              "- a: '1'\n": [{"a": "1"}], "- 1: a\n": [{1: "a"}], "- true: a\n": [{True: "a"}],
              "- '{a}': '{b}'\n  c: null\n": [{"{a}": "{b}", "c": None}], "- a: |-\n    x\n    y\n": [{"a": "x\ny"}],
