@@ -18,6 +18,7 @@ import functools
 import itertools
 import json
 import re
+from typing import cast
 
 import yaml
 
@@ -248,7 +249,8 @@ def _rows(items: list, pad: str) -> str | None:
         return None
     if None in texts:
         return None
-    return "".join(itertools.chain.from_iterable(zip(itertools.cycle(heads), texts)))[1:]  # less the first "\n"
+    pairs = zip(itertools.cycle(heads), cast("list[str]", texts))
+    return "".join(itertools.chain.from_iterable(pairs))[1:]  # less the first "\n"
 
 
 _DICT = frozenset({dict})
