@@ -3,6 +3,8 @@ notation (``axn``, ``a+bxn``, ``_`` for a missing sample, ``stale``), exactly as
 """
 from __future__ import annotations
 
+import bisect
+import functools
 import itertools
 import operator
 from typing import Any
@@ -38,14 +40,36 @@ def notation(samples: list) -> str:
 def sparse_notation(samples: dict[int, float], length: int) -> str:
     """:func:`notation` of ``length`` intervals holding ``samples`` {interval: value} and nothing else (a pushed
     series), without building the list of gaps."""
-    minutes = sorted(i for i in samples if i < length)
-    if all(b - a > 1 for a, b in zip(minutes, minutes[1:])) and None not in samples.values():
-        return _isolated_notation(samples, minutes, length)
+    minutes = sorted(samples)
+    del minutes[bisect.bisect_left(minutes, length):]
+    if None in samples.values():  # a missing sample listed: its own group, as notation would not write it
+        return _grouped_notation(_groups(samples, minutes, length))
+    steps = list(map(operator.sub, itertools.islice(minutes, 1, None), minutes))
+    if 1 in steps or not minutes:
+        return _spans_notation(samples, minutes, length)
+    # no two samples adjacent (most pushed series): each value's text and each gap's, in C calls
+    values = list(map(samples.__getitem__, minutes))
+    numbers = {v: "stale" if v == "stale" else _number(v) for v in set(values)}  # equal values: equal texts
+    out = [_gap(minutes[0] + 1)] if minutes[0] else []
+    out += itertools.chain.from_iterable(zip(map(numbers.__getitem__, values), map(_gap, steps)))
+    out.append(numbers[values[-1]])
+    if minutes[-1] < length - 1:
+        out.append(_gap(length - minutes[-1]))
+    return " ".join(out)
+
+
+@functools.lru_cache(maxsize=4096)
+def _gap(step: int) -> str:
+    """The text of the ``step - 1`` missing samples between two samples ``step`` intervals apart."""
+    return "_" if step == 2 else f"_x{step - 1}"
+
+
+def _groups(samples: dict[int, float], minutes: list[int], length: int, first: int = 0) -> list[list]:
+    """The runs [value, count] of :func:`_grouped_notation` of ``samples`` at ``minutes`` (ascending, from ``first``,
+    below ``length``), each gap a run of None."""
     groups: list[list] = []
-    last = -1
-    for i in sorted(samples):
-        if i >= length:
-            break
+    last = first - 1
+    for i in minutes:
         if i > last + 1:
             groups.append([None, i - last - 1])
         elif groups and groups[-1][0] == samples[i] and groups[-1][0] != "stale":
@@ -56,23 +80,33 @@ def sparse_notation(samples: dict[int, float], length: int) -> str:
         last = i
     if last < length - 1:
         groups.append([None, length - 1 - last])
-    return _grouped_notation(groups)
+    return groups
 
 
-def _isolated_notation(samples: dict[int, float], minutes: list[int], length: int) -> str:
-    """:func:`sparse_notation` of samples at ``minutes`` (ascending, below ``length``) no two of which are adjacent:
-    each is a group of one between gaps, which :func:`_grouped_notation` writes as its number (a rising run needs
-    adjacent samples), or ``stale``; each distinct value's number is written once."""
-    out, last, written = [], -1, {}  # type: tuple[list[str], int, dict]
-    for i in minutes:
+def _spans_notation(samples: dict[int, float], minutes: list[int], length: int) -> str:
+    """:func:`sparse_notation` of samples at ``minutes`` (ascending, below ``length``), none None: a sample with no
+    neighbour is a group of one between gaps, which :func:`_grouped_notation` writes as its number (a rising run
+    needs adjacent samples), or ``stale``, each distinct value's number written once; a span of adjacent minutes
+    is written by :func:`_grouped_notation` on its own (no run reaches over a gap). A month of pushes is mostly
+    single samples: only its spans take the runs' path (the settled file's merged series have a few)."""
+    out, last, written, k, n = [], -1, {}, 0, len(minutes)  # type: tuple[list[str], int, dict, int, int]
+    while k < n:
+        i = minutes[k]
         if i > last + 1:
             out.append("_" if i == last + 2 else f"_x{i - last - 1}")
+        if k + 1 < n and minutes[k + 1] == i + 1:
+            j = k + 1
+            while j + 1 < n and minutes[j + 1] == minutes[j] + 1:
+                j += 1
+            out.append(_grouped_notation(_groups(samples, minutes[k:j + 1], minutes[j] + 1, i)))
+            last, k = minutes[j], j + 1
+            continue
         v = samples[i]
         text = written.get(v)
         if text is None:
             text = written[v] = "stale" if v == "stale" else _number(v)
         out.append(text)
-        last = i
+        last, k = i, k + 1
     if last < length - 1:
         out.append("_" if last == length - 2 else f"_x{length - 1 - last}")
     return " ".join(out)

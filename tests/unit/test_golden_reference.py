@@ -233,6 +233,11 @@ def test_sparse_notation_is_the_notation_of_its_samples():
         samples = {m: rng.choice(values) for m in range(rng.randint(0, 3), length + 9, every * rng.randint(1, 3))}
         dense = [samples.get(m) for m in range(length)]
         assert sparse_notation(samples, length) == notation(dense), case
+    for case in range(300):  # single samples and spans of adjacent ones in one series (the settled file's merges)
+        length, values = rng.randint(1, 200), [0, 1, 2, 3, 4, 2.5, "stale", -4][:rng.randint(1, 8)]
+        samples = {m: rng.choice(values) for m in rng.sample(range(length + 3), rng.randint(0, length))}
+        dense = [samples.get(m) for m in range(length)]
+        assert sparse_notation(samples, length) == notation(dense), (case, samples)
 
 
 def test_synthesised_ksm_series():

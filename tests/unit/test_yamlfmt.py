@@ -78,3 +78,18 @@ def test_a_literal_block_taken_without_parsing_holds_printable_ascii_lines_only(
     for c in map(chr, range(128)):
         assert yamlfmt._plain_lines(f"a{c}b\n") == (c.isprintable() or c == "\n"), repr(c)
     assert not yamlfmt._plain_lines("é\n")
+
+
+def test_rows_of_one_shape_keep_each_key_and_value_apart():
+    """A list of mappings of one shape is written by one format (yamlfmt._rows): its caches never take one key,
+    value or indentation for another that is equal in Python (1, True, 1.0) or in text."""
+    yamlfmt._inline_text.cache_clear()
+    yamlfmt._row_heads.cache_clear()
+    cases = {"- a: 1\n- a: 2\n": [{"a": 1}, {"a": 2}], "- a: true\n": [{"a": True}], "- a: 1.0\n": [{"a": 1.0}],
+             "- a: '1'\n": [{"a": "1"}], "- 1: a\n": [{1: "a"}], "- true: a\n": [{True: "a"}],
+             "- '{a}': '{b}'\n  c: null\n": [{"{a}": "{b}", "c": None}], "- a: |-\n    x\n    y\n": [{"a": "x\ny"}],
+             "k:\n  - a: 1\nl:\n  m:\n    - a: 1\n": {"k": [{"a": 1}], "l": {"m": [{"a": 1}]}},
+             "- a: 1\n- b: 1\n- a: []\n": [{"a": 1}, {"b": 1}, {"a": []}]}
+    for text, data in cases.items():
+        assert dump_yaml(data) == text
+        assert yaml.load(text, Loader=LOADER) == data

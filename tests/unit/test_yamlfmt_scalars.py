@@ -1,8 +1,9 @@
-"""yamlfmt's fast paths for plain string scalars and ints write exactly what PyYAML's emitter writes."""
+"""yamlfmt's fast paths for string scalars, ints and floats write exactly what PyYAML's emitter writes."""
 from __future__ import annotations
 
 import string
 
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -47,3 +48,23 @@ def test_fast_path_matches_the_emitter(value):
 def test_fast_path_matches_the_emitter_on_any_printable_ascii(value):
     """Printable ASCII is what the fast path takes; other text is quoted apart (_quoted, read back by test_yamlfmt)."""
     _check(value)
+
+
+FLOATS = [float("nan"), float("inf"), -float("inf"), 0.0, -0.0, 1e17, -1e17, 1e-7, 1.5e300, 5e-324,
+          2.2250738585072014e-308, 1.7976931348623157e308, 0.1, 1 / 3, 123456789012345.0, 1e16, 1e15,
+          0.23600006103515625]
+
+
+def _check_float(value: float) -> None:
+    assert yamlfmt._float_text(value) == yamlfmt._emit(value) == yaml.safe_dump(value).removesuffix("\n...\n"), value
+
+
+def test_floats_are_written_as_the_emitter_writes_them():
+    for value in FLOATS:
+        _check_float(value)
+
+
+@settings(max_examples=examples(500), deadline=None)
+@given(st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=True))
+def test_any_float_is_written_as_the_emitter_writes_it(value):
+    _check_float(value)
