@@ -16,7 +16,8 @@ from tests.thorough import examples
 # joined to their neighbours (a string or a parenthesis split at " or "), and broken ones
 PARTS = [q.const_series(1.5, row="ns team 0.5"), "vector(1)", "sum_over_time(x[5m])", "label_join(y, \"a\", \",\")",
          "time()", "scalar(x)", "x", "(vector(2))", "sum(x)", 'label_replace(vector(1), "a", "x', 'y", "", "")',
-         "max by (a) (x", "y)", "vector(", "1", 'label_replace(vector(1), "a", "$1", "b", "(")', "rate(x)"]
+         "max by (a) (x", "y)", "vector(", "1", 'label_replace(vector(1), "a", "$1", "b", "(")', "rate(x)",
+         "vector(1) # a comment", "vector(\n1)", "sum(\nx)"]
 
 
 def _outcome(expr: str) -> str:
@@ -51,6 +52,8 @@ def test_a_long_chain_of_scalar_calls_or_split_strings_is_refused_or_parsed_whol
     assert _outcome(" or ".join(["time()"] * 30)).startswith("rule: generated PromQL does not parse (set operator")
     quoted = " or ".join(['label_replace(vector(1), "a", "x or y", "", "")'] * 30)
     assert _outcome(quoted) == "ok" == _parsed(quoted)
+    commented = 'vector(1) # c or ' + " or ".join(["vector(\n1)"] * 30)  # each part parses, the whole does not
+    assert _outcome(commented) == _parsed(commented) != "ok"
     broken = " or ".join(["vector(1)"] * 30) + " or"
     assert _outcome(broken) == _parsed(broken) != "ok"
     assert _outcome(broken) == _outcome(broken)  # a refusal is never remembered as a pass
