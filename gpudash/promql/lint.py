@@ -24,7 +24,7 @@ _OR = " or "
 _LONG_CHAIN = 20  # parts from which a chain is checked part by part (shorter ones parse quickly whole)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)  # a render checks about 250 distinct texts (1,000 tenants, with the mixin's probe)
 def check(expr: str, where: str) -> None:
     """:func:`parse`'s check without its AST, once per distinct (``expr``, ``where``): whether a text parses depends
     on the text alone (the hub's decoded tables repeat on every model cluster); a failure raises every time
