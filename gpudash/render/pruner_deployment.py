@@ -17,7 +17,7 @@ from __future__ import annotations
 from gpudash.base import kube, layout
 from gpudash.base.environ import TOKEN_ENV
 from gpudash.base.yamlfmt import COMMENT
-from gpudash.model.types import Model, Prune
+from gpudash.model.types import Model, Prune, Tenant
 from gpudash.promql import build as q
 from gpudash.queries import prune_plan as plan
 from gpudash.render.wiring import discovery_rbac
@@ -36,22 +36,20 @@ TRUSTED_CA_KEY = "ca-bundle.crt"
 TRUSTED_CA_DIR = "/etc/gpudash/trusted-ca"
 
 
-def tenant_namespaces(model: Model, prune: Prune, cluster: str | None = None) -> list[str]:
-    """The namespaces the pruner may act in: the tenants' (with ``cluster``: those existing there), never a system
-    namespace or its own."""
+def acted_in(model: Model, prune: Prune) -> list[Tenant]:
+    """The tenants whose namespace the pruner may act in (never a system namespace or its own), in model order."""
     scope = plan.Scope("", frozenset(t.namespace for t in model.tenants), prune.namespace)
-    return sorted({t.namespace for t in model.tenants if scope.namespace_refusal(t.namespace) is None
-                   and (cluster is None or t.on(cluster))})
+    return [t for t in model.tenants if scope.namespace_refusal(t.namespace) is None]
 
 
-def _rbac(model: Model, prune: Prune) -> dict[str, dict]:
-    """A Role and RoleBinding per tenant namespace: in prune/ for a tenant on every cluster, in prune/<cluster>/ of
-    each pruned cluster it exists on for the others (``tenants[].clusters``)."""
-    allowed = set(tenant_namespaces(model, prune))
+def _rbac(tenants: list[Tenant], prune: Prune) -> dict[str, dict]:
+    """A Role and RoleBinding per namespace of ``tenants`` (:func:`acted_in`): in prune/ for a tenant on every
+    cluster, in prune/<cluster>/ of each pruned cluster it exists on for the others (``tenants[].clusters``)."""
+    permitted = rules()  # one list for every Role: the same rules, and no Role's data is changed once built
     out: dict[str, dict] = {}
-    for t in (t for t in model.tenants if t.namespace in allowed):
+    for t in tenants:
         for cluster in (c for c in prune.clusters if t.on(c)) if t.clusters else ("",):
-            out[layout.prune_role(t.namespace, cluster)] = role(t.namespace)
+            out[layout.prune_role(t.namespace, cluster)] = role(t.namespace, permitted)
             out[layout.prune_role_binding(t.namespace, cluster)] = role_binding(t.namespace, prune)
     return out
 
@@ -68,11 +66,12 @@ def rules() -> list[dict]:
             for (group, verbs), names in sorted(by_group.items())]
 
 
-def role(namespace: str) -> dict:
+def role(namespace: str, permitted: list[dict]) -> dict:
+    """The Role of ``namespace`` holding the rules ``permitted`` (:func:`rules`)."""
     return {COMMENT: f"What gpudash prune calls in tenant namespace {namespace}, nothing more: list pods, get the\n"
                      "namespace and owners, list HPAs, patch annotations and the scale subresource, create\n"
                      "Events. Generated from gpudash.queries.prune_plan.",
-            **kube.obj("rbac.authorization.k8s.io/v1", "Role", NAME, namespace, rules=rules())}
+            **kube.obj("rbac.authorization.k8s.io/v1", "Role", NAME, namespace, rules=permitted)}
 
 
 def role_binding(namespace: str, prune: Prune) -> dict:
@@ -81,10 +80,10 @@ def role_binding(namespace: str, prune: Prune) -> dict:
                     roleRef={"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": NAME})
 
 
-def _args(model: Model, prune: Prune, cluster: str) -> list[str]:
+def _args(model: Model, prune: Prune, cluster: str, tenants: list[Tenant]) -> list[str]:
     args = ["--daemon", "--run-mode", prune.run_mode, "--check-interval", q.duration(prune.check_interval),
             "--max-actions", str(prune.max_actions), "--cluster", cluster,
-            *(a for ns in tenant_namespaces(model, prune, cluster) for a in ("--tenant-namespace", ns)),
+            *(a for ns in sorted({t.namespace for t in tenants if t.on(cluster)}) for a in ("--tenant-namespace", ns)),
             "--idle-window", q.duration(model.alerts.idle.window), "--push-interval",
             q.duration(model.billing.mco_interval), "--currency", model.currency,
             "--metrics-port", str(METRICS_PORT), "--prometheus-url", prune.prometheus_url]
@@ -93,7 +92,8 @@ def _args(model: Model, prune: Prune, cluster: str) -> list[str]:
     return args + (["--duration", q.duration(prune.duration)] if prune.duration else [])
 
 
-def deployment(model: Model, prune: Prune, cluster: str) -> dict:
+def deployment(model: Model, prune: Prune, cluster: str, tenants: list[Tenant]) -> dict:
+    """The Deployment of ``cluster``'s pruner, acting in the namespaces of ``tenants`` (:func:`acted_in`) there."""
     env = [{"name": plan.POD_NAME_ENV, "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}},
            {"name": plan.POD_NAMESPACE_ENV, "valueFrom": {"fieldRef": {"fieldPath": "metadata.namespace"}}}]
     if prune.token_secret:
@@ -101,7 +101,7 @@ def deployment(model: Model, prune: Prune, cluster: str) -> dict:
         env.append({"name": TOKEN_ENV, "valueFrom": {"secretKeyRef": secret}})
     container = {
         "name": "prune", "image": prune.image, "command": ["python", "-m", "gpudash", "prune"],
-        "args": _args(model, prune, cluster), "env": env,
+        "args": _args(model, prune, cluster, tenants), "env": env,
         "ports": [{"name": METRICS_PORT_NAME, "containerPort": METRICS_PORT}],
         "resources": {"requests": {"cpu": "10m", "memory": "64Mi"}, "limits": {"memory": "256Mi"}},
         "securityContext": {"allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True,
@@ -137,12 +137,13 @@ def artifacts(model: Model) -> dict[str, dict]:
     prune = model.prune
     if prune is None:
         return {}
+    tenants = acted_in(model, prune)
     return {
         layout.PRUNE_NAMESPACE: kube.obj("v1", "Namespace", prune.namespace, labels=kube.CLUSTER_MONITORING),
         layout.PRUNE_SERVICE_ACCOUNT: kube.obj("v1", "ServiceAccount", NAME, prune.namespace),
-        **_rbac(model, prune),
+        **_rbac(tenants, prune),
         **_metrics(prune),
-        **{layout.prune_deployment(c): deployment(model, prune, c) for c in prune.clusters},
+        **{layout.prune_deployment(c): deployment(model, prune, c, tenants) for c in prune.clusters},
         **({layout.PRUNE_TRUSTED_CA: {
             COMMENT: "Left empty: OpenShift injects the cluster's trusted CA bundle (key ca-bundle.crt).",
             **kube.obj("v1", "ConfigMap", TRUSTED_CA, prune.namespace, labels=TRUSTED_CA_LABEL)}}

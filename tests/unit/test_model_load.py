@@ -337,3 +337,28 @@ def test_the_spoke_tier_is_the_default_of_the_acm_path(targets, tier):
     assert (model.billing.spoke_tier, model.billing.backfill_hours) == (tier, 24 if tier == "policy" else 0)
     explicit = model_from_dict(minimal(outputs={"targets": targets}, billing={"spoke_tier": "none"}))
     assert (explicit.billing.spoke_tier, explicit.billing.backfill_hours) == ("none", 0)
+
+
+@pytest.mark.parametrize("text", [EXAMPLE_TEXT, "tenants: [", "clusters: 1\n"])
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_load_leaves_the_cyclic_collector_as_it_found_it(tmp_path, monkeypatch, text, enabled):
+    """The collector is held off while a model loads (gpudash.model.load._collector_paused), never longer: a valid
+    model, a YAML error and a schema error leave it on if it was on, off if it was off; it is off meanwhile."""
+    import gc
+
+    from gpudash.model import load as loading
+
+    seen = []
+    parse = loading.parse_yaml
+    monkeypatch.setattr(loading, "parse_yaml", lambda *a: seen.append(gc.isenabled()) or parse(*a))
+    path = tmp_path / "gpudash.yaml"
+    path.write_text(text)
+    (gc.enable if enabled else gc.disable)()
+    try:
+        try:
+            load_model(path)
+        except GpudashError:
+            assert text != EXAMPLE_TEXT
+        assert (gc.isenabled(), seen) == (enabled, [False])
+    finally:
+        gc.enable()

@@ -1,7 +1,8 @@
 """Typed rule groups and their plain-data form (Prometheus rule-file YAML).
 
 Every rule carries a ``help`` text saying what it means for billing; it becomes a YAML comment above the
-rule in rule files. Every expression is parsed with promql-parser when the group is built.
+rule in rule files. Every expression is parsed with promql-parser when the group is built
+(:func:`gpudash.promql.lint.check`).
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 
 from gpudash.base.yamlfmt import COMMENT
 from gpudash.promql import build as q
-from gpudash.promql.lint import parse
+from gpudash.promql.lint import check
 
 
 @dataclass(frozen=True)
@@ -23,7 +24,7 @@ class Rule:
 
     def __post_init__(self):
         q.metric_name(self.record)
-        parse(self.expr, self.record)
+        check(self.expr, self.record)
 
     def data(self) -> dict[str, Any]:
         out: dict[str, Any] = {COMMENT: self.help, "record": self.record, "expr": self.expr}
@@ -44,7 +45,7 @@ class Alert:
     def __post_init__(self):
         if self.severity not in ("critical", "warning", "info"):
             raise ValueError(f"{self.alert}: severity must be critical, warning or info")
-        parse(self.expr, self.alert)
+        check(self.expr, self.alert)
 
     def data(self) -> dict[str, Any]:
         out: dict[str, Any] = {"alert": self.alert, "expr": self.expr}
