@@ -9,7 +9,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
+
+import jsonschema
+from jsonschema.exceptions import ValidationError, best_match
+from jsonschema.protocols import Validator
 
 from gpudash.model import vendors
 from gpudash.model.context import (
@@ -25,12 +29,7 @@ from gpudash.model.context import (
 )
 from gpudash.model.durations import format_duration
 from gpudash.model.schema import json_schema
-from gpudash.model.schema_fit import Unknown, ecma_regex, fits
 from gpudash.model.schema_types import DURATION_PATTERN
-
-if TYPE_CHECKING:  # jsonschema is imported only for a model that does not fit the schema (schema_fit)
-    from jsonschema.exceptions import ValidationError
-    from jsonschema.protocols import Validator
 
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _TYPE_WORDS = {"string": "a string", "number": "a number", "integer": "an integer", "object": "a mapping",
@@ -39,29 +38,19 @@ _TYPE_WORDS = {"string": "a string", "number": "a number", "integer": "an intege
 
 def _ecma_pattern(validator: Validator, pattern: str, instance: Any, schema: Mapping[str, Any]
                   ) -> Iterator[ValidationError]:
-    """``pattern`` with ECMA-262 semantics (:func:`~gpudash.model.schema_fit.ecma_regex`)."""
-    from jsonschema.exceptions import ValidationError
-
-    if validator.is_type(instance, "string") and not re.search(ecma_regex(pattern), instance):
+    """``pattern`` with ECMA-262 semantics: ``$`` never matches before a trailing newline (Python's does)."""
+    regex = pattern[:-1] + r"\Z" if pattern.endswith("$") else pattern
+    if validator.is_type(instance, "string") and not re.search(regex, instance):
         yield ValidationError(f"{hide_userinfo(instance)!r} does not match {pattern!r}")
 
 
 @lru_cache(maxsize=2)
-def _schema(registered: tuple[str, ...]) -> dict[str, Any]:
-    """The schema, references inlined, while the vendors ``registered`` are (the schema's vendor enum and sources
-    sections are theirs: gpudash.model.vendors.register)."""
-    schema = json_schema()
-    out: dict[str, Any] = inlined(schema, schema["$defs"])
-    return out
-
-
-@lru_cache(maxsize=2)
 def _validator(registered: tuple[str, ...]) -> Validator:
-    """jsonschema's validator of :func:`_schema`."""
-    import jsonschema
-
+    """The schema's validator while the vendors ``registered`` are (the schema's vendor enum and sources sections
+    are theirs: gpudash.model.vendors.register)."""
     cls = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"pattern": _ecma_pattern})
-    validator: Validator = cls(_schema(registered))
+    schema = json_schema()
+    validator: Validator = cls(inlined(schema, schema["$defs"]))
     return validator
 
 
@@ -95,21 +84,11 @@ def inlined(schema: Any, defs: Mapping[str, Any], through: tuple[str, ...] = ())
 def validate(data: Any, ctx: Ctx) -> None:
     """Every schema error of the file: one per object or value (the most relevant of those found there, e.g. a
     misspelt key rather than the required key it was meant to be)."""
-    registered = tuple(vendors.VENDORS)
-    schema = _schema(registered)
-    try:
-        if fits(schema, data, schema["$defs"]):  # no error: jsonschema would find none
-            ctx.raise_errors()
-            return
-    except Unknown:
-        pass
-    from jsonschema.exceptions import best_match
-
     def relevance(err: ValidationError) -> tuple[int, int]:  # the shallowest error, then the first in the file
         return -len(err.path), -(ctx.line(tuple(err.path)) or 10**9)
 
     where: dict[FieldPath, list[ValidationError]] = {}
-    for err in _validator(registered).iter_errors(data):
+    for err in _validator(tuple(vendors.VENDORS)).iter_errors(data):
         where.setdefault(tuple(err.absolute_path), []).append(err)
     for errors in where.values():
         path, reason = _explain(best_match(errors, key=relevance))
