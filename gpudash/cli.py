@@ -5,14 +5,13 @@ Exit codes: 0 ok; 1 ``render --check`` found drift or tests failed; 2 bad input 
 from __future__ import annotations
 
 import argparse
-import gc
 import importlib
 import os
 import sys
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 
+from gpudash.base import collector
 from gpudash.base.errors import GpudashError
 from gpudash.base.layout import DEFAULT_OUTPUT
 from gpudash.model.load import load_model_from_args
@@ -98,24 +97,8 @@ def _refuse_foreign_project(out: str) -> None:
                            f"folder of its own, e.g. -o {os.path.join(out, 'gpudash-out')}")
 
 
-@contextmanager
-def _without_cycle_collector() -> Iterator[None]:
-    """Python's cyclic garbage collector off while the block runs (and back on after it, if it was on). A render
-    builds and frees millions of objects whose garbage reference counts free; the collector's passes over the live
-    ones (the model, every tenant's board) were 0.2 s of the parent's 2 s at 1,000 tenants, and all they found at
-    the end was 2 MB of import-time cycles (benchmarks/suite_times.md section 24). Its forked workers run without it
-    too (gpudash/render/golden/orchestrate/workers.py)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
 def cmd_render(args) -> int:
-    with _without_cycle_collector():
+    with collector.paused():  # a render's objects are freed by reference counts (gpudash.base.collector)
         return _cmd_render(args)
 
 

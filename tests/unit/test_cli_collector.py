@@ -1,5 +1,6 @@
-"""A render runs without Python's cyclic garbage collector (gpudash/cli.py ``_without_cycle_collector``) and gives the
-caller's setting back, whatever the render ends with: a test or a library calling ``cli.main`` keeps its own."""
+"""A render runs without Python's cyclic garbage collector (gpudash/base/collector.py ``paused``, around
+``cli.cmd_render``) and gives the caller's setting back, whatever the render ends with: a test or a library calling
+``cli.main`` keeps its own."""
 from __future__ import annotations
 
 import gc
