@@ -262,7 +262,9 @@ def violations(dashboard: dict, namespace: str, datasource_uid: str,
         if not isinstance(expr, str) or not expr.strip():
             out.append(Violation(_where(title, panel, target), "target has no PromQL expression"))
             continue
-        out.extend(Violation(_where(title, panel, target), r) for r in shapes.reasons(substitute_macros(expr)))
+        reasons = shapes.reasons(substitute_macros(expr))
+        if reasons:
+            out += [Violation(_where(title, panel, target), r) for r in reasons]
     return out
 
 
@@ -273,8 +275,8 @@ def _where(title: str, panel: dict, target: dict | None = None) -> str:
     return f"{title} / {panel.get('title')} / {target.get('refId')}"
 
 
-# Shapes (see _shape) proven clean, with the allowed series and clusters they were proven for.
-_PROVEN: set[tuple[str, frozenset[str], tuple[str, ...], bool]] = set()
+# Shapes (see _shape) proven clean, by the allowed series, clusters and proxy they were proven for.
+_PROVEN: dict[tuple[frozenset[str], tuple[str, ...], bool], set[str]] = {}
 _DNS_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
 _PLACEHOLDER = "\u00a7"  # never in a namespace (DNS-1123) nor in the expressions _shape accepts
 
@@ -327,18 +329,18 @@ class _Shapes:
         self.namespace, self.allowed, self.clusters = namespace, allowed, clusters
         self.proxy = bool(clusters) if proxy is None else proxy
         self.tokens = _matcher_tokens(namespace)
+        self.proven = _PROVEN.setdefault((allowed, clusters, self.proxy), set())  # one lookup a board, not a query
 
     def reasons(self, expr: str) -> list[str]:
         """Why ``expr`` (macros substituted) could read outside the namespace; [] = proven."""
         shape = None if self.tokens is None else _shape_of(expr, *self.tokens)
-        key = (shape or "", self.allowed, self.clusters, self.proxy)
-        if shape is not None and key in _PROVEN:
+        if shape is not None and shape in self.proven:
             return []
         reasons = check_expr(expr, self.namespace, self.allowed)
         if self.proxy:
             reasons += check_proxy(expr, self.namespace, self.clusters)
         if shape is not None and not reasons:
-            _PROVEN.add(key)
+            self.proven.add(shape)
         return reasons
 
 
