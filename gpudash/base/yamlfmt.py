@@ -161,12 +161,19 @@ def _plain_lines(value: str) -> bool:
     yaml_parser_scan_block_scalar and yaml_parser_scan_block_scalar_breaks) takes the indentation from the first
     non-empty line, eats that many spaces of each line and reads the rest up to its line break as content, and keeps
     the last break with "|" (clip) and none with "|-" (strip): each line comes back as written.
-    tests/unit/test_yamlfmt.py parses back what this accepts. String and bytes methods, not a regex: C scans of the
-    text (printable ASCII and "\\n" deleted by one ``bytes.translate``: 0.02 ms for 49 KB, ``str.replace`` and
-    ``str.isprintable`` took 0.14)."""
+    tests/unit/test_yamlfmt.py parses back what this accepts and holds it to that definition on hostile strings.
+    String and bytes methods, not a regex: C scans of the text (printable ASCII and "\\n" deleted by one
+    ``bytes.translate``: 0.02 ms for 49 KB, ``str.replace`` and ``str.isprintable`` took 0.14), the pairs found by
+    :func:`_absent`."""
     return (value.isascii() and not value.encode("ascii").translate(None, _PRINTABLE_ASCII_OR_LF)
-            and value[:1] not in ("", " ", "\n") and "\n\n" not in value and " \n" not in value
+            and value[:1] not in ("", " ", "\n") and _absent("\n\n", value) and _absent(" \n", value)
             and not value.endswith(" "))
+
+
+def _absent(pair: str, text: str) -> bool:
+    """``pair not in text``, by ``str.rfind``: on a dashboard's 50 KB of indented JSON (CPython 3.11) ``in`` took
+    42 us for "\\n\\n" and 67 us for " \\n", ``rfind`` 15 and 20 (benchmarks/suite_times.md section 26)."""
+    return text.rfind(pair) < 0
 
 
 _PRINTABLE_ASCII_OR_LF = bytes(range(0x20, 0x7f)) + b"\n"  # what str.isprintable accepts of ASCII, and "\n"
@@ -174,7 +181,7 @@ _PRINTABLE_ASCII_OR_LF = bytes(range(0x20, 0x7f)) + b"\n"  # what str.isprintabl
 
 def _literal(value: str, pad: str) -> str:
     chomp, text, indent = "" if value.endswith("\n") else "-", value.rstrip("\n"), pad + "  "
-    if text and "\n\n" not in text and not text.startswith("\n"):  # no empty line: one replace (50 KB dashboards)
+    if text and _absent("\n\n", text) and not text.startswith("\n"):  # no empty line: one replace (50 KB dashboards)
         return f"|{chomp}\n{indent}{text.replace(chr(10), chr(10) + indent)}"
     body = "\n".join(f"{indent}{line}" if line else "" for line in text.split("\n"))  # empty lines stay empty
     return f"|{chomp}\n{body}"

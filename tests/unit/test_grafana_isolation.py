@@ -136,6 +136,18 @@ def test_dashboard_level_checks(tenant_dashboards):
         assert isolation.violations(_mutate(dash, fn), NS, ds), what
 
 
+def test_a_violation_names_its_place(tenant_dashboards):
+    """Each violation names the dashboard, the panel (its title) and, for a query, the target's refId."""
+    _, dash = tenant_dashboards["team-a"]
+    panel, target = next(panels.iter_targets(dash))
+    where = f"{dash['title']} / {panel['title']}"
+    leaky = _mutate(dash, lambda d: next(panels.iter_targets(d))[1].update(expr=f"sum({COST})"))
+    assert [v.where for v in isolation.violations(leaky, NS, uids.tenant_datasource_uid("team-a"))] == \
+        [f"{where} / {target['refId']}"]
+    mixed = _mutate(dash, lambda d: next(panels.iter_targets(d))[0].update(datasource=None))
+    assert [v.where for v in isolation.violations(mixed, NS, uids.tenant_datasource_uid("team-a"))] == [where]
+
+
 def test_prove_raises_generation_error(tenant_dashboards):
     _, dash = tenant_dashboards["team-a"]
     bad = _mutate(dash, lambda d: next(t for _, t in panels.iter_targets(d)).update(expr=f"sum({COST})"))

@@ -80,6 +80,37 @@ def test_a_literal_block_taken_without_parsing_holds_printable_ascii_lines_only(
     assert not yamlfmt._plain_lines("é\n")
 
 
+def _plain_lines_defined(value: str) -> bool:
+    """:func:`yamlfmt._plain_lines` by its definition, line by line: printable ASCII lines, none empty or ending in a
+    space, the first not starting with one, at most one "\\n" at the end."""
+    lines = value.removesuffix("\n").split("\n")
+    return (not lines[0].startswith(" ")
+            and all(line and not line.endswith(" ") and all(" " <= c <= "~" for c in line) for line in lines))
+
+
+HOSTILE_LINES = [" a", "a ", "", "a", "  {", "}", "\ta", "a\t", "a\rb", "a\r", "é", "a\u0085b", "a\u2028", "\u2029",
+                 "\x7f", "\x00", "\"k\": 1,", "#", " \x0c"]
+
+
+@settings(max_examples=examples(600), deadline=None)
+@given(st.lists(st.sampled_from(HOSTILE_LINES), min_size=1, max_size=5), st.sampled_from(["", "\n", "\n\n", " \n"]))
+def test_a_literal_block_taken_without_parsing_is_what_its_definition_says(lines, end):
+    """Its scans (``rfind``, ``translate``) accept exactly the strings of printable ASCII lines its definition names
+    (leading and trailing spaces, empty lines, CR, tabs, non-ASCII, NEL/LS/PS, a trailing "\\n" or two)."""
+    value = "\n".join(lines) + end
+    assert yamlfmt._plain_lines(value) == _plain_lines_defined(value), repr(value)
+
+
+def test_a_literal_block_taken_without_parsing_refuses_its_two_pairs_anywhere():
+    """An empty line or a line ending in a space at the start, middle or end of a 50 KB text: each one refused."""
+    body = "{\n" + "\n".join(f"  \"line {i}\": {i}," for i in range(3000))
+    assert yamlfmt._plain_lines(body + "\n")
+    for at in (1, len(body) // 2, len(body) - 1):
+        for pair in ("\n\n", " \n"):
+            value = body[:at] + pair + body[at:]
+            assert not yamlfmt._plain_lines(value) and not _plain_lines_defined(value), (at, pair)
+
+
 def test_rows_of_one_shape_keep_each_key_and_value_apart():
     """A list of mappings of one shape is written by one format (yamlfmt._rows): its caches never take one key,
     value or indentation for another that is equal in Python (1, True, 1.0) or in text."""
