@@ -437,6 +437,32 @@ def test_hours_computed_once_equal_those_computed_step_by_step():
     assert sum(fast.alike_hour(h) != h for h in range(17)) >= 3 and fast._plain_hours
 
 
+def test_steady_counter_rises_equal_the_counters_differences():
+    """A GPU's counter summed from whole joules rises exactly by its power x 60 s each minute (simulation/devices.py
+    ``steady_rises``), so an hour within one run of power takes its rises from the run (simulation/energy.py
+    ``_steady_rises``): the same energy, exactly, as step by step, at every hour and ``since``, at a 1- and a
+    5-minute resolution, through utilisation steps within an hour and on its boundary and a MIG node (whole
+    watts as ints). A GPU at 33.71 % draws joules that are not whole: its node's counter is not steady, and every
+    hour it shares with the others takes the counters' differences."""
+    nodes = [{"name": "n1", "gpu": {"class": "a100"}, "count": 2},
+             {"name": "n2", "gpu": {"mig": True}, "count": 1, "mig": {"strategy": "mixed", "layout": {"1g": 7}}}]
+    steps = [{"at": "0m", "percent": 40}, {"at": "2h", "percent": 50}, {"at": "3h17m", "percent": 20}]
+    s = scenario([pod([{"at": "0m", "phase": "Running"}, {"at": "4h20m", "phase": "Succeeded"}], utilisation=steps),
+                  pod([{"at": "30m", "phase": "Running"}], [{"mig-1g": 2}], name="q", node="n2", tenant=1)], nodes,
+                 duration="6h")
+    odd = scenario([pod([{"at": "0m", "phase": "Running"}], utilisation=steps),
+                    pod([{"at": "1h", "phase": "Running"}], name="q", utilisation=33.71)], nodes, duration="4h")
+    for model in (MODEL, dataclasses.replace(MODEL, billing=dataclasses.replace(MODEL.billing, resolution=300))):
+        plain = []  # each scenario's plain hours' keys: (id of the split, rises, steps: None unless steady)
+        for sc_ in (s, odd):
+            fast, slow = Reference(sc_, model), _PerStep(sc_, model)
+            for since in (0, 70):
+                for h in range(sc_.duration // 60):
+                    assert fast.energy(h, since) == slow.energy(h, since), (model.billing.resolution, sc_, h, since)
+            plain.append([n for _, _, n in fast._plain_hours])
+        assert plain[0].count(60 * 60 // model.billing.resolution) >= 3 and plain[1] and set(plain[1]) == {None}
+
+
 def test_a_check_of_the_model_alone_is_made_once_per_model_and_never_another_model_s():
     from gpudash.render.golden.emit import _check, _of_model
 
