@@ -201,6 +201,27 @@ def test_a_lagged_push_is_one_result_carrying_each_earlier_hour():
     assert rows["3"] == {t: 1.0 for t in range(180, 301, 5)}  # hours 0 to 2, by the pushes 3 hours later
 
 
+def test_an_hours_cost_on_the_hub_is_its_final_figures_cost():
+    """The period-to-date's hour costs (emit.HubView.hour_costs) fold the GPU-hours and energy alone: the costs of
+    :meth:`HubView.final`'s figures at every hour, with backfill, a lost push, a failed rule and a restarted
+    replica; and an hour's costs are its own (the pushes of other hours and kinds are not read as its)."""
+    model = dataclasses.replace(MODEL, billing=dataclasses.replace(MODEL.billing, backfill_hours=2))
+    s = sc.resolve({"name": "t", "protects": "p", "duration": "6h", "pods": [
+        pod([{"at": "0m", "phase": "Running"}, {"at": "2h10m", "phase": "Succeeded"}]),
+        pod([{"at": "70m", "phase": "Running"}], name="q", tenant=1, utilisation=50)],
+        "nodes": [{"name": "n1", "gpu": {"class": "a100"}, "count": 8}],
+        "faults": [{"kind": "mco_missed", "pushes": [125, 190]}, {"kind": "spoke_restart", "at": "200m"},
+                   {"kind": "mco_rule_failed", "pushes": [245], "rules": ["gpu_hours"]}]}, model)
+    ref = Reference(s, model)
+    hub = HubView(ref, rule_samples(s, model, ref))
+    costs = []
+    for h in range(6):
+        final = hub.final(h, 5)
+        costs.append(hub.hour_costs(h, 5))
+        assert costs[-1] == ref.hour_costs(final["gpu_hours"], final["energy"]), h
+    assert len({tuple(c.items()) for c in costs if c}) >= 3
+
+
 def test_a_restarted_replica_under_counts_only_the_steps_it_lost():
     s = scenario([pod([{"at": "0m", "phase": "Running"}])], duration="3h",
                  faults=[{"kind": "spoke_restart", "at": "90m"}])
