@@ -156,6 +156,34 @@ def test_period_to_date_and_thresholds():
     assert period_start(31 * 24 * 60 + 5) == 31 * 24 * 60  # February 1970 starts 31 days after the epoch
 
 
+def test_threshold_checks_read_each_tenant_s_own_total_under_its_own_model():
+    """The period-to-date checks (emit._ptd_checks) keep each model's thresholds (emit._thresholds) for the last
+    model and read only the tenants with a cost: their rows are the definition's -- a tenant's threshold f is
+    crossed when its total reaches f x its budget, a tenant without cost (0.0) too when that is 0 -- through models
+    met one after another (a budget of 0, other fractions)."""
+    from gpudash.model.tenants import threshold_label
+    from gpudash.render.golden.emit import _check, _ptd_checks
+
+    alpha, beta = MODEL.tenants
+    zero = dataclasses.replace(MODEL, tenants=(alpha, dataclasses.replace(beta, budget=0.0)))
+    low = dataclasses.replace(MODEL, tenants=(dataclasses.replace(alpha, alert_at=(0.25, 0.8)), beta))
+    s = scenario([pod([{"at": "0m", "phase": "Running"}])], duration="5h")
+    crossed_zero = []
+    for model in (MODEL, zero, low, MODEL, zero):
+        ref = Reference(s, model)
+        for minute in (60, 120, 180, 300):
+            total = ref.period_to_date(minute)
+            rows = {(t.namespace, t.name, threshold_label(f)): 1 for t in model.tenants for f in t.alert_at
+                    if total[t.namespace] >= f * t.budget}
+            keys = ("namespace", "tenant", "threshold")
+            spoke, crossed = _ptd_checks(ref, model, minute, cluster_label=False)
+            assert crossed["exp_samples"] == _check("x", minute, rows, keys, metric=False)["exp_samples"]
+            assert spoke["exp_samples"] == _check("x", minute, {(t.namespace, t.name): total[t.namespace]
+                                                                for t in model.tenants}, keys[:2], metric=False)["exp_samples"]
+            crossed_zero.append(("team-b", "beta", threshold_label(1.0)) in rows)
+    assert crossed_zero == [False] * 4 + [True] * 4 + [False] * 8 + [True] * 4
+
+
 def test_skips_what_the_model_cannot_run():
     with pytest.raises(sc.Skip, match="3 clusters"):
         scenario([pod([{"at": "0m", "phase": "Running"}])], clusters=3)

@@ -504,11 +504,12 @@ def _ptd_checks(ref: Reference, model: Model, minute: int, hour_costs=None, clus
     """Period-to-date per cluster and tenant, and the budget thresholds the tenant's total (over clusters; over
     cluster ``only`` where two scenarios share the file) has crossed at ``minute`` (``hour_costs``:
     :meth:`Reference.period_to_date`'s). Thresholds are read with max."""
-    tenants = {t.namespace: t for t in model.tenants}
-    total = ref.period_to_date(minute, hour_costs=hour_costs)
+    tenants, bars, at_zero = _thresholds(model)
     per_cluster = ref.period_to_date_by_cluster(minute, hour_costs=hour_costs)
-    crossed = {(ns, t.name, threshold_label(f)): 1 for ns, t in tenants.items() for f in t.alert_at
-               if total[ns] >= f * t.budget}
+    total = ref.tenant_totals(per_cluster)  # (:meth:`Reference.period_to_date`)
+    used = {ns for _, ns in per_cluster}  # the tenants with a cost: every other one's total is 0.0
+    crossed = {row: 1 for ns in used for row, bar in bars[ns] if total[ns] >= bar}
+    crossed.update((row, 1) for ns, row in at_zero if ns not in used)
     who = "(namespace, tenant)"
     over = (f"max by (namespace, tenant, threshold) ({names.TENANT_THRESHOLD}) * on {who} group_left () "
             f"max by {who} ({names.TENANT_BUDGET}) <= on {who} group_left () sum by {who} "
@@ -518,9 +519,25 @@ def _ptd_checks(ref: Reference, model: Model, minute: int, hour_costs=None, clus
         ptd = _check(names.TENANT_COST_PTD, minute, rows, ("cluster", "namespace", "tenant"))
     else:  # the spoke file: one cluster, no cluster label on the data (the model's zero series carry one)
         ptd = _check(f"sum by {who} ({names.TENANT_COST_PTD})", minute,
-                     {(ns, t.name): total[ns] for ns, t in tenants.items()}, ("namespace", "tenant"), metric=False)
+                     {(ns, tenants[ns].name): total[ns] for ns in used}, ("namespace", "tenant"), metric=False)
     return [ptd, _check(f"count by (namespace, tenant, threshold) ({over})", minute, crossed,
                         ("namespace", "tenant", "threshold"), metric=False)]
+
+
+_THRESHOLDS: dict[str, Any] = {}  # "model": the model of the thresholds kept, "of": its :func:`_thresholds`
+
+
+def _thresholds(model: Model) -> tuple[dict[str, Any], dict[str, tuple], tuple]:
+    """({namespace: tenant}, {namespace: ((its threshold check's row, the cost that crosses it), ...)}, the
+    (namespace, row) a tenant without cost crosses) of ``model``'s budget thresholds, kept for the last model:
+    each period-to-date check reads them for 1,000 tenants, and few of them have a cost."""
+    if _THRESHOLDS.get("model") is not model:
+        tenants = {t.namespace: t for t in model.tenants}
+        bars = {ns: tuple(((ns, t.name, threshold_label(f)), f * t.budget) for f in t.alert_at)
+                for ns, t in tenants.items()}
+        at_zero = tuple((ns, row) for ns, rows in bars.items() for row, bar in rows if 0.0 >= bar)
+        _THRESHOLDS.update(model=model, of=(tenants, bars, at_zero))
+    return _THRESHOLDS["of"]
 
 
 def _every_series_checks(ref: Reference, model: Model, minute: int) -> list[dict]:
