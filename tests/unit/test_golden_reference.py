@@ -166,9 +166,9 @@ def test_threshold_checks_read_each_tenant_s_own_total_under_its_own_model():
 
     alpha, beta = MODEL.tenants
     zero = dataclasses.replace(MODEL, tenants=(alpha, dataclasses.replace(beta, budget=0.0)))
-    low = dataclasses.replace(MODEL, tenants=(dataclasses.replace(alpha, alert_at=(0.25, 0.8)), beta))
+    low = dataclasses.replace(MODEL, tenants=(dataclasses.replace(alpha, alert_at=(0.25, 0.6)), beta))  # 6 at 2h
     s = scenario([pod([{"at": "0m", "phase": "Running"}])], duration="5h")
-    crossed_zero = []
+    crossed_zero, reached = [], []
     for model in (MODEL, zero, low, MODEL, zero):
         ref = Reference(s, model)
         for minute in (60, 120, 180, 300):
@@ -181,7 +181,8 @@ def test_threshold_checks_read_each_tenant_s_own_total_under_its_own_model():
             assert spoke["exp_samples"] == _check("x", minute, {(t.namespace, t.name): total[t.namespace]
                                                                 for t in model.tenants}, keys[:2], metric=False)["exp_samples"]
             crossed_zero.append(("team-b", "beta", threshold_label(1.0)) in rows)
-    assert crossed_zero == [False] * 4 + [True] * 4 + [False] * 8 + [True] * 4
+            reached.append(model is low and rows.get(("team-a", "alpha", threshold_label(0.6)), 0) and minute)
+    assert crossed_zero == [False] * 4 + [True] * 4 + [False] * 8 + [True] * 4 and 120 in reached
 
 
 def test_skips_what_the_model_cannot_run():
