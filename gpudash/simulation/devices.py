@@ -121,11 +121,10 @@ def energy_counter(s: Scenario, node: Node, gpu: int) -> tuple[float, ...]:
     with a run at every minute; its term for the minutes between two runs is an exact 0.0, left out). The power is
     looked up once per run of minutes it cannot change in (:func:`power_changes`) and the per-minute sums are
     :func:`itertools.accumulate`'s: the same additions in the same order, in C."""
-    shown, reset = _shown(s), reloads(s, node)
-    changes = sorted({*power_changes(s), *reset, *(r + 1 for r in reset)} - {0})
+    reset, (starts, joules) = reloads(s, node), _power_runs(s, node, gpu)
     steps: list[float] = []  # per minute 1..duration: its power x 60 s
-    for a, b in zip([0, *changes], [*changes, s.duration + 1]):
-        steps.extend([_watts(shown[a], node, gpu, a) * 60] * (b - a))
+    for a, b, j in zip(starts, [*starts[1:], s.duration + 1], joules):
+        steps.extend([j] * (b - a))
     out = [0.0 if 0 in reset else ENERGY_AT_START]
     first = 1
     for r in [*sorted(r for r in reset if 0 < r <= s.duration), s.duration + 1]:
@@ -136,6 +135,31 @@ def energy_counter(s: Scenario, node: Node, gpu: int) -> tuple[float, ...]:
             out.append(0.0)  # a reload: the counter restarts from 0
         first = r + 1
     return tuple(out)
+
+
+@functools.cache
+def _power_runs(s: Scenario, node: Node, gpu: int) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    """(first minutes, power x 60 s) of the runs of minutes the GPU's power cannot change in (:func:`power_changes`,
+    its node's reloads and the minute after each), from minute 0."""
+    shown, reset = _shown(s), reloads(s, node)
+    starts = (0, *sorted({*power_changes(s), *reset, *(r + 1 for r in reset)} - {0}))
+    return starts, tuple(_watts(shown[a], node, gpu, a) * 60 for a in starts)
+
+
+@functools.cache
+def steady_rises(s: Scenario, node: Node, gpu: int) -> tuple[tuple[int, ...], tuple[float, ...]] | None:
+    """(first minutes, power x 60 s) of the GPU's runs of power when :func:`energy_counter` rises by exactly that
+    much at each minute of a run, so over k minutes of one run by exactly k times it; else None. It does when its
+    node never reloads and the counter's start and every run's power x 60 s are whole numbers whose sum over the
+    scenario stays below 2**53: each float sum of whole numbers below 2**53 is exact (IEEE 754 doubles hold every
+    such integer), so the counter at a minute is its start plus the exact sum of the steps before."""
+    starts, watts = _power_runs(s, node, gpu)
+    joules = tuple(map(float, watts))  # (a MIG GPU's are ints)
+    if reloads(s, node) or not all(j.is_integer() for j in (ENERGY_AT_START, *joules)):
+        return None
+    ends = (*starts[1:], s.duration + 1)
+    top = ENERGY_AT_START + sum(abs(j) * (b - a) for a, b, j in zip(starts, ends, joules))
+    return (starts, joules) if top < 2 ** 53 else None
 
 
 @functools.cache

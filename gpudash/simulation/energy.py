@@ -5,13 +5,14 @@ Mixed into :class:`~gpudash.simulation.reference.Reference`, whose scenario, ste
 """
 from __future__ import annotations
 
+import bisect
 import operator
 import re
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from gpudash.model import mig, vendors
-from gpudash.simulation.devices import Counter, energy_counter, gpu_watts, shown_holder
+from gpudash.simulation.devices import Counter, energy_counter, gpu_watts, shown_holder, steady_rises
 from gpudash.simulation.scenario import EXPORTERS, Node
 
 
@@ -26,7 +27,8 @@ class EnergyMeter:
     every_power = False
     _split_seen: tuple | None = None  # (shown, pods, :meth:`_split`) of the last step split
     _gpu_rows: list | None = None  # :meth:`_gpus`
-    _plain_hours: dict  # {(id of a :meth:`_split`, counter rises): (the split, :meth:`energy`)}: set in __init__
+    _steady_rows: list | None = None  # :meth:`_steady_rises`: each GPU's :func:`steady_rises`, looked up once
+    _plain_hours: dict  # {(id of a :meth:`_split`, rises, steps): (the split, :meth:`energy`)}: set in __init__
     _plain_splits: dict  # {(hour, since): the :meth:`_split` of each step of a :meth:`_plain_hour`}: set in __init__
 
     def counters(self, node: Node, gpu: int) -> Counter:
@@ -179,12 +181,14 @@ class EnergyMeter:
                     out[key] = out.get(key, 0.0) + joules / 3.6e6
         return out
 
-    def _plain_hour(self, hour: int, since: int) -> tuple[dict, tuple[tuple[float, ...], ...]] | None:
-        """(the :meth:`_split` of each of its steps, each GPU's counter rise at each step) of an hour whose every
+    def _plain_hour(self, hour: int, since: int) -> tuple[dict, tuple, int | None] | None:
+        """(the :meth:`_split` of each of its steps, each GPU's counter rise at each step, None) of an hour whose every
         step records its energy, sees the scrape at the step and the one a step before, splits the GPUs' energy
         the same way (one :meth:`_split` object) and finds every GPU's counter (the per-minute tuple of
         :func:`energy_counter`) not gone down: :meth:`energy` is then a function of these alone. Else None. The
-        steps of an :meth:`alike_hour` of a plain hour are those of a plain hour with its split."""
+        steps of an :meth:`alike_hour` of a plain hour are those of a plain hour with its split. Where each GPU's
+        counter rises by one amount at every step of the hour (:meth:`_steady_rises`): (the split, each GPU's rise,
+        the number of steps), the same rises without a tuple per GPU and step."""
         steps, rows = self.steps(hour), self._gpus()
         gpus = [gpu[2] for row in rows for gpu in row]
         counters = [c for c in gpus if type(c) is tuple]
@@ -202,14 +206,40 @@ class EnergyMeter:
             return None
         self._plain_splits[(hour, since)] = split
         a, b, step = steps[0], steps[-1] + 1, self.step
+        steady = self._steady_rises(a - step + 1, b - 1)
+        if steady is not None:
+            return (split, steady, len(steps)) if min(steady) >= 0 else None
         rises = tuple(tuple(map(operator.sub, c[a:b:step], c[a - step:b - step:step])) for c in counters)
-        return (split, rises) if all(min(r) >= 0 for r in rises) else None
+        return (split, rises, None) if all(min(r) >= 0 for r in rises) else None
 
-    def _plain_hour_energy(self, split: dict, rises: tuple[tuple[float, ...], ...]) -> dict[tuple, float]:
+    def _steady_rises(self, first: int, last: int) -> tuple[float, ...] | None:
+        """Each GPU's rise of :func:`energy_counter` over a step, when every minute ``first``..``last`` lies in one
+        run of its :func:`steady_rises`: the step's minutes times the run's power x 60 s, what the counter's
+        difference is then exactly. Else None."""
+        if self._steady_rows is None:
+            own = type(self).counters is EnergyMeter.counters  # (a subclass's counters are not energy_counter's)
+            self._steady_rows = [steady_rises(self.s, node, g) if own else None
+                                 for row in self._gpus() for node, g, _, _ in row]
+        out = []
+        for found in self._steady_rows:
+            if found is None:
+                return None
+            starts, joules = found
+            i = bisect.bisect_right(starts, first) - 1
+            if i + 1 < len(starts) and starts[i + 1] <= last:
+                return None
+            out.append(self.step * joules[i])
+        return tuple(out)
+
+    def _plain_hour_energy(self, split: dict, rises: tuple, steps: int | None) -> dict[tuple, float]:
         """:meth:`energy` of a :meth:`_plain_hour`: the same sums in the same order (step by step, GPU by GPU, share
-        by share), computed once per distinct (split, rises) and copied: a month's idle hours are one."""
-        seen = self._plain_hours.get((id(split), rises))
+        by share), computed once per distinct (split, rises, steps) and copied: a month's idle hours are one.
+        ``steps``: the hour's steps when ``rises`` holds each GPU's one rise at every step (else None)."""
+        memo = (id(split), rises, steps)
+        seen = self._plain_hours.get(memo)
         if seen is None or seen[0] is not split:
+            if steps is not None:
+                rises = tuple((rise,) * steps for rise in rises)
             parts = [split[(i, gpu[1])] for i, gpus in enumerate(self._gpus()) for gpu in gpus]
             out: dict[tuple, float] = {}
             for j in range(len(rises[0]) if rises else 0):
@@ -217,7 +247,7 @@ class EnergyMeter:
                     joules = rise[j]
                     for key, share in shares:
                         out[key] = out.get(key, 0.0) + joules * share / 3.6e6
-            seen = self._plain_hours[(id(split), rises)] = (split, out)  # the split kept: its id stays its own
+            seen = self._plain_hours[memo] = (split, out)  # the split kept: its id stays its own
         return dict(seen[1])
 
     @cache

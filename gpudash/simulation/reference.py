@@ -421,8 +421,12 @@ class Reference(HourlyBilling, CcspCounts, EnergyMeter):
 
     def period_to_date(self, minute: int, rate_minute: int | None = None, hour_costs=None) -> dict[str, float]:
         """{tenant namespace: cost} at ``minute``: :meth:`period_to_date_by_cluster` summed over clusters."""
+        return self.tenant_totals(self.period_to_date_by_cluster(minute, rate_minute, hour_costs))
+
+    def tenant_totals(self, by_cluster: dict[tuple[str, str], float]) -> dict[str, float]:
+        """{tenant namespace: cost} of {(cluster, tenant namespace): cost} ``by_cluster``, summed over clusters."""
         out = {t.namespace: 0.0 for t in self.model.tenants}
-        for (_, ns), cost in self.period_to_date_by_cluster(minute, rate_minute, hour_costs).items():
+        for (_, ns), cost in by_cluster.items():
             out[ns] += cost
         return out
 

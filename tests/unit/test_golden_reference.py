@@ -156,6 +156,35 @@ def test_period_to_date_and_thresholds():
     assert period_start(31 * 24 * 60 + 5) == 31 * 24 * 60  # February 1970 starts 31 days after the epoch
 
 
+def test_threshold_checks_read_each_tenant_s_own_total_under_its_own_model():
+    """The period-to-date checks (emit._ptd_checks) keep each model's thresholds (emit._thresholds) for the last
+    model and read only the tenants with a cost: their rows are the definition's -- a tenant's threshold f is
+    crossed when its total reaches f x its budget, a tenant without cost (0.0) too when that is 0 -- through models
+    met one after another (a budget of 0, other fractions)."""
+    from gpudash.model.tenants import threshold_label
+    from gpudash.render.golden.emit import _check, _ptd_checks
+
+    alpha, beta = MODEL.tenants
+    zero = dataclasses.replace(MODEL, tenants=(alpha, dataclasses.replace(beta, budget=0.0)))
+    low = dataclasses.replace(MODEL, tenants=(dataclasses.replace(alpha, alert_at=(0.25, 0.6)), beta))  # 6 at 2h
+    s = scenario([pod([{"at": "0m", "phase": "Running"}])], duration="5h")
+    crossed_zero, reached = [], []
+    for model in (MODEL, zero, low, MODEL, zero):
+        ref = Reference(s, model)
+        for minute in (60, 120, 180, 300):
+            total = ref.period_to_date(minute)
+            rows = {(t.namespace, t.name, threshold_label(f)): 1 for t in model.tenants for f in t.alert_at
+                    if total[t.namespace] >= f * t.budget}
+            keys = ("namespace", "tenant", "threshold")
+            spoke, crossed = _ptd_checks(ref, model, minute, cluster_label=False)
+            assert crossed["exp_samples"] == _check("x", minute, rows, keys, metric=False)["exp_samples"]
+            assert spoke["exp_samples"] == _check("x", minute, {(t.namespace, t.name): total[t.namespace]
+                                                                for t in model.tenants}, keys[:2], metric=False)["exp_samples"]
+            crossed_zero.append(("team-b", "beta", threshold_label(1.0)) in rows)
+            reached.append(model is low and rows.get(("team-a", "alpha", threshold_label(0.6)), 0) and minute)
+    assert crossed_zero == [False] * 4 + [True] * 4 + [False] * 8 + [True] * 4 and 120 in reached
+
+
 def test_skips_what_the_model_cannot_run():
     with pytest.raises(sc.Skip, match="3 clusters"):
         scenario([pod([{"at": "0m", "phase": "Running"}])], clusters=3)
@@ -199,6 +228,27 @@ def test_a_lagged_push_is_one_result_carrying_each_earlier_hour():
     rows = {dict(k)[names.LAG_LABEL]: v for k, v in pushed_samples(s, model, ref).items()
             if dict(k)["__name__"] == names.HOURLY_GPU_HOURS and names.SENTINEL_LABEL not in dict(k)}
     assert rows["3"] == {t: 1.0 for t in range(180, 301, 5)}  # hours 0 to 2, by the pushes 3 hours later
+
+
+def test_an_hours_cost_on_the_hub_is_its_final_figures_cost():
+    """The period-to-date's hour costs (emit.HubView.hour_costs) fold the GPU-hours and energy alone: the costs of
+    :meth:`HubView.final`'s figures at every hour, with backfill, a lost push, a failed rule and a restarted
+    replica; and an hour's costs are its own (the pushes of other hours and kinds are not read as its)."""
+    model = dataclasses.replace(MODEL, billing=dataclasses.replace(MODEL.billing, backfill_hours=2))
+    s = sc.resolve({"name": "t", "protects": "p", "duration": "6h", "pods": [
+        pod([{"at": "0m", "phase": "Running"}, {"at": "2h10m", "phase": "Succeeded"}]),
+        pod([{"at": "70m", "phase": "Running"}], name="q", tenant=1, utilisation=50)],
+        "nodes": [{"name": "n1", "gpu": {"class": "a100"}, "count": 8}],
+        "faults": [{"kind": "mco_missed", "pushes": [125, 190]}, {"kind": "spoke_restart", "at": "200m"},
+                   {"kind": "mco_rule_failed", "pushes": [245], "rules": ["gpu_hours"]}]}, model)
+    ref = Reference(s, model)
+    hub = HubView(ref, rule_samples(s, model, ref))
+    costs = []
+    for h in range(6):
+        final = hub.final(h, 5)
+        costs.append(hub.hour_costs(h, 5))
+        assert costs[-1] == ref.hour_costs(final["gpu_hours"], final["energy"]), h
+    assert len({tuple(c.items()) for c in costs if c}) >= 3
 
 
 def test_a_restarted_replica_under_counts_only_the_steps_it_lost():
@@ -435,6 +485,32 @@ def test_hours_computed_once_equal_those_computed_step_by_step():
             assert fast.steps_observed(h, since) == slow.steps_observed(h, since), (h, since)
             assert fast.energy(h, since) == slow.energy(h, since), (h, since)
     assert sum(fast.alike_hour(h) != h for h in range(17)) >= 3 and fast._plain_hours
+
+
+def test_steady_counter_rises_equal_the_counters_differences():
+    """A GPU's counter summed from whole joules rises exactly by its power x 60 s each minute (simulation/devices.py
+    ``steady_rises``), so an hour within one run of power takes its rises from the run (simulation/energy.py
+    ``_steady_rises``): the same energy, exactly, as step by step, at every hour and ``since``, at a 1- and a
+    5-minute resolution, through utilisation steps within an hour and on its boundary and a MIG node (whole
+    watts as ints). A GPU at 33.71 % draws joules that are not whole: its node's counter is not steady, and every
+    hour it shares with the others takes the counters' differences."""
+    nodes = [{"name": "n1", "gpu": {"class": "a100"}, "count": 2},
+             {"name": "n2", "gpu": {"mig": True}, "count": 1, "mig": {"strategy": "mixed", "layout": {"1g": 7}}}]
+    steps = [{"at": "0m", "percent": 40}, {"at": "2h", "percent": 50}, {"at": "3h17m", "percent": 20}]
+    s = scenario([pod([{"at": "0m", "phase": "Running"}, {"at": "4h20m", "phase": "Succeeded"}], utilisation=steps),
+                  pod([{"at": "30m", "phase": "Running"}], [{"mig-1g": 2}], name="q", node="n2", tenant=1)], nodes,
+                 duration="6h")
+    odd = scenario([pod([{"at": "0m", "phase": "Running"}], utilisation=steps),
+                    pod([{"at": "1h", "phase": "Running"}], name="q", utilisation=33.71)], nodes, duration="4h")
+    for model in (MODEL, dataclasses.replace(MODEL, billing=dataclasses.replace(MODEL.billing, resolution=300))):
+        plain = []  # each scenario's plain hours' keys: (id of the split, rises, steps: None unless steady)
+        for sc_ in (s, odd):
+            fast, slow = Reference(sc_, model), _PerStep(sc_, model)
+            for since in (0, 70):
+                for h in range(sc_.duration // 60):
+                    assert fast.energy(h, since) == slow.energy(h, since), (model.billing.resolution, sc_, h, since)
+            plain.append([n for _, _, n in fast._plain_hours])
+        assert plain[0].count(60 * 60 // model.billing.resolution) >= 3 and plain[1] and set(plain[1]) == {None}
 
 
 def test_a_check_of_the_model_alone_is_made_once_per_model_and_never_another_model_s():

@@ -379,22 +379,39 @@ class HubView:
         self.ref = ref
         self.backfill = ref.model.billing.backfill_hours
         self.clusters = clusters if self.backfill else ()
-        self.by_hour: dict[int, list[Pushed | Lagged]] = {}  # the results pushed in each clock hour, in time order
+        # the results of each kind pushed in each clock hour, in time order
+        self.by_hour: dict[tuple[int, str], list[Pushed | Lagged]] = {}
         for r in samples:
-            self.by_hour.setdefault(r.t // 60, []).append(r)
+            self.by_hour.setdefault((r.t // 60, r.kind), []).append(r)
 
-    def _describing(self, hour: int, minute: int):
-        """(kind, content, clusters) of each result evaluated up to ``minute`` that describes ``hour``, in time
-        order: each hourly rule's lag k pushed k hours after it (the others', its rows of the hour before)."""
+    def _describing(self, hour: int, minute: int, kind: str):
+        """(content, clusters) of each result of ``kind`` evaluated up to ``minute`` that describes ``hour``, in
+        time order: each hourly rule's lag k pushed k hours after it (the others', its rows of the hour before)."""
         for lag in range(1, self.backfill + 2):
-            for r in self.by_hour.get(hour + lag, ()):
+            for r in self.by_hour.get((hour + lag, kind), ()):
                 if r.t > minute:
                     continue
                 if isinstance(r, Lagged):
                     if lag in r.lags:
-                        yield r.kind, r.contents[lag - r.lags.start], r.clusters
+                        yield r.contents[lag - r.lags.start], r.clusters
                 elif lag == 1:
-                    yield r.kind, r.content, r.clusters
+                    yield r.content, r.clusters
+
+    def _largest(self, minute: int, kinds: tuple[str, ...]) -> tuple[dict[str, dict[tuple, float]], dict[str, set]]:
+        """({kind: each series' largest value}, {kind: the clusters it ran on}) of :meth:`at`, of ``kinds`` alone."""
+        out: dict[str, dict[tuple, float]] = {}
+        ran: dict[str, set] = {}
+        for kind in kinds:
+            out[kind] = into = {}
+            ran[kind] = who = set()
+            folded = set()  # the ids of the contents taken: a content pushed again (each lag's hour) changes no max
+            for content, clusters in self._describing(minute // 60 - 1 - self.backfill, minute, kind):
+                if id(content) not in folded:
+                    folded.add(id(content))
+                    for key, v in content.items():
+                        into[key] = max(into.get(key, v), v)
+                who.update(self.ref.s.clusters if clusters is None else clusters)
+        return out, ran
 
     def at(self, minute: int) -> dict[str, dict[tuple, float]]:
         """At ``minute``: per hourly kind, each series' largest value among the samples that describe the hour the
@@ -402,19 +419,8 @@ class HubView:
         ``minute`` (e.g. {"gpu_hours": {(cluster, ns, product, res): v}}; "node_max" per node and "node_sources" per
         (cluster, node, active_from)), and "coverage" {(cluster,): share of the hour covered, 0 for a cluster that
         pushed while an hourly rule never ran, and with backfill for a model cluster nothing delivered}."""
-        out: dict[str, dict[tuple, float]] = {k: {} for k in ("billed_hour", "steps", *HOURLY_KINDS)}
-        ran: dict[str, set] = {k: set() for k in HOURLY_KINDS if k in push_rules(self.ref.model)}
-        folded = set()  # (kind, id) of the contents taken: a content pushed again (each lag's hour) changes no max
-        for kind, content, clusters in self._describing(minute // 60 - 1 - self.backfill, minute):
-            if kind not in out:
-                continue
-            if (kind, id(content)) not in folded:
-                folded.add((kind, id(content)))
-                into = out[kind]
-                for key, v in content.items():
-                    into[key] = max(into.get(key, v), v)
-            if kind in ran:
-                ran[kind].update(self.ref.s.clusters if clusters is None else clusters)
+        out, ran = self._largest(minute, ("billed_hour", "steps", *HOURLY_KINDS))
+        ran = {k: ran[k] for k in HOURLY_KINDS if k in push_rules(self.ref.model)}
         out["node_sources"] = out["node_max"]  # per (cluster, node, active_from); the hub's per-node max folds them
         out["node_max"] = {}
         for (c, n, _), v in out["node_sources"].items():
@@ -425,15 +431,20 @@ class HubView:
                            for key in complete | pushed}
         return out
 
+    def _settling(self, hour: int, step: int) -> int:
+        """The minute of the hub's last evaluation (every ``step`` minutes) in the hour it settles ``hour`` in."""
+        return (hour + 2 + self.backfill) * 60 - step
+
     def final(self, hour: int, step: int) -> dict[str, dict[tuple, float]]:
-        """:meth:`at` the hub's last evaluation (every ``step`` minutes) in the hour it settles ``hour`` in: what it
-        finally recorded for ``hour``."""
-        return self.at((hour + 2 + self.backfill) * 60 - step)
+        """:meth:`at` the hub's last evaluation in the hour it settles ``hour`` in: what it finally recorded for
+        ``hour``."""
+        return self.at(self._settling(hour, step))
 
     @functools.cache
     def hour_costs(self, hour: int, step: int) -> dict[tuple, float]:
-        """Each namespace's cost of ``hour`` as the hub finally recorded it."""
-        final = self.final(hour, step)
+        """Each namespace's cost of ``hour`` as the hub finally recorded it (:meth:`final`'s GPU-hours and energy,
+        the other kinds not folded: the period-to-date reads every hour of the month)."""
+        final = self._largest(self._settling(hour, step), ("gpu_hours", "energy"))[0]
         return self.ref.hour_costs(final["gpu_hours"], final["energy"])
 
 
@@ -493,11 +504,12 @@ def _ptd_checks(ref: Reference, model: Model, minute: int, hour_costs=None, clus
     """Period-to-date per cluster and tenant, and the budget thresholds the tenant's total (over clusters; over
     cluster ``only`` where two scenarios share the file) has crossed at ``minute`` (``hour_costs``:
     :meth:`Reference.period_to_date`'s). Thresholds are read with max."""
-    tenants = {t.namespace: t for t in model.tenants}
-    total = ref.period_to_date(minute, hour_costs=hour_costs)
+    tenants, bars, at_zero = _thresholds(model)
     per_cluster = ref.period_to_date_by_cluster(minute, hour_costs=hour_costs)
-    crossed = {(ns, t.name, threshold_label(f)): 1 for ns, t in tenants.items() for f in t.alert_at
-               if total[ns] >= f * t.budget}
+    total = ref.tenant_totals(per_cluster)  # (:meth:`Reference.period_to_date`)
+    used = {ns for _, ns in per_cluster}  # the tenants with a cost: every other one's total is 0.0
+    crossed = {row: 1 for ns in used for row, bar in bars[ns] if total[ns] >= bar}
+    crossed.update((row, 1) for ns, row in at_zero if ns not in used)
     who = "(namespace, tenant)"
     over = (f"max by (namespace, tenant, threshold) ({names.TENANT_THRESHOLD}) * on {who} group_left () "
             f"max by {who} ({names.TENANT_BUDGET}) <= on {who} group_left () sum by {who} "
@@ -507,9 +519,25 @@ def _ptd_checks(ref: Reference, model: Model, minute: int, hour_costs=None, clus
         ptd = _check(names.TENANT_COST_PTD, minute, rows, ("cluster", "namespace", "tenant"))
     else:  # the spoke file: one cluster, no cluster label on the data (the model's zero series carry one)
         ptd = _check(f"sum by {who} ({names.TENANT_COST_PTD})", minute,
-                     {(ns, t.name): total[ns] for ns, t in tenants.items()}, ("namespace", "tenant"), metric=False)
+                     {(ns, tenants[ns].name): total[ns] for ns in used}, ("namespace", "tenant"), metric=False)
     return [ptd, _check(f"count by (namespace, tenant, threshold) ({over})", minute, crossed,
                         ("namespace", "tenant", "threshold"), metric=False)]
+
+
+_THRESHOLDS: dict[str, Any] = {}  # "model": the model of the thresholds kept, "of": its :func:`_thresholds`
+
+
+def _thresholds(model: Model) -> tuple[dict[str, Any], dict[str, tuple], tuple]:
+    """({namespace: tenant}, {namespace: ((its threshold check's row, the cost that crosses it), ...)}, the
+    (namespace, row) a tenant without cost crosses) of ``model``'s budget thresholds, kept for the last model:
+    each period-to-date check reads them for 1,000 tenants, and few of them have a cost."""
+    if _THRESHOLDS.get("model") is not model:
+        tenants = {t.namespace: t for t in model.tenants}
+        bars = {ns: tuple(((ns, t.name, threshold_label(f)), f * t.budget) for f in t.alert_at)
+                for ns, t in tenants.items()}
+        at_zero = tuple((ns, row) for ns, rows in bars.items() for row, bar in rows if 0.0 >= bar)
+        _THRESHOLDS.update(model=model, of=(tenants, bars, at_zero))
+    return _THRESHOLDS["of"]
 
 
 def _every_series_checks(ref: Reference, model: Model, minute: int) -> list[dict]:
