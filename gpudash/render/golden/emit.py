@@ -402,8 +402,9 @@ class HubView:
         out: dict[str, dict[tuple, float]] = {}
         ran: dict[str, set] = {}
         for kind in kinds:
-            out[kind] = into = {}
-            ran[kind] = who = set()
+            into: dict[tuple, float] = {}
+            who: set = set()
+            out[kind], ran[kind] = into, who
             folded = set()  # the ids of the contents taken: a content pushed again (each lag's hour) changes no max
             for content, clusters in self._describing(minute // 60 - 1 - self.backfill, minute, kind):
                 if id(content) not in folded:
@@ -524,20 +525,18 @@ def _ptd_checks(ref: Reference, model: Model, minute: int, hour_costs=None, clus
                         ("namespace", "tenant", "threshold"), metric=False)]
 
 
-_THRESHOLDS: dict[str, Any] = {}  # "model": the model of the thresholds kept, "of": its :func:`_thresholds`
-
-
 def _thresholds(model: Model) -> tuple[dict[str, Any], dict[str, tuple], tuple]:
     """({namespace: tenant}, {namespace: ((its threshold check's row, the cost that crosses it), ...)}, the
-    (namespace, row) a tenant without cost crosses) of ``model``'s budget thresholds, kept for the last model:
-    each period-to-date check reads them for 1,000 tenants, and few of them have a cost."""
-    if _THRESHOLDS.get("model") is not model:
+    (namespace, row) a tenant without cost crosses) of ``model``'s budget thresholds, kept for the last model
+    (:func:`_kept`): each period-to-date check reads them for 1,000 tenants, and few of them have a cost."""
+    kept = _kept(model)
+    if "thresholds" not in kept:
         tenants = {t.namespace: t for t in model.tenants}
         bars = {ns: tuple(((ns, t.name, threshold_label(f)), f * t.budget) for f in t.alert_at)
                 for ns, t in tenants.items()}
         at_zero = tuple((ns, row) for ns, rows in bars.items() for row, bar in rows if 0.0 >= bar)
-        _THRESHOLDS.update(model=model, of=(tenants, bars, at_zero))
-    return _THRESHOLDS["of"]
+        kept["thresholds"] = (tenants, bars, at_zero)
+    return kept["thresholds"]
 
 
 def _every_series_checks(ref: Reference, model: Model, minute: int) -> list[dict]:
@@ -589,18 +588,26 @@ def _every_series_checks(ref: Reference, model: Model, minute: int) -> list[dict
     ]
 
 
-_OF_MODEL: dict[str, Any] = {}  # "model": the model of the checks kept, else expression: its check at minute 0
+_KEPT: dict[Any, Any] = {}  # "model": the last model emitted for; every other key, a figure of that model alone
+
+
+def _kept(model: Model) -> dict[Any, Any]:
+    """What the checks compute from ``model`` alone, kept for the last model (by identity: a model is not hashable,
+    and a process emits one model's files at a time): emptied when another model comes."""
+    if _KEPT.get("model") is not model:
+        _KEPT.clear()
+        _KEPT["model"] = model
+    return _KEPT
 
 
 def _of_model(model: Model, expr: str, minute: int, rows, keys: tuple[str, ...], metric: bool = True) -> dict:
-    """:func:`_check` of figures of ``model`` alone (``rows()``), kept for the last model: the tenant table and the
-    tenant info (20,000 rows at 1,000 tenants on 20 clusters) that every ``every_series`` scenario checks."""
-    if _OF_MODEL.get("model") is not model:
-        _OF_MODEL.clear()
-        _OF_MODEL["model"] = model
-    check = _OF_MODEL.get(expr)
+    """:func:`_check` of figures of ``model`` alone (``rows()``), kept for the last model (:func:`_kept`): the tenant
+    table and the tenant info (20,000 rows at 1,000 tenants on 20 clusters) that every ``every_series`` scenario
+    checks."""
+    kept = _kept(model)
+    check = kept.get(("check", expr))
     if check is None:
-        check = _OF_MODEL[expr] = _check(expr, 0, rows(), keys, metric)
+        check = kept["check", expr] = _check(expr, 0, rows(), keys, metric)
     return {**check, "eval_time": f"{minute}m"}
 
 
