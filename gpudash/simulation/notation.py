@@ -93,7 +93,7 @@ def _spans_notation(samples: dict[int, float], minutes: list[int], length: int) 
     while k < n:
         i = minutes[k]
         if i > last + 1:
-            out.append("_" if i == last + 2 else f"_x{i - last - 1}")
+            out.append(_gap(i - last))
         if k + 1 < n and minutes[k + 1] == i + 1:
             j = k + 1
             while j + 1 < n and minutes[j + 1] == minutes[j] + 1:
@@ -108,7 +108,7 @@ def _spans_notation(samples: dict[int, float], minutes: list[int], length: int) 
         out.append(text)
         last, k = i, k + 1
     if last < length - 1:
-        out.append("_" if last == length - 2 else f"_x{length - 1 - last}")
+        out.append(_gap(length - last))
     return " ".join(out)
 
 
