@@ -178,8 +178,8 @@ def test_threshold_checks_read_each_tenant_s_own_total_under_its_own_model():
             keys = ("namespace", "tenant", "threshold")
             spoke, crossed = _ptd_checks(ref, model, minute, cluster_label=False)
             assert crossed["exp_samples"] == _check("x", minute, rows, keys, metric=False)["exp_samples"]
-            assert spoke["exp_samples"] == _check("x", minute, {(t.namespace, t.name): total[t.namespace]
-                                                                for t in model.tenants}, keys[:2], metric=False)["exp_samples"]
+            totals = {(t.namespace, t.name): total[t.namespace] for t in model.tenants}
+            assert spoke["exp_samples"] == _check("x", minute, totals, keys[:2], metric=False)["exp_samples"]
             crossed_zero.append(("team-b", "beta", threshold_label(1.0)) in rows)
             reached.append(model is low and rows.get(("team-a", "alpha", threshold_label(0.6)), 0) and minute)
     assert crossed_zero == [False] * 4 + [True] * 4 + [False] * 8 + [True] * 4 and 120 in reached
