@@ -15,8 +15,11 @@ _NO_CONTROL = f"^{TEXT_CHAR}+$"
 MAX_AMOUNT = 10**12  # the largest price or budget a model may hold (see "amount")
 
 
+LOCAL_REF = "#/$defs/"  # how the schema names one of its own definitions (gpudash.model.validate inlines them)
+
+
 def ref(name: str, description: str, **extra: Any) -> Schema:
-    return {"$ref": f"#/$defs/{name}", "description": description, **extra}
+    return {"$ref": f"{LOCAL_REF}{name}", "description": description, **extra}
 
 
 def closed_object(properties: dict[str, Schema], description: str, required: tuple[str, ...] = (),

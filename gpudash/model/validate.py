@@ -29,7 +29,7 @@ from gpudash.model.context import (
 )
 from gpudash.model.durations import format_duration
 from gpudash.model.schema import json_schema
-from gpudash.model.schema_types import DURATION_PATTERN
+from gpudash.model.schema_types import DURATION_PATTERN, LOCAL_REF
 
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _TYPE_WORDS = {"string": "a string", "number": "a number", "integer": "an integer", "object": "a mapping",
@@ -54,7 +54,6 @@ def _validator(registered: tuple[str, ...]) -> Validator:
     return validator
 
 
-_LOCAL_REF = "#/$defs/"
 _ANNOTATIONS = {"default", "description"}  # keywords beside a $ref that neither validate nor word an error (_explain)
 _VALUES = {"default", "enum", "const", "examples"}  # keywords holding data, not schemas
 
@@ -70,7 +69,7 @@ def inlined(schema: Any, defs: Mapping[str, Any], through: tuple[str, ...] = ())
     if not isinstance(schema, dict):
         return schema
     ref = schema.get("$ref")
-    name = ref[len(_LOCAL_REF):] if isinstance(ref, str) and ref.startswith(_LOCAL_REF) else ""
+    name = ref[len(LOCAL_REF):] if isinstance(ref, str) and ref.startswith(LOCAL_REF) else ""
     target = defs.get(name) if name and name not in through else None
     beside = set(schema) - {"$ref"}
     if isinstance(target, dict) and beside <= _ANNOTATIONS and not beside & set(target):
