@@ -118,7 +118,7 @@ def _grouped_notation(groups: list[list]) -> str:
     while g < len(groups):
         v, run = groups[g]
         if v is None:
-            out.append("_" if run == 1 else f"_x{run}")
+            out.append(_gap(run + 1))  # ``run`` missing samples
         elif v == "stale":
             out.extend(["stale"] * run)
         elif run == 1 and g + 1 < len(groups) and groups[g + 1][0] is not None \
